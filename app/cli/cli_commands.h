@@ -1,0 +1,15 @@
+#pragma once
+// strata-cli subcommands. Each takes the arguments after the subcommand name and returns the
+// process exit code. One file per subcommand: cli_<name>.cpp.
+#include <string>
+#include <vector>
+
+namespace strata::cli {
+
+using Args = std::vector<std::string>;
+
+int summary(const Args& args); // cli_summary.cpp
+int synth(const Args& args);   // cli_synth.cpp
+int record(const Args& args);  // cli_record.cpp
+
+} // namespace strata::cli

@@ -1,0 +1,53 @@
+// strata-cli: the headless front door (summary, synth, record).
+#include "cli_commands.h"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+struct Command {
+    const char* name;
+    int (*run)(const strata::cli::Args&);
+    const char* help;
+};
+
+const Command kCommands[] = {
+    {"summary", strata::cli::summary,
+     "summary [--json] [--gap-threshold-us N] FILE   kernels, GPU time and launch gaps"},
+    {"synth", strata::cli::synth,
+     "synth --events N --seed S [--devices D --streams K] -o FILE   deterministic Kineto-style trace"},
+    {"record", strata::cli::record,
+     "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
+};
+
+void usage(FILE* out) {
+    std::fprintf(out, "usage: strata-cli COMMAND [ARGS...]\n\ncommands:\n");
+    for (const auto& c : kCommands) std::fprintf(out, "  %s\n", c.help);
+    std::fprintf(out, "\nstrata-cli COMMAND --help for a command's options.\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        usage(stdout);
+        return 0;
+    }
+    if (name == "--version") {
+        std::printf("strata-cli %s\n", STRATA_VERSION);
+        return 0;
+    }
+    for (const auto& c : kCommands) {
+        if (name == c.name) return c.run(strata::cli::Args(argv + 2, argv + argc));
+    }
+    std::fprintf(stderr, "strata-cli: unknown command '%s'\n\n", name.c_str());
+    usage(stderr);
+    return 2;
+}

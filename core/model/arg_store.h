@@ -1,0 +1,73 @@
+#pragma once
+// Args kept compactly and decoded on demand.
+//
+// An arg set is a run of entries in one byte arena: varint(key id) | type | payload.
+// Keys are interned in the trace's StringPool; string values are stored inline (most are unique).
+// Nested JSON objects/arrays are kept as their JSON text (type Json).
+#include "model/string_pool.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace strata {
+
+using ArgSetId = uint32_t;
+constexpr ArgSetId kNoArgs = UINT32_MAX;
+
+struct ArgValue {
+    enum class Type : uint8_t { Null, Bool, Int, UInt, Double, String, Json };
+    Type type = Type::Null;
+    bool b = false;
+    int64_t i = 0;
+    uint64_t u = 0;
+    double d = 0.0;
+    std::string s; // String or Json text
+
+    std::string toString() const; // human-readable / JSON-ish rendering
+    bool isNumber() const { return type == Type::Int || type == Type::UInt || type == Type::Double; }
+    double toDouble() const;
+};
+
+struct Arg {
+    StringId key = 0;
+    ArgValue value;
+};
+
+class ArgStore {
+public:
+    // Building: begin(), add*()..., finish() -> id (kNoArgs if nothing was added).
+    void begin();
+    void addNull(StringId key);
+    void addBool(StringId key, bool v);
+    void addInt(StringId key, int64_t v);
+    void addUInt(StringId key, uint64_t v);
+    void addDouble(StringId key, double v);
+    void addString(StringId key, std::string_view v);
+    void addJson(StringId key, std::string_view jsonText);
+    ArgSetId finish();
+    // Abandon the set being built.
+    void cancel();
+
+    // Appends all entries of `other`'s set `id` into the set being built (used to merge E args).
+    void appendFrom(const ArgStore& other, ArgSetId id);
+
+    // Reading.
+    std::vector<Arg> decode(ArgSetId id) const;
+    bool find(ArgSetId id, StringId key, ArgValue* out) const;
+    size_t setCount() const { return offsets_.size(); }
+    size_t memoryBytes() const { return bytes_.capacity() + offsets_.capacity() * sizeof(uint64_t); }
+    void shrink();
+
+private:
+    std::vector<uint8_t> bytes_;
+    std::vector<uint64_t> offsets_; // start of each set; a set ends where the next starts
+    size_t pendingStart_ = 0;
+    bool building_ = false;
+    void putVarint(uint64_t v);
+    void putKey(StringId key, uint8_t type);
+};
+
+} // namespace strata

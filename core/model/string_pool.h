@@ -1,0 +1,39 @@
+#pragma once
+// Interned strings: every name, category and key is stored once and referred to by a 32-bit id.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace strata {
+
+using StringId = uint32_t;
+
+class StringPool {
+public:
+    static constexpr StringId kEmpty = 0; // id 0 is always ""
+
+    StringPool();
+    StringId intern(std::string_view s);
+    // Id of s if it was interned, kNotFound otherwise.
+    static constexpr StringId kNotFound = UINT32_MAX;
+    StringId find(std::string_view s) const;
+    std::string_view view(StringId id) const { return views_[id]; }
+    size_t size() const { return views_.size(); }
+    size_t memoryBytes() const;
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const noexcept;
+    };
+    std::deque<std::string> storage_; // stable addresses (blocks of text)
+    size_t tailUsed_ = 0;
+    std::vector<std::string_view> views_;
+    std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> index_;
+    std::string_view store(std::string_view s);
+};
+
+} // namespace strata

@@ -1,0 +1,157 @@
+#pragma once
+// The immutable, columnar trace. Built once by TraceBuilder::build(); everything after that reads
+// it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
+#include "model/arg_store.h"
+#include "model/string_pool.h"
+#include "model/track.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct SliceRef {
+    TrackId track = UINT32_MAX;
+    SliceIndex index = kNoSlice;
+    bool valid() const { return track != UINT32_MAX && index != kNoSlice; }
+    friend bool operator==(const SliceRef&, const SliceRef&) = default;
+    friend auto operator<=>(const SliceRef&, const SliceRef&) = default;
+};
+
+// Data that GPU activity carries (kernels, copies, sets).
+struct GpuActivity {
+    int32_t device = -1;
+    int64_t stream = -1;
+    int64_t context = -1;
+    std::array<int32_t, 3> grid{0, 0, 0};
+    std::array<int32_t, 3> block{0, 0, 0};
+    int32_t registersPerThread = -1;
+    int32_t staticSharedBytes = -1;
+    int32_t dynamicSharedBytes = -1;
+    int64_t bytes = -1;       // memcpy/memset size
+    uint8_t copyKind = 0;     // CUPTI memcpy kind (HtoD=1, DtoH=2, ...), 0 unknown
+    uint8_t srcMemory = 0;    // CUPTI memory kind (pageable=1, pinned=2, device=3, ...), 0 unknown
+    uint8_t dstMemory = 0;
+    int64_t graphId = -1;
+    int64_t graphNodeId = -1;
+};
+
+// Side data of a slice: correlation id (launch <-> GPU op), External id (Kineto: CPU op <->
+// runtime call <-> kernel), and GPU activity data.
+struct SliceExtra {
+    int64_t correlation = -1;
+    int64_t externalId = -1;
+    uint32_t gpu = UINT32_MAX; // index into Trace::gpuActivities()
+};
+
+struct Process {
+    int64_t pid = 0;
+    StringId name = 0;
+    int32_t sortIndex = 0;
+    bool hasSortIndex = false;
+    std::vector<StringId> labels;
+};
+
+struct Thread {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    StringId name = 0;
+    int32_t sortIndex = 0;
+    bool hasSortIndex = false;
+};
+
+struct Flow {
+    SliceRef from;
+    SliceRef to;
+    StringId category = 0;
+    StringId name = 0;
+    uint64_t id = 0;
+};
+
+struct DeviceInfo {
+    int32_t id = -1;
+    std::string name;
+    int32_t smCount = 0;
+    int64_t totalMemoryBytes = 0;
+    int32_t computeMajor = 0;
+    int32_t computeMinor = 0;
+    int64_t clockRateKHz = 0;
+    int64_t memoryClockRateKHz = 0;
+};
+
+class Trace {
+public:
+    const StringPool& strings() const { return strings_; }
+    std::string_view str(StringId id) const { return strings_.view(id); }
+    const ArgStore& argStore() const { return args_; }
+    std::vector<Arg> args(ArgSetId id) const { return args_.decode(id); }
+
+    const std::vector<Track>& tracks() const { return tracks_; }
+    const Track& track(TrackId id) const { return tracks_[id]; }
+    const std::vector<Process>& processes() const { return processes_; }
+    const std::vector<Thread>& threads() const { return threads_; }
+    const Process* process(int64_t pid) const;
+    const Thread* thread(int64_t pid, int64_t tid) const;
+    const std::vector<Flow>& flows() const { return flows_; }
+    const std::vector<SliceExtra>& extras() const { return extras_; }
+    const std::vector<GpuActivity>& gpuActivities() const { return gpu_; }
+    const std::vector<DeviceInfo>& devices() const { return devices_; }
+    // Top-level metadata (key -> JSON text or plain string), e.g. schemaVersion.
+    const std::map<std::string, std::string>& metadata() const { return metadata_; }
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+    // [earliest start, latest end) over every slice, instant and counter sample.
+    TimeRange bounds() const { return bounds_; }
+    size_t sliceCount() const { return sliceCount_; }
+    size_t counterSampleCount() const { return counterSampleCount_; }
+    size_t instantCount() const { return instantCount_; }
+
+    // Convenience accessors for one slice.
+    TimeNs start(SliceRef r) const { return tracks_[r.track].slices.start[r.index]; }
+    TimeNs duration(SliceRef r) const { return tracks_[r.track].slices.dur[r.index]; }
+    std::string_view name(SliceRef r) const { return str(tracks_[r.track].slices.name[r.index]); }
+    SliceKind kind(SliceRef r) const { return tracks_[r.track].slices.kind[r.index]; }
+    const SliceExtra* extra(SliceRef r) const;
+    const GpuActivity* gpu(SliceRef r) const;
+
+    // Correlation, in logarithmic time.
+    // The CPU API call (cuda_runtime/cuda_driver) that launched a GPU op, by correlation id.
+    SliceRef launchOf(SliceRef gpuOp) const;
+    // GPU ops launched by an API call (by correlation id).
+    std::vector<SliceRef> gpuOpsOf(SliceRef launch) const;
+    // All slices carrying this correlation id / External id.
+    std::span<const std::pair<int64_t, SliceRef>> byCorrelation(int64_t id) const;
+    std::span<const std::pair<int64_t, SliceRef>> byExternalId(int64_t id) const;
+    // Outermost-to-innermost chain of CPU slices enclosing `r` on its track (r excluded).
+    std::vector<SliceRef> ancestors(SliceRef r) const;
+
+    // Tracks of a GPU device, GPU devices present, and a thread's lanes.
+    std::vector<int32_t> gpuDeviceIds() const;
+    size_t memoryBytes() const; // model memory (columns, args, strings, indices)
+
+private:
+    friend class TraceBuilder;
+    StringPool strings_;
+    ArgStore args_;
+    std::vector<Track> tracks_;
+    std::vector<Process> processes_; // sorted by pid
+    std::vector<Thread> threads_;    // sorted by (pid, tid)
+    std::vector<Flow> flows_;
+    std::vector<SliceExtra> extras_;
+    std::vector<GpuActivity> gpu_;
+    std::vector<DeviceInfo> devices_;
+    std::map<std::string, std::string> metadata_;
+    std::vector<std::string> warnings_;
+    std::vector<std::pair<int64_t, SliceRef>> correlationIndex_; // sorted by id
+    std::vector<std::pair<int64_t, SliceRef>> externalIndex_;    // sorted by id
+    TimeRange bounds_;
+    size_t sliceCount_ = 0;
+    size_t counterSampleCount_ = 0;
+    size_t instantCount_ = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,88 @@
+#pragma once
+// Readers stream events into a TraceBuilder; build() sorts, matches B/E, nests, binds flows,
+// indexes correlation ids and returns the immutable Trace. One builder per trace, one thread.
+#include "model/trace.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace strata {
+
+// A complete slice as a reader hands it over.
+struct SliceInput {
+    TimeNs start = 0;
+    TimeNs dur = 0;
+    StringId name = 0;
+    StringId category = 0;
+    SliceKind kind = SliceKind::Generic;
+    ArgSetId args = kNoArgs;
+    int64_t correlation = -1;
+    int64_t externalId = -1;
+    const GpuActivity* gpu = nullptr; // copied if set
+};
+
+// Handle of a slice added to the builder (insertion order on its track), for v2 flows.
+struct PendingSlice {
+    TrackId track = UINT32_MAX;
+    uint32_t seq = UINT32_MAX;
+};
+
+class TraceBuilder {
+public:
+    TraceBuilder();
+    ~TraceBuilder();
+    TraceBuilder(const TraceBuilder&) = delete;
+    TraceBuilder& operator=(const TraceBuilder&) = delete;
+
+    StringPool& strings();
+    ArgStore& args();
+    StringId intern(std::string_view s) { return strings().intern(s); }
+
+    // Tracks (created on first use; the same key returns the same track).
+    TrackId threadTrack(int64_t pid, int64_t tid);
+    TrackId gpuStreamTrack(int32_t device, int64_t stream, int64_t pid, int64_t tid);
+    TrackId counterTrack(int64_t pid, StringId name);
+    TrackId asyncTrack(int64_t pid, StringId name, uint64_t cookie);
+    TrackId processInstantTrack(int64_t pid);
+    TrackId globalInstantTrack();
+
+    // Metadata.
+    void setProcessName(int64_t pid, StringId name);
+    void setProcessSortIndex(int64_t pid, int32_t index);
+    void addProcessLabel(int64_t pid, StringId label);
+    void setThreadName(int64_t pid, int64_t tid, StringId name);
+    void setThreadSortIndex(int64_t pid, int64_t tid, int32_t index);
+    void setMetadata(std::string key, std::string value);
+    void addDevice(const DeviceInfo& d);
+    void addWarning(std::string w);
+
+    // Events.
+    PendingSlice addSlice(TrackId track, const SliceInput& s);       // X
+    PendingSlice addBegin(TrackId track, const SliceInput& s);       // B (dur ignored)
+    void addEnd(TrackId track, TimeNs ts, StringId name, ArgSetId args); // E (name 0 = any)
+    void addInstant(TrackId track, TimeNs ts, StringId name, StringId category, ArgSetId args);
+    void addCounter(TrackId track, TimeNs ts, double value);
+
+    // Flows. v1: 's' starts at the enclosing slice, 't' steps, 'f' ends at the enclosing slice
+    // (bindEnclosing, "bp":"e") or at the next slice that starts on the track at/after ts.
+    enum class FlowPhase : uint8_t { Start, Step, End };
+    void addFlowV1(FlowPhase phase, TrackId track, TimeNs ts, uint64_t id, StringId category,
+                   StringId name, bool bindEnclosing);
+    // v2: bind_id on a slice with flow_out (source) and/or flow_in (destination).
+    void addFlowV2(PendingSlice slice, uint64_t bindId, bool flowIn, bool flowOut);
+    // A flow between two slices known by correlation (e.g. collector: launch -> kernel) is derived
+    // from correlation ids at build time; no call needed.
+
+    size_t pendingSliceCount() const;
+
+    // Sorts, nests, binds and indexes. The builder is empty afterwards.
+    std::shared_ptr<const Trace> build();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace strata

@@ -1,0 +1,9 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace strata::bench {
+using Args = std::vector<std::string>;
+int load(const Args& args);   // bench_load.cpp: strata-bench load FILE
+int render(const Args& args); // bench_render.cpp: strata-bench render FILE [--size WxH]
+} // namespace strata::bench

@@ -1,0 +1,20 @@
+// strata-bench: benchmarks that print one JSON object of numbers each.
+#include "bench_commands.h"
+
+#include <cstdio>
+#include <string>
+
+int main(int argc, char** argv) {
+    const std::string cmd = argc > 1 ? argv[1] : "";
+    const strata::bench::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
+    if (cmd == "load") return strata::bench::load(args);
+#ifdef STRATA_BENCH_RENDER
+    if (cmd == "render") return strata::bench::render(args);
+#endif
+    std::fprintf(stderr, "usage: strata-bench load FILE\n"
+#ifdef STRATA_BENCH_RENDER
+                         "       strata-bench render FILE [--size WxH]\n"
+#endif
+    );
+    return 2;
+}
