@@ -57,13 +57,13 @@ public:
     // Reading.
     std::vector<Arg> decode(ArgSetId id) const;
     bool find(ArgSetId id, StringId key, ArgValue* out) const;
-    size_t setCount() const { return offsets_.size(); }
+    size_t setCount() const { return offsets_.size() - 1; }
     size_t memoryBytes() const { return bytes_.capacity() + offsets_.capacity() * sizeof(uint64_t); }
     void shrink();
 
 private:
     std::vector<uint8_t> bytes_;
-    std::vector<uint64_t> offsets_; // start of each set; a set ends where the next starts
+    std::vector<uint64_t> offsets_{0}; // set i spans [offsets_[i], offsets_[i + 1])
     size_t pendingStart_ = 0;
     bool building_ = false;
     void putVarint(uint64_t v);

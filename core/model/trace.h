@@ -135,6 +135,7 @@ public:
 
 private:
     friend class TraceBuilder;
+    friend class FlowBinder;
     StringPool strings_;
     ArgStore args_;
     std::vector<Track> tracks_;

@@ -1,0 +1,180 @@
+#include "model/arg_store.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace strata {
+
+namespace {
+
+uint64_t getVarint(const uint8_t*& p) {
+    uint64_t v = 0;
+    int shift = 0;
+    while (true) {
+        const uint8_t b = *p++;
+        v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80)) return v;
+        shift += 7;
+    }
+}
+
+uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+
+} // namespace
+
+std::string ArgValue::toString() const {
+    char buf[64];
+    switch (type) {
+    case Type::Null: return "null";
+    case Type::Bool: return b ? "true" : "false";
+    case Type::Int: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(i)); return buf;
+    case Type::UInt:
+        std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(u));
+        return buf;
+    case Type::Double: std::snprintf(buf, sizeof buf, "%.17g", d); return buf;
+    case Type::String: return s;
+    case Type::Json: return s;
+    }
+    return {};
+}
+
+double ArgValue::toDouble() const {
+    switch (type) {
+    case Type::Int: return double(i);
+    case Type::UInt: return double(u);
+    case Type::Double: return d;
+    case Type::Bool: return b ? 1.0 : 0.0;
+    default: return 0.0;
+    }
+}
+
+void ArgStore::putVarint(uint64_t v) {
+    while (v >= 0x80) {
+        bytes_.push_back(uint8_t(v) | 0x80);
+        v >>= 7;
+    }
+    bytes_.push_back(uint8_t(v));
+}
+
+void ArgStore::putKey(StringId key, uint8_t type) {
+    putVarint(key);
+    bytes_.push_back(type);
+}
+
+void ArgStore::begin() {
+    pendingStart_ = bytes_.size();
+    building_ = true;
+}
+
+void ArgStore::addNull(StringId key) { putKey(key, uint8_t(ArgValue::Type::Null)); }
+void ArgStore::addBool(StringId key, bool v) {
+    putKey(key, uint8_t(ArgValue::Type::Bool));
+    bytes_.push_back(v ? 1 : 0);
+}
+void ArgStore::addInt(StringId key, int64_t v) {
+    putKey(key, uint8_t(ArgValue::Type::Int));
+    putVarint(zigzag(v));
+}
+void ArgStore::addUInt(StringId key, uint64_t v) {
+    putKey(key, uint8_t(ArgValue::Type::UInt));
+    putVarint(v);
+}
+void ArgStore::addDouble(StringId key, double v) {
+    putKey(key, uint8_t(ArgValue::Type::Double));
+    uint8_t raw[8];
+    std::memcpy(raw, &v, 8);
+    bytes_.insert(bytes_.end(), raw, raw + 8);
+}
+void ArgStore::addString(StringId key, std::string_view v) {
+    putKey(key, uint8_t(ArgValue::Type::String));
+    putVarint(v.size());
+    bytes_.insert(bytes_.end(), v.begin(), v.end());
+}
+void ArgStore::addJson(StringId key, std::string_view v) {
+    putKey(key, uint8_t(ArgValue::Type::Json));
+    putVarint(v.size());
+    bytes_.insert(bytes_.end(), v.begin(), v.end());
+}
+
+ArgSetId ArgStore::finish() {
+    building_ = false;
+    if (bytes_.size() == pendingStart_) return kNoArgs;
+    offsets_.push_back(bytes_.size()); // sets are contiguous: set i spans [offsets_[i], offsets_[i+1])
+    return static_cast<ArgSetId>(offsets_.size() - 2);
+}
+
+void ArgStore::cancel() {
+    bytes_.resize(pendingStart_);
+    building_ = false;
+}
+
+void ArgStore::appendFrom(const ArgStore& other, ArgSetId id) {
+    if (id == kNoArgs || id >= other.setCount()) return;
+    const size_t b = other.offsets_[id];
+    const size_t e = other.offsets_[id + 1];
+    // Copy through a temporary: `other` may be *this.
+    std::vector<uint8_t> tmp(other.bytes_.begin() + b, other.bytes_.begin() + e);
+    bytes_.insert(bytes_.end(), tmp.begin(), tmp.end());
+}
+
+namespace {
+
+template <typename F> void forEachEntry(const uint8_t* p, const uint8_t* end, F&& f) {
+    while (p < end) {
+        const auto key = static_cast<StringId>(getVarint(p));
+        const auto type = static_cast<ArgValue::Type>(*p++);
+        ArgValue v;
+        v.type = type;
+        switch (type) {
+        case ArgValue::Type::Null: break;
+        case ArgValue::Type::Bool: v.b = *p++ != 0; break;
+        case ArgValue::Type::Int: v.i = unzigzag(getVarint(p)); break;
+        case ArgValue::Type::UInt: v.u = getVarint(p); break;
+        case ArgValue::Type::Double: std::memcpy(&v.d, p, 8); p += 8; break;
+        case ArgValue::Type::String:
+        case ArgValue::Type::Json: {
+            const auto n = getVarint(p);
+            v.s.assign(reinterpret_cast<const char*>(p), n);
+            p += n;
+            break;
+        }
+        }
+        if (!f(key, std::move(v))) return;
+    }
+}
+
+} // namespace
+
+std::vector<Arg> ArgStore::decode(ArgSetId id) const {
+    std::vector<Arg> out;
+    if (id == kNoArgs || id >= setCount()) return out;
+    const size_t b = offsets_[id];
+    const size_t e = offsets_[id + 1];
+    forEachEntry(bytes_.data() + b, bytes_.data() + e, [&](StringId k, ArgValue&& v) {
+        out.push_back(Arg{k, std::move(v)});
+        return true;
+    });
+    return out;
+}
+
+bool ArgStore::find(ArgSetId id, StringId key, ArgValue* out) const {
+    if (id == kNoArgs || id >= setCount()) return false;
+    const size_t b = offsets_[id];
+    const size_t e = offsets_[id + 1];
+    bool found = false;
+    forEachEntry(bytes_.data() + b, bytes_.data() + e, [&](StringId k, ArgValue&& v) {
+        if (k != key) return true;
+        if (out) *out = std::move(v);
+        found = true;
+        return false;
+    });
+    return found;
+}
+
+void ArgStore::shrink() {
+    bytes_.shrink_to_fit();
+    offsets_.shrink_to_fit();
+}
+
+} // namespace strata

@@ -1,0 +1,176 @@
+#include "model/flow_binder.h"
+
+#include "model/trace_builder.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace strata {
+
+FlowBinder::FlowBinder(Trace& trace, const TrackAliases& aliases)
+    : trace_(trace), flows_(trace.flows_), aliases_(aliases) {}
+
+std::vector<TrackId> FlowBinder::candidates(const FlowEventV1& e) const {
+    // A flow event names its thread by (pid, tid); the tracks it may land on are that thread's
+    // lanes and the GPU stream tracks whose events used the same (pid, tid).
+    auto it = aliases_.find({e.pid, e.tid});
+    if (it != aliases_.end()) return it->second;
+    std::vector<TrackId> out;
+    if (e.track < trace_.tracks_.size()) {
+        const Track& base = trace_.tracks_[e.track];
+        for (TrackId t = 0; t < trace_.tracks_.size(); ++t) {
+            const Track& o = trace_.tracks_[t];
+            if (o.kind == base.kind && o.pid == base.pid && o.tid == base.tid &&
+                o.device == base.device)
+                out.push_back(t);
+        }
+    }
+    return out;
+}
+
+// Innermost slice containing ts over the candidate tracks (slices starting exactly at ts count).
+SliceRef FlowBinder::enclosing(const FlowEventV1& e) const {
+    SliceRef best;
+    TimeNs bestStart = INT64_MIN;
+    uint16_t bestDepth = 0;
+    for (TrackId t : candidates(e)) {
+        const SliceColumns& s = trace_.tracks_[t].slices;
+        auto it = std::upper_bound(s.start.begin(), s.start.end(), e.ts);
+        if (it == s.start.begin()) continue;
+        SliceIndex i = static_cast<SliceIndex>(it - s.start.begin()) - 1;
+        // Walk up from the last slice starting at or before ts to the first that contains ts.
+        while (i != kNoSlice && !(e.ts < s.start[i] + s.dur[i] || s.start[i] == e.ts))
+            i = s.parent[i];
+        if (i == kNoSlice) continue;
+        if (s.start[i] > bestStart || (s.start[i] == bestStart && s.depth[i] > bestDepth)) {
+            best = SliceRef{t, i};
+            bestStart = s.start[i];
+            bestDepth = s.depth[i];
+        }
+    }
+    return best;
+}
+
+SliceRef FlowBinder::nextStarting(const FlowEventV1& e) const {
+    SliceRef best;
+    TimeNs bestStart = INT64_MAX;
+    for (TrackId t : candidates(e)) {
+        const SliceColumns& s = trace_.tracks_[t].slices;
+        auto it = std::lower_bound(s.start.begin(), s.start.end(), e.ts);
+        if (it == s.start.end()) continue;
+        const auto i = static_cast<SliceIndex>(it - s.start.begin());
+        if (s.start[i] < bestStart) {
+            best = SliceRef{t, i};
+            bestStart = s.start[i];
+        }
+    }
+    return best;
+}
+
+void FlowBinder::bindV1(std::vector<FlowEventV1> events) {
+    using Phase = TraceBuilder::FlowPhase;
+    std::sort(events.begin(), events.end(), [](const FlowEventV1& a, const FlowEventV1& b) {
+        return std::tie(a.id, a.category, a.name, a.ts, a.order) <
+               std::tie(b.id, b.category, b.name, b.ts, b.order);
+    });
+    std::vector<bool> used(events.size(), false);
+    auto bind = [&](const FlowEventV1& e) {
+        const bool enclosingBind = e.phase != uint8_t(Phase::End) || e.bindEnclosing;
+        return enclosingBind ? enclosing(e) : nextStarting(e);
+    };
+    size_t groupStart = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const auto& e = events[i];
+        if (i > 0 && std::tie(e.id, e.category, e.name) !=
+                         std::tie(events[i - 1].id, events[i - 1].category, events[i - 1].name))
+            groupStart = i;
+        if (used[i] || e.phase == uint8_t(Phase::Start)) continue;
+        // Find this step/end's source: the latest unused start (or step) before it in the group,
+        // else the next unused start after it (clock skew).
+        size_t src = SIZE_MAX;
+        for (size_t j = i; j-- > groupStart;) {
+            if (!used[j] && events[j].phase != uint8_t(Phase::End)) {
+                src = j;
+                break;
+            }
+        }
+        if (src == SIZE_MAX) {
+            for (size_t j = i + 1; j < events.size() &&
+                                   std::tie(events[j].id, events[j].category, events[j].name) ==
+                                       std::tie(e.id, e.category, e.name);
+                 ++j) {
+                if (!used[j] && events[j].phase == uint8_t(Phase::Start)) {
+                    src = j;
+                    break;
+                }
+            }
+        }
+        if (src == SIZE_MAX) {
+            ++unpaired_;
+            used[i] = true;
+            continue;
+        }
+        used[src] = true;
+        if (e.phase == uint8_t(Phase::End)) used[i] = true;
+        const SliceRef from = bind(events[src]);
+        const SliceRef to = bind(e);
+        if (!from.valid() || !to.valid()) {
+            ++unbound_;
+            continue;
+        }
+        flows_.push_back(Flow{from, to, e.category, e.name, e.id});
+    }
+    for (size_t i = 0; i < events.size(); ++i)
+        if (!used[i] && events[i].phase == uint8_t(Phase::Start)) ++unpaired_;
+}
+
+void FlowBinder::bindV2(std::vector<FlowEventV2> events, const std::vector<SeqMap>& seqMaps) {
+    struct Bound {
+        uint64_t id;
+        TimeNs start;
+        SliceRef ref;
+        bool in, out;
+    };
+    std::vector<Bound> bound;
+    bound.reserve(events.size());
+    for (const auto& e : events) {
+        if (e.track >= seqMaps.size() || e.seq >= seqMaps[e.track].size()) continue;
+        const SliceRef r = seqMaps[e.track][e.seq];
+        if (!r.valid()) continue;
+        bound.push_back(Bound{e.bindId, trace_.tracks_[r.track].slices.start[r.index], r, e.flowIn,
+                              e.flowOut});
+    }
+    std::stable_sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
+        return std::tie(a.id, a.start) < std::tie(b.id, b.start);
+    });
+    for (size_t i = 0; i < bound.size(); ++i) {
+        if (!bound[i].in) continue;
+        // Source: the latest flow_out slice with the same id starting at or before this one.
+        size_t src = SIZE_MAX;
+        for (size_t j = i; j-- > 0 && bound[j].id == bound[i].id;) {
+            if (bound[j].out) {
+                src = j;
+                break;
+            }
+        }
+        if (src == SIZE_MAX) {
+            ++unpaired_;
+            continue;
+        }
+        flows_.push_back(Flow{bound[src].ref, bound[i].ref, 0, 0, bound[i].id});
+    }
+}
+
+std::vector<std::string> FlowBinder::takeWarnings() {
+    std::vector<std::string> w;
+    if (unbound_)
+        w.push_back(std::to_string(unbound_) +
+                    " flows were skipped: no slice encloses their start or end");
+    if (unpaired_)
+        w.push_back(std::to_string(unpaired_) +
+                    " flow events were skipped: no matching start or end event");
+    return w;
+}
+
+} // namespace strata

@@ -1,0 +1,111 @@
+#include "model/trace.h"
+
+#include <algorithm>
+
+namespace strata {
+
+namespace {
+
+using IndexEntry = std::pair<int64_t, SliceRef>;
+
+std::span<const IndexEntry> equalRange(const std::vector<IndexEntry>& index, int64_t id) {
+    auto lo = std::lower_bound(index.begin(), index.end(), id,
+                               [](const IndexEntry& e, int64_t v) { return e.first < v; });
+    auto hi = std::upper_bound(lo, index.end(), id,
+                               [](int64_t v, const IndexEntry& e) { return v < e.first; });
+    return {&*lo, static_cast<size_t>(hi - lo)};
+}
+
+} // namespace
+
+const Process* Trace::process(int64_t pid) const {
+    auto it = std::lower_bound(processes_.begin(), processes_.end(), pid,
+                               [](const Process& p, int64_t v) { return p.pid < v; });
+    return it != processes_.end() && it->pid == pid ? &*it : nullptr;
+}
+
+const Thread* Trace::thread(int64_t pid, int64_t tid) const {
+    auto it = std::lower_bound(threads_.begin(), threads_.end(), std::pair{pid, tid},
+                               [](const Thread& t, std::pair<int64_t, int64_t> v) {
+                                   return std::pair{t.pid, t.tid} < v;
+                               });
+    return it != threads_.end() && it->pid == pid && it->tid == tid ? &*it : nullptr;
+}
+
+const SliceExtra* Trace::extra(SliceRef r) const {
+    if (!r.valid()) return nullptr;
+    const uint32_t e = tracks_[r.track].slices.extra[r.index];
+    return e == kNoExtra ? nullptr : &extras_[e];
+}
+
+const GpuActivity* Trace::gpu(SliceRef r) const {
+    const SliceExtra* e = extra(r);
+    return e && e->gpu != UINT32_MAX ? &gpu_[e->gpu] : nullptr;
+}
+
+std::span<const IndexEntry> Trace::byCorrelation(int64_t id) const {
+    if (correlationIndex_.empty()) return {};
+    return equalRange(correlationIndex_, id);
+}
+
+std::span<const IndexEntry> Trace::byExternalId(int64_t id) const {
+    if (externalIndex_.empty()) return {};
+    return equalRange(externalIndex_, id);
+}
+
+SliceRef Trace::launchOf(SliceRef gpuOp) const {
+    const SliceExtra* e = extra(gpuOp);
+    if (!e || e->correlation < 0) return {};
+    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+        if (isLaunchApiKind(kind(ref))) return ref;
+    }
+    // Fall back to any CPU-side slice carrying the same correlation id.
+    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+        if (tracks_[ref.track].kind == TrackKind::Thread) return ref;
+    }
+    return {};
+}
+
+std::vector<SliceRef> Trace::gpuOpsOf(SliceRef launch) const {
+    std::vector<SliceRef> out;
+    const SliceExtra* e = extra(launch);
+    if (!e || e->correlation < 0) return out;
+    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+        if (tracks_[ref.track].kind == TrackKind::GpuStream) out.push_back(ref);
+    }
+    return out;
+}
+
+std::vector<SliceRef> Trace::ancestors(SliceRef r) const {
+    std::vector<SliceRef> chain;
+    if (!r.valid()) return chain;
+    const auto& s = tracks_[r.track].slices;
+    for (SliceIndex p = s.parent[r.index]; p != kNoSlice; p = s.parent[p])
+        chain.push_back(SliceRef{r.track, p});
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+}
+
+std::vector<int32_t> Trace::gpuDeviceIds() const {
+    std::vector<int32_t> ids;
+    for (const auto& t : tracks_)
+        if (t.kind == TrackKind::GpuStream) ids.push_back(t.device);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+}
+
+size_t Trace::memoryBytes() const {
+    size_t bytes = strings_.memoryBytes() + args_.memoryBytes();
+    for (const auto& t : tracks_) {
+        bytes += sizeof(Track) + t.slices.memoryBytes();
+        bytes += t.counter.ts.capacity() * sizeof(TimeNs) + t.counter.value.capacity() * sizeof(double);
+        bytes += t.instants.ts.capacity() * (sizeof(TimeNs) + 2 * sizeof(StringId) + sizeof(ArgSetId));
+    }
+    bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity);
+    bytes += flows_.capacity() * sizeof(Flow);
+    bytes += (correlationIndex_.capacity() + externalIndex_.capacity()) * sizeof(IndexEntry);
+    return bytes;
+}
+
+} // namespace strata

@@ -1,0 +1,506 @@
+#include "model/trace_builder.h"
+
+#include "model/flow_binder.h"
+#include "model/slice_nester.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace strata {
+
+namespace {
+
+using PairHash = PairHashI64;
+
+// A B or E edge, matched into a slice at build time.
+struct RawEdge {
+    TimeNs ts = 0;
+    StringId name = 0;
+    StringId category = 0;
+    ArgSetId args = kNoArgs;
+    uint32_t extra = kNoExtra;
+    SliceKind kind = SliceKind::Generic;
+    bool isEnd = false;
+    uint32_t seq = 0; // B: the slice's seq on its track
+};
+
+struct RawTrack {
+    std::vector<RawSlice> slices;
+    std::vector<RawEdge> edges;
+    uint32_t nextSeq = 0;
+};
+
+std::string formatUs(TimeNs ns) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3f us", double(ns) / 1000.0);
+    return buf;
+}
+
+} // namespace
+
+struct TraceBuilder::Impl {
+    std::unique_ptr<Trace> trace = std::make_unique<Trace>();
+    std::vector<RawTrack> raw;
+    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> threadTracks;
+    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> gpuTracks; // (device, stream)
+    std::map<std::pair<int64_t, StringId>, TrackId> counterTracks;
+    std::map<std::tuple<int64_t, StringId, uint64_t>, TrackId> asyncTracks;
+    std::unordered_map<int64_t, TrackId> processInstantTracks;
+    TrackId globalTrack = UINT32_MAX;
+    // (pid, tid) as events name them -> tracks they may land on (thread track, GPU stream tracks).
+    TrackAliases aliases;
+    std::map<int64_t, Process> processes;
+    std::map<std::pair<int64_t, int64_t>, Thread> threads;
+    std::vector<FlowEventV1> flowsV1;
+    std::vector<FlowEventV2> flowsV2;
+
+    TrackId newTrack(Track t) {
+        trace->tracks_.push_back(std::move(t));
+        raw.emplace_back();
+        return static_cast<TrackId>(trace->tracks_.size() - 1);
+    }
+    void alias(int64_t pid, int64_t tid, TrackId id) {
+        auto& v = aliases[{pid, tid}];
+        if (std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
+    }
+    uint32_t makeExtra(const SliceInput& s) {
+        if (s.correlation < 0 && s.externalId < 0 && !s.gpu) return kNoExtra;
+        SliceExtra e;
+        e.correlation = s.correlation;
+        e.externalId = s.externalId;
+        if (s.gpu) {
+            trace->gpu_.push_back(*s.gpu);
+            e.gpu = static_cast<uint32_t>(trace->gpu_.size() - 1);
+        }
+        trace->extras_.push_back(e);
+        return static_cast<uint32_t>(trace->extras_.size() - 1);
+    }
+
+    void matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds, size_t& openBegins);
+    void dropEmptyTracks(std::vector<SeqMap>& seqMaps);
+};
+
+TraceBuilder::TraceBuilder() : d(std::make_unique<Impl>()) {}
+TraceBuilder::~TraceBuilder() = default;
+
+StringPool& TraceBuilder::strings() { return d->trace->strings_; }
+ArgStore& TraceBuilder::args() { return d->trace->args_; }
+
+TrackId TraceBuilder::threadTrack(int64_t pid, int64_t tid) {
+    auto [it, inserted] = d->threadTracks.try_emplace({pid, tid}, 0);
+    if (inserted) {
+        Track t;
+        t.kind = TrackKind::Thread;
+        t.pid = pid;
+        t.tid = tid;
+        it->second = d->newTrack(std::move(t));
+        d->alias(pid, tid, it->second);
+    }
+    return it->second;
+}
+
+TrackId TraceBuilder::gpuStreamTrack(int32_t device, int64_t stream, int64_t pid, int64_t tid) {
+    auto [it, inserted] = d->gpuTracks.try_emplace({device, stream}, 0);
+    if (inserted) {
+        Track t;
+        t.kind = TrackKind::GpuStream;
+        t.pid = pid;
+        t.tid = stream;
+        t.device = device;
+        it->second = d->newTrack(std::move(t));
+    }
+    d->alias(pid, tid, it->second);
+    return it->second;
+}
+
+TrackId TraceBuilder::counterTrack(int64_t pid, StringId name) {
+    auto [it, inserted] = d->counterTracks.try_emplace({pid, name}, 0);
+    if (inserted) {
+        Track t;
+        t.kind = TrackKind::Counter;
+        t.pid = pid;
+        t.name = name;
+        it->second = d->newTrack(std::move(t));
+    }
+    return it->second;
+}
+
+TrackId TraceBuilder::asyncTrack(int64_t pid, StringId name, uint64_t cookie) {
+    auto [it, inserted] = d->asyncTracks.try_emplace({pid, name, cookie}, 0);
+    if (inserted) {
+        Track t;
+        t.kind = TrackKind::Async;
+        t.pid = pid;
+        t.name = name;
+        t.cookie = cookie;
+        it->second = d->newTrack(std::move(t));
+    }
+    return it->second;
+}
+
+TrackId TraceBuilder::processInstantTrack(int64_t pid) {
+    auto [it, inserted] = d->processInstantTracks.try_emplace(pid, 0);
+    if (inserted) {
+        Track t;
+        t.kind = TrackKind::ProcessInstants;
+        t.pid = pid;
+        it->second = d->newTrack(std::move(t));
+    }
+    return it->second;
+}
+
+TrackId TraceBuilder::globalInstantTrack() {
+    if (d->globalTrack == UINT32_MAX) {
+        Track t;
+        t.kind = TrackKind::GlobalInstants;
+        d->globalTrack = d->newTrack(std::move(t));
+    }
+    return d->globalTrack;
+}
+
+void TraceBuilder::setProcessName(int64_t pid, StringId name) {
+    auto& p = d->processes[pid];
+    p.pid = pid;
+    p.name = name;
+}
+void TraceBuilder::setProcessSortIndex(int64_t pid, int32_t index) {
+    auto& p = d->processes[pid];
+    p.pid = pid;
+    p.sortIndex = index;
+    p.hasSortIndex = true;
+}
+void TraceBuilder::addProcessLabel(int64_t pid, StringId label) {
+    auto& p = d->processes[pid];
+    p.pid = pid;
+    p.labels.push_back(label);
+}
+void TraceBuilder::setThreadName(int64_t pid, int64_t tid, StringId name) {
+    auto& t = d->threads[{pid, tid}];
+    t.pid = pid;
+    t.tid = tid;
+    t.name = name;
+}
+void TraceBuilder::setThreadSortIndex(int64_t pid, int64_t tid, int32_t index) {
+    auto& t = d->threads[{pid, tid}];
+    t.pid = pid;
+    t.tid = tid;
+    t.sortIndex = index;
+    t.hasSortIndex = true;
+}
+void TraceBuilder::setMetadata(std::string key, std::string value) {
+    d->trace->metadata_[std::move(key)] = std::move(value);
+}
+void TraceBuilder::addDevice(const DeviceInfo& dev) { d->trace->devices_.push_back(dev); }
+void TraceBuilder::addWarning(std::string w) { d->trace->warnings_.push_back(std::move(w)); }
+
+PendingSlice TraceBuilder::addSlice(TrackId track, const SliceInput& s) {
+    RawTrack& rt = d->raw[track];
+    RawSlice r;
+    r.start = s.start;
+    r.dur = std::max<TimeNs>(s.dur, 0);
+    r.name = s.name;
+    r.category = s.category;
+    r.args = s.args;
+    r.extra = d->makeExtra(s);
+    r.kind = s.kind;
+    r.seq = rt.nextSeq++;
+    rt.slices.push_back(r);
+    return {track, r.seq};
+}
+
+PendingSlice TraceBuilder::addBegin(TrackId track, const SliceInput& s) {
+    RawTrack& rt = d->raw[track];
+    RawEdge e;
+    e.ts = s.start;
+    e.name = s.name;
+    e.category = s.category;
+    e.args = s.args;
+    e.extra = d->makeExtra(s);
+    e.kind = s.kind;
+    e.seq = rt.nextSeq++;
+    rt.edges.push_back(e);
+    return {track, e.seq};
+}
+
+void TraceBuilder::addEnd(TrackId track, TimeNs ts, StringId name, ArgSetId args) {
+    RawEdge e;
+    e.ts = ts;
+    e.name = name;
+    e.args = args;
+    e.isEnd = true;
+    d->raw[track].edges.push_back(e);
+}
+
+void TraceBuilder::addInstant(TrackId track, TimeNs ts, StringId name, StringId category,
+                              ArgSetId args) {
+    auto& in = d->trace->tracks_[track].instants;
+    in.ts.push_back(ts);
+    in.name.push_back(name);
+    in.category.push_back(category);
+    in.args.push_back(args);
+}
+
+void TraceBuilder::addCounter(TrackId track, TimeNs ts, double value) {
+    auto& c = d->trace->tracks_[track].counter;
+    c.ts.push_back(ts);
+    c.value.push_back(value);
+}
+
+void TraceBuilder::addFlowV1(FlowPhase phase, TrackId track, TimeNs ts, uint64_t id,
+                             StringId category, StringId name, bool bindEnclosing) {
+    const Track& t = d->trace->tracks_[track];
+    FlowEventV1 f;
+    f.phase = static_cast<uint8_t>(phase);
+    f.pid = t.pid;
+    f.tid = t.tid;
+    f.track = track;
+    f.ts = ts;
+    f.id = id;
+    f.category = category;
+    f.name = name;
+    f.bindEnclosing = bindEnclosing;
+    f.order = static_cast<uint32_t>(d->flowsV1.size());
+    d->flowsV1.push_back(f);
+}
+
+void TraceBuilder::addFlowV2(PendingSlice slice, uint64_t bindId, bool flowIn, bool flowOut) {
+    if (slice.track == UINT32_MAX) return;
+    d->flowsV2.push_back(FlowEventV2{slice.track, slice.seq, bindId, flowIn, flowOut});
+}
+
+size_t TraceBuilder::pendingSliceCount() const {
+    size_t n = 0;
+    for (const auto& r : d->raw) n += r.slices.size() + r.edges.size();
+    return n;
+}
+
+// B/E matching per track, in time order (file order at equal times). An E closes the innermost
+// open B with the same name (an E without a name closes the innermost); an E with nothing to
+// close is skipped and counted; a B left open is closed at the trace end and counted.
+void TraceBuilder::Impl::matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds,
+                                    size_t& openBegins) {
+    RawTrack& rt = raw[id];
+    if (rt.edges.empty()) return;
+    std::stable_sort(rt.edges.begin(), rt.edges.end(),
+                     [](const RawEdge& a, const RawEdge& b) { return a.ts < b.ts; });
+    std::vector<const RawEdge*> open;
+    auto emit = [&](const RawEdge& b, TimeNs end, ArgSetId endArgs, uint8_t flags) {
+        RawSlice r;
+        r.start = b.ts;
+        r.dur = end - b.ts;
+        r.name = b.name;
+        r.category = b.category;
+        r.args = b.args;
+        if (endArgs != kNoArgs) { // merge the E's args into the slice's
+            ArgStore& as = trace->args_;
+            as.begin();
+            as.appendFrom(as, b.args);
+            as.appendFrom(as, endArgs);
+            r.args = as.finish();
+        }
+        r.extra = b.extra;
+        r.kind = b.kind;
+        r.flags = flags | kSliceFromBE;
+        r.seq = b.seq;
+        rt.slices.push_back(r);
+    };
+    for (const RawEdge& e : rt.edges) {
+        if (!e.isEnd) {
+            open.push_back(&e);
+            continue;
+        }
+        auto it = open.rbegin();
+        if (e.name != 0) {
+            while (it != open.rend() && (*it)->name != e.name) ++it;
+        }
+        if (it == open.rend()) {
+            ++unmatchedEnds;
+            continue;
+        }
+        emit(**it, e.ts, e.args, 0);
+        open.erase(std::next(it).base());
+    }
+    for (const RawEdge* b : open) {
+        emit(*b, std::max(traceEnd, b->ts), kNoArgs, kSliceClosedAtEnd);
+        ++openBegins;
+    }
+    rt.edges.clear();
+    rt.edges.shrink_to_fit();
+}
+
+// Tracks that hold nothing (e.g. made only to look up a flow's thread) are removed.
+void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
+    auto& tracks = trace->tracks_;
+    std::vector<TrackId> remap(tracks.size(), UINT32_MAX);
+    TrackId next = 0;
+    for (TrackId i = 0; i < tracks.size(); ++i) {
+        const Track& t = tracks[i];
+        if (t.slices.size() || t.counter.size() || t.instants.size()) remap[i] = next++;
+    }
+    if (next == tracks.size()) return;
+    std::vector<Track> kept;
+    kept.reserve(next);
+    for (TrackId i = 0; i < tracks.size(); ++i)
+        if (remap[i] != UINT32_MAX) kept.push_back(std::move(tracks[i]));
+    tracks = std::move(kept);
+    for (auto& m : seqMaps)
+        for (auto& r : m)
+            if (r.valid()) r.track = remap[r.track];
+    for (auto& [key, ids] : aliases) {
+        std::vector<TrackId> out;
+        for (TrackId id : ids)
+            if (remap[id] != UINT32_MAX) out.push_back(remap[id]);
+        ids = std::move(out);
+    }
+    for (auto& f : flowsV1) f.track = f.track < remap.size() ? remap[f.track] : UINT32_MAX;
+}
+
+std::shared_ptr<const Trace> TraceBuilder::build() {
+    Trace& tr = *d->trace;
+
+    // Trace bounds over everything that has a time.
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    auto see = [&](TimeNs s, TimeNs e) {
+        lo = std::min(lo, s);
+        hi = std::max(hi, e);
+    };
+    for (size_t i = 0; i < d->raw.size(); ++i) {
+        for (const auto& s : d->raw[i].slices) see(s.start, s.start + s.dur);
+        for (const auto& e : d->raw[i].edges) see(e.ts, e.ts);
+        for (TimeNs t : tr.tracks_[i].counter.ts) see(t, t);
+        for (TimeNs t : tr.tracks_[i].instants.ts) see(t, t);
+    }
+    if (lo > hi) lo = hi = 0;
+
+    size_t unmatchedEnds = 0, openBegins = 0;
+    for (TrackId i = 0; i < d->raw.size(); ++i) d->matchEdges(i, hi, unmatchedEnds, openBegins);
+    if (unmatchedEnds)
+        tr.warnings_.push_back(std::to_string(unmatchedEnds) +
+                               " E (end) events had no matching B event and were skipped");
+    if (openBegins)
+        tr.warnings_.push_back(std::to_string(openBegins) +
+                               " B (begin) events were never ended and were closed at the trace "
+                               "end (" + formatUs(hi - lo) + ")");
+
+    // Sort and nest every track; slices that overlap without nesting spill to extra lanes.
+    SliceNester nester;
+    std::vector<SeqMap> seqMaps(d->raw.size());
+    size_t spilled = 0;
+    const size_t baseTracks = d->raw.size();
+    for (TrackId i = 0; i < baseTracks; ++i) {
+        std::vector<RawSlice> pending = std::move(d->raw[i].slices);
+        d->raw[i].slices = {};
+        seqMaps[i].assign(d->raw[i].nextSeq, SliceRef{});
+        TrackId lane = i;
+        uint32_t laneNo = 0;
+        while (true) {
+            std::vector<RawSlice> overflow;
+            nester.nest(pending, tr.tracks_[lane], overflow);
+            for (SliceIndex k = 0; k < pending.size(); ++k)
+                seqMaps[i][pending[k].seq] = SliceRef{lane, k};
+            if (overflow.empty()) break;
+            spilled += overflow.size();
+            Track next;
+            const Track& base = tr.tracks_[i];
+            next.kind = base.kind;
+            next.pid = base.pid;
+            next.tid = base.tid;
+            next.device = base.device;
+            next.name = base.name;
+            next.cookie = base.cookie;
+            next.lane = ++laneNo;
+            tr.tracks_.push_back(std::move(next));
+            lane = static_cast<TrackId>(tr.tracks_.size() - 1);
+            for (auto& [key, tracks] : d->aliases)
+                if (std::find(tracks.begin(), tracks.end(), i) != tracks.end()) tracks.push_back(lane);
+            pending = std::move(overflow);
+        }
+    }
+    d->raw.clear();
+    d->raw.shrink_to_fit();
+    d->dropEmptyTracks(seqMaps);
+    if (spilled)
+        tr.warnings_.push_back(std::to_string(spilled) +
+                               " slices overlapped another slice on their track without nesting "
+                               "and were moved to an extra lane");
+
+    // Counters and instants in time order.
+    for (Track& t : tr.tracks_) {
+        auto& c = t.counter;
+        if (!std::is_sorted(c.ts.begin(), c.ts.end())) {
+            std::vector<uint32_t> order(c.ts.size());
+            for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](uint32_t a, uint32_t b) { return c.ts[a] < c.ts[b]; });
+            CounterColumns sorted;
+            for (uint32_t k : order) {
+                sorted.ts.push_back(c.ts[k]);
+                sorted.value.push_back(c.value[k]);
+            }
+            c = std::move(sorted);
+        }
+        auto& in = t.instants;
+        if (!std::is_sorted(in.ts.begin(), in.ts.end())) {
+            std::vector<uint32_t> order(in.ts.size());
+            for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](uint32_t a, uint32_t b) { return in.ts[a] < in.ts[b]; });
+            InstantColumns sorted;
+            for (uint32_t k : order) {
+                sorted.ts.push_back(in.ts[k]);
+                sorted.name.push_back(in.name[k]);
+                sorted.category.push_back(in.category[k]);
+                sorted.args.push_back(in.args[k]);
+            }
+            in = std::move(sorted);
+        }
+        tr.sliceCount_ += t.slices.size();
+        tr.counterSampleCount_ += c.size();
+        tr.instantCount_ += in.size();
+    }
+
+    // Flows.
+    FlowBinder binder(tr, d->aliases);
+    binder.bindV1(std::move(d->flowsV1));
+    binder.bindV2(std::move(d->flowsV2), seqMaps);
+    for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
+
+    // Correlation and External id indices.
+    for (TrackId t = 0; t < tr.tracks_.size(); ++t) {
+        const auto& ex = tr.tracks_[t].slices.extra;
+        for (SliceIndex k = 0; k < ex.size(); ++k) {
+            if (ex[k] == kNoExtra) continue;
+            const SliceExtra& e = tr.extras_[ex[k]];
+            if (e.correlation >= 0) tr.correlationIndex_.push_back({e.correlation, SliceRef{t, k}});
+            if (e.externalId >= 0) tr.externalIndex_.push_back({e.externalId, SliceRef{t, k}});
+        }
+    }
+    std::sort(tr.correlationIndex_.begin(), tr.correlationIndex_.end());
+    std::sort(tr.externalIndex_.begin(), tr.externalIndex_.end());
+
+    // Processes and threads: every pid/tid that has a track gets an entry.
+    for (const Track& t : tr.tracks_) {
+        if (t.kind == TrackKind::GlobalInstants) continue;
+        auto& p = d->processes[t.pid];
+        p.pid = t.pid;
+        if (t.kind == TrackKind::Thread) {
+            auto& th = d->threads[{t.pid, t.tid}];
+            th.pid = t.pid;
+            th.tid = t.tid;
+        }
+    }
+    for (auto& [pid, p] : d->processes) tr.processes_.push_back(std::move(p));
+    for (auto& [key, t] : d->threads) tr.threads_.push_back(std::move(t));
+
+    tr.bounds_ = TimeRange{lo, hi};
+    tr.extras_.shrink_to_fit();
+    tr.gpu_.shrink_to_fit();
+    tr.args_.shrink();
+
+    std::shared_ptr<const Trace> out(std::move(d->trace));
+    d = std::make_unique<Impl>();
+    return out;
+}
+
+} // namespace strata
