@@ -1,0 +1,79 @@
+#include "analysis/slice_search.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace strata {
+
+namespace {
+
+std::string lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+// For each interned string, whether it matches. Returns false (with error) on a bad regex.
+bool matchingNames(const StringPool& pool, const SliceSearchOptions& o, std::vector<char>* out,
+                   std::string* error) {
+    out->assign(pool.size(), 0);
+    if (o.regex) {
+        std::regex re;
+        try {
+            auto flags = std::regex::ECMAScript | std::regex::optimize;
+            if (!o.caseSensitive) flags |= std::regex::icase;
+            re = std::regex(o.pattern, flags);
+        } catch (const std::regex_error& e) {
+            *error = std::string("invalid regular expression '") + o.pattern + "': " + e.what();
+            return false;
+        }
+        for (size_t id = 0; id < pool.size(); ++id) {
+            const std::string_view name = pool.view(static_cast<StringId>(id));
+            (*out)[id] = std::regex_search(name.begin(), name.end(), re) ? 1 : 0;
+        }
+        return true;
+    }
+    const std::string needle = o.caseSensitive ? o.pattern : lowered(o.pattern);
+    for (size_t id = 0; id < pool.size(); ++id) {
+        const std::string_view name = pool.view(static_cast<StringId>(id));
+        if (o.caseSensitive) {
+            (*out)[id] = name.find(needle) != std::string_view::npos ? 1 : 0;
+        } else {
+            (*out)[id] = lowered(name).find(needle) != std::string::npos ? 1 : 0;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& options) {
+    SliceSearchResult result;
+    if (options.pattern.empty()) return result;
+    std::vector<char> hit;
+    if (!matchingNames(trace.strings(), options, &hit, &result.error)) return result;
+
+    const auto& tracks = trace.tracks();
+    for (TrackId t = 0; t < tracks.size(); ++t) {
+        const auto& names = tracks[t].slices.name;
+        for (SliceIndex i = 0; i < names.size(); ++i) {
+            if (names[i] < hit.size() && hit[names[i]]) result.matches.push_back({t, i});
+        }
+    }
+    std::sort(result.matches.begin(), result.matches.end(), [&](SliceRef a, SliceRef b) {
+        const TimeNs sa = trace.start(a), sb = trace.start(b);
+        if (sa != sb) return sa < sb;
+        return a < b;
+    });
+    return result;
+}
+
+int nextMatchIndex(size_t matchCount, int current, bool forward) {
+    if (matchCount == 0) return -1;
+    const int n = static_cast<int>(matchCount);
+    if (current < 0 || current >= n) return forward ? 0 : n - 1;
+    return forward ? (current + 1) % n : (current - 1 + n) % n;
+}
+
+} // namespace strata
