@@ -18,34 +18,51 @@ uint64_t getVarint(const uint8_t*& p) {
     }
 }
 
-uint64_t zigzag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
-int64_t unzigzag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+uint64_t zigzag(int64_t v) {
+    return (uint64_t(v) << 1) ^ uint64_t(v >> 63);
+}
+int64_t unzigzag(uint64_t v) {
+    return int64_t(v >> 1) ^ -int64_t(v & 1);
+}
 
 } // namespace
 
 std::string ArgValue::toString() const {
     char buf[64];
     switch (type) {
-    case Type::Null: return "null";
-    case Type::Bool: return b ? "true" : "false";
-    case Type::Int: std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(i)); return buf;
+    case Type::Null:
+        return "null";
+    case Type::Bool:
+        return b ? "true" : "false";
+    case Type::Int:
+        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(i));
+        return buf;
     case Type::UInt:
         std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(u));
         return buf;
-    case Type::Double: std::snprintf(buf, sizeof buf, "%.17g", d); return buf;
-    case Type::String: return s;
-    case Type::Json: return s;
+    case Type::Double:
+        std::snprintf(buf, sizeof buf, "%.17g", d);
+        return buf;
+    case Type::String:
+        return s;
+    case Type::Json:
+        return s;
     }
     return {};
 }
 
 double ArgValue::toDouble() const {
     switch (type) {
-    case Type::Int: return double(i);
-    case Type::UInt: return double(u);
-    case Type::Double: return d;
-    case Type::Bool: return b ? 1.0 : 0.0;
-    default: return 0.0;
+    case Type::Int:
+        return double(i);
+    case Type::UInt:
+        return double(u);
+    case Type::Double:
+        return d;
+    case Type::Bool:
+        return b ? 1.0 : 0.0;
+    default:
+        return 0.0;
     }
 }
 
@@ -67,7 +84,9 @@ void ArgStore::begin() {
     building_ = true;
 }
 
-void ArgStore::addNull(StringId key) { putKey(key, uint8_t(ArgValue::Type::Null)); }
+void ArgStore::addNull(StringId key) {
+    putKey(key, uint8_t(ArgValue::Type::Null));
+}
 void ArgStore::addBool(StringId key, bool v) {
     putKey(key, uint8_t(ArgValue::Type::Bool));
     bytes_.push_back(v ? 1 : 0);
@@ -100,7 +119,8 @@ void ArgStore::addJson(StringId key, std::string_view v) {
 ArgSetId ArgStore::finish() {
     building_ = false;
     if (bytes_.size() == pendingStart_) return kNoArgs;
-    offsets_.push_back(bytes_.size()); // sets are contiguous: set i spans [offsets_[i], offsets_[i+1])
+    offsets_.push_back(
+        bytes_.size()); // sets are contiguous: set i spans [offsets_[i], offsets_[i+1])
     return static_cast<ArgSetId>(offsets_.size() - 2);
 }
 
@@ -127,11 +147,21 @@ template <typename F> void forEachEntry(const uint8_t* p, const uint8_t* end, F&
         ArgValue v;
         v.type = type;
         switch (type) {
-        case ArgValue::Type::Null: break;
-        case ArgValue::Type::Bool: v.b = *p++ != 0; break;
-        case ArgValue::Type::Int: v.i = unzigzag(getVarint(p)); break;
-        case ArgValue::Type::UInt: v.u = getVarint(p); break;
-        case ArgValue::Type::Double: std::memcpy(&v.d, p, 8); p += 8; break;
+        case ArgValue::Type::Null:
+            break;
+        case ArgValue::Type::Bool:
+            v.b = *p++ != 0;
+            break;
+        case ArgValue::Type::Int:
+            v.i = unzigzag(getVarint(p));
+            break;
+        case ArgValue::Type::UInt:
+            v.u = getVarint(p);
+            break;
+        case ArgValue::Type::Double:
+            std::memcpy(&v.d, p, 8);
+            p += 8;
+            break;
         case ArgValue::Type::String:
         case ArgValue::Type::Json: {
             const auto n = getVarint(p);

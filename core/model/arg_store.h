@@ -27,7 +27,9 @@ struct ArgValue {
     std::string s; // String or Json text
 
     std::string toString() const; // human-readable / JSON-ish rendering
-    bool isNumber() const { return type == Type::Int || type == Type::UInt || type == Type::Double; }
+    bool isNumber() const {
+        return type == Type::Int || type == Type::UInt || type == Type::Double;
+    }
     double toDouble() const;
 };
 
@@ -58,7 +60,9 @@ public:
     std::vector<Arg> decode(ArgSetId id) const;
     bool find(ArgSetId id, StringId key, ArgValue* out) const;
     size_t setCount() const { return offsets_.size() - 1; }
-    size_t memoryBytes() const { return bytes_.capacity() + offsets_.capacity() * sizeof(uint64_t); }
+    size_t memoryBytes() const {
+        return bytes_.capacity() + offsets_.capacity() * sizeof(uint64_t);
+    }
     void shrink();
 
 private:

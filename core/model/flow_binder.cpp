@@ -96,9 +96,9 @@ void FlowBinder::bindV1(std::vector<FlowEventV1> events) {
             }
         }
         if (src == SIZE_MAX) {
-            for (size_t j = i + 1; j < events.size() &&
-                                   std::tie(events[j].id, events[j].category, events[j].name) ==
-                                       std::tie(e.id, e.category, e.name);
+            for (size_t j = i + 1;
+                 j < events.size() && std::tie(events[j].id, events[j].category, events[j].name) ==
+                                          std::tie(e.id, e.category, e.name);
                  ++j) {
                 if (!used[j] && events[j].phase == uint8_t(Phase::Start)) {
                     src = j;
@@ -138,8 +138,8 @@ void FlowBinder::bindV2(std::vector<FlowEventV2> events, const std::vector<SeqMa
         if (e.track >= seqMaps.size() || e.seq >= seqMaps[e.track].size()) continue;
         const SliceRef r = seqMaps[e.track][e.seq];
         if (!r.valid()) continue;
-        bound.push_back(Bound{e.bindId, trace_.tracks_[r.track].slices.start[r.index], r, e.flowIn,
-                              e.flowOut});
+        bound.push_back(
+            Bound{e.bindId, trace_.tracks_[r.track].slices.start[r.index], r, e.flowIn, e.flowOut});
     }
     std::stable_sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
         return std::tie(a.id, a.start) < std::tie(b.id, b.start);

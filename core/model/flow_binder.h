@@ -42,7 +42,8 @@ struct PairHashI64 {
         return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
     }
 };
-using TrackAliases = std::unordered_map<std::pair<int64_t, int64_t>, std::vector<TrackId>, PairHashI64>;
+using TrackAliases =
+    std::unordered_map<std::pair<int64_t, int64_t>, std::vector<TrackId>, PairHashI64>;
 
 class FlowBinder {
 public:

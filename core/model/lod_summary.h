@@ -35,7 +35,8 @@ struct LodCounterCell {
 
 class TrackLod {
 public:
-    // Builds the per-depth indices and pyramids. `origin` anchors the buckets (use the trace start).
+    // Builds the per-depth indices and pyramids. `origin` anchors the buckets (use the trace
+    // start).
     void build(const Track& track, TimeNs origin);
     bool built() const { return built_; }
     TimeNs origin() const { return origin_; }

@@ -20,19 +20,32 @@ SliceKind sliceKindFromCategory(std::string_view c) {
 
 std::string_view sliceKindName(SliceKind k) {
     switch (k) {
-    case SliceKind::Generic: return "generic";
-    case SliceKind::CpuOp: return "cpu_op";
-    case SliceKind::PythonFunction: return "python_function";
-    case SliceKind::UserAnnotation: return "user_annotation";
-    case SliceKind::CudaRuntime: return "cuda_runtime";
-    case SliceKind::CudaDriver: return "cuda_driver";
-    case SliceKind::Kernel: return "kernel";
-    case SliceKind::Memcpy: return "gpu_memcpy";
-    case SliceKind::Memset: return "gpu_memset";
-    case SliceKind::GpuUserAnnotation: return "gpu_user_annotation";
-    case SliceKind::Synchronization: return "cuda_sync";
-    case SliceKind::Overhead: return "overhead";
-    case SliceKind::Instant: return "instant";
+    case SliceKind::Generic:
+        return "generic";
+    case SliceKind::CpuOp:
+        return "cpu_op";
+    case SliceKind::PythonFunction:
+        return "python_function";
+    case SliceKind::UserAnnotation:
+        return "user_annotation";
+    case SliceKind::CudaRuntime:
+        return "cuda_runtime";
+    case SliceKind::CudaDriver:
+        return "cuda_driver";
+    case SliceKind::Kernel:
+        return "kernel";
+    case SliceKind::Memcpy:
+        return "gpu_memcpy";
+    case SliceKind::Memset:
+        return "gpu_memset";
+    case SliceKind::GpuUserAnnotation:
+        return "gpu_user_annotation";
+    case SliceKind::Synchronization:
+        return "cuda_sync";
+    case SliceKind::Overhead:
+        return "overhead";
+    case SliceKind::Instant:
+        return "instant";
     }
     return "generic";
 }

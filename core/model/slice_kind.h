@@ -7,18 +7,18 @@ namespace strata {
 
 enum class SliceKind : uint8_t {
     Generic = 0,
-    CpuOp,            // cpu_op, operator
-    PythonFunction,   // python_function
-    UserAnnotation,   // user_annotation, NVTX ranges on the CPU
-    CudaRuntime,      // cuda_runtime (and other runtime APIs: hip_runtime)
-    CudaDriver,       // cuda_driver
-    Kernel,           // kernel
-    Memcpy,           // gpu_memcpy
-    Memset,           // gpu_memset
-    GpuUserAnnotation,// gpu_user_annotation
-    Synchronization,  // cuda_sync / synchronization
-    Overhead,         // overhead (CUPTI, profiler)
-    Instant,          // zero-length instant events
+    CpuOp,             // cpu_op, operator
+    PythonFunction,    // python_function
+    UserAnnotation,    // user_annotation, NVTX ranges on the CPU
+    CudaRuntime,       // cuda_runtime (and other runtime APIs: hip_runtime)
+    CudaDriver,        // cuda_driver
+    Kernel,            // kernel
+    Memcpy,            // gpu_memcpy
+    Memset,            // gpu_memset
+    GpuUserAnnotation, // gpu_user_annotation
+    Synchronization,   // cuda_sync / synchronization
+    Overhead,          // overhead (CUPTI, profiler)
+    Instant,           // zero-length instant events
 };
 
 SliceKind sliceKindFromCategory(std::string_view category);

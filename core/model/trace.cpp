@@ -99,8 +99,10 @@ size_t Trace::memoryBytes() const {
     size_t bytes = strings_.memoryBytes() + args_.memoryBytes();
     for (const auto& t : tracks_) {
         bytes += sizeof(Track) + t.slices.memoryBytes();
-        bytes += t.counter.ts.capacity() * sizeof(TimeNs) + t.counter.value.capacity() * sizeof(double);
-        bytes += t.instants.ts.capacity() * (sizeof(TimeNs) + 2 * sizeof(StringId) + sizeof(ArgSetId));
+        bytes +=
+            t.counter.ts.capacity() * sizeof(TimeNs) + t.counter.value.capacity() * sizeof(double);
+        bytes +=
+            t.instants.ts.capacity() * (sizeof(TimeNs) + 2 * sizeof(StringId) + sizeof(ArgSetId));
     }
     bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity);
     bytes += flows_.capacity() * sizeof(Flow);

@@ -32,9 +32,9 @@ struct GpuActivity {
     int32_t registersPerThread = -1;
     int32_t staticSharedBytes = -1;
     int32_t dynamicSharedBytes = -1;
-    int64_t bytes = -1;       // memcpy/memset size
-    uint8_t copyKind = 0;     // CUPTI memcpy kind (HtoD=1, DtoH=2, ...), 0 unknown
-    uint8_t srcMemory = 0;    // CUPTI memory kind (pageable=1, pinned=2, device=3, ...), 0 unknown
+    int64_t bytes = -1;    // memcpy/memset size
+    uint8_t copyKind = 0;  // CUPTI memcpy kind (HtoD=1, DtoH=2, ...), 0 unknown
+    uint8_t srcMemory = 0; // CUPTI memory kind (pageable=1, pinned=2, device=3, ...), 0 unknown
     uint8_t dstMemory = 0;
     int64_t graphId = -1;
     int64_t graphNodeId = -1;

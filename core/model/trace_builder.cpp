@@ -43,7 +43,8 @@ struct TraceBuilder::Impl {
     std::unique_ptr<Trace> trace = std::make_unique<Trace>();
     std::vector<RawTrack> raw;
     std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> threadTracks;
-    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> gpuTracks; // (device, stream)
+    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash>
+        gpuTracks; // (device, stream)
     std::map<std::pair<int64_t, StringId>, TrackId> counterTracks;
     std::map<std::tuple<int64_t, StringId, uint64_t>, TrackId> asyncTracks;
     std::unordered_map<int64_t, TrackId> processInstantTracks;
@@ -84,8 +85,12 @@ struct TraceBuilder::Impl {
 TraceBuilder::TraceBuilder() : d(std::make_unique<Impl>()) {}
 TraceBuilder::~TraceBuilder() = default;
 
-StringPool& TraceBuilder::strings() { return d->trace->strings_; }
-ArgStore& TraceBuilder::args() { return d->trace->args_; }
+StringPool& TraceBuilder::strings() {
+    return d->trace->strings_;
+}
+ArgStore& TraceBuilder::args() {
+    return d->trace->args_;
+}
 
 TrackId TraceBuilder::threadTrack(int64_t pid, int64_t tid) {
     auto [it, inserted] = d->threadTracks.try_emplace({pid, tid}, 0);
@@ -191,8 +196,12 @@ void TraceBuilder::setThreadSortIndex(int64_t pid, int64_t tid, int32_t index) {
 void TraceBuilder::setMetadata(std::string key, std::string value) {
     d->trace->metadata_[std::move(key)] = std::move(value);
 }
-void TraceBuilder::addDevice(const DeviceInfo& dev) { d->trace->devices_.push_back(dev); }
-void TraceBuilder::addWarning(std::string w) { d->trace->warnings_.push_back(std::move(w)); }
+void TraceBuilder::addDevice(const DeviceInfo& dev) {
+    d->trace->devices_.push_back(dev);
+}
+void TraceBuilder::addWarning(std::string w) {
+    d->trace->warnings_.push_back(std::move(w));
+}
 
 PendingSlice TraceBuilder::addSlice(TrackId track, const SliceInput& s) {
     RawTrack& rt = d->raw[track];
@@ -381,7 +390,8 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     if (openBegins)
         tr.warnings_.push_back(std::to_string(openBegins) +
                                " B (begin) events were never ended and were closed at the trace "
-                               "end (" + formatUs(hi - lo) + ")");
+                               "end (" +
+                               formatUs(hi - lo) + ")");
 
     // Sort and nest every track; slices that overlap without nesting spill to extra lanes.
     SliceNester nester;
@@ -413,7 +423,8 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
             tr.tracks_.push_back(std::move(next));
             lane = static_cast<TrackId>(tr.tracks_.size() - 1);
             for (auto& [key, tracks] : d->aliases)
-                if (std::find(tracks.begin(), tracks.end(), i) != tracks.end()) tracks.push_back(lane);
+                if (std::find(tracks.begin(), tracks.end(), i) != tracks.end())
+                    tracks.push_back(lane);
             pending = std::move(overflow);
         }
     }

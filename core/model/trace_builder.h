@@ -59,8 +59,8 @@ public:
     void addWarning(std::string w);
 
     // Events.
-    PendingSlice addSlice(TrackId track, const SliceInput& s);       // X
-    PendingSlice addBegin(TrackId track, const SliceInput& s);       // B (dur ignored)
+    PendingSlice addSlice(TrackId track, const SliceInput& s);           // X
+    PendingSlice addBegin(TrackId track, const SliceInput& s);           // B (dur ignored)
     void addEnd(TrackId track, TimeNs ts, StringId name, ArgSetId args); // E (name 0 = any)
     void addInstant(TrackId track, TimeNs ts, StringId name, StringId category, ArgSetId args);
     void addCounter(TrackId track, TimeNs ts, double value);

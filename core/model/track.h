@@ -36,10 +36,10 @@ struct SliceColumns {
     std::vector<StringId> category;
     std::vector<SliceIndex> parent; // index in the same track, kNoSlice at depth 0
     std::vector<ArgSetId> args;
-    std::vector<uint32_t> extra;    // index into Trace::extras(), kNoExtra if none
+    std::vector<uint32_t> extra; // index into Trace::extras(), kNoExtra if none
     std::vector<uint16_t> depth;
     std::vector<SliceKind> kind;
-    std::vector<uint8_t> flags;     // SliceFlags
+    std::vector<uint8_t> flags; // SliceFlags
 
     size_t size() const { return start.size(); }
     TimeNs end(SliceIndex i) const { return start[i] + dur[i]; }
@@ -70,15 +70,15 @@ struct Track {
     int64_t pid = 0;
     int64_t tid = 0;     // thread id, or stream id for GpuStream
     int32_t device = -1; // GPU device for GpuStream tracks
-    uint32_t lane = 0;   // 0 = main lane; >0 = overflow lane for slices that overlap without nesting
-    StringId name = 0;   // counter/async name; thread/stream tracks take names from Thread/Process
+    uint32_t lane = 0; // 0 = main lane; >0 = overflow lane for slices that overlap without nesting
+    StringId name = 0; // counter/async name; thread/stream tracks take names from Thread/Process
     uint64_t cookie = 0; // async id
 
     SliceColumns slices;
     CounterColumns counter;
     InstantColumns instants;
-    uint16_t maxDepth = 0;   // deepest depth + 1 (0 if no slices)
-    TimeNs maxDuration = 0;  // longest slice, for range queries
+    uint16_t maxDepth = 0;  // deepest depth + 1 (0 if no slices)
+    TimeNs maxDuration = 0; // longest slice, for range queries
 
     // Index range [first, last) of slices that overlap [t0, t1), in start order.
     // A slice overlaps if start < t1 and end > t0 (zero-length slices at t0 count).
