@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for Strata and builds it into ./build (or $STRATA_BUILD_DIR).
+# Installs Debian's packages (apt-get, as root or through sudo), configures with CMake and builds.
+# The CUDA toolkit at /usr/local/cuda is used when present (collector and samples); not required.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config python3
+  qt6-base-dev qt6-base-dev-tools libgl-dev
+  libqcustomplot-dev libqcustomplot2.1-qt6
+  nlohmann-json3-dev libsimdjson-dev zlib1g-dev
+  xvfb xauth fonts-dejavu-core
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_dir=${STRATA_BUILD_DIR:-build}
+extra=()
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  extra+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCUDAToolkit_ROOT=/usr/local/cuda)
+fi
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" ${STRATA_CMAKE_ARGS:-}
+cmake --build "$build_dir" -j "$(nproc)"
+echo "setup: built into $build_dir"
