@@ -1,9 +1,255 @@
-// Placeholder until strata-cli record lands; replaced by its implementation.
+// strata-cli record [-o OUT] [options] -- CMD ARGS...
+// Runs CMD with the CUPTI collector injected (core/record/launcher.h), forwards its exit code
+// and prints what it wrote. Exit codes of its own: 2 usage / collector missing, 126 not
+// executable, 127 command not found (as a shell would).
 #include "cli_commands.h"
 
-#include <cstdio>
+#include "io/strata_trace_writer.h"
+#include "io/trace_loader.h"
+#include "record/launcher.h"
+#include "record/record_summary.h"
 
-int strata::cli::record(const Args&) {
-    std::fprintf(stderr, "strata-cli record: not built yet\n");
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace strata::cli {
+namespace {
+
+const char* kUsage =
+    "usage: strata-cli record [-o OUT] [options] -- CMD ARGS...\n"
+    "Runs CMD (no shell) with the Strata CUPTI collector injected and writes a .strata trace.\n"
+    "\n"
+    "  -o, --output PATH      output path; {pid} {rank} {host} are expanded in each process\n"
+    "                         (default strata-YYYYmmdd-HHMMSS-{host}-{pid}.strata)\n"
+    "  --capture LIST         api,nvtx,kernels,memcpy,memset,sync,memory or all (default all)\n"
+    "  --buffer-size BYTES    CUPTI activity buffer size (suffix K or M allowed)\n"
+    "  --wait W --warmup U --active A --repeat R\n"
+    "                         schedule in steps, like torch.profiler.schedule (repeat 0 = on)\n"
+    "  --step-name NAME       the NVTX range or mark that marks a step\n"
+    "  --capture-range NAME   capture only inside NVTX ranges named NAME\n"
+    "  --duration SECONDS     stop capturing after this long\n"
+    "  --flush-ms MS          collector flush interval (default 200)\n"
+    "  --collector PATH       the collector library (default: $STRATA_COLLECTOR, then next to\n"
+    "                         strata-cli, ../lib/strata/, ../kernels/collector/)\n"
+    "  -q, --quiet            no summary\n"
+    "Exit code: CMD's (128+N if a signal N killed it); 127 command not found, 126 not\n"
+    "executable, 2 bad usage or collector missing.\n";
+
+bool parseInt(const std::string& s, long long lo, long long hi, long long* out) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno || end == s.c_str()) return false;
+    long long mul = 1;
+    if (*end == 'K' || *end == 'k')
+        mul = 1024, ++end;
+    else if (*end == 'M' || *end == 'm')
+        mul = 1024 * 1024, ++end;
+    if (*end) return false;
+    *out = v * mul;
+    return *out >= lo && *out <= hi;
+}
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli record: %s\n(strata-cli record --help for the options)\n",
+                 message.c_str());
     return 2;
 }
+
+// Hidden: --synthetic-trace N -o FILE writes N records of a made-up CUDA program through the
+// writer, for load benchmarks (strata-bench load FILE) and format tests.
+int writeSynthetic(long long n, const std::string& path) {
+    StrataTraceWriter w;
+    std::string error;
+    if (!w.open(path, &error)) {
+        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
+        return 1;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t pid = 4242;
+    w.metadata("command_line", "synthetic");
+    w.metadata("cuda_initialized", "1");
+    w.process(pid, "synthetic");
+    for (int t = 0; t < 4; ++t) w.thread(pid, pid + t, "worker " + std::to_string(t));
+    for (int d = 0; d < 2; ++d) {
+        DeviceInfo dev;
+        dev.id = d;
+        dev.name = "Synthetic GPU";
+        dev.smCount = 132;
+        w.device(dev);
+    }
+    uint32_t kernels[64];
+    for (int i = 0; i < 64; ++i) kernels[i] = w.string("synthetic_kernel_" + std::to_string(i));
+    const uint32_t launch = w.string("cudaLaunchKernel");
+    const uint32_t copy = w.string("cudaMemcpyAsync");
+    const uint32_t memcpyName = w.string("Memcpy HtoD (Pageable -> Device)");
+    const uint32_t step = w.string("step");
+    const uint32_t mem = w.string("GPU 0 memory allocated (bytes)");
+    long long written = 0;
+    int64_t ts = 1'000'000;
+    int64_t streamFree[2][4] = {}; // a stream runs one op at a time
+    uint64_t rng = 0x243F6A8885A308D3ull;
+    for (int64_t corr = 1; written < n; ++corr) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        const int64_t tid = pid + int64_t(rng >> 62);
+        GpuActivity g;
+        g.device = int32_t((rng >> 40) & 1);
+        g.stream = 7 + int64_t((rng >> 41) & 3);
+        g.context = 1;
+        if (corr % 64 == 0) {
+            w.cpuBegin(pid, tid, ts, step, SliceKind::UserAnnotation);
+            w.cpuEnd(pid, tid, ts + 1950);
+            written += 2;
+        }
+        if (corr % 16 == 0) {
+            w.cpuSlice(pid, tid, ts, ts + 1900, copy, SliceKind::CudaRuntime, corr, 0);
+            g.bytes = 1 << 20;
+            g.copyKind = 1;
+            g.srcMemory = 1;
+            g.dstMemory = 3;
+            int64_t& free = streamFree[g.device][g.stream - 7];
+            const int64_t start = std::max(free, ts + 4000);
+            free = start + 20'000;
+            w.gpuOp(start, free, memcpyName, SliceKind::Memcpy, g, corr);
+        } else {
+            w.cpuSlice(pid, tid, ts, ts + 1800, launch, SliceKind::CudaRuntime, corr, 0);
+            g.grid = {int32_t(rng & 1023) + 1, 1, 1};
+            g.block = {256, 1, 1};
+            g.registersPerThread = 32;
+            g.staticSharedBytes = 0;
+            g.dynamicSharedBytes = 4096;
+            int64_t& free = streamFree[g.device][g.stream - 7];
+            const int64_t start = std::max(free, ts + 5000);
+            free = start + 1000 + int64_t(rng >> 52);
+            w.gpuOp(start, free, kernels[(rng >> 20) & 63], SliceKind::Kernel, g, corr);
+        }
+        written += 2;
+        if (corr % 32 == 0) {
+            w.counter(pid, mem, ts, double(corr) * 4096.0);
+            ++written;
+        }
+        ts += 2000 + int64_t((rng >> 33) & 1023);
+    }
+    if (!w.close()) {
+        std::fprintf(stderr, "strata-cli record: %s\n", w.lastError().c_str());
+        return 1;
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("wrote %lld records, %" PRIu64 " bytes, %u chunks to %s in %.3f s (%.0f MB/s)\n",
+                written, w.bytesWritten(), w.chunksWritten(), path.c_str(), s,
+                double(w.bytesWritten()) / s / 1e6);
+    return 0;
+}
+
+} // namespace
+
+int record(const Args& args) {
+    RecordOptions o;
+    bool quiet = false;
+    long long synthetic = -1;
+    size_t i = 0;
+    auto value = [&](const std::string& flag, std::string* out) {
+        if (i + 1 >= args.size()) return false;
+        (void)flag;
+        *out = args[++i];
+        return true;
+    };
+    for (; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        std::string v;
+        long long n = 0;
+        if (a == "--") {
+            ++i;
+            break;
+        }
+        if (a == "-h" || a == "--help") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a == "-q" || a == "--quiet") {
+            quiet = true;
+            continue;
+        }
+        if (a.empty() || a[0] != '-') break; // the command starts here
+        if (!value(a, &v)) return usageError(a + " needs a value");
+        if (a == "-o" || a == "--output")
+            o.output = v;
+        else if (a == "--capture") {
+            std::string error;
+            if (!parseCaptureList(v, &o.capture, &error)) return usageError(error);
+        } else if (a == "--buffer-size") {
+            if (!parseInt(v, 1024, 1ll << 34, &n))
+                return usageError("--buffer-size expects bytes >= 1024 (e.g. 8M), got '" + v + "'");
+            o.bufferSize = uint64_t(n);
+        } else if (a == "--wait" || a == "--warmup" || a == "--active" || a == "--repeat") {
+            if (!parseInt(v, 0, 1 << 30, &n))
+                return usageError(a + " expects a step count >= 0, got '" + v + "'");
+            (a == "--wait"     ? o.wait
+             : a == "--warmup" ? o.warmup
+             : a == "--active" ? o.active
+                               : o.repeat) = int(n);
+        } else if (a == "--step-name")
+            o.stepName = v;
+        else if (a == "--capture-range")
+            o.captureRange = v;
+        else if (a == "--duration") {
+            char* end = nullptr;
+            o.durationS = std::strtod(v.c_str(), &end);
+            if (end == v.c_str() || *end || !(o.durationS > 0))
+                return usageError("--duration expects seconds > 0, got '" + v + "'");
+        } else if (a == "--flush-ms") {
+            if (!parseInt(v, 1, 3'600'000, &n))
+                return usageError("--flush-ms expects milliseconds >= 1, got '" + v + "'");
+            o.flushMs = int(n);
+        } else if (a == "--collector")
+            o.collector = v;
+        else if (a == "--synthetic-trace") {
+            if (!parseInt(v, 0, 1ll << 40, &synthetic))
+                return usageError("--synthetic-trace expects a record count");
+        } else
+            return usageError("unknown option '" + a + "'");
+    }
+    o.command.assign(args.begin() + long(i), args.end());
+
+    if (synthetic >= 0) {
+        if (o.output.empty()) return usageError("--synthetic-trace needs -o FILE");
+        return writeSynthetic(synthetic, o.output);
+    }
+    std::string error;
+    if (!validateRecordOptions(o, &error)) return usageError(error);
+    if (resolveCommand(o.command[0], o.workingDirectory, &error).empty()) {
+        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
+        return error.find("not found") != std::string::npos ? 127 : 126;
+    }
+    Launcher launcher;
+    if (!launcher.start(o, &error)) {
+        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
+        return 2;
+    }
+    int code;
+    {
+        SignalForwarder forward(launcher.pid());
+        code = launcher.wait();
+    }
+    const std::vector<std::string> files = launcher.traceFiles();
+    if (!quiet) {
+        std::string out = "strata-cli record: " + o.command[0] + " exited with code " +
+                          std::to_string(code) +
+                          (code > 128 ? " (signal " + std::to_string(code - 128) + ")" : "") + "\n";
+        if (files.empty()) {
+            out += "  no trace file matches " + launcher.outputTemplate() +
+                   " (did the target start CUDA? is the collector " + launcher.collectorPath() +
+                   " loadable?)\n";
+        }
+        for (const auto& f : files) out += formatTraceFileSummary(summarizeTraceFile(f));
+        std::fputs(out.c_str(), stderr);
+    }
+    return code;
+}
+
+} // namespace strata::cli

@@ -1,0 +1,77 @@
+#pragma once
+// The .strata on-disk layout (version 1.0). Plain std only: the collector includes it.
+// Full description with examples: docs/strata-format.md.
+//
+//   file    := header chunk*                      (little-endian everywhere)
+//   header  := "STRATA" u8 major u8 minor          8 bytes; sniffed by loadTrace
+//   chunk   := chunkHeader payload
+//   chunkHeader (20 bytes):
+//       u32 magic "CHNK" | u32 sequence (0, 1, 2, ...) | u32 payloadBytes | u32 recordCount
+//       | u32 crc32c(first 16 header bytes, then payload)
+//   payload := record*                            exactly recordCount records, payloadBytes bytes
+//   record  := u8 type | u32 bodyBytes | body     (bodyBytes lets a reader skip unknown types)
+//
+// A chunk is written whole (one fwrite + fflush) by StrataTraceWriter::flush(); a crash loses at
+// most the chunk being filled. The last chunk of a cleanly closed file holds one EndOfFile record.
+// Strings are interned: a String record (id, bytes) precedes the first record that uses the id,
+// in the same or an earlier chunk. Id 0 is always "" and is never emitted.
+// Fixed-width fields everywhere (no varints): the reader copies them with memcpy, no branches.
+#include <cstddef>
+#include <cstdint>
+
+namespace strata::format {
+
+inline constexpr char kMagic[6] = {'S', 'T', 'R', 'A', 'T', 'A'};
+inline constexpr uint8_t kVersionMajor = 1; // a reader refuses other majors
+inline constexpr uint8_t kVersionMinor = 0; // newer minors only add record types (skipped, counted)
+inline constexpr size_t kFileHeaderBytes = 8;
+
+inline constexpr uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" read as little-endian u32
+inline constexpr size_t kChunkHeaderBytes = 20;
+inline constexpr size_t kRecordHeaderBytes = 5;         // u8 type + u32 body bytes
+inline constexpr uint32_t kMaxChunkPayload = 64u << 20; // a longer length means a damaged header
+inline constexpr uint32_t kMaxStringBytes = 1u << 20;   // longer strings are cut by the writer
+
+// Record types and their bodies (field order as listed; i = signed, u = unsigned, f64 = double).
+enum class RecordType : uint8_t {
+    Invalid = 0,
+    String = 1,     // u32 id | bytes (bodyBytes - 4)
+    Metadata = 2,   // u32 keyString | bytes of value (bodyBytes - 4)
+    Process = 3,    // i64 pid | u32 name
+    Thread = 4,     // i64 pid | i64 tid | u32 name
+    Device = 5,     // i32 id | u32 name | i32 smCount | i64 totalMemoryBytes | i32 computeMajor
+                    // | i32 computeMinor | i64 clockRateKHz | i64 memoryClockRateKHz
+    CpuSlice = 6,   // i64 pid | i64 tid | i64 start | i64 end | u32 name | u8 kind
+                    // | i64 correlation | i32 returnCode
+    CpuBegin = 7,   // i64 pid | i64 tid | i64 ts | u32 name | u8 kind
+    CpuEnd = 8,     // i64 pid | i64 tid | i64 ts
+    AsyncSlice = 9, // i64 pid | u64 id | i64 start | i64 end | u32 name
+    Instant = 10,   // i64 pid | i64 tid | i64 ts | u32 name
+    GpuOp = 11,     // i64 start | i64 end | u32 name | u8 kind | i64 correlation | GpuActivity
+    Counter = 12,   // i64 pid | u32 name | i64 ts | f64 value
+    Warning = 13,   // bytes
+    EndOfFile = 14, // empty body; the writer closed the file cleanly
+};
+
+// GpuActivity as stored (91 bytes): i32 device | i64 stream | i64 context | i32 grid[3]
+// | i32 block[3] | i32 registersPerThread | i32 staticSharedBytes | i32 dynamicSharedBytes
+// | i64 bytes | u8 copyKind | u8 srcMemory | u8 dstMemory | i64 graphId | i64 graphNodeId
+inline constexpr uint32_t kGpuActivityBytes = 4 + 8 + 8 + 12 + 12 + 4 + 4 + 4 + 8 + 3 + 8 + 8;
+
+// Body sizes of the fixed-size records (a reader rejects a record of a known type whose
+// bodyBytes differs: that is a damaged chunk).
+inline constexpr uint32_t kProcessBody = 8 + 4;
+inline constexpr uint32_t kThreadBody = 8 + 8 + 4;
+inline constexpr uint32_t kDeviceBody = 4 + 4 + 4 + 8 + 4 + 4 + 8 + 8;
+inline constexpr uint32_t kCpuSliceBody = 8 + 8 + 8 + 8 + 4 + 1 + 8 + 4;
+inline constexpr uint32_t kCpuBeginBody = 8 + 8 + 8 + 4 + 1;
+inline constexpr uint32_t kCpuEndBody = 8 + 8 + 8;
+inline constexpr uint32_t kAsyncSliceBody = 8 + 8 + 8 + 8 + 4;
+inline constexpr uint32_t kInstantBody = 8 + 8 + 8 + 4;
+inline constexpr uint32_t kGpuOpBody = 8 + 8 + 4 + 1 + 8 + kGpuActivityBytes;
+inline constexpr uint32_t kCounterBody = 8 + 4 + 8 + 8;
+
+// Highest SliceKind value this version knows (SliceKind::Instant); larger values are damage.
+inline constexpr uint8_t kMaxSliceKind = 12;
+
+} // namespace strata::format

@@ -1,0 +1,60 @@
+#pragma once
+// The contract between the launcher (core/record, strata-cli record, the GUI's Launch dialog) and
+// the CUPTI collector (kernels/collector): the environment variables the launcher sets in the
+// target and the metadata keys the collector writes. Both sides include this header; plain C++,
+// no dependencies. Documented for users in docs/recording.md.
+namespace strata::collector_env {
+
+// --- Set by the launcher, read by the collector in the target (and its exec'd children) ---
+
+// Output path template. The collector expands {pid}, {rank} and {host} (see
+// record/output_path.h: expandOutputPath) in each process that loads it.
+inline constexpr const char* kOutput = "STRATA_OUTPUT";
+// Comma-separated activity groups to capture: api,nvtx,kernels,memcpy,memset,sync,memory.
+inline constexpr const char* kCapture = "STRATA_CAPTURE";
+// CUPTI activity buffer size in bytes (decimal integer).
+inline constexpr const char* kBufferSize = "STRATA_BUFFER_SIZE";
+// Schedule, counted in steps (like torch.profiler.schedule): skip `wait` steps, trace `warmup`
+// steps without keeping them, keep `active` steps; do that `repeat` times (0 = until the end).
+// All four unset = capture everything from start to end.
+inline constexpr const char* kScheduleWait = "STRATA_SCHEDULE_WAIT";
+inline constexpr const char* kScheduleWarmup = "STRATA_SCHEDULE_WARMUP";
+inline constexpr const char* kScheduleActive = "STRATA_SCHEDULE_ACTIVE";
+inline constexpr const char* kScheduleRepeat = "STRATA_SCHEDULE_REPEAT";
+// What a step is: an NVTX range or mark with this name (each occurrence = one step).
+inline constexpr const char* kStepName = "STRATA_STEP_NAME";
+// Capture only inside NVTX ranges with this name (like nsys --capture-range=nvtx).
+inline constexpr const char* kCaptureRange = "STRATA_CAPTURE_RANGE";
+// Stop capturing this many seconds (decimal, e.g. "2.5") after the collector loads.
+inline constexpr const char* kDuration = "STRATA_DURATION_S";
+// How often the collector flushes a chunk to disk, in milliseconds (default 200).
+inline constexpr const char* kFlushMs = "STRATA_FLUSH_MS";
+// The launcher's pid, so a collector knows it runs under strata-cli record / the GUI.
+inline constexpr const char* kLauncherPid = "STRATA_LAUNCHER_PID";
+
+// Also set by the launcher (names defined by CUDA / NVTX): both point at the collector .so.
+inline constexpr const char* kCudaInjection = "CUDA_INJECTION64_PATH";
+inline constexpr const char* kNvtxInjection = "NVTX_INJECTION64_PATH";
+
+// --- Read by the launcher only ---
+
+// Path of libstrata_collector.so, overriding the search next to the strata-cli binary.
+inline constexpr const char* kCollectorPath = "STRATA_COLLECTOR";
+inline constexpr const char* kCollectorFileName = "libstrata_collector.so";
+
+// Environment variables that give a process's rank, in the order they are tried.
+inline constexpr const char* kRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID",
+                                                 "PMI_RANK"};
+
+// --- Metadata keys the collector writes (StrataTraceWriter::metadata) ---
+
+// "1" once the target initialized CUDA, "0" written at load and never updated = it never did.
+inline constexpr const char* kMetaCudaInitialized = "cuda_initialized";
+// e.g. "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED held by <tool>"; the launcher prints it.
+inline constexpr const char* kMetaCuptiError = "cupti_error";
+inline constexpr const char* kMetaCommandLine = "command_line";
+inline constexpr const char* kMetaHost = "host";
+inline constexpr const char* kMetaRank = "rank";
+inline constexpr const char* kMetaPid = "pid";
+
+} // namespace strata::collector_env

@@ -1,0 +1,304 @@
+#include "record/launcher.h"
+
+#include "record/collector_env.h"
+#include "record/output_path.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dirent.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace strata {
+namespace {
+
+bool isRegularFile(const std::string& p) {
+    struct stat st {};
+    return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string absolutePath(const std::string& p, const std::string& base = {}) {
+    if (!p.empty() && p[0] == '/') return p;
+    std::string dir = base;
+    if (dir.empty() || dir[0] != '/') {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) return p;
+        dir = dir.empty() ? std::string(cwd) : std::string(cwd) + "/" + dir;
+    }
+    return dir + "/" + p;
+}
+
+std::string canonical(const std::string& p) {
+    char buf[PATH_MAX];
+    return realpath(p.c_str(), buf) ? std::string(buf) : absolutePath(p);
+}
+
+std::string executableDir() {
+    char buf[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    std::string p(buf, size_t(n));
+    const size_t slash = p.rfind('/');
+    return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
+}
+
+std::atomic<pid_t> gForwardTarget{-1};
+
+void forwardSignal(int sig, siginfo_t* info, void*) {
+    // Signals from the terminal (SI_KERNEL) already reached the target through the process
+    // group; only those sent to us alone (kill: si_code <= 0) are passed on.
+    const pid_t target = gForwardTarget.load();
+    if (target > 0 && info && info->si_code <= 0) kill(target, sig);
+}
+
+constexpr int kForwarded[3] = {SIGINT, SIGTERM, SIGHUP};
+
+} // namespace
+
+std::string findCollector(const RecordOptions& options, std::string* error) {
+    const char* name = collector_env::kCollectorFileName;
+    auto missing = [&](const std::string& where, const std::string& p) {
+        *error = "collector not found: " + where + " names " + p + ", which is not a file";
+        return std::string();
+    };
+    if (!options.collector.empty()) {
+        if (!isRegularFile(options.collector)) return missing("--collector", options.collector);
+        return canonical(options.collector);
+    }
+    if (const char* env = std::getenv(collector_env::kCollectorPath); env && *env) {
+        if (!isRegularFile(env))
+            return missing(std::string("$") + collector_env::kCollectorPath, env);
+        return canonical(env);
+    }
+    const std::string dir = executableDir();
+    const std::vector<std::string> candidates = {dir + "/" + name, dir + "/../lib/strata/" + name,
+                                                 dir + "/../kernels/collector/" + name};
+    for (const auto& c : candidates)
+        if (isRegularFile(c)) return canonical(c);
+    std::string looked;
+    for (const auto& c : candidates) looked += "\n  " + c;
+    *error = std::string("collector not built: ") + name + " was not found (set $" +
+             collector_env::kCollectorPath + " or --collector); looked in:" + looked + "\n  ($" +
+             collector_env::kCollectorPath + " is not set)";
+    return {};
+}
+
+std::string resolveCommand(const std::string& name, const std::string& workingDirectory,
+                           std::string* error) {
+    auto check = [&](const std::string& p, bool* exists) {
+        struct stat st {};
+        *exists = stat(p.c_str(), &st) == 0;
+        if (!*exists) return false;
+        if (S_ISDIR(st.st_mode)) {
+            *error = name + ": is a directory, not a program";
+            return false;
+        }
+        if (access(p.c_str(), X_OK) != 0) {
+            *error = name + ": not executable (" + p + ": " + std::strerror(errno) + ")";
+            return false;
+        }
+        return true;
+    };
+    bool exists = false;
+    if (name.find('/') != std::string::npos) {
+        const std::string p = absolutePath(name, workingDirectory);
+        if (check(p, &exists)) return p;
+        if (!exists) *error = name + ": command not found (no such file: " + p + ")";
+        return {};
+    }
+    const char* pathEnv = std::getenv("PATH");
+    const std::string path = pathEnv ? pathEnv : "/usr/local/bin:/usr/bin:/bin";
+    std::string firstProblem;
+    size_t pos = 0;
+    while (pos <= path.size()) {
+        size_t colon = path.find(':', pos);
+        if (colon == std::string::npos) colon = path.size();
+        std::string dir = path.substr(pos, colon - pos);
+        pos = colon + 1;
+        if (dir.empty()) dir = ".";
+        error->clear();
+        const bool ok = check(dir + "/" + name, &exists);
+        if (ok) return absolutePath(dir + "/" + name, workingDirectory);
+        if (exists && firstProblem.empty()) firstProblem = *error;
+    }
+    *error =
+        !firstProblem.empty() ? firstProblem : name + ": command not found in PATH (" + path + ")";
+    return {};
+}
+
+std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
+                                                const std::string& collectorPath,
+                                                const std::string& outputTemplate,
+                                                const char* const* base) {
+    std::vector<std::pair<std::string, std::string>> set =
+        toCollectorEnvironment(options, outputTemplate);
+    set.emplace_back(collector_env::kCudaInjection, collectorPath);
+    set.emplace_back(collector_env::kNvtxInjection, collectorPath);
+    set.emplace_back(collector_env::kLauncherPid, std::to_string(getpid()));
+    for (const auto& kv : options.extraEnvironment) set.push_back(kv);
+    // Variables a previous `record` may have left that these options do not set are removed.
+    auto ours = [&](std::string_view entry) {
+        const std::string_view key = entry.substr(0, entry.find('='));
+        if (key.substr(0, 7) == "STRATA_" && key != collector_env::kCollectorPath) return true;
+        for (const auto& kv : set)
+            if (kv.first == key) return true;
+        return false;
+    };
+    std::vector<std::string> env;
+    for (const char* const* e = base; e && *e; ++e)
+        if (!ours(*e)) env.emplace_back(*e);
+    for (const auto& [k, v] : set) env.push_back(k + "=" + v);
+    return env;
+}
+
+int exitCodeFromWaitStatus(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return 255;
+}
+
+Launcher::~Launcher() {
+    if (running()) {
+        sendSignal(SIGTERM);
+        wait();
+    }
+}
+
+bool Launcher::start(const RecordOptions& options, std::string* error) {
+    if (pid_ > 0) {
+        *error = "the launcher already started a target";
+        return false;
+    }
+    if (!validateRecordOptions(options, error)) return false;
+    collector_ = findCollector(options, error);
+    if (collector_.empty()) return false;
+    const std::string program = resolveCommand(options.command[0], options.workingDirectory, error);
+    if (program.empty()) return false;
+
+    const std::time_t now = std::time(nullptr);
+    const std::string tmpl = options.output.empty() ? defaultOutputTemplate(now) : options.output;
+    // Absolute, so a target that changes directory still writes where the user asked.
+    outputTemplate_ = absolutePath(tmpl, options.workingDirectory);
+
+    const std::vector<std::string> env =
+        buildTargetEnvironment(options, collector_, outputTemplate_, environ);
+    std::vector<char*> envp;
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
+    std::vector<char*> argv;
+    for (const auto& a : options.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults, empty;
+    sigemptyset(&defaults);
+    for (int s : kForwarded) sigaddset(&defaults, s);
+    sigaddset(&defaults, SIGPIPE);
+    sigemptyset(&empty);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &empty);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (!options.workingDirectory.empty())
+        posix_spawn_file_actions_addchdir_np(&actions, options.workingDirectory.c_str());
+
+    startedAtSec_ = int64_t(now);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        *error = options.command[0] + ": cannot start: " + std::strerror(rc);
+        return false;
+    }
+    pid_ = pid;
+    finished_ = false;
+    return true;
+}
+
+int Launcher::wait() {
+    if (pid_ <= 0) return -1;
+    if (finished_) return exitCode_;
+    int status = 0;
+    pid_t r;
+    do {
+        r = waitpid(pid_, &status, 0);
+    } while (r < 0 && errno == EINTR);
+    finished_ = true;
+    exitCode_ = r == pid_ ? exitCodeFromWaitStatus(status) : 255;
+    return exitCode_;
+}
+
+bool Launcher::poll(int* exitCode) {
+    if (pid_ <= 0) return false;
+    if (!finished_) {
+        int status = 0;
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == 0 || (r < 0 && errno == EINTR)) return false;
+        finished_ = true;
+        exitCode_ = r == pid_ ? exitCodeFromWaitStatus(status) : 255;
+    }
+    if (exitCode) *exitCode = exitCode_;
+    return true;
+}
+
+void Launcher::sendSignal(int sig) {
+    if (running()) kill(pid_, sig);
+}
+
+std::vector<std::string> Launcher::traceFiles() const {
+    std::vector<std::string> files;
+    if (outputTemplate_.empty()) return files;
+    const size_t slash = outputTemplate_.rfind('/');
+    // Only the file name may vary per process; {host} and {rank} in the directory are this
+    // machine's values.
+    const std::string dir =
+        expandOutputPath(outputTemplate_.substr(0, slash), currentProcessValues());
+    const std::string pattern = outputTemplate_.substr(slash + 1);
+    auto fresh = [&](const std::string& p) {
+        struct stat st {};
+        return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+               int64_t(st.st_mtime) >= startedAtSec_ - 1;
+    };
+    if (!hasPlaceholders(pattern)) {
+        if (fresh(dir + "/" + pattern)) files.push_back(dir + "/" + pattern);
+        return files;
+    }
+    if (DIR* d = opendir(dir.c_str())) {
+        while (const dirent* e = readdir(d)) {
+            const std::string name = e->d_name;
+            if (matchesOutputPath(pattern, name) && fresh(dir + "/" + name))
+                files.push_back(dir + "/" + name);
+        }
+        closedir(d);
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+SignalForwarder::SignalForwarder(pid_t target) {
+    gForwardTarget.store(target);
+    struct sigaction sa {};
+    sa.sa_sigaction = forwardSignal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &sa, &old_[i]);
+}
+
+SignalForwarder::~SignalForwarder() {
+    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &old_[i], nullptr);
+    gForwardTarget.store(-1);
+}
+
+} // namespace strata

@@ -1,0 +1,42 @@
+#pragma once
+// Output path templates: {pid}, {rank} and {host} in the path given to `strata-cli record -o`.
+// The launcher passes the template to the target in STRATA_OUTPUT; the collector expands it in
+// each process it is loaded into (so a target and its exec'd children write separate files),
+// and the launcher matches the expanded names afterwards to list them.
+// Plain std + POSIX (the collector may compile this file too).
+#include <cstdint>
+#include <ctime>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+struct OutputPathValues {
+    int64_t pid = 0;
+    std::string rank = "0";
+    std::string host;
+};
+
+// Replaces every {pid}, {rank} and {host}; other text (and unknown {names}) is kept as is.
+std::string expandOutputPath(std::string_view pathTemplate, const OutputPathValues& values);
+
+// The first non-empty of RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK; "0" if none.
+using GetEnv = std::function<const char*(const char*)>;
+std::string rankFromEnvironment(const GetEnv& getenv);
+std::string rankFromEnvironment(); // this process's environment
+// The short host name (gethostname), "localhost" if it fails.
+std::string hostName();
+// Values for the calling process (getpid, its environment's rank, hostName()).
+OutputPathValues currentProcessValues();
+
+// True if `path` is what `pathTemplate` gives for some pid/rank/host: {pid} matches one or more
+// digits, {rank} one or more of [0-9A-Za-z_-], {host} one or more characters other than '/'.
+bool matchesOutputPath(std::string_view pathTemplate, std::string_view path);
+bool hasPlaceholders(std::string_view pathTemplate);
+
+// The launcher's default when no -o is given: "strata-YYYYmmdd-HHMMSS-{host}-{pid}.strata"
+// (local time of `now`), in the current directory.
+std::string defaultOutputTemplate(std::time_t now);
+
+} // namespace strata

@@ -1,0 +1,102 @@
+#include "record/record_options.h"
+
+#include "record/collector_env.h"
+
+#include <cstdio>
+
+namespace strata {
+
+const std::vector<std::string_view>& captureGroups() {
+    static const std::vector<std::string_view> kGroups = {"api",    "nvtx", "kernels", "memcpy",
+                                                          "memset", "sync", "memory"};
+    return kGroups;
+}
+
+bool parseCaptureList(std::string_view list, std::vector<std::string>* out, std::string* error) {
+    out->clear();
+    size_t pos = 0;
+    while (pos <= list.size()) {
+        size_t comma = list.find(',', pos);
+        if (comma == std::string_view::npos) comma = list.size();
+        const std::string_view item = list.substr(pos, comma - pos);
+        pos = comma + 1;
+        if (item.empty()) continue;
+        if (item == "all") {
+            out->assign(captureGroups().begin(), captureGroups().end());
+            continue;
+        }
+        bool known = false;
+        for (auto g : captureGroups()) known = known || g == item;
+        if (!known) {
+            std::string names;
+            for (auto g : captureGroups()) names += (names.empty() ? "" : ",") + std::string(g);
+            *error = "unknown capture group '" + std::string(item) + "' (expected some of " +
+                     names + ", or all)";
+            return false;
+        }
+        bool seen = false;
+        for (const auto& o : *out) seen = seen || o == item;
+        if (!seen) out->emplace_back(item);
+    }
+    if (out->empty()) {
+        *error = "empty capture list";
+        return false;
+    }
+    return true;
+}
+
+bool validateRecordOptions(const RecordOptions& o, std::string* error) {
+    if (o.command.empty() || o.command[0].empty()) {
+        *error = "no command to run (usage: strata-cli record [options] -- CMD ARGS...)";
+        return false;
+    }
+    const bool schedule = o.wait >= 0 || o.warmup >= 0 || o.active >= 0 || o.repeat >= 0;
+    if (schedule && o.active <= 0) {
+        *error = "a schedule (--wait/--warmup/--repeat) needs --active N with N >= 1";
+        return false;
+    }
+    if (schedule && o.stepName.empty()) {
+        *error = "a schedule counts steps: give --step-name NAME (an NVTX range or mark)";
+        return false;
+    }
+    if (o.durationS < 0) {
+        *error = "--duration must be >= 0 seconds";
+        return false;
+    }
+    if (o.flushMs < 0) {
+        *error = "the flush interval must be >= 0 ms";
+        return false;
+    }
+    return true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate) {
+    namespace env = collector_env;
+    std::vector<std::pair<std::string, std::string>> v;
+    v.emplace_back(env::kOutput, outputTemplate);
+    if (!o.capture.empty()) {
+        std::string list;
+        for (const auto& c : o.capture) list += (list.empty() ? "" : ",") + c;
+        v.emplace_back(env::kCapture, list);
+    }
+    if (o.bufferSize) v.emplace_back(env::kBufferSize, std::to_string(o.bufferSize));
+    const bool schedule = o.wait >= 0 || o.warmup >= 0 || o.active >= 0 || o.repeat >= 0;
+    if (schedule) {
+        v.emplace_back(env::kScheduleWait, std::to_string(o.wait < 0 ? 0 : o.wait));
+        v.emplace_back(env::kScheduleWarmup, std::to_string(o.warmup < 0 ? 0 : o.warmup));
+        v.emplace_back(env::kScheduleActive, std::to_string(o.active));
+        v.emplace_back(env::kScheduleRepeat, std::to_string(o.repeat < 0 ? 0 : o.repeat));
+    }
+    if (!o.stepName.empty()) v.emplace_back(env::kStepName, o.stepName);
+    if (!o.captureRange.empty()) v.emplace_back(env::kCaptureRange, o.captureRange);
+    if (o.durationS > 0) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", o.durationS);
+        v.emplace_back(env::kDuration, buf);
+    }
+    if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
+    return v;
+}
+
+} // namespace strata

@@ -1,0 +1,42 @@
+#pragma once
+// What to record and how: the options of `strata-cli record` and of the GUI's Launch dialog.
+// toCollectorEnvironment() turns them into the STRATA_* variables (record/collector_env.h).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+struct RecordOptions {
+    std::vector<std::string> command; // argv; command[0] is looked up in PATH if it has no '/'
+    std::string output;               // path template ({pid} {rank} {host}); empty = default
+    std::vector<std::string> capture; // activity groups (captureGroups()); empty = all
+    uint64_t bufferSize = 0;          // CUPTI buffer bytes; 0 = collector default
+    // Schedule in steps (-1 = not set). Setting any of them enables the schedule.
+    int wait = -1;
+    int warmup = -1;
+    int active = -1;
+    int repeat = -1;
+    std::string stepName;         // NVTX range/mark that delimits steps
+    std::string captureRange;     // NVTX range name that gates capture
+    double durationS = 0;         // stop capturing after this many seconds; 0 = no limit
+    int flushMs = 0;              // collector flush interval; 0 = collector default (200 ms)
+    std::string collector;        // explicit collector .so; empty = search (see findCollector)
+    std::string workingDirectory; // empty = the launcher's
+    std::vector<std::pair<std::string, std::string>> extraEnvironment; // set in the target
+};
+
+// The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.
+const std::vector<std::string_view>& captureGroups();
+// Parses "api,kernels" (also "all"); on an unknown name returns false and says which.
+bool parseCaptureList(std::string_view list, std::vector<std::string>* out, std::string* error);
+// Checks ranges and combinations (e.g. a schedule needs --active and a --step-name).
+bool validateRecordOptions(const RecordOptions& options, std::string* error);
+
+// The STRATA_* variables for these options (output template already chosen by the caller).
+std::vector<std::pair<std::string, std::string>>
+toCollectorEnvironment(const RecordOptions& options, const std::string& outputTemplate);
+
+} // namespace strata
