@@ -1,0 +1,84 @@
+#include "analysis/gpu_gaps.h"
+
+#include "analysis/gpu_ops.h"
+
+#include <algorithm>
+
+namespace strata {
+
+namespace {
+
+void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuGaps& out) {
+    StreamGapStats st;
+    st.device = first->device;
+    st.stream = first->stream;
+    const GpuOp* prev = nullptr;
+    for (const GpuOp* op = first; op != last; ++op) {
+        if (op->kind != SliceKind::Kernel) continue;
+        ++st.kernels;
+        if (!prev) {
+            st.firstStart = op->start;
+        } else {
+            const TimeNs gap = op->start - prev->end;
+            if (gap > 0) {
+                ++st.gaps;
+                if (gap > threshold) ++st.gapsOverThreshold;
+                st.idle += gap;
+                st.longest = std::max(st.longest, gap);
+                out.streamGaps.push_back(
+                    GpuGap{prev->end, op->start, st.device, st.stream, prev->ref, op->ref});
+            }
+        }
+        st.lastEnd = op->end;
+        prev = op;
+    }
+    if (st.kernels > 0) out.byStream.push_back(st);
+}
+
+} // namespace
+
+GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range) {
+    GpuGaps out;
+    out.range = range;
+    out.threshold = threshold;
+    const GpuOpList list = collectGpuOps(trace, range);
+    const std::vector<GpuOp>& ops = list.ops;
+
+    // Per stream: ops are sorted by (device, stream, start, end, ref), so each stream is a run.
+    for (size_t i = 0; i < ops.size();) {
+        size_t j = i;
+        while (j < ops.size() && ops[j].device == ops[i].device && ops[j].stream == ops[i].stream)
+            ++j;
+        addStreamGaps(ops.data() + i, ops.data() + j, threshold, out);
+        i = j;
+    }
+
+    // Per device: holes between consecutive busy segments.
+    const std::vector<BusySegment> segments = deviceBusySegments(ops);
+    for (size_t i = 0; i < segments.size(); ++i) {
+        const BusySegment& seg = segments[i];
+        if (out.byDevice.empty() || out.byDevice.back().device != seg.device) {
+            DeviceGapStats d;
+            d.device = seg.device;
+            d.firstStart = seg.start;
+            out.byDevice.push_back(d);
+        } else {
+            const BusySegment& prev = segments[i - 1];
+            const TimeNs gap = seg.start - prev.end; // > 0 by construction of the union
+            DeviceGapStats& d = out.byDevice.back();
+            ++d.gaps;
+            if (gap > threshold) ++d.gapsOverThreshold;
+            d.idle += gap;
+            d.longest = std::max(d.longest, gap);
+            out.deviceGaps.push_back(
+                GpuGap{prev.end, seg.start, seg.device, -1, prev.last, seg.first});
+        }
+        DeviceGapStats& d = out.byDevice.back();
+        d.ops += seg.ops;
+        d.busy += seg.end - seg.start;
+        d.lastEnd = seg.end;
+    }
+    return out;
+}
+
+} // namespace strata

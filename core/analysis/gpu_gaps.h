@@ -1,0 +1,68 @@
+#pragma once
+// GPU idle gaps, per (device, stream) and per device, over the GPU work that starts in a range.
+//
+// Per stream (kernels only; overflow lanes of one stream merged): the stream's kernels sorted by
+// (start, end); for each consecutive pair, gap = next.start - (prev.start + prev.dur). Only
+// positive gaps are gaps; zero and negative (overlap) are not. idle = sum of the gaps (so it lies
+// between the first and the last kernel), longest = the largest gap.
+//
+// Per device: the holes in the union of the device's kernels, copies and sets over all its
+// streams (see deviceBusySegments), between its first start and its last end.
+//
+// gapsOverThreshold counts gaps STRICTLY longer than the threshold. Every positive gap is kept as
+// an interval (the timeline draws them; the "why the GPU waited" analysis classifies them by the
+// op that ends them).
+#include "analysis/analysis_range.h"
+#include "model/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace strata {
+
+struct GpuGap {
+    TimeNs start = 0; // end of the previous op
+    TimeNs end = 0;   // start of the next op
+    int32_t device = -1;
+    int64_t stream = -1; // -1 for a device gap
+    SliceRef prev;       // op before the gap (for a device gap: the op with the latest end)
+    SliceRef next;       // op that ends the gap
+    TimeNs duration() const { return end - start; }
+};
+
+struct StreamGapStats {
+    int32_t device = -1;
+    int64_t stream = -1;
+    uint64_t kernels = 0;
+    uint64_t gaps = 0; // positive gaps
+    uint64_t gapsOverThreshold = 0;
+    TimeNs idle = 0;
+    TimeNs longest = 0;
+    TimeNs firstStart = 0; // first kernel's start
+    TimeNs lastEnd = 0;    // last kernel's end (end of the last kernel in start order)
+};
+
+struct DeviceGapStats {
+    int32_t device = -1;
+    uint64_t ops = 0; // kernels, copies and sets
+    uint64_t gaps = 0;
+    uint64_t gapsOverThreshold = 0;
+    TimeNs idle = 0;
+    TimeNs longest = 0;
+    TimeNs busy = 0;       // union length
+    TimeNs firstStart = 0; // first op's start
+    TimeNs lastEnd = 0;    // latest op end
+};
+
+struct GpuGaps {
+    TimeRange range;
+    TimeNs threshold = 0;
+    std::vector<StreamGapStats> byStream; // by (device, stream); streams with >= 1 kernel
+    std::vector<DeviceGapStats> byDevice; // by device; devices with >= 1 kernel, copy or set
+    std::vector<GpuGap> streamGaps;       // by (device, stream, start)
+    std::vector<GpuGap> deviceGaps;       // by (device, start)
+};
+
+GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace());
+
+} // namespace strata

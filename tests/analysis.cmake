@@ -1,0 +1,36 @@
+# core/analysis: kernel statistics, GPU idle gaps, launch latency, and strata-cli summary.
+foreach(unit kernel_stats gpu_gaps launch_latency)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tst_${unit}.cpp)
+    strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
+  endif()
+endforeach()
+
+# strata-cli summary on hand-made fixtures (tests/data/analysis/*.json), errors and usage.
+if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tst_cli_summary.cpp)
+  strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp LIBS strata_core)
+  target_compile_definitions(tst_cli_summary PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  add_dependencies(tst_cli_summary strata-cli)
+endif()
+
+# strata-cli summary --json against an independent python computation on every real trace in
+# ../shared/traces (skipped, exit 77, where that folder is absent).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/expected_summary.py)
+  set(_summary_py ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/expected_summary.py)
+  set(_shared_traces ${PROJECT_SOURCE_DIR}/../shared/traces)
+  file(GLOB _real_traces CONFIGURE_DEPENDS ${_shared_traces}/*.json ${_shared_traces}/*.gz)
+  if(_real_traces)
+    foreach(trace ${_real_traces})
+      get_filename_component(_trace_name ${trace} NAME)
+      string(REGEX REPLACE "[^A-Za-z0-9_]" "_" _trace_id "${_trace_name}")
+      add_test(NAME summary_real_${_trace_id}
+               COMMAND ${Python3_EXECUTABLE} ${_summary_py} --check $<TARGET_FILE:strata-cli> ${trace})
+      set_tests_properties(summary_real_${_trace_id} PROPERTIES
+        LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
+    endforeach()
+  else()
+    add_test(NAME summary_real_traces
+             COMMAND ${Python3_EXECUTABLE} ${_summary_py} --check $<TARGET_FILE:strata-cli> ${_shared_traces})
+    set_tests_properties(summary_real_traces PROPERTIES LABELS "real_traces" SKIP_RETURN_CODE 77)
+  endif()
+endif()
