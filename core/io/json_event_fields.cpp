@@ -1,0 +1,229 @@
+#include "io/json_simdjson.h" // first: sets the target for everything below
+
+#include <cmath>
+#include <cstring>
+
+#include "io/json_decimal.h"
+#include "io/json_event_fields.h"
+
+namespace strata {
+namespace od = simdjson::ondemand;
+
+namespace {
+
+inline bool keyIs(const char* raw, const char* lit, size_t n) {
+    return std::memcmp(raw, lit, n) == 0 && raw[n] == '"';
+}
+
+bool readTime(od::value v, TimeNs* out) {
+    od::json_type t;
+    if (v.type().get(t)) return false;
+    std::string_view text;
+    if (t == od::json_type::number) {
+        text = v.raw_json_token();
+    } else if (t == od::json_type::string) {
+        if (v.get_string().get(text)) return false;
+    } else {
+        return false;
+    }
+    return parseMicrosToNs(text, out);
+}
+
+simdjson::error_code readId(od::value v, IdField* out) {
+    od::json_type t;
+    if (auto e = v.type().get(t)) return e;
+    out->present = true;
+    if (t == od::json_type::number) {
+        int64_t i;
+        if (!v.get_int64().get(i)) {
+            out->num = i;
+            return simdjson::SUCCESS;
+        }
+        double d;
+        if (auto e = v.get_double().get(d)) return e;
+        if (std::isfinite(d) && std::fabs(d) < 9.2e18)
+            out->num = int64_t(d);
+        else
+            out->present = false;
+        return simdjson::SUCCESS;
+    }
+    if (t == od::json_type::string) {
+        if (auto e = v.get_string().get(out->text)) return e;
+        if (!parseInt64(out->text, &out->num)) out->isString = true;
+        return simdjson::SUCCESS;
+    }
+    out->present = false; // null, bool, object: treated as absent
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code readArgs(od::value v, Event& ev) {
+    od::object obj;
+    if (v.get_object().get(obj)) {
+        ev.argsNotObject = true;
+        return simdjson::SUCCESS;
+    }
+    for (auto field : obj) {
+        ArgItem a;
+        if (auto e = field.unescaped_key().get(a.key)) return e;
+        od::value av;
+        if (auto e = field.value().get(av)) return e;
+        od::json_type t;
+        if (auto e = av.type().get(t)) return e;
+        switch (t) {
+        case od::json_type::number: {
+            od::number_type nt;
+            if (av.get_number_type().get(nt)) {
+                // Out of range even for double handling: keep the text.
+                a.type = ArgValue::Type::Json;
+                a.s = av.raw_json_token();
+                break;
+            }
+            if (nt == od::number_type::signed_integer) {
+                a.type = ArgValue::Type::Int;
+                if (auto e = av.get_int64().get(a.i)) return e;
+            } else if (nt == od::number_type::unsigned_integer) {
+                a.type = ArgValue::Type::UInt;
+                if (auto e = av.get_uint64().get(a.u)) return e;
+            } else {
+                a.type = ArgValue::Type::Double;
+                if (auto e = av.get_double().get(a.d)) return e;
+            }
+            break;
+        }
+        case od::json_type::string:
+            a.type = ArgValue::Type::String;
+            if (auto e = av.get_string().get(a.s)) return e;
+            break;
+        case od::json_type::boolean:
+            a.type = ArgValue::Type::Bool;
+            if (auto e = av.get_bool().get(a.b)) return e;
+            break;
+        case od::json_type::null: {
+            bool isNull = false;
+            if (auto e = av.is_null().get(isNull)) return e;
+            if (!isNull) return simdjson::INCORRECT_TYPE;
+            a.type = ArgValue::Type::Null;
+            break;
+        }
+        case od::json_type::object: {
+            a.type = ArgValue::Type::Json;
+            od::object o;
+            if (auto e = av.get_object().get(o)) return e;
+            if (auto e = o.raw_json().get(a.s)) return e;
+            break;
+        }
+        case od::json_type::array: {
+            a.type = ArgValue::Type::Json;
+            od::array arr;
+            if (auto e = av.get_array().get(arr)) return e;
+            if (auto e = arr.raw_json().get(a.s)) return e;
+            break;
+        }
+        }
+        ev.args.push_back(a);
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace
+
+simdjson::error_code readEvent(od::object obj, Event& ev) {
+    for (auto field : obj) {
+        od::raw_json_string rk;
+        if (auto e = field.key().get(rk)) return e;
+        const char* k = rk.raw();
+        od::value v;
+        if (auto e = field.value().get(v)) return e;
+        switch (k[0]) {
+        case 'p':
+            if (keyIs(k, "ph", 2)) {
+                std::string_view s;
+                if (!v.get_string().get(s) && s.size() == 1)
+                    ev.ph = s[0];
+                else
+                    ev.ph = '?';
+            } else if (keyIs(k, "pid", 3)) {
+                if (auto e = readId(v, &ev.pid)) return e;
+            }
+            break;
+        case 't':
+            if (keyIs(k, "ts", 2)) {
+                ev.hasTs = true;
+                ev.badTs = !readTime(v, &ev.ts);
+            } else if (keyIs(k, "tid", 3)) {
+                if (auto e = readId(v, &ev.tid)) return e;
+            }
+            break;
+        case 'd':
+            if (keyIs(k, "dur", 3)) {
+                ev.hasDur = true;
+                ev.badDur = !readTime(v, &ev.dur);
+            }
+            break;
+        case 'n':
+            if (keyIs(k, "name", 4)) {
+                if (!v.get_string().get(ev.name)) ev.hasName = true;
+            }
+            break;
+        case 'c':
+            if (keyIs(k, "cat", 3)) {
+                if (!v.get_string().get(ev.cat)) ev.hasCat = true;
+            }
+            break;
+        case 'a':
+            if (keyIs(k, "args", 4)) {
+                if (auto e = readArgs(v, ev)) return e;
+            }
+            break;
+        case 'i':
+            if (keyIs(k, "id", 2)) {
+                if (auto e = readId(v, &ev.id)) return e;
+            } else if (keyIs(k, "id2", 3)) {
+                od::object o;
+                if (!v.get_object().get(o)) {
+                    for (auto f : o) {
+                        std::string_view key, val;
+                        if (auto e = f.unescaped_key().get(key)) return e;
+                        od::value fv;
+                        if (auto e = f.value().get(fv)) return e;
+                        val = fv.raw_json_token();
+                        ev.id2Text = key == "local" ? "local" : "global";
+                        ev.id.present = true;
+                        ev.id.isString = true;
+                        ev.id.text = val;
+                    }
+                }
+            }
+            break;
+        case 'b':
+            if (keyIs(k, "bind_id", 7)) {
+                if (auto e = readId(v, &ev.bindId)) return e;
+                ev.hasBind = ev.bindId.present;
+            } else if (keyIs(k, "bp", 2)) {
+                std::string_view s;
+                if (!v.get_string().get(s) && !s.empty()) ev.bp = s[0];
+            }
+            break;
+        case 'f':
+            if (keyIs(k, "flow_in", 7)) {
+                bool b = false;
+                if (!v.get_bool().get(b)) ev.flowIn = b;
+            } else if (keyIs(k, "flow_out", 8)) {
+                bool b = false;
+                if (!v.get_bool().get(b)) ev.flowOut = b;
+            }
+            break;
+        case 's':
+            if (keyIs(k, "s", 1)) {
+                std::string_view s;
+                if (!v.get_string().get(s) && !s.empty()) ev.scope = s[0];
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace strata

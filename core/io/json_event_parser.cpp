@@ -1,0 +1,519 @@
+#include "io/json_simdjson.h" // first: sets the target for everything below
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "io/json_decimal.h"
+#include "io/json_event_fields.h"
+#include "io/json_event_parser.h"
+#include "io/json_gpu_args.h"
+
+namespace strata {
+namespace od = simdjson::ondemand;
+
+#ifdef STRATA_SIMDJSON_HASWELL
+extern const bool kJsonParserNeedsAvx2 = true;
+#else
+extern const bool kJsonParserNeedsAvx2 = false;
+#endif
+
+namespace {
+
+uint64_t fnv1a(std::string_view a, uint64_t h = 1469598103934665603ull) {
+    for (unsigned char c : a) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+// Synthetic ids for string pids/tids that are not numbers ("stream 7" stays a name).
+constexpr int64_t kStringIdBase = int64_t(1) << 48;
+
+bool isGpuTrackKind(SliceKind k) {
+    return k == SliceKind::Kernel || k == SliceKind::Memcpy || k == SliceKind::Memset ||
+           k == SliceKind::GpuUserAnnotation;
+}
+
+int64_t trailingInt(std::string_view s, int64_t fallback) {
+    size_t i = s.size();
+    while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') --i;
+    int64_t v;
+    if (i < s.size() && parseInt64(s.substr(i), &v)) return v;
+    return fallback;
+}
+
+struct Skip {
+    uint64_t count = 0;
+    uint64_t offset = 0;
+    uint64_t line = 0;
+};
+
+} // namespace
+
+struct ChromeEventParser::Impl {
+    TraceBuilder& b;
+    od::parser parser;
+    Event ev;
+    uint64_t eventsParsed = 0;
+    const EventBatch::Pos* pos = nullptr;
+    std::map<std::string, Skip> skips;
+    std::unordered_map<std::string, int64_t> stringIds; // string pid/tid -> synthetic id
+    std::vector<std::pair<std::pair<int64_t, int64_t>, std::string>> stringThreadNames;
+    std::vector<std::pair<int64_t, std::string>> stringProcessNames;
+    std::set<std::pair<int64_t, int64_t>> namedThreads;
+    std::set<int64_t> namedProcesses;
+    std::vector<int8_t> kindCache; // by category StringId: SliceKind + 1, 0 = unknown
+    StringId kArgName = 0, kArgSortIndex = 0, kArgLabels = 0;
+
+    explicit Impl(TraceBuilder& builder) : b(builder) {}
+
+    void skip(const std::string& why) {
+        Skip& s = skips[why];
+        if (s.count++ == 0 && pos) {
+            s.offset = pos->offset;
+            s.line = pos->line;
+        }
+    }
+
+    int64_t resolveId(const IdField& f, int64_t fallback, bool isPid, int64_t pidForTid) {
+        if (!f.present) return fallback;
+        if (!f.isString) return f.num;
+        auto [it, inserted] =
+            stringIds.try_emplace(std::string(f.text), kStringIdBase + int64_t(stringIds.size()));
+        if (inserted) {
+            if (isPid)
+                stringProcessNames.emplace_back(it->second, std::string(f.text));
+            else
+                stringThreadNames.push_back({{pidForTid, it->second}, std::string(f.text)});
+        }
+        return it->second;
+    }
+
+    SliceKind kindOf(StringId cat) {
+        if (cat >= kindCache.size()) kindCache.resize(cat + 64, 0);
+        if (kindCache[cat] == 0)
+            kindCache[cat] = int8_t(int(sliceKindFromCategory(b.strings().view(cat))) + 1);
+        return SliceKind(kindCache[cat] - 1);
+    }
+
+    const ArgItem* arg(std::string_view key) const {
+        for (const ArgItem& a : ev.args)
+            if (a.key == key) return &a;
+        return nullptr;
+    }
+    static bool argInt(const ArgItem* a, int64_t* out) {
+        if (!a) return false;
+        switch (a->type) {
+        case ArgValue::Type::Int:
+            *out = a->i;
+            return true;
+        case ArgValue::Type::UInt:
+            *out = int64_t(a->u);
+            return true;
+        case ArgValue::Type::Double:
+            if (!std::isfinite(a->d) || std::fabs(a->d) > 9e18) return false;
+            *out = int64_t(a->d);
+            return true;
+        case ArgValue::Type::String:
+            return parseInt64(a->s, out);
+        default:
+            return false;
+        }
+    }
+
+    ArgSetId storeArgs() {
+        if (ev.args.empty()) return kNoArgs;
+        ArgStore& st = b.args();
+        st.begin();
+        for (const ArgItem& a : ev.args) {
+            const StringId key = b.intern(a.key);
+            switch (a.type) {
+            case ArgValue::Type::Null:
+                st.addNull(key);
+                break;
+            case ArgValue::Type::Bool:
+                st.addBool(key, a.b);
+                break;
+            case ArgValue::Type::Int:
+                st.addInt(key, a.i);
+                break;
+            case ArgValue::Type::UInt:
+                st.addUInt(key, a.u);
+                break;
+            case ArgValue::Type::Double:
+                st.addDouble(key, a.d);
+                break;
+            case ArgValue::Type::String:
+                st.addString(key, a.s);
+                break;
+            case ArgValue::Type::Json:
+                st.addJson(key, a.s);
+                break;
+            }
+        }
+        return st.finish();
+    }
+
+    void fillGpu(GpuActivity& g, SliceKind kind, int32_t device, int64_t stream) {
+        g.device = device;
+        g.stream = stream;
+        int64_t v;
+        if (argInt(arg("context"), &v)) g.context = v;
+        if (argInt(arg("registers per thread"), &v)) g.registersPerThread = int32_t(v);
+        if (argInt(arg("shared memory"), &v)) g.staticSharedBytes = int32_t(v);
+        if (argInt(arg("bytes"), &v)) g.bytes = v;
+        if (const ArgItem* a = arg("grid"); a && a->type == ArgValue::Type::Json)
+            parseDim3(a->s, &g.grid);
+        if (const ArgItem* a = arg("block"); a && a->type == ArgValue::Type::Json)
+            parseDim3(a->s, &g.block);
+        if (kind == SliceKind::Memcpy || kind == SliceKind::Memset) parseCopyName(ev.name, &g);
+    }
+
+    void metadataEvent(int64_t pid, int64_t tid) {
+        const ArgItem* a = nullptr;
+        if (ev.name == "process_name" || ev.name == "thread_name" || ev.name == "process_labels") {
+            a = arg(ev.name == "process_labels" ? "labels" : "name");
+            if (!a || a->type != ArgValue::Type::String) {
+                skip("metadata event '" + std::string(ev.name) + "' without a string value");
+                return;
+            }
+            const StringId v = b.intern(a->s);
+            if (ev.name == "process_name") {
+                b.setProcessName(pid, v);
+                namedProcesses.insert(pid);
+            } else if (ev.name == "thread_name") {
+                b.setThreadName(pid, tid, v);
+                namedThreads.insert({pid, tid});
+            } else {
+                b.addProcessLabel(pid, v);
+            }
+            return;
+        }
+        if (ev.name == "process_sort_index" || ev.name == "thread_sort_index") {
+            int64_t idx;
+            if (!argInt(arg("sort_index"), &idx)) {
+                skip("metadata event '" + std::string(ev.name) + "' without an integer sort_index");
+                return;
+            }
+            idx = std::clamp<int64_t>(idx, INT32_MIN, INT32_MAX);
+            if (ev.name == "process_sort_index")
+                b.setProcessSortIndex(pid, int32_t(idx));
+            else
+                b.setThreadSortIndex(pid, tid, int32_t(idx));
+            return;
+        }
+        skip("metadata event '" + std::string(ev.name) + "' (not used)");
+    }
+
+    uint64_t flowId(const IdField& f) const {
+        if (!f.isString) return uint64_t(f.num);
+        uint64_t v;
+        if (parseHexU64(f.text, &v)) return v; // as Perfetto: string flow ids are hex
+        return fnv1a(f.text);
+    }
+
+    void counterEvent(int64_t pid) {
+        std::string base(ev.name);
+        if (ev.id.present) {
+            base += " id: ";
+            base += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
+        }
+        if (ev.args.empty()) skip("counter event without args");
+        for (const ArgItem& a : ev.args) {
+            double value;
+            switch (a.type) {
+            case ArgValue::Type::Int:
+                value = double(a.i);
+                break;
+            case ArgValue::Type::UInt:
+                value = double(a.u);
+                break;
+            case ArgValue::Type::Double:
+                value = a.d;
+                break;
+            case ArgValue::Type::String: {
+                const char* e = a.s.data() + a.s.size();
+                if (std::from_chars(a.s.data(), e, value).ptr != e) {
+                    skip("counter value that is not a number");
+                    continue;
+                }
+                break;
+            }
+            default:
+                skip("counter value that is not a number");
+                continue;
+            }
+            std::string name = base;
+            name += ' ';
+            name.append(a.key);
+            b.addCounter(b.counterTrack(pid, b.intern(name)), ev.ts, value);
+        }
+    }
+
+    void dispatch() {
+        ++eventsParsed;
+        const char ph = ev.ph;
+        if (ph == 0) return skip("event without \"ph\"");
+        const int64_t pid = resolveId(ev.pid, 0, true, 0);
+        int64_t tid = resolveId(ev.tid, pid, false, pid);
+        if (ph == 'M') return metadataEvent(pid, tid);
+        if (!ev.hasTs) return skip("event without \"ts\"");
+        if (ev.badTs) return skip("event whose \"ts\" is not a number of microseconds");
+
+        const StringId name = ev.hasName ? b.intern(ev.name) : StringPool::kEmpty;
+        const StringId cat = ev.hasCat ? b.intern(ev.cat) : StringPool::kEmpty;
+        switch (ph) {
+        case 'X':
+        case 'B':
+        case 'E':
+        case 'i':
+        case 'I':
+        case 'R': {
+            if (ph == 'X' && (!ev.hasDur || ev.badDur))
+                return skip("'X' event without a numeric \"dur\"");
+            if (ph == 'X' && ev.dur < 0) return skip("'X' event with a negative \"dur\"");
+            const SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+            TrackId track;
+            GpuActivity gpu;
+            bool haveGpu = false;
+            if (isGpuTrackKind(kind) && ph != 'i' && ph != 'I' && ph != 'R') {
+                int64_t device = pid, stream = tid;
+                int64_t v;
+                if (argInt(arg("device"), &v)) device = v;
+                if (argInt(arg("stream"), &v))
+                    stream = v;
+                else if (ev.tid.isString)
+                    stream = trailingInt(ev.tid.text, tid);
+                device = std::clamp<int64_t>(device, INT32_MIN, INT32_MAX);
+                track = b.gpuStreamTrack(int32_t(device), stream, pid, tid);
+                fillGpu(gpu, kind, int32_t(device), stream);
+                haveGpu = true;
+            } else if (ph == 'i' || ph == 'I' || ph == 'R') {
+                if (ev.scope == 'g')
+                    track = b.globalInstantTrack();
+                else if (ev.scope == 'p')
+                    track = b.processInstantTrack(pid);
+                else
+                    track = b.threadTrack(pid, tid);
+                b.addInstant(track, ev.ts, name, cat, storeArgs());
+                return;
+            } else {
+                track = b.threadTrack(pid, tid);
+            }
+            if (ph == 'E') {
+                b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());
+                return;
+            }
+            SliceInput in;
+            in.start = ev.ts;
+            in.dur = ph == 'X' ? ev.dur : 0;
+            in.name = name;
+            in.category = cat;
+            in.kind = kind;
+            int64_t v;
+            if (argInt(arg("correlation"), &v)) in.correlation = v;
+            if (argInt(arg("External id"), &v)) in.externalId = v;
+            if (haveGpu) in.gpu = &gpu;
+            in.args = storeArgs();
+            const PendingSlice ps = ph == 'X' ? b.addSlice(track, in) : b.addBegin(track, in);
+            if (ev.hasBind && (ev.flowIn || ev.flowOut))
+                b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
+            return;
+        }
+        case 'C':
+            return counterEvent(pid);
+        case 'b':
+        case 'e':
+        case 'n':
+        case 'S':
+        case 'F': {
+            if (!ev.id.present) return skip("async event without \"id\"");
+            std::string cookieText(ev.cat);
+            cookieText += '\x1f';
+            cookieText += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
+            cookieText += '\x1f';
+            cookieText.append(ev.id2Text);
+            const TrackId track = b.asyncTrack(pid, name, fnv1a(cookieText));
+            if (ph == 'n') {
+                b.addInstant(track, ev.ts, name, cat, storeArgs());
+            } else if (ph == 'b' || ph == 'S') {
+                SliceInput in;
+                in.start = ev.ts;
+                in.name = name;
+                in.category = cat;
+                in.kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+                in.args = storeArgs();
+                const PendingSlice ps = b.addBegin(track, in);
+                if (ev.hasBind && (ev.flowIn || ev.flowOut))
+                    b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
+            } else {
+                b.addEnd(track, ev.ts, 0, storeArgs());
+            }
+            return;
+        }
+        case 's':
+        case 't':
+        case 'f': {
+            if (!ev.id.present) return skip("flow event without \"id\"");
+            using P = TraceBuilder::FlowPhase;
+            const P phase = ph == 's' ? P::Start : ph == 't' ? P::Step : P::End;
+            b.addFlowV1(phase, b.threadTrack(pid, tid), ev.ts, flowId(ev.id), cat, name,
+                        ph != 'f' || ev.bp == 'e');
+            return;
+        }
+        default: {
+            std::string why = "event with unsupported phase '";
+            why += (ph >= 0x20 && ph < 0x7f) ? ph : '?';
+            why += '\'';
+            return skip(why);
+        }
+        }
+    }
+
+    // Slow path after a batch failed: parse events one by one from `from` to find the bad one.
+    bool locateError(const EventBatch& batch, size_t from, LoadError* error) {
+        std::string one;
+        for (size_t i = from; i < batch.events.size(); ++i) {
+            const size_t begin = batch.events[i].inBatch;
+            const size_t end = i + 1 < batch.events.size() ? batch.events[i + 1].inBatch - 1
+                                                           : batch.data.size() - 1;
+            one.assign(batch.data, begin, end - begin);
+            one.reserve(one.size() + simdjson::SIMDJSON_PADDING);
+            pos = &batch.events[i];
+            ev.reset();
+            od::document doc;
+            od::object obj;
+            simdjson::error_code err =
+                parser.iterate(simdjson::padded_string_view(one.data(), one.size(), one.capacity()))
+                    .get(doc);
+            if (!err) err = doc.get_object().get(obj);
+            if (!err) err = readEvent(obj, ev);
+            if (!err) {
+                const char* loc = nullptr;
+                if (!doc.current_location().get(loc)) err = simdjson::TRAILING_CONTENT;
+            }
+            if (err == simdjson::UTF8_ERROR) {
+                skip("event with invalid UTF-8");
+                continue;
+            }
+            if (err) {
+                uint64_t off = batch.events[i].offset, line = batch.events[i].line;
+                const char* loc = nullptr;
+                if (!doc.current_location().get(loc) && loc >= one.data() &&
+                    loc < one.data() + one.size()) {
+                    off += uint64_t(loc - one.data());
+                    line += uint64_t(std::count(static_cast<const char*>(one.data()), loc, '\n'));
+                }
+                error->byteOffset = off;
+                error->line = line;
+                error->message = std::string("expected a valid JSON event object: ") +
+                                 simdjson::error_message(err);
+                return false;
+            }
+            dispatch();
+        }
+        return true;
+    }
+
+    bool parseBatch(const EventBatch& batch, LoadError* error) {
+        const simdjson::padded_string_view view(batch.data.data(), batch.data.size(),
+                                                batch.data.capacity());
+        od::document doc;
+        od::array arr;
+        size_t idx = 0;
+        bool failed = parser.iterate(view).get(doc) || doc.get_array().get(arr);
+        if (!failed) {
+            for (auto elem : arr) {
+                od::object obj;
+                pos = &batch.events[idx];
+                ev.reset();
+                if (elem.get_object().get(obj) || readEvent(obj, ev)) {
+                    failed = true;
+                    break;
+                }
+                dispatch();
+                ++idx;
+            }
+        }
+        if (!failed) return true;
+        return locateError(batch, idx, error);
+    }
+};
+
+ChromeEventParser::ChromeEventParser(TraceBuilder& builder) : d(std::make_unique<Impl>(builder)) {}
+ChromeEventParser::~ChromeEventParser() = default;
+
+bool ChromeEventParser::parseBatch(const EventBatch& batch, LoadError* error) {
+    return d->parseBatch(batch, error);
+}
+
+uint64_t ChromeEventParser::eventsParsed() const {
+    return d->eventsParsed;
+}
+
+bool ChromeEventParser::addTopLevel(const std::vector<TopLevelValue>& values, LoadError* error) {
+    TraceBuilder& b = d->b;
+    for (const TopLevelValue& v : values) {
+        if (v.raw.empty()) {
+            b.addWarning("top-level key \"" + v.key + "\" (" + std::to_string(v.size) +
+                         " bytes at byte " + std::to_string(v.offset) +
+                         ") not kept: larger than 16 MiB");
+            continue;
+        }
+        nlohmann::json j = nlohmann::json::parse(v.raw, nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded()) {
+            error->byteOffset = v.offset;
+            error->line = v.line;
+            error->message = "expected a valid JSON value for the top-level key \"" + v.key + "\"";
+            return false;
+        }
+        if (j.is_string())
+            b.setMetadata(v.key, j.get<std::string>());
+        else
+            b.setMetadata(v.key, j.dump());
+        if (v.key != "deviceProperties" || !j.is_array()) continue;
+        for (const auto& dev : j) {
+            if (!dev.is_object()) continue;
+            DeviceInfo info;
+            auto num = [&](const char* key, auto* out) {
+                auto it = dev.find(key);
+                if (it != dev.end() && it->is_number())
+                    *out = static_cast<std::remove_reference_t<decltype(*out)>>(
+                        it->template get<double>());
+            };
+            num("id", &info.id);
+            num("numSms", &info.smCount);
+            num("totalGlobalMem", &info.totalMemoryBytes);
+            num("computeMajor", &info.computeMajor);
+            num("computeMinor", &info.computeMinor);
+            num("clockRate", &info.clockRateKHz);
+            num("memoryClockRate", &info.memoryClockRateKHz);
+            if (auto it = dev.find("name"); it != dev.end() && it->is_string())
+                info.name = it->get<std::string>();
+            b.addDevice(info);
+        }
+    }
+    return true;
+}
+
+void ChromeEventParser::finish() {
+    Impl& x = *d;
+    for (const auto& [pid, text] : x.stringProcessNames)
+        if (!x.namedProcesses.count(pid)) x.b.setProcessName(pid, x.b.intern(text));
+    for (const auto& [key, text] : x.stringThreadNames)
+        if (!x.namedThreads.count(key)) x.b.setThreadName(key.first, key.second, x.b.intern(text));
+    for (const auto& [why, s] : x.skips) {
+        x.b.addWarning("skipped " + std::to_string(s.count) + " " +
+                       (s.count == 1 ? "event" : "events") + ": " + why + " (first at byte " +
+                       std::to_string(s.offset) + ", line " + std::to_string(s.line) + ")");
+    }
+}
+
+} // namespace strata

@@ -1,0 +1,40 @@
+#pragma once
+// Turns Chrome Trace Event objects (batches from JsonEventSplitter) into TraceBuilder calls, with
+// simdjson On-Demand. Single-threaded: one parser per load, on the thread that owns the builder.
+#include "io/json_event_splitter.h"
+#include "model/load_result.h"
+#include "model/trace_builder.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+// True when the parse units were compiled for AVX2 (see io/json_simdjson.h).
+extern const bool kJsonParserNeedsAvx2;
+
+class ChromeEventParser {
+public:
+    explicit ChromeEventParser(TraceBuilder& builder);
+    ~ChromeEventParser();
+
+    // Feeds every event of the batch to the builder. On malformed JSON returns false and fills
+    // `error` (offset, line, message; the caller sets the file).
+    bool parseBatch(const EventBatch& batch, LoadError* error);
+    // Top-level keys of the object form (metadata, deviceProperties, ...).
+    // False (and `error`) if a kept value is not valid JSON.
+    bool addTopLevel(const std::vector<TopLevelValue>& values, LoadError* error);
+    // Resolves deferred flow events and names, and turns skip counters into warnings.
+    void finish();
+
+    uint64_t eventsParsed() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace strata

@@ -1,0 +1,355 @@
+#include "io/synthetic_trace.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+
+namespace strata {
+namespace {
+
+// splitmix64: small, fast and the same everywhere.
+struct Rng {
+    uint64_t s;
+    uint64_t next() {
+        uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    int64_t range(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
+};
+
+class Out {
+public:
+    explicit Out(const std::function<void(const char*, size_t)>& sink) : sink_(sink) {
+        buf_.reserve(kFlush + 4096);
+    }
+    ~Out() { flush(); }
+    Out& s(std::string_view v) {
+        buf_.append(v);
+        maybeFlush();
+        return *this;
+    }
+    Out& i(int64_t v) {
+        char tmp[24];
+        auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+        buf_.append(tmp, size_t(r.ptr - tmp));
+        return *this;
+    }
+    // Nanoseconds as microseconds with exactly three decimals (Kineto's format).
+    Out& us(int64_t ns) {
+        i(ns / 1000);
+        char frac[5] = {'.', char('0' + (ns / 100) % 10), char('0' + (ns / 10) % 10),
+                        char('0' + ns % 10), 0};
+        buf_.append(frac, 4);
+        return *this;
+    }
+    // A fixed-point decimal value/10^6 (deterministic "double-looking" args).
+    Out& micro(int64_t v) {
+        i(v / 1000000);
+        char frac[8];
+        std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>(v % 1000000));
+        buf_.append(frac);
+        return *this;
+    }
+    uint64_t bytes() const { return written_ + buf_.size(); }
+    void flush() {
+        if (buf_.empty()) return;
+        sink_(buf_.data(), buf_.size());
+        written_ += buf_.size();
+        buf_.clear();
+    }
+
+private:
+    static constexpr size_t kFlush = size_t(1) << 20;
+    void maybeFlush() {
+        if (buf_.size() >= kFlush) flush();
+    }
+    const std::function<void(const char*, size_t)>& sink_;
+    std::string buf_;
+    uint64_t written_ = 0;
+};
+
+constexpr int64_t kHostPid = 4242;
+constexpr int64_t kFirstStream = 7;
+constexpr int64_t kStartNs = 1000000; // 1 ms after baseTimeNanoseconds
+
+const char* const kKernelNames[] = {
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "
+    "at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, "
+    "at::detail::Array<char*, 3>)",
+    "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_"
+    "segment_k_off_kernel__5x_cublas",
+    "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, "
+    "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)",
+    "ampere_sgemm_128x64_tn",
+    "void flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, "
+    "cutlass::half_t> >(Flash_fwd_params)",
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, "
+    "at::native::MeanOps<float, float, float, float>, unsigned int, float, 4> >(...)",
+};
+const char* const kOps[] = {
+    "aten::linear", "aten::add", "aten::softmax", "aten::mm", "aten::scaled_dot_product_attention",
+    "aten::mean"};
+const char* const kModules[] = {
+    "nn.Module: Linear_0",         "nn.Module: Attention_1",
+    "model.py(42): forward",       "torch/nn/functional.py(1890): softmax",
+    "nn.Module: \\\"quoted\\\"_2", "nn.Module: MLP_3"};
+
+struct Gen {
+    const SynthOptions& o;
+    SynthTotals& t;
+    Out& out;
+    Rng rng;
+    uint64_t written = 0;
+    int64_t correlation = 1;
+    int64_t externalId = 1;
+    int64_t pythonId = 1;
+    std::vector<int64_t> cpuNow;     // per device CPU thread cursor
+    std::vector<int64_t> streamFree; // device * streams + stream
+
+    bool first = true;
+    void begin() {
+        out.s(first ? "\n  {\n" : ",\n  {\n");
+        first = false;
+        ++written;
+    }
+    void note(int64_t startNs, int64_t endNs) {
+        if (t.firstNs == 0 || startNs < t.firstNs) t.firstNs = startNs;
+        t.lastNs = std::max(t.lastNs, endNs);
+    }
+
+    void meta(const char* name, int64_t pid, int64_t tid, const char* argKey, const std::string& v,
+              bool isString) {
+        begin();
+        out.s("    \"name\": \"").s(name).s("\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ").i(pid);
+        out.s(", \"tid\": ").i(tid).s(",\n    \"args\": {\n      \"").s(argKey).s("\": ");
+        if (isString)
+            out.s("\"").s(v).s("\"");
+        else
+            out.s(v);
+        out.s("\n    }\n  }");
+        ++t.metadataEvents;
+    }
+
+    void x(const char* cat, std::string_view name, int64_t pid, int64_t tid, int64_t ts,
+           int64_t dur) {
+        begin();
+        out.s("    \"ph\": \"X\", \"cat\": \"").s(cat).s("\", \"name\": \"").s(name);
+        out.s("\", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(",\n    \"ts\": ").us(ts);
+        out.s(", \"dur\": ").us(dur).s(",\n    \"args\": {\n");
+        note(ts, ts + dur);
+    }
+    void flow(char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
+        begin();
+        out.s("    \"ph\": \"").s(std::string_view(&ph, 1)).s("\", \"id\": ").i(id);
+        out.s(", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(", \"ts\": ").us(ts);
+        out.s(", \"cat\": \"ac2g\", \"name\": \"ac2g\"");
+        if (ph == 'f') out.s(", \"bp\": \"e\"");
+        out.s("\n  }");
+    }
+
+    // One launch: [python_function >] cpu_op > cuda_runtime, then the GPU op and its flow.
+    // kind 0 kernel, 1 memcpy, 2 memset. Returns the number of events.
+    static uint64_t unitEvents(int kind) { return kind == 0 ? 6 : 5; }
+
+    void unit(int device, int kind) {
+        const int64_t tid = kHostPid + 1 + device;
+        int64_t& now = cpuNow[size_t(device)];
+        const int64_t ext = externalId++;
+        const int64_t corr = correlation++;
+        const int64_t launchDur = rng.range(2500, 8000);
+        const bool withPython = kind == 0;
+        const int64_t pyStart = now;
+        const int64_t opStart = pyStart + (withPython ? rng.range(500, 2000) : 0);
+        const int64_t rtStart = opStart + rng.range(800, 3000);
+        const int64_t rtEnd = rtStart + launchDur;
+        const int64_t opEnd = rtEnd + rng.range(300, 1500);
+        const int64_t pyEnd = opEnd + (withPython ? rng.range(200, 1000) : 0);
+        if (withPython) {
+            const int64_t pid = pythonId++;
+            x("python_function", kModules[rng.next() % 6], kHostPid, tid, pyStart, pyEnd - pyStart);
+            out.s("      \"Python parent id\": ").i(pid > 1 ? pid - 1 : 0);
+            out.s(", \"Python id\": ").i(pid).s(", \"Python thread\": 0\n    }\n  }");
+            ++t.cpuSlices;
+        }
+        const char* op = kind == 0   ? kOps[rng.next() % 6]
+                         : kind == 1 ? "aten::copy_"
+                                     : "aten::zero_";
+        x("cpu_op", op, kHostPid, tid, opStart, opEnd - opStart);
+        out.s("      \"External id\": ").i(ext).s(", \"Record function id\": 0, \"Ev Idx\": ");
+        out.i(ext - 1).s("\n    }\n  }");
+        const char* api = kind == 0   ? "cudaLaunchKernel"
+                          : kind == 1 ? "cudaMemcpyAsync"
+                                      : "cudaMemsetAsync";
+        x("cuda_runtime", api, kHostPid, tid, rtStart, launchDur);
+        out.s("      \"External id\": ").i(ext).s(", \"cbid\": ").i(kind == 0 ? 211 : 41);
+        out.s(", \"correlation\": ").i(corr).s("\n    }\n  }");
+        t.cpuSlices += 2;
+
+        const int64_t stream = kFirstStream + int64_t(rng.next() % uint64_t(o.streams));
+        int64_t& free = streamFree[size_t(device * o.streams + (stream - kFirstStream))];
+        const int64_t gpuStart =
+            std::max(rtStart + rng.range(2000, 6000), free + rng.range(0, 3000));
+        int64_t gpuDur;
+        if (kind == 0) {
+            gpuDur = rng.range(1500, 150000);
+            const int64_t grid = rng.range(1, 4096), block = 32 * rng.range(1, 32);
+            x("kernel", kKernelNames[rng.next() % 6], device, stream, gpuStart, gpuDur);
+            out.s("      \"External id\": ").i(ext).s(",\n      \"queued\": 0, \"device\": ");
+            out.i(device).s(", \"context\": 1,\n      \"stream\": ").i(stream);
+            out.s(", \"correlation\": ").i(corr).s(",\n      \"registers per thread\": ");
+            out.i(rng.range(16, 255)).s(",\n      \"shared memory\": ").i(1024 * rng.range(0, 48));
+            out.s(",\n      \"blocks per SM\": ").micro(grid * 1000000 / 132);
+            out.s(",\n      \"warps per SM\": ").micro(grid * (block / 32) * 1000000 / 132);
+            out.s(",\n      \"grid\": [").i(grid).s(", 1, 1],\n      \"block\": [").i(block);
+            out.s(", 1, 1],\n      \"est. achieved occupancy %\": ").i(rng.range(0, 100));
+            out.s("\n    }\n  }");
+            ++t.kernels;
+            ++t.kernelsPerDevice[size_t(device)];
+            t.kernelTimeNsPerDevice[size_t(device)] += gpuDur;
+        } else {
+            const int64_t bytes = 4096 * rng.range(1, 16384);
+            gpuDur = 1000 + bytes / 20; // ~20 GB/s
+            x(kind == 1 ? "gpu_memcpy" : "gpu_memset",
+              kind == 1 ? "Memcpy HtoD (Pageable -> Device)" : "Memset (Device)", device, stream,
+              gpuStart, gpuDur);
+            out.s("      \"External id\": ").i(ext).s(",\n      \"device\": ").i(device);
+            out.s(", \"context\": 1,\n      \"stream\": ").i(stream).s(", \"correlation\": ");
+            out.i(corr).s(",\n      \"bytes\": ").i(bytes).s(", \"memory bandwidth (GB/s)\": ");
+            out.micro(bytes * 1000000 / gpuDur).s("\n    }\n  }");
+            ++(kind == 1 ? t.memcpys : t.memsets);
+        }
+        free = gpuStart + gpuDur;
+        flow('s', corr, kHostPid, tid, rtStart);
+        flow('f', corr, device, stream, gpuStart);
+        ++t.flowPairs;
+        // Launch gaps: usually short, now and then a long host stall.
+        now = pyEnd + (rng.next() % 50 == 0 ? rng.range(50000, 500000) : rng.range(200, 4000));
+    }
+
+    void filler(int device) {
+        const int64_t tid = kHostPid + 1 + device;
+        int64_t& now = cpuNow[size_t(device)];
+        const int64_t dur = rng.range(300, 2000);
+        x("cpu_op", "aten::empty", kHostPid, tid, now, dur);
+        out.s("      \"External id\": ").i(externalId++).s("\n    }\n  }");
+        ++t.cpuSlices;
+        now += dur + rng.range(100, 1000);
+    }
+};
+
+} // namespace
+
+uint64_t synthMinimumEvents(const SynthOptions& o) {
+    // host process_name, per device: thread_name (CPU), process_name, process_labels,
+    // process_sort_index, and one thread_name per stream.
+    return 1 + uint64_t(o.devices) * (4 + uint64_t(o.streams));
+}
+
+bool generateSyntheticTrace(const SynthOptions& o,
+                            const std::function<void(const char*, size_t)>& sink,
+                            SynthTotals* totals, std::string* error) {
+    if (o.devices < 1 || o.devices > 1024 || o.streams < 1 || o.streams > 1024) {
+        if (error) *error = "--devices and --streams must be between 1 and 1024";
+        return false;
+    }
+    if (o.events < synthMinimumEvents(o)) {
+        if (error)
+            *error = "--events must be at least " + std::to_string(synthMinimumEvents(o)) +
+                     " for these devices and streams (metadata events)";
+        return false;
+    }
+    SynthTotals t;
+    t.kernelsPerDevice.assign(size_t(o.devices), 0);
+    t.kernelTimeNsPerDevice.assign(size_t(o.devices), 0);
+    {
+        Out out(sink);
+        Gen g{o, t, out, Rng{o.seed}, 0, 1, 1, 1, {}, {}};
+        g.cpuNow.assign(size_t(o.devices), kStartNs);
+        g.streamFree.assign(size_t(o.devices * o.streams), 0);
+        out.s("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
+        for (int d = 0; d < o.devices; ++d) {
+            out.s(d ? ",\n" : "\n").s("    {\n      \"id\": ").i(d);
+            out.s(", \"name\": \"Strata Synthetic GPU\", \"totalGlobalMem\": 85899345920,\n"
+                  "      \"computeMajor\": 9, \"computeMinor\": 0,\n"
+                  "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+                  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
+                  "\"warpSize\": 32,\n"
+                  "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 233472,\n"
+                  "      \"numSms\": 132, \"sharedMemPerBlockOptin\": 232448\n    }");
+        }
+        out.s("\n  ],\n  \"traceEvents\": [");
+        g.meta("process_name", kHostPid, 0, "name", "python3", true);
+        for (int d = 0; d < o.devices; ++d) {
+            g.meta("thread_name", kHostPid, kHostPid + 1 + d, "name",
+                   "thread " + std::to_string(kHostPid + 1 + d) + " (python3)", true);
+            g.meta("process_name", d, 0, "name", "python3", true);
+            g.meta("process_labels", d, 0, "labels", "GPU " + std::to_string(d), true);
+            g.meta("process_sort_index", d, 0, "sort_index", std::to_string(5000000 + d), false);
+            for (int s = 0; s < o.streams; ++s)
+                g.meta("thread_name", d, kFirstStream + s, "name",
+                       "stream " + std::to_string(kFirstStream + s), true);
+        }
+        uint64_t unitIndex = 0;
+        while (g.written < o.events) {
+            const uint64_t left = o.events - g.written;
+            const int device = int(unitIndex++ % uint64_t(o.devices));
+            const uint64_t r = g.rng.next() % 100;
+            const int kind = r < 80 ? 0 : r < 92 ? 1 : 2;
+            if (left >= Gen::unitEvents(kind))
+                g.unit(device, kind);
+            else
+                g.filler(device);
+        }
+        out.s("\n  ],\n  \"traceName\": \"strata-synth\",\n  \"displayTimeUnit\": \"ms\",\n"
+              "  \"baseTimeNanoseconds\": 1700000000000000000\n}\n");
+        out.flush();
+        t.events = g.written;
+        t.bytes = out.bytes();
+    }
+    if (totals) *totals = std::move(t);
+    return true;
+}
+
+bool writeSyntheticTrace(const SynthOptions& o, const std::string& path, SynthTotals* totals,
+                         std::string* error) {
+    const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    bool ioFailed = false;
+    if (gz) {
+        gzFile f = gzopen(path.c_str(), "wb6");
+        if (!f) {
+            if (error) *error = path + ": cannot open for writing";
+            return false;
+        }
+        gzbuffer(f, 1 << 20);
+        const bool ok = generateSyntheticTrace(
+            o,
+            [&](const char* p, size_t n) {
+                if (!ioFailed && gzwrite(f, p, unsigned(n)) != int(n)) ioFailed = true;
+            },
+            totals, error);
+        if (gzclose(f) != Z_OK) ioFailed = true;
+        if (ok && ioFailed && error) *error = path + ": write failed";
+        return ok && !ioFailed;
+    }
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+        if (error) *error = path + ": cannot open for writing";
+        return false;
+    }
+    const bool ok = generateSyntheticTrace(
+        o,
+        [&](const char* p, size_t n) {
+            if (!ioFailed && std::fwrite(p, 1, n, f) != n) ioFailed = true;
+        },
+        totals, error);
+    if (std::fclose(f) != 0) ioFailed = true;
+    if (ok && ioFailed && error) *error = path + ": write failed";
+    return ok && !ioFailed;
+}
+
+} // namespace strata
