@@ -1,0 +1,636 @@
+#include "collector.h"
+
+#include "activity_parser.h"
+#include "api_names.h"
+#include "buffer_pool.h"
+#include "capture_schedule.h"
+#include "collector_config.h"
+#include "io/strata_trace_writer.h"
+#include "process_info.h"
+#include "record/collector_env.h"
+#include "record/output_path.h"
+#include "signal_chain.h"
+
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <dlfcn.h>
+#include <link.h>
+#include <mutex>
+#include <pthread.h>
+#include <semaphore.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+#include <vector>
+
+extern char** environ;
+
+namespace strata {
+
+namespace env = collector_env;
+
+namespace {
+
+uint64_t CUPTIAPI clockNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+int64_t realtimeNs() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return int64_t(ts.tv_sec) * 1000000000ll + int64_t(ts.tv_nsec);
+}
+
+std::string cuptiErrorText(CUptiResult r) {
+    const char* s = nullptr;
+    if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) s = "unknown CUPTI error";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s (%d)", s, int(r));
+    return buf;
+}
+
+class Collector {
+public:
+    // --- state shared with callbacks (never destroyed) ---
+    std::mutex initMutex;
+    std::atomic<CollectorState> state{CollectorState::NotStarted};
+    pid_t owner = 0;
+    bool cudaInitialized = false;
+    CollectorConfig config;
+    StrataTraceWriter writer;
+    BufferPool pool;
+    ApiNameTable names;
+    CUpti_SubscriberHandle subscriber = nullptr;
+
+    std::mutex parserMutex; // parser + writer calls from completion callbacks
+    ActivityParser* parser = nullptr;
+    std::mutex flushMutex; // writer.flush()/close(): no chunk half-written while we fork
+
+    std::mutex scheduleMutex;
+    CaptureSchedule schedule;
+    std::unordered_map<uint64_t, std::string> nvtxRangeNames; // nvtxRangeStart id -> name
+    std::atomic<bool> captureStopped{false};
+
+    sem_t wake{};
+    std::atomic<bool> stopThread{false};
+    std::thread flusher;
+    std::atomic<pid_t> flusherTid{0};
+    std::atomic<int> signalRequest{0}; // 0 none, 1 flush, 2 close
+    std::atomic<int> signalServed{0};  // increments when a signal request was served
+    std::atomic<bool> shutDown{false};
+    uint64_t droppedTotal = 0;
+
+    void start(bool fromCuda);
+    void enableActivities();
+    void reportSubscribeFailure(CUptiResult r, const char* oldName);
+    void flushLoop();
+    void flushOnce(uint32_t cuptiFlag, bool closeFile);
+    void collectDropped();
+    void shutdown();
+    void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* data);
+};
+
+Collector* g = nullptr;
+std::atomic<bool> g_clockRegistered{false};
+thread_local std::vector<std::string> t_nvtxStack; // push/pop names, this thread
+
+Collector& instance() {
+    static Collector* c = new Collector; // leaked on purpose: atexit and forked children use it
+    g = c;
+    return *c;
+}
+
+bool recording() {
+    return g && g->state.load() == CollectorState::Recording && g->owner == getpid();
+}
+
+// ---- CUPTI callbacks ----------------------------------------------------------------------
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    *buffer = nullptr;
+    *size = 0;
+    *maxNumRecords = 0;
+    if (!recording()) return;
+    *buffer = g->pool.acquire(); // nullptr when exhausted: CUPTI drops and counts
+    *size = *buffer ? g->pool.bufferBytes() : 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
+    if (!g || g->owner != getpid() || g->state.load() == CollectorState::ForkedChild) return;
+    {
+        std::lock_guard lock(g->parserMutex);
+        if (g->parser) {
+            {
+                std::lock_guard s(g->scheduleMutex);
+                g->parser->setSchedule(g->schedule);
+            }
+            g->parser->parseBuffer(buffer, validSize);
+        }
+    }
+    g->pool.release(buffer);
+}
+
+const char* nvtxMessage(const nvtxEventAttributes_t* a) {
+    if (!a || a->messageType != NVTX_MESSAGE_TYPE_ASCII) return nullptr;
+    return a->message.ascii;
+}
+
+void Collector::onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
+    if (!d || !d->functionParams) return;
+    const int64_t now = int64_t(clockNs());
+    const char* name = nullptr;
+    enum { Begin, End, Mark, Pop, Other } what = Other;
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        name = static_cast<const nvtxRangePushA_params*>(d->functionParams)->message;
+        what = Begin;
+        t_nvtxStack.emplace_back(name ? name : "");
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        name =
+            nvtxMessage(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib);
+        what = Begin;
+        t_nvtxStack.emplace_back(name ? name : "");
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+        name = nvtxMessage(
+            static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib);
+        what = Begin;
+        t_nvtxStack.emplace_back(name ? name : "");
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        what = Pop;
+        break;
+    case CUPTI_CBID_NVTX_nvtxMarkA:
+        name = static_cast<const nvtxMarkA_params*>(d->functionParams)->message;
+        what = Mark;
+        break;
+    case CUPTI_CBID_NVTX_nvtxMarkEx:
+        name = nvtxMessage(static_cast<const nvtxMarkEx_params*>(d->functionParams)->eventAttrib);
+        what = Mark;
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainMarkEx:
+        name = nvtxMessage(
+            static_cast<const nvtxDomainMarkEx_params*>(d->functionParams)->core.eventAttrib);
+        what = Mark;
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartA:
+    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
+        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA)
+            name = static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message;
+        else if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx)
+            name = nvtxMessage(
+                static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib);
+        else
+            name = nvtxMessage(static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)
+                                   ->core.eventAttrib);
+        what = Begin;
+        if (d->functionReturnValue) {
+            const uint64_t id = *static_cast<const nvtxRangeId_t*>(d->functionReturnValue);
+            std::lock_guard lock(scheduleMutex);
+            nvtxRangeNames[id] = name ? name : "";
+        }
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxRangeEnd:
+    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd: {
+        const uint64_t id =
+            cbid == CUPTI_CBID_NVTX_nvtxRangeEnd
+                ? static_cast<const nvtxRangeEnd_params*>(d->functionParams)->id
+                : static_cast<const nvtxDomainRangeEnd_params*>(d->functionParams)->core.id;
+        std::lock_guard lock(scheduleMutex);
+        auto it = nvtxRangeNames.find(id);
+        if (it != nvtxRangeNames.end()) {
+            schedule.onRangeEnd(it->second, now);
+            nvtxRangeNames.erase(it);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+    std::lock_guard lock(scheduleMutex);
+    if (what == Begin)
+        schedule.onRangeBegin(name ? name : "", now);
+    else if (what == Mark)
+        schedule.onMark(name ? name : "", now);
+    else if (what == Pop && !t_nvtxStack.empty()) {
+        schedule.onRangeEnd(t_nvtxStack.back(), now);
+        t_nvtxStack.pop_back();
+    }
+}
+
+void CUPTIAPI apiCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                          const void* data) {
+    if (!recording()) return;
+    if (domain == CUPTI_CB_DOMAIN_NVTX) {
+        g->onNvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
+    } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
+        const auto* info = static_cast<const CUpti_CallbackData*>(data);
+        // The device's records go away with it: take them now.
+        if (info && info->callbackSite == CUPTI_API_ENTER)
+            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
+        const auto* s = static_cast<const CUpti_StateData*>(data);
+        std::string text = "CUPTI stopped profiling after a fatal error";
+        if (s && s->notification.message) text += std::string(": ") + s->notification.message;
+        g->writer.warning(text);
+    }
+}
+
+// ---- exit, signals, fork --------------------------------------------------------------------
+
+void atExit() {
+    collectorShutdown();
+}
+
+void forkPrepare() {
+    if (!g || g->owner != getpid()) return;
+    g->flushMutex.lock();
+    g->parserMutex.lock();
+}
+void forkParent() {
+    if (!g || g->owner != getpid()) return;
+    g->parserMutex.unlock();
+    g->flushMutex.unlock();
+}
+void forkChild() {
+    // The child inherited CUPTI's and our memory but none of the threads: touching CUPTI or the
+    // writer here could deadlock or corrupt the parent's file. Leave both alone for good; the
+    // mutexes stay locked and are never used again in this process.
+    if (!g) return;
+    g->state.store(CollectorState::ForkedChild);
+}
+
+void onSignal(int sig, bool willDie) {
+    if (!recording()) return;
+    if (currentThreadId() == g->flusherTid.load()) return; // the flush thread itself crashed
+    const int served = g->signalServed.load();
+    g->signalRequest.store(willDie ? 2 : 1);
+    sem_post(&g->wake);
+    // Bounded wait (async-signal-safe calls only): the flush thread does the work.
+    const int maxWaits = (sig == SIGINT || sig == SIGTERM) ? 300 : 100; // x 10 ms
+    for (int i = 0; i < maxWaits && g->signalServed.load() == served; ++i) {
+        timespec ts{0, 10 * 1000 * 1000};
+        nanosleep(&ts, nullptr);
+    }
+}
+
+// ---- the collector --------------------------------------------------------------------------
+
+std::string likelyOtherTool(const char* oldName) {
+    std::vector<std::string> hints;
+    if (oldName && *oldName)
+        hints.push_back(std::string("CUPTI names the current subscriber \"") + oldName + "\"");
+    for (char** e = environ; e && *e; ++e) {
+        if (std::strncmp(*e, "NSYS_", 5) == 0) {
+            hints.push_back("Nsight Systems (NSYS_* is set)");
+            break;
+        }
+    }
+    if (const char* inj = std::getenv(env::kCudaInjection)) {
+        Dl_info self{};
+        if (dladdr(reinterpret_cast<void*>(&collectorStart), &self) && self.dli_fname) {
+            char a[4096], b[4096];
+            const bool same =
+                realpath(inj, a) && realpath(self.dli_fname, b) && std::strcmp(a, b) == 0;
+            if (!same)
+                hints.push_back(std::string("another injection library: CUDA_INJECTION64_PATH=") +
+                                inj);
+        }
+    }
+    struct Search {
+        bool kineto = false;
+    } search;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* p) {
+            const char* n = info->dlpi_name;
+            if (n && (std::strstr(n, "kineto") || std::strstr(n, "libtorch_cuda")))
+                static_cast<Search*>(p)->kineto = true;
+            return 0;
+        },
+        &search);
+    if (search.kineto)
+        hints.push_back("PyTorch's Kineto profiler in this process (libtorch_cuda is loaded)");
+    std::string out;
+    for (const auto& h : hints) out += (out.empty() ? "" : "; ") + h;
+    return out.empty() ? "unknown (Nsight Systems/Compute, cuda-gdb, compute-sanitizer or an "
+                         "in-process profiler)"
+                       : out;
+}
+
+void Collector::reportSubscribeFailure(CUptiResult r, const char* oldName) {
+    std::string text = cuptiErrorText(r);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || r == CUPTI_ERROR_MAX_LIMIT_REACHED)
+        text += ": CUPTI is already in use; likely " + likelyOtherTool(oldName);
+    writer.metadata(env::kMetaCuptiError, text);
+    writer.warning("collection disabled: " + text);
+    std::fprintf(stderr, "[strata] collection disabled: %s\n", text.c_str());
+}
+
+void Collector::enableActivities() {
+    struct Kind {
+        CUpti_ActivityKind kind;
+        uint32_t group;
+        const char* name;
+    };
+    const Kind kinds[] = {
+        {CUPTI_ACTIVITY_KIND_DEVICE, 0, "DEVICE"},
+        {CUPTI_ACTIVITY_KIND_OVERHEAD, 0, "OVERHEAD"},
+        {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
+        {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},
+        {CUPTI_ACTIVITY_KIND_MARKER, kCaptureNvtx, "MARKER"},
+        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kCaptureKernels, "CONCURRENT_KERNEL"},
+        {CUPTI_ACTIVITY_KIND_MEMCPY, kCaptureMemcpy, "MEMCPY"},
+        {CUPTI_ACTIVITY_KIND_MEMSET, kCaptureMemset, "MEMSET"},
+        {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, kCaptureSync, "SYNCHRONIZATION"},
+        {CUPTI_ACTIVITY_KIND_CUDA_EVENT, kCaptureSync, "CUDA_EVENT"},
+        {CUPTI_ACTIVITY_KIND_MEMORY2, kCaptureMemory, "MEMORY2"},
+    };
+    std::string enabled;
+    for (const Kind& k : kinds) {
+        if (k.group && !(config.capture & k.group)) continue;
+        const CUptiResult r = cuptiActivityEnable(k.kind);
+        if (r != CUPTI_SUCCESS) {
+            writer.warning(std::string("CUPTI activity ") + k.name +
+                           " not enabled: " + cuptiErrorText(r));
+            continue;
+        }
+        enabled += (enabled.empty() ? "" : ",") + std::string(k.name);
+    }
+    writer.metadata("cupti_activities", enabled);
+    if (config.capture & kCaptureApi) {
+        // Noisy getters: not recorded at the source (the parser also drops any that slip through).
+        std::string filtered;
+        for (uint32_t id : names.noisyRuntimeIds()) {
+            cuptiActivityEnableRuntimeApi(id, 0);
+            filtered += (filtered.empty() ? "" : ",") + names.runtimeName(id);
+        }
+        for (uint32_t id : names.noisyDriverIds()) {
+            cuptiActivityEnableDriverApi(id, 0);
+            filtered += (filtered.empty() ? "" : ",") + names.driverName(id);
+        }
+        writer.metadata("filtered_apis", filtered);
+    }
+    if (config.capture & kCaptureSync) cuptiActivityEnableCudaEventDeviceTimestamps(1);
+}
+
+void Collector::start(bool fromCuda) {
+    std::lock_guard lock(initMutex);
+    if (fromCuda && !cudaInitialized && state.load() != CollectorState::NotStarted &&
+        owner == getpid()) {
+        cudaInitialized = true;
+        if (state.load() == CollectorState::Recording || state.load() == CollectorState::Disabled)
+            writer.metadata(env::kMetaCudaInitialized, "1");
+        return;
+    }
+    if (state.load() != CollectorState::NotStarted) return;
+    owner = getpid();
+    cudaInitialized = fromCuda;
+    config = readCollectorConfig([](const char* n) { return std::getenv(n); });
+
+    std::string error;
+    if (!writer.open(config.outputPath, &error)) {
+        std::fprintf(stderr, "[strata] cannot write the trace %s: %s; the program runs untraced\n",
+                     config.outputPath.c_str(), error.c_str());
+        state.store(CollectorState::Disabled);
+        return;
+    }
+    const int64_t pid = getpid();
+    const OutputPathValues values = currentProcessValues();
+    writer.metadata("producer", "strata_collector");
+    writer.metadata(env::kMetaCudaInitialized, fromCuda ? "1" : "0");
+    writer.metadata(env::kMetaPid, std::to_string(pid));
+    writer.metadata(env::kMetaHost, values.host);
+    writer.metadata(env::kMetaRank, rankFromEnvironment());
+    writer.metadata(env::kMetaCommandLine, commandLine());
+    writer.metadata("clock", "CLOCK_MONOTONIC_RAW");
+    const int64_t mono = int64_t(clockNs());
+    writer.metadata("clock_realtime_offset_ns", std::to_string(realtimeNs() - mono));
+    writer.metadata("output_template", config.outputTemplate);
+    writer.process(pid, processName());
+    writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
+    for (const auto& w : config.warnings) writer.warning(w);
+
+    {
+        std::lock_guard s(scheduleMutex);
+        schedule = CaptureSchedule(config.schedule, mono);
+    }
+
+    // One clock for every record, registered once per process (re-registering corrupts
+    // timestamps, pytorch#192021) and before any activity kind is enabled.
+    if (!g_clockRegistered.exchange(true)) {
+        const CUptiResult r = cuptiActivityRegisterTimestampCallback(clockNs);
+        if (r != CUPTI_SUCCESS) {
+            writer.warning("CUPTI timestamp callback not registered (" + cuptiErrorText(r) +
+                           "): GPU times are on CUPTI's default clock");
+            writer.metadata("clock", "CUPTI default (CLOCK_REALTIME)");
+        }
+    }
+    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+
+    char oldName[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN * 2] = {};
+    CUpti_SubscriberParams params{};
+    params.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+    params.subscriberName = "Strata";
+    params.oldSubscriberName = oldName;
+    params.oldSubscriberSize = sizeof oldName;
+    const CUptiResult sub = cuptiSubscribe_v2(&subscriber, apiCallback, nullptr, &params);
+    if (sub != CUPTI_SUCCESS) {
+        reportSubscribeFailure(sub, oldName);
+        state.store(CollectorState::Disabled);
+        writer.flush();
+        std::atexit(atExit);
+        return;
+    }
+
+    pool.configure(config.bufferBytes, config.bufferCount, config.bufferPreallocate);
+    names.build();
+    parser = new ActivityParser(writer, names, config.capture);
+    const CUptiResult reg = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+    if (reg != CUPTI_SUCCESS) {
+        reportSubscribeFailure(reg, nullptr);
+        cuptiUnsubscribe(subscriber);
+        state.store(CollectorState::Disabled);
+        writer.flush();
+        std::atexit(atExit);
+        return;
+    }
+    const bool needNvtxCallbacks =
+        config.schedule.scheduleEnabled() || config.schedule.rangeEnabled();
+    if (needNvtxCallbacks) {
+        const CUptiResult r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX);
+        if (r != CUPTI_SUCCESS)
+            writer.warning("NVTX callbacks unavailable (" + cuptiErrorText(r) +
+                           "): the schedule and capture range cannot see steps");
+    }
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                        CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+    enableActivities();
+    if (!std::getenv(env::kNvtxInjection) && (config.capture & kCaptureNvtx))
+        writer.metadata("nvtx", "not captured: NVTX_INJECTION64_PATH is not set");
+
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%zu x %zu bytes", config.bufferCount, config.bufferBytes);
+    writer.metadata("cupti_buffers", buf);
+    writer.flush();
+
+    state.store(CollectorState::Recording);
+    std::atexit(atExit);
+    pthread_atfork(forkPrepare, forkParent, forkChild);
+    installSignalChain(onSignal);
+    sem_init(&wake, 0, 0);
+    flusher = std::thread([this] { flushLoop(); });
+}
+
+void Collector::collectDropped() {
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS)
+        droppedTotal += dropped;
+}
+
+void Collector::flushOnce(uint32_t cuptiFlag, bool closeFile) {
+    cuptiActivityFlushAll(cuptiFlag); // completion callbacks run (parser lock), not under ours
+    collectDropped();                 // outside our locks (Kineto: ABBA with CUPTI's lock)
+    std::lock_guard lock(flushMutex);
+    if (closeFile) {
+        {
+            std::lock_guard p(parserMutex);
+            if (parser) {
+                parser->finish();
+                const ParserStats& st = parser->stats();
+                writer.metadata("records_parsed", std::to_string(st.records));
+                writer.metadata("records_written", std::to_string(st.written));
+                writer.metadata("records_outside_capture", std::to_string(st.outsideCapture));
+            }
+        }
+        writer.metadata("cupti_dropped_records", std::to_string(droppedTotal));
+        if (droppedTotal > 0)
+            writer.warning("CUPTI dropped " + std::to_string(droppedTotal) +
+                           " records (activity buffers full); raise STRATA_BUFFER_SIZE");
+        if (pool.refusals() > 0)
+            writer.warning("the buffer pool refused " + std::to_string(pool.refusals()) +
+                           " CUPTI buffer requests (all " + std::to_string(pool.allocated()) +
+                           " in use)");
+        writer.close();
+    } else {
+        writer.flush();
+    }
+}
+
+void Collector::flushLoop() {
+    flusherTid.store(currentThreadId());
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, nullptr);
+    for (;;) {
+        timespec until{};
+        clock_gettime(CLOCK_REALTIME, &until);
+        const int64_t ns = until.tv_nsec + int64_t(config.flushMs) * 1000000;
+        until.tv_sec += ns / 1000000000;
+        until.tv_nsec = ns % 1000000000;
+        while (sem_timedwait(&wake, &until) != 0 && errno == EINTR) {
+        }
+        if (stopThread.load()) return;
+        if (const int req = signalRequest.exchange(0)) {
+            if (req == 2 && !shutDown.exchange(true)) {
+                flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, true);
+                state.store(CollectorState::ShutDown);
+            } else if (req == 1) {
+                flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
+            }
+            signalServed.fetch_add(1);
+            if (req == 2) return;
+            continue;
+        }
+        if (state.load() != CollectorState::Recording) return;
+        bool finished = false;
+        {
+            std::lock_guard s(scheduleMutex);
+            finished = schedule.finished(int64_t(clockNs()));
+        }
+        if (finished && !captureStopped.exchange(true)) {
+            // Nothing later can be kept: stop paying for CUPTI.
+            for (CUpti_ActivityKind k :
+                 {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+                  CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                  CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET,
+                  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
+                  CUPTI_ACTIVITY_KIND_MEMORY2})
+                cuptiActivityDisable(k);
+            writer.metadata("capture_stopped", "schedule finished or STRATA_DURATION_S reached");
+            flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
+            continue;
+        }
+        flushOnce(0, false);
+    }
+}
+
+void Collector::shutdown() {
+    if (owner != getpid()) return;
+    const CollectorState s = state.load();
+    if (s == CollectorState::ForkedChild || s == CollectorState::NotStarted) return;
+    if (shutDown.exchange(true)) return;
+    if (flusher.joinable()) {
+        stopThread.store(true);
+        sem_post(&wake);
+        flusher.join();
+    }
+    if (s == CollectorState::Disabled) {
+        std::lock_guard lock(flushMutex);
+        writer.close();
+    } else {
+        flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, true);
+    }
+    state.store(CollectorState::ShutDown);
+}
+
+} // namespace
+
+void collectorStart(bool cudaInitialized) {
+    const char* inj = std::getenv(env::kCudaInjection);
+    if (cudaInitialized && inj && std::strcmp(inj, "none") == 0) return;
+    instance().start(cudaInitialized);
+}
+
+CollectorState collectorState() {
+    if (!g) return CollectorState::NotStarted;
+    if (g->owner != getpid() && g->state.load() != CollectorState::NotStarted)
+        return CollectorState::ForkedChild;
+    return g->state.load();
+}
+
+bool collectorFlushNow() {
+    if (!recording()) return false;
+    g->flushOnce(0, false);
+    return true;
+}
+
+void collectorShutdown() {
+    if (g) g->shutdown();
+}
+
+void collectorWarning(const char* text) {
+    if (g && g->owner == getpid() && g->state.load() != CollectorState::ForkedChild &&
+        g->state.load() != CollectorState::NotStarted && text)
+        g->writer.warning(text);
+}
+
+} // namespace strata

@@ -1,0 +1,41 @@
+#pragma once
+// The collector's options, read from the environment the launcher sets (record/collector_env.h).
+// Bad values never stop the target: they fall back to defaults and are reported as warnings.
+#include "capture_schedule.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+// Activity groups of STRATA_CAPTURE.
+enum CaptureGroup : uint32_t {
+    kCaptureApi = 1u << 0,     // CUDA runtime + driver API calls
+    kCaptureNvtx = 1u << 1,    // NVTX ranges and marks
+    kCaptureKernels = 1u << 2, // CONCURRENT_KERNEL
+    kCaptureMemcpy = 1u << 3,
+    kCaptureMemset = 1u << 4,
+    kCaptureSync = 1u << 5,   // SYNCHRONIZATION and CUDA_EVENT
+    kCaptureMemory = 1u << 6, // MEMORY2 allocations/frees -> memory counter
+    kCaptureAll = 0x7fu,
+};
+
+struct CollectorConfig {
+    std::string outputTemplate; // STRATA_OUTPUT as given
+    std::string outputPath;     // expanded for this process
+    uint32_t capture = kCaptureAll;
+    size_t bufferBytes = 4u << 20; // one CUPTI activity buffer
+    size_t bufferCount = 32;       // pool cap (bufferBytes * bufferCount bytes at most)
+    size_t bufferPreallocate = 4;  // allocated at start
+    int32_t flushMs = 200;
+    CaptureScheduleConfig schedule;    // steps, capture range, duration
+    std::vector<std::string> warnings; // values that were ignored, and why
+};
+
+using EnvLookup = std::function<const char*(const char*)>;
+// Reads the options through `env` (getenv in the collector, a table in tests).
+CollectorConfig readCollectorConfig(const EnvLookup& env);
+
+} // namespace strata

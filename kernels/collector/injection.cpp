@@ -1,0 +1,37 @@
+// The library's C entry points: InitializeInjection (CUDA_INJECTION64_PATH),
+// InitializeInjectionNvtx2 (NVTX_INJECTION64_PATH, forwarded to CUPTI's own so CUPTI records NVTX
+// as MARKER activity), and two small hooks tests and the launcher's self-checks use.
+#include "collector.h"
+
+#include <dlfcn.h>
+
+#define STRATA_EXPORT extern "C" __attribute__((visibility("default")))
+
+STRATA_EXPORT int InitializeInjection(void) {
+    strata::collectorStart(true);
+    return 1; // never fail the target's cuInit
+}
+
+// NVTX's loader calls this with its export-table getter (nvtx3/nvtxDetail/nvtxInit.h, load
+// sequence v2). CUPTI implements NVTX tracing in its own InitializeInjectionNvtx2: forward to it.
+STRATA_EXPORT int InitializeInjectionNvtx2(void* getExportTable) {
+    strata::collectorStart(false);
+    using Fn = int (*)(void*);
+    auto next = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "InitializeInjectionNvtx2"));
+    if (!next) {
+        strata::collectorWarning(
+            "NVTX not captured: the CUPTI library has no InitializeInjectionNvtx2");
+        return 0; // NVTX calls stay no-ops
+    }
+    return next(getExportTable);
+}
+
+STRATA_EXPORT int strata_collector_state(void) {
+    return static_cast<int>(strata::collectorState());
+}
+STRATA_EXPORT int strata_collector_flush(void) {
+    return strata::collectorFlushNow() ? 1 : 0;
+}
+STRATA_EXPORT void strata_collector_shutdown(void) {
+    strata::collectorShutdown();
+}

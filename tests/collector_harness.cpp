@@ -1,0 +1,398 @@
+// collector_harness SCENARIO: plays the CUDA driver for the Strata collector built against the
+// stand-in CUPTI (libfake_cupti.so), in its own process so exit, signal and fork paths are real.
+// tst_collector sets STRATA_OUTPUT (and other STRATA_* options), runs a scenario, then reads the
+// .strata file back. Observations are printed on stdout as key=value lines.
+// The records' values are listed in tst_collector.cpp next to the expectations.
+#include "fake_cupti_control.h"
+
+#include <cupti.h>
+#include <generated_nvtx_meta.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern "C" int InitializeInjection(void);
+extern "C" int InitializeInjectionNvtx2(void*);
+extern "C" int strata_collector_state(void);
+extern "C" int strata_collector_flush(void);
+
+namespace {
+
+uint32_t tid() {
+    return uint32_t(syscall(SYS_gettid));
+}
+
+template <class T> T zeroed(CUpti_ActivityKind kind) {
+    T r;
+    std::memset(&r, 0, sizeof r);
+    r.kind = kind;
+    return r;
+}
+
+template <class T> void feed(const T& r) {
+    fake_cupti_feed(&r, sizeof r);
+}
+
+void api(bool runtime, CUpti_CallbackId cbid, uint64_t start, uint64_t end, uint32_t corr,
+         uint32_t ret = 0, uint32_t thread = 0) {
+    auto r = zeroed<CUpti_ActivityAPI>(runtime ? CUPTI_ACTIVITY_KIND_RUNTIME
+                                               : CUPTI_ACTIVITY_KIND_DRIVER);
+    r.cbid = cbid;
+    r.start = start;
+    r.end = end;
+    r.processId = uint32_t(getpid());
+    r.threadId = thread ? thread : tid();
+    r.correlationId = corr;
+    r.returnValue = ret;
+    feed(r);
+}
+
+void kernel(const char* name, uint64_t start, uint64_t end, uint32_t corr, uint32_t stream = 7) {
+    auto k = zeroed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    k.name = name;
+    k.start = start;
+    k.end = end;
+    k.deviceId = 0;
+    k.contextId = 1;
+    k.streamId = stream;
+    k.gridX = 4;
+    k.gridY = 2;
+    k.gridZ = 1;
+    k.blockX = 256;
+    k.blockY = 1;
+    k.blockZ = 1;
+    k.registersPerThread = 32;
+    k.staticSharedMemory = 1024;
+    k.dynamicSharedMemory = 2048;
+    k.correlationId = corr;
+    feed(k);
+}
+
+void memcpy6(uint8_t copyKind, uint8_t src, uint8_t dst, uint64_t bytes, uint64_t start,
+             uint64_t end, uint32_t corr) {
+    auto m = zeroed<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
+    m.copyKind = copyKind;
+    m.srcKind = src;
+    m.dstKind = dst;
+    m.bytes = bytes;
+    m.start = start;
+    m.end = end;
+    m.deviceId = 0;
+    m.contextId = 1;
+    m.streamId = 7;
+    m.correlationId = corr;
+    feed(m);
+}
+
+void memory(bool alloc, uint64_t bytes, uint64_t ts) {
+    auto m = zeroed<CUpti_ActivityMemory4>(CUPTI_ACTIVITY_KIND_MEMORY2);
+    m.memoryOperationType = alloc ? CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION
+                                  : CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
+    m.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    m.bytes = bytes;
+    m.timestamp = ts;
+    m.processId = uint32_t(getpid());
+    m.deviceId = 0;
+    m.contextId = 1;
+    feed(m);
+}
+
+void marker(uint32_t flags, uint32_t id, uint64_t ts, const char* name, uint32_t thread) {
+    auto m = zeroed<CUpti_ActivityMarker2>(CUPTI_ACTIVITY_KIND_MARKER);
+    m.flags = CUpti_ActivityFlag(flags);
+    m.id = id;
+    m.timestamp = ts;
+    m.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    m.objectId.pt.processId = uint32_t(getpid());
+    m.objectId.pt.threadId = thread;
+    m.name = name;
+    feed(m);
+}
+
+void device() {
+    auto d = zeroed<CUpti_ActivityDevice5>(CUPTI_ACTIVITY_KIND_DEVICE);
+    d.id = 0;
+    d.name = "NVIDIA H100 80GB HBM3";
+    d.numMultiprocessors = 132;
+    d.coreClockRate = 1980000;
+    d.globalMemorySize = 85899345920ull;
+    d.computeCapabilityMajor = 9;
+    d.computeCapabilityMinor = 0;
+    feed(d);
+}
+
+// The records of the "basic" scenario (values repeated in tst_collector.cpp).
+void basicRecords() {
+    const uint32_t t = tid();
+    device();
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, 500, 600, 6); // noisy: filtered
+    api(false, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 2000, 4000, 7); // nested in the runtime call
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 5000, 7);
+    kernel("_Z6squarePfi", 10000, 25000, 7);
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 30000, 31000, 8);
+    memcpy6(CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE,
+            CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, 1048576, 32000, 42000, 8);
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 40000, 41000, 9, 0);
+    memcpy6(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
+            CUPTI_ACTIVITY_MEMORY_KIND_PINNED, 4096, 43000, 44000, 9);
+    auto ms = zeroed<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
+    ms.bytes = 256;
+    ms.start = 45000;
+    ms.end = 46000;
+    ms.contextId = 1;
+    ms.streamId = 7;
+    ms.correlationId = 10;
+    ms.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    feed(ms);
+    memory(true, 1048576, 900);
+    memory(true, 2097152, 950);
+    memory(false, 1048576, 47000);
+    auto sy = zeroed<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+    sy.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE;
+    sy.start = 48000;
+    sy.end = 49000;
+    sy.contextId = 1;
+    sy.streamId = 7;
+    sy.correlationId = 11;
+    sy.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+    feed(sy);
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 47500, 49500, 11, 0);
+    // NVTX: outer [100,900) contains inner [200,300) on this thread; a mark at 150; a
+    // start/end range [400,800) ending on another thread (t + 1); a range whose end arrives in
+    // an earlier buffer than its start.
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 100, "outer", t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 0, 150, "tick", t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 2, 200, "inner", t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 2, 300, nullptr, t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, 400, "async", t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 4, 800, nullptr, t + 1);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 1, 900, nullptr, t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 3, 700, nullptr, t);
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 5, 600, "never ended", t);
+    fake_cupti_complete(); // next buffer
+    marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 3, 650, "early end", t);
+    kernel("_Z6squarePfi", 0, 0, 12);         // invalid timestamps (CUPTI out of device memory)
+    kernel("_Z6squarePfi", 60000, 59000, 13); // end before start
+    auto o = zeroed<CUpti_ActivityOverhead3>(CUPTI_ACTIVITY_KIND_OVERHEAD);
+    o.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH;
+    o.objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
+    o.objectId.pt.processId = uint32_t(getpid());
+    o.objectId.pt.threadId = t;
+    o.start = 50000;
+    o.end = 50500;
+    feed(o);
+    fake_cupti_add_dropped(12);
+}
+
+void observations() {
+    std::printf("state=%d\n", strata_collector_state());
+    std::printf("timestamp_registrations=%d\n", fake_cupti_timestamp_registrations());
+    std::printf("subscribe_calls=%d\n", fake_cupti_subscribe_calls());
+    std::printf("kernel_enabled=%d\n",
+                fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    std::printf("serial_kernel_enabled=%d\n",
+                fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_KERNEL));
+    std::printf("runtime_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_RUNTIME));
+    std::printf("memcpy_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MEMCPY));
+    std::printf("marker_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MARKER));
+    std::printf("memory2_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MEMORY2));
+    std::printf("cudaGetDevice_enabled=%d\n",
+                fake_cupti_runtime_api_enabled(CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020));
+    std::printf("cudaLaunchKernel_enabled=%d\n",
+                fake_cupti_runtime_api_enabled(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000));
+    std::printf("cuCtxGetCurrent_enabled=%d\n",
+                fake_cupti_driver_api_enabled(CUPTI_DRIVER_TRACE_CBID_cuCtxGetCurrent));
+    std::printf("nvtx_domain_enabled=%d\n", fake_cupti_domain_enabled(CUPTI_CB_DOMAIN_NVTX));
+    std::printf("thread_id_type=%d\n", fake_cupti_thread_id_type());
+    std::fflush(stdout);
+}
+
+void nvtxCallback(CUpti_CallbackId cbid, const void* params, const void* ret = nullptr) {
+    CUpti_NvtxData d{"nvtx", params, ret};
+    fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_NVTX, cbid, &d);
+}
+void push(const char* name) {
+    nvtxRangePushA_params p{name};
+    nvtxCallback(CUPTI_CBID_NVTX_nvtxRangePushA, &p);
+}
+void pop() {
+    static const int none = 0;
+    nvtxCallback(CUPTI_CBID_NVTX_nvtxRangePop, &none);
+}
+
+// Distinct, increasing clock readings (the collector's own clock, through the fake).
+uint64_t tick() {
+    const uint64_t a = fake_cupti_now();
+    uint64_t b = a;
+    while (b <= a + 1000) b = fake_cupti_now();
+    return b;
+}
+
+int scheduleScenario() {
+    // STRATA_SCHEDULE_WAIT=1 ACTIVE=1 REPEAT=1, STRATA_STEP_NAME=step (set by the test).
+    InitializeInjection();
+    const uint64_t t0 = tick();
+    push("step"); // step 0: wait
+    const uint64_t t1 = tick();
+    pop();
+    const uint64_t t2 = tick();
+    push("step"); // step 1: active
+    const uint64_t t3 = tick();
+    pop();
+    const uint64_t t4 = tick();
+    push("step"); // step 2: after the schedule
+    const uint64_t t5 = tick();
+    pop();
+    kernel("in_wait_step", t0 + 500, t1, 1);
+    kernel("in_active_step", t2 + 500, t3, 2);
+    kernel("after_schedule", t4 + 500, t5, 3);
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, t2 + 400, t2 + 450, 2);
+    observations();
+    return 0;
+}
+
+int captureRangeScenario() {
+    // STRATA_CAPTURE_RANGE=capture: nvtxRangeStartA("capture") .. nvtxRangeEnd(id).
+    InitializeInjection();
+    const uint64_t t0 = tick();
+    nvtxRangeStartA_params sp{"capture"};
+    const nvtxRangeId_t id = 77;
+    const uint64_t t1 = tick();
+    nvtxCallback(CUPTI_CBID_NVTX_nvtxRangeStartA, &sp, &id);
+    const uint64_t t2 = tick();
+    nvtxRangeEnd_params ep{id};
+    nvtxCallback(CUPTI_CBID_NVTX_nvtxRangeEnd, &ep);
+    const uint64_t t3 = tick();
+    kernel("before_range", t0, t0 + 10, 1);
+    kernel("inside_range", t1 + 500, t2, 2);
+    kernel("after_range", t3, t3 + 10, 3);
+    observations();
+    return 0;
+}
+
+int forkScenario() {
+    InitializeInjection();
+    kernel("before_fork", 1000, 2000, 1);
+    strata_collector_flush();
+    // A thread keeps feeding and flushing while the main thread forks: the children must neither
+    // deadlock on the collector's locks nor write into the parent's file.
+    std::atomic<bool> stop{false};
+    std::thread busy([&] {
+        uint64_t t = 100000;
+        while (!stop.load()) {
+            kernel("busy", t, t + 10, 2);
+            t += 100;
+            strata_collector_flush();
+        }
+    });
+    int ok = 0;
+    for (int i = 0; i < 20; ++i) {
+        const pid_t child = fork();
+        if (child == 0) {
+            alarm(10); // a deadlock shows as SIGALRM
+            const int st = strata_collector_state();
+            kernel("in_child", 3000, 4000, 3); // the collector hands out no buffer here
+            strata_collector_flush();
+            std::exit(st == 3 ? 0 : 40 + st); // runs atexit handlers: must not touch the file
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            ++ok;
+        else
+            std::printf("child_status=%d\n", status);
+    }
+    stop.store(true);
+    busy.join();
+    kernel("after_fork", 5000, 6000, 4);
+    std::printf("children_ok=%d\n", ok);
+    observations();
+    return 0;
+}
+
+int signalScenario(int sig, bool ownHandler) {
+    if (ownHandler) {
+        // The target's own SIGTERM handler, installed before CUDA (and the collector) starts.
+        std::signal(SIGTERM, [](int) {
+            const char msg[] = "target handler ran\n";
+            (void)!write(1, msg, sizeof msg - 1);
+            _exit(3);
+        });
+    }
+    InitializeInjection();
+    kernel("flushed", 1000, 2000, 1);
+    strata_collector_flush();
+    kernel("pending", 3000, 4000, 2); // still in CUPTI's buffer when the signal comes
+    std::fflush(stdout);
+    if (sig == SIGABRT) std::abort();
+    raise(sig);
+    return 99; // not reached
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: collector_harness SCENARIO\n");
+        return 2;
+    }
+    const std::string s = argv[1];
+    if (s == "basic") {
+        InitializeInjection();
+        InitializeInjection(); // idempotent
+        basicRecords();
+        observations();
+        return 0; // exit: atexit -> forced flush -> close
+    }
+    if (s == "small") {
+        InitializeInjection();
+        kernel("small", 1000, 2000, 1);
+        return 0;
+    }
+    if (s == "subscribe_taken") {
+        fake_cupti_fail_subscribe(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+                                  "Nsight Systems 2025.3");
+        const int r = InitializeInjection();
+        std::printf("init_result=%d\n", r);
+        kernel("not recorded", 1000, 2000, 1);
+        observations();
+        return 0;
+    }
+    if (s == "nvtx_only") {
+        std::printf("nvtx_result=%d\n", InitializeInjectionNvtx2(nullptr));
+        std::printf("nvtx_forwarded=%d\n", fake_cupti_nvtx_initializations());
+        observations();
+        return 0;
+    }
+    if (s == "schedule") return scheduleScenario();
+    if (s == "capture_range") return captureRangeScenario();
+    if (s == "fork") return forkScenario();
+    if (s == "exec_child") {
+        InitializeInjection();
+        kernel("parent", 1000, 2000, 1);
+        const pid_t child = fork();
+        if (child == 0) {
+            execl(argv[0], argv[0], "small", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        std::printf("child_pid=%d\nchild_exit=%d\n", int(child),
+                    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        observations();
+        return 0;
+    }
+    if (s == "sigterm") return signalScenario(SIGTERM, false);
+    if (s == "sigterm_handler") return signalScenario(SIGTERM, true);
+    if (s == "abort") return signalScenario(SIGABRT, false);
+    std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
+    return 2;
+}
