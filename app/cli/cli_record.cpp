@@ -183,8 +183,9 @@ int record(const Args& args) {
             std::string error;
             if (!parseCaptureList(v, &o.capture, &error)) return usageError(error);
         } else if (a == "--buffer-size") {
-            if (!parseInt(v, 1024, 1ll << 34, &n))
-                return usageError("--buffer-size expects bytes >= 1024 (e.g. 8M), got '" + v + "'");
+            if (!parseInt(v, 64 << 10, 256 << 20, &n))
+                return usageError("--buffer-size expects 64K..256M bytes (e.g. 8M), got '" + v +
+                                  "'");
             o.bufferSize = uint64_t(n);
         } else if (a == "--wait" || a == "--warmup" || a == "--active" || a == "--repeat") {
             if (!parseInt(v, 0, 1 << 30, &n))

@@ -1,0 +1,12 @@
+# The .strata format, the launcher (core/record) and `strata-cli record`.
+strata_add_qtest(tst_strata_format SOURCES tst_strata_format.cpp LIBS strata_core)
+
+# A stand-in target that writes its own .strata file through the writer, as the collector would.
+add_executable(record_fake_target ${CMAKE_CURRENT_SOURCE_DIR}/record_fake_target.cpp)
+target_link_libraries(record_fake_target PRIVATE strata_trace_writer)
+set_target_properties(record_fake_target PROPERTIES AUTOMOC OFF)
+
+strata_add_qtest(tst_launcher SOURCES tst_launcher.cpp LIBS strata_core)
+if(TARGET tst_launcher)
+  add_dependencies(tst_launcher record_fake_target strata-cli)
+endif()

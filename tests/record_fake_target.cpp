@@ -1,0 +1,106 @@
+// A stand-in for a CUDA program run under `strata-cli record`, for tests on machines without a
+// GPU: it does what the collector would do in the target, i.e. expands $STRATA_OUTPUT for its
+// own pid/rank/host and writes a small .strata file through StrataTraceWriter.
+//
+//   record_fake_target [--exit N] [--no-cuda] [--cupti-error TEXT] [--spawn-child]
+//                      [--env-to FILE] [--sleep-ms N]
+//
+// --no-cuda       metadata cuda_initialized=0 and no GPU records (a target that never used CUDA)
+// --cupti-error   metadata cupti_error=TEXT (CUPTI taken by another tool)
+// --spawn-child   also runs itself once more (posix_spawn, same environment), so two processes
+//                 write two files; waits for it
+// --env-to FILE   writes the STRATA_* / *_INJECTION64_PATH variables it sees to FILE
+// Exits with N (default 0).
+#include "io/strata_trace_writer.h"
+#include "record/collector_env.h"
+#include "record/output_path.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+int main(int argc, char** argv) {
+    namespace env = strata::collector_env;
+    int exitCode = 0;
+    bool cuda = true;
+    bool child = false;
+    int sleepMs = 0;
+    std::string cuptiError;
+    std::string envTo;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--exit" && i + 1 < argc)
+            exitCode = std::atoi(argv[++i]);
+        else if (a == "--no-cuda")
+            cuda = false;
+        else if (a == "--cupti-error" && i + 1 < argc)
+            cuptiError = argv[++i];
+        else if (a == "--spawn-child")
+            child = true;
+        else if (a == "--env-to" && i + 1 < argc)
+            envTo = argv[++i];
+        else if (a == "--sleep-ms" && i + 1 < argc)
+            sleepMs = std::atoi(argv[++i]);
+    }
+    if (!envTo.empty()) {
+        if (std::FILE* f = std::fopen(envTo.c_str(), "w")) {
+            for (char** e = environ; *e; ++e)
+                if (std::strncmp(*e, "STRATA_", 7) == 0 || std::strstr(*e, "_INJECTION64_PATH="))
+                    std::fprintf(f, "%s\n", *e);
+            std::fclose(f);
+        }
+    }
+    const char* tmpl = std::getenv(env::kOutput);
+    if (!tmpl) {
+        std::fprintf(stderr, "record_fake_target: %s is not set\n", env::kOutput);
+        return 90;
+    }
+    const strata::OutputPathValues values = strata::currentProcessValues();
+    strata::StrataTraceWriter w;
+    std::string error;
+    if (!w.open(strata::expandOutputPath(tmpl, values), &error)) {
+        std::fprintf(stderr, "record_fake_target: %s\n", error.c_str());
+        return 91;
+    }
+    const int64_t pid = values.pid;
+    w.metadata(env::kMetaPid, std::to_string(pid));
+    w.metadata(env::kMetaRank, values.rank);
+    w.metadata(env::kMetaHost, values.host);
+    w.metadata(env::kMetaCudaInitialized, cuda ? "1" : "0");
+    if (!cuptiError.empty()) w.metadata(env::kMetaCuptiError, cuptiError);
+    w.process(pid, "record_fake_target");
+    w.thread(pid, pid, "main");
+    if (cuda) {
+        // Two launches and their kernels: 2 CPU slices + 2 kernels = 4 slices.
+        const uint32_t launch = w.string("cudaLaunchKernel");
+        const uint32_t kernel = w.string("fake_kernel");
+        strata::GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        for (int k = 0; k < 2; ++k) {
+            const int64_t t = 1000 + k * 10000;
+            w.cpuSlice(pid, pid, t, t + 500, launch, strata::SliceKind::CudaRuntime, k + 1, 0);
+            w.gpuOp(t + 2000, t + 5000, kernel, strata::SliceKind::Kernel, g, k + 1);
+        }
+    }
+    w.flush();
+    if (child) {
+        pid_t p = -1;
+        char* args[] = {argv[0], nullptr};
+        if (posix_spawn(&p, argv[0], nullptr, nullptr, args, environ) == 0) {
+            int status = 0;
+            waitpid(p, &status, 0);
+        }
+    }
+    if (sleepMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+    w.close();
+    return exitCode;
+}

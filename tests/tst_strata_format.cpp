@@ -1,0 +1,469 @@
+// The .strata format: writer -> file bytes -> reader -> model. Expected values are written by
+// hand here (or by tests/data/record/make_strata_fixture.py, an independent writer in Python).
+#include "io/strata_crc32c.h"
+#include "io/strata_format.h"
+#include "io/strata_trace_writer.h"
+#include "io/trace_loader.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+using namespace strata;
+
+namespace {
+
+std::string readAll(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+void writeAll(const std::string& path, const std::string& bytes) {
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+uint32_t u32At(const std::string& b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);
+    return v;
+}
+
+// All slices of a trace as (track kind, name, start, dur) for easy lookup.
+struct Found {
+    SliceRef ref;
+    const Track* track = nullptr;
+};
+
+Found findSlice(const Trace& t, std::string_view name) {
+    for (TrackId id = 0; id < t.tracks().size(); ++id) {
+        const Track& tr = t.track(id);
+        for (SliceIndex i = 0; i < tr.slices.size(); ++i)
+            if (t.str(tr.slices.name[i]) == name) return {SliceRef{id, i}, &tr};
+    }
+    return {};
+}
+
+bool hasWarning(const Trace& t, const std::string& needle) {
+    for (const auto& w : t.warnings())
+        if (w.find(needle) != std::string::npos) return true;
+    return false;
+}
+
+std::string allWarnings(const Trace& t) {
+    std::string s;
+    for (const auto& w : t.warnings()) s += w + "\n";
+    return s;
+}
+
+} // namespace
+
+class TestStrataFormat : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
+
+    // A file of 4 data chunks (3 CPU slices each) + the end-of-file chunk. `ends` gets the file
+    // size after each chunk, `slicesBefore[k]` the slices in chunks < k.
+    std::string writeFourChunks(std::vector<uint64_t>* ends) {
+        const std::string p = path("four.strata");
+        StrataTraceWriter w;
+        std::string error;
+        if (!w.open(p, &error)) return {};
+        ends->push_back(w.bytesWritten());
+        for (int c = 0; c < 4; ++c) {
+            const uint32_t name = w.string("op" + std::to_string(c));
+            for (int k = 0; k < 3; ++k) {
+                const int64_t t = 1000 * (c * 3 + k);
+                w.cpuSlice(1, 2, t, t + 100, name, SliceKind::CpuOp, -1, 0);
+            }
+            w.flush();
+            ends->push_back(w.bytesWritten());
+        }
+        w.close();
+        ends->push_back(w.bytesWritten());
+        return p;
+    }
+
+private slots:
+    void crc32cKnownVector() {
+        // The standard check value of CRC-32C (RFC 3720 appendix B.4 / iSCSI).
+        QCOMPARE(crc32c(0, "123456789", 9), 0xE3069283u);
+        // Continuing equals one pass.
+        QCOMPARE(crc32c(crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
+        QCOMPARE(crc32c(0, "", 0), 0u);
+    }
+
+    void byteLayoutByHand() {
+        const std::string p = path("layout.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY2(w.open(p, &error), error.c_str());
+        QCOMPARE(w.bytesWritten(), uint64_t(8));
+        w.metadata("k", "v");
+        QVERIFY(w.close());
+        // 8 header + (20 + String 10 + Metadata 10) + (20 + EndOfFile 5) = 73 bytes.
+        QCOMPARE(w.bytesWritten(), uint64_t(73));
+        const std::string b = readAll(p);
+        QCOMPARE(b.size(), size_t(73));
+        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x00", 8));
+        QCOMPARE(b.substr(8, 4), std::string("CHNK"));
+        QCOMPARE(u32At(b, 12), 0u);          // sequence
+        QCOMPARE(u32At(b, 16), 20u);         // payload bytes
+        QCOMPARE(u32At(b, 20), 2u);          // records
+        QCOMPARE(u32At(b, 24), 0x18E0D5C5u); // crc32c, computed by an independent python script
+        QCOMPARE(b.substr(28, 10), std::string("\x01\x05\x00\x00\x00\x01\x00\x00\x00k", 10));
+        QCOMPARE(b.substr(38, 10), std::string("\x02\x05\x00\x00\x00\x01\x00\x00\x00v", 10));
+        QCOMPARE(u32At(b, 52), 1u); // sequence of the end-of-file chunk
+        QCOMPARE(u32At(b, 56), 5u);
+        QCOMPARE(u32At(b, 60), 1u);
+        QCOMPARE(u32At(b, 64), 0xF7671A7Au);
+        QCOMPARE(b.substr(68, 5), std::string("\x0e\x00\x00\x00\x00", 5));
+    }
+
+    void stringsAreInterned() {
+        const std::string p = path("strings.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(p, &error));
+        const uint32_t a = w.string("alpha");
+        QCOMPARE(a, 1u);
+        QCOMPARE(w.string("alpha"), a);
+        QCOMPARE(w.string("beta"), 2u);
+        QCOMPARE(w.string(""), 0u);
+        w.thread(1, 1, "alpha"); // reuses id 1, no new String record
+        QVERIFY(w.close());
+        // 8 + (20 + 14 + 13 + Thread 25) + 25 = 105.
+        QCOMPARE(readAll(p).size(), size_t(105));
+    }
+
+    void roundTripEveryRecordType() {
+        const std::string p = path("all.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(p, &error));
+        w.metadata("command_line", "python train.py --epochs 1");
+        w.process(77, "train.py");
+        w.thread(77, 78, "main");
+        DeviceInfo d;
+        d.id = 0;
+        d.name = "NVIDIA H100";
+        d.smCount = 132;
+        d.totalMemoryBytes = 85899345920;
+        d.computeMajor = 9;
+        d.computeMinor = 0;
+        d.clockRateKHz = 1980000;
+        d.memoryClockRateKHz = 2619000;
+        w.device(d);
+        const uint32_t launch = w.string("cudaLaunchKernel");
+        const uint32_t gemm = w.string("gemm");
+        const uint32_t step = w.string("step");
+        w.cpuBegin(77, 78, 900, step, SliceKind::UserAnnotation);
+        w.cpuSlice(77, 78, 1000, 1600, launch, SliceKind::CudaRuntime, 9, 2);
+        w.cpuEnd(77, 78, 1700);
+        w.flush();
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        g.context = 1;
+        g.grid = {4, 2, 1};
+        g.block = {128, 1, 1};
+        g.registersPerThread = 64;
+        g.staticSharedBytes = 1024;
+        g.dynamicSharedBytes = 2048;
+        g.bytes = 12345;
+        g.copyKind = 1;
+        g.srcMemory = 2;
+        g.dstMemory = 3;
+        g.graphId = 5;
+        g.graphNodeId = 6;
+        w.gpuOp(2000, 5000, gemm, SliceKind::Kernel, g, 9);
+        w.asyncSlice(77, 5, 3000, 4000, w.string("range"));
+        w.instant(77, 78, 1200, w.string("mark"));
+        w.counter(77, w.string("mem"), 1500, 2.5);
+        w.warning("CUPTI dropped 3 records");
+        QVERIFY(w.close());
+
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.metadata().at("command_line"), std::string("python train.py --epochs 1"));
+        QVERIFY(t.process(77));
+        QCOMPARE(t.str(t.process(77)->name), std::string_view("train.py"));
+        QVERIFY(t.thread(77, 78));
+        QCOMPARE(t.str(t.thread(77, 78)->name), std::string_view("main"));
+        QCOMPARE(t.devices().size(), size_t(1));
+        const DeviceInfo& dd = t.devices()[0];
+        QCOMPARE(dd.name, d.name);
+        QCOMPARE(dd.smCount, 132);
+        QCOMPARE(dd.totalMemoryBytes, int64_t(85899345920));
+        QCOMPARE(dd.computeMajor, 9);
+        QCOMPARE(dd.clockRateKHz, int64_t(1980000));
+        QCOMPARE(dd.memoryClockRateKHz, int64_t(2619000));
+        QCOMPARE(t.sliceCount(), size_t(4)); // step, launch, kernel, async range
+
+        const Found api = findSlice(t, "cudaLaunchKernel");
+        QVERIFY(api.track);
+        QCOMPARE(api.track->kind, TrackKind::Thread);
+        QCOMPARE(api.track->pid, int64_t(77));
+        QCOMPARE(api.track->tid, int64_t(78));
+        QCOMPARE(t.start(api.ref), TimeNs(1000));
+        QCOMPARE(t.duration(api.ref), TimeNs(600));
+        QCOMPARE(t.kind(api.ref), SliceKind::CudaRuntime);
+        QCOMPARE(t.extra(api.ref)->correlation, int64_t(9));
+        QCOMPARE(api.track->slices.depth[api.ref.index], uint16_t(1)); // inside "step"
+        ArgValue rc;
+        QVERIFY(t.argStore().find(api.track->slices.args[api.ref.index],
+                                  t.strings().find("return_code"), &rc));
+        QCOMPARE(rc.i, int64_t(2));
+
+        const Found nvtx = findSlice(t, "step");
+        QCOMPARE(t.start(nvtx.ref), TimeNs(900));
+        QCOMPARE(t.duration(nvtx.ref), TimeNs(800));
+        QCOMPARE(t.kind(nvtx.ref), SliceKind::UserAnnotation);
+
+        const Found k = findSlice(t, "gemm");
+        QVERIFY(k.track);
+        QCOMPARE(k.track->kind, TrackKind::GpuStream);
+        QCOMPARE(k.track->device, 0);
+        QCOMPARE(k.track->tid, int64_t(7));
+        QCOMPARE(t.start(k.ref), TimeNs(2000));
+        QCOMPARE(t.duration(k.ref), TimeNs(3000));
+        QCOMPARE(t.kind(k.ref), SliceKind::Kernel);
+        const GpuActivity* a = t.gpu(k.ref);
+        QVERIFY(a);
+        QCOMPARE(a->stream, int64_t(7));
+        QCOMPARE(a->context, int64_t(1));
+        QCOMPARE(a->grid, (std::array<int32_t, 3>{4, 2, 1}));
+        QCOMPARE(a->block, (std::array<int32_t, 3>{128, 1, 1}));
+        QCOMPARE(a->registersPerThread, 64);
+        QCOMPARE(a->staticSharedBytes, 1024);
+        QCOMPARE(a->dynamicSharedBytes, 2048);
+        QCOMPARE(a->bytes, int64_t(12345));
+        QCOMPARE(int(a->copyKind), 1);
+        QCOMPARE(int(a->srcMemory), 2);
+        QCOMPARE(int(a->dstMemory), 3);
+        QCOMPARE(a->graphId, int64_t(5));
+        QCOMPARE(a->graphNodeId, int64_t(6));
+        QCOMPARE(t.launchOf(k.ref), api.ref); // the flow comes from the correlation id
+
+        const Found async = findSlice(t, "range");
+        QCOMPARE(async.track->kind, TrackKind::Async);
+        QCOMPARE(async.track->cookie, uint64_t(5));
+        QCOMPARE(t.start(async.ref), TimeNs(3000));
+        QCOMPARE(t.duration(async.ref), TimeNs(1000));
+
+        QCOMPARE(t.instantCount(), size_t(1));
+        QCOMPARE(t.counterSampleCount(), size_t(1));
+        bool sawCounter = false, sawInstant = false;
+        for (const Track& tr : t.tracks()) {
+            if (tr.kind == TrackKind::Counter && t.str(tr.name) == "mem") {
+                QCOMPARE(tr.counter.ts[0], TimeNs(1500));
+                QCOMPARE(tr.counter.value[0], 2.5);
+                sawCounter = true;
+            }
+            if (tr.instants.size() == 1) {
+                QCOMPARE(tr.instants.ts[0], TimeNs(1200));
+                QCOMPARE(t.str(tr.instants.name[0]), std::string_view("mark"));
+                sawInstant = true;
+            }
+        }
+        QVERIFY(sawCounter && sawInstant);
+        QVERIFY(hasWarning(t, "CUPTI dropped 3 records"));
+        QCOMPARE(t.warnings().size(), size_t(1)); // a clean file adds none of its own
+    }
+
+    void fixtureWrittenByPython() {
+        // tests/data/record/make_strata_fixture.py writes this from the format document.
+        const std::string p = STRATA_TEST_DATA "/record/python_written.strata";
+        const LoadResult r = loadTrace(p);
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        const Trace& t = *r.trace;
+        QCOMPARE(t.metadata().at("host"), std::string("gpu-box"));
+        QCOMPARE(t.str(t.process(77)->name), std::string_view("train.py"));
+        QCOMPARE(t.devices().at(0).name, std::string("NVIDIA H100"));
+        QCOMPARE(t.sliceCount(), size_t(5));
+        const Found k = findSlice(t, "gemm");
+        QCOMPARE(t.duration(k.ref), TimeNs(3000));
+        QCOMPARE(t.gpu(k.ref)->grid, (std::array<int32_t, 3>{4, 2, 1}));
+        QCOMPARE(t.launchOf(k.ref), findSlice(t, "cudaLaunchKernel").ref);
+        const Found copy = findSlice(t, "Memcpy HtoD");
+        QCOMPARE(t.kind(copy.ref), SliceKind::Memcpy);
+        QCOMPARE(t.gpu(copy.ref)->bytes, int64_t(4096));
+        QCOMPARE(t.duration(findSlice(t, "step").ref), TimeNs(800));
+        QCOMPARE(t.duration(findSlice(t, "range").ref), TimeNs(1000));
+        QCOMPARE(t.counterSampleCount(), size_t(1));
+        QCOMPARE(t.instantCount(), size_t(1));
+        QCOMPARE(t.warnings(), std::vector<std::string>{"CUPTI dropped 3 records"});
+    }
+
+    void truncatedAtEveryByte() {
+        std::vector<uint64_t> ends;
+        const std::string p = writeFourChunks(&ends);
+        QVERIFY(!p.empty());
+        QCOMPARE(ends.size(), size_t(6)); // header, 4 data chunks, end-of-file chunk
+        const std::string full = readAll(p);
+        QCOMPARE(uint64_t(full.size()), ends.back());
+        const std::string cut = path("cut.strata");
+        for (size_t len = 0; len < full.size(); ++len) {
+            writeAll(cut, full.substr(0, len));
+            const LoadResult r = readStrataTrace(cut, {});
+            if (len < 8) {
+                QVERIFY(!r.ok());
+                QCOMPARE(r.error->byteOffset, uint64_t(0));
+                continue;
+            }
+            QVERIFY2(r.ok(), std::to_string(len).c_str());
+            // Complete chunks in the prefix; each data chunk holds 3 slices.
+            size_t complete = 0;
+            while (complete + 1 < ends.size() && ends[complete + 1] <= len) ++complete;
+            const size_t dataChunks = std::min<size_t>(complete, 4);
+            QCOMPARE(r.trace->sliceCount(), dataChunks * 3);
+            const Trace& t = *r.trace;
+            if (len == ends[complete]) {
+                QVERIFY2(hasWarning(t, "no end-of-file record after " + std::to_string(complete) +
+                                           " chunk(s)"),
+                         allWarnings(t).c_str());
+            } else {
+                const std::string where = "chunk " + std::to_string(complete) + " at byte " +
+                                          std::to_string(ends[complete]) + ": truncated";
+                QVERIFY2(hasWarning(t, where),
+                         (std::to_string(len) + ": " + allWarnings(t)).c_str());
+            }
+        }
+    }
+
+    void damagedCrcKeepsEarlierChunks() {
+        std::vector<uint64_t> ends;
+        const std::string p = writeFourChunks(&ends);
+        std::string b = readAll(p);
+        b[ends[2] + 20 + 3] ^= 0x40; // a payload byte of chunk 2
+        writeAll(p, b);
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(r.trace->sliceCount(), size_t(6));
+        const std::string expected =
+            "chunk 2 at byte " + std::to_string(ends[2]) + ": CRC mismatch";
+        QVERIFY2(hasWarning(*r.trace, expected), allWarnings(*r.trace).c_str());
+        QVERIFY(hasWarning(*r.trace, "kept the 2 chunk(s) before it"));
+    }
+
+    void badChunkLength() {
+        std::vector<uint64_t> ends;
+        const std::string p = writeFourChunks(&ends);
+        std::string b = readAll(p);
+        const uint32_t huge = 0x7FFFFFFF;
+        std::memcpy(b.data() + ends[1] + 8, &huge, 4);
+        writeAll(p, b);
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(r.trace->sliceCount(), size_t(3));
+        QVERIFY2(hasWarning(*r.trace, "chunk 1 at byte " + std::to_string(ends[1]) +
+                                          ": bad chunk length 2147483647"),
+                 allWarnings(*r.trace).c_str());
+    }
+
+    void unknownVersionIsAnError() {
+        std::vector<uint64_t> ends;
+        const std::string p = writeFourChunks(&ends);
+        std::string b = readAll(p);
+        b[6] = 2;
+        writeAll(p, b);
+        const LoadResult r = loadTrace(p);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error->file, p);
+        QCOMPARE(r.error->byteOffset, uint64_t(6));
+        QVERIFY2(r.error->message.find("unsupported .strata version 2.0") != std::string::npos,
+                 r.error->message.c_str());
+    }
+
+    void notAStrataFile() {
+        const std::string p = path("bogus.strata");
+        writeAll(p, "STRATX\x01\x00 hello");
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY(!r.ok());
+        QVERIFY(r.error->message.find("expected the .strata header") != std::string::npos);
+    }
+
+    void unknownRecordTypeOfNewerMinorIsSkipped() {
+        // Hand-made v1.1 file: a record of type 200 (unknown) between two known ones.
+        std::string payload;
+        auto rec = [&](uint8_t type, const std::string& body) {
+            const uint32_t n = uint32_t(body.size());
+            payload += char(type);
+            payload.append(reinterpret_cast<const char*>(&n), 4);
+            payload += body;
+        };
+        rec(1, std::string("\x01\x00\x00\x00", 4) + "x");
+        rec(200, "future stuff");
+        rec(13, "hello");
+        std::string head = "CHNK";
+        const uint32_t fields[3] = {0, uint32_t(payload.size()), 3};
+        head.append(reinterpret_cast<const char*>(fields), 12);
+        const uint32_t crc = crc32c(crc32c(0, head.data(), 16), payload.data(), payload.size());
+        head.append(reinterpret_cast<const char*>(&crc), 4);
+        const std::string p = path("minor.strata");
+        writeAll(p, std::string("STRATA\x01\x01", 8) + head + payload);
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY(r.ok());
+        QVERIFY(hasWarning(*r.trace, "hello"));
+        QVERIFY2(hasWarning(*r.trace, "skipped 1 record(s) of types this build does not know "
+                                      "(file version 1.1)"),
+                 allWarnings(*r.trace).c_str());
+    }
+
+    void autoFlushBoundsChunks() {
+        const std::string p = path("auto.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(p, &error));
+        w.setAutoFlushBytes(100); // a CPU slice record is 5 + 53 = 58 bytes
+        const uint32_t n = w.string("s");
+        for (int i = 0; i < 10; ++i)
+            w.cpuSlice(1, 1, i * 10, i * 10 + 5, n, SliceKind::CpuOp, -1, 0);
+        QCOMPARE(w.chunksWritten(), 5u); // String+2 slices, then 2 slices per chunk (116 bytes)
+        QVERIFY(w.close());
+        const LoadResult r = readStrataTrace(p, {});
+        QCOMPARE(r.trace->sliceCount(), size_t(10));
+    }
+
+    void concurrentWriters() {
+        const std::string p = path("threads.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(p, &error));
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&w, t] {
+                for (int i = 0; i < 5000; ++i) {
+                    const uint32_t n = w.string("op" + std::to_string(i % 50));
+                    w.cpuSlice(1, t, i * 10, i * 10 + 5, n, SliceKind::CpuOp, -1, 0);
+                    if (i % 700 == 0) w.flush();
+                }
+            });
+        }
+        for (auto& th : threads) th.join();
+        QVERIFY(w.close());
+        const LoadResult r = readStrataTrace(p, {});
+        QVERIFY(r.ok());
+        QCOMPARE(r.trace->sliceCount(), size_t(20000));
+        QCOMPARE(r.trace->warnings().size(), size_t(0));
+    }
+
+    void callsBeforeOpenAreIgnored() {
+        StrataTraceWriter w;
+        QCOMPARE(w.string("x"), 0u);
+        w.cpuEnd(1, 1, 5);
+        QVERIFY(!w.flush());
+        QVERIFY(!w.close());
+        std::string error;
+        QVERIFY(!w.open("/nonexistent-dir/x.strata", &error));
+        QVERIFY2(error.find("/nonexistent-dir/x.strata: cannot create") == 0, error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStrataFormat)
+#include "tst_strata_format.moc"
