@@ -1,0 +1,6 @@
+# Timeline: level-of-detail summary (core), time axis and ruler, and the TimelineView widget.
+strata_add_qtest(tst_timeline_lod SOURCES tst_timeline_lod.cpp LIBS strata_core)
+if(TARGET strata_widgets)
+  strata_add_qtest(tst_timeline_axis SOURCES tst_timeline_axis.cpp LIBS strata_widgets)
+  strata_add_qtest(tst_timeline_view SOURCES tst_timeline_view.cpp LIBS strata_widgets)
+endif()

@@ -1,0 +1,337 @@
+#include "timeline_painter.h"
+
+#include "ruler_ticks.h"
+
+#include <QFontMetrics>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+constexpr QRgb kBackground = 0xfffcfcfd;
+constexpr QRgb kHeaderBand = 0xffeceef1;
+constexpr QRgb kSeparator = 0xffe3e5e8;
+constexpr QRgb kIdleFill = 0xfff7dcd8;
+constexpr QRgb kIdleHatch = 0xffd98a80;
+constexpr QRgb kBusyStrip = 0xffb9c2cc;
+constexpr QRgb kLongGap = 0xffd6453a;
+constexpr QRgb kSelection = 0xff101418;
+constexpr QRgb kCorrelated = 0xfff08c00;
+constexpr QRgb kHighlight = 0xffe8c800;
+constexpr int kMinLabelWidth = 24;
+constexpr int kGapLabelWidth = 56;
+
+struct Frame {
+    TimelineState& s;
+    QPainter& p;
+    const Trace& trace;
+    int w, h;
+    TimeNs tq0, tq1; // visible time range plus two pixels each side
+    int level;
+    QFontMetrics fm;
+    int xTraceStart, xTraceEnd;
+};
+
+void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
+    x0 = std::max(x0, f.xTraceStart);
+    x1 = std::min(x1, f.xTraceEnd);
+    if (x1 <= x0) return;
+    const QRect r(x0, y, x1 - x0, h);
+    f.p.fillRect(r, QColor::fromRgb(kIdleFill));
+    f.p.fillRect(r, QBrush(QColor::fromRgb(kIdleHatch), Qt::BDiagPattern));
+}
+
+void drawLabel(Frame& f, const QRect& rc, const QString& text, QRgb bg) {
+    const QRect vis = rc.intersected(QRect(0, rc.y(), f.w, rc.height())).adjusted(3, 0, -3, 0);
+    if (vis.width() < kMinLabelWidth - 6) return;
+    f.p.setPen(QColor::fromRgb(textColorOn(bg)));
+    if (f.fm.horizontalAdvance(text) <= vis.width())
+        f.p.drawText(vis, Qt::AlignVCenter | Qt::AlignLeft, text);
+    else
+        f.p.drawText(vis, Qt::AlignVCenter | Qt::AlignLeft,
+                     f.fm.elidedText(text, Qt::ElideRight, vis.width()));
+}
+
+// Long gaps of a sorted list in view: solid strip, and a length label where there is room.
+void drawLongGaps(Frame& f, const std::vector<GpuGap>& gaps, int stripY, int stripH, int labelY,
+                  int labelH) {
+    size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
+    while (i < gaps.size() && gaps[i].start < f.tq1) {
+        const GpuGap& g = gaps[i];
+        const QRect rc = f.s.spanRect(g.start, g.end, stripY, stripH);
+        f.p.fillRect(rc, QColor::fromRgb(kLongGap));
+        if (f.s.hoveredGap && f.s.hoveredGap->start == g.start && f.s.hoveredGap->end == g.end) {
+            f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
+            f.p.drawRect(rc.adjusted(0, 0, -1, -1));
+        }
+        if (rc.width() >= kGapLabelWidth && labelH > 0) {
+            const QRect lr = QRect(rc.x(), labelY, rc.width(), labelH)
+                                 .intersected(QRect(0, labelY, f.w, labelH));
+            f.p.setPen(QColor::fromRgb(kLongGap));
+            f.p.drawText(lr, Qt::AlignCenter, QString::fromStdString(formatDuration(g.duration())));
+        }
+        // Skip the gaps that end inside the pixel just drawn.
+        const TimeNs next = f.s.axis.timeForX(rc.x() + rc.width());
+        i = std::max(i + 1, GapIndex::firstEndingAfter(gaps, next));
+    }
+}
+
+void paintSliceRow(Frame& f, const TrackRow& r, int top) {
+    constexpr int H = TrackLayout::kDepthHeight;
+    const int stripY = top + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip;
+    if (r.gpuStream) fillIdleBand(f, 0, f.w, stripY, TrackLayout::kGapStrip);
+    for (size_t l = 0; l < r.lanes.size(); ++l) {
+        const TrackId id = r.lanes[l];
+        const Track& track = f.trace.track(id);
+        const TrackLod& lod = f.s.lod(id);
+        const SliceColumns& c = track.slices;
+        for (int d = 0; d < r.laneDepths[l]; ++d) {
+            const int y = top + r.laneY[l] + d * H;
+            const bool onScreen = y + H > 0 && y < f.h;
+            const bool strip =
+                r.gpuStream && d == 0 && stripY + TrackLayout::kGapStrip > 0 && stripY < f.h;
+            if (!onScreen && !strip) continue;
+            f.s.spans.clear();
+            lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.s.spans);
+            for (const LodSpan& sp : f.s.spans) {
+                QRect rc = f.s.spanRect(sp.start, sp.end, y + 1, H - 2);
+                if (strip)
+                    f.p.fillRect(QRect(rc.x(), stripY, rc.width(), TrackLayout::kGapStrip),
+                                 QColor::fromRgb(kBusyStrip));
+                if (!onScreen) continue;
+                QRgb col = f.s.colors.get(c.name[sp.slice], f.trace.str(c.name[sp.slice]),
+                                          c.kind[sp.slice]);
+                if (sp.merged) col = mergedColor(col);
+                rc = rc.intersected(QRect(-2, rc.y(), f.w + 4, rc.height()));
+                f.p.fillRect(rc, QColor::fromRgb(col));
+                if (!sp.merged && rc.width() >= kMinLabelWidth)
+                    drawLabel(f, rc, f.s.label(c.name[sp.slice]), col);
+            }
+        }
+    }
+    if (r.gpuStream && !r.lanes.empty()) {
+        const Track& t0 = f.trace.track(r.lanes.front());
+        drawLongGaps(f, f.s.gaps.streamGaps(t0.device, t0.tid), stripY, TrackLayout::kGapStrip,
+                     top + r.laneY[0], H);
+    }
+}
+
+void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
+    const int y = top + 1, h = TrackLayout::kIdleHeight - 1;
+    f.s.busy.assign(static_cast<size_t>(f.w), 0);
+    for (const TrackRow& sr : f.s.layout.rows()) {
+        if (sr.group != r.group || !sr.gpuStream) continue;
+        for (TrackId id : sr.lanes) {
+            const Track& track = f.trace.track(id);
+            f.s.spans.clear();
+            f.s.lod(id).query(track, 0, f.tq0, f.tq1, f.level, f.s.spans);
+            for (const LodSpan& sp : f.s.spans) {
+                const QRect rc = f.s.spanRect(sp.start, sp.end, 0, 1);
+                const int a = std::clamp(rc.x(), 0, f.w),
+                          b = std::clamp(rc.x() + rc.width(), 0, f.w);
+                std::fill(f.s.busy.begin() + a, f.s.busy.begin() + b, uint8_t{1});
+            }
+        }
+    }
+    int x = 0;
+    while (x < f.w) {
+        int e = x;
+        while (e < f.w && f.s.busy[e] == f.s.busy[x]) ++e;
+        if (f.s.busy[x])
+            f.p.fillRect(QRect(x, y, e - x, h), QColor::fromRgb(kBusyStrip));
+        else
+            fillIdleBand(f, x, e, y, h);
+        x = e;
+    }
+    QFont small = f.p.font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    f.p.save();
+    f.p.setFont(small);
+    drawLongGaps(f, f.s.gaps.deviceGaps(r.device), y, h, y, 0);
+    // Length labels of long device gaps, white on the red band.
+    const auto& gaps = f.s.gaps.deviceGaps(r.device);
+    for (size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
+         i < gaps.size() && gaps[i].start < f.tq1;) {
+        const QRect rc = f.s.spanRect(gaps[i].start, gaps[i].end, y, h);
+        if (rc.width() >= kGapLabelWidth) {
+            f.p.setPen(Qt::white);
+            f.p.drawText(rc.intersected(QRect(0, y, f.w, h)), Qt::AlignCenter,
+                         QString::fromStdString(formatDuration(gaps[i].duration())));
+        }
+        i = std::max(i + 1,
+                     GapIndex::firstEndingAfter(gaps, f.s.axis.timeForX(rc.x() + rc.width())));
+    }
+    f.p.restore();
+}
+
+void paintCounter(Frame& f, const TrackRow& r, int top) {
+    const TrackId id = r.lanes.front();
+    const Track& track = f.trace.track(id);
+    double& mx = f.s.counterMax[id];
+    if (std::isnan(mx)) {
+        mx = 0;
+        for (double v : track.counter.value) mx = std::max(mx, v);
+    }
+    const int H = TrackLayout::kCounterHeight - 2;
+    const QRgb col = sliceColor(f.trace.str(track.name), SliceKind::Generic);
+    f.s.cells.clear();
+    f.s.lod(id).queryCounter(track, f.tq0, f.tq1, f.level, f.s.cells);
+    for (const LodCounterCell& c : f.s.cells) {
+        if (!(mx > 0) || c.max <= 0) continue;
+        const int hh = std::max(1, static_cast<int>(std::lround(std::min(1.0, c.max / mx) * H)));
+        const QRect rc = f.s.spanRect(c.start, c.end, top + 1 + H - hh, hh);
+        f.p.fillRect(rc.intersected(QRect(-2, rc.y(), f.w + 4, hh)), QColor::fromRgb(col));
+    }
+    f.p.setPen(QColor(90, 90, 90));
+    f.p.drawText(QRect(4, top + 1, f.w - 8, 14), Qt::AlignLeft | Qt::AlignTop,
+                 QStringLiteral("max %1").arg(mx, 0, 'g', 4));
+}
+
+void paintInstants(Frame& f, const TrackRow& r, int top) {
+    const Track& track = f.trace.track(r.lanes.front());
+    const auto& ts = track.instants.ts;
+    size_t i = static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), f.tq0) - ts.begin());
+    while (i < ts.size() && ts[i] < f.tq1) {
+        const int x = static_cast<int>(std::floor(f.s.axis.xForTime(ts[i])));
+        f.p.fillRect(QRect(x, top + 2, 2, TrackLayout::kInstantHeight - 4), QColor(70, 80, 95));
+        const TimeNs next = f.s.axis.timeForX(x + 2);
+        i = std::max(
+            i + 1, static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), next) - ts.begin()));
+    }
+}
+
+void drawArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
+    p.setPen(QPen(col, 1.5));
+    QPainterPath path(a);
+    const double dy = b.y() - a.y();
+    path.cubicTo(a + QPointF(0, dy * 0.5), b - QPointF(0, dy * 0.5), b);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    const QPointF dir = dy >= 0 ? QPointF(0, 1) : QPointF(0, -1);
+    QPolygonF head;
+    head << b << b - dir * 7 + QPointF(-4, 0) << b - dir * 7 + QPointF(4, 0);
+    p.setBrush(col);
+    p.drawPolygon(head);
+}
+
+void paintOverlays(Frame& f) {
+    TimelineState& s = f.s;
+    const QRect view(0, 0, f.w, f.h);
+    if (s.range) {
+        const QRect rc = s.spanRect(s.range->start, s.range->end, 0, f.h)
+                             .intersected(view.adjusted(-1, 0, 1, 0));
+        f.p.fillRect(rc, QColor(60, 120, 215, 36));
+        f.p.setPen(QColor(60, 120, 215, 160));
+        f.p.drawLine(rc.topLeft(), rc.bottomLeft());
+        f.p.drawLine(rc.topRight(), rc.bottomRight());
+    }
+    f.p.setBrush(Qt::NoBrush);
+    size_t n = 0;
+    f.p.setPen(QPen(QColor::fromRgb(kHighlight), 2));
+    for (SliceRef r : s.highlights) {
+        const QRect rc = s.sliceRect(r);
+        if (rc.isNull() || !rc.intersects(view)) continue;
+        f.p.drawRect(rc.adjusted(1, 1, -1, -1));
+        if (++n > 20000) break;
+    }
+    f.p.setPen(QPen(QColor::fromRgb(kCorrelated), 2));
+    for (SliceRef r : s.correlated.slices) {
+        const QRect rc = s.sliceRect(r);
+        if (!rc.isNull() && rc.intersects(view)) f.p.drawRect(rc.adjusted(1, 1, -1, -1));
+    }
+    f.p.setRenderHint(QPainter::Antialiasing, true);
+    auto arrow = [&](SliceRef a, SliceRef b, const QColor& col) {
+        const QRect ra = s.sliceRect(a), rb = s.sliceRect(b);
+        if (ra.isNull() || rb.isNull()) return;
+        const bool down = rb.center().y() >= ra.center().y();
+        const QPointF pa(ra.x() + 0.5, down ? ra.bottom() + 1 : ra.top());
+        const QPointF pb(rb.x() + 0.5, down ? rb.top() : rb.bottom() + 1);
+        if (QRectF(view).intersects(QRectF(pa, pb).normalized().adjusted(-1, -1, 1, 1)))
+            drawArrow(f.p, pa, pb, col);
+    };
+    if (s.showAllFlows) {
+        if (!s.flows.built()) s.flows.build(f.trace);
+        s.flows.forEachIn(f.trace, f.tq0, f.tq1, 3000, [&](const Flow& fl) {
+            arrow(fl.from, fl.to, QColor(110, 120, 135, 170));
+        });
+    }
+    for (const auto& [a, b] : s.correlated.arrows) arrow(a, b, QColor::fromRgb(kCorrelated));
+    f.p.setRenderHint(QPainter::Antialiasing, false);
+    const QRect sel = s.sliceRect(s.selected);
+    if (!sel.isNull() && sel.intersects(view)) {
+        f.p.setBrush(Qt::NoBrush);
+        f.p.setPen(QPen(QColor::fromRgb(kSelection), 2));
+        f.p.drawRect(sel.adjusted(1, 1, -1, -1));
+    }
+    if (s.range) {
+        const QString text = QString::fromStdString(formatDuration(s.range->duration()));
+        const QRect rc = s.spanRect(s.range->start, s.range->end, 2, f.fm.height() + 4);
+        QRect box(0, 2, f.fm.horizontalAdvance(text) + 10, f.fm.height() + 4);
+        box.moveCenter(QPoint(std::clamp(rc.center().x(), box.width() / 2, f.w - box.width() / 2),
+                              box.center().y()));
+        f.p.fillRect(box, QColor(60, 120, 215, 220));
+        f.p.setPen(Qt::white);
+        f.p.drawText(box, Qt::AlignCenter, text);
+    }
+}
+
+} // namespace
+
+void paintTracks(TimelineState& s, QPainter& p, const QSize& size) {
+    p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(kBackground));
+    if (!s.trace) {
+        p.setPen(QColor(120, 120, 120));
+        p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QStringLiteral("No trace loaded"));
+        return;
+    }
+    const TimeRange v = s.axis.visible();
+    const double npp = s.axis.nsPerPixel();
+    const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
+    const TimeRange b = s.trace->bounds();
+    Frame f{s,
+            p,
+            *s.trace,
+            size.width(),
+            size.height(),
+            v.start - pad,
+            v.end + pad,
+            TrackLod::levelFor(npp),
+            QFontMetrics(p.font()),
+            s.spanRect(b.start, b.end, 0, 1).x(),
+            0};
+    f.xTraceEnd = s.spanRect(b.start, b.end, 0, 1).right() + 1;
+    const auto& rows = s.layout.rows();
+    const int first = std::max(0, s.layout.rowAt(s.scrollY));
+    for (size_t i = static_cast<size_t>(first); i < rows.size(); ++i) {
+        const TrackRow& r = rows[i];
+        if (r.height == 0) continue;
+        const int top = r.y - s.scrollY;
+        if (top >= f.h) break;
+        if (top + r.height <= 0) continue;
+        switch (r.kind) {
+        case TrackRow::Kind::Group:
+            p.fillRect(QRect(0, top, f.w, r.height), QColor::fromRgb(kHeaderBand));
+            break;
+        case TrackRow::Kind::Slices:
+            paintSliceRow(f, r, top);
+            break;
+        case TrackRow::Kind::DeviceIdle:
+            paintDeviceIdle(f, r, top);
+            break;
+        case TrackRow::Kind::Counter:
+            paintCounter(f, r, top);
+            break;
+        case TrackRow::Kind::Instants:
+            paintInstants(f, r, top);
+            break;
+        }
+        p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));
+    }
+    paintOverlays(f);
+}
+
+} // namespace strata

@@ -1,0 +1,88 @@
+#include "timeline_ruler.h"
+
+#include "ruler_ticks.h"
+#include "timeline_state.h"
+#include "timeline_view.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <cmath>
+#include <cstdlib>
+
+namespace strata {
+
+TimelineRuler::TimelineRuler(TimelineView* view, TimelineState& state)
+    : QWidget(view), view_(view), s_(state) {
+    setFixedHeight(26);
+    setCursor(Qt::IBeamCursor);
+}
+
+void TimelineRuler::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(0xf1, 0xf2, 0xf4));
+    p.setPen(QColor(0xc8, 0xcc, 0xd2));
+    p.drawLine(0, height() - 1, width(), height() - 1);
+    if (!s_.trace) return;
+    const TimeRange v = s_.axis.visible();
+    const TimeNs origin = s_.trace->bounds().start;
+    const TimeNs step = chooseTickStep(s_.axis.nsPerPixel(), kMinTickPixels);
+    const TimeNs minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : 0);
+    const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
+    if (s_.range) {
+        const QRect rc = s_.spanRect(s_.range->start, s_.range->end, 0, height());
+        p.fillRect(rc, QColor(60, 120, 215, 60));
+    }
+    if (minor > 0) {
+        p.setPen(QColor(0xa8, 0xae, 0xb6));
+        for (TimeNs t = (rel0 / minor) * minor; t <= rel1; t += minor) {
+            const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
+            p.drawLine(x, height() - 4, x, height() - 1);
+        }
+    }
+    p.setPen(QColor(0x40, 0x46, 0x50));
+    TimeNs t = (rel0 / step) * step;
+    if (t < rel0) t += step;
+    for (; t <= rel1; t += step) {
+        const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
+        p.drawLine(x, height() - 10, x, height() - 1);
+        p.drawText(QRect(x + 3, 0, 200, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step))));
+    }
+}
+
+void TimelineRuler::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton || !s_.trace) return;
+    pressX_ = static_cast<int>(e->position().x());
+    dragStart_ = s_.axis.timeForX(e->position().x());
+    dragging_ = false;
+}
+
+void TimelineRuler::mouseMoveEvent(QMouseEvent* e) {
+    if (!dragStart_) return;
+    const int x = static_cast<int>(e->position().x());
+    if (!dragging_ && std::abs(x - pressX_) < 3) return;
+    dragging_ = true;
+    const TimeRange b = s_.trace->bounds();
+    const TimeNs t = std::clamp(s_.axis.timeForX(x), b.start, b.end);
+    const TimeNs a = std::clamp(*dragStart_, b.start, b.end);
+    s_.range = TimeRange{std::min(a, t), std::max(a, t)};
+    view_->repaintAll();
+}
+
+void TimelineRuler::mouseReleaseEvent(QMouseEvent* e) {
+    if (!dragStart_) return;
+    mouseMoveEvent(e);
+    const bool dragged = dragging_;
+    dragStart_.reset();
+    dragging_ = false;
+    if (dragged) {
+        const auto r = s_.range;
+        s_.range.reset(); // let setSelectedRange see the change and emit
+        view_->setSelectedRange(r);
+    } else {
+        view_->setSelectedRange(std::nullopt);
+    }
+}
+
+} // namespace strata

@@ -1,0 +1,92 @@
+#include "timeline_state.h"
+
+#include <QRect>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+void TimelineState::reset(std::shared_ptr<const Trace> t) {
+    trace = std::move(t);
+    lods_.clear();
+    gaps.clear();
+    flows.clear();
+    selected = {};
+    correlated = {};
+    range.reset();
+    highlights.clear();
+    hoveredGap.reset();
+    scrollY = 0;
+    counterMax.clear();
+    if (!trace) {
+        layout.clear();
+        axis.setBounds({0, 1000});
+        colors.reset(0);
+        labels_.clear();
+        labelDone_.clear();
+        return;
+    }
+    lods_.resize(trace->tracks().size());
+    counterMax.assign(trace->tracks().size(), std::nan(""));
+    layout.build(*trace);
+    axis.setBounds(trace->bounds());
+    colors.reset(trace->strings().size());
+    labels_.assign(trace->strings().size(), QString());
+    labelDone_.assign(trace->strings().size(), 0);
+    gaps.compute(*trace, gapThreshold);
+}
+
+const TrackLod& TimelineState::lod(TrackId id) {
+    auto& p = lods_[id];
+    if (!p) {
+        p = std::make_unique<TrackLod>();
+        p->build(trace->track(id), trace->bounds().start);
+    }
+    return *p;
+}
+
+size_t TimelineState::memoryBytes() const {
+    size_t b =
+        sizeof(*this) + lods_.capacity() * sizeof(void*) + gaps.memoryBytes() + flows.memoryBytes();
+    for (const auto& l : lods_)
+        if (l) b += l->memoryBytes();
+    b += spans.capacity() * sizeof(LodSpan) + cells.capacity() * sizeof(LodCounterCell) +
+         busy.capacity();
+    b += highlights.capacity() * sizeof(SliceRef) + correlated.slices.capacity() * sizeof(SliceRef);
+    b += layout.rows().size() * 256 +
+         (trace ? trace->strings().size() * (3 * sizeof(QRgb) + sizeof(QString) + 1) : 0);
+    return b;
+}
+
+QRect TimelineState::spanRect(TimeNs start, TimeNs end, int y, int h) const {
+    const double lim = 1e7;
+    const double x0 = std::clamp(axis.xForTime(start), -lim, lim);
+    const double x1 = std::clamp(axis.xForTime(end), -lim, lim);
+    const int ix0 = static_cast<int>(std::floor(x0));
+    const int ix1 = std::max(ix0 + 1, static_cast<int>(std::lround(x1)));
+    return QRect(ix0, y, ix1 - ix0, h);
+}
+
+QRect TimelineState::sliceRect(SliceRef r) const {
+    if (!trace || !r.valid() || r.track >= trace->tracks().size()) return {};
+    const Track& t = trace->track(r.track);
+    if (r.index >= t.slices.size()) return {};
+    const int y = layout.sliceY(r.track, t.slices.depth[r.index]);
+    if (y < 0) return {};
+    return spanRect(t.slices.start[r.index], t.slices.end(r.index), y - scrollY + 1,
+                    TrackLayout::kDepthHeight - 2);
+}
+
+const QString& TimelineState::label(StringId id) {
+    static const QString kEmpty;
+    if (id >= labels_.size()) return kEmpty;
+    if (!labelDone_[id]) {
+        const std::string_view v = trace->str(id);
+        labels_[id] = QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+        labelDone_[id] = 1;
+    }
+    return labels_[id];
+}
+
+} // namespace strata

@@ -1,0 +1,64 @@
+#pragma once
+// Everything the timeline's parts (view, ruler, track tree, tracks area, painter) share: the
+// trace, the time axis, the track layout, the level-of-detail summaries, gaps, selection and
+// scratch buffers reused from frame to frame.
+#include "correlation.h"
+#include "gap_index.h"
+#include "model/lod_summary.h"
+#include "model/trace.h"
+#include "slice_palette.h"
+#include "time_axis.h"
+#include "track_layout.h"
+
+#include <QRect>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace strata {
+
+struct TimelineState {
+    std::shared_ptr<const Trace> trace;
+    TimeAxis axis;
+    TrackLayout layout;
+    GapIndex gaps;
+    TimeNs gapThreshold = 10'000;
+    FlowIndex flows;
+    bool showAllFlows = false;
+
+    SliceRef selected;
+    Correlated correlated;
+    std::optional<TimeRange> range;
+    std::vector<SliceRef> highlights; // sorted
+    std::optional<GpuGap> hoveredGap;
+
+    int scrollY = 0;
+    SliceColorCache colors;
+
+    // The track's level-of-detail summary, built on first use.
+    const TrackLod& lod(TrackId id);
+    void reset(std::shared_ptr<const Trace> t);
+    size_t memoryBytes() const;
+
+    // Pixel rect of a span [start, end) drawn at `y` with height `h` (same rounding everywhere).
+    QRect spanRect(TimeNs start, TimeNs end, int y, int h) const;
+    // Where a slice is drawn in tracks-area coordinates (scroll applied); null if not shown.
+    QRect sliceRect(SliceRef r) const;
+    // Label of a string id, cached (no allocation per slice per frame once warm).
+    const QString& label(StringId id);
+
+    // Scratch, reused every frame.
+    std::vector<LodSpan> spans;
+    std::vector<LodCounterCell> cells;
+    std::vector<uint8_t> busy;
+    std::vector<double> counterMax; // per track, NaN until computed
+
+private:
+    std::vector<std::unique_ptr<TrackLod>> lods_;
+    std::vector<QString> labels_;
+    std::vector<uint8_t> labelDone_;
+};
+
+} // namespace strata

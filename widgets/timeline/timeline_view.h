@@ -1,0 +1,94 @@
+#pragma once
+// The timeline: a track tree (left), a time ruler (top) and the tracks area, with level-of-detail
+// drawing, GPU launch gaps, correlation arrows, selection and navigation. Keyboard: W/S zoom,
+// A/D pan, F zoom to selection, Home whole trace. Mouse: wheel (or Ctrl+wheel) zooms at the
+// cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on the ruler selects a range.
+#include "meta_types.h"
+#include "model/trace.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QScrollBar;
+
+namespace strata {
+
+struct TimelineState;
+class TimelineRuler;
+class TrackTreeWidget;
+class TracksArea;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    void setTrace(std::shared_ptr<const Trace> trace); // resets view to the whole trace
+    std::shared_ptr<const Trace> trace() const;
+    TimeRange visibleRange() const;
+    void setVisibleRange(TimeRange r);
+    void zoomToAll(); // Home
+    void
+    zoomToSelection(); // F: the selected slice (10 % margin each side), else the selected range
+    SliceRef selectedSlice() const;
+    void selectSlice(SliceRef r, bool ensureVisible = true); // also scrolls to its track
+    std::optional<TimeRange> selectedRange() const;
+    void setSelectedRange(std::optional<TimeRange> r);
+    void setGapThresholdNs(TimeNs t);
+    TimeNs gapThresholdNs() const; // default 10'000
+    void setShowAllFlows(bool on);
+    bool showAllFlows() const;
+    void setHighlightedSlices(std::vector<SliceRef> refs); // e.g. find results
+
+    // For tests and the render benchmark:
+    SliceRef sliceAtPixel(QPoint posInTracksArea) const; // hit testing
+    QRect sliceRect(SliceRef r) const;  // where a slice is drawn (tracks-area coordinates)
+    QWidget* tracksArea() const;        // the widget that receives mouse events
+    int visibleTrackLabelCount() const; // number of track labels drawn
+
+    // Additions beyond the shared contract.
+    void zoomBy(double factor,
+                double x); // factor < 1 zooms in, keeping the time at tracks-area x fixed
+    void panBy(TimeNs dt);
+    int verticalScroll() const;
+    void setVerticalScroll(int y);
+    void setGroupCollapsed(int group, bool collapsed); // group index in track-tree order
+    int groupCount() const;
+    void buildLevelOfDetail(); // builds every track's summary now (else built on first paint)
+    size_t viewMemoryBytes() const;
+    // Paints the tracks area alone into `p` (what paintEvent does), for the render benchmark.
+    void paintTracksArea(QPainter& p);
+
+    static constexpr double kKeyZoomFactor = 0.8; // W: duration x 0.8, S: duration / 0.8
+    static constexpr int kKeyPanDivisor = 5;      // A/D: pan by a fifth of the visible duration
+
+signals:
+    void sliceSelected(strata::SliceRef r); // invalid SliceRef = cleared
+    void rangeSelected(std::optional<strata::TimeRange> r);
+    void visibleRangeChanged(strata::TimeRange r);
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+
+private:
+    friend class TimelineRuler;
+    friend class TrackTreeWidget;
+    friend class TracksArea;
+    void axisChanged(bool changed);
+    void layoutChanged();
+    void updateScrollBar();
+    void ensureTrackVisible(TrackId t);
+    void repaintAll();
+
+    std::unique_ptr<TimelineState> s_;
+    TimelineRuler* ruler_ = nullptr;
+    TrackTreeWidget* tree_ = nullptr;
+    TracksArea* area_ = nullptr;
+    QScrollBar* vbar_ = nullptr;
+};
+
+} // namespace strata

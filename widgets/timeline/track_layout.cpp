@@ -1,0 +1,250 @@
+#include "track_layout.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace strata {
+
+namespace {
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+struct GroupKey {
+    int rank;      // 0: has a sort index, 1: CPU without, 2: GPU without, 3: global
+    int64_t index; // sort index
+    int gpu;       // CPU before GPU on equal sort index
+    int64_t id;    // pid or device
+    bool operator<(const GroupKey& o) const {
+        return std::tie(rank, index, gpu, id) < std::tie(o.rank, o.index, o.gpu, o.id);
+    }
+};
+} // namespace
+
+void TrackLayout::clear() {
+    rows_.clear();
+    groups_.clear();
+    rowOfTrack_.clear();
+    laneOfTrack_.clear();
+    shownRows_.clear();
+    height_ = 0;
+}
+
+void TrackLayout::build(const Trace& trace) {
+    clear();
+    const auto& tracks = trace.tracks();
+    // Collect the tracks of each group.
+    struct Pending {
+        TrackGroup g;
+        std::map<std::tuple<int, int64_t, int64_t>, std::vector<TrackId>> rows; // (order, a, b)
+    };
+    std::map<GroupKey, Pending> pend;
+    std::map<int64_t, GroupKey> cpuKey;
+    std::map<int32_t, GroupKey> gpuKey;
+    auto cpuGroup = [&](int64_t pid) -> Pending& {
+        auto it = cpuKey.find(pid);
+        if (it == cpuKey.end()) {
+            const Process* p = trace.process(pid);
+            GroupKey k{p && p->hasSortIndex ? 0 : 1, p && p->hasSortIndex ? p->sortIndex : 0, 0,
+                       pid};
+            it = cpuKey.emplace(pid, k).first;
+            Pending& pg = pend[k];
+            const QString name = p && p->name ? qs(trace.str(p->name)) : QStringLiteral("Process");
+            pg.g.label = QStringLiteral("%1 %2").arg(name).arg(pid);
+            pg.g.pid = pid;
+        }
+        return pend[it->second];
+    };
+    auto gpuGroup = [&](const Track& t) -> Pending& {
+        auto it = gpuKey.find(t.device);
+        if (it == gpuKey.end()) {
+            const Process* p = trace.process(t.pid);
+            GroupKey k{p && p->hasSortIndex ? 0 : 2, p && p->hasSortIndex ? p->sortIndex : 0, 1,
+                       t.device};
+            it = gpuKey.emplace(t.device, k).first;
+            Pending& pg = pend[k];
+            QString label = QStringLiteral("GPU %1").arg(t.device);
+            for (const DeviceInfo& d : trace.devices())
+                if (d.id == t.device && !d.name.empty())
+                    label += QStringLiteral(" (%1)").arg(qs(d.name));
+            pg.g.label = label;
+            pg.g.gpu = true;
+            pg.g.device = t.device;
+            pg.g.pid = t.pid;
+        }
+        return pend[it->second];
+    };
+    for (TrackId id = 0; id < tracks.size(); ++id) {
+        const Track& t = tracks[id];
+        switch (t.kind) {
+        case TrackKind::Thread: {
+            const Thread* th = trace.thread(t.pid, t.tid);
+            const int64_t order = th && th->hasSortIndex ? th->sortIndex : INT64_MAX;
+            cpuGroup(t.pid).rows[{0, order, t.tid}].push_back(id);
+            break;
+        }
+        case TrackKind::GpuStream:
+            gpuGroup(t).rows[{1, t.tid, 0}].push_back(id);
+            break;
+        case TrackKind::Async:
+            cpuGroup(t.pid).rows[{1, t.name, static_cast<int64_t>(t.cookie)}].push_back(id);
+            break;
+        case TrackKind::Counter:
+            cpuGroup(t.pid).rows[{2, t.name, 0}].push_back(id);
+            break;
+        case TrackKind::ProcessInstants:
+            cpuGroup(t.pid).rows[{3, 0, 0}].push_back(id);
+            break;
+        case TrackKind::GlobalInstants: {
+            Pending& g = pend[GroupKey{3, 0, 0, 0}];
+            g.g.label = QStringLiteral("Global");
+            g.rows[{3, 0, 0}].push_back(id);
+            break;
+        }
+        }
+    }
+
+    rowOfTrack_.assign(tracks.size(), -1);
+    laneOfTrack_.assign(tracks.size(), -1);
+    for (auto& [key, pg] : pend) {
+        const int gi = static_cast<int>(groups_.size());
+        pg.g.headerRow = static_cast<int>(rows_.size());
+        groups_.push_back(pg.g);
+        TrackRow header;
+        header.kind = TrackRow::Kind::Group;
+        header.group = gi;
+        header.label = pg.g.label;
+        header.device = pg.g.device;
+        rows_.push_back(header);
+        if (pg.g.gpu) {
+            TrackRow idle;
+            idle.kind = TrackRow::Kind::DeviceIdle;
+            idle.group = gi;
+            idle.device = pg.g.device;
+            idle.label = QStringLiteral("GPU idle");
+            rows_.push_back(idle);
+        }
+        for (auto& [rk, ids] : pg.rows) {
+            std::sort(ids.begin(), ids.end(),
+                      [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
+            const Track& t0 = tracks[ids.front()];
+            TrackRow r;
+            r.group = gi;
+            r.lanes = ids;
+            switch (t0.kind) {
+            case TrackKind::Thread: {
+                const Thread* th = trace.thread(t0.pid, t0.tid);
+                const QString name =
+                    th && th->name ? qs(trace.str(th->name)) : QStringLiteral("Thread");
+                r.label = QStringLiteral("%1 %2").arg(name).arg(t0.tid);
+                break;
+            }
+            case TrackKind::GpuStream:
+                r.label = QStringLiteral("Stream %1").arg(t0.tid);
+                r.gpuStream = true;
+                r.device = t0.device;
+                break;
+            case TrackKind::Counter:
+                r.kind = TrackRow::Kind::Counter;
+                r.label = qs(trace.str(t0.name));
+                break;
+            case TrackKind::Async:
+                r.label = qs(trace.str(t0.name));
+                break;
+            case TrackKind::ProcessInstants:
+            case TrackKind::GlobalInstants:
+                r.kind = TrackRow::Kind::Instants;
+                r.label = QStringLiteral("Instants");
+                break;
+            }
+            int y = 0;
+            for (size_t l = 0; l < ids.size(); ++l) {
+                const int depths = r.kind == TrackRow::Kind::Slices
+                                       ? std::max<int>(1, tracks[ids[l]].maxDepth)
+                                       : 1;
+                r.laneY.push_back(y);
+                r.laneDepths.push_back(depths);
+                rowOfTrack_[ids[l]] = static_cast<int>(rows_.size());
+                laneOfTrack_[ids[l]] = static_cast<int>(l);
+                y += depths * kDepthHeight;
+            }
+            rows_.push_back(std::move(r));
+        }
+    }
+    relayout();
+}
+
+void TrackLayout::setCollapsed(int group, bool on) {
+    if (group < 0 || group >= static_cast<int>(groups_.size()) || groups_[group].collapsed == on)
+        return;
+    groups_[group].collapsed = on;
+    relayout();
+}
+
+void TrackLayout::relayout() {
+    int y = 0;
+    shownRows_.clear();
+    for (size_t i = 0; i < rows_.size(); ++i) {
+        TrackRow& r = rows_[i];
+        r.y = y;
+        int h = 0;
+        switch (r.kind) {
+        case TrackRow::Kind::Group:
+            h = kHeaderHeight;
+            break;
+        case TrackRow::Kind::DeviceIdle:
+            h = kIdleHeight + kRowPad;
+            break;
+        case TrackRow::Kind::Counter:
+            h = kCounterHeight + kRowPad;
+            break;
+        case TrackRow::Kind::Instants:
+            h = kInstantHeight + kRowPad;
+            break;
+        case TrackRow::Kind::Slices:
+            h = (r.laneY.empty() ? 0 : r.laneY.back() + r.laneDepths.back() * kDepthHeight) +
+                kRowPad + (r.gpuStream ? kGapStrip : 0);
+            break;
+        }
+        if (r.kind != TrackRow::Kind::Group && groups_[r.group].collapsed) h = 0;
+        r.height = h;
+        if (h > 0) shownRows_.push_back(static_cast<int>(i));
+        y += h;
+    }
+    height_ = y;
+}
+
+int TrackLayout::rowAt(int y) const {
+    auto it = std::upper_bound(shownRows_.begin(), shownRows_.end(), y,
+                               [&](int v, int row) { return v < rows_[row].y; });
+    if (it == shownRows_.begin()) return -1;
+    const int row = *(it - 1);
+    return y < rows_[row].y + rows_[row].height ? row : -1;
+}
+
+int TrackLayout::sliceY(TrackId t, uint16_t depth) const {
+    const int row = rowOfTrack(t);
+    if (row < 0 || rows_[row].height == 0) return -1;
+    const TrackRow& r = rows_[row];
+    const int lane = laneOfTrack_[t];
+    return r.y + r.laneY[lane] + depth * kDepthHeight;
+}
+
+bool TrackLayout::laneDepthAt(int row, int y, TrackId* track, uint16_t* depth) const {
+    if (row < 0) return false;
+    const TrackRow& r = rows_[row];
+    if (r.kind != TrackRow::Kind::Slices || r.height == 0) return false;
+    const int rel = y - r.y;
+    for (size_t l = 0; l < r.lanes.size(); ++l) {
+        const int top = r.laneY[l];
+        if (rel >= top && rel < top + r.laneDepths[l] * kDepthHeight) {
+            *track = r.lanes[l];
+            *depth = static_cast<uint16_t>((rel - top) / kDepthHeight);
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace strata

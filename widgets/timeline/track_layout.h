@@ -1,0 +1,73 @@
+#pragma once
+// The track tree: groups (processes, GPU devices, global) of rows (threads, GPU streams, device
+// idle, counters, async tracks, instants), their order, names, collapsed state and vertical
+// positions. A row shows several tracks when a thread or stream has overflow lanes.
+#include "model/trace.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace strata {
+
+struct TrackRow {
+    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle };
+    Kind kind = Kind::Slices;
+    int group = -1;
+    QString label;
+    std::vector<TrackId> lanes; // Slices: lane tracks in lane order; Counter/Instants: one track
+    std::vector<int> laneY;     // y of each lane relative to the row top
+    std::vector<int> laneDepths;
+    int32_t device = -1; // GPU stream rows and the device idle row
+    bool gpuStream = false;
+    int y = 0;      // content coordinates; valid when shown
+    int height = 0; // 0 when hidden (group collapsed)
+};
+
+struct TrackGroup {
+    QString label;
+    bool gpu = false;
+    int32_t device = -1;
+    int64_t pid = 0;
+    bool collapsed = false;
+    int headerRow = -1;
+};
+
+class TrackLayout {
+public:
+    static constexpr int kDepthHeight = 18;
+    static constexpr int kGapStrip = 6;
+    static constexpr int kHeaderHeight = 22;
+    static constexpr int kCounterHeight = 36;
+    static constexpr int kIdleHeight = 12;
+    static constexpr int kInstantHeight = 14;
+    static constexpr int kRowPad = 3;
+
+    void build(const Trace& trace);
+    void clear();
+
+    const std::vector<TrackRow>& rows() const { return rows_; }
+    const std::vector<TrackGroup>& groups() const { return groups_; }
+    bool collapsed(int group) const { return groups_[group].collapsed; }
+    void setCollapsed(int group, bool on);
+    int contentHeight() const { return height_; }
+
+    // Shown row at content y, or -1.
+    int rowAt(int y) const;
+    int rowOfTrack(TrackId t) const { return t < rowOfTrack_.size() ? rowOfTrack_[t] : -1; }
+    // Content y of the top of `depth` on track t, or -1 when the track is not shown.
+    int sliceY(TrackId t, uint16_t depth) const;
+    // Which lane track and depth lie at content y inside a slices row; false if none.
+    bool laneDepthAt(int row, int y, TrackId* track, uint16_t* depth) const;
+
+private:
+    void relayout();
+    std::vector<TrackRow> rows_;
+    std::vector<TrackGroup> groups_;
+    std::vector<int> rowOfTrack_;
+    std::vector<int> laneOfTrack_;
+    std::vector<int> shownRows_; // indices of rows with height > 0, in y order
+    int height_ = 0;
+};
+
+} // namespace strata

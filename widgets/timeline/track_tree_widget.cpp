@@ -1,0 +1,98 @@
+#include "track_tree_widget.h"
+
+#include "timeline_state.h"
+#include "timeline_view.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace strata {
+
+TrackTreeWidget::TrackTreeWidget(TimelineView* view, TimelineState& state)
+    : QWidget(view), view_(view), s_(state) {
+    setFixedWidth(kWidth);
+}
+
+int TrackTreeWidget::labelsInView() const {
+    int n = 0;
+    const auto& rows = s_.layout.rows();
+    for (int i = std::max(0, s_.layout.rowAt(s_.scrollY)); i < static_cast<int>(rows.size()); ++i) {
+        const TrackRow& r = rows[i];
+        if (r.height == 0) continue;
+        if (r.y - s_.scrollY >= height()) break;
+        if (r.y + r.height - s_.scrollY > 0) ++n;
+    }
+    return n;
+}
+
+void TrackTreeWidget::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(0xf7, 0xf8, 0xfa));
+    const auto& rows = s_.layout.rows();
+    QFont bold = font();
+    bold.setBold(true);
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
+    for (int i = std::max(0, s_.layout.rowAt(s_.scrollY)); i < static_cast<int>(rows.size()); ++i) {
+        const TrackRow& r = rows[i];
+        if (r.height == 0) continue;
+        const int top = r.y - s_.scrollY;
+        if (top >= height()) break;
+        if (top + r.height <= 0) continue;
+        if (r.kind == TrackRow::Kind::Group) {
+            p.fillRect(QRect(0, top, width(), r.height), QColor(0xe4, 0xe7, 0xeb));
+            const bool collapsed = s_.layout.collapsed(r.group);
+            QPolygon tri;
+            const int cy = top + r.height / 2;
+            if (collapsed)
+                tri << QPoint(8, cy - 5) << QPoint(14, cy) << QPoint(8, cy + 5);
+            else
+                tri << QPoint(6, cy - 3) << QPoint(16, cy - 3) << QPoint(11, cy + 3);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(0x50, 0x58, 0x64));
+            p.drawPolygon(tri);
+            p.setFont(bold);
+            p.setPen(QColor(0x20, 0x24, 0x2a));
+            const QRect lr(22, top, width() - 26, r.height);
+            p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(r.label, Qt::ElideRight, lr.width()));
+        } else {
+            const bool idle = r.kind == TrackRow::Kind::DeviceIdle;
+            p.setFont(idle ? small : font());
+            p.setPen(idle ? QColor(0xa0, 0x40, 0x38) : QColor(0x30, 0x34, 0x3a));
+            const int h = std::min(r.height, idle ? r.height : TrackLayout::kDepthHeight + 2);
+            const QRect lr(24, top, width() - 28, h);
+            p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(r.label, Qt::ElideRight, lr.width()));
+        }
+        p.setPen(QColor(0xe0, 0xe2, 0xe6));
+        p.drawLine(0, top + r.height - 1, width(), top + r.height - 1);
+    }
+    p.setPen(QColor(0xc8, 0xcc, 0xd2));
+    p.drawLine(width() - 1, 0, width() - 1, height());
+}
+
+void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
+    const int row = s_.layout.rowAt(static_cast<int>(e->position().y()) + s_.scrollY);
+    if (row < 0) return;
+    const TrackRow& r = s_.layout.rows()[row];
+    if (r.kind == TrackRow::Kind::Group)
+        view_->setGroupCollapsed(r.group, !s_.layout.collapsed(r.group));
+}
+
+bool TrackTreeWidget::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const int row = s_.layout.rowAt(he->pos().y() + s_.scrollY);
+        if (row >= 0)
+            QToolTip::showText(he->globalPos(), s_.layout.rows()[row].label, this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+} // namespace strata
