@@ -420,11 +420,11 @@ private slots:
         StrataTraceWriter w;
         std::string error;
         QVERIFY(w.open(p, &error));
-        w.setAutoFlushBytes(100); // a CPU slice record is 5 + 53 = 58 bytes
+        w.setAutoFlushBytes(100); // a CPU slice record is 5 + 49 = 54 bytes
         const uint32_t n = w.string("s");
         for (int i = 0; i < 10; ++i)
             w.cpuSlice(1, 1, i * 10, i * 10 + 5, n, SliceKind::CpuOp, -1, 0);
-        QCOMPARE(w.chunksWritten(), 5u); // String+2 slices, then 2 slices per chunk (116 bytes)
+        QCOMPARE(w.chunksWritten(), 5u); // String+2 slices (118 bytes), then 2 slices per chunk (108)
         QVERIFY(w.close());
         const LoadResult r = readStrataTrace(p, {});
         QCOMPARE(r.trace->sliceCount(), size_t(10));

@@ -36,17 +36,26 @@ TraceFileSummary summarizeTraceFile(const std::string& path) {
     return s;
 }
 
+namespace {
+
+std::string humanBytes(uint64_t n) {
+    char buf[32];
+    if (n < 10'000) std::snprintf(buf, sizeof buf, "%" PRIu64 " B", n);
+    else if (n < 10'000'000) std::snprintf(buf, sizeof buf, "%.1f kB", double(n) / 1e3);
+    else if (n < 10'000'000'000ull) std::snprintf(buf, sizeof buf, "%.1f MB", double(n) / 1e6);
+    else std::snprintf(buf, sizeof buf, "%.2f GB", double(n) / 1e9);
+    return buf;
+}
+
+} // namespace
+
 std::string formatTraceFileSummary(const TraceFileSummary& s) {
     char buf[256];
-    const double mb = double(s.bytes) / 1e6;
-    std::string out = "  " + s.path;
-    if (!s.loaded) {
-        std::snprintf(buf, sizeof buf, "  %.1f MB  cannot load: ", mb);
-        return out + buf + s.error + "\n";
-    }
+    std::string out = "  " + s.path + "  " + humanBytes(s.bytes);
+    if (!s.loaded) return out + "  cannot load: " + s.error + "\n";
     std::snprintf(buf, sizeof buf,
-                  "  %.1f MB  %" PRIu64 " slices, %" PRIu64 " kernels, %" PRIu64 " GPU ops\n", mb,
-                  s.slices, s.kernels, s.gpuOps);
+                  "  %" PRIu64 " slices, %" PRIu64 " kernels, %" PRIu64 " GPU ops\n", s.slices,
+                  s.kernels, s.gpuOps);
     out += buf;
     if (s.cudaInitialized == 0)
         out += "    the target never initialized CUDA (the trace keeps its CPU/process data)\n";
