@@ -18,39 +18,32 @@ void SliceNester::nest(std::vector<RawSlice>& slices, Track& track,
         return a.seq < b.seq;
     });
 
-    std::vector<RawSlice> accepted;
-    accepted.reserve(slices.size());
+    // Accepted slices are compacted in place (write index w never passes read index r).
     std::vector<SliceIndex> parent;
     std::vector<uint16_t> depth;
     parent.reserve(slices.size());
     depth.reserve(slices.size());
-    std::vector<SliceIndex> stack; // open slices, outermost first
-    for (const RawSlice& s : slices) {
+    std::vector<SliceIndex> stack; // open slices, outermost first (indices of accepted slices)
+    size_t w = 0;
+    for (size_t r = 0; r < slices.size(); ++r) {
+        const RawSlice s = slices[r];
         const TimeNs end = s.start + s.dur;
-        while (!stack.empty()) {
-            const RawSlice& top = accepted[stack.back()];
-            const TimeNs topEnd = top.start + top.dur;
-            // A slice that ends at or before s's start is closed (so zero-length slices never
-            // enclose anything).
-            if (topEnd <= s.start)
-                stack.pop_back();
-            else
-                break;
-        }
-        if (!stack.empty() && end > accepted[stack.back()].start + accepted[stack.back()].dur) {
-            overflow.push_back(s); // partial overlap: not nested in the open slice
-            continue;
-        }
-        if (stack.size() >= kMaxDepth) {
-            overflow.push_back(s);
+        // A slice that ends at or before s's start is closed (so zero-length slices never
+        // enclose anything).
+        while (!stack.empty() && slices[stack.back()].start + slices[stack.back()].dur <= s.start)
+            stack.pop_back();
+        const bool partialOverlap =
+            !stack.empty() && end > slices[stack.back()].start + slices[stack.back()].dur;
+        if (partialOverlap || stack.size() >= kMaxDepth) {
+            overflow.push_back(s); // not nested in the open slice: goes to the next lane
             continue;
         }
         parent.push_back(stack.empty() ? kNoSlice : stack.back());
         depth.push_back(static_cast<uint16_t>(stack.size()));
-        stack.push_back(static_cast<SliceIndex>(accepted.size()));
-        accepted.push_back(s);
+        stack.push_back(static_cast<SliceIndex>(w));
+        slices[w++] = s;
     }
-    slices = std::move(accepted);
+    slices.resize(w);
 
     SliceColumns& c = track.slices;
     const size_t n = slices.size();

@@ -401,14 +401,17 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     for (TrackId i = 0; i < baseTracks; ++i) {
         std::vector<RawSlice> pending = std::move(d->raw[i].slices);
         d->raw[i].slices = {};
-        seqMaps[i].assign(d->raw[i].nextSeq, SliceRef{});
+        // Only v2 flows refer to slices by insertion order; keep the map only when needed.
+        const bool needSeq = !d->flowsV2.empty();
+        if (needSeq) seqMaps[i].assign(d->raw[i].nextSeq, SliceRef{});
         TrackId lane = i;
         uint32_t laneNo = 0;
         while (true) {
             std::vector<RawSlice> overflow;
             nester.nest(pending, tr.tracks_[lane], overflow);
-            for (SliceIndex k = 0; k < pending.size(); ++k)
-                seqMaps[i][pending[k].seq] = SliceRef{lane, k};
+            if (needSeq)
+                for (SliceIndex k = 0; k < pending.size(); ++k)
+                    seqMaps[i][pending[k].seq] = SliceRef{lane, k};
             if (overflow.empty()) break;
             spilled += overflow.size();
             Track next;
