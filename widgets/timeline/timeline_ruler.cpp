@@ -46,8 +46,9 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
     for (; t <= rel1; t += step) {
         const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
         p.drawLine(x, height() - 10, x, height() - 1);
-        p.drawText(QRect(x + 3, 0, 200, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
-                   QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step))));
+        p.drawText(
+            QRect(x + 3, 0, 200, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
+            QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step))));
     }
 }
 

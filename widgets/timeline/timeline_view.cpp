@@ -162,11 +162,19 @@ SliceRef TimelineView::sliceAtPixel(QPoint pos) const {
     std::vector<LodSpan> spans;
     s_->lod(id).query(s_->trace->track(id), depth, t - pad, t + pad, TrackLod::levelFor(npp),
                       spans);
+    // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
+    SliceRef best;
+    int bestDist = 2;
     for (const LodSpan& sp : spans) {
         const QRect rc = s_->spanRect(sp.start, sp.end, 0, 1);
-        if (pos.x() >= rc.x() && pos.x() < rc.x() + rc.width()) return {id, sp.slice};
+        const int dist =
+            pos.x() < rc.x() ? rc.x() - pos.x() : std::max(0, pos.x() - (rc.x() + rc.width() - 1));
+        if (dist < bestDist) {
+            bestDist = dist;
+            best = {id, sp.slice};
+        }
     }
-    return {};
+    return best;
 }
 
 QRect TimelineView::sliceRect(SliceRef r) const {
