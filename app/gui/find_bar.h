@@ -1,0 +1,64 @@
+#pragma once
+// The find bar (Ctrl+F): slices by name, substring or regex, case toggle; Enter / F3 next,
+// Shift+Enter / Shift+F3 previous (both wrap around), "3 of 120", Esc closes. It owns the search
+// (core/analysis/slice_search) and tells the window which slices to highlight and select.
+#include "analysis/slice_search.h"
+#include "timeline/meta_types.h"
+
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QTimer;
+class QToolButton;
+
+namespace strata {
+
+class FindBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit FindBar(QWidget* parent = nullptr);
+
+    void setTrace(std::shared_ptr<const Trace> trace);
+    void activate(); // show, focus and select the pattern
+    void next();
+    void previous();
+    void search(); // run the search now (typing runs it after a short pause)
+
+    QLineEdit* edit() const { return edit_; }
+    QToolButton* regexButton() const { return regex_; }
+    QToolButton* caseButton() const { return case_; }
+    QString statusText() const;
+    const std::vector<SliceRef>& matches() const { return matches_; }
+    int currentIndex() const { return current_; }
+
+signals:
+    void highlightsChanged(const std::vector<strata::SliceRef>& matches);
+    void currentChanged(strata::SliceRef r);
+    void closed();
+
+protected:
+    void keyPressEvent(QKeyEvent* e) override;
+    bool eventFilter(QObject* o, QEvent* e) override;
+
+private:
+    void step(bool forward);
+    void updateStatus();
+
+    std::shared_ptr<const Trace> trace_;
+    std::vector<SliceRef> matches_;
+    int current_ = -1;
+    QString error_;
+    bool dirty_ = true;
+    QLineEdit* edit_;
+    QToolButton* case_;
+    QToolButton* regex_;
+    QToolButton* prev_;
+    QToolButton* next_;
+    QToolButton* close_;
+    QLabel* status_;
+    QTimer* debounce_;
+};
+
+} // namespace strata

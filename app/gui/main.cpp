@@ -1,0 +1,110 @@
+// strata: the GUI. `strata [FILE...]` opens the first file here and each further file in a new
+// window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
+#include "main_window.h"
+#include "panels/time_text.h"
+#include "screenshot.h"
+#include "strata_resources.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <cstdio>
+
+namespace {
+
+const char* const kDescription =
+    "Strata: a trace viewer for GPU programs (PyTorch profiler / Kineto and Chrome JSON, "
+    ".json or .json.gz, and .strata traces).\n\n"
+    "strata [FILE...]          open FILE (each further FILE in a new window)\n"
+    "strata --screenshot OUT.png [--size WxH] [--range START:END] FILE\n"
+    "                          render the main window with FILE to a PNG and exit\n\n"
+    "Times in --range are relative to the start of the trace: a number with an optional\n"
+    "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
+    "--range 200:450 (microseconds), --range 0.5s:0.75s.";
+
+bool parseSize(const QString& s, QSize* out) {
+    const QStringList parts = s.toLower().split(QLatin1Char('x'));
+    if (parts.size() != 2) return false;
+    bool okW = false, okH = false;
+    const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+    if (!okW || !okH || w < 200 || h < 150 || w > 10000 || h > 10000) return false;
+    *out = QSize(w, h);
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Strata"));
+    QApplication::setApplicationName(QStringLiteral("strata"));
+    QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    strata::initResources();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QString::fromLatin1(kDescription));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
+                                     QStringLiteral("Render the window to OUT.png and exit."),
+                                     QStringLiteral("OUT.png"));
+    const QCommandLineOption sizeOpt(
+        QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."),
+        QStringLiteral("WxH"));
+    const QCommandLineOption rangeOpt(
+        QStringLiteral("range"),
+        QStringLiteral("Visible time range for --screenshot, trace-relative (e.g. 1.5ms:3ms)."),
+        QStringLiteral("START:END"));
+    const QCommandLineOption labelsOpt(
+        QStringLiteral("print-track-labels"),
+        QStringLiteral("With --screenshot: print how many track labels are drawn."));
+    parser.addOptions({shotOpt, sizeOpt, rangeOpt, labelsOpt});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
+                                 QStringLiteral("[FILE...]"));
+    parser.process(app);
+    const QStringList files = parser.positionalArguments();
+
+    if (parser.isSet(shotOpt)) {
+        strata::ScreenshotOptions o;
+        o.output = parser.value(shotOpt);
+        if (files.size() != 1) {
+            std::fprintf(stderr, "strata: --screenshot needs exactly one FILE (got %d)\n",
+                         int(files.size()));
+            return 2;
+        }
+        o.trace = files.front();
+        if (parser.isSet(sizeOpt) && !parseSize(parser.value(sizeOpt), &o.size)) {
+            std::fprintf(stderr, "strata: --size expects WxH (e.g. 1600x1000), got '%s'\n",
+                         qPrintable(parser.value(sizeOpt)));
+            return 2;
+        }
+        if (parser.isSet(rangeOpt)) {
+            std::string error;
+            o.range = strata::parseTimeRange(parser.value(rangeOpt).toStdString(), &error);
+            if (!o.range) {
+                std::fprintf(stderr, "strata: --range: %s\n", error.c_str());
+                return 2;
+            }
+        }
+        o.printTrackLabels = parser.isSet(labelsOpt);
+        return strata::runScreenshot(o);
+    }
+    if (parser.isSet(sizeOpt) || parser.isSet(rangeOpt) || parser.isSet(labelsOpt)) {
+        std::fprintf(stderr,
+                     "strata: --size, --range and --print-track-labels need --screenshot\n");
+        return 2;
+    }
+
+    auto* first = new strata::MainWindow;
+    first->setAttribute(Qt::WA_DeleteOnClose);
+    first->show();
+    if (!files.isEmpty()) first->openFile(files.front());
+    for (qsizetype i = 1; i < files.size(); ++i) {
+        auto* w = new strata::MainWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->show();
+        w->openFile(files[i]);
+    }
+    return app.exec();
+}

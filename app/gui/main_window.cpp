@@ -1,0 +1,371 @@
+#include "main_window.h"
+
+#include "find_bar.h"
+#include "load_job.h"
+#include "panels/details_panel.h"
+#include "panels/range_panel.h"
+#include "panels/time_text.h"
+#include "panels/warnings_panel.h"
+#include "shortcut_help.h"
+#include "timeline/timeline_view.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace strata {
+
+MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), options_(options) {
+    setWindowTitle(QStringLiteral("Strata"));
+    setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    // Error banner: a load error stays visible above the (still usable) window.
+    banner_ = new QWidget(central);
+    banner_->setObjectName(QStringLiteral("errorBanner"));
+    banner_->setAutoFillBackground(true);
+    QPalette pal = banner_->palette();
+    pal.setColor(QPalette::Window, QColor(0xfd, 0xe2, 0xe1));
+    pal.setColor(QPalette::WindowText, QColor(0x70, 0x10, 0x10));
+    banner_->setPalette(pal);
+    auto* bl = new QHBoxLayout(banner_);
+    bl->setContentsMargins(8, 6, 8, 6);
+    auto* icon = new QLabel(banner_);
+    icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(20, 20));
+    bannerText_ = new QLabel(banner_);
+    bannerText_->setWordWrap(true);
+    bannerText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* dismiss = new QToolButton(banner_);
+    dismiss->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+    dismiss->setAutoRaise(true);
+    dismiss->setToolTip(tr("Dismiss"));
+    connect(dismiss, &QToolButton::clicked, this, &MainWindow::hideError);
+    bl->addWidget(icon, 0, Qt::AlignTop);
+    bl->addWidget(bannerText_, 1);
+    bl->addWidget(dismiss, 0, Qt::AlignTop);
+    banner_->hide();
+
+    stack_ = new QStackedWidget(central);
+    stack_->addWidget(createEmptyPage());
+    timeline_ = new TimelineView(stack_);
+    stack_->addWidget(timeline_);
+
+    findBar_ = new FindBar(central);
+    findBar_->hide();
+
+    layout->addWidget(banner_);
+    layout->addWidget(stack_, 1);
+    layout->addWidget(findBar_);
+    setCentralWidget(central);
+
+    createDocks();
+    createActions();
+    createStatusBar();
+
+    connect(timeline_, &TimelineView::sliceSelected, this,
+            [this](SliceRef r) { details_->showSlice(r); });
+    connect(timeline_, &TimelineView::rangeSelected, this, [this](std::optional<TimeRange> r) {
+        range_->setRange(r);
+        if (r) rangeDock_->raise();
+        rangeLabel_->setText(
+            r ? tr("Range %1").arg(QString::fromStdString(formatPreciseDuration(r->duration())))
+              : QString());
+    });
+    connect(details_, &DetailsPanel::sliceActivated, this, [this](SliceRef r) {
+        timeline_->selectSlice(r, true);
+        details_->showSlice(r);
+    });
+    connect(findBar_, &FindBar::highlightsChanged, this,
+            [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });
+    connect(findBar_, &FindBar::currentChanged, this, &MainWindow::selectFromFind);
+    connect(findBar_, &FindBar::closed, this, [this] {
+        timeline_->setHighlightedSlices({});
+        timeline_->setFocus();
+    });
+
+    resize(1400, 860);
+    if (options_.restoreSettings) {
+        QSettings s;
+        recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
+        restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+        restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    }
+    rebuildRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() {
+    if (job_) job_->cancel();
+}
+
+QWidget* MainWindow::createEmptyPage() {
+    auto* page = new QWidget(this);
+    auto* v = new QVBoxLayout(page);
+    v->addStretch(2);
+    auto* logo = new QLabel(page);
+    logo->setPixmap(QPixmap(QStringLiteral(":/strata/strata.png")));
+    logo->setAlignment(Qt::AlignCenter);
+    auto* title = new QLabel(tr("<h2>Strata</h2><p>A trace viewer for GPU programs: PyTorch "
+                                "profiler / Kineto and Chrome JSON (.json, .json.gz), "
+                                "Strata traces (.strata).</p><p>Drop a trace here, or:</p>"),
+                             page);
+    title->setAlignment(Qt::AlignCenter);
+    title->setWordWrap(true);
+    auto* open = new QPushButton(tr("Open a trace\u2026"), page);
+    open->setObjectName(QStringLiteral("openButton"));
+    auto* sample = new QPushButton(tr("Open the sample trace"), page);
+    sample->setObjectName(QStringLiteral("sampleButton"));
+    connect(open, &QPushButton::clicked, this, &MainWindow::showOpenDialog);
+    connect(sample, &QPushButton::clicked, this, &MainWindow::openSample);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(open);
+    buttons->addWidget(sample);
+    buttons->addStretch();
+    v->addWidget(logo);
+    v->addWidget(title);
+    v->addLayout(buttons);
+    auto* hint = new QLabel(tr("Press ? for keyboard shortcuts."), page);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setEnabled(false);
+    v->addWidget(hint);
+    v->addStretch(3);
+    return page;
+}
+
+void MainWindow::createDocks() {
+    details_ = new DetailsPanel(this);
+    detailsDock_ = new QDockWidget(tr("Details"), this);
+    detailsDock_->setObjectName(QStringLiteral("detailsDock"));
+    detailsDock_->setWidget(details_);
+    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
+
+    range_ = new RangePanel(this);
+    rangeDock_ = new QDockWidget(tr("Range"), this);
+    rangeDock_->setObjectName(QStringLiteral("rangeDock"));
+    rangeDock_->setWidget(range_);
+    addDockWidget(Qt::BottomDockWidgetArea, rangeDock_);
+
+    warnings_ = new WarningsPanel(this);
+    warningsDock_ = new QDockWidget(tr("Warnings"), this);
+    warningsDock_->setObjectName(QStringLiteral("warningsDock"));
+    warningsDock_->setWidget(warnings_);
+    addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
+    tabifyDockWidget(rangeDock_, warningsDock_);
+    rangeDock_->raise();
+    resizeDocks({detailsDock_}, {380}, Qt::Horizontal);
+    resizeDocks({rangeDock_}, {210}, Qt::Vertical);
+}
+
+void MainWindow::createActions() {
+    auto make = [this](const char* name, const QString& text, const QKeySequence& key, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(QString::fromLatin1(name));
+        if (!key.isEmpty()) a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(
+        make("actionOpen", tr("&Open\u2026"), QKeySequence::Open, [this] { showOpenDialog(); }));
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(make("actionOpenSample", tr("Open the &Sample Trace"), QKeySequence(),
+                         [this] { openSample(); }));
+    file->addSeparator();
+    file->addAction(make("actionNewWindow", tr("&New Window"), QKeySequence::New, [] {
+        auto* w = new MainWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->show();
+    }));
+    file->addAction(
+        make("actionClose", tr("&Close Window"), QKeySequence::Close, [this] { close(); }));
+    file->addAction(make("actionQuit", tr("&Quit"), QKeySequence::Quit,
+                         [] { QApplication::closeAllWindows(); }));
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(make("actionFind", tr("&Find Slices\u2026"), QKeySequence::Find,
+                         [this] { findBar_->activate(); }));
+    edit->addAction(make("actionFindNext", tr("Find &Next"), QKeySequence(Qt::Key_F3), [this] {
+        findBar_->show();
+        findBar_->next();
+    }));
+    edit->addAction(make("actionFindPrevious", tr("Find &Previous"),
+                         QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] {
+                             findBar_->show();
+                             findBar_->previous();
+                         }));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(make("actionZoomAll", tr("Zoom to &Whole Trace"), QKeySequence(),
+                         [this] { timeline_->zoomToAll(); }));
+    view->addAction(make("actionZoomSelection", tr("Zoom to &Selection"), QKeySequence(),
+                         [this] { timeline_->zoomToSelection(); }));
+    view->addSeparator();
+    QAction* flows = make("actionShowAllFlows", tr("Show All &Flows"), QKeySequence(),
+                          [this](bool on) { timeline_->setShowAllFlows(on); });
+    flows->setCheckable(true);
+    flows->setToolTip(tr("Draw every flow arrow (launch \u2192 kernel, ...), not only the "
+                         "selected slice's"));
+    view->addAction(flows);
+    view->addSeparator();
+    view->addAction(detailsDock_->toggleViewAction());
+    view->addAction(rangeDock_->toggleViewAction());
+    view->addAction(warningsDock_->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = make("actionShortcuts", tr("&Keyboard Shortcuts"), QKeySequence(),
+                         [this] { showShortcutHelp(); });
+    keys->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(Qt::Key_F1)});
+    help->addAction(keys);
+
+    QToolBar* bar = addToolBar(tr("Timeline"));
+    bar->setObjectName(QStringLiteral("timelineToolBar"));
+    bar->setMovable(false);
+    bar->addAction(action(QStringLiteral("actionOpen")));
+    bar->addSeparator();
+    bar->addAction(action(QStringLiteral("actionZoomAll")));
+    bar->addAction(flows);
+    bar->addSeparator();
+    auto* gapLabel = new QLabel(tr(" Launch gaps \u2265 "), bar);
+    gapBox_ = new QSpinBox(bar);
+    gapBox_->setObjectName(QStringLiteral("gapThreshold"));
+    gapBox_->setRange(0, 10'000'000);
+    gapBox_->setSuffix(QStringLiteral(" \u00b5s"));
+    gapBox_->setValue(static_cast<int>(timeline_->gapThresholdNs() / 1000));
+    gapBox_->setToolTip(tr("GPU idle gaps at least this long are marked on the stream tracks"));
+    gapBox_->setKeyboardTracking(false);
+    connect(gapBox_, &QSpinBox::valueChanged, this,
+            [this](int us) { timeline_->setGapThresholdNs(TimeNs(us) * 1000); });
+    bar->addWidget(gapLabel);
+    bar->addWidget(gapBox_);
+}
+
+void MainWindow::createStatusBar() {
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setMaximumWidth(220);
+    progress_->setFormat(tr("Loading %p%"));
+    progress_->hide();
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    cancelButton_->setObjectName(QStringLiteral("cancelLoad"));
+    cancelButton_->hide();
+    connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+    slicesLabel_ = new QLabel(this);
+    loadTimeLabel_ = new QLabel(this);
+    rangeLabel_ = new QLabel(this);
+    warningsButton_ = new QToolButton(this);
+    warningsButton_->setAutoRaise(true);
+    warningsButton_->setObjectName(QStringLiteral("warningsButton"));
+    warningsButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    warningsButton_->setToolTip(tr("Show the Warnings panel"));
+    connect(warningsButton_, &QToolButton::clicked, this, [this] {
+        warningsDock_->show();
+        warningsDock_->raise();
+    });
+    statusBar()->addWidget(progress_);
+    statusBar()->addWidget(cancelButton_);
+    statusBar()->addPermanentWidget(rangeLabel_);
+    statusBar()->addPermanentWidget(slicesLabel_);
+    statusBar()->addPermanentWidget(loadTimeLabel_);
+    statusBar()->addPermanentWidget(warningsButton_);
+}
+
+QAction* MainWindow::action(const QString& objectName) const {
+    return findChild<QAction*>(objectName);
+}
+
+QList<ShortcutEntry> MainWindow::shortcuts() const {
+    QList<ShortcutEntry> out;
+    for (QAction* a : actions()) {
+        if (a->shortcuts().isEmpty()) continue;
+        QStringList keys;
+        for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
+        out.push_back(
+            {keys.join(QStringLiteral(", ")), a->text().remove(QLatin1Char('&')), tr("Window")});
+    }
+    out.push_back(
+        {QStringLiteral("Enter / Shift+Enter"), tr("Next / previous match"), tr("Find bar")});
+    out.push_back({QStringLiteral("Esc"), tr("Close the find bar"), tr("Find bar")});
+    out += timelineShortcuts();
+    return out;
+}
+
+void MainWindow::showShortcutHelp() {
+    ShortcutHelpDialog dialog(shortcuts(), this);
+    dialog.exec();
+}
+
+void MainWindow::selectFromFind(SliceRef r) {
+    timeline_->selectSlice(r, true);
+    details_->showSlice(r);
+}
+
+void MainWindow::showError(const QString& message) {
+    bannerText_->setText(message);
+    banner_->show();
+}
+
+void MainWindow::hideError() {
+    banner_->hide();
+}
+
+QString MainWindow::errorText() const {
+    return banner_->isVisible() ? bannerText_->text() : QString();
+}
+
+QString MainWindow::statusText() const {
+    return QStringList{slicesLabel_->text(), loadTimeLabel_->text(), warningsButton_->text()}.join(
+        QStringLiteral(" \u00b7 "));
+}
+
+void MainWindow::updateStatus() {
+    if (!trace_) {
+        slicesLabel_->setText(tr("No trace"));
+        loadTimeLabel_->clear();
+        warningsButton_->setText(tr("0 warnings"));
+        return;
+    }
+    slicesLabel_->setText(tr("%L1 slices").arg(trace_->sliceCount()));
+    loadTimeLabel_->setText(
+        tr("loaded in %1").arg(QString::fromStdString(formatPreciseDuration(loadMs_ * 1'000'000))));
+    const int n = warnings_->count();
+    warningsButton_->setText(tr("%n warning(s)", "", n));
+    warningsButton_->setIcon(n ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (job_) {
+        job_->cancel();
+        job_->waitForFinished();
+    }
+    if (options_.restoreSettings) {
+        QSettings s;
+        s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        s.setValue(QStringLiteral("window/state"), saveState());
+    }
+    QMainWindow::closeEvent(e);
+}
+
+} // namespace strata

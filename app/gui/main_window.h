@@ -1,0 +1,123 @@
+#pragma once
+// The Strata main window: the timeline in the middle, Details / Range / Warnings docks, the find
+// bar, a toolbar (gap threshold, flows), File (Open, Open Recent, sample), drag and drop, and a
+// status bar (slices, load time, warnings). Loading runs on a worker thread with progress and
+// Cancel; a load error shows in a banner over the (still usable) window.
+#include "model/load_result.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <memory>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QToolButton;
+
+namespace strata {
+
+class DetailsPanel;
+class FindBar;
+class LoadJob;
+class RangePanel;
+class TimelineView;
+class WarningsPanel;
+struct ShortcutEntry;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        bool restoreSettings = true; // geometry/state and recent files from QSettings
+    };
+    explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
+    explicit MainWindow(Options options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts loading `path` on a worker thread (cancels a load in progress).
+    void openFile(const QString& path);
+    // Loads on the calling thread (screenshot mode); returns false and sets *error on failure.
+    bool openFileSync(const QString& path, QString* error = nullptr);
+    void openSample();
+    void cancelLoad();
+    bool isLoading() const;
+
+    std::shared_ptr<const Trace> trace() const { return trace_; }
+    QString currentFile() const { return file_; }
+    QStringList recentFiles() const;
+    QList<ShortcutEntry> shortcuts() const;
+
+    // Parts, for tests and screenshot mode.
+    TimelineView* timeline() const { return timeline_; }
+    DetailsPanel* details() const { return details_; }
+    RangePanel* rangePanel() const { return range_; }
+    WarningsPanel* warningsPanel() const { return warnings_; }
+    FindBar* findBar() const { return findBar_; }
+    QWidget* errorBanner() const { return banner_; }
+    QString errorText() const;
+    QString statusText() const; // slices · load time · warnings
+    QProgressBar* progressBar() const { return progress_; }
+    QSpinBox* gapThresholdBox() const { return gapBox_; }
+    QAction* action(const QString& objectName) const;
+
+signals:
+    // Emitted when a load ends: ok, failed (error banner shown) or cancelled.
+    void loadFinished(bool ok, bool cancelled);
+
+public slots:
+    void showOpenDialog();
+    void showShortcutHelp();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void createStatusBar();
+    QWidget* createEmptyPage();
+    void onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms);
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs);
+    void showError(const QString& message);
+    void hideError();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void updateStatus();
+    void selectFromFind(SliceRef r);
+
+    Options options_;
+    std::shared_ptr<const Trace> trace_;
+    QString file_;
+    qint64 loadMs_ = 0;
+    QPointer<LoadJob> job_;
+
+    QStackedWidget* stack_ = nullptr;
+    TimelineView* timeline_ = nullptr;
+    DetailsPanel* details_ = nullptr;
+    RangePanel* range_ = nullptr;
+    WarningsPanel* warnings_ = nullptr;
+    FindBar* findBar_ = nullptr;
+    QWidget* banner_ = nullptr;
+    QLabel* bannerText_ = nullptr;
+    QDockWidget* detailsDock_ = nullptr;
+    QDockWidget* rangeDock_ = nullptr;
+    QDockWidget* warningsDock_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QSpinBox* gapBox_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancelButton_ = nullptr;
+    QLabel* slicesLabel_ = nullptr;
+    QLabel* loadTimeLabel_ = nullptr;
+    QToolButton* warningsButton_ = nullptr;
+    QLabel* rangeLabel_ = nullptr;
+    QStringList recent_;
+};
+
+} // namespace strata

@@ -1,0 +1,209 @@
+// MainWindow: opening traces (dialog, recent files, drag and drop, sample), the worker-thread
+// load with progress and Cancel, and installing a loaded trace into the views.
+#include "main_window.h"
+
+#include "find_bar.h"
+#include "io/trace_loader.h"
+#include "load_job.h"
+#include "panels/details_panel.h"
+#include "panels/range_panel.h"
+#include "panels/warnings_panel.h"
+#include "strata_resources.h"
+#include "timeline/timeline_view.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace strata {
+
+namespace {
+constexpr int kMaxRecent = 10;
+
+QString errorMessage(const LoadError& e) {
+    return QStringLiteral("Could not open %1\n%2")
+        .arg(QFileInfo(QString::fromStdString(e.file)).fileName(),
+             QString::fromStdString(e.toString()));
+}
+} // namespace
+
+void MainWindow::showOpenDialog() {
+    QString dir = file_.isEmpty() ? QString() : QFileInfo(file_).absolutePath();
+    if (dir.isEmpty() && !recent_.isEmpty()) dir = QFileInfo(recent_.front()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Trace"), dir,
+        tr("Traces (*.json *.json.gz *.gz *.strata *.pt.trace.json);;All files (*)"));
+    if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::openSample() {
+    QString error;
+    const QString path = sampleTracePath(&error);
+    if (path.isEmpty())
+        showError(error);
+    else
+        openFile(path);
+}
+
+bool MainWindow::isLoading() const {
+    return job_ && job_->isRunning();
+}
+
+void MainWindow::cancelLoad() {
+    if (job_) job_->cancel();
+    statusBar()->showMessage(tr("Cancelling\u2026"));
+}
+
+void MainWindow::openFile(const QString& path) {
+    if (job_) {
+        // The old job finishes on its own (its result is dropped) and deletes itself.
+        job_->cancel();
+        job_ = nullptr;
+    }
+    hideError();
+    auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), this);
+    job_ = job;
+    progress_->setValue(0);
+    progress_->show();
+    cancelButton_->show();
+    statusBar()->showMessage(tr("Loading %1\u2026").arg(QFileInfo(path).fileName()));
+    connect(job, &LoadJob::progress, progress_, [this, job](double f) {
+        if (job_ == job) progress_->setValue(static_cast<int>(f * 1000));
+    });
+    connect(job, &LoadJob::finished, this,
+            [this, job](const LoadResult& r, bool cancelled, qint64 ms) {
+                onLoadFinished(job, r, cancelled, ms);
+            });
+    job->start();
+}
+
+void MainWindow::onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms) {
+    job->deleteLater();
+    if (job != job_) return; // superseded by a newer load
+    job_ = nullptr;
+    progress_->hide();
+    cancelButton_->hide();
+    if (cancelled) {
+        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(job->path()).fileName()),
+                                 8000);
+        emit loadFinished(false, true);
+        return;
+    }
+    if (!result.ok()) {
+        statusBar()->clearMessage();
+        showError(result.error ? errorMessage(*result.error)
+                               : tr("Could not open %1: unknown error").arg(job->path()));
+        emit loadFinished(false, false);
+        return;
+    }
+    statusBar()->clearMessage();
+    setTrace(result.trace, job->path(), ms);
+    emit loadFinished(true, false);
+}
+
+bool MainWindow::openFileSync(const QString& path, QString* error) {
+    QElapsedTimer clock;
+    clock.start();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    const LoadResult r = loadTrace(abs.toStdString());
+    if (!r.ok()) {
+        const QString msg = r.error ? errorMessage(*r.error) : tr("Could not open %1").arg(abs);
+        showError(msg);
+        if (error) *error = msg;
+        return false;
+    }
+    setTrace(r.trace, abs, clock.elapsed());
+    return true;
+}
+
+void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs) {
+    trace_ = std::move(trace);
+    file_ = path;
+    loadMs_ = loadMs;
+    hideError();
+    QStringList warnings;
+    for (const std::string& w : trace_->warnings()) warnings << QString::fromStdString(w);
+    warnings_->setWarnings(warnings);
+    timeline_->setTrace(trace_);
+    details_->setTrace(trace_);
+    range_->setTrace(trace_);
+    findBar_->setTrace(trace_);
+    stack_->setCurrentWidget(timeline_);
+    timeline_->setFocus();
+    const QFileInfo info(path);
+    setWindowTitle(tr("%1 \u2014 Strata").arg(info.fileName()));
+    setWindowFilePath(path);
+    // The bundled sample lives in the cache dir; recent files are the user's own traces.
+    if (path != sampleTracePath()) addRecent(path);
+    updateStatus();
+}
+
+QStringList MainWindow::recentFiles() const {
+    return recent_;
+}
+
+void MainWindow::addRecent(const QString& path) {
+    recent_.removeAll(path);
+    recent_.prepend(path);
+    while (recent_.size() > kMaxRecent) recent_.removeLast();
+    if (options_.restoreSettings) QSettings().setValue(QStringLiteral("recentFiles"), recent_);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    for (const QString& path : recent_) {
+        QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (!recent_.isEmpty()) {
+        recentMenu_->addSeparator();
+        recentMenu_->addAction(tr("Clear List"), this, [this] {
+            recent_.clear();
+            if (options_.restoreSettings) QSettings().remove(QStringLiteral("recentFiles"));
+            rebuildRecentMenu();
+        });
+    }
+    recentMenu_->setEnabled(!recent_.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!e->mimeData()->hasUrls()) return;
+    for (const QUrl& u : e->mimeData()->urls()) {
+        if (u.isLocalFile()) {
+            e->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    QStringList files;
+    for (const QUrl& u : e->mimeData()->urls()) {
+        if (u.isLocalFile()) files << u.toLocalFile();
+    }
+    if (files.isEmpty()) return;
+    e->acceptProposedAction();
+    // The first file replaces this window's trace; each further file opens in a new window.
+    openFile(files.front());
+    for (qsizetype i = 1; i < files.size(); ++i) {
+        auto* w = new MainWindow;
+        w->setAttribute(Qt::WA_DeleteOnClose);
+        w->show();
+        w->openFile(files[i]);
+    }
+}
+
+} // namespace strata

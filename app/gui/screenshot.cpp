@@ -1,0 +1,66 @@
+#include "screenshot.h"
+
+#include "main_window.h"
+#include "timeline/timeline_view.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPixmap>
+#include <QThread>
+#include <cstdio>
+
+namespace strata {
+
+namespace {
+// Lets layouts, resizes and deferred paints settle.
+void settle(int ms) {
+    QElapsedTimer t;
+    t.start();
+    do {
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(5);
+    } while (t.elapsed() < ms);
+}
+} // namespace
+
+int runScreenshot(const ScreenshotOptions& o) {
+    MainWindow::Options wo;
+    wo.restoreSettings = false;
+    MainWindow w(wo);
+    w.resize(o.size);
+    QString error;
+    if (!w.openFileSync(o.trace, &error)) {
+        std::fprintf(stderr, "strata: %s\n", qPrintable(error));
+        return 1;
+    }
+    w.show();
+    settle(150);
+    w.resize(o.size); // a window manager may have changed it on show
+    settle(100);
+    if (o.range) {
+        const TimeRange b = w.trace()->bounds();
+        TimeRange r{b.start + o.range->start, b.start + o.range->end};
+        if (r.start >= b.end || r.end <= b.start) {
+            std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %.3f ms)\n",
+                         double(b.duration()) / 1e6);
+            return 1;
+        }
+        w.timeline()->setVisibleRange(r);
+        settle(100);
+    }
+    const QPixmap shot = w.grab();
+    if (shot.isNull() || !shot.save(o.output, "PNG")) {
+        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
+        return 1;
+    }
+    if (o.printTrackLabels) {
+        std::printf("track labels: %d\ntracks: %zu\n", w.timeline()->visibleTrackLabelCount(),
+                    w.trace()->tracks().size());
+    }
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace strata

@@ -1,0 +1,277 @@
+#include "details_panel.h"
+
+#include "time_text.h"
+#include "track_label.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace strata {
+
+namespace {
+
+constexpr int kLinkTrackRole = Qt::UserRole + 1;
+constexpr int kLinkIndexRole = Qt::UserRole + 2;
+constexpr size_t kMaxLinksPerGroup = 50;
+
+QString dur(TimeNs t) {
+    return QString::fromStdString(formatPreciseDuration(t));
+}
+
+QString dims(const std::array<int32_t, 3>& d) {
+    return QStringLiteral("[%1, %2, %3]").arg(d[0]).arg(d[1]).arg(d[2]);
+}
+
+QString bytesText(int64_t b) {
+    if (b < 1024) return QStringLiteral("%1 B").arg(b);
+    if (b < 1024 * 1024) return QStringLiteral("%1 KiB (%2 B)").arg(b / 1024.0, 0, 'f', 1).arg(b);
+    return QStringLiteral("%1 MiB (%2 B)").arg(b / (1024.0 * 1024.0), 0, 'f', 2).arg(b);
+}
+
+const char* copyKindName(uint8_t k) {
+    switch (k) {
+    case 1:
+        return "HtoD";
+    case 2:
+        return "DtoH";
+    case 3:
+        return "HtoA";
+    case 4:
+        return "AtoH";
+    case 5:
+        return "AtoA";
+    case 6:
+        return "AtoD";
+    case 7:
+        return "DtoA";
+    case 8:
+        return "DtoD";
+    case 9:
+        return "HtoH";
+    case 10:
+        return "PtoP";
+    default:
+        return "unknown";
+    }
+}
+
+} // namespace
+
+DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tree_);
+    tree_->setColumnCount(2);
+    tree_->setHeaderLabels({tr("Field"), tr("Value")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setStretchLastSection(true);
+    tree_->setRootIsDecorated(true);
+    tree_->setAlternatingRowColors(true);
+    tree_->setWordWrap(true);
+    tree_->setSelectionMode(QAbstractItemView::SingleSelection);
+    tree_->setMouseTracking(true);
+    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
+        const SliceRef target = linkTarget(item);
+        if (target.valid()) emit sliceActivated(target);
+    });
+    connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int) {
+        const SliceRef target = linkTarget(item);
+        if (target.valid()) emit sliceActivated(target);
+    });
+    showSlice({});
+}
+
+void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    showSlice({});
+}
+
+QTreeWidgetItem* DetailsPanel::section(const QString& title) {
+    auto* item = new QTreeWidgetItem(tree_, {title});
+    QFont f = item->font(0);
+    f.setBold(true);
+    item->setFont(0, f);
+    item->setFirstColumnSpanned(true);
+    item->setExpanded(true);
+    return item;
+}
+
+QTreeWidgetItem* DetailsPanel::row(QTreeWidgetItem* parent, const QString& field,
+                                   const QString& value) {
+    auto* item = new QTreeWidgetItem(parent, {field, value});
+    item->setToolTip(1, value);
+    return item;
+}
+
+QTreeWidgetItem* DetailsPanel::link(QTreeWidgetItem* parent, const QString& field,
+                                    SliceRef target) {
+    const QString text = QStringLiteral("%1  @ %2  (%3)")
+                             .arg(toQString(trace_->name(target)),
+                                  dur(trace_->start(target) - trace_->bounds().start),
+                                  trackLabel(*trace_, target.track));
+    QTreeWidgetItem* item = row(parent, field, text);
+    item->setData(1, kLinkTrackRole, target.track);
+    item->setData(1, kLinkIndexRole, target.index);
+    QFont f = item->font(1);
+    f.setUnderline(true);
+    item->setFont(1, f);
+    item->setForeground(1, palette().brush(QPalette::Link));
+    item->setToolTip(1, tr("Click to select: %1").arg(text));
+    return item;
+}
+
+SliceRef DetailsPanel::linkTarget(const QTreeWidgetItem* item) {
+    if (!item) return {};
+    const QVariant t = item->data(1, kLinkTrackRole), i = item->data(1, kLinkIndexRole);
+    if (!t.isValid() || !i.isValid()) return {};
+    return SliceRef{t.toUInt(), i.toUInt()};
+}
+
+void DetailsPanel::showSlice(SliceRef r) {
+    tree_->clear();
+    slice_ = {};
+    if (!trace_ || !r.valid() || r.track >= trace_->tracks().size() ||
+        r.index >= trace_->track(r.track).slices.size()) {
+        auto* hint =
+            new QTreeWidgetItem(tree_, {tr("Click a slice in the timeline to see its details.")});
+        hint->setFirstColumnSpanned(true);
+        hint->setDisabled(true);
+        return;
+    }
+    slice_ = r;
+    addSliceRows(r);
+    addLaunchRows(r);
+    addCorrelatedRows(r);
+    tree_->expandAll();
+}
+
+void DetailsPanel::addSliceRows(SliceRef r) {
+    const Trace& t = *trace_;
+    const SliceColumns& c = t.track(r.track).slices;
+    QTreeWidgetItem* s = section(tr("Slice"));
+    row(s, tr("Name"), toQString(t.name(r)));
+    row(s, tr("Category"), toQString(t.str(c.category[r.index])));
+    row(s, tr("Kind"), toQString(sliceKindName(c.kind[r.index])));
+    row(s, tr("Track"), trackLabel(t, r.track));
+    row(s, tr("Start"), dur(c.start[r.index] - t.bounds().start));
+    row(s, tr("Duration"), dur(c.dur[r.index]));
+    row(s, tr("Self time"), dur(c.self[r.index]));
+    row(s, tr("Depth"), QString::number(c.depth[r.index]));
+    if (c.flags[r.index] & kSliceClosedAtEnd)
+        row(s, tr("Note"), tr("begin without end; closed at the trace end"));
+
+    const std::vector<Arg> args = t.args(c.args[r.index]);
+    if (!args.empty()) {
+        QTreeWidgetItem* a = section(tr("Arguments"));
+        for (const Arg& arg : args) {
+            row(a, toQString(t.str(arg.key)), QString::fromStdString(arg.value.toString()));
+        }
+    }
+}
+
+void DetailsPanel::addLaunchRows(SliceRef r) {
+    const Trace& t = *trace_;
+    const GpuActivity* g = t.gpu(r);
+    const SliceExtra* e = t.extra(r);
+    if (!g && !e) return;
+    QTreeWidgetItem* s = section(g ? tr("GPU activity") : tr("Correlation ids"));
+    if (g) {
+        row(s, tr("Device"), QString::number(g->device));
+        row(s, tr("Stream"), QString::number(g->stream));
+        if (g->context >= 0) row(s, tr("Context"), QString::number(g->context));
+        const SliceKind k = t.kind(r);
+        if (k == SliceKind::Kernel || g->grid[0] > 0) {
+            row(s, tr("Grid"), dims(g->grid));
+            row(s, tr("Block"), dims(g->block));
+            const int64_t threads = int64_t(g->grid[0]) * g->grid[1] * g->grid[2] * g->block[0] *
+                                    g->block[1] * g->block[2];
+            row(s, tr("Threads"), QString::number(threads));
+            if (g->registersPerThread >= 0)
+                row(s, tr("Registers per thread"), QString::number(g->registersPerThread));
+            if (g->staticSharedBytes >= 0)
+                row(s, tr("Static shared memory"), bytesText(g->staticSharedBytes));
+            if (g->dynamicSharedBytes >= 0)
+                row(s, tr("Dynamic shared memory"), bytesText(g->dynamicSharedBytes));
+        }
+        if (g->bytes >= 0) {
+            row(s, tr("Bytes"), bytesText(g->bytes));
+            const TimeNs d = t.duration(r);
+            if (d > 0)
+                row(s, tr("Bandwidth"),
+                    QStringLiteral("%1 GB/s").arg(double(g->bytes) / double(d), 0, 'f', 2));
+        }
+        if (g->copyKind) row(s, tr("Copy kind"), QString::fromLatin1(copyKindName(g->copyKind)));
+        if (g->graphId >= 0) row(s, tr("CUDA graph"), QString::number(g->graphId));
+    }
+    if (e && e->correlation >= 0) row(s, tr("Correlation id"), QString::number(e->correlation));
+    if (e && e->externalId >= 0) row(s, tr("External id"), QString::number(e->externalId));
+}
+
+void DetailsPanel::addCorrelatedRows(SliceRef r) {
+    const Trace& t = *trace_;
+    QTreeWidgetItem* s = nullptr;
+    auto sec = [&] { return s ? s : (s = section(tr("Correlated"))); };
+    std::vector<SliceRef> shown{r};
+    auto once = [&](SliceRef x) {
+        if (!x.valid() || std::find(shown.begin(), shown.end(), x) != shown.end()) return false;
+        shown.push_back(x);
+        return true;
+    };
+
+    if (isGpuKind(t.kind(r))) {
+        const SliceRef launch = t.launchOf(r);
+        if (once(launch)) link(sec(), tr("Launched by"), launch);
+    }
+    if (isLaunchApiKind(t.kind(r))) {
+        size_t n = 0;
+        for (SliceRef op : t.gpuOpsOf(r)) {
+            if (n++ < kMaxLinksPerGroup && once(op)) link(sec(), tr("Launched"), op);
+        }
+    }
+    if (const SliceExtra* e = t.extra(r); e && e->externalId >= 0) {
+        size_t n = 0;
+        for (const auto& [id, x] : t.byExternalId(e->externalId)) {
+            if (n >= kMaxLinksPerGroup) break;
+            if (once(x)) {
+                link(sec(), tr("Same External id"), x);
+                ++n;
+            }
+        }
+    }
+    for (const Flow& f : t.flows()) {
+        if (f.from == r && once(f.to))
+            link(sec(), tr("Flow to (%1)").arg(toQString(t.str(f.category))), f.to);
+        else if (f.to == r && once(f.from))
+            link(sec(), tr("Flow from (%1)").arg(toQString(t.str(f.category))), f.from);
+    }
+    const std::vector<SliceRef> up = t.ancestors(r);
+    if (!up.empty()) {
+        // The innermost enclosing slice first: the one people want.
+        for (auto it = up.rbegin(); it != up.rend(); ++it) {
+            if (once(*it)) link(sec(), it == up.rbegin() ? tr("Parent") : tr("Enclosing"), *it);
+        }
+    }
+}
+
+QString DetailsPanel::value(const QString& field, const QString& sectionTitle) const {
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* s = tree_->topLevelItem(i);
+        if (!sectionTitle.isEmpty() && s->text(0) != sectionTitle) continue;
+        for (int j = 0; j < s->childCount(); ++j) {
+            if (s->child(j)->text(0) == field) return s->child(j)->text(1);
+        }
+    }
+    return {};
+}
+
+QList<QTreeWidgetItem*> DetailsPanel::linkItems() const {
+    QList<QTreeWidgetItem*> out;
+    for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+        if (linkTarget(*it).valid()) out << *it;
+    }
+    return out;
+}
+
+} // namespace strata

@@ -1,0 +1,75 @@
+#include "range_aggregation_model.h"
+
+#include "time_text.h"
+
+namespace strata {
+
+RangeAggregationModel::RangeAggregationModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RangeAggregationModel::setTrace(std::shared_ptr<const Trace> trace) {
+    trace_ = std::move(trace);
+    setRange(std::nullopt);
+}
+
+void RangeAggregationModel::setRange(std::optional<TimeRange> r) {
+    beginResetModel();
+    range_ = r;
+    agg_ = {};
+    if (trace_ && r && !r->empty()) agg_ = aggregateRange(*trace_, *r);
+    endResetModel();
+}
+
+int RangeAggregationModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(agg_.rows.size());
+}
+
+int RangeAggregationModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RangeAggregationModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || !trace_ || index.row() >= rowCount()) return {};
+    const RangeAggregateRow& row = agg_.rows[static_cast<size_t>(index.row())];
+    const TimeNs avg = row.count ? row.total / static_cast<TimeNs>(row.count) : 0;
+    if (role == Qt::TextAlignmentRole) {
+        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    if (role == Qt::ToolTipRole && index.column() == Name) {
+        return QString::fromUtf8(trace_->str(row.name).data(),
+                                 static_cast<qsizetype>(trace_->str(row.name).size()));
+    }
+    if (role != Qt::DisplayRole && role != SortRole) return {};
+    const bool raw = role == SortRole;
+    auto time = [&](TimeNs t) -> QVariant {
+        return raw ? QVariant(qlonglong(t))
+                   : QVariant(QString::fromStdString(formatPreciseDuration(t)));
+    };
+    switch (index.column()) {
+    case Name: {
+        const std::string_view n = trace_->str(row.name);
+        return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
+    }
+    case Count:
+        return raw ? QVariant(qulonglong(row.count)) : QVariant(QString::number(row.count));
+    case Total:
+        return time(row.total);
+    case Self:
+        return time(row.self);
+    case Average:
+        return time(avg);
+    case Max:
+        return time(row.maxDuration);
+    default:
+        return {};
+    }
+}
+
+QVariant RangeAggregationModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* const kNames[] = {"Name", "Count", "Total", "Self", "Average", "Max"};
+    return section >= 0 && section < ColumnCount ? QString::fromLatin1(kNames[section])
+                                                 : QVariant();
+}
+
+} // namespace strata

@@ -1,0 +1,94 @@
+#include "time_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace strata {
+
+namespace {
+
+std::string trimmedNumber(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s.find('.') != std::string::npos) {
+        while (!s.empty() && s.back() == '0') s.pop_back();
+        if (!s.empty() && s.back() == '.') s.pop_back();
+    }
+    return s;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+} // namespace
+
+std::string formatPreciseDuration(TimeNs ns) {
+    const bool negative = ns < 0;
+    const double a = std::fabs(static_cast<double>(ns));
+    std::string s;
+    if (a < 1e3)
+        s = trimmedNumber(a, 0) + " ns";
+    else if (a < 1e6)
+        s = trimmedNumber(a / 1e3, 3) + " \xC2\xB5s";
+    else if (a < 1e9)
+        s = trimmedNumber(a / 1e6, 3) + " ms";
+    else
+        s = trimmedNumber(a / 1e9, 3) + " s";
+    return negative ? "-" + s : s;
+}
+
+std::optional<TimeNs> parseTime(std::string_view text, std::string* error) {
+    const std::string_view t = trim(text);
+    const std::string s(t);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end == s.c_str()) {
+        if (error)
+            *error = "expected a number with an optional unit (ns, us, ms, s), got '" + s + "'";
+        return std::nullopt;
+    }
+    const std::string_view unit = trim(std::string_view(s).substr(end - s.c_str()));
+    double scale = 0;
+    if (unit.empty() || unit == "us" || unit == "\xC2\xB5s")
+        scale = 1e3;
+    else if (unit == "ns")
+        scale = 1;
+    else if (unit == "ms")
+        scale = 1e6;
+    else if (unit == "s")
+        scale = 1e9;
+    else {
+        if (error) *error = "unknown time unit '" + std::string(unit) + "' (use ns, us, ms or s)";
+        return std::nullopt;
+    }
+    if (!std::isfinite(v)) {
+        if (error) *error = "time '" + s + "' is not finite";
+        return std::nullopt;
+    }
+    return static_cast<TimeNs>(std::llround(v * scale));
+}
+
+std::optional<TimeRange> parseTimeRange(std::string_view text, std::string* error) {
+    const size_t colon = text.find(':');
+    if (colon == std::string_view::npos) {
+        if (error) *error = "expected START:END, got '" + std::string(text) + "'";
+        return std::nullopt;
+    }
+    const auto a = parseTime(text.substr(0, colon), error);
+    if (!a) return std::nullopt;
+    const auto b = parseTime(text.substr(colon + 1), error);
+    if (!b) return std::nullopt;
+    if (*b <= *a) {
+        if (error) *error = "range end must be after its start in '" + std::string(text) + "'";
+        return std::nullopt;
+    }
+    return TimeRange{*a, *b};
+}
+
+} // namespace strata
