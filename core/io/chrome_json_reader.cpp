@@ -4,8 +4,13 @@
 #include "io/json_event_splitter.h"
 #include "io/json_input.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -79,6 +84,21 @@ private:
     bool stop_ = false;
 };
 
+// STRATA_JSON_PROFILE=1 prints the phases' wall time and the peak RSS so far to stderr.
+struct PhaseLog {
+    bool on = std::getenv("STRATA_JSON_PROFILE") != nullptr;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    void mark(const char* phase) {
+        if (!on) return;
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "strata-json: %-8s at %.3f s, peak RSS %.1f MB\n", phase, s,
+                     double(ru.ru_maxrss) * 1024 / 1e6);
+    }
+};
+
 LoadResult fail(const std::string& file, uint64_t offset, uint64_t line, std::string message) {
     LoadResult r;
     r.error = LoadError{file, offset, line, std::move(message)};
@@ -100,6 +120,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
                       bool threaded) {
     if (!cpuCanParse())
         return fail(name, 0, 0, "this build of the JSON reader needs a CPU with AVX2 (x86-64-v3)");
+    PhaseLog log;
     TraceBuilder builder;
     ChromeEventParser parser(builder);
     JsonEventSplitter splitter(in, kBatchBytes, kChunkBytes);
@@ -116,6 +137,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
 
     if (threaded) {
         BatchQueue queue;
+        uint64_t batchesSeen = 0;
         std::thread producer([&] {
             for (;;) {
                 auto batch = queue.takeFree();
@@ -128,6 +150,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
             queue.setDone();
         });
         while (auto batch = queue.takeFull()) {
+            if (log.on && batchesSeen++ == 0) log.mark("batch 1");
             if (!parseFailed && !cancelled) {
                 parseFailed = !parser.parseBatch(*batch, &parseError);
                 cancelled = !parseFailed && !progress();
@@ -171,8 +194,15 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         builder.addWarning("the gzip stream ends before its trailer (JSON was complete)");
     }
     if (options.progress && !options.progress(1.0)) return fail(name, 0, 0, "cancelled");
+    log.mark("parsed");
+    if (log.on)
+        std::fprintf(stderr, "strata-json: args %.1f MB, strings %.1f MB, %llu events\n",
+                     double(builder.args().memoryBytes()) / 1e6,
+                     double(builder.strings().memoryBytes()) / 1e6,
+                     static_cast<unsigned long long>(parser.eventsParsed()));
     LoadResult r;
     r.trace = builder.build();
+    log.mark("built");
     return r;
 }
 

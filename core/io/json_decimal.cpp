@@ -22,6 +22,28 @@ bool isDigit(char c) {
 } // namespace
 
 bool parseMicrosToNs(std::string_view text, TimeNs* out) {
+    // Fast path: "digits" or "digits.ddd" with at most three decimals and at most 15 integer
+    // digits (the common Kineto shapes), exact without rounding.
+    {
+        const char* p = text.data();
+        const char* e = p + text.size();
+        while (e > p && isSpace(e[-1])) --e;
+        const char* q = p;
+        int64_t v = 0;
+        while (q < e && isDigit(*q) && q - p < 15) v = v * 10 + (*q++ - '0');
+        if (q > p && (q == e || *q == '.')) {
+            int frac = 0;
+            if (q < e) {
+                ++q;
+                while (q < e && isDigit(*q) && frac < 3) v = v * 10 + (*q++ - '0'), ++frac;
+            }
+            if (q == e && (frac > 0 || text.size() == 0 || e[-1] != '.')) {
+                for (; frac < 3; ++frac) v *= 10;
+                *out = v;
+                return true;
+            }
+        }
+    }
     std::string_view s = trim(text);
     size_t i = 0;
     bool negative = false;

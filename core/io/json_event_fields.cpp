@@ -64,13 +64,36 @@ simdjson::error_code readArgs(od::value v, Event& ev) {
     }
     for (auto field : obj) {
         ArgItem a;
-        if (auto e = field.unescaped_key().get(a.key)) return e;
+        // Keys without escapes are used in place (the batch outlives the event); others are
+        // unescaped by simdjson.
+        od::raw_json_string rk;
+        if (auto e = field.key().get(rk)) return e;
+        const char* kp = rk.raw();
+        size_t klen = 0;
+        while (kp[klen] != '"' && kp[klen] != '\\') ++klen;
+        if (kp[klen] == '"') {
+            a.key = std::string_view(kp, klen);
+        } else {
+            if (auto e = field.unescaped_key().get(a.key)) return e;
+        }
         od::value av;
         if (auto e = field.value().get(av)) return e;
         od::json_type t;
         if (auto e = av.type().get(t)) return e;
         switch (t) {
         case od::json_type::number: {
+            // Plain small integers (most Kineto args) without simdjson's general number path.
+            const std::string_view tok = av.raw_json_token();
+            size_t i = 0;
+            int64_t x = 0;
+            while (i < tok.size() && i < 18 && tok[i] >= '0' && tok[i] <= '9')
+                x = x * 10 + (tok[i++] - '0');
+            if (i > 0 && (i == tok.size() || tok[i] == ' ' || tok[i] == '\n' || tok[i] == '\r' ||
+                          tok[i] == '\t' || tok[i] == ',' || tok[i] == '}' || tok[i] == ']')) {
+                a.type = ArgValue::Type::Int;
+                a.i = x;
+                break;
+            }
             od::number_type nt;
             if (av.get_number_type().get(nt)) {
                 // Out of range even for double handling: keep the text.

@@ -30,7 +30,7 @@ struct ArgItem {
     std::string_view s; // String value, or raw JSON text (Json)
 };
 
-struct Event {
+struct EventScalars {
     char ph = 0;
     bool hasName = false, hasCat = false, hasTs = false, badTs = false, hasDur = false,
          badDur = false, argsNotObject = false, flowIn = false, flowOut = false, hasBind = false;
@@ -40,11 +40,12 @@ struct Event {
     std::string_view id2Text; // "local:..." / "global:..." cookie text
     char scope = 0;
     char bp = 0;
+};
+
+struct Event : EventScalars {
     std::vector<ArgItem> args;
     void reset() {
-        auto keep = std::move(args);
-        *this = Event{};
-        args = std::move(keep);
+        static_cast<EventScalars&>(*this) = EventScalars{};
         args.clear();
     }
 };

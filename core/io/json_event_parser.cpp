@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -62,6 +63,7 @@ struct ChromeEventParser::Impl {
     od::parser parser;
     Event ev;
     uint64_t eventsParsed = 0;
+    const EventBatch* batch = nullptr;
     const EventBatch::Pos* pos = nullptr;
     std::map<std::string, Skip> skips;
     std::unordered_map<std::string, int64_t> stringIds; // string pid/tid -> synthetic id
@@ -72,13 +74,54 @@ struct ChromeEventParser::Impl {
     std::vector<int8_t> kindCache; // by category StringId: SliceKind + 1, 0 = unknown
     StringId kArgName = 0, kArgSortIndex = 0, kArgLabels = 0;
 
+    // Direct-mapped cache in front of the string pool: names, categories and arg keys repeat.
+    struct CacheSlot {
+        const char* p = nullptr;
+        uint32_t len = 0;
+        StringId id = 0;
+    };
+    std::vector<CacheSlot> internCache = std::vector<CacheSlot>(4096);
+
     explicit Impl(TraceBuilder& builder) : b(builder) {}
+
+    // The last thread track asked for (events of one thread come in runs).
+    int64_t lastPid = INT64_MIN, lastTid = INT64_MIN;
+    TrackId lastTrack = 0;
+    TrackId threadTrack(int64_t pid, int64_t tid) {
+        if (pid != lastPid || tid != lastTid) {
+            lastTrack = b.threadTrack(pid, tid);
+            lastPid = pid;
+            lastTid = tid;
+        }
+        return lastTrack;
+    }
+
+    StringId intern(std::string_view s) {
+        uint64_t h = uint64_t(s.size()) * 0x9E3779B97F4A7C15ull;
+        uint64_t a = 0, z = 0;
+        if (s.size() >= 8) {
+            std::memcpy(&a, s.data(), 8);
+            std::memcpy(&z, s.data() + s.size() - 8, 8);
+        } else if (!s.empty()) {
+            std::memcpy(&a, s.data(), s.size());
+        }
+        h ^= a * 0xff51afd7ed558ccdull;
+        h ^= (z ^ (z >> 29)) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 32;
+        CacheSlot& slot = internCache[h & 4095];
+        if (slot.p && slot.len == s.size() && std::memcmp(slot.p, s.data(), s.size()) == 0)
+            return slot.id;
+        const StringId id = b.intern(s);
+        const std::string_view stored = b.strings().view(id);
+        slot = {stored.data(), uint32_t(stored.size()), id};
+        return id;
+    }
 
     void skip(const std::string& why) {
         Skip& s = skips[why];
         if (s.count++ == 0 && pos) {
             s.offset = pos->offset;
-            s.line = pos->line;
+            s.line = batch->lineOf(pos->inBatch);
         }
     }
 
@@ -133,7 +176,7 @@ struct ChromeEventParser::Impl {
         ArgStore& st = b.args();
         st.begin();
         for (const ArgItem& a : ev.args) {
-            const StringId key = b.intern(a.key);
+            const StringId key = intern(a.key);
             switch (a.type) {
             case ArgValue::Type::Null:
                 st.addNull(key);
@@ -267,8 +310,8 @@ struct ChromeEventParser::Impl {
         if (!ev.hasTs) return skip("event without \"ts\"");
         if (ev.badTs) return skip("event whose \"ts\" is not a number of microseconds");
 
-        const StringId name = ev.hasName ? b.intern(ev.name) : StringPool::kEmpty;
-        const StringId cat = ev.hasCat ? b.intern(ev.cat) : StringPool::kEmpty;
+        const StringId name = ev.hasName ? intern(ev.name) : StringPool::kEmpty;
+        const StringId cat = ev.hasCat ? intern(ev.cat) : StringPool::kEmpty;
         switch (ph) {
         case 'X':
         case 'B':
@@ -305,7 +348,7 @@ struct ChromeEventParser::Impl {
                 b.addInstant(track, ev.ts, name, cat, storeArgs());
                 return;
             } else {
-                track = b.threadTrack(pid, tid);
+                track = threadTrack(pid, tid);
             }
             if (ph == 'E') {
                 b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());
@@ -364,7 +407,7 @@ struct ChromeEventParser::Impl {
             if (!ev.id.present) return skip("flow event without \"id\"");
             using P = TraceBuilder::FlowPhase;
             const P phase = ph == 's' ? P::Start : ph == 't' ? P::Step : P::End;
-            b.addFlowV1(phase, b.threadTrack(pid, tid), ev.ts, flowId(ev.id), cat, name,
+            b.addFlowV1(phase, threadTrack(pid, tid), ev.ts, flowId(ev.id), cat, name,
                         ph != 'f' || ev.bp == 'e');
             return;
         }
@@ -404,13 +447,15 @@ struct ChromeEventParser::Impl {
                 continue;
             }
             if (err) {
-                uint64_t off = batch.events[i].offset, line = batch.events[i].line;
+                uint64_t off = batch.events[i].offset;
+                size_t inBatch = batch.events[i].inBatch;
                 const char* loc = nullptr;
                 if (!doc.current_location().get(loc) && loc >= one.data() &&
                     loc < one.data() + one.size()) {
                     off += uint64_t(loc - one.data());
-                    line += uint64_t(std::count(static_cast<const char*>(one.data()), loc, '\n'));
+                    inBatch += size_t(loc - one.data());
                 }
+                const uint64_t line = batch.lineOf(inBatch);
                 error->byteOffset = off;
                 error->line = line;
                 error->message = std::string("expected a valid JSON event object: ") +
@@ -423,6 +468,7 @@ struct ChromeEventParser::Impl {
     }
 
     bool parseBatch(const EventBatch& batch, LoadError* error) {
+        this->batch = &batch;
         const simdjson::padded_string_view view(batch.data.data(), batch.data.size(),
                                                 batch.data.capacity());
         od::document doc;

@@ -4,10 +4,32 @@
 #include <array>
 #include <cstring>
 
+#include <emmintrin.h>
+
 namespace strata {
 namespace {
 
-constexpr size_t kPadding = 64; // >= SIMDJSON_PADDING
+constexpr size_t kPadding = 64;     // >= SIMDJSON_PADDING
+constexpr size_t kWindowSlack = 64; // readable bytes after the window's end
+
+// Bit i set where block[i] == c, for 64 bytes.
+inline uint64_t eqMask(const __m128i v[4], char c) {
+    const __m128i cv = _mm_set1_epi8(c);
+    uint64_t m = 0;
+    for (int k = 0; k < 4; ++k)
+        m |= uint64_t(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[k], cv)))) << (16 * k);
+    return m;
+}
+
+inline uint64_t prefixXor(uint64_t x) {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
 
 // Byte classes for the nested scanner (outside strings).
 enum : uint8_t { kBoring = 0, kQuote, kOpenObj, kOpenArr, kCloseObj, kCloseArr };
@@ -49,10 +71,31 @@ std::string describe(char c) {
 
 } // namespace
 
+uint64_t countNewlines(const char* p, const char* end) {
+    uint64_t n = 0;
+    const __m128i nl = _mm_set1_epi8('\n');
+    while (end - p >= 16 * 255) {
+        // Up to 255 blocks: per-byte counters cannot overflow.
+        __m128i acc = _mm_setzero_si128();
+        for (int k = 0; k < 255; ++k, p += 16)
+            acc = _mm_sub_epi8(
+                acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl));
+        const __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+        n += uint64_t(_mm_cvtsi128_si64(sums)) + uint64_t(_mm_extract_epi16(sums, 4));
+    }
+    while (end - p >= 16) {
+        n += uint64_t(__builtin_popcount(uint32_t(_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)))));
+        p += 16;
+    }
+    for (; p < end; ++p) n += *p == '\n';
+    return n;
+}
+
 JsonEventSplitter::JsonEventSplitter(JsonInput& in, size_t batchBytes, size_t chunkBytes)
     : in_(in), batchBytes_(batchBytes), chunkBytes_(chunkBytes) {
     cap_ = chunkBytes_ * 2;
-    win_.reset(new char[cap_]);
+    win_.reset(new char[cap_ + kWindowSlack]);
 }
 
 JsonEventSplitter::~JsonEventSplitter() = default;
@@ -61,7 +104,7 @@ uint64_t JsonEventSplitter::lineAt(uint64_t absOffset) {
     if (absOffset > lineCk_) {
         const char* b = win_.get() + (lineCk_ - winBase_);
         const char* e = win_.get() + (absOffset - winBase_);
-        lineAtCk_ += uint64_t(std::count(b, e, '\n'));
+        lineAtCk_ += countNewlines(b, e);
         lineCk_ = absOffset;
     }
     return lineAtCk_;
@@ -95,7 +138,7 @@ bool JsonEventSplitter::refill() {
         // An item longer than a chunk: grow (bounded by the event/value limits checked by step()).
         size_t newCap = cap_ * 2;
         while (newCap - size_ < chunkBytes_) newCap *= 2;
-        std::unique_ptr<char[]> w(new char[newCap]);
+        std::unique_ptr<char[]> w(new char[newCap + kWindowSlack]);
         std::memcpy(w.get(), win_.get(), size_);
         win_ = std::move(w);
         cap_ = newCap;
@@ -155,8 +198,78 @@ bool JsonEventSplitter::scanString() {
     return false;
 }
 
+// Finds the structure 64 bytes at a time: masks of quotes, backslashes and brackets; escaped
+// characters by the odd-backslash-run trick and string interiors by a prefix XOR of the real
+// quotes (the technique of simdjson's stage 1, Langdale & Lemire 2019); then only the brackets
+// outside strings are visited. Leaves pos_ at the first byte it did not account for.
+bool JsonEventSplitter::scanBlocks() {
+    const char* w = win_.get();
+    uint64_t prevEscaped = escape_ ? 1 : 0;
+    uint64_t prevInString = inString_ ? ~uint64_t(0) : 0;
+    constexpr uint64_t kEven = 0x5555555555555555ull;
+    while (size_ - pos_ >= 64) {
+        __m128i v[4];
+        for (int k = 0; k < 4; ++k)
+            v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + pos_ + 16 * k));
+        uint64_t backslash = eqMask(v, '\\');
+        backslash &= ~prevEscaped;
+        const uint64_t followsEscape = backslash << 1 | prevEscaped;
+        const uint64_t oddStarts = backslash & ~kEven & ~followsEscape;
+        uint64_t evenStarts;
+        const uint64_t carry = __builtin_add_overflow(oddStarts, backslash, &evenStarts) ? 1 : 0;
+        const uint64_t escaped = (kEven ^ (evenStarts << 1)) & followsEscape;
+        const uint64_t quotes = eqMask(v, '"') & ~escaped;
+        const uint64_t inString = prefixXor(quotes) ^ prevInString;
+        const uint64_t opens = eqMask(v, '{') | eqMask(v, '[');
+        const uint64_t closes = eqMask(v, '}') | eqMask(v, ']');
+        uint64_t structural = (opens | closes) & ~inString;
+        while (structural) {
+            const int bit = __builtin_ctzll(structural);
+            structural &= structural - 1;
+            const size_t at = pos_ + size_t(bit);
+            const char c = w[at];
+            if (c == '{' || c == '[') {
+                if (depth_ >= kJsonMaxDepth) {
+                    fail(winBase_ + at, "expected at most " + std::to_string(kJsonMaxDepth) +
+                                            " levels of nesting, found deeper");
+                    return false;
+                }
+                if (c == '{')
+                    stack_ |= (uint64_t(1) << depth_);
+                else
+                    stack_ &= ~(uint64_t(1) << depth_);
+                ++depth_;
+                continue;
+            }
+            const bool isObj = c == '}';
+            const bool openObj = depth_ > 0 && ((stack_ >> (depth_ - 1)) & 1);
+            if (depth_ == 0 || isObj != openObj) {
+                pos_ = at;
+                failHere(depth_ == 0 ? std::string("a value")
+                                     : std::string(openObj ? "'}' to close an object"
+                                                           : "']' to close an array"));
+                return false;
+            }
+            if (--depth_ == 0) {
+                pos_ = at + 1;
+                inString_ = false;
+                escape_ = false;
+                return true;
+            }
+        }
+        prevEscaped = carry;
+        prevInString = (inString >> 63) ? ~uint64_t(0) : 0;
+        pos_ += 64;
+    }
+    inString_ = prevInString != 0;
+    escape_ = prevEscaped != 0;
+    return false;
+}
+
 bool JsonEventSplitter::scanNested() {
     const char* w = win_.get();
+    if (scanBlocks()) return true;
+    if (failed_) return false;
     while (pos_ < size_) {
         if (inString_) {
             if (!scanString()) return false;
@@ -208,10 +321,13 @@ void JsonEventSplitter::emitEvent(EventBatch& b, size_t start, size_t end) {
     if (b.data.empty()) {
         if (b.data.capacity() < batchBytes_ + kPadding) b.data.reserve(batchBytes_ + kPadding);
         b.data.push_back('[');
+        b.firstLine = lineAt(abs);
     } else {
         b.data.push_back(',');
+        b.data.append(gapNewlines_, '\n');
     }
-    b.events.push_back({uint32_t(b.data.size()), abs, lineAt(abs)});
+    gapNewlines_ = 0;
+    b.events.push_back({uint32_t(b.data.size()), abs});
     b.data.append(win_.get() + start, end - start);
     ++eventsEmitted_;
 }
@@ -382,8 +498,8 @@ void JsonEventSplitter::step(EventBatch& b) {
         case State::EvFirst:
         case State::EvNext:
         case State::EvAfterComma: {
-            // Fast whitespace skip between events.
-            while (pos_ < size_ && isWs(w[pos_])) ++pos_;
+            // Fast whitespace skip between events (newlines counted for the batch's lines).
+            while (pos_ < size_ && isWs(w[pos_])) gapNewlines_ += w[pos_++] == '\n';
             if (pos_ == size_) return;
             const char c = w[pos_];
             if (c == ']') {
@@ -429,6 +545,11 @@ void JsonEventSplitter::step(EventBatch& b) {
             return;
         }
     }
+}
+
+uint64_t EventBatch::lineOf(size_t pos) const {
+    if (events.empty() || pos <= events[0].inBatch) return firstLine;
+    return firstLine + countNewlines(data.data() + events[0].inBatch, data.data() + pos);
 }
 
 bool JsonEventSplitter::next(EventBatch& b) {

@@ -20,18 +20,25 @@ constexpr int kJsonMaxDepth = 64;                          // bracket nesting in
 constexpr size_t kJsonMaxEventBytes = size_t(64) << 20;    // one event object
 constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20; // a kept top-level value
 
+// Number of '\n' bytes in [begin, end) (SSE2, several GB/s).
+uint64_t countNewlines(const char* begin, const char* end);
+
 struct EventBatch {
     struct Pos {
         uint32_t inBatch; // offset of the event's '{' in data
         uint64_t offset;  // byte offset of the event in the (decompressed) stream
-        uint64_t line;    // 1-based line of that byte
     };
-    std::string data; // "[ev,ev,...]"; capacity includes simdjson padding
+    // "[ev,ev,...]"; capacity includes simdjson padding. The separators carry as many newlines as
+    // the file had between the events, so lines can be counted inside the batch.
+    std::string data;
     std::vector<Pos> events;
+    uint64_t firstLine = 1; // line of the first event's '{'
     void clear() {
         data.clear();
         events.clear();
     }
+    // 1-based line in the stream of data[pos] (pos at or after the first event).
+    uint64_t lineOf(size_t pos) const;
 };
 
 struct TopLevelValue {
@@ -91,6 +98,7 @@ private:
     void onEof();
     void step(EventBatch& b);
     bool scanNested(); // true when the bracket opened at itemStart_ closes
+    bool scanBlocks(); // 64-byte-block fast path of scanNested
     bool scanString(); // true when the string closes (pos_ after the quote)
     void fail(uint64_t absOffset, std::string message);
     void failHere(const std::string& expected);
@@ -102,7 +110,7 @@ private:
     JsonInput& in_;
     size_t batchBytes_;
     size_t chunkBytes_;
-    std::unique_ptr<char[]> win_;
+    std::unique_ptr<char[]> win_; // cap_ + kWindowSlack bytes
     size_t cap_ = 0;
     size_t size_ = 0;
     size_t pos_ = 0;
@@ -128,6 +136,7 @@ private:
     uint64_t stack_ = 0; // bit i set: level i is an object
     bool inString_ = false;
     bool escape_ = false;
+    uint32_t gapNewlines_ = 0; // newlines between the previous event and the next
 
     std::string key_;
     bool valueDropped_ = false;

@@ -9,6 +9,7 @@
 #include "io/trace_loader.h"
 #include "model/trace_builder.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
@@ -57,7 +58,7 @@ public:
         }
         size_ = size_t(st.st_size);
         if (size_ > 0) {
-            void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+            void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
             if (p == MAP_FAILED) {
                 *error = std::string("cannot map: ") + std::strerror(errno);
                 ::close(fd);
@@ -70,12 +71,26 @@ public:
         ::close(fd);
         return true;
     }
+    // Drops pages before `offset` from this process (the page cache keeps them) and asks the
+    // kernel to read the next `ahead` bytes: resident memory stays a window, not the file.
+    void advance(size_t offset, size_t ahead) {
+        const size_t page = size_t(sysconf(_SC_PAGESIZE));
+        const size_t done = offset / page * page;
+        if (done > released_) {
+            madvise(const_cast<uint8_t*>(data_) + released_, done - released_, MADV_DONTNEED);
+            released_ = done;
+        }
+        if (done < size_)
+            madvise(const_cast<uint8_t*>(data_) + done, std::min(ahead, size_ - done),
+                    MADV_WILLNEED);
+    }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
 
 private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
+    size_t released_ = 0;
 };
 
 // Fixed-width little-endian fields from a cursor (bounds were checked by the caller).
@@ -95,11 +110,35 @@ struct Get {
     double f64() { return take<double>(); }
 };
 
-struct PairHash {
-    size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept {
-        return std::hash<uint64_t>{}(uint64_t(k.first) * 0x9E3779B97F4A7C15ull ^
-                                     uint64_t(k.second));
+// (a, b) -> track, for the few keys a trace has (threads, GPU streams): a short array searched
+// linearly (cheaper than hashing for tens of keys), with a hash map behind it for many keys.
+class TrackCache {
+public:
+    template <typename Make> TrackId get(int64_t a, int64_t b, Make make) {
+        for (const Entry& e : small_)
+            if (e.a == a && e.b == b) return e.track;
+        const Key key{a, b};
+        if (auto it = big_.find(key); it != big_.end()) return it->second;
+        const TrackId t = make();
+        if (small_.size() < 32) small_.push_back({a, b, t});
+        else big_.emplace(key, t);
+        return t;
     }
+
+private:
+    struct Entry {
+        int64_t a, b;
+        TrackId track;
+    };
+    using Key = std::pair<int64_t, int64_t>;
+    struct Hash {
+        size_t operator()(const Key& k) const noexcept {
+            return std::hash<uint64_t>{}(uint64_t(k.first) * 0x9E3779B97F4A7C15ull ^
+                                         uint64_t(k.second));
+        }
+    };
+    std::vector<Entry> small_;
+    std::unordered_map<Key, TrackId, Hash> big_;
 };
 
 // Turns records into builder calls. Returns an empty string, or what was wrong with a record.
@@ -123,10 +162,8 @@ private:
     std::vector<StringId> strings_; // file string id -> model id
     StringId returnCodeKey_ = 0;
     StringId kindCategory_[fmt::kMaxSliceKind + 1] = {};
-    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> threadTracks_;
-    std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHash> gpuTracks_;
-    std::pair<int64_t, int64_t> lastThread_{INT64_MIN, INT64_MIN};
-    TrackId lastThreadTrack_ = 0;
+    TrackCache threadTracks_;
+    TrackCache gpuTracks_;
     std::string bad_;
 
     bool str(uint32_t fileId, StringId* out) {
@@ -147,20 +184,11 @@ private:
         return false;
     }
     TrackId threadTrack(int64_t pid, int64_t tid) {
-        const std::pair<int64_t, int64_t> key{pid, tid};
-        if (key == lastThread_) return lastThreadTrack_;
-        auto it = threadTracks_.find(key);
-        const TrackId t =
-            it != threadTracks_.end() ? it->second : threadTracks_[key] = b_.threadTrack(pid, tid);
-        lastThread_ = key;
-        lastThreadTrack_ = t;
-        return t;
+        return threadTracks_.get(pid, tid, [&] { return b_.threadTrack(pid, tid); });
     }
     TrackId gpuTrack(int32_t device, int64_t stream) {
-        const std::pair<int64_t, int64_t> key{device, stream};
-        auto it = gpuTracks_.find(key);
-        if (it != gpuTracks_.end()) return it->second;
-        return gpuTracks_[key] = b_.gpuStreamTrack(device, stream, device, stream);
+        return gpuTracks_.get(device, stream,
+                              [&] { return b_.gpuStreamTrack(device, stream, device, stream); });
     }
     TimeNs duration(TimeNs start, TimeNs end) {
         if (end >= start) return end - start;
@@ -378,7 +406,9 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
     size_t pos = fmt::kFileHeaderBytes;
     uint32_t chunkIndex = 0;
     std::string damage; // why loading stopped early
+    constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
     size_t lastProgress = 0;
+    file.advance(0, 2 * kWindow);
     while (pos < size) {
         const size_t chunkStart = pos;
         auto stop = [&](std::string why) {
@@ -456,9 +486,10 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
         }
         pos += fmt::kChunkHeaderBytes + payload;
         ++chunkIndex;
-        if (options.progress && pos - lastProgress > (64u << 20)) {
+        if (pos - lastProgress > kWindow) {
             lastProgress = pos;
-            if (!options.progress(double(pos) / double(size)))
+            file.advance(pos, 2 * kWindow);
+            if (options.progress && !options.progress(double(pos) / double(size)))
                 return fail(pos, "loading was cancelled");
         }
     }
