@@ -57,11 +57,11 @@ void drawLabel(Frame& f, const QRect& rc, const QString& text, QRgb bg) {
 }
 
 // Long gaps of a sorted list in view: solid strip, and a length label where there is room.
-void drawLongGaps(Frame& f, const std::vector<GpuGap>& gaps, int stripY, int stripH, int labelY,
+void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int stripH, int labelY,
                   int labelH) {
     size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
     while (i < gaps.size() && gaps[i].start < f.tq1) {
-        const GpuGap& g = gaps[i];
+        const GapSpan& g = gaps[i];
         const QRect rc = f.s.spanRect(g.start, g.end, stripY, stripH);
         f.p.fillRect(rc, QColor::fromRgb(kLongGap));
         if (f.s.hoveredGap && f.s.hoveredGap->start == g.start && f.s.hoveredGap->end == g.end) {

@@ -32,7 +32,7 @@ struct TimelineState {
     Correlated correlated;
     std::optional<TimeRange> range;
     std::vector<SliceRef> highlights; // sorted
-    std::optional<GpuGap> hoveredGap;
+    std::optional<GapSpan> hoveredGap;
 
     int scrollY = 0;
     SliceColorCache colors;

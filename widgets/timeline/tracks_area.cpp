@@ -86,13 +86,13 @@ void TracksArea::leaveEvent(QEvent*) {
 
 void TracksArea::hover(QPoint pos, QPoint globalPos) {
     if (!s_.trace) return;
-    std::optional<GpuGap> gap;
+    std::optional<GapSpan> gap;
     QString tip;
     const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
     const TimeNs t = s_.axis.timeForX(pos.x());
     if (row >= 0) {
         const TrackRow& r = s_.layout.rows()[row];
-        const std::vector<GpuGap>* gaps = nullptr;
+        const std::vector<GapSpan>* gaps = nullptr;
         if (r.kind == TrackRow::Kind::DeviceIdle)
             gaps = &s_.gaps.deviceGaps(r.device);
         else if (r.gpuStream && !r.lanes.empty()) {
