@@ -89,7 +89,7 @@ public:
     std::atomic<int> signalRequest{0}; // 0 none, 1 flush, 2 close
     std::atomic<int> signalServed{0};  // increments when a signal request was served
     std::atomic<bool> shutDown{false};
-    uint64_t droppedTotal = 0;
+    std::atomic<uint64_t> droppedTotal{0};
 
     void start(bool fromCuda);
     void enableActivities();
@@ -519,9 +519,9 @@ void Collector::flushOnce(uint32_t cuptiFlag, bool closeFile) {
                 writer.metadata("records_outside_capture", std::to_string(st.outsideCapture));
             }
         }
-        writer.metadata("cupti_dropped_records", std::to_string(droppedTotal));
+        writer.metadata("cupti_dropped_records", std::to_string(droppedTotal.load()));
         if (droppedTotal > 0)
-            writer.warning("CUPTI dropped " + std::to_string(droppedTotal) +
+            writer.warning("CUPTI dropped " + std::to_string(droppedTotal.load()) +
                            " records (activity buffers full); raise STRATA_BUFFER_SIZE");
         if (pool.refusals() > 0)
             writer.warning("the buffer pool refused " + std::to_string(pool.refusals()) +

@@ -3,6 +3,7 @@
 // as MARKER activity), and two small hooks tests and the launcher's self-checks use.
 #include "collector.h"
 
+#include <cupti.h>
 #include <dlfcn.h>
 
 #define STRATA_EXPORT extern "C" __attribute__((visibility("default")))
@@ -17,7 +18,17 @@ STRATA_EXPORT int InitializeInjection(void) {
 STRATA_EXPORT int InitializeInjectionNvtx2(void* getExportTable) {
     strata::collectorStart(false);
     using Fn = int (*)(void*);
-    auto next = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "InitializeInjectionNvtx2"));
+    // The CUPTI library we are linked to: found through one of its functions, so the lookup
+    // cannot land on this library's own InitializeInjectionNvtx2.
+    Fn next = nullptr;
+    Dl_info cupti{};
+    if (dladdr(reinterpret_cast<void*>(&cuptiSubscribe_v2), &cupti) && cupti.dli_fname) {
+        if (void* h = dlopen(cupti.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+            next = reinterpret_cast<Fn>(dlsym(h, "InitializeInjectionNvtx2"));
+            dlclose(h);
+        }
+    }
+    if (!next) next = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "InitializeInjectionNvtx2"));
     if (!next) {
         strata::collectorWarning(
             "NVTX not captured: the CUPTI library has no InitializeInjectionNvtx2");

@@ -1,0 +1,430 @@
+// The collector's real code (kernels/collector), built against the stand-in CUPTI
+// (tests/fake_cupti), driven scenario by scenario in child processes (collector_harness) and
+// read back with loadTrace. Expected values are the records the harness feeds (see
+// collector_harness.cpp), worked through by hand: e.g. a runtime call [1000, 5000) ns with
+// correlation 7 launches a kernel [10000, 25000) ns with correlation 7.
+#include "io/trace_loader.h"
+#include "model/trace.h"
+
+#include <QtTest>
+
+#include <csignal>
+#include <dlfcn.h>
+
+using namespace strata;
+
+namespace {
+
+struct Run {
+    QMap<QString, QString> out; // key=value lines of stdout
+    QString stdoutText, stderrText;
+    int status = -1; // shell-style: exit code, or 128 + signal
+    qint64 pid = 0;
+};
+
+// Runs the harness through sh so a death by signal shows as 128 + signal, like a shell reports.
+Run runHarness(const QString& scenario, const QStringList& env) {
+    Run r;
+    QProcess p;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+    p.setProcessEnvironment(e);
+    p.start("/bin/sh", {"-c",
+                        "\"$0\" \"$1\" & child=$!; echo \"harness_pid=$child\"; wait $child; "
+                        "echo \"status=$?\"",
+                        STRATA_COLLECTOR_HARNESS, scenario});
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        qWarning("harness %s timed out", qPrintable(scenario));
+    }
+    r.stdoutText = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
+    for (const QString& line : r.stdoutText.split('\n', Qt::SkipEmptyParts)) {
+        const int eq = line.indexOf('=');
+        if (eq > 0) r.out.insert(line.left(eq), line.mid(eq + 1));
+    }
+    r.status = r.out.value("status", "-1").toInt();
+    r.pid = r.out.value("harness_pid", "0").toLongLong();
+    return r;
+}
+
+std::vector<SliceRef> slicesNamed(const Trace& t, std::string_view name) {
+    std::vector<SliceRef> out;
+    for (TrackId tr = 0; tr < t.tracks().size(); ++tr) {
+        const Track& track = t.track(tr);
+        for (SliceIndex i = 0; i < track.slices.size(); ++i)
+            if (t.str(track.slices.name[i]) == name) out.push_back({tr, i});
+    }
+    return out;
+}
+
+SliceRef only(const Trace& t, std::string_view name) {
+    const auto all = slicesNamed(t, name);
+    if (all.size() != 1) {
+        qWarning("expected one slice named %.*s, found %zu", int(name.size()), name.data(),
+                 all.size());
+        return {};
+    }
+    return all[0];
+}
+
+bool hasWarning(const Trace& t, const QString& part) {
+    for (const auto& w : t.warnings())
+        if (QString::fromStdString(w).contains(part)) return true;
+    return false;
+}
+
+QString meta(const Trace& t, const char* key) {
+    auto it = t.metadata().find(key);
+    return it == t.metadata().end() ? QString("<absent>") : QString::fromStdString(it->second);
+}
+
+std::shared_ptr<const Trace> load(const QString& path) {
+    LoadResult r = loadTrace(path.toStdString());
+    if (!r.ok()) {
+        qWarning("load %s failed: %s", qPrintable(path),
+                 r.error ? r.error->toString().c_str() : "?");
+        return nullptr;
+    }
+    return r.trace;
+}
+
+} // namespace
+
+class TestCollector : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void exportsEntryPoints();
+    void basicRecording();
+    void subscriberTaken();
+    void nvtxOnlyProcess();
+    void schedule();
+    void captureRange();
+    void forkWithoutExec();
+    void forkAndExec();
+    void sigtermFlushesAndCloses();
+    void sigtermChainsTargetHandler();
+    void abortFlushes();
+    void badOptionsAreWarnings();
+    void unwritableOutputKeepsTargetRunning();
+
+private:
+    QTemporaryDir dir_;
+    QString path(const QString& name) const { return dir_.filePath(name); }
+};
+
+void TestCollector::initTestCase() {
+    QVERIFY(dir_.isValid());
+}
+
+void TestCollector::exportsEntryPoints() {
+    // The real library (linked to libcupti): the driver and NVTX find these by name.
+    void* h = dlopen(STRATA_COLLECTOR_SO, RTLD_LAZY | RTLD_LOCAL);
+    if (!h) QSKIP(qPrintable(QString("cannot dlopen the collector here: %1").arg(dlerror())));
+    QVERIFY(dlsym(h, "InitializeInjection"));
+    QVERIFY(dlsym(h, "InitializeInjectionNvtx2"));
+    QVERIFY(!dlsym(h, "_ZN6strata17StrataTraceWriter5flushEv")); // internals stay hidden
+    dlclose(h);
+}
+
+void TestCollector::basicRecording() {
+    const QString file = path("basic.strata");
+    const Run r = runHarness("basic", {"STRATA_OUTPUT=" + file});
+    QCOMPARE(r.status, 0);
+    // What the collector asked of CUPTI.
+    QCOMPARE(r.out.value("state"), QString("1"));
+    QCOMPARE(r.out.value("subscribe_calls"), QString("1")); // InitializeInjection twice: idempotent
+    QCOMPARE(r.out.value("timestamp_registrations"), QString("1"));
+    QCOMPARE(r.out.value("kernel_enabled"), QString("1"));
+    QCOMPARE(r.out.value("serial_kernel_enabled"), QString("0")); // never KIND_KERNEL (serializes)
+    QCOMPARE(r.out.value("memory2_enabled"), QString("1"));
+    QCOMPARE(r.out.value("marker_enabled"), QString("1"));
+    QCOMPARE(r.out.value("cudaGetDevice_enabled"), QString("0"));
+    QCOMPARE(r.out.value("cuCtxGetCurrent_enabled"), QString("0"));
+    QCOMPARE(r.out.value("cudaLaunchKernel_enabled"), QString("1"));
+    QCOMPARE(r.out.value("thread_id_type"), QString("1")); // CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM
+    QCOMPARE(r.out.value("nvtx_domain_enabled"), QString("0")); // no schedule: no callbacks
+
+    auto t = load(file);
+    QVERIFY(t);
+    const int64_t pid = r.pid, tid = r.pid; // the harness records from its main thread
+    QCOMPARE(meta(*t, "cuda_initialized"), QString("1"));
+    QCOMPARE(meta(*t, "pid"), QString::number(pid));
+    QCOMPARE(meta(*t, "clock"), QString("CLOCK_MONOTONIC_RAW"));
+    QCOMPARE(meta(*t, "cupti_dropped_records"), QString("12"));
+    QVERIFY(meta(*t, "command_line").contains("collector_harness basic"));
+    QVERIFY(hasWarning(*t, "CUPTI dropped 12 records"));
+    QVERIFY(hasWarning(*t, "2 CUPTI records had invalid timestamps"));
+    QVERIFY(hasWarning(*t, "1 NVTX ranges never ended"));
+    QVERIFY(!hasWarning(*t, "no end-of-file record"));
+
+    // Device properties.
+    QCOMPARE(t->devices().size(), size_t(1));
+    const DeviceInfo& d = t->devices()[0];
+    QCOMPARE(d.id, 0);
+    QCOMPARE(QString::fromStdString(d.name), QString("NVIDIA H100 80GB HBM3"));
+    QCOMPARE(d.smCount, 132);
+    QCOMPARE(d.totalMemoryBytes, int64_t(85899345920));
+    QCOMPARE(d.computeMajor, 9);
+    QCOMPARE(d.clockRateKHz, int64_t(1980000));
+
+    // API calls on the CPU thread; the noisy getter is not there.
+    QVERIFY(slicesNamed(*t, "cudaGetDevice").empty());
+    const SliceRef launch = only(*t, "cudaLaunchKernel");
+    QVERIFY(launch.valid());
+    QCOMPARE(t->track(launch.track).kind, TrackKind::Thread);
+    QCOMPARE(t->track(launch.track).pid, pid);
+    QCOMPARE(t->track(launch.track).tid, tid);
+    QCOMPARE(t->start(launch), int64_t(1000));
+    QCOMPARE(t->duration(launch), int64_t(4000));
+    QCOMPARE(t->kind(launch), SliceKind::CudaRuntime);
+    QCOMPARE(t->extra(launch)->correlation, int64_t(7));
+    const SliceRef drv = only(*t, "cuLaunchKernel");
+    QVERIFY(drv.valid());
+    QCOMPARE(t->kind(drv), SliceKind::CudaDriver);
+    QCOMPARE(t->start(drv), int64_t(2000));
+    QVERIFY(!t->extra(drv) || t->extra(drv)->correlation == -1); // one link per kernel, not two
+    QCOMPARE(slicesNamed(*t, "cudaMemcpyAsync").size(), size_t(2));
+
+    // The kernel, its fields and its launch.
+    const SliceRef k = only(*t, "square(float*, int)");
+    QVERIFY(k.valid());
+    QCOMPARE(t->track(k.track).kind, TrackKind::GpuStream);
+    QCOMPARE(t->track(k.track).device, 0);
+    QCOMPARE(t->track(k.track).tid, int64_t(7));
+    QCOMPARE(t->start(k), int64_t(10000));
+    QCOMPARE(t->duration(k), int64_t(15000));
+    QCOMPARE(t->kind(k), SliceKind::Kernel);
+    const GpuActivity* g = t->gpu(k);
+    QVERIFY(g);
+    QCOMPARE(g->context, int64_t(1));
+    QCOMPARE(g->stream, int64_t(7));
+    QCOMPARE(g->grid, (std::array<int32_t, 3>{4, 2, 1}));
+    QCOMPARE(g->block, (std::array<int32_t, 3>{256, 1, 1}));
+    QCOMPARE(g->registersPerThread, 32);
+    QCOMPARE(g->staticSharedBytes, 1024);
+    QCOMPARE(g->dynamicSharedBytes, 2048);
+    QCOMPARE(g->graphId, int64_t(-1));
+    QCOMPARE(t->launchOf(k), launch);
+
+    // Copies: pageable vs pinned, from the raw CUPTI memory kinds.
+    const SliceRef h2d = only(*t, "Memcpy HtoD (Pageable -> Device)");
+    QVERIFY(h2d.valid());
+    QCOMPARE(t->start(h2d), int64_t(32000));
+    QCOMPARE(t->gpu(h2d)->bytes, int64_t(1048576));
+    QCOMPARE(int(t->gpu(h2d)->copyKind), 1);
+    QCOMPARE(int(t->gpu(h2d)->srcMemory), 1); // PAGEABLE
+    QCOMPARE(int(t->gpu(h2d)->dstMemory), 3); // DEVICE
+    QCOMPARE(t->start(t->launchOf(h2d)), int64_t(30000));
+    const SliceRef d2h = only(*t, "Memcpy DtoH (Device -> Pinned)");
+    QVERIFY(d2h.valid());
+    QCOMPARE(int(t->gpu(d2h)->dstMemory), 2); // PINNED
+    QCOMPARE(t->gpu(d2h)->bytes, int64_t(4096));
+    QCOMPARE(t->start(t->launchOf(d2h)), int64_t(40000));
+    const SliceRef ms = only(*t, "Memset (Device)");
+    QVERIFY(ms.valid());
+    QCOMPARE(t->gpu(ms)->bytes, int64_t(256));
+    QCOMPARE(t->kind(ms), SliceKind::Memset);
+    const SliceRef sync = only(*t, "Stream Sync");
+    QVERIFY(sync.valid());
+    QCOMPARE(t->kind(sync), SliceKind::Synchronization);
+    QCOMPARE(t->track(sync.track).device, 0); // context 1 -> device 0, learnt from the kernel
+    QCOMPARE(t->duration(sync), int64_t(1000));
+
+    // NVTX: nesting on the thread, a mark, a cross-thread range, an end that came first.
+    const SliceRef outer = only(*t, "outer"), inner = only(*t, "inner");
+    QVERIFY(outer.valid() && inner.valid());
+    QCOMPARE(t->kind(outer), SliceKind::UserAnnotation);
+    QCOMPARE(t->start(outer), int64_t(100));
+    QCOMPARE(t->duration(outer), int64_t(800));
+    QCOMPARE(t->duration(inner), int64_t(100));
+    QCOMPARE(inner.track, outer.track);
+    QCOMPARE(int(t->track(inner.track).slices.depth[inner.index]), 1);
+    QCOMPARE(t->track(inner.track).slices.parent[inner.index], outer.index);
+    const SliceRef async = only(*t, "async");
+    QVERIFY(async.valid());
+    QCOMPARE(t->track(async.track).kind, TrackKind::Async);
+    QCOMPARE(t->start(async), int64_t(400));
+    QCOMPARE(t->duration(async), int64_t(400));
+    const SliceRef early = only(*t, "early end");
+    QVERIFY(early.valid());
+    QCOMPARE(t->start(early), int64_t(650));
+    QCOMPARE(t->duration(early), int64_t(50));
+    QVERIFY(slicesNamed(*t, "never ended").empty());
+    QCOMPARE(t->instantCount(), size_t(1)); // "tick"
+
+    // CUPTI overhead on its thread.
+    const SliceRef ov = only(*t, "CUPTI overhead: buffer flush");
+    QVERIFY(ov.valid());
+    QCOMPARE(t->kind(ov), SliceKind::Overhead);
+    QCOMPARE(t->duration(ov), int64_t(500));
+
+    // Memory counter: +1 MiB at 900, +2 MiB at 950, -1 MiB at 47000.
+    const Track* mem = nullptr;
+    for (const Track& tr : t->tracks())
+        if (tr.kind == TrackKind::Counter && t->str(tr.name) == "GPU 0 memory allocated (bytes)")
+            mem = &tr;
+    QVERIFY(mem);
+    QCOMPARE(mem->counter.size(), size_t(3));
+    QCOMPARE(mem->counter.ts, (std::vector<TimeNs>{900, 950, 47000}));
+    QCOMPARE(mem->counter.value, (std::vector<double>{1048576, 3145728, 2097152}));
+
+    // Thread and process names from /proc.
+    const Thread* th = t->thread(pid, tid);
+    QVERIFY(th);
+    QCOMPARE(t->str(th->name), std::string_view("collector_harne")); // comm: 15 chars at most
+}
+
+void TestCollector::subscriberTaken() {
+    const QString file = path("taken.strata");
+    const Run r =
+        runHarness("subscribe_taken", {"STRATA_OUTPUT=" + file, "NSYS_PROFILING_SESSION_ID=3"});
+    QCOMPARE(r.status, 0); // the target runs on
+    QCOMPARE(r.out.value("init_result"), QString("1"));
+    QCOMPARE(r.out.value("state"), QString("2"));
+    QCOMPARE(r.out.value("kernel_enabled"), QString("0")); // nothing enabled behind the other tool
+    auto t = load(file);
+    QVERIFY(t);
+    const QString err = meta(*t, "cupti_error");
+    QVERIFY2(err.contains("CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED"), qPrintable(err));
+    QVERIFY2(err.contains("Nsight Systems 2025.3"), qPrintable(err));
+    QVERIFY2(err.contains("NSYS_* is set"), qPrintable(err));
+    QCOMPARE(meta(*t, "cuda_initialized"), QString("1"));
+    QVERIFY(hasWarning(*t, "collection disabled"));
+    QCOMPARE(t->sliceCount(), size_t(0));
+    QVERIFY(r.stderrText.contains("[strata] collection disabled"));
+}
+
+void TestCollector::nvtxOnlyProcess() {
+    const QString file = path("nvtx_only.strata");
+    const Run r = runHarness("nvtx_only", {"STRATA_OUTPUT=" + file});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("nvtx_result"), QString("1"));
+    QCOMPARE(r.out.value("nvtx_forwarded"), QString("1")); // CUPTI's InitializeInjectionNvtx2 ran
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(meta(*t, "cuda_initialized"), QString("0")); // the launcher: "never initialized CUDA"
+}
+
+void TestCollector::schedule() {
+    const QString file = path("schedule.strata");
+    const Run r = runHarness("schedule", {"STRATA_OUTPUT=" + file, "STRATA_SCHEDULE_WAIT=1",
+                                          "STRATA_SCHEDULE_ACTIVE=1", "STRATA_SCHEDULE_REPEAT=1",
+                                          "STRATA_STEP_NAME=step"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("nvtx_domain_enabled"), QString("1"));
+    auto t = load(file);
+    QVERIFY(t);
+    QVERIFY(slicesNamed(*t, "in_wait_step").empty());
+    QCOMPARE(slicesNamed(*t, "in_active_step").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "after_schedule").empty());
+    QCOMPARE(slicesNamed(*t, "cudaLaunchKernel").size(), size_t(1));
+    QCOMPARE(meta(*t, "records_outside_capture"), QString("2"));
+}
+
+void TestCollector::captureRange() {
+    const QString file = path("range.strata");
+    const Run r =
+        runHarness("capture_range", {"STRATA_OUTPUT=" + file, "STRATA_CAPTURE_RANGE=capture"});
+    QCOMPARE(r.status, 0);
+    auto t = load(file);
+    QVERIFY(t);
+    QVERIFY(slicesNamed(*t, "before_range").empty());
+    QCOMPARE(slicesNamed(*t, "inside_range").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "after_range").empty());
+    QCOMPARE(meta(*t, "records_outside_capture"), QString("2"));
+}
+
+void TestCollector::forkWithoutExec() {
+    QTemporaryDir sub;
+    const QString tmpl = sub.filePath("fork-{pid}.strata");
+    const Run r = runHarness("fork", {"STRATA_OUTPUT=" + tmpl, "STRATA_FLUSH_MS=5"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("children_ok"), QString("20")); // no deadlock, state ForkedChild
+    QCOMPARE(QDir(sub.path()).entryList(QDir::Files).size(),
+             qsizetype(1)); // children wrote nothing
+    auto t = load(sub.filePath(QString("fork-%1.strata").arg(r.pid)));
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "before_fork").size(), size_t(1));
+    QCOMPARE(slicesNamed(*t, "after_fork").size(), size_t(1));
+    QVERIFY(!slicesNamed(*t, "busy").empty());
+    for (const auto& w : t->warnings())
+        QVERIFY2(!QString::fromStdString(w).contains("damaged"), w.c_str());
+    QVERIFY(!hasWarning(*t, "no end-of-file record"));
+}
+
+void TestCollector::forkAndExec() {
+    QTemporaryDir sub;
+    const QString tmpl = sub.filePath("exec-{pid}.strata");
+    const Run r = runHarness("exec_child", {"STRATA_OUTPUT=" + tmpl});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("child_exit"), QString("0"));
+    const QString childPid = r.out.value("child_pid");
+    auto parent = load(sub.filePath(QString("exec-%1.strata").arg(r.pid)));
+    auto child = load(sub.filePath(QString("exec-%1.strata").arg(childPid)));
+    QVERIFY(parent && child);
+    QCOMPARE(slicesNamed(*parent, "parent").size(), size_t(1));
+    QVERIFY(slicesNamed(*parent, "small").empty());
+    QCOMPARE(slicesNamed(*child, "small").size(), size_t(1));
+    QCOMPARE(meta(*child, "pid"), childPid);
+}
+
+void TestCollector::sigtermFlushesAndCloses() {
+    const QString file = path("sigterm.strata");
+    const Run r = runHarness("sigterm", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
+    QCOMPARE(r.status, 128 + SIGTERM); // the default action still happens
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
+    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1)); // forced flush in the handler path
+    QVERIFY(!hasWarning(*t, "no end-of-file record"));      // closed: the signal kills the process
+}
+
+void TestCollector::sigtermChainsTargetHandler() {
+    const QString file = path("sigterm_handler.strata");
+    const Run r =
+        runHarness("sigterm_handler", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
+    QCOMPARE(r.status, 3); // the target's handler ran and chose the exit code
+    QVERIFY(r.stdoutText.contains("target handler ran"));
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
+    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1));
+    QVERIFY(hasWarning(*t, "no end-of-file record")); // flushed, not closed: the handler decides
+}
+
+void TestCollector::abortFlushes() {
+    const QString file = path("abort.strata");
+    const Run r = runHarness("abort", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
+    QCOMPARE(r.status, 128 + SIGABRT);
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
+    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1));
+}
+
+void TestCollector::badOptionsAreWarnings() {
+    const QString file = path("bad_options.strata");
+    const Run r = runHarness("small", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=abc",
+                                       "STRATA_CAPTURE=kernels,bogus", "STRATA_DURATION_S=-1"});
+    QCOMPARE(r.status, 0);
+    auto t = load(file);
+    QVERIFY(t);
+    QVERIFY(hasWarning(*t, "STRATA_FLUSH_MS=\"abc\" ignored"));
+    QVERIFY(hasWarning(*t, "STRATA_CAPTURE: unknown group \"bogus\""));
+    QVERIFY(hasWarning(*t, "STRATA_DURATION_S=\"-1\" ignored"));
+    QCOMPARE(slicesNamed(*t, "small").size(), size_t(1));
+    QCOMPARE(meta(*t, "cupti_activities"), QString("DEVICE,OVERHEAD,CONCURRENT_KERNEL"));
+}
+
+void TestCollector::unwritableOutputKeepsTargetRunning() {
+    const Run r = runHarness("small", {"STRATA_OUTPUT=/nonexistent-dir/x/{pid}.strata"});
+    QCOMPARE(r.status, 0);
+    QVERIFY2(r.stderrText.contains("[strata] cannot write the trace /nonexistent-dir/x/"),
+             qPrintable(r.stderrText));
+}
+
+QTEST_GUILESS_MAIN(TestCollector)
+#include "tst_collector.moc"
