@@ -120,8 +120,10 @@ public:
         const Key key{a, b};
         if (auto it = big_.find(key); it != big_.end()) return it->second;
         const TrackId t = make();
-        if (small_.size() < 32) small_.push_back({a, b, t});
-        else big_.emplace(key, t);
+        if (small_.size() < 32)
+            small_.push_back({a, b, t});
+        else
+            big_.emplace(key, t);
         return t;
     }
 
@@ -405,7 +407,7 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
     RecordSink sink(builder);
     size_t pos = fmt::kFileHeaderBytes;
     uint32_t chunkIndex = 0;
-    std::string damage; // why loading stopped early
+    std::string damage;                   // why loading stopped early
     constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
     size_t lastProgress = 0;
     file.advance(0, 2 * kWindow);
