@@ -38,10 +38,13 @@ void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuG
 } // namespace
 
 GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range) {
+    return computeGpuGaps(collectGpuOps(trace, range), threshold);
+}
+
+GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold) {
     GpuGaps out;
-    out.range = range;
+    out.range = list.range;
     out.threshold = threshold;
-    const GpuOpList list = collectGpuOps(trace, range);
     const std::vector<GpuOp>& ops = list.ops;
 
     // Per stream: ops are sorted by (device, stream, start, end, ref), so each stream is a run.

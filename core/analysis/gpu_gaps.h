@@ -63,6 +63,10 @@ struct GpuGaps {
     std::vector<GpuGap> deviceGaps;       // by (device, start)
 };
 
+struct GpuOpList;
+
 GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace());
+// The same over ops already collected (collectGpuOps), so several analyses share one pass.
+GpuGaps computeGpuGaps(const GpuOpList& ops, TimeNs threshold);
 
 } // namespace strata

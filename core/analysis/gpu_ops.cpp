@@ -19,6 +19,7 @@ std::pair<size_t, size_t> startsInRange(const SliceColumns& s, TimeRange range) 
 
 GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
     GpuOpList out;
+    out.range = range;
     const auto& tracks = trace.tracks();
     for (TrackId t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
@@ -54,26 +55,35 @@ GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
 }
 
 std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
-    std::vector<const GpuOp*> order;
+    // Sort compact keys (not pointers into `ops`): cache-friendly on millions of ops.
+    struct Key {
+        int32_t device;
+        uint32_t index; // into ops; ops are sorted, so the index breaks ties deterministically
+        TimeNs start;
+        TimeNs end;
+    };
+    std::vector<Key> order;
     order.reserve(ops.size());
-    for (const GpuOp& op : ops) order.push_back(&op);
-    std::sort(order.begin(), order.end(), [](const GpuOp* a, const GpuOp* b) {
-        return std::tie(a->device, a->start, a->end, a->ref) <
-               std::tie(b->device, b->start, b->end, b->ref);
+    for (size_t i = 0; i < ops.size(); ++i)
+        order.push_back(Key{ops[i].device, static_cast<uint32_t>(i), ops[i].start, ops[i].end});
+    std::sort(order.begin(), order.end(), [](const Key& a, const Key& b) {
+        return std::tie(a.device, a.start, a.end, a.index) <
+               std::tie(b.device, b.start, b.end, b.index);
     });
     std::vector<BusySegment> segments;
-    for (const GpuOp* op : order) {
-        if (!segments.empty() && segments.back().device == op->device &&
-            op->start <= segments.back().end) {
+    for (const Key& k : order) {
+        const SliceRef ref = ops[k.index].ref;
+        if (!segments.empty() && segments.back().device == k.device &&
+            k.start <= segments.back().end) {
             BusySegment& seg = segments.back();
-            if (op->end >= seg.end) {
-                seg.end = op->end;
-                seg.last = op->ref;
+            if (k.end >= seg.end) {
+                seg.end = k.end;
+                seg.last = ref;
             }
             ++seg.ops;
             continue;
         }
-        segments.push_back(BusySegment{op->device, op->start, op->end, op->ref, op->ref, 1});
+        segments.push_back(BusySegment{k.device, k.start, k.end, ref, ref, 1});
     }
     return segments;
 }

@@ -22,6 +22,7 @@ struct GpuOp {
 };
 
 struct GpuOpList {
+    TimeRange range = wholeTrace(); // the ops are those that start in this range
     // Sorted by (device, stream, start, end, ref).
     std::vector<GpuOp> ops;
     // Ops found on tracks that are not GpuStream tracks; their device/stream come from their

@@ -9,9 +9,12 @@
 namespace strata {
 
 KernelStats computeKernelStats(const Trace& trace, TimeRange range) {
+    return computeKernelStats(trace, collectGpuOps(trace, range));
+}
+
+KernelStats computeKernelStats(const Trace& trace, const GpuOpList& list) {
     KernelStats out;
-    out.range = range;
-    const GpuOpList list = collectGpuOps(trace, range);
+    out.range = list.range;
     out.offGpuTrack = list.offGpuTrack;
 
     std::map<int32_t, DeviceGpuTime> devices;

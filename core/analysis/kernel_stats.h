@@ -52,6 +52,10 @@ struct KernelStats {
     std::vector<DeviceGpuTime> byDevice;
 };
 
+struct GpuOpList;
+
 KernelStats computeKernelStats(const Trace& trace, TimeRange range = wholeTrace());
+// The same over ops already collected (collectGpuOps), so several analyses share one pass.
+KernelStats computeKernelStats(const Trace& trace, const GpuOpList& ops);
 
 } // namespace strata

@@ -8,9 +8,12 @@
 namespace strata {
 
 LaunchLatencyStats computeLaunchLatency(const Trace& trace, TimeRange range) {
+    return computeLaunchLatency(trace, collectGpuOps(trace, range));
+}
+
+LaunchLatencyStats computeLaunchLatency(const Trace& trace, const GpuOpList& list) {
     LaunchLatencyStats out;
-    out.range = range;
-    const GpuOpList list = collectGpuOps(trace, range);
+    out.range = list.range;
     std::vector<TimeNs> latencies;
     for (const GpuOp& op : list.ops) {
         if (op.kind != SliceKind::Kernel) continue;

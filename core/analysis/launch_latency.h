@@ -30,6 +30,10 @@ struct LaunchLatencyStats {
     std::vector<KernelLaunch> launches; // matched kernels, by (kernel start, kernel ref)
 };
 
+struct GpuOpList;
+
 LaunchLatencyStats computeLaunchLatency(const Trace& trace, TimeRange range = wholeTrace());
+// The same over ops already collected (collectGpuOps), so several analyses share one pass.
+LaunchLatencyStats computeLaunchLatency(const Trace& trace, const GpuOpList& ops);
 
 } // namespace strata

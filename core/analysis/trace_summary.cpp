@@ -1,5 +1,7 @@
 #include "analysis/trace_summary.h"
 
+#include "analysis/gpu_ops.h"
+
 #include <algorithm>
 
 namespace strata {
@@ -11,9 +13,10 @@ TraceSummary summarizeTrace(const Trace& trace, const SummaryOptions& options) {
     s.instants = trace.instantCount();
     s.flows = trace.flows().size();
     s.warnings = trace.warnings();
-    s.kernels = computeKernelStats(trace, options.range);
-    s.gaps = computeGpuGaps(trace, options.gapThreshold, options.range);
-    s.launch = computeLaunchLatency(trace, options.range);
+    const GpuOpList ops = collectGpuOps(trace, options.range);
+    s.kernels = computeKernelStats(trace, ops);
+    s.gaps = computeGpuGaps(ops, options.gapThreshold);
+    s.launch = computeLaunchLatency(trace, ops);
     return s;
 }
 

@@ -191,7 +191,12 @@ def expected_summary(path, threshold_ns):
             "busy_us_by_device": {str(d): us(busy[d]) for d in devices},
             "busy_us": us(sum(busy.values())),
             "kernel_names": len(by_name),
-            "top_kernels": [{"name": n, "count": c, "total_us": us(t)} for t, n, c in top[:10]],
+            "top_kernels": [{"name": n, "count": c, "total_us": us(t),
+                             "min_us": us(min(by_name[n])), "max_us": us(max(by_name[n])),
+                             "median_us": us(nearest_rank(sorted(by_name[n]), 50)),
+                             "p95_us": us(nearest_rank(sorted(by_name[n]), 95)),
+                             "share_of_busy": t / sum(busy.values()) if sum(busy.values()) else 0.0}
+                            for t, n, c in top[:10]],
         },
         "gaps": {
             "threshold_us": us(threshold_ns),
@@ -260,7 +265,10 @@ def compare(cli, path, threshold_us):
     for i, (g, w) in enumerate(zip(gt, wg["top_kernels"])):
         c.exact(f"top_kernels[{i}].name", g.get("name"), w["name"])
         c.exact(f"top_kernels[{i}].count", g.get("count"), w["count"])
-        c.close(f"top_kernels[{i}].total_us", g.get("total_us"), w["total_us"])
+        for k in ("total_us", "min_us", "max_us", "median_us", "p95_us"):
+            c.close(f"top_kernels[{i}].{k}", g.get(k), w[k])
+        c.close(f"top_kernels[{i}].share_of_busy", g.get("share_of_busy"), w["share_of_busy"],
+                abs_us=1e-9)
 
     gaps, wgaps = got.get("gaps", {}), want["gaps"]
     c.close("gaps.threshold_us", gaps.get("threshold_us"), wgaps["threshold_us"])
