@@ -88,6 +88,54 @@ class TestStrataFormat : public QObject {
         return p;
     }
 
+    // One of every record type (values checked in roundTripEveryRecordType).
+    bool writeEveryRecordType(const std::string& p) {
+        StrataTraceWriter w;
+        std::string error;
+        if (!w.open(p, &error)) return false;
+        w.metadata("command_line", "python train.py --epochs 1");
+        w.process(77, "train.py");
+        w.thread(77, 78, "main");
+        DeviceInfo d;
+        d.id = 0;
+        d.name = "NVIDIA H100";
+        d.smCount = 132;
+        d.totalMemoryBytes = 85899345920;
+        d.computeMajor = 9;
+        d.computeMinor = 0;
+        d.clockRateKHz = 1980000;
+        d.memoryClockRateKHz = 2619000;
+        w.device(d);
+        const uint32_t launch = w.string("cudaLaunchKernel");
+        const uint32_t gemm = w.string("gemm");
+        const uint32_t step = w.string("step");
+        w.cpuBegin(77, 78, 900, step, SliceKind::UserAnnotation);
+        w.cpuSlice(77, 78, 1000, 1600, launch, SliceKind::CudaRuntime, 9, 2);
+        w.cpuEnd(77, 78, 1700);
+        w.flush();
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        g.context = 1;
+        g.grid = {4, 2, 1};
+        g.block = {128, 1, 1};
+        g.registersPerThread = 64;
+        g.staticSharedBytes = 1024;
+        g.dynamicSharedBytes = 2048;
+        g.bytes = 12345;
+        g.copyKind = 1;
+        g.srcMemory = 2;
+        g.dstMemory = 3;
+        g.graphId = 5;
+        g.graphNodeId = 6;
+        w.gpuOp(2000, 5000, gemm, SliceKind::Kernel, g, 9);
+        w.asyncSlice(77, 5, 3000, 4000, w.string("range"));
+        w.instant(77, 78, 1200, w.string("mark"));
+        w.counter(77, w.string("mem"), 1500, 2.5);
+        w.warning("CUPTI dropped 3 records");
+        return w.close();
+    }
+
 private slots:
     void crc32cKnownVector() {
         // The standard check value of CRC-32C (RFC 3720 appendix B.4 / iSCSI).
@@ -142,51 +190,9 @@ private slots:
 
     void roundTripEveryRecordType() {
         const std::string p = path("all.strata");
-        StrataTraceWriter w;
-        std::string error;
-        QVERIFY(w.open(p, &error));
-        w.metadata("command_line", "python train.py --epochs 1");
-        w.process(77, "train.py");
-        w.thread(77, 78, "main");
+        QVERIFY(writeEveryRecordType(p));
         DeviceInfo d;
-        d.id = 0;
         d.name = "NVIDIA H100";
-        d.smCount = 132;
-        d.totalMemoryBytes = 85899345920;
-        d.computeMajor = 9;
-        d.computeMinor = 0;
-        d.clockRateKHz = 1980000;
-        d.memoryClockRateKHz = 2619000;
-        w.device(d);
-        const uint32_t launch = w.string("cudaLaunchKernel");
-        const uint32_t gemm = w.string("gemm");
-        const uint32_t step = w.string("step");
-        w.cpuBegin(77, 78, 900, step, SliceKind::UserAnnotation);
-        w.cpuSlice(77, 78, 1000, 1600, launch, SliceKind::CudaRuntime, 9, 2);
-        w.cpuEnd(77, 78, 1700);
-        w.flush();
-        GpuActivity g;
-        g.device = 0;
-        g.stream = 7;
-        g.context = 1;
-        g.grid = {4, 2, 1};
-        g.block = {128, 1, 1};
-        g.registersPerThread = 64;
-        g.staticSharedBytes = 1024;
-        g.dynamicSharedBytes = 2048;
-        g.bytes = 12345;
-        g.copyKind = 1;
-        g.srcMemory = 2;
-        g.dstMemory = 3;
-        g.graphId = 5;
-        g.graphNodeId = 6;
-        w.gpuOp(2000, 5000, gemm, SliceKind::Kernel, g, 9);
-        w.asyncSlice(77, 5, 3000, 4000, w.string("range"));
-        w.instant(77, 78, 1200, w.string("mark"));
-        w.counter(77, w.string("mem"), 1500, 2.5);
-        w.warning("CUPTI dropped 3 records");
-        QVERIFY(w.close());
-
         const LoadResult r = readStrataTrace(p, {});
         QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
         const Trace& t = *r.trace;
@@ -415,6 +421,37 @@ private slots:
                  allWarnings(*r.trace).c_str());
     }
 
+    void mutatedRecordsNeverCrash() {
+        // Random bytes changed inside chunk payloads, CRCs recomputed so the records are parsed:
+        // every load must finish (a trace, maybe with a warning) without crashing.
+        const std::string p = path("mutate-src.strata");
+        QVERIFY(writeEveryRecordType(p));
+        const std::string original = readAll(p);
+        std::vector<std::pair<size_t, size_t>> chunks; // (header offset, payload bytes)
+        for (size_t at = 8; at + 20 <= original.size(); at += 20 + u32At(original, at + 8))
+            chunks.emplace_back(at, u32At(original, at + 8));
+        QCOMPARE(chunks.size(), size_t(3)); // two flushes of data + the end-of-file chunk
+        uint64_t rng = 12345;
+        auto next = [&] {
+            return (rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33;
+        };
+        const std::string q = path("mutate.strata");
+        size_t damaged = 0;
+        for (int iter = 0; iter < 3000; ++iter) {
+            std::string b = original;
+            const auto [at, len] = chunks[next() % 2];
+            for (int k = 0, n = 1 + int(next() % 4); k < n; ++k)
+                b[at + 20 + next() % len] = char(next());
+            const uint32_t crc = crc32c(crc32c(0, b.data() + at, 16), b.data() + at + 20, len);
+            std::memcpy(b.data() + at + 16, &crc, 4);
+            writeAll(q, b);
+            const LoadResult r = readStrataTrace(q, {});
+            QVERIFY(r.ok());
+            damaged += hasWarning(*r.trace, "chunk ");
+        }
+        QVERIFY(damaged > 0); // some mutations hit lengths, kinds or string ids and were caught
+    }
+
     void autoFlushBoundsChunks() {
         const std::string p = path("auto.strata");
         StrataTraceWriter w;
@@ -424,7 +461,8 @@ private slots:
         const uint32_t n = w.string("s");
         for (int i = 0; i < 10; ++i)
             w.cpuSlice(1, 1, i * 10, i * 10 + 5, n, SliceKind::CpuOp, -1, 0);
-        QCOMPARE(w.chunksWritten(), 5u); // String+2 slices (118 bytes), then 2 slices per chunk (108)
+        QCOMPARE(w.chunksWritten(),
+                 5u); // String+2 slices (118 bytes), then 2 slices per chunk (108)
         QVERIFY(w.close());
         const LoadResult r = readStrataTrace(p, {});
         QCOMPARE(r.trace->sliceCount(), size_t(10));

@@ -146,6 +146,7 @@ private:
 // Turns records into builder calls. Returns an empty string, or what was wrong with a record.
 class RecordSink {
 public:
+    static constexpr size_t kMaxStringIdGap = 1u << 16;
     explicit RecordSink(TraceBuilder& b) : b_(b) {
         strings_.push_back(StringPool::kEmpty);
         returnCodeKey_ = b_.intern("return_code");
@@ -193,7 +194,8 @@ private:
                               [&] { return b_.gpuStreamTrack(device, stream, device, stream); });
     }
     TimeNs duration(TimeNs start, TimeNs end) {
-        if (end >= start) return end - start;
+        TimeNs d;
+        if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
         ++negativeDurations;
         return 0;
     }
@@ -259,6 +261,10 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
         if (body < 4) return "String record shorter than its 4-byte id";
         const uint32_t id = g.u32();
         if (id == 0) return "String record redefines id 0 (reserved for \"\")";
+        // Writers number strings 1, 2, 3, ...; a far jump is damage, not a reason to allocate.
+        if (id > strings_.size() + kMaxStringIdGap)
+            return sprint("String record id %" PRIu32 " jumps past the %zu strings defined so far",
+                          id, strings_.size() - 1);
         if (id >= strings_.size()) strings_.resize(size_t(id) + 1, UINT32_MAX);
         strings_[id] = b_.intern(std::string_view(reinterpret_cast<const char*>(g.p), body - 4));
         return {};
@@ -509,8 +515,9 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
             "%u.%u)",
             path.c_str(), sink.unknownRecords, unsigned(data[6]), unsigned(data[7])));
     if (sink.negativeDurations)
-        builder.addWarning(sprint("%s: %" PRIu64 " slice(s) ended before they started; their "
-                                  "duration was set to 0",
+        builder.addWarning(sprint("%s: %" PRIu64
+                                  " slice(s) ended before they started (or lasted over "
+                                  "2^63 ns); their duration was set to 0",
                                   path.c_str(), sink.negativeDurations));
     if (options.progress) options.progress(1.0);
     result.trace = builder.build();
