@@ -9,6 +9,16 @@ if(TARGET tst_collector_schedule)
   target_include_directories(tst_collector_schedule PRIVATE ${PROJECT_SOURCE_DIR}/kernels/collector)
 endif()
 
+strata_add_qtest(tst_collector_units
+  SOURCES tst_collector_units.cpp
+          ${PROJECT_SOURCE_DIR}/kernels/collector/buffer_pool.cpp
+          ${PROJECT_SOURCE_DIR}/kernels/collector/collector_config.cpp
+          ${PROJECT_SOURCE_DIR}/kernels/collector/capture_schedule.cpp
+  LIBS strata_core)
+if(TARGET tst_collector_units)
+  target_include_directories(tst_collector_units PRIVATE ${PROJECT_SOURCE_DIR}/kernels/collector)
+endif()
+
 if(TARGET strata_collector)
   add_library(fake_cupti SHARED fake_cupti/fake_cupti.cpp)
   target_include_directories(fake_cupti PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/fake_cupti ${CUDAToolkit_INCLUDE_DIRS})
@@ -25,7 +35,12 @@ if(TARGET strata_collector)
     add_dependencies(tst_collector collector_harness strata_collector)
     target_compile_definitions(tst_collector PRIVATE
       STRATA_COLLECTOR_HARNESS="$<TARGET_FILE:collector_harness>"
-      STRATA_COLLECTOR_SO="$<TARGET_FILE:strata_collector>")
+      STRATA_COLLECTOR_SO="$<TARGET_FILE:strata_collector>"
+      STRATA_COLLECTOR_FAKE_SO="$<TARGET_FILE:strata_collector_fake>")
+    if(TARGET strata-cli)
+      add_dependencies(tst_collector strata-cli)
+      target_compile_definitions(tst_collector PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+    endif()
   endif()
 
   strata_add_qtest(tst_gpu_record SOURCES tst_gpu_record.cpp LIBS strata_core LABELS gpu)

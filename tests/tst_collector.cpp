@@ -109,6 +109,7 @@ private slots:
     void abortFlushes();
     void badOptionsAreWarnings();
     void unwritableOutputKeepsTargetRunning();
+    void launcherContract();
 
 private:
     QTemporaryDir dir_;
@@ -424,6 +425,31 @@ void TestCollector::unwritableOutputKeepsTargetRunning() {
     QCOMPARE(r.status, 0);
     QVERIFY2(r.stderrText.contains("[strata] cannot write the trace /nonexistent-dir/x/"),
              qPrintable(r.stderrText));
+}
+
+void TestCollector::launcherContract() {
+    // strata-cli record passes its options as STRATA_* variables (record/collector_env.h); the
+    // harness (which calls InitializeInjection itself, as the driver would) runs the schedule
+    // scenario under it, so the names and meanings on both sides must agree.
+#ifndef STRATA_CLI
+    QSKIP("strata-cli is not built in this configuration");
+#else
+    QTemporaryDir sub;
+    QProcess p;
+    p.start(STRATA_CLI, {"record", "-o", sub.filePath("rec-{pid}.strata"), "--collector",
+                         STRATA_COLLECTOR_FAKE_SO, "--wait", "1", "--active", "1", "--repeat", "1",
+                         "--step-name", "step", "--flush-ms", "50", "--", STRATA_COLLECTOR_HARNESS,
+                         "schedule"});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const QStringList files = QDir(sub.path()).entryList({"rec-*.strata"}, QDir::Files);
+    QCOMPARE(files.size(), qsizetype(1));
+    auto t = load(sub.filePath(files[0]));
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "in_active_step").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "in_wait_step").empty());
+    QVERIFY(slicesNamed(*t, "after_schedule").empty());
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCollector)

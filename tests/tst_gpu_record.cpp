@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <set>
 #include <dlfcn.h>
 
 using namespace strata;

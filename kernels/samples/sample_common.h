@@ -17,8 +17,8 @@
     } while (0)
 
 inline void hostBusyWaitUs(double us) {
-    const auto until =
-        std::chrono::steady_clock::now() + std::chrono::nanoseconds(long long(us * 1000));
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::nanoseconds(static_cast<long long>(us * 1000));
     while (std::chrono::steady_clock::now() < until) {
     }
 }

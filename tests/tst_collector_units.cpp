@@ -1,0 +1,135 @@
+// The collector's CUPTI-free pieces: the activity-buffer pool and the options read from the
+// STRATA_* environment (record/collector_env.h). Expected values follow from the definitions:
+// e.g. 4 MiB buffers -> max(8, 128 MiB / 4 MiB) = 32 buffers in the pool.
+#include "buffer_pool.h"
+#include "collector_config.h"
+
+#include <QtTest>
+
+#include <map>
+#include <string>
+
+using namespace strata;
+
+namespace {
+CollectorConfig configFrom(const std::map<std::string, std::string>& vars) {
+    return readCollectorConfig([&](const char* name) -> const char* {
+        auto it = vars.find(name);
+        return it == vars.end() ? nullptr : it->second.c_str();
+    });
+}
+bool hasWarning(const CollectorConfig& c, const char* part) {
+    for (const auto& w : c.warnings)
+        if (w.find(part) != std::string::npos) return true;
+    return false;
+}
+} // namespace
+
+class TestCollectorUnits : public QObject {
+    Q_OBJECT
+private slots:
+    void poolHandsOutAlignedBuffersUpToItsCap();
+    void defaults();
+    void outputTemplateExpanded();
+    void captureGroups();
+    void scheduleAndDuration();
+    void badValuesFallBack();
+};
+
+void TestCollectorUnits::poolHandsOutAlignedBuffersUpToItsCap() {
+    BufferPool pool;
+    pool.configure(1000, 3, 1);
+    QCOMPARE(pool.allocated(), size_t(1));
+    uint8_t* a = pool.acquire();
+    uint8_t* b = pool.acquire();
+    uint8_t* c = pool.acquire();
+    QVERIFY(a && b && c);
+    QCOMPARE(reinterpret_cast<uintptr_t>(a) % 8, uintptr_t(0));
+    QCOMPARE(reinterpret_cast<uintptr_t>(b) % 8, uintptr_t(0));
+    QVERIFY(!pool.acquire()); // cap reached: CUPTI gets no buffer and counts the drop
+    QCOMPARE(pool.refusals(), size_t(1));
+    QCOMPARE(pool.allocated(), size_t(3));
+    QCOMPARE(pool.inUse(), size_t(3));
+    pool.release(b);
+    QCOMPARE(pool.acquire(), b); // reused, not reallocated
+    QCOMPARE(pool.allocated(), size_t(3));
+    QCOMPARE(pool.highWater(), size_t(3));
+    pool.release(a);
+    pool.release(b);
+    pool.release(c);
+    QCOMPARE(pool.inUse(), size_t(0));
+}
+
+void TestCollectorUnits::defaults() {
+    const CollectorConfig c = configFrom({});
+    QCOMPARE(c.capture, uint32_t(kCaptureAll));
+    QCOMPARE(c.bufferBytes, size_t(4) << 20);
+    QCOMPARE(c.bufferCount, size_t(32));
+    QCOMPARE(c.flushMs, 200);
+    QVERIFY(!c.schedule.scheduleEnabled());
+    QVERIFY(!c.schedule.rangeEnabled());
+    QCOMPARE(c.schedule.stepName, std::string("step"));
+    QCOMPARE(c.schedule.maxDurationNs, int64_t(0));
+    QVERIFY(c.warnings.empty());
+    QVERIFY(QString::fromStdString(c.outputPath).endsWith(QString("-%1.strata").arg(getpid())));
+}
+
+void TestCollectorUnits::outputTemplateExpanded() {
+    const CollectorConfig c =
+        configFrom({{"STRATA_OUTPUT", "/tmp/run-{rank}-{pid}.strata"}, {"RANK", "3"}});
+    QCOMPARE(QString::fromStdString(c.outputPath), QString("/tmp/run-3-%1.strata").arg(getpid()));
+    QCOMPARE(c.outputTemplate, std::string("/tmp/run-{rank}-{pid}.strata"));
+}
+
+void TestCollectorUnits::captureGroups() {
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "api, kernels"}}).capture,
+             uint32_t(kCaptureApi | kCaptureKernels));
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "memory,nvtx,sync"}}).capture,
+             uint32_t(kCaptureMemory | kCaptureNvtx | kCaptureSync));
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "all"}}).capture, uint32_t(kCaptureAll));
+    const CollectorConfig bad = configFrom({{"STRATA_CAPTURE", "bogus"}});
+    QCOMPARE(bad.capture, uint32_t(kCaptureAll)); // nothing valid: everything, with warnings
+    QVERIFY(hasWarning(bad, "unknown group \"bogus\""));
+}
+
+void TestCollectorUnits::scheduleAndDuration() {
+    const CollectorConfig c = configFrom({{"STRATA_SCHEDULE_WAIT", "2"},
+                                          {"STRATA_SCHEDULE_WARMUP", "1"},
+                                          {"STRATA_SCHEDULE_ACTIVE", "3"},
+                                          {"STRATA_SCHEDULE_REPEAT", "4"},
+                                          {"STRATA_STEP_NAME", "train_step"},
+                                          {"STRATA_CAPTURE_RANGE", "profile"},
+                                          {"STRATA_DURATION_S", "2.5"},
+                                          {"STRATA_BUFFER_SIZE", "8388608"},
+                                          {"STRATA_FLUSH_MS", "50"}});
+    QVERIFY(c.warnings.empty());
+    QCOMPARE(c.schedule.wait, 2);
+    QCOMPARE(c.schedule.warmup, 1);
+    QCOMPARE(c.schedule.active, 3);
+    QCOMPARE(c.schedule.repeat, 4);
+    QCOMPARE(c.schedule.stepName, std::string("train_step"));
+    QCOMPARE(c.schedule.rangeName, std::string("profile"));
+    QCOMPARE(c.schedule.maxDurationNs, int64_t(2500000000));
+    QCOMPARE(c.bufferBytes, size_t(8388608));
+    QCOMPARE(c.bufferCount, size_t(16)); // 128 MiB / 8 MiB
+    QCOMPARE(c.flushMs, 50);
+}
+
+void TestCollectorUnits::badValuesFallBack() {
+    const CollectorConfig c = configFrom({{"STRATA_FLUSH_MS", "0"},
+                                          {"STRATA_BUFFER_SIZE", "12abc"},
+                                          {"STRATA_SCHEDULE_WAIT", "-1"},
+                                          {"STRATA_DURATION_S", "nan"}});
+    QCOMPARE(c.flushMs, 200);
+    QCOMPARE(c.bufferBytes, size_t(4) << 20);
+    QCOMPARE(c.schedule.wait, 0);
+    QCOMPARE(c.schedule.maxDurationNs, int64_t(0));
+    QVERIFY(hasWarning(c, "STRATA_FLUSH_MS=\"0\" ignored: expected an integer in [1, 3600000]"));
+    QVERIFY(hasWarning(c, "STRATA_BUFFER_SIZE=\"12abc\" ignored"));
+    QVERIFY(hasWarning(c, "STRATA_SCHEDULE_WAIT=\"-1\" ignored"));
+    QVERIFY(hasWarning(c, "STRATA_DURATION_S=\"nan\" ignored"));
+    QVERIFY(hasWarning(c, "without STRATA_SCHEDULE_ACTIVE")); // WAIT given, ACTIVE not
+}
+
+QTEST_GUILESS_MAIN(TestCollectorUnits)
+#include "tst_collector_units.moc"
