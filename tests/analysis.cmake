@@ -24,7 +24,8 @@ if(Python3_Interpreter_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/data/analysi
       get_filename_component(_trace_name ${trace} NAME)
       string(REGEX REPLACE "[^A-Za-z0-9_]" "_" _trace_id "${_trace_name}")
       add_test(NAME summary_real_${_trace_id}
-               COMMAND ${Python3_EXECUTABLE} ${_summary_py} --check $<TARGET_FILE:strata-cli> ${trace})
+               COMMAND ${Python3_EXECUTABLE} ${_summary_py} --gap-threshold-us 10 --gap-threshold-us 1
+                       --gap-threshold-us 0 --check $<TARGET_FILE:strata-cli> ${trace})
       set_tests_properties(summary_real_${_trace_id} PROPERTIES
         LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
     endforeach()

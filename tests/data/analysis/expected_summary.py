@@ -17,7 +17,8 @@ timestamps (1.7e15 us is beyond double's 2^53 ns of exact integers at that scale
 
 Usage:
   expected_summary.py [--gap-threshold-us N] TRACE           print the expected JSON
-  expected_summary.py --check STRATA_CLI TRACE_OR_DIR ...    run STRATA_CLI summary --json on each
+  expected_summary.py [--gap-threshold-us N]... --check STRATA_CLI TRACE_OR_DIR ...
+                                                             run STRATA_CLI summary --json on each
                                                              trace and compare; exit 1 on any
                                                              mismatch, 77 (skip) if no trace exists
 """
@@ -304,15 +305,17 @@ def trace_files(paths):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--gap-threshold-us", type=decimal.Decimal, default=decimal.Decimal(10))
+    ap.add_argument("--gap-threshold-us", type=decimal.Decimal, action="append",
+                    help="gap threshold in us (default 10); --check runs once per value given")
     ap.add_argument("--check", metavar="STRATA_CLI",
                     help="compare strata-cli summary --json with the expectation")
     ap.add_argument("traces", nargs="+")
     a = ap.parse_args()
+    thresholds = a.gap_threshold_us or [decimal.Decimal(10)]
 
     if not a.check:
         for path in a.traces:
-            print(json.dumps(expected_summary(path, to_ns(a.gap_threshold_us)), indent=1))
+            print(json.dumps(expected_summary(path, to_ns(thresholds[0])), indent=1))
         return 0
 
     files = list(trace_files(a.traces))
@@ -320,15 +323,15 @@ def main():
         print(f"SKIP: no trace found in {' '.join(a.traces)}")
         return SKIP
     failed = 0
-    for path in files:
-        c, pair = compare(a.check, path, a.gap_threshold_us)
+    for path, threshold in ((p, t) for p in files for t in thresholds):
+        c, pair = compare(a.check, path, threshold)
         summary = ""
         if pair:
             w = pair[1]
             summary = (f"{w['gpu']['kernels']} kernels, {w['gpu']['memcpy']} memcpy, "
                        f"{w['gpu']['memset']} memset, "
                        f"{sum(s['gaps_over_threshold'] for s in w['gaps']['by_stream'])} stream "
-                       f"gaps > {a.gap_threshold_us} us, launch matched "
+                       f"gaps > {threshold} us, launch matched "
                        f"{w['launch_latency']['matched']}")
             if w["launch_latency"]["ambiguous_correlation"]:
                 summary += f" ({w['launch_latency']['ambiguous_correlation']} ambiguous)"
