@@ -205,13 +205,15 @@ private slots:
                               nullptr};
         const auto env = buildTargetEnvironment(o, "/lib/c.so", "/o/{pid}.strata", base);
         const std::string pid = std::to_string(getpid());
-        const std::vector<std::string> expected = {"PATH=/bin",
-                                                   "STRATA_COLLECTOR=/c.so",
-                                                   "STRATA_OUTPUT=/o/{pid}.strata",
-                                                   "STRATA_CAPTURE=nvtx",
-                                                   "CUDA_INJECTION64_PATH=/lib/c.so",
-                                                   "NVTX_INJECTION64_PATH=/lib/c.so",
-                                                   "STRATA_LAUNCHER_PID=" + pid};
+        const std::vector<std::string> expected = {
+            "PATH=/bin",
+            "STRATA_COLLECTOR=/c.so",
+            "STRATA_OUTPUT=/o/{pid}.strata",
+            "STRATA_CAPTURE=nvtx",
+            "CUDA_INJECTION64_PATH=/lib/c.so",
+            "NVTX_INJECTION64_PATH=/lib/c.so",
+            "STRATA_LAUNCHER_PID=" + pid,
+            "STRATA_REPLACED_INJECTION64_PATH=/other/tool.so"};
         QCOMPARE(env, expected);
     }
 

@@ -227,6 +227,11 @@ int record(const Args& args) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return error.find("not found") != std::string::npos ? 127 : 126;
     }
+    if (const char* other = std::getenv("CUDA_INJECTION64_PATH"); other && *other && !quiet)
+        std::fprintf(stderr,
+                     "strata-cli record: note: CUDA_INJECTION64_PATH=%s (another tool?) is "
+                     "replaced by the Strata collector for this run\n",
+                     other);
     Launcher launcher;
     if (!launcher.start(o, &error)) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());

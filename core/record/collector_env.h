@@ -32,6 +32,11 @@ inline constexpr const char* kFlushMs = "STRATA_FLUSH_MS";
 // The launcher's pid, so a collector knows it runs under strata-cli record / the GUI.
 inline constexpr const char* kLauncherPid = "STRATA_LAUNCHER_PID";
 
+// The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
+// e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector
+// can name it in its cupti_error metadata.
+inline constexpr const char* kReplacedInjection = "STRATA_REPLACED_INJECTION64_PATH";
+
 // Also set by the launcher (names defined by CUDA / NVTX): both point at the collector .so.
 inline constexpr const char* kCudaInjection = "CUDA_INJECTION64_PATH";
 inline constexpr const char* kNvtxInjection = "NVTX_INJECTION64_PATH";

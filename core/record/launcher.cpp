@@ -144,6 +144,14 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
     set.emplace_back(collector_env::kCudaInjection, collectorPath);
     set.emplace_back(collector_env::kNvtxInjection, collectorPath);
     set.emplace_back(collector_env::kLauncherPid, std::to_string(getpid()));
+    const std::string injection = std::string(collector_env::kCudaInjection) + "=";
+    for (const char* const* e = base; e && *e; ++e) {
+        const std::string_view entry = *e;
+        if (entry.substr(0, injection.size()) == injection &&
+            entry.substr(injection.size()) != collectorPath && entry.size() > injection.size())
+            set.emplace_back(collector_env::kReplacedInjection,
+                             std::string(entry.substr(injection.size())));
+    }
     for (const auto& kv : options.extraEnvironment) set.push_back(kv);
     // Variables a previous `record` may have left that these options do not set are removed.
     auto ours = [&](std::string_view entry) {
