@@ -283,6 +283,20 @@ private slots:
         QCOMPARE(polled, code);
     }
 
+    void capturedOutput() {
+        RecordOptions o = options({"sh", "-c", "echo out; echo err >&2; read x || echo eof"});
+        o.captureOutput = true;
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        QVERIFY(l.outputFd() >= 0);
+        std::string text;
+        char buf[256];
+        for (ssize_t n; (n = ::read(l.outputFd(), buf, sizeof buf)) > 0;) text.append(buf, n);
+        QCOMPARE(l.wait(), 0);
+        QCOMPARE(text, std::string("out\nerr\neof\n")); // stdin was /dev/null
+    }
+
     void environmentReachesTarget() {
         RecordOptions o = options({kFakeTarget, "--env-to", path("env.txt")});
         o.capture = {"kernels"};

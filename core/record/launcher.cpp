@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <dirent.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -179,6 +180,7 @@ Launcher::~Launcher() {
         sendSignal(SIGTERM);
         wait();
     }
+    if (outputFd_ >= 0) close(outputFd_);
 }
 
 bool Launcher::start(const RecordOptions& options, std::string* error) {
@@ -220,17 +222,32 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     posix_spawn_file_actions_init(&actions);
     if (!options.workingDirectory.empty())
         posix_spawn_file_actions_addchdir_np(&actions, options.workingDirectory.c_str());
+    int pipeFds[2] = {-1, -1};
+    if (options.captureOutput) {
+        if (pipe2(pipeFds, O_CLOEXEC) != 0) {
+            *error = std::string("cannot create the output pipe: ") + std::strerror(errno);
+            posix_spawn_file_actions_destroy(&actions);
+            posix_spawnattr_destroy(&attr);
+            return false;
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
+        posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
+    }
 
     startedAtSec_ = int64_t(now);
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
+    if (pipeFds[1] >= 0) close(pipeFds[1]);
     if (rc != 0) {
+        if (pipeFds[0] >= 0) close(pipeFds[0]);
         *error = options.command[0] + ": cannot start: " + std::strerror(rc);
         return false;
     }
     pid_ = pid;
+    outputFd_ = pipeFds[0];
     finished_ = false;
     return true;
 }

@@ -48,6 +48,10 @@ public:
     // Non-blocking: true (and *exitCode) once the target has exited.
     bool poll(int* exitCode);
     void sendSignal(int sig); // e.g. the GUI's Stop: SIGINT, then SIGTERM
+    // With options.captureOutput: the read end of the target's stdout+stderr pipe (close-on-
+    // exec, blocking; EOF once the target and its children closed it), else -1. Owned by the
+    // launcher, closed by its destructor.
+    int outputFd() const { return outputFd_; }
 
     const std::string& outputTemplate() const { return outputTemplate_; } // absolute
     const std::string& collectorPath() const { return collector_; }
@@ -58,6 +62,7 @@ private:
     pid_t pid_ = -1;
     bool finished_ = false;
     int exitCode_ = -1;
+    int outputFd_ = -1;
     std::string outputTemplate_;
     std::string collector_;
     int64_t startedAtSec_ = 0;

@@ -26,6 +26,9 @@ struct RecordOptions {
     std::string collector;        // explicit collector .so; empty = search (see findCollector)
     std::string workingDirectory; // empty = the launcher's
     std::vector<std::pair<std::string, std::string>> extraEnvironment; // set in the target
+    // The target's stdout and stderr go to a pipe (Launcher::outputFd) instead of the
+    // launcher's own: for the GUI's live console. stdin is /dev/null then.
+    bool captureOutput = false;
 };
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.

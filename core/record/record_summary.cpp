@@ -40,10 +40,14 @@ namespace {
 
 std::string humanBytes(uint64_t n) {
     char buf[32];
-    if (n < 10'000) std::snprintf(buf, sizeof buf, "%" PRIu64 " B", n);
-    else if (n < 10'000'000) std::snprintf(buf, sizeof buf, "%.1f kB", double(n) / 1e3);
-    else if (n < 10'000'000'000ull) std::snprintf(buf, sizeof buf, "%.1f MB", double(n) / 1e6);
-    else std::snprintf(buf, sizeof buf, "%.2f GB", double(n) / 1e9);
+    if (n < 10'000)
+        std::snprintf(buf, sizeof buf, "%" PRIu64 " B", n);
+    else if (n < 10'000'000)
+        std::snprintf(buf, sizeof buf, "%.1f kB", double(n) / 1e3);
+    else if (n < 10'000'000'000ull)
+        std::snprintf(buf, sizeof buf, "%.1f MB", double(n) / 1e6);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f GB", double(n) / 1e9);
     return buf;
 }
 
