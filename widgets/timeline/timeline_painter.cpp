@@ -34,6 +34,7 @@ struct Frame {
     int level;
     QFontMetrics fm;
     int xTraceStart, xTraceEnd;
+    QRgb pen = 0;
 };
 
 void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
@@ -45,15 +46,17 @@ void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
     f.p.fillRect(r, QBrush(QColor::fromRgb(kIdleHatch), Qt::BDiagPattern));
 }
 
-void drawLabel(Frame& f, const QRect& rc, const QString& text, QRgb bg) {
+void drawLabel(Frame& f, const QRect& rc, StringId name, QRgb bg) {
     const QRect vis = rc.intersected(QRect(0, rc.y(), f.w, rc.height())).adjusted(3, 0, -3, 0);
     if (vis.width() < kMinLabelWidth - 6) return;
-    f.p.setPen(QColor::fromRgb(textColorOn(bg)));
-    if (f.fm.horizontalAdvance(text) <= vis.width())
-        f.p.drawText(vis, Qt::AlignVCenter | Qt::AlignLeft, text);
-    else
-        f.p.drawText(vis, Qt::AlignVCenter | Qt::AlignLeft,
-                     f.fm.elidedText(text, Qt::ElideRight, vis.width()));
+    const QStaticText* st = f.s.fittedLabel(name, vis.width(), f.fm);
+    if (!st) return;
+    const QRgb fg = textColorOn(bg);
+    if (fg != f.pen) {
+        f.p.setPen(QColor::fromRgb(fg));
+        f.pen = fg;
+    }
+    f.p.drawStaticText(vis.x(), vis.y() + (vis.height() - f.fm.height()) / 2, *st);
 }
 
 // Long gaps of a sorted list in view: solid strip, and a length label where there is room.
@@ -66,6 +69,7 @@ void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int st
         f.p.fillRect(rc, QColor::fromRgb(kLongGap));
         if (f.s.hoveredGap && f.s.hoveredGap->start == g.start && f.s.hoveredGap->end == g.end) {
             f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
+            f.pen = kSelection;
             f.p.drawRect(rc.adjusted(0, 0, -1, -1));
         }
         if (rc.width() >= kGapLabelWidth && labelH > 0) {
@@ -109,7 +113,7 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
                 rc = rc.intersected(QRect(-2, rc.y(), f.w + 4, rc.height()));
                 f.p.fillRect(rc, QColor::fromRgb(col));
                 if (!sp.merged && rc.width() >= kMinLabelWidth)
-                    drawLabel(f, rc, f.s.label(c.name[sp.slice]), col);
+                    drawLabel(f, rc, c.name[sp.slice], col);
             }
         }
     }
@@ -159,6 +163,7 @@ void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
         const QRect rc = f.s.spanRect(gaps[i].start, gaps[i].end, y, h);
         if (rc.width() >= kGapLabelWidth) {
             f.p.setPen(Qt::white);
+            f.pen = 0xffffffff;
             f.p.drawText(rc.intersected(QRect(0, y, f.w, h)), Qt::AlignCenter,
                          QString::fromStdString(formatDuration(gaps[i].duration())));
         }
@@ -166,6 +171,7 @@ void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
                      GapIndex::firstEndingAfter(gaps, f.s.axis.timeForX(rc.x() + rc.width())));
     }
     f.p.restore();
+    f.pen = 0; // unknown after restore()
 }
 
 void paintCounter(Frame& f, const TrackRow& r, int top) {
@@ -187,6 +193,7 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
         f.p.fillRect(rc.intersected(QRect(-2, rc.y(), f.w + 4, hh)), QColor::fromRgb(col));
     }
     f.p.setPen(QColor(90, 90, 90));
+    f.pen = 0xff5a5a5a;
     f.p.drawText(QRect(4, top + 1, f.w - 8, 14), Qt::AlignLeft | Qt::AlignTop,
                  QStringLiteral("max %1").arg(mx, 0, 'g', 4));
 }

@@ -25,6 +25,9 @@ void TimelineState::reset(std::shared_ptr<const Trace> t) {
         colors.reset(0);
         labels_.clear();
         labelDone_.clear();
+        labelWidth_.clear();
+        fullLabel_.clear();
+        elided_.clear();
         return;
     }
     lods_.resize(trace->tracks().size());
@@ -34,6 +37,9 @@ void TimelineState::reset(std::shared_ptr<const Trace> t) {
     colors.reset(trace->strings().size());
     labels_.assign(trace->strings().size(), QString());
     labelDone_.assign(trace->strings().size(), 0);
+    labelWidth_.assign(trace->strings().size(), -1);
+    fullLabel_.assign(trace->strings().size(), QStaticText());
+    elided_.clear();
     gaps.compute(*trace, gapThreshold);
 }
 
@@ -55,7 +61,9 @@ size_t TimelineState::memoryBytes() const {
          busy.capacity();
     b += highlights.capacity() * sizeof(SliceRef) + correlated.slices.capacity() * sizeof(SliceRef);
     b += layout.rows().size() * 256 +
-         (trace ? trace->strings().size() * (3 * sizeof(QRgb) + sizeof(QString) + 1) : 0);
+         (trace ? trace->strings().size() *
+                      (3 * sizeof(QRgb) + sizeof(QString) + sizeof(QStaticText) + sizeof(int) + 1)
+                : 0);
     return b;
 }
 
@@ -87,6 +95,32 @@ const QString& TimelineState::label(StringId id) {
         labelDone_[id] = 1;
     }
     return labels_[id];
+}
+
+const QStaticText* TimelineState::fittedLabel(StringId id, int width, const QFontMetrics& fm) {
+    if (id >= labelWidth_.size()) return nullptr;
+    int& w = labelWidth_[id];
+    if (w < 0) w = fm.horizontalAdvance(label(id));
+    if (w <= width) {
+        QStaticText& st = fullLabel_[id];
+        if (st.text().isEmpty() && !label(id).isEmpty()) {
+            st.setTextFormat(Qt::PlainText);
+            st.setText(label(id));
+        }
+        return &st;
+    }
+    constexpr int kQuantum = 12;
+    const int q = width / kQuantum * kQuantum;
+    if (q < kQuantum) return nullptr;
+    const quint64 key = (quint64(id) << 20) | quint64(std::min(q, (1 << 20) - 1));
+    auto it = elided_.find(key);
+    if (it == elided_.end()) {
+        if (elided_.size() > 8192) elided_.clear(); // bounded cache
+        QStaticText st(fm.elidedText(label(id), Qt::ElideRight, q));
+        st.setTextFormat(Qt::PlainText);
+        it = elided_.insert(key, st);
+    }
+    return it->text().size() <= 1 ? nullptr : &*it;
 }
 
 } // namespace strata

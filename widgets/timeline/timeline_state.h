@@ -10,7 +10,10 @@
 #include "time_axis.h"
 #include "track_layout.h"
 
+#include <QFontMetrics>
+#include <QHash>
 #include <QRect>
+#include <QStaticText>
 #include <QString>
 
 #include <memory>
@@ -48,6 +51,9 @@ struct TimelineState {
     QRect sliceRect(SliceRef r) const;
     // Label of a string id, cached (no allocation per slice per frame once warm).
     const QString& label(StringId id);
+    // The label as prepared text fitting `width` px (elided, widths quantized to 12 px so
+    // panning reuses it), or null when not even an ellipsis fits. Cached across frames.
+    const QStaticText* fittedLabel(StringId id, int width, const QFontMetrics& fm);
 
     // Scratch, reused every frame.
     std::vector<LodSpan> spans;
@@ -59,6 +65,9 @@ private:
     std::vector<std::unique_ptr<TrackLod>> lods_;
     std::vector<QString> labels_;
     std::vector<uint8_t> labelDone_;
+    std::vector<int> labelWidth_; // -1 until measured
+    std::vector<QStaticText> fullLabel_;
+    QHash<quint64, QStaticText> elided_;
 };
 
 } // namespace strata
