@@ -179,7 +179,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
     if (const SplitError* e = splitter.error()) return fail(name, e->offset, e->line, e->message);
     if (splitter.form() == JsonEventSplitter::Form::Object && !splitter.sawTraceEvents() &&
         !splitter.truncated())
-        return fail(name, splitter.endOffset(), 0,
+        return fail(name, splitter.endOffset(), splitter.endLine(),
                     "expected a \"traceEvents\" array in the top-level object, found none");
     if (!parser.addTopLevel(splitter.topLevel(), &parseError))
         return LoadResult{nullptr, parseError};

@@ -29,6 +29,29 @@ bool readTime(od::value v, TimeNs* out) {
     return parseMicrosToNs(text, out);
 }
 
+// On-Demand does not look at values nobody asks for; literals and numbers that are skipped are
+// checked here so that "tru" or "1.2.3" is reported, not ignored.
+simdjson::error_code validateScalar(od::value v, od::json_type t) {
+    switch (t) {
+    case od::json_type::boolean: {
+        bool b;
+        return v.get_bool().get(b);
+    }
+    case od::json_type::null: {
+        bool isNull = false;
+        if (auto e = v.is_null().get(isNull)) return e;
+        return isNull ? simdjson::SUCCESS : simdjson::N_ATOM_ERROR;
+    }
+    case od::json_type::number: {
+        double d;
+        const auto e = v.get_double().get(d);
+        return e == simdjson::NUMBER_OUT_OF_RANGE ? simdjson::SUCCESS : e;
+    }
+    default:
+        return simdjson::SUCCESS;
+    }
+}
+
 simdjson::error_code readId(od::value v, IdField* out) {
     od::json_type t;
     if (auto e = v.type().get(t)) return e;
@@ -52,8 +75,8 @@ simdjson::error_code readId(od::value v, IdField* out) {
         if (!parseInt64(out->text, &out->num)) out->isString = true;
         return simdjson::SUCCESS;
     }
-    out->present = false; // null, bool, object: treated as absent
-    return simdjson::SUCCESS;
+    out->present = false; // null, bool, object: treated as absent (but must be valid)
+    return validateScalar(v, t);
 }
 
 simdjson::error_code readArgs(od::value v, Event& ev) {
@@ -146,6 +169,18 @@ simdjson::error_code readArgs(od::value v, Event& ev) {
         ev.args.push_back(a);
     }
     return simdjson::SUCCESS;
+}
+
+bool isKnownKey(const char* k) {
+    static const struct {
+        const char* s;
+        size_t n;
+    } kKeys[] = {{"ph", 2},      {"pid", 3}, {"ts", 2},      {"tid", 3},      {"dur", 3},
+                 {"name", 4},    {"cat", 3}, {"args", 4},    {"id", 2},       {"id2", 3},
+                 {"bind_id", 7}, {"bp", 2},  {"flow_in", 7}, {"flow_out", 8}, {"s", 1}};
+    for (const auto& key : kKeys)
+        if (keyIs(k, key.s, key.n)) return true;
+    return false;
 }
 
 } // namespace
@@ -244,6 +279,11 @@ simdjson::error_code readEvent(od::object obj, Event& ev) {
             break;
         default:
             break;
+        }
+        if (!isKnownKey(k)) {
+            od::json_type t;
+            if (auto e = v.type().get(t)) return e;
+            if (auto e = validateScalar(v, t)) return e;
         }
     }
     return simdjson::SUCCESS;

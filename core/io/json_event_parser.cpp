@@ -425,8 +425,10 @@ struct ChromeEventParser::Impl {
         std::string one;
         for (size_t i = from; i < batch.events.size(); ++i) {
             const size_t begin = batch.events[i].inBatch;
-            const size_t end = i + 1 < batch.events.size() ? batch.events[i + 1].inBatch - 1
-                                                           : batch.data.size() - 1;
+            size_t end = i + 1 < batch.events.size() ? batch.events[i + 1].inBatch
+                                                     : batch.data.size() - 1; // before ']'
+            while (end > begin && (batch.data[end - 1] == '\n' || batch.data[end - 1] == ','))
+                --end; // the separator: ',' and newlines
             one.assign(batch.data, begin, end - begin);
             one.reserve(one.size() + simdjson::SIMDJSON_PADDING);
             pos = &batch.events[i];
@@ -436,12 +438,9 @@ struct ChromeEventParser::Impl {
             simdjson::error_code err =
                 parser.iterate(simdjson::padded_string_view(one.data(), one.size(), one.capacity()))
                     .get(doc);
+            const bool iterated = !err;
             if (!err) err = doc.get_object().get(obj);
             if (!err) err = readEvent(obj, ev);
-            if (!err) {
-                const char* loc = nullptr;
-                if (!doc.current_location().get(loc)) err = simdjson::TRAILING_CONTENT;
-            }
             if (err == simdjson::UTF8_ERROR) {
                 skip("event with invalid UTF-8");
                 continue;
@@ -450,7 +449,7 @@ struct ChromeEventParser::Impl {
                 uint64_t off = batch.events[i].offset;
                 size_t inBatch = batch.events[i].inBatch;
                 const char* loc = nullptr;
-                if (!doc.current_location().get(loc) && loc >= one.data() &&
+                if (iterated && !doc.current_location().get(loc) && loc >= one.data() &&
                     loc < one.data() + one.size()) {
                     off += uint64_t(loc - one.data());
                     inBatch += size_t(loc - one.data());

@@ -154,6 +154,8 @@ bool JsonEventSplitter::refill() {
 
 void JsonEventSplitter::onEof() {
     const uint64_t end = winBase_ + size_;
+    endOffset_ = end;
+    endLine_ = lineAt(end);
     if (in_.failed()) {
         fail(end, in_.error());
         return;
@@ -169,8 +171,6 @@ void JsonEventSplitter::onEof() {
         return;
     default:
         truncated_ = true;
-        endOffset_ = end;
-        endLine_ = lineAt(end);
         state_ = State::Done;
         return;
     }
