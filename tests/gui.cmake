@@ -1,3 +1,19 @@
 # Main window, panels and the analyses behind them (core/analysis/slice_search, range_aggregation).
 strata_add_qtest(tst_range_aggregation SOURCES tst_range_aggregation.cpp LIBS strata_core)
 strata_add_qtest(tst_slice_search SOURCES tst_slice_search.cpp LIBS strata_core)
+
+# The main window and its panels, driven through real widgets on the offscreen platform.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_main_window SOURCES tst_main_window.cpp LIBS strata_app_gui)
+  target_compile_definitions(tst_main_window PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+endif()
+
+# strata --screenshot under Xvfb on a real trace (skips when xvfb-run is missing).
+if(TARGET strata)
+  strata_add_qtest(tst_screenshot SOURCES tst_screenshot.cpp LIBS Qt6::Gui)
+  target_compile_definitions(tst_screenshot PRIVATE
+    STRATA_GUI_BIN="$<TARGET_FILE:strata>"
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+  add_dependencies(tst_screenshot strata)
+endif()

@@ -351,7 +351,7 @@ void MainWindow::updateStatus() {
     loadTimeLabel_->setText(
         tr("loaded in %1").arg(QString::fromStdString(formatPreciseDuration(loadMs_ * 1'000'000))));
     const int n = warnings_->count();
-    warningsButton_->setText(tr("%n warning(s)", "", n));
+    warningsButton_->setText(n == 1 ? tr("1 warning") : tr("%1 warnings").arg(n));
     warningsButton_->setIcon(n ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
 }
 

@@ -190,8 +190,11 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
             row(s, tr("Threads"), QString::number(threads));
             if (g->registersPerThread >= 0)
                 row(s, tr("Registers per thread"), QString::number(g->registersPerThread));
+            // Kineto's "shared memory" is one number (kept as static); CUPTI gives both.
             if (g->staticSharedBytes >= 0)
-                row(s, tr("Static shared memory"), bytesText(g->staticSharedBytes));
+                row(s,
+                    g->dynamicSharedBytes >= 0 ? tr("Static shared memory") : tr("Shared memory"),
+                    bytesText(g->staticSharedBytes));
             if (g->dynamicSharedBytes >= 0)
                 row(s, tr("Dynamic shared memory"), bytesText(g->dynamicSharedBytes));
         }

@@ -27,7 +27,9 @@ void WarningsPanel::setWarnings(const QStringList& warnings) {
         item->setToolTip(w);
     }
     header_->setText(warnings.isEmpty() ? tr("No warnings.")
-                                        : tr("%n warning(s) while loading:", "", warnings.size()));
+                     : warnings.size() == 1
+                         ? tr("1 warning while loading:")
+                         : tr("%1 warnings while loading:").arg(warnings.size()));
 }
 
 int WarningsPanel::count() const {

@@ -1,0 +1,430 @@
+// The main window driven through its real widgets (offscreen): loading (worker thread, cancel,
+// errors, warnings), details panel content and correlated links, find bar, range table, shortcut
+// help, gap threshold, drag and drop. Expected values are read off resources/sample_trace.json
+// (written by resources/make_sample_trace.py) by hand / with python3, not from the program.
+#include "analysis/slice_search.h"
+#include "find_bar.h"
+#include "main_window.h"
+#include "panels/details_panel.h"
+#include "panels/range_aggregation_model.h"
+#include "panels/range_panel.h"
+#include "panels/warnings_panel.h"
+#include "shortcut_help.h"
+#include "strata_resources.h"
+#include "timeline/timeline_view.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace strata;
+
+namespace {
+
+const QString kSample = QStringLiteral(STRATA_SAMPLE_TRACE);
+const QString kData = QStringLiteral(STRATA_TEST_DATA "/gui");
+// sample_trace.json: the first GEMM kernel (stream 7, correlation 1002, External id 3) and the
+// cudaLaunchKernel / aten::mm that launched it; the trace starts at ts 1730000000100.0 us.
+const char* const kGemm = "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_"
+                          "warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas";
+
+MainWindow::Options testOptions() {
+    MainWindow::Options o;
+    o.restoreSettings = false;
+    return o;
+}
+
+SliceRef firstNamed(const Trace& t, const std::string& name) {
+    const SliceSearchResult r = findSlices(t, {"^" + name + "$", true, true});
+    return r.matches.empty() ? SliceRef{} : r.matches.front();
+}
+
+bool waitLoad(MainWindow& w, QSignalSpy& spy, bool* ok, bool* cancelled) {
+    if (spy.isEmpty() && !spy.wait(30000)) return false;
+    const QList<QVariant> args = spy.takeFirst();
+    *ok = args.at(0).toBool();
+    *cancelled = args.at(1).toBool();
+    Q_UNUSED(w);
+    return true;
+}
+
+void clickValueCell(QTreeWidget* tree, QTreeWidgetItem* item) {
+    tree->scrollToItem(item);
+    const QRect r = tree->visualItemRect(item);
+    const int x = tree->header()->sectionPosition(1) + 12;
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, QPoint(x, r.center().y()));
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void emptyWindowHint();
+    void asyncLoad();
+    void loadErrorKeepsWindowUsable();
+    void cancelledLoad();
+    void truncatedFileWarnings();
+    void kernelDetails();
+    void cpuOpDetails();
+    void clickingLinkSelectsTarget();
+    void findBar();
+    void rangeTable();
+    void shortcutHelp();
+    void gapThresholdAndFlows();
+    void dropOpensFile();
+};
+
+void TestMainWindow::initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    initResources();
+    QVERIFY2(QFile::exists(kSample), qPrintable(kSample));
+}
+
+void TestMainWindow::emptyWindowHint() {
+    MainWindow w(testOptions());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(!w.trace());
+    QVERIFY(w.findChild<QPushButton*>(QStringLiteral("openButton"))->isVisible());
+    QVERIFY(w.findChild<QPushButton*>(QStringLiteral("sampleButton"))->isVisible());
+    QVERIFY(!w.timeline()->isVisible());
+}
+
+void TestMainWindow::asyncLoad() {
+    MainWindow w(testOptions());
+    w.show();
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    w.openFile(kSample);
+    QVERIFY(w.isLoading() || !spy.isEmpty());
+    bool ok = false, cancelled = true;
+    QVERIFY(waitLoad(w, spy, &ok, &cancelled));
+    QVERIFY(ok);
+    QVERIFY(!cancelled);
+    QVERIFY(w.trace());
+    QVERIFY(!w.progressBar()->isVisible());
+    // 212 "X" events in the sample (python3: ph == "X").
+    QCOMPARE(w.trace()->sliceCount(), size_t(212));
+    QVERIFY2(w.statusText().contains(QStringLiteral("212 slices")), qPrintable(w.statusText()));
+    QVERIFY2(w.statusText().contains(QStringLiteral("loaded in")), qPrintable(w.statusText()));
+    QCOMPARE(w.windowTitle(), QStringLiteral("sample_trace.json \u2014 Strata"));
+    QVERIFY(w.timeline()->isVisible());
+    QCOMPARE(w.recentFiles().value(0), QFileInfo(kSample).absoluteFilePath());
+}
+
+void TestMainWindow::loadErrorKeepsWindowUsable() {
+    MainWindow w(testOptions());
+    w.show();
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    w.openFile(kData + QStringLiteral("/malformed.json"));
+    bool ok = true, cancelled = true;
+    QVERIFY(waitLoad(w, spy, &ok, &cancelled));
+    QVERIFY(!ok);
+    QVERIFY(!cancelled);
+    QVERIFY(w.isVisible());
+    QVERIFY(w.errorBanner()->isVisible());
+    const QString e = w.errorText();
+    QVERIFY2(e.contains(QStringLiteral("malformed.json")), qPrintable(e));
+    QVERIFY2(e.contains(QStringLiteral("byte ")), qPrintable(e));  // the offset
+    QVERIFY2(e.contains(QStringLiteral("line 2")), qPrintable(e)); // the bad event is on line 2
+    QVERIFY(!w.trace());
+    // Still usable: the next load works and clears the banner.
+    w.openFile(kSample);
+    QVERIFY(waitLoad(w, spy, &ok, &cancelled));
+    QVERIFY(ok);
+    QVERIFY(!w.errorBanner()->isVisible());
+    QVERIFY(w.trace());
+}
+
+void TestMainWindow::cancelledLoad() {
+    MainWindow w(testOptions());
+    w.show();
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    w.openFile(kSample);
+    w.cancelLoad();
+    bool ok = true, cancelled = false;
+    QVERIFY(waitLoad(w, spy, &ok, &cancelled));
+    QVERIFY(!ok);
+    QVERIFY(cancelled);
+    QVERIFY(!w.trace());
+    QVERIFY(!w.errorBanner()->isVisible()); // a cancel is not an error
+    QVERIFY(!w.progressBar()->isVisible());
+    QVERIFY(!w.isLoading());
+}
+
+void TestMainWindow::truncatedFileWarnings() {
+    // The first 40,000 bytes of the sample: the file ends inside an event.
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kData + QStringLiteral("/truncated_sample.json")));
+    const QStringList warnings = w.warningsPanel()->warnings();
+    QVERIFY(!warnings.isEmpty());
+    bool truncated = false;
+    for (const QString& s : warnings) truncated |= s.contains(QStringLiteral("truncated"));
+    QVERIFY2(truncated, qPrintable(warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(warnings.size(), int(w.trace()->warnings().size()));
+    const QString count = warnings.size() == 1 ? QStringLiteral("1 warning")
+                                               : QStringLiteral("%1 warnings").arg(warnings.size());
+    QVERIFY2(w.statusText().contains(count), qPrintable(w.statusText()));
+}
+
+void TestMainWindow::kernelDetails() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    const SliceRef k = firstNamed(*w.trace(), kGemm);
+    QVERIFY(k.valid());
+    w.timeline()->selectSlice(k);
+    w.details()->showSlice(k);
+    DetailsPanel* d = w.details();
+    QCOMPARE(d->value(QStringLiteral("Name")), QString::fromLatin1(kGemm));
+    QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("kernel"));
+    // ts 1730000000184.502 - 1730000000100.0 = 84.502 us; dur 42.593 us.
+    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("84.502 \u00b5s"));
+    QCOMPARE(d->value(QStringLiteral("Duration")), QStringLiteral("42.593 \u00b5s"));
+    QCOMPARE(d->value(QStringLiteral("Grid")), QStringLiteral("[64, 8, 1]"));
+    QCOMPARE(d->value(QStringLiteral("Block")), QStringLiteral("[256, 1, 1]"));
+    QCOMPARE(d->value(QStringLiteral("Threads")), QStringLiteral("131072")); // 512 blocks x 256
+    QCOMPARE(d->value(QStringLiteral("Registers per thread")), QStringLiteral("168"));
+    QCOMPARE(d->value(QStringLiteral("Shared memory")), QStringLiteral("96.0 KiB (98304 B)"));
+    QCOMPARE(d->value(QStringLiteral("Device")), QStringLiteral("0"));
+    QCOMPARE(d->value(QStringLiteral("Stream")), QStringLiteral("7"));
+    QCOMPARE(d->value(QStringLiteral("Correlation id")), QStringLiteral("1002"));
+    QCOMPARE(d->value(QStringLiteral("External id")), QStringLiteral("3"));
+    QVERIFY(d->value(QStringLiteral("Track")).contains(QStringLiteral("stream 7")));
+    // Correlated: launched by cudaLaunchKernel; same External id: aten::mm.
+    QStringList links;
+    for (QTreeWidgetItem* item : d->linkItems())
+        links << item->text(0) + QLatin1Char('=') + item->text(1).section(QLatin1Char(' '), 0, 0);
+    QVERIFY2(links.contains(QStringLiteral("Launched by=cudaLaunchKernel")),
+             qPrintable(links.join(QLatin1Char('|'))));
+    QVERIFY2(links.contains(QStringLiteral("Same External id=aten::mm")),
+             qPrintable(links.join(QLatin1Char('|'))));
+}
+
+void TestMainWindow::cpuOpDetails() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    const SliceRef op = firstNamed(*w.trace(), "aten::mm");
+    QVERIFY(op.valid());
+    w.details()->showSlice(op);
+    DetailsPanel* d = w.details();
+    QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("cpu_op"));
+    // ts 1730000000168.577 - ...100.0 = 68.577 us; dur 20.893 us.
+    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("68.577 \u00b5s"));
+    QCOMPARE(d->value(QStringLiteral("Duration")), QStringLiteral("20.893 \u00b5s"));
+    QCOMPARE(d->value(QStringLiteral("Sequence number"), QStringLiteral("Arguments")),
+             QStringLiteral("103"));
+    QCOMPARE(d->value(QStringLiteral("Grid")), QString()); // no launch config on a CPU op
+    QVERIFY(d->value(QStringLiteral("Track")).contains(QStringLiteral("python3 (main)")));
+    QStringList links;
+    for (QTreeWidgetItem* item : d->linkItems())
+        links << item->text(0) + QLatin1Char('=') + item->text(1).section(QLatin1Char(' '), 0, 0);
+    // External id 3 is shared by the launch and the kernel; the parent is the Linear forward.
+    QVERIFY2(links.contains(QStringLiteral("Same External id=cudaLaunchKernel")),
+             qPrintable(links.join(QLatin1Char('|'))));
+    QVERIFY2(links.contains(QStringLiteral("Same External id=") + QString::fromLatin1(kGemm)),
+             qPrintable(links.join(QLatin1Char('|'))));
+    QVERIFY2(links.contains(QStringLiteral("Parent=torch/nn/modules/linear.py(125):")),
+             qPrintable(links.join(QLatin1Char('|'))));
+}
+
+void TestMainWindow::clickingLinkSelectsTarget() {
+    MainWindow w(testOptions());
+    w.resize(1400, 900);
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const SliceRef k = firstNamed(*w.trace(), kGemm);
+    w.timeline()->selectSlice(k);
+    w.details()->showSlice(k);
+    QTreeWidgetItem* launchedBy = nullptr;
+    for (QTreeWidgetItem* item : w.details()->linkItems()) {
+        if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
+    }
+    QVERIFY(launchedBy);
+    clickValueCell(w.details()->tree(), launchedBy);
+    const SliceRef sel = w.timeline()->selectedSlice();
+    QVERIFY(sel.valid());
+    QCOMPARE(w.trace()->name(sel), std::string_view("cudaLaunchKernel"));
+    QCOMPARE(sel, w.trace()->launchOf(k));
+    // The details now describe the launch: ts 178.772 - 100.0 = 78.772 us.
+    QCOMPARE(w.details()->value(QStringLiteral("Name")), QStringLiteral("cudaLaunchKernel"));
+    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("78.772 \u00b5s"));
+    // ... and link back to the kernel it launched.
+    QTreeWidgetItem* launched = nullptr;
+    for (QTreeWidgetItem* item : w.details()->linkItems()) {
+        if (item->text(0) == QStringLiteral("Launched")) launched = item;
+    }
+    QVERIFY(launched);
+    clickValueCell(w.details()->tree(), launched);
+    QCOMPARE(w.timeline()->selectedSlice(), k);
+}
+
+void TestMainWindow::findBar() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    FindBar* f = w.findBar();
+    QVERIFY(!f->isVisible());
+    QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+    QVERIFY(f->isVisible());
+    QVERIFY(f->edit()->hasFocus());
+    QTest::keyClicks(f->edit(), QStringLiteral("aten::mm"));
+    QTest::keyClick(f->edit(), Qt::Key_Return);
+    // 24 aten::mm cpu_ops: 4 steps x (2 forward + 4 backward).
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 24"));
+    QCOMPARE(w.timeline()->selectedSlice(), f->matches().front());
+    QTest::keyClick(&w, Qt::Key_F3);
+    QCOMPARE(f->statusText(), QStringLiteral("2 of 24"));
+    // second aten::mm: ts 1730000000244.939 - ...100.0
+    QCOMPARE(w.trace()->start(w.timeline()->selectedSlice()) - w.trace()->bounds().start,
+             TimeNs(144'939));
+    QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier);
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 24"));
+    QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier); // wraps to the last
+    QCOMPARE(f->statusText(), QStringLiteral("24 of 24"));
+    // last aten::mm: ts 1730000002146.451
+    QCOMPARE(w.trace()->start(w.timeline()->selectedSlice()) - w.trace()->bounds().start,
+             TimeNs(2'046'451));
+    QTest::keyClick(f->edit(), Qt::Key_Return); // wraps to the first
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 24"));
+    QTest::keyClick(f->edit(), Qt::Key_Return, Qt::ShiftModifier);
+    QCOMPARE(f->statusText(), QStringLiteral("24 of 24"));
+
+    // Substring, any case: 52 names contain "mm" (aten::mm, aten::addmm? no: the GEMM kernels).
+    f->edit()->setText(QStringLiteral("MM"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 52"));
+    QTest::mouseClick(f->caseButton(), Qt::LeftButton);
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("no matches"));
+    QTest::mouseClick(f->caseButton(), Qt::LeftButton);
+    // Regex: aten::mm (24) or aten::sum (4 steps x 3) = 36.
+    QTest::mouseClick(f->regexButton(), Qt::LeftButton);
+    f->edit()->setText(QStringLiteral("^aten::(mm|sum)$"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 36"));
+    f->edit()->setText(QStringLiteral("(unclosed"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("invalid regex"));
+    QTest::keyClick(f->edit(), Qt::Key_Escape);
+    QVERIFY(!f->isVisible());
+}
+
+void TestMainWindow::rangeTable() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    const TimeNs t0 = w.trace()->bounds().start;
+    // Exactly the first GEMM kernel's interval: [84.502 us, 84.502 + 42.593 us).
+    QSignalSpy spy(w.timeline(), &TimelineView::rangeSelected);
+    w.timeline()->setSelectedRange(TimeRange{t0 + 84'502, t0 + 84'502 + 42'593});
+    QCOMPARE(spy.count(), 1);
+    w.rangePanel()->flush();
+    const RangeAggregationModel* m = w.rangePanel()->model();
+    int gemmRow = -1;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (m->index(r, RangeAggregationModel::Name).data().toString() ==
+            QString::fromLatin1(kGemm))
+            gemmRow = r;
+    }
+    QVERIFY(gemmRow >= 0);
+    QCOMPARE(m->index(gemmRow, RangeAggregationModel::Count)
+                 .data(RangeAggregationModel::SortRole)
+                 .toULongLong(),
+             1ull);
+    QCOMPARE(m->index(gemmRow, RangeAggregationModel::Total)
+                 .data(RangeAggregationModel::SortRole)
+                 .toLongLong(),
+             42'593ll);
+    QCOMPARE(m->index(gemmRow, RangeAggregationModel::Total).data().toString(),
+             QStringLiteral("42.593 \u00b5s"));
+    QVERIFY2(w.rangePanel()->summaryText().contains(QStringLiteral("duration 42.593 \u00b5s")),
+             qPrintable(w.rangePanel()->summaryText()));
+    // Clearing the range empties the table.
+    w.timeline()->setSelectedRange(std::nullopt);
+    w.rangePanel()->flush();
+    QCOMPARE(m->rowCount(), 0);
+}
+
+void TestMainWindow::shortcutHelp() {
+    MainWindow w(testOptions());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    int rows = -1;
+    QStringList keys;
+    QTimer::singleShot(200, this, [&] {
+        auto* dlg = qobject_cast<ShortcutHelpDialog*>(QApplication::activeModalWidget());
+        if (!dlg) return;
+        rows = dlg->table()->rowCount();
+        for (int r = 0; r < rows; ++r) keys << dlg->table()->item(r, 0)->text();
+        dlg->reject();
+    });
+    QTest::keyClick(&w, Qt::Key_F1);
+    QCOMPARE(rows, int(w.shortcuts().size()));
+    for (const QString& k :
+         {QStringLiteral("Ctrl+F"), QStringLiteral("F3"), QStringLiteral("Shift+F3"),
+          QStringLiteral("W / S"), QStringLiteral("A / D"), QStringLiteral("Home"),
+          QStringLiteral("F"), QStringLiteral("Ctrl+O")}) {
+        bool found = false;
+        for (const QString& s : keys) found |= s.split(QStringLiteral(", ")).contains(k);
+        QVERIFY2(found,
+                 qPrintable(k + QStringLiteral(" missing from: ") + keys.join(QLatin1Char('|'))));
+    }
+    QVERIFY(w.action(QStringLiteral("actionShortcuts"))
+                ->shortcuts()
+                .contains(QKeySequence(Qt::Key_Question)));
+}
+
+void TestMainWindow::gapThresholdAndFlows() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    QCOMPARE(w.gapThresholdBox()->value(), 10); // default 10 us
+    w.gapThresholdBox()->setValue(25);
+    QCOMPARE(w.timeline()->gapThresholdNs(), TimeNs(25'000));
+    QAction* flows = w.action(QStringLiteral("actionShowAllFlows"));
+    QVERIFY(flows && flows->isCheckable());
+    QVERIFY(!w.timeline()->showAllFlows());
+    flows->trigger();
+    QVERIFY(w.timeline()->showAllFlows());
+}
+
+void TestMainWindow::dropOpensFile() {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("dropped.json"));
+    QVERIFY(QFile::copy(kSample, copy));
+    MainWindow w(testOptions());
+    w.show();
+    QSignalSpy spy(&w, &MainWindow::loadFinished);
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(copy)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    bool ok = false, cancelled = true;
+    QVERIFY(waitLoad(w, spy, &ok, &cancelled));
+    QVERIFY(ok);
+    QCOMPARE(w.currentFile(), QFileInfo(copy).absoluteFilePath());
+    QCOMPARE(w.recentFiles().value(0), QFileInfo(copy).absoluteFilePath());
+    QCOMPARE(w.windowTitle(), QStringLiteral("dropped.json \u2014 Strata"));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

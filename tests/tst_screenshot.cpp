@@ -1,0 +1,147 @@
+// `strata --screenshot` under Xvfb (xvfb-run -a, the xcb platform) on a real trace: the PNG has
+// the requested size and is not blank, and the timeline draws as many track labels as an
+// independent python3 count from the trace says (tests/data/gui/count_track_labels.py).
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+const QString kStrata = QStringLiteral(STRATA_GUI_BIN);
+const QString kSample = QStringLiteral(STRATA_SAMPLE_TRACE);
+const QString kCounter = QStringLiteral(STRATA_TEST_DATA "/gui/count_track_labels.py");
+
+QString realTrace() {
+    const QString h100 = QStringLiteral(STRATA_SHARED_TRACES
+                                        "/tracelens-h100__Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz");
+    return QFileInfo::exists(h100) ? h100 : kSample; // fall back to the bundled sample
+}
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runStrata(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+    p.setProcessEnvironment(env);
+    QStringList all{QStringLiteral("-a"), QStringLiteral("-s"),
+                    QStringLiteral("-screen 0 1920x1200x24"), kStrata};
+    all += args;
+    p.start(QStringLiteral("xvfb-run"), all);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromLocal8Bit(p.readAllStandardOutput());
+    r.err = QString::fromLocal8Bit(p.readAllStandardError());
+    return r;
+}
+
+int printedInt(const QString& out, const QString& key) {
+    for (const QString& line : out.split(QLatin1Char('\n'))) {
+        if (line.startsWith(key)) return line.mid(key.size()).trimmed().toInt();
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestScreenshot : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void realTraceIsNotBlank();
+    void trackLabelsMatchTrace();
+    void errors();
+};
+
+void TestScreenshot::initTestCase() {
+    if (QStandardPaths::findExecutable(QStringLiteral("xvfb-run")).isEmpty())
+        QSKIP("xvfb-run is not installed; the screenshot test needs an X server");
+    QVERIFY2(QFileInfo::exists(kStrata), qPrintable(kStrata));
+}
+
+void TestScreenshot::realTraceIsNotBlank() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("shot.png"));
+    const Run r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1600x1000"), realTrace()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QImage img(png);
+    QVERIFY(!img.isNull());
+    QCOMPARE(img.size(), QSize(1600, 1000));
+    // Many distinct colours: slices are coloured by name, so a drawn timeline has dozens.
+    QSet<QRgb> colours;
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < img.height(); y += 2) {
+        for (int x = 0; x < img.width(); x += 2) {
+            const QRgb c = img.pixel(x, y);
+            colours.insert(c);
+            ++counts[c];
+        }
+    }
+    QVERIFY2(colours.size() >= 64, qPrintable(QString::number(colours.size())));
+    // Not one flat background: the most common colour covers well under 90% of the samples.
+    int top = 0;
+    for (int n : counts) top = std::max(top, n);
+    const int samples = (img.width() / 2) * (img.height() / 2);
+    QVERIFY2(top < samples * 9 / 10, qPrintable(QStringLiteral("%1 of %2").arg(top).arg(samples)));
+}
+
+void TestScreenshot::trackLabelsMatchTrace() {
+    if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+        QSKIP("python3 is needed for the independent track count");
+    QProcess py;
+    py.start(QStringLiteral("python3"), {kCounter, realTrace()});
+    QVERIFY(py.waitForFinished(120000));
+    bool ok = false;
+    const int expected = QString::fromLatin1(py.readAllStandardOutput()).trimmed().toInt(&ok);
+    QVERIFY2(ok && expected > 0, qPrintable(QString::fromLocal8Bit(py.readAllStandardError())));
+
+    // Tall enough for every row to fit (the H100 trace's main thread is 30 levels deep).
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("tall.png"));
+    const Run r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1200x2600"), QStringLiteral("--print-track-labels"),
+                             realTrace()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(printedInt(r.out, QStringLiteral("track labels:")), expected);
+}
+
+void TestScreenshot::errors() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("none.png"));
+    Run r = runStrata(
+        {QStringLiteral("--screenshot"), png, dir.filePath(QStringLiteral("missing.json"))});
+    QVERIFY(r.exitCode != 0);
+    QVERIFY2(r.err.contains(QStringLiteral("missing.json")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(png));
+    r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--range"),
+                   QStringLiteral("3ms:1ms"), kSample});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--range")), qPrintable(r.err));
+    r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--range"),
+                   QStringLiteral("1.5ms:2lightyears"), kSample});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("unknown time unit")), qPrintable(r.err));
+    // A zoomed screenshot of the sample works: 0.5 ms .. 1 ms.
+    r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--range"),
+                   QStringLiteral("500:1ms"), kSample});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(!QImage(png).isNull());
+}
+
+QTEST_GUILESS_MAIN(TestScreenshot)
+#include "tst_screenshot.moc"
