@@ -351,6 +351,64 @@ int main(int argc, char** argv) {
         observations();
         return 0; // exit: atexit -> forced flush -> close
     }
+    if (s == "teardown") {
+        // The runtime destroys its context (cudart's own atexit may run before ours) and resets
+        // the device: both must force CUPTI's buffers out first.
+        InitializeInjection();
+        kernel("before_teardown", 1000, 2000, 1);
+        const int forced0 = fake_cupti_flush_calls(1);
+        CUpti_ResourceData rd{};
+        fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RESOURCE,
+                                   CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+        const int forced1 = fake_cupti_flush_calls(1);
+        CUpti_CallbackData cd{};
+        cd.callbackSite = CUPTI_API_ENTER;
+        fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                   CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020, &cd);
+        const int forced2 = fake_cupti_flush_calls(1);
+        std::printf(
+            "forced_by_context_destroy=%d\nforced_by_device_reset=%d\nbuffers_completed=%d\n",
+            forced1 - forced0, forced2 - forced1, fake_cupti_buffers_completed());
+        observations();
+        return 0;
+    }
+    if (s == "throughput") {
+        // N launches = N runtime records + N kernel records through the parser and the writer.
+        const char* count = std::getenv("HARNESS_N");
+        const long n = count ? std::atol(count) : 200000;
+        InitializeInjection();
+        timespec c0{}, c1{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+        const uint64_t t0 = fake_cupti_now();
+        auto a = zeroed<CUpti_ActivityAPI>(CUPTI_ACTIVITY_KIND_RUNTIME);
+        a.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000;
+        a.processId = uint32_t(getpid());
+        a.threadId = tid();
+        auto k = zeroed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+        k.name = "_Z5emptyv";
+        k.contextId = 1;
+        k.streamId = 7;
+        k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
+        for (long i = 0; i < n; ++i) {
+            const uint64_t t = 1000000 + uint64_t(i) * 4000;
+            a.start = t;
+            a.end = t + 2500;
+            a.correlationId = k.correlationId = uint32_t(i + 1);
+            k.start = t + 3000;
+            k.end = t + 3500;
+            feed(a);
+            feed(k);
+        }
+        fake_cupti_complete();
+        strata_collector_flush();
+        const uint64_t t1 = fake_cupti_now();
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+        const double cpuNs = double(c1.tv_sec - c0.tv_sec) * 1e9 + double(c1.tv_nsec - c0.tv_nsec);
+        std::printf("cpu_ns_per_record=%.1f\n", cpuNs / double(2 * n));
+        std::printf("records=%ld\nns_per_record=%.1f\n", 2 * n, double(t1 - t0) / double(2 * n));
+        std::printf("buffers_requested=%d\n", fake_cupti_buffers_requested());
+        return 0;
+    }
     if (s == "small") {
         InitializeInjection();
         kernel("small", 1000, 2000, 1);

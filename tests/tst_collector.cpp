@@ -110,6 +110,8 @@ private slots:
     void badOptionsAreWarnings();
     void unwritableOutputKeepsTargetRunning();
     void launcherContract();
+    void teardownForcesFlush();
+    void throughput();
 
 private:
     QTemporaryDir dir_;
@@ -450,6 +452,42 @@ void TestCollector::launcherContract() {
     QVERIFY(slicesNamed(*t, "in_wait_step").empty());
     QVERIFY(slicesNamed(*t, "after_schedule").empty());
 #endif
+}
+
+void TestCollector::teardownForcesFlush() {
+    const QString file = path("teardown.strata");
+    const Run r = runHarness("teardown", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("forced_by_context_destroy"), QString("1"));
+    QCOMPARE(r.out.value("forced_by_device_reset"), QString("1"));
+    QCOMPARE(r.out.value("buffers_completed"), QString("1")); // the kernel's buffer, before exit
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "before_teardown").size(), size_t(1));
+}
+
+void TestCollector::throughput() {
+    // Not a benchmark gate: checks that 100 000 launches go through intact, and prints the cost
+    // per record (fake CUPTI + parser + writer) for docs/gpu-validation.md.
+    const QString file = path("throughput.strata");
+    const Run r = runHarness("throughput", {"STRATA_OUTPUT=" + file, "HARNESS_N=100000"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("records"), QString("200000"));
+    qInfo("collector path (fake CUPTI + parser + writer): %s ns wall, %s ns CPU per record, %s "
+          "CUPTI buffers",
+          qPrintable(r.out.value("ns_per_record")), qPrintable(r.out.value("cpu_ns_per_record")),
+          qPrintable(r.out.value("buffers_requested")));
+    auto t = load(file);
+    QVERIFY(t);
+    const auto kernels = slicesNamed(*t, "empty()");
+    QCOMPARE(kernels.size(), size_t(100000));
+    QCOMPARE(slicesNamed(*t, "cudaLaunchKernel").size(), size_t(100000));
+    for (size_t i = 0; i < kernels.size(); i += 9973) {
+        const SliceRef launch = t->launchOf(kernels[i]);
+        QVERIFY(launch.valid());
+        QCOMPARE(t->start(kernels[i]) - t->start(launch), int64_t(3000));
+    }
+    QCOMPARE(meta(*t, "cupti_dropped_records"), QString("0"));
 }
 
 QTEST_GUILESS_MAIN(TestCollector)

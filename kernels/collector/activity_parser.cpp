@@ -127,6 +127,8 @@ bool ActivityParser::validRange(uint64_t start, uint64_t end) {
 }
 
 void ActivityParser::noteThread(int64_t pid, int64_t tid) {
+    if (lastThread_.first == pid && lastThread_.second == tid) return;
+    lastThread_ = {pid, tid};
     if (!threads_.insert({pid, tid}).second) return;
     std::string name = threadName(tid);
     if (name.empty()) {
@@ -137,10 +139,31 @@ void ActivityParser::noteThread(int64_t pid, int64_t tid) {
     w_.thread(pid, tid, name);
 }
 
+uint32_t ActivityParser::apiName(bool runtime, uint32_t cbid) {
+    std::vector<uint32_t>& ids = runtime ? runtimeNameIds_ : driverNameIds_;
+    if (cbid < 65536) {
+        if (cbid >= ids.size()) ids.resize(size_t(cbid) + 1, 0);
+        if (ids[cbid] != 0) return ids[cbid];
+    }
+    const uint32_t id = w_.string(runtime ? names_.runtimeName(cbid) : names_.driverName(cbid));
+    if (cbid < ids.size()) ids[cbid] = id;
+    return id;
+}
+
 uint32_t ActivityParser::kernelName(const char* mangled) {
+    if (mangled) {
+        auto hit = kernelNameByPointer_.find(mangled);
+        if (hit != kernelNameByPointer_.end() && hit->second.first == mangled)
+            return hit->second.second;
+    }
     const std::string key = mangled ? mangled : "<unnamed kernel>";
+    auto remember = [&](uint32_t id) {
+        if (mangled && kernelNameByPointer_.size() < 100000)
+            kernelNameByPointer_[mangled] = {key, id};
+        return id;
+    };
     auto it = kernelNames_.find(key);
-    if (it != kernelNames_.end()) return it->second;
+    if (it != kernelNames_.end()) return remember(it->second);
     uint32_t id = 0;
     int status = -1;
     char* demangled = (key.size() > 2 && key[0] == '_' && key[1] == 'Z')
@@ -152,7 +175,7 @@ uint32_t ActivityParser::kernelName(const char* mangled) {
         id = w_.string(key);
     std::free(demangled);
     kernelNames_.emplace(key, id);
-    return id;
+    return remember(id);
 }
 
 int32_t ActivityParser::deviceOfContext(uint32_t context) const {
@@ -229,8 +252,7 @@ void ActivityParser::api(const CUpti_Activity* rec, bool runtime) {
     if (!validRange(a->start, a->end) || !keep(int64_t(a->start))) return;
     const int64_t pid = a->processId, tid = a->threadId;
     noteThread(pid, tid);
-    const uint32_t name =
-        w_.string(runtime ? names_.runtimeName(a->cbid) : names_.driverName(a->cbid));
+    const uint32_t name = apiName(runtime, a->cbid);
     if (runtime) {
         w_.cpuSlice(pid, tid, int64_t(a->start), int64_t(a->end), name, SliceKind::CudaRuntime,
                     a->correlationId, int32_t(a->returnValue));
@@ -291,9 +313,14 @@ void ActivityParser::memcpy(const CUpti_Activity* rec) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
     contextDevice_[m->contextId] = int32_t(m->deviceId);
     if (!validRange(m->start, m->end) || !keep(int64_t(m->start))) return;
-    char name[96];
-    std::snprintf(name, sizeof name, "Memcpy %s (%s -> %s)", copyKindName(m->copyKind),
-                  memoryKindName(m->srcKind), memoryKindName(m->dstKind));
+    const uint32_t key = uint32_t(m->copyKind) << 16 | uint32_t(m->srcKind) << 8 | m->dstKind;
+    auto cached = copyNameIds_.find(key);
+    if (cached == copyNameIds_.end()) {
+        char text[96];
+        std::snprintf(text, sizeof text, "Memcpy %s (%s -> %s)", copyKindName(m->copyKind),
+                      memoryKindName(m->srcKind), memoryKindName(m->dstKind));
+        cached = copyNameIds_.emplace(key, w_.string(text)).first;
+    }
     GpuActivity g;
     g.device = int32_t(m->deviceId);
     g.stream = m->streamId;
@@ -304,7 +331,7 @@ void ActivityParser::memcpy(const CUpti_Activity* rec) {
     g.dstMemory = m->dstKind;
     g.graphId = orMinusOne(m->graphId);
     g.graphNodeId = orMinusOne(m->graphNodeId);
-    w_.gpuOp(int64_t(m->start), int64_t(m->end), w_.string(name), SliceKind::Memcpy, g,
+    w_.gpuOp(int64_t(m->start), int64_t(m->end), cached->second, SliceKind::Memcpy, g,
              m->correlationId);
     ++stats_.written;
 }

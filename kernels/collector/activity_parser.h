@@ -64,6 +64,7 @@ private:
     bool validRange(uint64_t start, uint64_t end);
     void noteThread(int64_t pid, int64_t tid);
     uint32_t kernelName(const char* mangled);
+    uint32_t apiName(bool runtime, uint32_t cbid);
     int32_t deviceOfContext(uint32_t context) const;
     void api(const CUpti_Activity* r, bool runtime);
     void kernel(const CUpti_Activity* r);
@@ -84,6 +85,12 @@ private:
     ParserStats stats_;
     std::set<std::pair<int64_t, int64_t>> threads_;
     std::unordered_map<std::string, uint32_t> kernelNames_;
+    // CUPTI hands the same name pointer for every launch of a function: a pointer hit (checked
+    // with strcmp) avoids hashing the name again.
+    std::unordered_map<const char*, std::pair<std::string, uint32_t>> kernelNameByPointer_;
+    std::vector<uint32_t> runtimeNameIds_, driverNameIds_; // writer string ids by cbid, 0 = not yet
+    std::unordered_map<uint32_t, uint32_t> copyNameIds_;   // (copyKind, src, dst) -> string id
+    std::pair<int64_t, int64_t> lastThread_{-1, -1};
     std::unordered_map<uint32_t, int32_t> contextDevice_;
     std::unordered_map<uint32_t, OpenMarker> openMarkers_;                // NVTX range id -> start
     std::unordered_map<uint32_t, std::pair<int64_t, int64_t>> earlyEnds_; // id -> (ts, tid)

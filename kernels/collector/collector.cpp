@@ -244,6 +244,10 @@ void CUPTIAPI apiCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         // The device's records go away with it: take them now.
         if (info && info->callbackSite == CUPTI_API_ENTER)
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+               cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+        // The runtime may tear its context down (its own atexit) before ours runs.
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
         const auto* s = static_cast<const CUpti_StateData*>(data);
         std::string text = "CUPTI stopped profiling after a fatal error";
@@ -480,6 +484,8 @@ void Collector::start(bool fromCuda) {
     }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
                         CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
     enableActivities();
     if (!std::getenv(env::kNvtxInjection) && (config.capture & kCaptureNvtx))
