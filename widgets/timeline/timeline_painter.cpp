@@ -63,11 +63,20 @@ void drawLabel(Frame& f, const QRect& rc, StringId name, QRgb bg) {
 void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int stripH, int labelY,
                   int labelH) {
     size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
+    QRect run; // touching gap rects are filled as one
+    const QColor red = QColor::fromRgb(kLongGap);
     while (i < gaps.size() && gaps[i].start < f.tq1) {
         const GapSpan& g = gaps[i];
         const QRect rc = f.s.spanRect(g.start, g.end, stripY, stripH);
-        f.p.fillRect(rc, QColor::fromRgb(kLongGap));
+        if (!run.isNull() && rc.x() <= run.x() + run.width()) {
+            run.setRight(std::max(run.right(), rc.right()));
+        } else {
+            if (!run.isNull()) f.p.fillRect(run, red);
+            run = rc;
+        }
         if (f.s.hoveredGap && f.s.hoveredGap->start == g.start && f.s.hoveredGap->end == g.end) {
+            f.p.fillRect(run, red);
+            run = QRect();
             f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
             f.pen = kSelection;
             f.p.drawRect(rc.adjusted(0, 0, -1, -1));
@@ -75,13 +84,15 @@ void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int st
         if (rc.width() >= kGapLabelWidth && labelH > 0) {
             const QRect lr = QRect(rc.x(), labelY, rc.width(), labelH)
                                  .intersected(QRect(0, labelY, f.w, labelH));
-            f.p.setPen(QColor::fromRgb(kLongGap));
+            f.p.setPen(red);
+            f.pen = kLongGap;
             f.p.drawText(lr, Qt::AlignCenter, QString::fromStdString(formatDuration(g.duration())));
         }
         // Skip the gaps that end inside the pixel just drawn.
         const TimeNs next = f.s.axis.timeForX(rc.x() + rc.width());
         i = std::max(i + 1, GapIndex::firstEndingAfter(gaps, next));
     }
+    if (!run.isNull()) f.p.fillRect(run, red);
 }
 
 void paintSliceRow(Frame& f, const TrackRow& r, int top) {
@@ -306,7 +317,7 @@ void paintTracks(TimelineState& s, QPainter& p, const QSize& size) {
             size.height(),
             v.start - pad,
             v.end + pad,
-            TrackLod::levelFor(npp),
+            s.queryLevel(),
             QFontMetrics(p.font()),
             s.spanRect(b.start, b.end, 0, 1).x(),
             0};

@@ -45,6 +45,10 @@ struct TimelineState {
     void reset(std::shared_ptr<const Trace> t);
     size_t memoryBytes() const;
 
+    // Bucket level for drawing and hit testing: buckets of 1-2 px, so slices under 2-4 px are
+    // merged into runs (fewer, steadier rectangles; Tracy merges below 3 px).
+    int queryLevel() const { return TrackLod::levelFor(axis.nsPerPixel()) + 1; }
+
     // Pixel rect of a span [start, end) drawn at `y` with height `h` (same rounding everywhere).
     QRect spanRect(TimeNs start, TimeNs end, int y, int h) const;
     // Where a slice is drawn in tracks-area coordinates (scroll applied); null if not shown.

@@ -160,8 +160,7 @@ SliceRef TimelineView::sliceAtPixel(QPoint pos) const {
     const TimeNs t = s_->axis.timeForX(pos.x());
     const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
     std::vector<LodSpan> spans;
-    s_->lod(id).query(s_->trace->track(id), depth, t - pad, t + pad, TrackLod::levelFor(npp),
-                      spans);
+    s_->lod(id).query(s_->trace->track(id), depth, t - pad, t + pad, s_->queryLevel(), spans);
     // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
     SliceRef best;
     int bestDist = 2;
