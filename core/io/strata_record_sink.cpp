@@ -1,0 +1,211 @@
+#include "io/strata_record_sink.h"
+
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+
+namespace strata::strata_reader {
+
+std::string sprint(const char* f, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, f);
+    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+namespace {
+
+GpuActivity readGpuActivity(Get& g) {
+    GpuActivity a;
+    a.device = g.i32();
+    a.stream = g.i64();
+    a.context = g.i64();
+    for (auto& v : a.grid) v = g.i32();
+    for (auto& v : a.block) v = g.i32();
+    a.registersPerThread = g.i32();
+    a.staticSharedBytes = g.i32();
+    a.dynamicSharedBytes = g.i32();
+    a.bytes = g.i64();
+    a.copyKind = g.u8();
+    a.srcMemory = g.u8();
+    a.dstMemory = g.u8();
+    a.graphId = g.i64();
+    a.graphNodeId = g.i64();
+    return a;
+}
+
+uint32_t fixedBody(fmt::RecordType t) {
+    switch (t) {
+    case fmt::RecordType::Process:
+        return fmt::kProcessBody;
+    case fmt::RecordType::Thread:
+        return fmt::kThreadBody;
+    case fmt::RecordType::Device:
+        return fmt::kDeviceBody;
+    case fmt::RecordType::CpuSlice:
+        return fmt::kCpuSliceBody;
+    case fmt::RecordType::CpuBegin:
+        return fmt::kCpuBeginBody;
+    case fmt::RecordType::CpuEnd:
+        return fmt::kCpuEndBody;
+    case fmt::RecordType::AsyncSlice:
+        return fmt::kAsyncSliceBody;
+    case fmt::RecordType::Instant:
+        return fmt::kInstantBody;
+    case fmt::RecordType::GpuOp:
+        return fmt::kGpuOpBody;
+    case fmt::RecordType::Counter:
+        return fmt::kCounterBody;
+    case fmt::RecordType::EndOfFile:
+        return 0;
+    default:
+        return UINT32_MAX; // variable size or unknown
+    }
+}
+
+} // namespace
+
+std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
+    const uint32_t fixed = fixedBody(type);
+    if (fixed != UINT32_MAX && body != fixed)
+        return sprint("record type %u has %" PRIu32 " body bytes, expected %" PRIu32,
+                      unsigned(type), body, fixed);
+    StringId name = 0;
+    SliceKind k = SliceKind::Generic;
+    switch (type) {
+    case fmt::RecordType::String: {
+        if (body < 4) return "String record shorter than its 4-byte id";
+        const uint32_t id = g.u32();
+        if (id == 0) return "String record redefines id 0 (reserved for \"\")";
+        // Writers number strings 1, 2, 3, ...; a far jump is damage, not a reason to allocate.
+        if (id > strings_.size() + kMaxStringIdGap)
+            return sprint("String record id %" PRIu32 " jumps past the %zu strings defined so far",
+                          id, strings_.size() - 1);
+        if (id >= strings_.size()) strings_.resize(size_t(id) + 1, UINT32_MAX);
+        strings_[id] = b_.intern(std::string_view(reinterpret_cast<const char*>(g.p), body - 4));
+        return {};
+    }
+    case fmt::RecordType::Metadata: {
+        if (body < 4) return "Metadata record shorter than its 4-byte key";
+        if (!str(g.u32(), &name)) return bad_;
+        b_.setMetadata(std::string(b_.strings().view(name)),
+                       std::string(reinterpret_cast<const char*>(g.p), body - 4));
+        return {};
+    }
+    case fmt::RecordType::Process: {
+        const int64_t pid = g.i64();
+        if (!str(g.u32(), &name)) return bad_;
+        b_.setProcessName(pid, name);
+        return {};
+    }
+    case fmt::RecordType::Thread: {
+        const int64_t pid = g.i64();
+        const int64_t tid = g.i64();
+        if (!str(g.u32(), &name)) return bad_;
+        b_.setThreadName(pid, tid, name);
+        return {};
+    }
+    case fmt::RecordType::Device: {
+        DeviceInfo d;
+        d.id = g.i32();
+        if (!str(g.u32(), &name)) return bad_;
+        d.name = std::string(b_.strings().view(name));
+        d.smCount = g.i32();
+        d.totalMemoryBytes = g.i64();
+        d.computeMajor = g.i32();
+        d.computeMinor = g.i32();
+        d.clockRateKHz = g.i64();
+        d.memoryClockRateKHz = g.i64();
+        b_.addDevice(d);
+        return {};
+    }
+    case fmt::RecordType::CpuSlice: {
+        const int64_t pid = g.i64();
+        const int64_t tid = g.i64();
+        SliceInput s;
+        s.start = g.i64();
+        s.dur = duration(s.start, g.i64());
+        if (!str(g.u32(), &s.name) || !kind(g.u8(), &s.kind)) return bad_;
+        s.category = kindCategory_[uint8_t(s.kind)];
+        s.correlation = g.i64();
+        const int32_t rc = g.i32();
+        if (rc != 0) {
+            b_.args().begin();
+            b_.args().addInt(returnCodeKey_, rc);
+            s.args = b_.args().finish();
+        }
+        b_.addSlice(threadTrack(pid, tid), s);
+        return {};
+    }
+    case fmt::RecordType::CpuBegin: {
+        const int64_t pid = g.i64();
+        const int64_t tid = g.i64();
+        SliceInput s;
+        s.start = g.i64();
+        if (!str(g.u32(), &s.name) || !kind(g.u8(), &s.kind)) return bad_;
+        s.category = kindCategory_[uint8_t(s.kind)];
+        b_.addBegin(threadTrack(pid, tid), s);
+        return {};
+    }
+    case fmt::RecordType::CpuEnd: {
+        const int64_t pid = g.i64();
+        const int64_t tid = g.i64();
+        b_.addEnd(threadTrack(pid, tid), g.i64(), 0, kNoArgs);
+        return {};
+    }
+    case fmt::RecordType::AsyncSlice: {
+        const int64_t pid = g.i64();
+        const uint64_t id = g.u64();
+        SliceInput s;
+        s.start = g.i64();
+        s.dur = duration(s.start, g.i64());
+        if (!str(g.u32(), &s.name)) return bad_;
+        s.kind = SliceKind::UserAnnotation;
+        s.category = kindCategory_[uint8_t(s.kind)];
+        b_.addSlice(b_.asyncTrack(pid, s.name, id), s);
+        return {};
+    }
+    case fmt::RecordType::Instant: {
+        const int64_t pid = g.i64();
+        const int64_t tid = g.i64();
+        const TimeNs ts = g.i64();
+        if (!str(g.u32(), &name)) return bad_;
+        b_.addInstant(threadTrack(pid, tid), ts, name, kindCategory_[uint8_t(SliceKind::Instant)],
+                      kNoArgs);
+        return {};
+    }
+    case fmt::RecordType::GpuOp: {
+        SliceInput s;
+        s.start = g.i64();
+        s.dur = duration(s.start, g.i64());
+        if (!str(g.u32(), &s.name) || !kind(g.u8(), &k)) return bad_;
+        s.kind = k;
+        s.category = kindCategory_[uint8_t(k)];
+        s.correlation = g.i64();
+        const GpuActivity a = readGpuActivity(g);
+        s.gpu = &a;
+        b_.addSlice(gpuTrack(a.device, a.stream), s);
+        return {};
+    }
+    case fmt::RecordType::Counter: {
+        const int64_t pid = g.i64();
+        if (!str(g.u32(), &name)) return bad_;
+        const TimeNs ts = g.i64();
+        b_.addCounter(b_.counterTrack(pid, name), ts, g.f64());
+        return {};
+    }
+    case fmt::RecordType::Warning:
+        b_.addWarning(std::string(reinterpret_cast<const char*>(g.p), body));
+        return {};
+    case fmt::RecordType::EndOfFile:
+        ++endOfFileRecords;
+        return {};
+    default:
+        ++unknownRecords; // a newer minor version's record: skipped, counted
+        return {};
+    }
+}
+
+} // namespace strata::strata_reader

@@ -1,0 +1,130 @@
+#pragma once
+// Turns the records of a .strata chunk into TraceBuilder calls (used by strata_trace_reader.cpp;
+// layout in io/strata_format.h). Internal to the reader.
+#include "io/strata_format.h"
+#include "model/trace_builder.h"
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace strata::strata_reader {
+
+namespace fmt = format;
+
+// printf into a std::string (messages of the reader).
+std::string sprint(const char* f, ...) __attribute__((format(printf, 1, 2)));
+
+// Fixed-width little-endian fields from a cursor (bounds were checked by the caller).
+struct Get {
+    const uint8_t* p;
+    template <typename T> T take() {
+        T v;
+        std::memcpy(&v, p, sizeof v);
+        p += sizeof v;
+        return v;
+    }
+    int64_t i64() { return take<int64_t>(); }
+    uint64_t u64() { return take<uint64_t>(); }
+    int32_t i32() { return take<int32_t>(); }
+    uint32_t u32() { return take<uint32_t>(); }
+    uint8_t u8() { return *p++; }
+    double f64() { return take<double>(); }
+};
+
+// (a, b) -> track, for the few keys a trace has (threads, GPU streams): a short array searched
+// linearly (cheaper than hashing for tens of keys), with a hash map behind it for many keys.
+class TrackCache {
+public:
+    template <typename Make> TrackId get(int64_t a, int64_t b, Make make) {
+        for (const Entry& e : small_)
+            if (e.a == a && e.b == b) return e.track;
+        const Key key{a, b};
+        if (auto it = big_.find(key); it != big_.end()) return it->second;
+        const TrackId t = make();
+        if (small_.size() < 32)
+            small_.push_back({a, b, t});
+        else
+            big_.emplace(key, t);
+        return t;
+    }
+
+private:
+    struct Entry {
+        int64_t a, b;
+        TrackId track;
+    };
+    using Key = std::pair<int64_t, int64_t>;
+    struct Hash {
+        size_t operator()(const Key& k) const noexcept {
+            return std::hash<uint64_t>{}(uint64_t(k.first) * 0x9E3779B97F4A7C15ull ^
+                                         uint64_t(k.second));
+        }
+    };
+    std::vector<Entry> small_;
+    std::unordered_map<Key, TrackId, Hash> big_;
+};
+
+// Turns records into builder calls. Returns an empty string, or what was wrong with a record.
+class RecordSink {
+public:
+    static constexpr size_t kMaxStringIdGap = 1u << 16;
+    explicit RecordSink(TraceBuilder& b) : b_(b) {
+        strings_.push_back(StringPool::kEmpty);
+        returnCodeKey_ = b_.intern("return_code");
+        for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
+            kindCategory_[k] = b_.intern(sliceKindName(SliceKind(k)));
+    }
+
+    std::string apply(fmt::RecordType type, Get g, uint32_t body);
+
+    uint64_t unknownRecords = 0;
+    uint64_t negativeDurations = 0;
+    uint64_t endOfFileRecords = 0;
+
+private:
+    TraceBuilder& b_;
+    std::vector<StringId> strings_; // file string id -> model id
+    StringId returnCodeKey_ = 0;
+    StringId kindCategory_[fmt::kMaxSliceKind + 1] = {};
+    TrackCache threadTracks_;
+    TrackCache gpuTracks_;
+    std::string bad_;
+
+    bool str(uint32_t fileId, StringId* out) {
+        if (fileId < strings_.size() && (fileId == 0 || strings_[fileId] != UINT32_MAX)) {
+            *out = strings_[fileId];
+            return true;
+        }
+        bad_ = sprint("string id %" PRIu32 " is used before its String record", fileId);
+        return false;
+    }
+    bool kind(uint8_t k, SliceKind* out) {
+        if (k <= fmt::kMaxSliceKind) {
+            *out = SliceKind(k);
+            return true;
+        }
+        bad_ = sprint("slice kind %u is not a known SliceKind (0..%u)", unsigned(k),
+                      unsigned(fmt::kMaxSliceKind));
+        return false;
+    }
+    TrackId threadTrack(int64_t pid, int64_t tid) {
+        return threadTracks_.get(pid, tid, [&] { return b_.threadTrack(pid, tid); });
+    }
+    TrackId gpuTrack(int32_t device, int64_t stream) {
+        return gpuTracks_.get(device, stream,
+                              [&] { return b_.gpuStreamTrack(device, stream, device, stream); });
+    }
+    TimeNs duration(TimeNs start, TimeNs end) {
+        TimeNs d;
+        if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
+        ++negativeDurations;
+        return 0;
+    }
+};
+
+} // namespace strata::strata_reader
