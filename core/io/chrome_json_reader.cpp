@@ -6,6 +6,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -117,13 +118,14 @@ bool cpuCanParse() {
 }
 
 LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions& options,
-                      bool threaded) {
+                      bool threaded, size_t chunkBytes = kChunkBytes,
+                      size_t batchBytes = kBatchBytes) {
     if (!cpuCanParse())
         return fail(name, 0, 0, "this build of the JSON reader needs a CPU with AVX2 (x86-64-v3)");
     PhaseLog log;
     TraceBuilder builder;
     ChromeEventParser parser(builder);
-    JsonEventSplitter splitter(in, kBatchBytes, kChunkBytes);
+    JsonEventSplitter splitter(in, batchBytes, chunkBytes);
     LoadError parseError;
     parseError.file = name;
     bool parseFailed = false, cancelled = false;
@@ -218,7 +220,10 @@ LoadResult readChromeJsonBuffer(std::string_view data, const std::string& name,
                                 const LoadOptions& options) {
     JsonInput in;
     in.openBuffer(data);
-    return readStream(in, name, options, /*threaded=*/false);
+    // Small inputs get small buffers (the fuzzer calls this millions of times).
+    const size_t size = std::max<size_t>(data.size(), size_t(16) << 10);
+    return readStream(in, name, options, /*threaded=*/false, std::min(size, kChunkBytes),
+                      std::min(size, kBatchBytes));
 }
 
 } // namespace strata
