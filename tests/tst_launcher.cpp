@@ -283,6 +283,21 @@ private slots:
         QCOMPARE(polled, code);
     }
 
+    void relativeOutputFollowsWorkingDirectory() {
+        const QString sub = dir_.filePath("wd");
+        QVERIFY(QDir().mkpath(sub));
+        RecordOptions o = options({kFakeTarget});
+        o.output = "rel-{pid}.strata";
+        o.workingDirectory = sub.toStdString();
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        QCOMPARE(l.outputTemplate(), sub.toStdString() + "/rel-{pid}.strata");
+        QCOMPARE(l.wait(), 0);
+        QCOMPARE(l.traceFiles(), std::vector<std::string>{sub.toStdString() + "/rel-" +
+                                                          std::to_string(l.pid()) + ".strata"});
+    }
+
     void capturedOutput() {
         RecordOptions o = options({"sh", "-c", "echo out; echo err >&2; read x || echo eof"});
         o.captureOutput = true;
