@@ -1,5 +1,6 @@
 // GPU idle gaps per stream and per device: expectations computed by hand in the comments.
 #include "analysis/gpu_gaps.h"
+#include "analysis/gpu_ops.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>
@@ -23,6 +24,7 @@ private slots:
     void zeroLengthKernel();
     void devicesAreSeparate();
     void rangeRestriction();
+    void manyStreamsUnion();
 };
 
 void TstGpuGaps::emptyTrace() {
@@ -312,6 +314,43 @@ void TstGpuGaps::rangeRestriction() {
     const GpuGaps whole = computeGpuGaps(*trace, 0);
     QCOMPARE(whole.byStream[0].gaps, 3u);
     QCOMPARE(whole.byStream[0].idle, 270);
+}
+
+void TstGpuGaps::manyStreamsUnion() {
+    // Device 0, streams 1..5: [10,25) [20,35) [30,45) [40,55) [50,65) chain into one busy
+    // interval [10,65); stream 6: [100,110). Device 1: [0,5). Six stream runs on device 0 merge
+    // pairwise into three (an odd count), then two, then one.
+    GpuTraceFixture f;
+    for (int s = 1; s <= 5; ++s) f.kernel(0, s, s * 10, 15);
+    f.kernel(0, 6, 100, 10);
+    f.kernel(1, 1, 0, 5);
+    const auto trace = f.build();
+    const GpuGaps g = computeGpuGaps(*trace, 0);
+    QCOMPARE(g.byDevice.size(), size_t(2));
+    QCOMPARE(g.byDevice[0].busy, 65);
+    QCOMPARE(g.byDevice[0].gaps, 1u);
+    QCOMPARE(g.byDevice[0].idle, 35);
+    QCOMPARE(g.byDevice[0].ops, 6u);
+    QCOMPARE(g.byDevice[1].busy, 5);
+
+    // Any input order gives the same union.
+    const GpuOpList list = collectGpuOps(*trace);
+    const std::vector<BusySegment> sorted = deviceBusySegments(list.ops);
+    std::vector<GpuOp> reversed(list.ops.rbegin(), list.ops.rend());
+    const std::vector<BusySegment> fromReversed = deviceBusySegments(reversed);
+    QCOMPARE(sorted.size(), size_t(3));
+    QCOMPARE(fromReversed.size(), sorted.size());
+    for (size_t i = 0; i < sorted.size(); ++i) {
+        QCOMPARE(fromReversed[i].device, sorted[i].device);
+        QCOMPARE(fromReversed[i].start, sorted[i].start);
+        QCOMPARE(fromReversed[i].end, sorted[i].end);
+        QCOMPARE(fromReversed[i].ops, sorted[i].ops);
+    }
+    QCOMPARE(sorted[0].start, 10);
+    QCOMPARE(sorted[0].end, 65);
+    QCOMPARE(sorted[0].ops, 5u);
+    QCOMPARE(trace->start(sorted[0].first), 10);
+    QCOMPARE(trace->start(sorted[0].last), 50);
 }
 
 QTEST_GUILESS_MAIN(TstGpuGaps)

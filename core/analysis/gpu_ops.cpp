@@ -55,7 +55,7 @@ GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
 }
 
 std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
-    // Sort compact keys (not pointers into `ops`): cache-friendly on millions of ops.
+    // Order compact keys (not pointers into `ops`): cache-friendly on millions of ops.
     struct Key {
         int32_t device;
         uint32_t index; // into ops; ops are sorted, so the index breaks ties deterministically
@@ -66,10 +66,43 @@ std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
     order.reserve(ops.size());
     for (size_t i = 0; i < ops.size(); ++i)
         order.push_back(Key{ops[i].device, static_cast<uint32_t>(i), ops[i].start, ops[i].end});
-    std::sort(order.begin(), order.end(), [](const Key& a, const Key& b) {
-        return std::tie(a.device, a.start, a.end, a.index) <
-               std::tie(b.device, b.start, b.end, b.index);
+    // `ops` is sorted by (device, stream, start, end, ref): each device is a block of sorted
+    // stream runs. Merging the runs pairwise (O(n log streams)) orders each device by
+    // (start, end, index) without a full sort.
+    const auto less = [](const Key& a, const Key& b) {
+        return std::tie(a.start, a.end, a.index) < std::tie(b.start, b.end, b.index);
+    };
+    const bool grouped = std::is_sorted(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) {
+        return std::tie(a.device, a.stream, a.start, a.end) <
+               std::tie(b.device, b.stream, b.start, b.end);
     });
+    if (!grouped) { // not from collectGpuOps: sort it all
+        std::sort(order.begin(), order.end(), [&less](const Key& a, const Key& b) {
+            return a.device != b.device ? a.device < b.device : less(a, b);
+        });
+    }
+    std::vector<size_t> runs; // run starts, then order.size()
+    for (size_t i = 0; grouped && i < ops.size(); ++i)
+        if (i == 0 || ops[i].device != ops[i - 1].device || ops[i].stream != ops[i - 1].stream)
+            runs.push_back(i);
+    runs.push_back(order.size());
+    for (size_t d = 0; grouped && d + 1 < runs.size();) {
+        size_t e = d + 1; // runs [d, e) belong to one device
+        while (e + 1 < runs.size() && order[runs[e]].device == order[runs[d]].device) ++e;
+        std::vector<size_t> bounds(runs.begin() + d, runs.begin() + e + 1);
+        while (bounds.size() > 2) {
+            std::vector<size_t> merged;
+            for (size_t r = 0; r + 2 < bounds.size(); r += 2) {
+                std::inplace_merge(order.begin() + bounds[r], order.begin() + bounds[r + 1],
+                                   order.begin() + bounds[r + 2], less);
+                merged.push_back(bounds[r]);
+            }
+            if (bounds.size() % 2 == 0) merged.push_back(bounds[bounds.size() - 2]);
+            merged.push_back(bounds.back());
+            bounds.swap(merged);
+        }
+        d = e;
+    }
     std::vector<BusySegment> segments;
     for (const Key& k : order) {
         const SliceRef ref = ops[k.index].ref;

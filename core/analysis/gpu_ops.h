@@ -45,7 +45,8 @@ struct BusySegment {
     uint32_t ops = 0; // ops merged into the segment
 };
 
-// Union of the ops per device, sorted by (device, start).
+// Union of the ops per device, sorted by (device, start). Fastest on ops sorted as
+// collectGpuOps sorts them (merges the stream runs); any order is accepted.
 std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops);
 
 } // namespace strata

@@ -2,9 +2,6 @@
 
 #include "analysis/gpu_ops.h"
 
-#include <algorithm>
-#include <tuple>
-
 namespace strata {
 
 LaunchLatencyStats computeLaunchLatency(const Trace& trace, TimeRange range) {
@@ -28,11 +25,6 @@ LaunchLatencyStats computeLaunchLatency(const Trace& trace, const GpuOpList& lis
         latencies.push_back(latency);
         out.launches.push_back(KernelLaunch{op.ref, launch, latency});
     }
-    std::sort(out.launches.begin(), out.launches.end(),
-              [&trace](const KernelLaunch& a, const KernelLaunch& b) {
-                  const TimeNs sa = trace.start(a.kernel), sb = trace.start(b.kernel);
-                  return std::tie(sa, a.kernel) < std::tie(sb, b.kernel);
-              });
     out.latency = summarizeDurations(latencies);
     return out;
 }

@@ -27,7 +27,7 @@ struct LaunchLatencyStats {
     uint64_t unmatched = 0;             // kernels with no launching API call
     uint64_t negative = 0;              // matched kernels that start before their launch call
     DurationStats latency;              // over the matched kernels
-    std::vector<KernelLaunch> launches; // matched kernels, by (kernel start, kernel ref)
+    std::vector<KernelLaunch> launches; // matched kernels, by (device, stream, start)
 };
 
 struct GpuOpList;
