@@ -25,6 +25,12 @@ uint8_t toCoverage(uint64_t covered, int level) {
     return static_cast<uint8_t>(std::clamp(c, 1.0, 255.0)); // present => at least 1
 }
 
+uint8_t bitLength(TimeNs d) {
+    uint8_t n = 0;
+    for (uint64_t v = static_cast<uint64_t>(std::max<TimeNs>(d, 0)); v; v >>= 1) ++n;
+    return n;
+}
+
 TimeNs overlap(TimeNs s, TimeNs e, TimeNs bs, TimeNs be) {
     return std::max<TimeNs>(0, std::min(e, be) - std::max(s, bs));
 }
@@ -92,8 +98,12 @@ void TrackLod::buildDepth(const Track& track, Depth& d) {
         }
     }
     base.coverage.assign(nb, 0);
+    base.lengthBits.assign(nb, 0);
     for (uint64_t b = 0; b < nb; ++b)
-        if (base.longest[b] != kNoSlice) base.coverage[b] = toCoverage(covered[b], k);
+        if (base.longest[b] != kNoSlice) {
+            base.coverage[b] = toCoverage(covered[b], k);
+            base.lengthBits[b] = bitLength(c.dur[base.longest[b]]);
+        }
     d.levels.push_back(std::move(base));
 
     while (d.levels.back().longest.size() > 1) {
@@ -102,6 +112,7 @@ void TrackLod::buildDepth(const Track& track, Depth& d) {
         Level up;
         up.longest.assign((n + 1) / 2, kNoSlice);
         up.coverage.assign((n + 1) / 2, 0);
+        up.lengthBits.assign((n + 1) / 2, 0);
         for (size_t b = 0; b < up.longest.size(); ++b) {
             const size_t a = 2 * b, z = 2 * b + 1;
             SliceIndex l = lo.longest[a];
@@ -112,7 +123,10 @@ void TrackLod::buildDepth(const Track& track, Depth& d) {
                 cov += lo.coverage[z];
             }
             up.longest[b] = l;
-            if (l != kNoSlice) up.coverage[b] = static_cast<uint8_t>(std::max(1u, (cov + 1) / 2));
+            if (l != kNoSlice) {
+                up.coverage[b] = static_cast<uint8_t>(std::max(1u, (cov + 1) / 2));
+                up.lengthBits[b] = bitLength(c.dur[l]);
+            }
         }
         d.levels.push_back(std::move(up));
     }
@@ -233,19 +247,33 @@ void TrackLod::queryPyramid(const Track& track, const Depth& d, TimeNs t0, TimeN
     const uint64_t b0 = static_cast<uint64_t>(std::max<TimeNs>(0, t0 - origin_)) >> k;
     const uint64_t b1 =
         std::min<uint64_t>(static_cast<uint64_t>(t1 - 1 - origin_) >> k, l.longest.size() - 1);
-    const TimeNs wide = TimeNs(2) << k;
     const size_t first = out.size();
     SliceIndex lastReal = kNoSlice;
+    uint8_t runBits = 0; // bit length of the longest slice in the current merged run
     for (uint64_t b = b0; b <= b1; ++b) {
         const SliceIndex s = l.longest[b];
         if (s == kNoSlice) continue;
-        if (c.dur[s] >= wide) {
+        const uint8_t bits = l.lengthBits[b];
+        const bool wide = bits >= k + 2; // dur >= 2^(k+1): two buckets or more
+        if (wide) {
             if (s != lastReal) out.push_back({c.start[s], c.end(s), s, 255, false});
             lastReal = s;
             continue;
         }
         const TimeNs bs = origin_ + (static_cast<TimeNs>(b) << k);
-        addMerged(c, out, first, bs, bs + (TimeNs(1) << k), s, l.coverage[b]);
+        const TimeNs be = bs + (TimeNs(1) << k);
+        if (out.size() > first && out.back().merged && out.back().end >= bs) {
+            LodSpan& r = out.back();
+            r.end = std::max(r.end, be);
+            if (bits > runBits) {
+                r.slice = s;
+                runBits = bits;
+            }
+            r.coverage = std::max(r.coverage, l.coverage[b]);
+        } else {
+            out.push_back({bs, be, s, l.coverage[b], true});
+            runBits = bits;
+        }
     }
 }
 

@@ -75,6 +75,8 @@ private:
     struct Level {
         std::vector<SliceIndex> longest; // kNoSlice = empty bucket
         std::vector<uint8_t> coverage;
+        std::vector<uint8_t> lengthBits; // bit length of the longest slice's duration, so a query
+                                         // need not touch the slice columns for merged buckets
     };
     struct Depth {
         std::vector<SliceIndex> index; // empty when the track has one depth (identity)

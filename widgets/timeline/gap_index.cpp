@@ -52,6 +52,19 @@ size_t GapIndex::firstEndingAfter(const std::vector<GapSpan>& gaps, TimeNs t) {
                                gaps.begin());
 }
 
+size_t GapIndex::firstEndingAfter(const std::vector<GapSpan>& gaps, size_t from, TimeNs t) {
+    size_t lo = from, step = 1;
+    while (lo + step < gaps.size() && gaps[lo + step].end <= t) {
+        lo += step;
+        step *= 2;
+    }
+    const size_t hi = std::min(gaps.size(), lo + step + 1);
+    return static_cast<size_t>(std::partition_point(gaps.begin() + static_cast<ptrdiff_t>(lo),
+                                                    gaps.begin() + static_cast<ptrdiff_t>(hi),
+                                                    [t](const GapSpan& g) { return g.end <= t; }) -
+                               gaps.begin());
+}
+
 size_t GapIndex::memoryBytes() const {
     size_t b = 0;
     for (const auto& [k, v] : streams_) b += v.capacity() * sizeof(GapSpan) + 64;

@@ -28,6 +28,8 @@ public:
     const std::vector<GapSpan>& deviceGaps(int32_t device) const;
     // Index of the first gap in `gaps` that ends after t.
     static size_t firstEndingAfter(const std::vector<GapSpan>& gaps, TimeNs t);
+    // The same, searching forward from `from` (galloping: cheap when the answer is near).
+    static size_t firstEndingAfter(const std::vector<GapSpan>& gaps, size_t from, TimeNs t);
     size_t memoryBytes() const;
 
 private:

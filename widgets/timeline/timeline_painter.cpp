@@ -90,7 +90,7 @@ void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int st
         }
         // Skip the gaps that end inside the pixel just drawn.
         const TimeNs next = f.s.axis.timeForX(rc.x() + rc.width());
-        i = std::max(i + 1, GapIndex::firstEndingAfter(gaps, next));
+        i = GapIndex::firstEndingAfter(gaps, i + 1, next);
     }
     if (!run.isNull()) f.p.fillRect(run, red);
 }
@@ -178,8 +178,7 @@ void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
             f.p.drawText(rc.intersected(QRect(0, y, f.w, h)), Qt::AlignCenter,
                          QString::fromStdString(formatDuration(gaps[i].duration())));
         }
-        i = std::max(i + 1,
-                     GapIndex::firstEndingAfter(gaps, f.s.axis.timeForX(rc.x() + rc.width())));
+        i = GapIndex::firstEndingAfter(gaps, i + 1, f.s.axis.timeForX(rc.x() + rc.width()));
     }
     f.p.restore();
     f.pen = 0; // unknown after restore()
