@@ -351,6 +351,26 @@ int main(int argc, char** argv) {
         observations();
         return 0; // exit: atexit -> forced flush -> close
     }
+    if (s == "graph") {
+        // One cudaGraphLaunch, three kernels sharing its correlation id (graph 5, nodes 1..3),
+        // delivered in a buffer before the API record's buffer (CUPTI gives no order guarantee).
+        InitializeInjection();
+        for (uint64_t node = 1; node <= 3; ++node) {
+            auto k = zeroed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+            k.name = "_Z4nodei";
+            k.start = 10000 * node;
+            k.end = 10000 * node + 5000;
+            k.contextId = 1;
+            k.streamId = 9;
+            k.correlationId = 20;
+            k.graphId = 5;
+            k.graphNodeId = node;
+            feed(k);
+        }
+        fake_cupti_complete();
+        api(true, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 1000, 3000, 20);
+        return 0;
+    }
     if (s == "teardown") {
         // The runtime destroys its context (cudart's own atexit may run before ours) and resets
         // the device: both must force CUPTI's buffers out first.

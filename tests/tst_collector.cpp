@@ -111,6 +111,7 @@ private slots:
     void unwritableOutputKeepsTargetRunning();
     void launcherContract();
     void teardownForcesFlush();
+    void graphLaunchOneToMany();
     void throughput();
 
 private:
@@ -488,6 +489,24 @@ void TestCollector::throughput() {
         QCOMPARE(t->start(kernels[i]) - t->start(launch), int64_t(3000));
     }
     QCOMPARE(meta(*t, "cupti_dropped_records"), QString("0"));
+}
+
+void TestCollector::graphLaunchOneToMany() {
+    const QString file = path("graph.strata");
+    const Run r = runHarness("graph", {"STRATA_OUTPUT=" + file});
+    QCOMPARE(r.status, 0);
+    auto t = load(file);
+    QVERIFY(t);
+    const SliceRef launch = only(*t, "cudaGraphLaunch");
+    QVERIFY(launch.valid());
+    const auto kernels = slicesNamed(*t, "node(int)");
+    QCOMPARE(kernels.size(), size_t(3));
+    QCOMPARE(t->gpuOpsOf(launch).size(), size_t(3));
+    for (size_t i = 0; i < kernels.size(); ++i) {
+        QCOMPARE(t->launchOf(kernels[i]), launch);
+        QCOMPARE(t->gpu(kernels[i])->graphId, int64_t(5));
+        QCOMPARE(t->gpu(kernels[i])->graphNodeId, int64_t(t->start(kernels[i]) / 10000));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCollector)
