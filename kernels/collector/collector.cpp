@@ -496,11 +496,11 @@ void Collector::start(bool fromCuda) {
     writer.metadata("cupti_buffers", buf);
     writer.flush();
 
+    sem_init(&wake, 0, 0); // before any signal handler can post it
     state.store(CollectorState::Recording);
     std::atexit(atExit);
     pthread_atfork(forkPrepare, forkParent, forkChild);
     installSignalChain(onSignal);
-    sem_init(&wake, 0, 0);
     flusher = std::thread([this] { flushLoop(); });
 }
 
