@@ -21,7 +21,7 @@ namespace {
 
 constexpr size_t kBatchBytes = size_t(1) << 20;
 constexpr size_t kChunkBytes = size_t(4) << 20;
-constexpr size_t kMaxBatchesInFlight = 4;
+constexpr size_t kMaxBatchesInFlight = kMaxBatchSlots;
 
 // Hands batches from the splitter thread to the parse thread, with a bounded number in flight.
 class BatchQueue {
@@ -35,8 +35,9 @@ public:
             free_.pop_back();
             return b;
         }
-        ++allocated_;
-        return std::make_unique<EventBatch>();
+        auto b = std::make_unique<EventBatch>();
+        b->slot = uint32_t(allocated_++);
+        return b;
     }
     void pushFull(std::unique_ptr<EventBatch> b) {
         {
@@ -147,6 +148,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
                 const bool more = splitter.next(*batch);
                 rawConsumed.store(in.rawConsumed());
                 if (!more) break;
+                parser.prepare(*batch);
                 queue.pushFull(std::move(batch));
             }
             queue.setDone();

@@ -171,18 +171,6 @@ simdjson::error_code readArgs(od::value v, Event& ev) {
     return simdjson::SUCCESS;
 }
 
-bool isKnownKey(const char* k) {
-    static const struct {
-        const char* s;
-        size_t n;
-    } kKeys[] = {{"ph", 2},      {"pid", 3}, {"ts", 2},      {"tid", 3},      {"dur", 3},
-                 {"name", 4},    {"cat", 3}, {"args", 4},    {"id", 2},       {"id2", 3},
-                 {"bind_id", 7}, {"bp", 2},  {"flow_in", 7}, {"flow_out", 8}, {"s", 1}};
-    for (const auto& key : kKeys)
-        if (keyIs(k, key.s, key.n)) return true;
-    return false;
-}
-
 } // namespace
 
 simdjson::error_code readEvent(od::object obj, Event& ev) {
@@ -192,51 +180,62 @@ simdjson::error_code readEvent(od::object obj, Event& ev) {
         const char* k = rk.raw();
         od::value v;
         if (auto e = field.value().get(v)) return e;
+        bool known = false;
         switch (k[0]) {
         case 'p':
             if (keyIs(k, "ph", 2)) {
+                known = true;
                 std::string_view s;
                 if (!v.get_string().get(s) && s.size() == 1)
                     ev.ph = s[0];
                 else
                     ev.ph = '?';
             } else if (keyIs(k, "pid", 3)) {
+                known = true;
                 if (auto e = readId(v, &ev.pid)) return e;
             }
             break;
         case 't':
             if (keyIs(k, "ts", 2)) {
+                known = true;
                 ev.hasTs = true;
                 ev.badTs = !readTime(v, &ev.ts);
             } else if (keyIs(k, "tid", 3)) {
+                known = true;
                 if (auto e = readId(v, &ev.tid)) return e;
             }
             break;
         case 'd':
             if (keyIs(k, "dur", 3)) {
+                known = true;
                 ev.hasDur = true;
                 ev.badDur = !readTime(v, &ev.dur);
             }
             break;
         case 'n':
             if (keyIs(k, "name", 4)) {
+                known = true;
                 if (!v.get_string().get(ev.name)) ev.hasName = true;
             }
             break;
         case 'c':
             if (keyIs(k, "cat", 3)) {
+                known = true;
                 if (!v.get_string().get(ev.cat)) ev.hasCat = true;
             }
             break;
         case 'a':
             if (keyIs(k, "args", 4)) {
+                known = true;
                 if (auto e = readArgs(v, ev)) return e;
             }
             break;
         case 'i':
             if (keyIs(k, "id", 2)) {
+                known = true;
                 if (auto e = readId(v, &ev.id)) return e;
             } else if (keyIs(k, "id2", 3)) {
+                known = true;
                 od::object o;
                 if (!v.get_object().get(o)) {
                     for (auto f : o) {
@@ -255,24 +254,29 @@ simdjson::error_code readEvent(od::object obj, Event& ev) {
             break;
         case 'b':
             if (keyIs(k, "bind_id", 7)) {
+                known = true;
                 if (auto e = readId(v, &ev.bindId)) return e;
                 ev.hasBind = ev.bindId.present;
             } else if (keyIs(k, "bp", 2)) {
+                known = true;
                 std::string_view s;
                 if (!v.get_string().get(s) && !s.empty()) ev.bp = s[0];
             }
             break;
         case 'f':
             if (keyIs(k, "flow_in", 7)) {
+                known = true;
                 bool b = false;
                 if (!v.get_bool().get(b)) ev.flowIn = b;
             } else if (keyIs(k, "flow_out", 8)) {
+                known = true;
                 bool b = false;
                 if (!v.get_bool().get(b)) ev.flowOut = b;
             }
             break;
         case 's':
             if (keyIs(k, "s", 1)) {
+                known = true;
                 std::string_view s;
                 if (!v.get_string().get(s) && !s.empty()) ev.scope = s[0];
             }
@@ -280,7 +284,7 @@ simdjson::error_code readEvent(od::object obj, Event& ev) {
         default:
             break;
         }
-        if (!isKnownKey(k)) {
+        if (!known) {
             od::json_type t;
             if (auto e = v.type().get(t)) return e;
             if (auto e = validateScalar(v, t)) return e;

@@ -466,14 +466,38 @@ struct ChromeEventParser::Impl {
         return true;
     }
 
-    bool parseBatch(const EventBatch& batch, LoadError* error) {
-        this->batch = &batch;
+    // One parser per batch slot: stage 1 (structural indexing) runs in prepare() on the splitter
+    // thread, the walk in parseBatch() on the builder's thread.
+    struct Prepared {
+        od::parser parser;
+        od::document doc;
+        simdjson::error_code err = simdjson::UNINITIALIZED;
+        const EventBatch* batch = nullptr;
+        Prepared() {} // user-provided: compiled for the unit's target (see json_simdjson.h)
+    };
+    std::vector<std::unique_ptr<Prepared>> prepared = makePrepared();
+    static std::vector<std::unique_ptr<Prepared>> makePrepared() {
+        std::vector<std::unique_ptr<Prepared>> v;
+        for (uint32_t i = 0; i < kMaxBatchSlots; ++i) v.push_back(std::make_unique<Prepared>());
+        return v;
+    }
+
+    void prepare(EventBatch& batch) {
+        Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
         const simdjson::padded_string_view view(batch.data.data(), batch.data.size(),
                                                 batch.data.capacity());
-        od::document doc;
+        p.err = p.parser.iterate(view).get(p.doc);
+        p.batch = &batch;
+    }
+
+    bool parseBatch(const EventBatch& batch, LoadError* error) {
+        this->batch = &batch;
+        Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
+        if (p.batch != &batch) prepare(const_cast<EventBatch&>(batch));
+        p.batch = nullptr;
         od::array arr;
         size_t idx = 0;
-        bool failed = parser.iterate(view).get(doc) || doc.get_array().get(arr);
+        bool failed = p.err || p.doc.get_array().get(arr);
         if (!failed) {
             for (auto elem : arr) {
                 od::object obj;
@@ -494,6 +518,10 @@ struct ChromeEventParser::Impl {
 
 ChromeEventParser::ChromeEventParser(TraceBuilder& builder) : d(std::make_unique<Impl>(builder)) {}
 ChromeEventParser::~ChromeEventParser() = default;
+
+void ChromeEventParser::prepare(EventBatch& batch) {
+    d->prepare(batch);
+}
 
 bool ChromeEventParser::parseBatch(const EventBatch& batch, LoadError* error) {
     return d->parseBatch(batch, error);

@@ -21,6 +21,9 @@ public:
     explicit ChromeEventParser(TraceBuilder& builder);
     ~ChromeEventParser();
 
+    // Runs simdjson's stage 1 over the batch; may be called on another thread than parseBatch
+    // (the splitter's), for batches with distinct slots. Optional: parseBatch prepares if needed.
+    void prepare(EventBatch& batch);
     // Feeds every event of the batch to the builder. On malformed JSON returns false and fills
     // `error` (offset, line, message; the caller sets the file).
     bool parseBatch(const EventBatch& batch, LoadError* error);

@@ -15,6 +15,8 @@
 
 namespace strata {
 
+constexpr uint32_t kMaxBatchSlots = 4; // batches in flight between the threads
+
 // Limits (bad input must not cost unbounded memory or time).
 constexpr int kJsonMaxDepth = 64;                          // bracket nesting inside one event
 constexpr size_t kJsonMaxEventBytes = size_t(64) << 20;    // one event object
@@ -33,6 +35,7 @@ struct EventBatch {
     std::string data;
     std::vector<Pos> events;
     uint64_t firstLine = 1; // line of the first event's '{'
+    uint32_t slot = 0;      // which parser slot prepares it (see ChromeEventParser::prepare)
     void clear() {
         data.clear();
         events.clear();
