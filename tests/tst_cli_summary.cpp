@@ -141,6 +141,7 @@ void TstCliSummary::kinetoTwoDevices() {
     QCOMPARE(l["kernels"].toInt(), 5);
     QCOMPARE(l["matched"].toInt(), 4);
     QCOMPARE(l["unmatched"].toInt(), 1);
+    QCOMPARE(l["unmatched_without_correlation"].toInt(), 1);
     QCOMPARE(l["negative"].toInt(), 0);
     QVERIFY(near(l["min_us"].toDouble(), 2.0));
     QVERIFY(near(l["median_us"].toDouble(), 10.0));

@@ -84,6 +84,7 @@ void TstLaunchLatency::unmatchedKernels() {
     const LaunchLatencyStats l = computeLaunchLatency(*trace);
     QCOMPARE(l.kernels, 3u);
     QCOMPARE(l.unmatched, 2u);
+    QCOMPARE(l.noCorrelation, 1u);
     QCOMPARE(l.latency.count, 1u);
     QCOMPARE(l.latency.max, 100);
 }

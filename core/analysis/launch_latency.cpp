@@ -18,6 +18,8 @@ LaunchLatencyStats computeLaunchLatency(const Trace& trace, const GpuOpList& lis
         const SliceRef launch = trace.launchOf(op.ref);
         if (!launch.valid()) {
             ++out.unmatched;
+            const SliceExtra* e = trace.extra(op.ref);
+            if (!e || e->correlation < 0) ++out.noCorrelation;
             continue;
         }
         const TimeNs latency = op.start - trace.start(launch);

@@ -24,7 +24,8 @@ struct KernelLaunch {
 struct LaunchLatencyStats {
     TimeRange range;
     uint64_t kernels = 0;               // kernels considered
-    uint64_t unmatched = 0;             // kernels with no launching API call
+    uint64_t unmatched = 0;             // kernels with no launching API call, of which
+    uint64_t noCorrelation = 0;         // ... carry no correlation id at all
     uint64_t negative = 0;              // matched kernels that start before their launch call
     DurationStats latency;              // over the matched kernels
     std::vector<KernelLaunch> launches; // matched kernels, by (device, stream, start)

@@ -94,6 +94,7 @@ nlohmann::json summaryToJson(const TraceSummary& s, const std::string& file, siz
     j["launch_latency"] = {{"kernels", l.kernels},
                            {"matched", l.latency.count},
                            {"unmatched", l.unmatched},
+                           {"unmatched_without_correlation", l.noCorrelation},
                            {"negative", l.negative},
                            {"mean_us", l.latency.mean / 1000.0},
                            {"min_us", toMicros(l.latency.min)},

@@ -43,8 +43,8 @@ TraceSummary summarizeTrace(const Trace& trace, const SummaryOptions& options = 
 //           "gaps_over_threshold", "idle_us", "longest_us"}],
 //           "by_device": [{"device", "ops", "gaps", "gaps_over_threshold", "idle_us",
 //           "longest_us", "busy_us"}]},
-//  "launch_latency": {"kernels", "matched", "unmatched", "negative", "mean_us", "min_us",
-//                     "max_us", "median_us", "p95_us"}}
+//  "launch_latency": {"kernels", "matched", "unmatched", "unmatched_without_correlation",
+//                     "negative", "mean_us", "min_us", "max_us", "median_us", "p95_us"}}
 // top_kernels holds the first `topKernels` names by total time (descending, then name).
 nlohmann::json summaryToJson(const TraceSummary& summary, const std::string& file,
                              size_t topKernels = 10);

@@ -171,13 +171,14 @@ def expected_summary(path, threshold_ns):
     top = sorted(((sum(d), name, len(d)) for name, d in by_name.items()),
                  key=lambda t: (-t[0], t[1]))
     # Launch latency: kernel start - launching API call start, by correlation id.
-    latencies, unmatched, ambiguous = [], 0, 0
+    latencies, unmatched, no_correlation, ambiguous = [], 0, 0, 0
     for op in ops:
         if op["kind"] != "kernel":
             continue
         starts = launches.get(op["correlation"]) if op["correlation"] >= 0 else None
         if not starts:
             unmatched += 1
+            no_correlation += op["correlation"] < 0
             continue
         if len(starts) > 1:
             ambiguous += 1
@@ -208,6 +209,7 @@ def expected_summary(path, threshold_ns):
         },
         "launch_latency": {
             "kernels": counts["kernel"], "matched": len(latencies), "unmatched": unmatched,
+            "unmatched_without_correlation": no_correlation,
             "ambiguous_correlation": ambiguous,
             "negative": sum(1 for x in latencies if x < 0),
             "min_us": us(latencies[0]) if latencies else 0.0,
@@ -253,7 +255,11 @@ def compare(cli, path, threshold_us):
         c.failures.append(f"strata-cli exited {proc.returncode}: {proc.stderr.strip()}")
         return c, None
     got = json.loads(proc.stdout)
-    want = expected_summary(path, threshold_ns)
+    try:
+        want = expected_summary(path, threshold_ns)
+    except (ValueError, OSError) as e:  # JSONDecodeError is a ValueError
+        c.failures.append(f"strata-cli loaded it, but python cannot read it: {e}")
+        return c, None
     gg, wg = got.get("gpu", {}), want["gpu"]
     for key in ("kernels", "memcpy", "memset", "kernel_names"):
         c.exact(f"gpu.{key}", gg.get(key), wg[key])
@@ -286,7 +292,7 @@ def compare(cli, path, threshold_us):
                 c.close(f"{where}.{k}", g.get(k), w[k])
 
     gl, wl = got.get("launch_latency", {}), want["launch_latency"]
-    for k in ("kernels", "matched", "unmatched", "negative"):
+    for k in ("kernels", "matched", "unmatched", "unmatched_without_correlation", "negative"):
         c.exact(f"launch_latency.{k}", gl.get(k), wl[k])
     for k in ("min_us", "max_us", "median_us", "p95_us", "mean_us"):
         c.close(f"launch_latency.{k}", gl.get(k), wl[k])
@@ -336,7 +342,8 @@ def main():
             if w["launch_latency"]["ambiguous_correlation"]:
                 summary += f" ({w['launch_latency']['ambiguous_correlation']} ambiguous)"
         status = "FAIL" if c.failures else "ok"
-        print(f"{status:4} {os.path.basename(path)}: {c.checked} values checked, worst relative "
+        print(f"{status:4} {os.path.basename(path)} (gap threshold {threshold} us): {c.checked} "
+              f"values checked, worst relative "
               f"difference {c.worst_rel:.2e}; {summary}")
         for f in c.failures[:40]:
             print(f"     {f}")
