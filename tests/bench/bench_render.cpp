@@ -1,4 +1,4 @@
-// strata-bench render FILE [--size WxH] | --synthetic N [--size WxH]
+// strata-bench render FILE [--size WxH] [--png PREFIX] | --synthetic N [--size WxH] [--png PREFIX]
 // Paints a TimelineView offscreen (QWidget::render of the whole view with DrawChildren: ruler,
 // track tree and tracks area into a QImage, as a repaint of the window would) at zoom levels from
 // the whole trace down to a 1 us window (a geometric sweep of 12 levels, 5 positions per level,
@@ -108,6 +108,7 @@ double percentile(std::vector<double> v, double p) {
 int strata::bench::render(const Args& args) {
     std::string file;
     uint64_t synth = 0;
+    std::string png; // --png PREFIX: also save PREFIX-whole.png and PREFIX-zoom.png
     int w = 1920, h = 1080;
     for (size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--size" && i + 1 < args.size()) {
@@ -115,6 +116,8 @@ int strata::bench::render(const Args& args) {
                 std::fprintf(stderr, "strata-bench render: --size wants WxH (at least 100x100)\n");
                 return 2;
             }
+        } else if (args[i] == "--png" && i + 1 < args.size()) {
+            png = args[++i];
         } else if (args[i] == "--synthetic" && i + 1 < args.size()) {
             synth = std::strtoull(args[++i].c_str(), nullptr, 10);
         } else if (file.empty() && args[i][0] != '-') {
@@ -164,6 +167,7 @@ int strata::bench::render(const Args& args) {
     const auto f0 = Clock::now();
     view.render(&img, QPoint(), QRegion(), QWidget::DrawChildren);
     const double firstMs = ms(Clock::now() - f0);
+    if (!png.empty()) img.save(QString::fromStdString(png + "-whole.png"));
 
     const TimeRange all = trace->bounds();
     const double full = static_cast<double>(std::max<TimeNs>(all.duration(), 1000));
@@ -183,6 +187,8 @@ int strata::bench::render(const Args& args) {
                 view.render(&img, QPoint(), QRegion(), QWidget::DrawChildren);
                 frames.push_back(ms(Clock::now() - t0));
                 cpu.push_back(cpuMs() - c0);
+                if (!png.empty() && lv == kLevels / 2 && pos == 0.5 && pan == 0)
+                    img.save(QString::fromStdString(png + "-zoom.png"));
             }
         }
     }

@@ -107,14 +107,15 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
         for (int d = 0; d < r.laneDepths[l]; ++d) {
             const int y = top + r.laneY[l] + d * H;
             const bool onScreen = y + H > 0 && y < f.h;
-            const bool strip =
-                r.gpuStream && d == 0 && stripY + TrackLayout::kGapStrip > 0 && stripY < f.h;
+            // The idle strip is busy where kernels, copies or sets run, at any depth (GPU user
+            // annotations wrap kernels on some streams).
+            const bool strip = r.gpuStream && stripY + TrackLayout::kGapStrip > 0 && stripY < f.h;
             if (!onScreen && !strip) continue;
             f.s.spans.clear();
             lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.s.spans);
             for (const LodSpan& sp : f.s.spans) {
                 QRect rc = f.s.spanRect(sp.start, sp.end, y + 1, H - 2);
-                if (strip)
+                if (strip && isGpuBusyKind(c.kind[sp.slice]))
                     f.p.fillRect(QRect(rc.x(), stripY, rc.width(), TrackLayout::kGapStrip),
                                  QColor::fromRgb(kBusyStrip));
                 if (!onScreen) continue;
@@ -140,11 +141,15 @@ void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
     f.s.busy.assign(static_cast<size_t>(f.w), 0);
     for (const TrackRow& sr : f.s.layout.rows()) {
         if (sr.group != r.group || !sr.gpuStream) continue;
-        for (TrackId id : sr.lanes) {
+        for (size_t l = 0; l < sr.lanes.size(); ++l) {
+            const TrackId id = sr.lanes[l];
             const Track& track = f.trace.track(id);
             f.s.spans.clear();
-            f.s.lod(id).query(track, 0, f.tq0, f.tq1, f.level, f.s.spans);
+            for (int d = 0; d < sr.laneDepths[l]; ++d)
+                f.s.lod(id).query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level,
+                                  f.s.spans);
             for (const LodSpan& sp : f.s.spans) {
+                if (!isGpuBusyKind(track.slices.kind[sp.slice])) continue;
                 const QRect rc = f.s.spanRect(sp.start, sp.end, 0, 1);
                 const int a = std::clamp(rc.x(), 0, f.w),
                           b = std::clamp(rc.x() + rc.width(), 0, f.w);
