@@ -114,6 +114,13 @@ void FindBar::step(bool forward) {
     if (current_ >= 0) emit currentChanged(matches_[static_cast<size_t>(current_)]);
 }
 
+void FindBar::setCurrentIndex(int i) {
+    if (i < 0 || i >= static_cast<int>(matches_.size())) return;
+    current_ = i;
+    updateStatus();
+    emit currentChanged(matches_[static_cast<size_t>(i)]);
+}
+
 QString FindBar::statusText() const {
     return status_->text();
 }

@@ -25,6 +25,8 @@ public:
     void next();
     void previous();
     void search(); // run the search now (typing runs it after a short pause)
+    // Makes match i the current one (selects it); ignored when out of range.
+    void setCurrentIndex(int i);
 
     QLineEdit* edit() const { return edit_; }
     QToolButton* regexButton() const { return regex_; }

@@ -16,9 +16,11 @@ const char* const kDescription =
     "Strata: a trace viewer for GPU programs (PyTorch profiler / Kineto and Chrome JSON, "
     ".json or .json.gz, and .strata traces).\n\n"
     "strata [FILE...]          open FILE (each further FILE in a new window)\n"
-    "strata --screenshot OUT.png [--size WxH] [--range START:END] FILE\n"
+    "strata --screenshot OUT.png [--size WxH] [--range START:END] [--select-range START:END]\n"
+    "                          [--find TEXT] [--print-track-labels] FILE\n"
     "                          render the main window with FILE to a PNG and exit\n\n"
-    "Times in --range are relative to the start of the trace: a number with an optional\n"
+    "Times in --range and --select-range are relative to the start of the trace: a number with an "
+    "optional\n"
     "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
     "--range 200:450 (microseconds), --range 0.5s:0.75s.";
 
@@ -59,7 +61,15 @@ int main(int argc, char** argv) {
     const QCommandLineOption labelsOpt(
         QStringLiteral("print-track-labels"),
         QStringLiteral("With --screenshot: print how many track labels are drawn."));
-    parser.addOptions({shotOpt, sizeOpt, rangeOpt, labelsOpt});
+    const QCommandLineOption selRangeOpt(
+        QStringLiteral("select-range"),
+        QStringLiteral("With --screenshot: select this range (fills the Range table)."),
+        QStringLiteral("START:END"));
+    const QCommandLineOption findOpt(
+        QStringLiteral("find"),
+        QStringLiteral("With --screenshot: find slices named TEXT and select the first."),
+        QStringLiteral("TEXT"));
+    parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -87,6 +97,15 @@ int main(int argc, char** argv) {
                 return 2;
             }
         }
+        if (parser.isSet(selRangeOpt)) {
+            std::string error;
+            o.selectRange = strata::parseTimeRange(parser.value(selRangeOpt).toStdString(), &error);
+            if (!o.selectRange) {
+                std::fprintf(stderr, "strata: --select-range: %s\n", error.c_str());
+                return 2;
+            }
+        }
+        o.find = parser.value(findOpt);
         o.printTrackLabels = parser.isSet(labelsOpt);
         return strata::runScreenshot(o);
     }

@@ -349,7 +349,8 @@ void MainWindow::updateStatus() {
     }
     slicesLabel_->setText(tr("%L1 slices").arg(trace_->sliceCount()));
     loadTimeLabel_->setText(
-        tr("loaded in %1").arg(QString::fromStdString(formatPreciseDuration(loadMs_ * 1'000'000))));
+        tr("\u00b7  loaded in %1  \u00b7")
+            .arg(QString::fromStdString(formatPreciseDuration(loadMs_ * 1'000'000))));
     const int n = warnings_->count();
     warningsButton_->setText(n == 1 ? tr("1 warning") : tr("%1 warnings").arg(n));
     warningsButton_->setIcon(n ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());

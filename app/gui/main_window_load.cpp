@@ -55,8 +55,9 @@ void MainWindow::openSample() {
         openFile(path);
 }
 
+// True from openFile() until the load's result is handled (the worker may be done already).
 bool MainWindow::isLoading() const {
-    return job_ && job_->isRunning();
+    return !job_.isNull();
 }
 
 void MainWindow::cancelLoad() {

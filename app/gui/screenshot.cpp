@@ -1,11 +1,14 @@
 #include "screenshot.h"
 
+#include "find_bar.h"
 #include "main_window.h"
+#include "panels/range_panel.h"
 #include "timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLineEdit>
 #include <QPixmap>
 #include <QThread>
 #include <cstdio>
@@ -38,8 +41,33 @@ int runScreenshot(const ScreenshotOptions& o) {
     settle(150);
     w.resize(o.size); // a window manager may have changed it on show
     settle(100);
+    const TimeRange b = w.trace()->bounds();
+    if (o.selectRange) {
+        w.timeline()->setSelectedRange(
+            TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});
+        w.rangePanel()->flush();
+    }
+    if (!o.find.isEmpty()) {
+        w.findBar()->show();
+        w.findBar()->edit()->setText(o.find);
+        w.findBar()->search();
+        if (w.findBar()->matches().empty()) {
+            std::fprintf(stderr, "strata: --find '%s': no slice matches\n", qPrintable(o.find));
+            return 1;
+        }
+        // Prefer the first match inside --range (the view is zoomed there below).
+        const TimeRange v = o.range ? TimeRange{b.start + o.range->start, b.start + o.range->end}
+                                    : w.timeline()->visibleRange();
+        const auto& m = w.findBar()->matches();
+        for (size_t n = 0; n < m.size(); ++n) {
+            if (w.trace()->start(m[n]) >= v.start && w.trace()->start(m[n]) < v.end) {
+                w.findBar()->setCurrentIndex(static_cast<int>(n));
+                break;
+            }
+        }
+        settle(50);
+    }
     if (o.range) {
-        const TimeRange b = w.trace()->bounds();
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
         if (r.start >= b.end || r.end <= b.start) {
             std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %.3f ms)\n",

@@ -13,8 +13,10 @@ struct ScreenshotOptions {
     QString output;
     QString trace;
     QSize size{1600, 1000};
-    std::optional<TimeRange> range; // trace-relative; zooms the timeline to it
-    bool printTrackLabels = false;  // print "track labels: N of M tracks" to stdout
+    std::optional<TimeRange> range;       // trace-relative; zooms the timeline to it
+    std::optional<TimeRange> selectRange; // trace-relative; fills the Range table
+    QString find;                         // find bar text; selects (and scrolls to) the first match
+    bool printTrackLabels = false;        // print "track labels: N" and "tracks: M" to stdout
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -4,6 +4,7 @@
 #include "track_label.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -59,9 +60,22 @@ const char* copyKindName(uint8_t k) {
 
 } // namespace
 
-DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this)) {
+DetailsPanel::DetailsPanel(QWidget* parent)
+    : QWidget(parent), title_(new QLabel(this)), tree_(new QTreeWidget(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    // The full name, wrapped: kernel names are long (templates) and the tree would elide them.
+    title_->setObjectName(QStringLiteral("detailsTitle"));
+    title_->setWordWrap(true);
+    title_->setTextFormat(Qt::RichText);
+    title_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setContentsMargins(6, 4, 6, 2);
+    QFont tf = title_->font();
+    tf.setBold(true);
+    title_->setFont(tf);
+    layout->addWidget(title_);
     layout->addWidget(tree_);
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Field"), tr("Value")});
@@ -70,6 +84,7 @@ DetailsPanel::DetailsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWi
     tree_->setRootIsDecorated(true);
     tree_->setAlternatingRowColors(true);
     tree_->setWordWrap(true);
+    tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setMouseTracking(true);
     connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
@@ -131,6 +146,8 @@ SliceRef DetailsPanel::linkTarget(const QTreeWidgetItem* item) {
 
 void DetailsPanel::showSlice(SliceRef r) {
     tree_->clear();
+    title_->clear();
+    title_->hide();
     slice_ = {};
     if (!trace_ || !r.valid() || r.track >= trace_->tracks().size() ||
         r.index >= trace_->track(r.track).slices.size()) {
@@ -141,6 +158,14 @@ void DetailsPanel::showSlice(SliceRef r) {
         return;
     }
     slice_ = r;
+    // Break opportunities (zero-width spaces) after "::", "<" and "," so that long template
+    // names wrap inside the dock instead of widening it.
+    QString title = toQString(trace_->name(r)).toHtmlEscaped();
+    title.replace(QStringLiteral("::"), QStringLiteral("::\u200b"));
+    title.replace(QStringLiteral("&lt;"), QStringLiteral("&lt;\u200b"));
+    title.replace(QStringLiteral(","), QStringLiteral(",\u200b"));
+    title_->setText(title);
+    title_->show();
     addSliceRows(r);
     addLaunchRows(r);
     addCorrelatedRows(r);
@@ -166,7 +191,14 @@ void DetailsPanel::addSliceRows(SliceRef r) {
     if (!args.empty()) {
         QTreeWidgetItem* a = section(tr("Arguments"));
         for (const Arg& arg : args) {
-            row(a, toQString(t.str(arg.key)), QString::fromStdString(arg.value.toString()));
+            QString v;
+            if (arg.value.type == ArgValue::Type::Double)
+                v = QString::number(arg.value.d, 'g', 10);
+            else if (arg.value.type == ArgValue::Type::Json)
+                v = QString::fromStdString(arg.value.toString()).simplified(); // one line
+            else
+                v = QString::fromStdString(arg.value.toString());
+            row(a, toQString(t.str(arg.key)), v);
         }
     }
 }

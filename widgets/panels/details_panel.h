@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <memory>
 
+class QLabel;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -44,6 +45,7 @@ private:
 
     std::shared_ptr<const Trace> trace_;
     SliceRef slice_;
+    QLabel* title_;
     QTreeWidget* tree_;
 };
 
