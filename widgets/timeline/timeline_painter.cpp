@@ -22,7 +22,7 @@ constexpr QRgb kLongGap = 0xffd6453a;
 constexpr QRgb kSelection = 0xff101418;
 constexpr QRgb kCorrelated = 0xfff08c00;
 constexpr QRgb kHighlight = 0xffe8c800;
-constexpr int kMinLabelWidth = 24;
+constexpr int kMinLabelWidth = 36; // narrower slices carry no label (an elided stub says little)
 constexpr int kGapLabelWidth = 56;
 
 struct Frame {

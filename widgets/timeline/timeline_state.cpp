@@ -120,7 +120,7 @@ const QStaticText* TimelineState::fittedLabel(StringId id, int width, const QFon
         st.setTextFormat(Qt::PlainText);
         it = elided_.insert(key, st);
     }
-    return it->text().size() <= 1 ? nullptr : &*it;
+    return it->text().size() <= 3 ? nullptr : &*it; // at least three characters and the ellipsis
 }
 
 } // namespace strata
