@@ -19,8 +19,8 @@
 namespace strata {
 namespace {
 
-constexpr size_t kBatchBytes = size_t(1) << 20;
-constexpr size_t kChunkBytes = size_t(4) << 20;
+constexpr size_t kBatchBytes = size_t(512) << 10;
+constexpr size_t kChunkBytes = size_t(2) << 20;
 constexpr size_t kMaxBatchesInFlight = kMaxBatchSlots;
 
 // Hands batches from the splitter thread to the parse thread, with a bounded number in flight.
