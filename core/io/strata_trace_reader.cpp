@@ -4,6 +4,7 @@
 // records reach the builder. A damaged or truncated chunk ends the load with a warning naming
 // the chunk index and byte offset; every good chunk before it is kept. Only a bad file header
 // (not .strata, unknown major version) is an error.
+#include "io/strata_trace_reader.h"
 #include "io/strata_crc32c.h"
 #include "io/strata_format.h"
 #include "io/strata_record_sink.h"
@@ -82,19 +83,14 @@ private:
     size_t released_ = 0;
 };
 
-} // namespace
-
-LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) {
+// The whole load over bytes in memory; `file` (may be null) releases pages behind the cursor.
+LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& path,
+                           const LoadOptions& options, MappedFile* file) {
     LoadResult result;
     auto fail = [&](uint64_t offset, std::string message) {
         result.error = LoadError{path, offset, 0, std::move(message)};
         return result;
     };
-    MappedFile file;
-    std::string error;
-    if (!file.open(path, &error)) return fail(0, error);
-    const uint8_t* data = file.data();
-    const size_t size = file.size();
     if (size < fmt::kFileHeaderBytes || std::memcmp(data, fmt::kMagic, sizeof fmt::kMagic) != 0)
         return fail(0, "expected the .strata header (\"STRATA\" + 2 version bytes)");
     if (data[6] != fmt::kVersionMajor)
@@ -108,7 +104,7 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
     std::string damage;                   // why loading stopped early
     constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
     size_t lastProgress = 0;
-    file.advance(0, 2 * kWindow);
+    if (file) file->advance(0, 2 * kWindow);
     while (pos < size) {
         const size_t chunkStart = pos;
         auto stop = [&](std::string why) {
@@ -188,7 +184,7 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
         ++chunkIndex;
         if (pos - lastProgress > kWindow) {
             lastProgress = pos;
-            file.advance(pos, 2 * kWindow);
+            if (file) file->advance(pos, 2 * kWindow);
             if (options.progress && !options.progress(double(pos) / double(size)))
                 return fail(pos, "loading was cancelled");
         }
@@ -214,6 +210,25 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
     if (options.progress) options.progress(1.0);
     result.trace = builder.build();
     return result;
+}
+
+} // namespace
+
+LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) {
+    MappedFile file;
+    std::string error;
+    if (!file.open(path, &error)) {
+        LoadResult r;
+        r.error = LoadError{path, 0, 0, error};
+        return r;
+    }
+    return readStrataBytes(file.data(), file.size(), path, options, &file);
+}
+
+LoadResult readStrataBuffer(std::string_view bytes, const std::string& name,
+                            const LoadOptions& options) {
+    return readStrataBytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), name,
+                           options, nullptr);
 }
 
 } // namespace strata
