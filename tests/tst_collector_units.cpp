@@ -1,6 +1,6 @@
 // The collector's CUPTI-free pieces: the activity-buffer pool and the options read from the
 // STRATA_* environment (record/collector_env.h). Expected values follow from the definitions:
-// e.g. 4 MiB buffers -> max(8, 128 MiB / 4 MiB) = 32 buffers in the pool.
+// e.g. 4 MiB buffers -> max(16, 256 MiB / 4 MiB) = 64 buffers in the pool at most.
 #include "buffer_pool.h"
 #include "collector_config.h"
 
@@ -64,7 +64,7 @@ void TestCollectorUnits::defaults() {
     const CollectorConfig c = configFrom({});
     QCOMPARE(c.capture, uint32_t(kCaptureAll));
     QCOMPARE(c.bufferBytes, size_t(4) << 20);
-    QCOMPARE(c.bufferCount, size_t(32));
+    QCOMPARE(c.bufferCount, size_t(64));
     QCOMPARE(c.flushMs, 200);
     QVERIFY(!c.schedule.scheduleEnabled());
     QVERIFY(!c.schedule.rangeEnabled());
@@ -111,7 +111,7 @@ void TestCollectorUnits::scheduleAndDuration() {
     QCOMPARE(c.schedule.rangeName, std::string("profile"));
     QCOMPARE(c.schedule.maxDurationNs, int64_t(2500000000));
     QCOMPARE(c.bufferBytes, size_t(8388608));
-    QCOMPARE(c.bufferCount, size_t(16)); // 128 MiB / 8 MiB
+    QCOMPARE(c.bufferCount, size_t(32)); // 256 MiB / 8 MiB
     QCOMPARE(c.flushMs, 50);
 }
 

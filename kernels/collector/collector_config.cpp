@@ -124,8 +124,9 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
         else
             c.schedule.maxDurationNs = int64_t(std::llround(s * 1e9));
     }
-    // Enough buffers for ~128 MiB in flight, at least 8.
-    c.bufferCount = std::max<size_t>(8, (size_t(128) << 20) / c.bufferBytes);
+    // CUDA 13's CUPTI keeps a buffer per launching thread: allow up to 256 MiB in flight (made
+    // lazily; 4 made up front), at least 16 buffers.
+    c.bufferCount = std::max<size_t>(16, (size_t(256) << 20) / c.bufferBytes);
     c.bufferPreallocate = std::min<size_t>(4, c.bufferCount);
     return c;
 }

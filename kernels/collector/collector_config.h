@@ -27,7 +27,7 @@ struct CollectorConfig {
     std::string outputPath;     // expanded for this process
     uint32_t capture = kCaptureAll;
     size_t bufferBytes = 4u << 20; // one CUPTI activity buffer
-    size_t bufferCount = 32;       // pool cap (bufferBytes * bufferCount bytes at most)
+    size_t bufferCount = 64;       // pool cap (bufferBytes * bufferCount bytes at most)
     size_t bufferPreallocate = 4;  // allocated at start
     int32_t flushMs = 200;
     CaptureScheduleConfig schedule;    // steps, capture range, duration
