@@ -20,6 +20,7 @@
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
+#include "timeline/track_tree_widget.h"
 
 #include "model/trace_builder.h"
 
@@ -111,6 +112,8 @@ private slots:
     void trackTreeOrder();
     void sortIndexPutsGpuFirst();
     void collapse();
+    void collapseByClickingHeader();
+    void highlightsDrawn();
     void hitTesting();
     void selectionSignal();
     void correlationKernelToCpu();
@@ -161,6 +164,30 @@ void TstTimelineView::collapse() {
     // Selecting a slice on a collapsed track expands its group.
     f.view.selectSlice(find(*f.trace, "aten::mm", 1000));
     QCOMPARE(f.view.visibleTrackLabelCount(), 6);
+}
+
+void TstTimelineView::collapseByClickingHeader() {
+    Fixture f;
+    auto* tree = f.view.findChild<TrackTreeWidget*>();
+    QVERIFY(tree);
+    QTest::mouseClick(tree, Qt::LeftButton, {}, QPoint(40, 72)); // "GPU 0" header, y 61..83
+    QCOMPARE(f.view.visibleTrackLabelCount(), 3);                // python header, main, GPU header
+    QVERIFY(f.view.sliceRect(find(*f.trace, "gemm_kernel", 10000)).isNull());
+    QTest::mouseClick(tree, Qt::LeftButton, {}, QPoint(40, 72));
+    QCOMPARE(f.view.visibleTrackLabelCount(), 6);
+    QTest::mouseClick(tree, Qt::LeftButton, {}, QPoint(40, 30)); // a thread row: no effect
+    QCOMPARE(f.view.visibleTrackLabelCount(), 6);
+}
+
+void TstTimelineView::highlightsDrawn() {
+    Fixture f;
+    const SliceRef mm = find(*f.trace, "aten::mm", 1000);
+    f.view.setHighlightedSlices({mm});
+    const QImage img = f.image();
+    const QRect rc = f.view.sliceRect(mm);
+    const QRgb yellow = 0xffe8c800; // kHighlight in timeline_painter.cpp
+    const int y = rc.center().y();
+    QVERIFY(img.pixel(rc.x() + 1, y) == yellow || img.pixel(rc.x() + 2, y) == yellow);
 }
 
 void TstTimelineView::hitTesting() {

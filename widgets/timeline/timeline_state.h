@@ -36,6 +36,7 @@ struct TimelineState {
     std::optional<TimeRange> range;
     std::vector<SliceRef> highlights; // sorted
     std::optional<GapSpan> hoveredGap;
+    std::optional<double> hoverX; // last mouse x over the tracks area (keyboard zoom anchor)
 
     int scrollY = 0;
     SliceColorCache colors;

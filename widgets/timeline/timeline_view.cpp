@@ -6,7 +6,6 @@
 #include "track_tree_widget.h"
 #include "tracks_area.h"
 
-#include <QCursor>
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QScrollBar>
@@ -230,8 +229,8 @@ void TimelineView::paintTracksArea(QPainter& p) {
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
     const TimeNs dur = s_->axis.visible().duration();
-    double anchor = area_->width() / 2.0;
-    if (area_->underMouse()) anchor = area_->mapFromGlobal(QCursor::pos()).x();
+    // W/S zoom at the mouse when it moved over the tracks area, else at the centre.
+    const double anchor = s_->hoverX.value_or(area_->width() / 2.0);
     switch (e->key()) {
     case Qt::Key_W:
         zoomBy(kKeyZoomFactor, anchor);

@@ -42,6 +42,7 @@ void TracksArea::mousePressEvent(QMouseEvent* e) {
 
 void TracksArea::mouseMoveEvent(QMouseEvent* e) {
     const QPoint pos = e->position().toPoint();
+    s_.hoverX = e->position().x();
     if (!pressed_) {
         hover(pos, e->globalPosition().toPoint());
         return;
@@ -78,6 +79,7 @@ void TracksArea::wheelEvent(QWheelEvent* e) {
 }
 
 void TracksArea::leaveEvent(QEvent*) {
+    s_.hoverX.reset();
     if (s_.hoveredGap) {
         s_.hoveredGap.reset();
         update();
