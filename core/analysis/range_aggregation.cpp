@@ -1,7 +1,7 @@
 #include "analysis/range_aggregation.h"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
 
 namespace strata {
 
@@ -30,11 +30,15 @@ RangeAggregation aggregateRange(const Trace& trace, TimeRange range,
     if (ids.empty()) {
         for (TrackId t = 0; t < trace.tracks().size(); ++t) ids.push_back(t);
     }
-    std::unordered_map<StringId, size_t> rowOf;
+    // Row of each name id: a flat table over the string pool (faster than hashing per slice).
+    std::vector<uint32_t> rowOf(trace.strings().size(), UINT32_MAX);
     auto rowFor = [&](StringId name) -> RangeAggregateRow& {
-        auto [it, added] = rowOf.emplace(name, out.rows.size());
-        if (added) out.rows.push_back(RangeAggregateRow{name, 0, 0, 0, 0});
-        return out.rows[it->second];
+        uint32_t& row = rowOf[name];
+        if (row == UINT32_MAX) {
+            row = static_cast<uint32_t>(out.rows.size());
+            out.rows.push_back(RangeAggregateRow{name, 0, 0, 0, 0});
+        }
+        return out.rows[row];
     };
 
     for (TrackId t : ids) {
