@@ -22,8 +22,10 @@
 #include "timeline/track_layout.h"
 #include "timeline/track_tree_widget.h"
 
+#include "io/trace_loader.h"
 #include "model/trace_builder.h"
 
+#include <QFile>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTest>
@@ -126,6 +128,9 @@ private slots:
     void wheelZoomAtCursor();
     void rangeOnRuler();
     void zoomToSelection();
+    void viewMemoryUnderTenthOfModel();
+    void allFlowsToggle();
+    void realTraceSmoke();
 };
 
 void TstTimelineView::trackTreeOrder() {
@@ -423,6 +428,72 @@ void TstTimelineView::zoomToSelection() {
     f.view.selectSlice(find(*f.trace, "add_kernel", 40000));
     QCOMPARE(f.view.visibleRange().duration(), TimeNs(2000));
     QVERIFY(f.view.visibleRange().start <= 40000 && f.view.visibleRange().end >= 41000);
+}
+
+void TstTimelineView::viewMemoryUnderTenthOfModel() {
+    TraceBuilder b;
+    const TrackId th = b.threadTrack(1, 1);
+    const TrackId gs = b.gpuStreamTrack(0, 7, 0, 7);
+    for (int i = 0; i < 100'000; ++i) {
+        add(b, th, i * 1000, 900, "op", SliceKind::CpuOp);
+        add(b, th, i * 1000 + 100, 500, "cudaLaunchKernel", SliceKind::CudaRuntime, i);
+        add(b, gs, i * 1000 + 700, 200 + (i % 7) * 100, "kernel", SliceKind::Kernel, i);
+    }
+    auto tr = b.build();
+    TimelineView view;
+    view.resize(1230, 600);
+    view.setTrace(tr);
+    view.buildLevelOfDetail();
+    QImage img(view.size(), QImage::Format_ARGB32_Premultiplied);
+    view.render(&img);
+    QVERIFY2(view.viewMemoryBytes() * 10 < tr->memoryBytes(),
+             qPrintable(QStringLiteral("view %1 B, model %2 B")
+                            .arg(view.viewMemoryBytes())
+                            .arg(tr->memoryBytes())));
+}
+
+void TstTimelineView::allFlowsToggle() {
+    Fixture f;
+    QVERIFY(!f.view.showAllFlows());
+    f.view.setShowAllFlows(true);
+    QVERIFY(f.view.showAllFlows());
+    const QImage img = f.image(); // draws the flows in view (none of the checks below depend on AA)
+    QVERIFY(!img.isNull());
+    f.view.setShowAllFlows(false);
+    QVERIFY(!f.view.showAllFlows());
+}
+
+// A real Kineto trace: every kernel can be selected and correlated, and the view paints at
+// several zooms without trouble.
+void TstTimelineView::realTraceSmoke() {
+    const QString path =
+        QStringLiteral(STRATA_SHARED_TRACES "/hta__mi250_minitoy_train_ROCm6_2_kineto.json.gz");
+    if (!QFile::exists(path)) QSKIP("shared trace not present");
+    LoadResult r = loadTrace(path.toStdString());
+    QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "load failed");
+    TimelineView view;
+    view.resize(1400, 800);
+    view.setTrace(r.trace);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.visibleTrackLabelCount() > 0);
+    int kernels = 0;
+    for (TrackId t = 0; t < r.trace->tracks().size(); ++t)
+        for (SliceIndex i = 0; i < r.trace->track(t).slices.size(); ++i)
+            if (r.trace->kind({t, i}) == SliceKind::Kernel) {
+                view.selectSlice({t, i});
+                QCOMPARE(view.selectedSlice(), (SliceRef{t, i}));
+                QVERIFY(!view.sliceRect({t, i}).isNull());
+                ++kernels;
+            }
+    QCOMPARE(kernels, 14); // the README: 14 kernels
+    QImage img(view.size(), QImage::Format_ARGB32_Premultiplied);
+    for (int k = 0; k < 6; ++k) {
+        QTest::keyClick(&view, Qt::Key_W);
+        view.render(&img);
+    }
+    QTest::keyClick(&view, Qt::Key_Home);
+    QCOMPARE(view.visibleRange(), r.trace->bounds());
 }
 
 QTEST_MAIN(TstTimelineView)
