@@ -371,6 +371,18 @@ int main(int argc, char** argv) {
         api(true, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 1000, 3000, 20);
         return 0;
     }
+    if (s == "duration") {
+        // STRATA_DURATION_S=0.2 (set by the test): a kernel at the start is kept; after the limit
+        // the flush thread turns CUPTI's activities off and later records are left out.
+        InitializeInjection();
+        const uint64_t early = fake_cupti_now();
+        kernel("early", early, early + 10, 1);
+        usleep(600 * 1000);
+        const uint64_t late = fake_cupti_now();
+        kernel("late", late, late + 10, 2);
+        observations();
+        return 0;
+    }
     if (s == "teardown") {
         // The runtime destroys its context (cudart's own atexit may run before ours) and resets
         // the device: both must force CUPTI's buffers out first.

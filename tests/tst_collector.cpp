@@ -116,6 +116,7 @@ private slots:
     void launcherContract();
     void teardownForcesFlush();
     void graphLaunchOneToMany();
+    void maximumDuration();
     void throughput();
 
 private:
@@ -511,6 +512,21 @@ void TestCollector::graphLaunchOneToMany() {
         QCOMPARE(t->gpu(kernels[i])->graphId, int64_t(5));
         QCOMPARE(t->gpu(kernels[i])->graphNodeId, int64_t(t->start(kernels[i]) / 10000));
     }
+}
+
+void TestCollector::maximumDuration() {
+    const QString file = path("duration.strata");
+    const Run r = runHarness(
+        "duration", {"STRATA_OUTPUT=" + file, "STRATA_DURATION_S=0.2", "STRATA_FLUSH_MS=10"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("kernel_enabled"), QString("0")); // CUPTI turned off after 0.2 s
+    QCOMPARE(r.out.value("runtime_enabled"), QString("0"));
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(slicesNamed(*t, "early").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "late").empty());
+    QVERIFY(meta(*t, "capture_stopped").contains("STRATA_DURATION_S"));
+    QCOMPARE(meta(*t, "records_outside_capture"), QString("1"));
 }
 
 QTEST_GUILESS_MAIN(TestCollector)
