@@ -9,7 +9,7 @@ namespace strata {
 
 void TimelineState::reset(std::shared_ptr<const Trace> t) {
     trace = std::move(t);
-    lods_.clear();
+    lods_.reset(trace);
     gaps.clear();
     flows.clear();
     selected = {};
@@ -30,7 +30,6 @@ void TimelineState::reset(std::shared_ptr<const Trace> t) {
         elided_.clear();
         return;
     }
-    lods_.resize(trace->tracks().size());
     counterMax.assign(trace->tracks().size(), std::nan(""));
     layout.build(*trace);
     axis.setBounds(trace->bounds());
@@ -44,19 +43,15 @@ void TimelineState::reset(std::shared_ptr<const Trace> t) {
 }
 
 const TrackLod& TimelineState::lod(TrackId id) {
-    auto& p = lods_[id];
-    if (!p) {
-        p = std::make_unique<TrackLod>();
-        p->build(trace->track(id), trace->bounds().start);
-    }
-    return *p;
+    return lods_.get(id);
+}
+
+void TimelineState::prebuildLods() {
+    lods_.prebuildInBackground();
 }
 
 size_t TimelineState::memoryBytes() const {
-    size_t b =
-        sizeof(*this) + lods_.capacity() * sizeof(void*) + gaps.memoryBytes() + flows.memoryBytes();
-    for (const auto& l : lods_)
-        if (l) b += l->memoryBytes();
+    size_t b = sizeof(*this) + lods_.memoryBytes() + gaps.memoryBytes() + flows.memoryBytes();
     b += spans.capacity() * sizeof(LodSpan) + cells.capacity() * sizeof(LodCounterCell) +
          busy.capacity();
     b += highlights.capacity() * sizeof(SliceRef) + correlated.slices.capacity() * sizeof(SliceRef);

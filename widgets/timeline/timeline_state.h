@@ -4,6 +4,7 @@
 // scratch buffers reused from frame to frame.
 #include "correlation.h"
 #include "gap_index.h"
+#include "lod_cache.h"
 #include "model/lod_summary.h"
 #include "model/trace.h"
 #include "slice_palette.h"
@@ -41,8 +42,9 @@ struct TimelineState {
     int scrollY = 0;
     SliceColorCache colors;
 
-    // The track's level-of-detail summary, built on first use.
+    // The track's level-of-detail summary, built on first use (thread-safe).
     const TrackLod& lod(TrackId id);
+    void prebuildLods(); // builds them all on a worker thread
     void reset(std::shared_ptr<const Trace> t);
     size_t memoryBytes() const;
 
@@ -67,7 +69,7 @@ struct TimelineState {
     std::vector<double> counterMax; // per track, NaN until computed
 
 private:
-    std::vector<std::unique_ptr<TrackLod>> lods_;
+    LodCache lods_;
     std::vector<QString> labels_;
     std::vector<uint8_t> labelDone_;
     std::vector<int> labelWidth_; // -1 until measured

@@ -49,6 +49,7 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
     s_->reset(std::move(trace));
+    s_->prebuildLods();
     s_->axis.setWidth(area_->width());
     updateScrollBar();
     repaintAll();
