@@ -383,6 +383,19 @@ int main(int argc, char** argv) {
         observations();
         return 0;
     }
+    if (s == "skew") {
+        // Kernel 30 starts before its launch call; kernel 31 too, but arrives a buffer before the
+        // call; kernel 32 is in order. Two are clock skew.
+        InitializeInjection();
+        api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 5000, 6000, 30);
+        kernel("skewed", 4000, 4500, 30);
+        kernel("skewed_early", 100, 150, 31);
+        fake_cupti_complete();
+        api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 200, 300, 31);
+        api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 7000, 7500, 32);
+        kernel("in_order", 8000, 8500, 32);
+        return 0;
+    }
     if (s == "teardown") {
         // The runtime destroys its context (cudart's own atexit may run before ours) and resets
         // the device: both must force CUPTI's buffers out first.

@@ -117,6 +117,7 @@ private slots:
     void teardownForcesFlush();
     void graphLaunchOneToMany();
     void maximumDuration();
+    void clockSkewCounted();
     void throughput();
 
 private:
@@ -527,6 +528,17 @@ void TestCollector::maximumDuration() {
     QVERIFY(slicesNamed(*t, "late").empty());
     QVERIFY(meta(*t, "capture_stopped").contains("STRATA_DURATION_S"));
     QCOMPARE(meta(*t, "records_outside_capture"), QString("1"));
+}
+
+void TestCollector::clockSkewCounted() {
+    const QString file = path("skew.strata");
+    const Run r = runHarness("skew", {"STRATA_OUTPUT=" + file});
+    QCOMPARE(r.status, 0);
+    auto t = load(file);
+    QVERIFY(t);
+    QVERIFY(hasWarning(*t, "2 GPU operations started before the API call that launched them"));
+    QCOMPARE(slicesNamed(*t, "skewed").size(), size_t(1)); // kept, flagged by the count
+    QCOMPARE(slicesNamed(*t, "in_order").size(), size_t(1));
 }
 
 QTEST_GUILESS_MAIN(TestCollector)

@@ -5,6 +5,7 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cxxabi.h>
@@ -257,14 +258,19 @@ void ActivityParser::api(const CUpti_Activity* rec, bool runtime) {
         w_.cpuSlice(pid, tid, int64_t(a->start), int64_t(a->end), name, SliceKind::CudaRuntime,
                     a->correlationId, int32_t(a->returnValue));
         ++stats_.written;
-        if (runtimeIds_.insert(a->correlationId).second) {
+        if (runtimeStarts_.emplace(a->correlationId, int64_t(a->start)).second) {
             if (runtimeIdOrder_.size() < kRuntimeIdsKept) {
                 runtimeIdOrder_.push_back(a->correlationId);
             } else {
                 const size_t slot = stats_.written % kRuntimeIdsKept;
-                runtimeIds_.erase(runtimeIdOrder_[slot]);
+                runtimeStarts_.erase(runtimeIdOrder_[slot]);
                 runtimeIdOrder_[slot] = a->correlationId;
             }
+        }
+        auto early = gpuBeforeLaunch_.find(a->correlationId);
+        if (early != gpuBeforeLaunch_.end()) { // its GPU op came first (another buffer)
+            if (early->second < int64_t(a->start)) ++stats_.clockSkew;
+            gpuBeforeLaunch_.erase(early);
         }
         return;
     }
@@ -278,7 +284,7 @@ void ActivityParser::api(const CUpti_Activity* rec, bool runtime) {
 void ActivityParser::endOfBuffer() {
     for (const PendingDriver& d : pendingDrivers_) {
         int64_t correlation = d.correlation;
-        if (correlation > 0 && runtimeIds_.count(uint32_t(correlation))) {
+        if (correlation > 0 && runtimeStarts_.count(uint32_t(correlation))) {
             correlation = -1;
             ++stats_.driverLinksMerged;
         }
@@ -287,6 +293,18 @@ void ActivityParser::endOfBuffer() {
         ++stats_.written;
     }
     pendingDrivers_.clear();
+}
+
+void ActivityParser::checkLaunchOrder(uint32_t correlation, int64_t gpuStart) {
+    if (correlation == 0) return;
+    auto launch = runtimeStarts_.find(correlation);
+    if (launch != runtimeStarts_.end()) {
+        if (gpuStart < launch->second) ++stats_.clockSkew;
+        return;
+    }
+    if (gpuBeforeLaunch_.size() >= kRuntimeIdsKept) gpuBeforeLaunch_.clear(); // launches never seen
+    auto [it, inserted] = gpuBeforeLaunch_.emplace(correlation, gpuStart);
+    if (!inserted) it->second = std::min(it->second, gpuStart); // graph launches: many ops
 }
 
 void ActivityParser::kernel(const CUpti_Activity* rec) {
@@ -304,6 +322,7 @@ void ActivityParser::kernel(const CUpti_Activity* rec) {
     g.dynamicSharedBytes = k->dynamicSharedMemory;
     g.graphId = orMinusOne(k->graphId);
     g.graphNodeId = orMinusOne(k->graphNodeId);
+    checkLaunchOrder(k->correlationId, int64_t(k->start));
     w_.gpuOp(int64_t(k->start), int64_t(k->end), kernelName(k->name), SliceKind::Kernel, g,
              k->correlationId);
     ++stats_.written;
@@ -331,6 +350,7 @@ void ActivityParser::memcpy(const CUpti_Activity* rec) {
     g.dstMemory = m->dstKind;
     g.graphId = orMinusOne(m->graphId);
     g.graphNodeId = orMinusOne(m->graphNodeId);
+    checkLaunchOrder(m->correlationId, int64_t(m->start));
     w_.gpuOp(int64_t(m->start), int64_t(m->end), cached->second, SliceKind::Memcpy, g,
              m->correlationId);
     ++stats_.written;
@@ -515,6 +535,8 @@ void ActivityParser::finish() {
          "CUPTI records had invalid timestamps (0, or end before start) and were left out");
     warn(stats_.nvtxUnmatched,
          "NVTX ranges never ended (or ended without a start) and were left out");
+    warn(stats_.clockSkew, "GPU operations started before the API call that launched them (CPU/GPU "
+                           "clock skew)");
     warn(stats_.unknownKinds, "CUPTI records of kinds Strata does not read were skipped");
     warn(stats_.incompleteBuffers, "CUPTI buffers ended in an invalid or incomplete record");
 }

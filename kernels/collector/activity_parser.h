@@ -13,7 +13,6 @@
 #include <set>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <cupti_activity.h>
@@ -32,6 +31,7 @@ struct ParserStats {
     uint64_t incompleteBuffers = 0; // buffers that ended in CUPTI_ERROR_INVALID_KIND
     uint64_t nvtxUnmatched = 0;     // NVTX range starts or ends whose partner never came
     uint64_t driverLinksMerged = 0; // driver calls sharing a runtime call's correlation id
+    uint64_t clockSkew = 0;         // GPU ops that start before the runtime call launching them
 };
 
 class ActivityParser {
@@ -97,8 +97,10 @@ private:
     std::map<int32_t, double> deviceMemory_; // device -> bytes allocated
     double pinnedMemory_ = 0;
     std::vector<PendingDriver> pendingDrivers_;
-    std::unordered_set<uint32_t> runtimeIds_; // correlation ids of runtime calls (recent)
-    std::vector<uint32_t> runtimeIdOrder_;    // ring order for trimming runtimeIds_
+    void checkLaunchOrder(uint32_t correlation, int64_t gpuStart);
+    std::unordered_map<uint32_t, int64_t> runtimeStarts_;   // recent runtime calls: id -> start
+    std::unordered_map<uint32_t, int64_t> gpuBeforeLaunch_; // GPU op starts waiting for their call
+    std::vector<uint32_t> runtimeIdOrder_;                  // ring order for trimming runtimeIds_
 };
 
 } // namespace strata
