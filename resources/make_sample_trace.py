@@ -28,6 +28,12 @@ corr = [1000]
 ext = [1]
 
 
+def U(a, b):
+    """A random duration on the nanosecond grid, so that sums of durations stay exact and a
+    slice that ends where the next begins does not overlap it by a rounding nanosecond."""
+    return round(rng.uniform(a, b), 3)
+
+
 def us(t):
     """Round to whole nanoseconds, as Kineto does."""
     return round(t, 3)
@@ -58,9 +64,9 @@ def launch_op(t, op, kernel, kdur, grid, block, regs, smem, stream=COMPUTE, memc
     ext[0] += 1
     c = corr[0]
     corr[0] += 1
-    pre = rng.uniform(9, 22)
-    api_dur = rng.uniform(4.5, 8.5)
-    post = rng.uniform(2, 6)
+    pre = U(9, 22)
+    api_dur = U(4.5, 8.5)
+    post = U(2, 6)
     api_ts = t + pre
     op_dur = pre + api_dur + post
     x("cpu_op", op, PID, TID, t, op_dur,
@@ -69,7 +75,7 @@ def launch_op(t, op, kernel, kdur, grid, block, regs, smem, stream=COMPUTE, memc
     api = "cudaMemcpyAsync" if memcpy_bytes else "cudaLaunchKernel"
     x("cuda_runtime", api, PID, TID, api_ts, api_dur,
       {"External id": e, "cbid": 41 if memcpy_bytes else 211, "correlation": c})
-    gpu_ts = max(api_ts + rng.uniform(3, 6), stream_free[stream] + rng.uniform(0.8, 1.6))
+    gpu_ts = max(api_ts + U(3, 6), stream_free[stream] + U(0.8, 1.6))
     if memcpy_bytes:
         x("gpu_memcpy", "Memcpy HtoD (Pinned -> Device)", GPU_PID, stream, gpu_ts, kdur,
           {"External id": e, "device": 0, "context": 1, "stream": stream, "correlation": c,
@@ -97,7 +103,7 @@ ADAM = "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::na
 
 def py(name, t0, body):
     """A python_function slice around whatever body() does from t0; returns its end."""
-    t1 = body(t0 + rng.uniform(2, 5)) + rng.uniform(2, 5)
+    t1 = body(t0 + U(2, 5)) + U(2, 5)
     x("python_function", name, PID, TID, t0, t1 - t0,
       {"Python parent id": 1, "Python id": len(events), "Python thread": 0})
     return t1
@@ -105,8 +111,8 @@ def py(name, t0, body):
 
 def linear(layer):
     def body(t):
-        t = launch_op(t, "aten::mm", GEMM, rng.uniform(38, 52), [64, 8, 1], [256, 1, 1], 168, 98304)
-        t = launch_op(t, "aten::add", ADD, rng.uniform(3.5, 5.5), [1024, 1, 1], [128, 1, 1], 28, 0)
+        t = launch_op(t, "aten::mm", GEMM, U(38, 52), [64, 8, 1], [256, 1, 1], 168, 98304)
+        t = launch_op(t, "aten::add", ADD, U(3.5, 5.5), [1024, 1, 1], [128, 1, 1], 28, 0)
         return t
     return lambda t: py(f"torch/nn/modules/linear.py(125): forward [{layer}]", t, body)
 
@@ -116,25 +122,25 @@ def step(n, t):
 
     def fwd(t):
         t = py("torch/nn/modules/sparse.py(190): forward", t, lambda t: launch_op(
-            t, "aten::embedding", EMBED, rng.uniform(14, 18), [512, 1, 1], [128, 4, 1], 40, 0,
+            t, "aten::embedding", EMBED, U(14, 18), [512, 1, 1], [128, 4, 1], 40, 0,
             stream=COPY))
         t = linear("fc1")(t)
-        t = launch_op(t, "aten::relu", RELU, rng.uniform(2.5, 4), [1024, 1, 1], [128, 1, 1], 20, 0)
+        t = launch_op(t, "aten::relu", RELU, U(2.5, 4), [1024, 1, 1], [128, 1, 1], 20, 0)
         t = linear("fc2")(t)
-        t = launch_op(t, "aten::sum", REDUCE, rng.uniform(6, 9), [132, 1, 1], [32, 16, 1], 32, 16)
+        t = launch_op(t, "aten::sum", REDUCE, U(6, 9), [132, 1, 1], [32, 16, 1], 32, 16)
         return t
 
     def bwd(t):
         for _ in range(2):
-            t = launch_op(t, "aten::mm", GEMM, rng.uniform(40, 60), [64, 8, 1], [256, 1, 1], 168, 98304)
-            t = launch_op(t, "aten::mm", GEMM, rng.uniform(40, 60), [64, 8, 1], [256, 1, 1], 168, 98304)
-            t = launch_op(t, "aten::sum", REDUCE, rng.uniform(6, 9), [132, 1, 1], [32, 16, 1], 32, 16)
+            t = launch_op(t, "aten::mm", GEMM, U(40, 60), [64, 8, 1], [256, 1, 1], 168, 98304)
+            t = launch_op(t, "aten::mm", GEMM, U(40, 60), [64, 8, 1], [256, 1, 1], 168, 98304)
+            t = launch_op(t, "aten::sum", REDUCE, U(6, 9), [132, 1, 1], [32, 16, 1], 32, 16)
         return t
 
     def opt(t):
-        return launch_op(t, "aten::_fused_adam_", ADAM, rng.uniform(20, 26), [320, 1, 1], [512, 1, 1], 96, 0)
+        return launch_op(t, "aten::_fused_adam_", ADAM, U(20, 26), [320, 1, 1], [512, 1, 1], 96, 0)
 
-    t = launch_op(t + 4, "aten::copy_", None, rng.uniform(30, 36), None, None, None, None,
+    t = launch_op(t + 4, "aten::copy_", None, U(30, 36), None, None, None, None,
                   stream=COPY, memcpy_bytes=8 * 1024 * 1024)
     t = py("train.py(58): forward", t + 3, fwd)
     t = py("torch/_tensor.py(626): backward", t + 5, bwd)
@@ -151,7 +157,7 @@ def step(n, t):
     x("user_annotation", f"ProfilerStep#{n}", PID, TID, t_step, t - t_step,
       {"External id": ext[0]})
     ext[0] += 1
-    return t + rng.uniform(40, 80)  # data loading on the CPU: the GPU idles
+    return t + U(40, 80)  # data loading on the CPU: the GPU idles
 
 
 def main():

@@ -117,6 +117,8 @@ void TestMainWindow::asyncLoad() {
     QVERIFY(!w.progressBar()->isVisible());
     // 212 "X" events in the sample (python3: ph == "X").
     QCOMPARE(w.trace()->sliceCount(), size_t(212));
+    // The sample nests cleanly (durations on the ns grid): no lanes, no warnings.
+    QCOMPARE(w.warningsPanel()->count(), 0);
     QVERIFY2(w.statusText().contains(QStringLiteral("212 slices")), qPrintable(w.statusText()));
     QVERIFY2(w.statusText().contains(QStringLiteral("loaded in")), qPrintable(w.statusText()));
     QCOMPARE(w.windowTitle(), QStringLiteral("sample_trace.json \u2014 Strata"));
@@ -189,8 +191,8 @@ void TestMainWindow::kernelDetails() {
     DetailsPanel* d = w.details();
     QCOMPARE(d->value(QStringLiteral("Name")), QString::fromLatin1(kGemm));
     QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("kernel"));
-    // ts 1730000000184.502 - 1730000000100.0 = 84.502 us; dur 42.593 us.
-    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("84.502 \u00b5s"));
+    // ts 1730000000184.503 - 1730000000100.0 = 84.503 us; dur 42.593 us.
+    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("84.503 \u00b5s"));
     QCOMPARE(d->value(QStringLiteral("Duration")), QStringLiteral("42.593 \u00b5s"));
     QCOMPARE(d->value(QStringLiteral("Grid")), QStringLiteral("[64, 8, 1]"));
     QCOMPARE(d->value(QStringLiteral("Block")), QStringLiteral("[256, 1, 1]"));
@@ -220,8 +222,8 @@ void TestMainWindow::cpuOpDetails() {
     w.details()->showSlice(op);
     DetailsPanel* d = w.details();
     QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("cpu_op"));
-    // ts 1730000000168.577 - ...100.0 = 68.577 us; dur 20.893 us.
-    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("68.577 \u00b5s"));
+    // ts 1730000000168.579 - ...100.0 = 68.579 us; dur 20.893 us.
+    QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("68.579 \u00b5s"));
     QCOMPARE(d->value(QStringLiteral("Duration")), QStringLiteral("20.893 \u00b5s"));
     QCOMPARE(d->value(QStringLiteral("Sequence number"), QStringLiteral("Arguments")),
              QStringLiteral("103"));
@@ -258,9 +260,9 @@ void TestMainWindow::clickingLinkSelectsTarget() {
     QVERIFY(sel.valid());
     QCOMPARE(w.trace()->name(sel), std::string_view("cudaLaunchKernel"));
     QCOMPARE(sel, w.trace()->launchOf(k));
-    // The details now describe the launch: ts 178.772 - 100.0 = 78.772 us.
+    // The details now describe the launch: ts 178.774 - 100.0 = 78.774 us.
     QCOMPARE(w.details()->value(QStringLiteral("Name")), QStringLiteral("cudaLaunchKernel"));
-    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("78.772 \u00b5s"));
+    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("78.774 \u00b5s"));
     // ... and link back to the kernel it launched.
     QTreeWidgetItem* launched = nullptr;
     for (QTreeWidgetItem* item : w.details()->linkItems()) {
@@ -290,16 +292,16 @@ void TestMainWindow::findBar() {
     QCOMPARE(w.timeline()->selectedSlice(), f->matches().front());
     QTest::keyClick(&w, Qt::Key_F3);
     QCOMPARE(f->statusText(), QStringLiteral("2 of 24"));
-    // second aten::mm: ts 1730000000244.939 - ...100.0
+    // second aten::mm: ts 1730000000244.940 - ...100.0
     QCOMPARE(w.trace()->start(w.timeline()->selectedSlice()) - w.trace()->bounds().start,
-             TimeNs(144'939));
+             TimeNs(144'940));
     QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier);
     QCOMPARE(f->statusText(), QStringLiteral("1 of 24"));
     QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier); // wraps to the last
     QCOMPARE(f->statusText(), QStringLiteral("24 of 24"));
-    // last aten::mm: ts 1730000002146.451
+    // last aten::mm: ts 1730000002146.453
     QCOMPARE(w.trace()->start(w.timeline()->selectedSlice()) - w.trace()->bounds().start,
-             TimeNs(2'046'451));
+             TimeNs(2'046'453));
     QTest::keyClick(f->edit(), Qt::Key_Return); // wraps to the first
     QCOMPARE(f->statusText(), QStringLiteral("1 of 24"));
     QTest::keyClick(f->edit(), Qt::Key_Return, Qt::ShiftModifier);
@@ -329,9 +331,9 @@ void TestMainWindow::rangeTable() {
     MainWindow w(testOptions());
     QVERIFY(w.openFileSync(kSample));
     const TimeNs t0 = w.trace()->bounds().start;
-    // Exactly the first GEMM kernel's interval: [84.502 us, 84.502 + 42.593 us).
+    // Exactly the first GEMM kernel's interval: [84.503 us, 84.503 + 42.593 us).
     QSignalSpy spy(w.timeline(), &TimelineView::rangeSelected);
-    w.timeline()->setSelectedRange(TimeRange{t0 + 84'502, t0 + 84'502 + 42'593});
+    w.timeline()->setSelectedRange(TimeRange{t0 + 84'503, t0 + 84'503 + 42'593});
     QCOMPARE(spy.count(), 1);
     w.rangePanel()->flush();
     const RangeAggregationModel* m = w.rangePanel()->model();

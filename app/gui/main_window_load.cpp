@@ -11,6 +11,7 @@
 #include "strata_resources.h"
 #include "timeline/timeline_view.h"
 
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -135,6 +136,7 @@ void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& pat
     QStringList warnings;
     for (const std::string& w : trace_->warnings()) warnings << QString::fromStdString(w);
     warnings_->setWarnings(warnings);
+    if (!warnings.isEmpty()) warningsDock_->raise(); // not hidden behind the Range tab
     timeline_->setTrace(trace_);
     details_->setTrace(trace_);
     range_->setTrace(trace_);
