@@ -49,6 +49,7 @@ public:
 
     std::shared_ptr<const Trace> trace() const { return trace_; }
     QString currentFile() const { return file_; }
+    qint64 loadTimeMs() const { return loadMs_; }
     QStringList recentFiles() const;
     QList<ShortcutEntry> shortcuts() const;
 

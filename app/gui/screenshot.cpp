@@ -86,6 +86,8 @@ int runScreenshot(const ScreenshotOptions& o) {
         std::printf("track labels: %d\ntracks: %zu\n", w.timeline()->visibleTrackLabelCount(),
                     w.trace()->tracks().size());
     }
+    std::printf("loaded %s: %zu slices in %lld ms\n", qPrintable(o.trace), w.trace()->sliceCount(),
+                static_cast<long long>(w.loadTimeMs()));
     std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
     std::fflush(stdout);
     return 0;
