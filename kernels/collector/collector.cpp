@@ -6,13 +6,14 @@
 #include "capture_schedule.h"
 #include "collector_config.h"
 #include "io/strata_trace_writer.h"
+#include "nvtx_events.h"
+#include "other_tool.h"
 #include "process_info.h"
 #include "record/collector_env.h"
 #include "record/output_path.h"
 #include "signal_chain.h"
 
 #include <cupti.h>
-#include <generated_nvtx_meta.h>
 
 #include <atomic>
 #include <cerrno>
@@ -22,7 +23,6 @@
 #include <cstring>
 #include <ctime>
 #include <dlfcn.h>
-#include <link.h>
 #include <mutex>
 #include <pthread.h>
 #include <semaphore.h>
@@ -32,7 +32,6 @@
 #include <unordered_map>
 #include <vector>
 
-extern char** environ;
 
 namespace strata {
 
@@ -141,95 +140,40 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     g->pool.release(buffer);
 }
 
-const char* nvtxMessage(const nvtxEventAttributes_t* a) {
-    if (!a || a->messageType != NVTX_MESSAGE_TYPE_ASCII) return nullptr;
-    return a->message.ascii;
-}
-
 void Collector::onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
-    if (!d || !d->functionParams) return;
+    const NvtxEvent e = decodeNvtxCallback(cbid, d);
+    if (e.kind == NvtxEvent::None) return;
     const int64_t now = int64_t(clockNs());
-    const char* name = nullptr;
-    enum { Begin, End, Mark, Pop, Other } what = Other;
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxRangePushA:
-        name = static_cast<const nvtxRangePushA_params*>(d->functionParams)->message;
-        what = Begin;
-        t_nvtxStack.emplace_back(name ? name : "");
+    const char* name = e.name ? e.name : "";
+    std::lock_guard lock(scheduleMutex);
+    switch (e.kind) {
+    case NvtxEvent::Push:
+        t_nvtxStack.emplace_back(name);
+        schedule.onRangeBegin(name, now);
         break;
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        name =
-            nvtxMessage(static_cast<const nvtxRangePushEx_params*>(d->functionParams)->eventAttrib);
-        what = Begin;
-        t_nvtxStack.emplace_back(name ? name : "");
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-        name = nvtxMessage(
-            static_cast<const nvtxDomainRangePushEx_params*>(d->functionParams)->core.eventAttrib);
-        what = Begin;
-        t_nvtxStack.emplace_back(name ? name : "");
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-        what = Pop;
-        break;
-    case CUPTI_CBID_NVTX_nvtxMarkA:
-        name = static_cast<const nvtxMarkA_params*>(d->functionParams)->message;
-        what = Mark;
-        break;
-    case CUPTI_CBID_NVTX_nvtxMarkEx:
-        name = nvtxMessage(static_cast<const nvtxMarkEx_params*>(d->functionParams)->eventAttrib);
-        what = Mark;
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainMarkEx:
-        name = nvtxMessage(
-            static_cast<const nvtxDomainMarkEx_params*>(d->functionParams)->core.eventAttrib);
-        what = Mark;
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartA:
-    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
-    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx: {
-        if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartA)
-            name = static_cast<const nvtxRangeStartA_params*>(d->functionParams)->message;
-        else if (cbid == CUPTI_CBID_NVTX_nvtxRangeStartEx)
-            name = nvtxMessage(
-                static_cast<const nvtxRangeStartEx_params*>(d->functionParams)->eventAttrib);
-        else
-            name = nvtxMessage(static_cast<const nvtxDomainRangeStartEx_params*>(d->functionParams)
-                                   ->core.eventAttrib);
-        what = Begin;
-        if (d->functionReturnValue) {
-            const uint64_t id = *static_cast<const nvtxRangeId_t*>(d->functionReturnValue);
-            std::lock_guard lock(scheduleMutex);
-            nvtxRangeNames[id] = name ? name : "";
+    case NvtxEvent::Pop:
+        if (!t_nvtxStack.empty()) {
+            schedule.onRangeEnd(t_nvtxStack.back(), now);
+            t_nvtxStack.pop_back();
         }
         break;
-    }
-    case CUPTI_CBID_NVTX_nvtxRangeEnd:
-    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd: {
-        const uint64_t id =
-            cbid == CUPTI_CBID_NVTX_nvtxRangeEnd
-                ? static_cast<const nvtxRangeEnd_params*>(d->functionParams)->id
-                : static_cast<const nvtxDomainRangeEnd_params*>(d->functionParams)->core.id;
-        std::lock_guard lock(scheduleMutex);
-        auto it = nvtxRangeNames.find(id);
+    case NvtxEvent::Mark:
+        schedule.onMark(name, now);
+        break;
+    case NvtxEvent::Start:
+        nvtxRangeNames[e.id] = name;
+        schedule.onRangeBegin(name, now);
+        break;
+    case NvtxEvent::End: {
+        auto it = nvtxRangeNames.find(e.id);
         if (it != nvtxRangeNames.end()) {
             schedule.onRangeEnd(it->second, now);
             nvtxRangeNames.erase(it);
         }
-        return;
+        break;
     }
-    default:
-        return;
-    }
-    std::lock_guard lock(scheduleMutex);
-    if (what == Begin)
-        schedule.onRangeBegin(name ? name : "", now);
-    else if (what == Mark)
-        schedule.onMark(name ? name : "", now);
-    else if (what == Pop && !t_nvtxStack.empty()) {
-        schedule.onRangeEnd(t_nvtxStack.back(), now);
-        t_nvtxStack.pop_back();
+    case NvtxEvent::None:
+        break;
     }
 }
 
@@ -296,51 +240,11 @@ void onSignal(int sig, bool willDie) {
 
 // ---- the collector --------------------------------------------------------------------------
 
-std::string likelyOtherTool(const char* oldName) {
-    std::vector<std::string> hints;
-    if (oldName && *oldName)
-        hints.push_back(std::string("CUPTI names the current subscriber \"") + oldName + "\"");
-    for (char** e = environ; e && *e; ++e) {
-        if (std::strncmp(*e, "NSYS_", 5) == 0) {
-            hints.push_back("Nsight Systems (NSYS_* is set)");
-            break;
-        }
-    }
-    if (const char* inj = std::getenv(env::kCudaInjection)) {
-        Dl_info self{};
-        if (dladdr(reinterpret_cast<void*>(&collectorStart), &self) && self.dli_fname) {
-            char a[4096], b[4096];
-            const bool same =
-                realpath(inj, a) && realpath(self.dli_fname, b) && std::strcmp(a, b) == 0;
-            if (!same)
-                hints.push_back(std::string("another injection library: CUDA_INJECTION64_PATH=") +
-                                inj);
-        }
-    }
-    struct Search {
-        bool kineto = false;
-    } search;
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, size_t, void* p) {
-            const char* n = info->dlpi_name;
-            if (n && (std::strstr(n, "kineto") || std::strstr(n, "libtorch_cuda")))
-                static_cast<Search*>(p)->kineto = true;
-            return 0;
-        },
-        &search);
-    if (search.kineto)
-        hints.push_back("PyTorch's Kineto profiler in this process (libtorch_cuda is loaded)");
-    std::string out;
-    for (const auto& h : hints) out += (out.empty() ? "" : "; ") + h;
-    return out.empty() ? "unknown (Nsight Systems/Compute, cuda-gdb, compute-sanitizer or an "
-                         "in-process profiler)"
-                       : out;
-}
-
 void Collector::reportSubscribeFailure(CUptiResult r, const char* oldName) {
     std::string text = cuptiErrorText(r);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || r == CUPTI_ERROR_MAX_LIMIT_REACHED)
-        text += ": CUPTI is already in use; likely " + likelyOtherTool(oldName);
+        text += ": CUPTI is already in use; likely " +
+                likelyOtherTool(oldName, reinterpret_cast<const void*>(&collectorStart));
     writer.metadata(env::kMetaCuptiError, text);
     writer.warning("collection disabled: " + text);
     std::fprintf(stderr, "[strata] collection disabled: %s\n", text.c_str());
