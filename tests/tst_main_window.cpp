@@ -19,6 +19,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -82,6 +83,8 @@ private slots:
     void clickingLinkSelectsTarget();
     void findBar();
     void rangeTable();
+    void dragOnRulerFillsRangeTable();
+    void recentFilesPersist();
     void shortcutHelp();
     void gapThresholdAndFlows();
     void dropOpensFile();
@@ -360,6 +363,70 @@ void TestMainWindow::rangeTable() {
     w.timeline()->setSelectedRange(std::nullopt);
     w.rangePanel()->flush();
     QCOMPARE(m->rowCount(), 0);
+}
+
+void TestMainWindow::dragOnRulerFillsRangeTable() {
+    MainWindow w(testOptions());
+    w.resize(1400, 900);
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QWidget* ruler = nullptr;
+    for (QWidget* c : w.timeline()->findChildren<QWidget*>()) {
+        if (QByteArray(c->metaObject()->className()) == "strata::TimelineRuler") ruler = c;
+    }
+    QVERIFY(ruler);
+    const int y = ruler->height() / 2;
+    QTest::mousePress(ruler, Qt::LeftButton, {}, QPoint(ruler->width() / 4, y));
+    QTest::mouseMove(ruler, QPoint(ruler->width() / 2, y));
+    QTest::mouseRelease(ruler, Qt::LeftButton, {}, QPoint(ruler->width() / 2, y));
+    const std::optional<TimeRange> r = w.timeline()->selectedRange();
+    QVERIFY(r.has_value());
+    w.rangePanel()->flush();
+    QCOMPARE(w.rangePanel()->model()->range(), r);
+    QVERIFY(w.rangePanel()->model()->rowCount() > 0);
+    // The slice count agrees with a direct scan of the tracks.
+    size_t n = 0;
+    for (const Track& t : w.trace()->tracks()) {
+        for (size_t i = 0; i < t.slices.size(); ++i) {
+            const TimeNs s = t.slices.start[i], e = s + t.slices.dur[i];
+            n += (t.slices.dur[i] > 0 ? (s < r->end && e > r->start)
+                                      : (s >= r->start && s < r->end));
+        }
+    }
+    QCOMPARE(w.rangePanel()->model()->aggregation().sliceCount, n);
+}
+
+void TestMainWindow::recentFilesPersist() {
+    // A private settings scope: the real user's recent files stay untouched.
+    const QString org = QCoreApplication::organizationName();
+    QCoreApplication::setOrganizationName(
+        QStringLiteral("StrataTest-%1").arg(QCoreApplication::applicationPid()));
+    QSettings().clear();
+    QTemporaryDir dir;
+    const QString copy = dir.filePath(QStringLiteral("recent.json"));
+    QVERIFY(QFile::copy(kSample, copy));
+    {
+        MainWindow w;
+        QVERIFY(w.openFileSync(copy));
+        w.close();
+    }
+    MainWindow w2;
+    QCOMPARE(w2.recentFiles().value(0), QFileInfo(copy).absoluteFilePath());
+    // File > Open Recent > recent.json loads it (on the worker thread).
+    QAction* item = nullptr;
+    for (QAction* a : w2.findChildren<QAction*>()) {
+        if (a->text() == QStringLiteral("recent.json")) item = a;
+    }
+    QVERIFY(item);
+    QSignalSpy spy(&w2, &MainWindow::loadFinished);
+    item->trigger();
+    bool ok = false, cancelled = true;
+    QVERIFY(waitLoad(w2, spy, &ok, &cancelled));
+    QVERIFY(ok);
+    QCOMPARE(w2.currentFile(), QFileInfo(copy).absoluteFilePath());
+    QSettings().clear();
+    QCoreApplication::setOrganizationName(org);
 }
 
 void TestMainWindow::shortcutHelp() {
