@@ -369,6 +369,19 @@ int main(int argc, char** argv) {
         }
         fake_cupti_complete();
         api(true, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, 1000, 3000, 20);
+        // A context with no kernels, on device 2: its context sync lands on device 2.
+        auto ctx = zeroed<CUpti_ActivityContext3>(CUPTI_ACTIVITY_KIND_CONTEXT);
+        ctx.contextId = 4;
+        ctx.deviceId = 2;
+        feed(ctx);
+        auto sy = zeroed<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
+        sy.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
+        sy.start = 50000;
+        sy.end = 51000;
+        sy.contextId = 4;
+        sy.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+        sy.correlationId = 21;
+        feed(sy);
         return 0;
     }
     if (s == "duration") {

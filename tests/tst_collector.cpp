@@ -426,7 +426,7 @@ void TestCollector::badOptionsAreWarnings() {
     QVERIFY(hasWarning(*t, "STRATA_CAPTURE: unknown group \"bogus\""));
     QVERIFY(hasWarning(*t, "STRATA_DURATION_S=\"-1\" ignored"));
     QCOMPARE(slicesNamed(*t, "small").size(), size_t(1));
-    QCOMPARE(meta(*t, "cupti_activities"), QString("DEVICE,OVERHEAD,CONCURRENT_KERNEL"));
+    QCOMPARE(meta(*t, "cupti_activities"), QString("DEVICE,CONTEXT,OVERHEAD,CONCURRENT_KERNEL"));
 }
 
 void TestCollector::unwritableOutputKeepsTargetRunning() {
@@ -513,6 +513,10 @@ void TestCollector::graphLaunchOneToMany() {
         QCOMPARE(t->gpu(kernels[i])->graphId, int64_t(5));
         QCOMPARE(t->gpu(kernels[i])->graphNodeId, int64_t(t->start(kernels[i]) / 10000));
     }
+    const SliceRef sync = only(*t, "Context Sync");
+    QVERIFY(sync.valid());
+    QCOMPARE(t->track(sync.track).device, 2); // from the CONTEXT record
+    QCOMPARE(t->gpu(sync)->stream, int64_t(-1));
 }
 
 void TestCollector::maximumDuration() {

@@ -238,6 +238,12 @@ void ActivityParser::handle(const CUpti_Activity* r) {
     case CUPTI_ACTIVITY_KIND_DEVICE:
         device(r);
         break;
+    case CUPTI_ACTIVITY_KIND_CONTEXT: {
+        const auto* c = reinterpret_cast<const CUpti_ActivityContext3*>(r);
+        contextDevice_[c->contextId] =
+            int32_t(c->deviceId); // for syncs on contexts without kernels
+        break;
+    }
     default:
         ++stats_.unknownKinds;
         break;

@@ -32,7 +32,6 @@
 #include <unordered_map>
 #include <vector>
 
-
 namespace strata {
 
 namespace env = collector_env;
@@ -258,6 +257,7 @@ void Collector::enableActivities() {
     };
     const Kind kinds[] = {
         {CUPTI_ACTIVITY_KIND_DEVICE, 0, "DEVICE"},
+        {CUPTI_ACTIVITY_KIND_CONTEXT, 0, "CONTEXT"},
         {CUPTI_ACTIVITY_KIND_OVERHEAD, 0, "OVERHEAD"},
         {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
         {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},

@@ -70,6 +70,8 @@ size_t recordSize(CUpti_ActivityKind kind) {
         return sizeof(CUpti_ActivityOverhead3);
     case CUPTI_ACTIVITY_KIND_DEVICE:
         return sizeof(CUpti_ActivityDevice5);
+    case CUPTI_ACTIVITY_KIND_CONTEXT:
+        return sizeof(CUpti_ActivityContext3);
     case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
         return sizeof(CUpti_ActivityCudaEvent2);
     case CUPTI_ACTIVITY_KIND_NAME:
