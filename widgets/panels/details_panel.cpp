@@ -83,7 +83,7 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     tree_->header()->setStretchLastSection(true);
     tree_->setRootIsDecorated(true);
     tree_->setAlternatingRowColors(true);
-    tree_->setWordWrap(true);
+    tree_->setWordWrap(false); // long values elide in the middle; the tooltip has them whole
     tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setMouseTracking(true);
@@ -122,10 +122,10 @@ QTreeWidgetItem* DetailsPanel::row(QTreeWidgetItem* parent, const QString& field
 
 QTreeWidgetItem* DetailsPanel::link(QTreeWidgetItem* parent, const QString& field,
                                     SliceRef target) {
-    const QString text = QStringLiteral("%1  @ %2  (%3)")
+    // Short enough to read in the dock; the track is in the tooltip.
+    const QString text = QStringLiteral("%1  @ %2")
                              .arg(toQString(trace_->name(target)),
-                                  dur(trace_->start(target) - trace_->bounds().start),
-                                  trackLabel(*trace_, target.track));
+                                  dur(trace_->start(target) - trace_->bounds().start));
     QTreeWidgetItem* item = row(parent, field, text);
     item->setData(1, kLinkTrackRole, target.track);
     item->setData(1, kLinkIndexRole, target.index);
@@ -133,7 +133,8 @@ QTreeWidgetItem* DetailsPanel::link(QTreeWidgetItem* parent, const QString& fiel
     f.setUnderline(true);
     item->setFont(1, f);
     item->setForeground(1, palette().brush(QPalette::Link));
-    item->setToolTip(1, tr("Click to select: %1").arg(text));
+    item->setToolTip(1,
+                     tr("Click to select: %1 (%2)").arg(text, trackLabel(*trace_, target.track)));
     return item;
 }
 
