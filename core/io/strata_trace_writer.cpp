@@ -62,7 +62,8 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error) {
         if (error) *error = error_;
         return false;
     }
-    std::FILE* f = std::fopen(path.c_str(), "wb");
+    // "e": close-on-exec, so programs the target execs do not inherit the trace file.
+    std::FILE* f = std::fopen(path.c_str(), "wbe");
     if (!f) {
         error_ = path + ": cannot create: " + std::strerror(errno);
         if (error) *error = error_;
