@@ -17,6 +17,11 @@ strata_add_qtest(tst_collector_units
   LIBS strata_core)
 if(TARGET tst_collector_units)
   target_include_directories(tst_collector_units PRIVATE ${PROJECT_SOURCE_DIR}/kernels/collector)
+  if(TARGET strata_collector) # CUPTI headers present: also test the NVTX callback decoding
+    target_sources(tst_collector_units PRIVATE ${PROJECT_SOURCE_DIR}/kernels/collector/nvtx_events.cpp)
+    target_include_directories(tst_collector_units PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+    target_compile_definitions(tst_collector_units PRIVATE STRATA_HAVE_CUPTI_HEADERS)
+  endif()
 endif()
 
 if(TARGET strata_collector)

@@ -3,6 +3,11 @@
 // e.g. 4 MiB buffers -> max(16, 256 MiB / 4 MiB) = 64 buffers in the pool at most.
 #include "buffer_pool.h"
 #include "collector_config.h"
+#ifdef STRATA_HAVE_CUPTI_HEADERS
+#include "nvtx_events.h"
+
+#include <generated_nvtx_meta.h>
+#endif
 
 #include <QtTest>
 
@@ -34,6 +39,7 @@ private slots:
     void captureGroups();
     void scheduleAndDuration();
     void badValuesFallBack();
+    void nvtxCallbacksDecoded();
 };
 
 void TestCollectorUnits::poolHandsOutAlignedBuffersUpToItsCap() {
@@ -129,6 +135,74 @@ void TestCollectorUnits::badValuesFallBack() {
     QVERIFY(hasWarning(c, "STRATA_SCHEDULE_WAIT=\"-1\" ignored"));
     QVERIFY(hasWarning(c, "STRATA_DURATION_S=\"nan\" ignored"));
     QVERIFY(hasWarning(c, "without STRATA_SCHEDULE_ACTIVE")); // WAIT given, ACTIVE not
+}
+
+void TestCollectorUnits::nvtxCallbacksDecoded() {
+#ifndef STRATA_HAVE_CUPTI_HEADERS
+    QSKIP("no CUPTI headers in this build");
+#else
+    auto data = [](const void* params, const void* ret = nullptr) {
+        return CUpti_NvtxData{"nvtx", params, ret};
+    };
+    nvtxEventAttributes_t attr{};
+    attr.version = NVTX_VERSION;
+    attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    attr.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    attr.message.ascii = "forward";
+
+    nvtxRangePushA_params pushA{"step"};
+    CUpti_NvtxData d = data(&pushA);
+    NvtxEvent e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxRangePushA, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::Push));
+    QCOMPARE(QString(e.name), QString("step"));
+
+    nvtxDomainRangePushEx_params pushDomain{};
+    pushDomain.core.eventAttrib = &attr;
+    d = data(&pushDomain);
+    e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxDomainRangePushEx, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::Push));
+    QCOMPARE(QString(e.name), QString("forward"));
+
+    d = data(nullptr);
+    QCOMPARE(int(decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxRangePop, &d).kind), int(NvtxEvent::Pop));
+    QCOMPARE(int(decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxDomainRangePop, &d).kind),
+             int(NvtxEvent::Pop));
+
+    nvtxMarkEx_params markEx{&attr};
+    d = data(&markEx);
+    e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxMarkEx, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::Mark));
+    QCOMPARE(QString(e.name), QString("forward"));
+
+    nvtxRangeStartEx_params startEx{&attr};
+    const nvtxRangeId_t id = 42;
+    d = data(&startEx, &id);
+    e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxRangeStartEx, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::Start));
+    QCOMPARE(e.id, uint64_t(42));
+    d = data(&startEx); // no return value: the end could never be matched
+    QCOMPARE(int(decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxRangeStartEx, &d).kind),
+             int(NvtxEvent::None));
+
+    nvtxDomainRangeEnd_params endDomain{};
+    endDomain.core.id = 42;
+    d = data(&endDomain);
+    e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxDomainRangeEnd, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::End));
+    QCOMPARE(e.id, uint64_t(42));
+
+    attr.messageType = NVTX_MESSAGE_TYPE_UNICODE; // wide strings: no name, still a push
+    attr.message.unicode = L"wide";
+    nvtxRangePushEx_params pushWide{&attr};
+    d = data(&pushWide);
+    e = decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxRangePushEx, &d);
+    QCOMPARE(int(e.kind), int(NvtxEvent::Push));
+    QVERIFY(e.name == nullptr);
+
+    d = data(&pushA);
+    QCOMPARE(int(decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxDomainCreateA, &d).kind),
+             int(NvtxEvent::None));
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCollectorUnits)
