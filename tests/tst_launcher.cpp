@@ -298,6 +298,28 @@ private slots:
                                                           std::to_string(l.pid()) + ".strata"});
     }
 
+    void killedTargetKeepsFlushedChunks() {
+        // The target flushes its records, then is killed -9 before close(): the file loads with
+        // everything flushed and says the writer never closed it.
+        RecordOptions o = options({kFakeTarget, "--sleep-ms", "20000"});
+        o.output = path("killed-{pid}.strata");
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        const std::string file = path("killed-") + std::to_string(l.pid()) + ".strata";
+        for (int i = 0; i < 200 && summarizeTraceFile(file).slices < 4; ++i) QTest::qWait(25);
+        l.sendSignal(SIGKILL);
+        QCOMPARE(l.wait(), 137);
+        QCOMPARE(l.traceFiles(), std::vector<std::string>{file});
+        const TraceFileSummary s = summarizeTraceFile(file);
+        QVERIFY2(s.loaded, s.error.c_str());
+        QCOMPARE(s.slices, uint64_t(4));
+        QCOMPARE(s.kernels, uint64_t(2));
+        QCOMPARE(s.warnings.size(), size_t(1));
+        QVERIFY2(s.warnings[0].find("no end-of-file record after 1 chunk(s)") != std::string::npos,
+                 s.warnings[0].c_str());
+    }
+
     void capturedOutput() {
         RecordOptions o = options({"sh", "-c", "echo out; echo err >&2; read x || echo eof"});
         o.captureOutput = true;
