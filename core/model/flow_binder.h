@@ -39,7 +39,7 @@ using SeqMap = std::vector<SliceRef>;
 
 struct PairHashI64 {
     size_t operator()(const std::pair<int64_t, int64_t>& p) const noexcept {
-        return std::hash<int64_t>{}(p.first * 1000003 ^ p.second);
+        return std::hash<uint64_t>{}(uint64_t(p.first) * 1000003u ^ uint64_t(p.second));
     }
 };
 using TrackAliases =
