@@ -103,17 +103,17 @@ void ArgStore::addDouble(StringId key, double v) {
     putKey(key, uint8_t(ArgValue::Type::Double));
     uint8_t raw[8];
     std::memcpy(raw, &v, 8);
-    bytes_.insert(bytes_.end(), raw, raw + 8);
+    bytes_.append(raw, 8);
 }
 void ArgStore::addString(StringId key, std::string_view v) {
     putKey(key, uint8_t(ArgValue::Type::String));
     putVarint(v.size());
-    bytes_.insert(bytes_.end(), v.begin(), v.end());
+    bytes_.append(reinterpret_cast<const uint8_t*>(v.data()), v.size());
 }
 void ArgStore::addJson(StringId key, std::string_view v) {
     putKey(key, uint8_t(ArgValue::Type::Json));
     putVarint(v.size());
-    bytes_.insert(bytes_.end(), v.begin(), v.end());
+    bytes_.append(reinterpret_cast<const uint8_t*>(v.data()), v.size());
 }
 
 ArgSetId ArgStore::finish() {
@@ -134,8 +134,8 @@ void ArgStore::appendFrom(const ArgStore& other, ArgSetId id) {
     const size_t b = other.offsets_[id];
     const size_t e = other.offsets_[id + 1];
     // Copy through a temporary: `other` may be *this.
-    std::vector<uint8_t> tmp(other.bytes_.begin() + b, other.bytes_.begin() + e);
-    bytes_.insert(bytes_.end(), tmp.begin(), tmp.end());
+    std::vector<uint8_t> tmp(other.bytes_.data() + b, other.bytes_.data() + e);
+    bytes_.append(tmp.data(), tmp.size());
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // An arg set is a run of entries in one byte arena: varint(key id) | type | payload.
 // Keys are interned in the trace's StringPool; string values are stored inline (most are unique).
 // Nested JSON objects/arrays are kept as their JSON text (type Json).
+#include "model/pod_vector.h"
 #include "model/string_pool.h"
 
 #include <cstdint>
@@ -40,6 +41,7 @@ struct Arg {
 
 class ArgStore {
 public:
+    ArgStore() { offsets_.push_back(0); }
     // Building: begin(), add*()..., finish() -> id (kNoArgs if nothing was added).
     void begin();
     void addNull(StringId key);
@@ -66,8 +68,8 @@ public:
     void shrink();
 
 private:
-    std::vector<uint8_t> bytes_;
-    std::vector<uint64_t> offsets_{0}; // set i spans [offsets_[i], offsets_[i + 1])
+    PodVector<uint8_t> bytes_;
+    PodVector<uint64_t> offsets_; // set i spans [offsets_[i], offsets_[i + 1]); [0] = 0
     size_t pendingStart_ = 0;
     bool building_ = false;
     void putVarint(uint64_t v);

@@ -8,25 +8,17 @@
 
 namespace strata {
 
-FlowBinder::FlowBinder(Trace& trace, const TrackAliases& aliases)
-    : trace_(trace), flows_(trace.flows_), aliases_(aliases) {}
+FlowBinder::FlowBinder(Trace& trace, const TrackAliases& aliases,
+                       std::vector<std::pair<int64_t, int64_t>> trackKeys)
+    : trace_(trace), flows_(trace.flows_), aliases_(aliases), trackKeys_(std::move(trackKeys)) {}
 
-std::vector<TrackId> FlowBinder::candidates(const FlowEventV1& e) const {
-    // A flow event names its thread by (pid, tid); the tracks it may land on are that thread's
-    // lanes and the GPU stream tracks whose events used the same (pid, tid).
-    auto it = aliases_.find({e.pid, e.tid});
-    if (it != aliases_.end()) return it->second;
-    std::vector<TrackId> out;
-    if (e.track < trace_.tracks_.size()) {
-        const Track& base = trace_.tracks_[e.track];
-        for (TrackId t = 0; t < trace_.tracks_.size(); ++t) {
-            const Track& o = trace_.tracks_[t];
-            if (o.kind == base.kind && o.pid == base.pid && o.tid == base.tid &&
-                o.device == base.device)
-                out.push_back(t);
-        }
-    }
-    return out;
+// A flow event names its thread by (pid, tid); the tracks it may land on are that thread's
+// lanes and the GPU stream tracks whose events used the same (pid, tid).
+const std::vector<TrackId>& FlowBinder::candidates(const FlowEventV1& e) const {
+    static const std::vector<TrackId> kNone;
+    if (e.track >= trackKeys_.size()) return kNone;
+    auto it = aliases_.find(trackKeys_[e.track]);
+    return it == aliases_.end() ? kNone : it->second;
 }
 
 // Innermost slice containing ts over the candidate tracks (slices starting exactly at ts count).
@@ -68,11 +60,11 @@ SliceRef FlowBinder::nextStarting(const FlowEventV1& e) const {
     return best;
 }
 
-void FlowBinder::bindV1(std::vector<FlowEventV1> events) {
+void FlowBinder::bindV1(PodVector<FlowEventV1>& events) {
     using Phase = TraceBuilder::FlowPhase;
     std::sort(events.begin(), events.end(), [](const FlowEventV1& a, const FlowEventV1& b) {
-        return std::tie(a.id, a.category, a.name, a.ts, a.order) <
-               std::tie(b.id, b.category, b.name, b.ts, b.order);
+        return std::tie(a.id, a.category, a.name, a.ts, a.phase, a.track) <
+               std::tie(b.id, b.category, b.name, b.ts, b.phase, b.track);
     });
     std::vector<bool> used(events.size(), false);
     auto bind = [&](const FlowEventV1& e) {

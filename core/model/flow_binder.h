@@ -5,6 +5,7 @@
 // Events are paired per (id, category, name) in time order; an 'f' earlier than its 's' (clock
 // skew between CPU and GPU) is still paired with the next 's'. v2: bind_id with flow_out on the
 // source slice and flow_in on the destination.
+#include "model/pod_vector.h"
 #include "model/trace.h"
 
 #include <string>
@@ -13,17 +14,15 @@
 
 namespace strata {
 
+// 32 bytes: the thread is found through the (pid, tid) of the track the event was added to.
 struct FlowEventV1 {
-    uint8_t phase = 0; // TraceBuilder::FlowPhase
-    bool bindEnclosing = false;
-    int64_t pid = 0;
-    int64_t tid = 0;
-    TrackId track = 0;
     TimeNs ts = 0;
     uint64_t id = 0;
+    TrackId track = 0; // as added (before empty tracks are dropped)
     StringId category = 0;
     StringId name = 0;
-    uint32_t order = 0;
+    uint8_t phase = 0; // TraceBuilder::FlowPhase
+    bool bindEnclosing = false;
 };
 
 struct FlowEventV2 {
@@ -47,8 +46,10 @@ using TrackAliases =
 
 class FlowBinder {
 public:
-    FlowBinder(Trace& trace, const TrackAliases& aliases);
-    void bindV1(std::vector<FlowEventV1> events);
+    // trackKeys: (pid, tid) of every track as added, indexed by the TrackId events carry.
+    FlowBinder(Trace& trace, const TrackAliases& aliases,
+               std::vector<std::pair<int64_t, int64_t>> trackKeys);
+    void bindV1(PodVector<FlowEventV1>& events);
     void bindV2(std::vector<FlowEventV2> events, const std::vector<SeqMap>& seqMaps);
     std::vector<std::string> takeWarnings();
 
@@ -56,11 +57,12 @@ private:
     Trace& trace_;
     std::vector<Flow>& flows_;
     const TrackAliases& aliases_;
+    std::vector<std::pair<int64_t, int64_t>> trackKeys_;
     size_t unbound_ = 0;
     size_t unpaired_ = 0;
     SliceRef enclosing(const FlowEventV1& e) const;
     SliceRef nextStarting(const FlowEventV1& e) const;
-    std::vector<TrackId> candidates(const FlowEventV1& e) const;
+    const std::vector<TrackId>& candidates(const FlowEventV1& e) const;
 };
 
 } // namespace strata

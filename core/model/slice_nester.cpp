@@ -8,8 +8,7 @@ namespace {
 constexpr size_t kMaxDepth = UINT16_MAX;
 }
 
-void SliceNester::nest(std::vector<RawSlice>& slices, Track& track,
-                       std::vector<RawSlice>& overflow) {
+void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow) {
     // Start ascending; at equal starts the longer slice first so that it becomes the parent;
     // then insertion order.
     std::sort(slices.begin(), slices.end(), [](const RawSlice& a, const RawSlice& b) {

@@ -1,6 +1,7 @@
 #pragma once
 // Build-time step: sorts one lane's slices, nests them (depth, parent, self time) into the
 // track's columns, and hands back the slices that overlap without nesting (for the next lane).
+#include "model/pod_vector.h"
 #include "model/track.h"
 
 #include <vector>
@@ -24,7 +25,7 @@ class SliceNester {
 public:
     // On return `slices` holds the accepted slices in column order (slice k of the track is
     // slices[k]); the rest are in `overflow`. `track.slices` must be empty.
-    void nest(std::vector<RawSlice>& slices, Track& track, std::vector<RawSlice>& overflow);
+    void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow);
 };
 
 } // namespace strata

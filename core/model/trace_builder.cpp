@@ -26,8 +26,8 @@ struct RawEdge {
 };
 
 struct RawTrack {
-    std::vector<RawSlice> slices;
-    std::vector<RawEdge> edges;
+    PodVector<RawSlice> slices;
+    PodVector<RawEdge> edges;
     uint32_t nextSeq = 0;
 };
 
@@ -53,7 +53,7 @@ struct TraceBuilder::Impl {
     TrackAliases aliases;
     std::map<int64_t, Process> processes;
     std::map<std::pair<int64_t, int64_t>, Thread> threads;
-    std::vector<FlowEventV1> flowsV1;
+    PodVector<FlowEventV1> flowsV1;
     std::vector<FlowEventV2> flowsV2;
 
     TrackId newTrack(Track t) {
@@ -80,6 +80,7 @@ struct TraceBuilder::Impl {
 
     void matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds, size_t& openBegins);
     void dropEmptyTracks(std::vector<SeqMap>& seqMaps);
+    std::vector<std::pair<int64_t, int64_t>> trackKeys; // (pid, tid) of tracks as added
 };
 
 TraceBuilder::TraceBuilder() : d(std::make_unique<Impl>()) {}
@@ -258,18 +259,14 @@ void TraceBuilder::addCounter(TrackId track, TimeNs ts, double value) {
 
 void TraceBuilder::addFlowV1(FlowPhase phase, TrackId track, TimeNs ts, uint64_t id,
                              StringId category, StringId name, bool bindEnclosing) {
-    const Track& t = d->trace->tracks_[track];
     FlowEventV1 f;
     f.phase = static_cast<uint8_t>(phase);
-    f.pid = t.pid;
-    f.tid = t.tid;
     f.track = track;
     f.ts = ts;
     f.id = id;
     f.category = category;
     f.name = name;
     f.bindEnclosing = bindEnclosing;
-    f.order = static_cast<uint32_t>(d->flowsV1.size());
     d->flowsV1.push_back(f);
 }
 
@@ -335,12 +332,13 @@ void TraceBuilder::Impl::matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatch
         ++openBegins;
     }
     rt.edges.clear();
-    rt.edges.shrink_to_fit();
 }
 
 // Tracks that hold nothing (e.g. made only to look up a flow's thread) are removed.
 void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
     auto& tracks = trace->tracks_;
+    trackKeys.reserve(tracks.size());
+    for (const Track& t : tracks) trackKeys.emplace_back(t.pid, t.tid);
     std::vector<TrackId> remap(tracks.size(), UINT32_MAX);
     TrackId next = 0;
     for (TrackId i = 0; i < tracks.size(); ++i) {
@@ -362,7 +360,6 @@ void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
             if (remap[id] != UINT32_MAX) out.push_back(remap[id]);
         ids = std::move(out);
     }
-    for (auto& f : flowsV1) f.track = f.track < remap.size() ? remap[f.track] : UINT32_MAX;
 }
 
 std::shared_ptr<const Trace> TraceBuilder::build() {
@@ -399,15 +396,14 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     size_t spilled = 0;
     const size_t baseTracks = d->raw.size();
     for (TrackId i = 0; i < baseTracks; ++i) {
-        std::vector<RawSlice> pending = std::move(d->raw[i].slices);
-        d->raw[i].slices = {};
+        PodVector<RawSlice> pending = std::move(d->raw[i].slices);
         // Only v2 flows refer to slices by insertion order; keep the map only when needed.
         const bool needSeq = !d->flowsV2.empty();
         if (needSeq) seqMaps[i].assign(d->raw[i].nextSeq, SliceRef{});
         TrackId lane = i;
         uint32_t laneNo = 0;
         while (true) {
-            std::vector<RawSlice> overflow;
+            PodVector<RawSlice> overflow;
             nester.nest(pending, tr.tracks_[lane], overflow);
             if (needSeq)
                 for (SliceIndex k = 0; k < pending.size(); ++k)
@@ -475,8 +471,9 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     }
 
     // Flows.
-    FlowBinder binder(tr, d->aliases);
-    binder.bindV1(std::move(d->flowsV1));
+    FlowBinder binder(tr, d->aliases, std::move(d->trackKeys));
+    binder.bindV1(d->flowsV1);
+    d->flowsV1.clear();
     binder.bindV2(std::move(d->flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
 
@@ -508,8 +505,6 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     for (auto& [key, t] : d->threads) tr.threads_.push_back(std::move(t));
 
     tr.bounds_ = TimeRange{lo, hi};
-    tr.extras_.shrink_to_fit();
-    tr.gpu_.shrink_to_fit();
     tr.args_.shrink();
 
     std::shared_ptr<const Trace> out(std::move(d->trace));
