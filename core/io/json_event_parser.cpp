@@ -170,11 +170,16 @@ struct ChromeEventParser::Impl {
         }
     }
 
-    ArgSetId storeArgs() {
+    // Args go to the ArgStore; "correlation" and "External id" that were taken into the slice's
+    // typed fields (SliceExtra) are not stored twice (they would also make every set unique).
+    ArgSetId storeArgs(bool correlationKept = false, bool externalIdKept = false) {
         if (ev.args.empty()) return kNoArgs;
         ArgStore& st = b.args();
         st.begin();
         for (const ArgItem& a : ev.args) {
+            if ((correlationKept && a.key == "correlation") ||
+                (externalIdKept && a.key == "External id"))
+                continue;
             const StringId key = intern(a.key);
             switch (a.type) {
             case ArgValue::Type::Null:
@@ -363,7 +368,7 @@ struct ChromeEventParser::Impl {
             if (argInt(arg("correlation"), &v)) in.correlation = v;
             if (argInt(arg("External id"), &v)) in.externalId = v;
             if (haveGpu) in.gpu = &gpu;
-            in.args = storeArgs();
+            in.args = storeArgs(in.correlation >= 0, in.externalId >= 0);
             const PendingSlice ps = ph == 'X' ? b.addSlice(track, in) : b.addBegin(track, in);
             if (ev.hasBind && (ev.flowIn || ev.flowOut))
                 b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);

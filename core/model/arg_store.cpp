@@ -119,9 +119,20 @@ void ArgStore::addJson(StringId key, std::string_view v) {
 ArgSetId ArgStore::finish() {
     building_ = false;
     if (bytes_.size() == pendingStart_) return kNoArgs;
-    offsets_.push_back(
-        bytes_.size()); // sets are contiguous: set i spans [offsets_[i], offsets_[i+1])
-    return static_cast<ArgSetId>(offsets_.size() - 2);
+    const uint8_t* p = bytes_.data() + pendingStart_;
+    const size_t n = bytes_.size() - pendingStart_;
+    uint64_t h = 1469598103934665603ull; // FNV-1a
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    ArgSetId& slot = recent_[h % kDedupSlots];
+    if (slot != UINT32_MAX && offsets_[slot + 1] - offsets_[slot] == n &&
+        std::memcmp(bytes_.data() + offsets_[slot], p, n) == 0) {
+        bytes_.resize(pendingStart_); // the same set is stored already
+        return slot;
+    }
+    // Sets are contiguous: set i spans [offsets_[i], offsets_[i + 1]).
+    offsets_.push_back(bytes_.size());
+    slot = static_cast<ArgSetId>(offsets_.size() - 2);
+    return slot;
 }
 
 void ArgStore::cancel() {

@@ -72,6 +72,10 @@ private:
     PodVector<uint64_t> offsets_; // set i spans [offsets_[i], offsets_[i + 1]); [0] = 0
     size_t pendingStart_ = 0;
     bool building_ = false;
+    // Recently finished sets by content hash: an identical set (same keys and values, e.g. the
+    // launch configuration of the same kernel) is stored once. Small and fixed, never grows.
+    static constexpr size_t kDedupSlots = 4096;
+    std::vector<ArgSetId> recent_ = std::vector<ArgSetId>(kDedupSlots, UINT32_MAX);
     void putVarint(uint64_t v);
     void putKey(StringId key, uint8_t type);
 };

@@ -2,6 +2,7 @@
 // The immutable, columnar trace. Built once by TraceBuilder::build(); everything after that reads
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
+#include "model/pod_vector.h"
 #include "model/string_pool.h"
 #include "model/track.h"
 
@@ -97,8 +98,8 @@ public:
     const Process* process(int64_t pid) const;
     const Thread* thread(int64_t pid, int64_t tid) const;
     const std::vector<Flow>& flows() const { return flows_; }
-    const std::vector<SliceExtra>& extras() const { return extras_; }
-    const std::vector<GpuActivity>& gpuActivities() const { return gpu_; }
+    const PodVector<SliceExtra>& extras() const { return extras_; }
+    const PodVector<GpuActivity>& gpuActivities() const { return gpu_; }
     const std::vector<DeviceInfo>& devices() const { return devices_; }
     // Top-level metadata (key -> JSON text or plain string), e.g. schemaVersion.
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
@@ -142,8 +143,8 @@ private:
     std::vector<Process> processes_; // sorted by pid
     std::vector<Thread> threads_;    // sorted by (pid, tid)
     std::vector<Flow> flows_;
-    std::vector<SliceExtra> extras_;
-    std::vector<GpuActivity> gpu_;
+    PodVector<SliceExtra> extras_; // realloc-grown: no copy-doubling peak while loading
+    PodVector<GpuActivity> gpu_;
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;

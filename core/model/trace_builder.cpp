@@ -477,7 +477,14 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     binder.bindV2(std::move(d->flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
 
-    // Correlation and External id indices.
+    // Correlation and External id indices, sized exactly before they are filled.
+    size_t nCorrelation = 0, nExternal = 0;
+    for (const SliceExtra& e : tr.extras_) {
+        nCorrelation += e.correlation >= 0;
+        nExternal += e.externalId >= 0;
+    }
+    tr.correlationIndex_.reserve(nCorrelation);
+    tr.externalIndex_.reserve(nExternal);
     for (TrackId t = 0; t < tr.tracks_.size(); ++t) {
         const auto& ex = tr.tracks_[t].slices.extra;
         for (SliceIndex k = 0; k < ex.size(); ++k) {
