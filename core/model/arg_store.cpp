@@ -121,8 +121,19 @@ ArgSetId ArgStore::finish() {
     if (bytes_.size() == pendingStart_) return kNoArgs;
     const uint8_t* p = bytes_.data() + pendingStart_;
     const size_t n = bytes_.size() - pendingStart_;
-    uint64_t h = 1469598103934665603ull; // FNV-1a
-    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    // A word-at-a-time multiply-xorshift hash of the set's bytes.
+    uint64_t h = n * 0x9E3779B97F4A7C15ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, p + i, n - i);
+    h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
     ArgSetId& slot = recent_[h % kDedupSlots];
     if (slot != UINT32_MAX && offsets_[slot + 1] - offsets_[slot] == n &&
         std::memcmp(bytes_.data() + offsets_[slot], p, n) == 0) {
