@@ -31,6 +31,22 @@ struct RawTrack {
     uint32_t nextSeq = 0;
 };
 
+// Stable time order of a column, and a column rearranged into it.
+std::vector<uint32_t> timeOrder(const std::vector<TimeNs>& ts) {
+    std::vector<uint32_t> order(ts.size());
+    for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return ts[a] < ts[b]; });
+    return order;
+}
+
+template <typename T> void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (uint32_t k : order) out.push_back(v[k]);
+    v = std::move(out);
+}
+
 std::string formatUs(TimeNs ns) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.3f us", double(ns) / 1000.0);
@@ -439,31 +455,17 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     for (Track& t : tr.tracks_) {
         auto& c = t.counter;
         if (!std::is_sorted(c.ts.begin(), c.ts.end())) {
-            std::vector<uint32_t> order(c.ts.size());
-            for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-            std::stable_sort(order.begin(), order.end(),
-                             [&](uint32_t a, uint32_t b) { return c.ts[a] < c.ts[b]; });
-            CounterColumns sorted;
-            for (uint32_t k : order) {
-                sorted.ts.push_back(c.ts[k]);
-                sorted.value.push_back(c.value[k]);
-            }
-            c = std::move(sorted);
+            const auto order = timeOrder(c.ts);
+            permute(c.ts, order);
+            permute(c.value, order);
         }
         auto& in = t.instants;
         if (!std::is_sorted(in.ts.begin(), in.ts.end())) {
-            std::vector<uint32_t> order(in.ts.size());
-            for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-            std::stable_sort(order.begin(), order.end(),
-                             [&](uint32_t a, uint32_t b) { return in.ts[a] < in.ts[b]; });
-            InstantColumns sorted;
-            for (uint32_t k : order) {
-                sorted.ts.push_back(in.ts[k]);
-                sorted.name.push_back(in.name[k]);
-                sorted.category.push_back(in.category[k]);
-                sorted.args.push_back(in.args[k]);
-            }
-            in = std::move(sorted);
+            const auto order = timeOrder(in.ts);
+            permute(in.ts, order);
+            permute(in.name, order);
+            permute(in.category, order);
+            permute(in.args, order);
         }
         tr.sliceCount_ += t.slices.size();
         tr.counterSampleCount_ += c.size();
