@@ -91,6 +91,7 @@ private slots:
     void countersInstantsAsync();
     void stringIdsAndEpochTimes();
     void skippedEventsAreCounted();
+    void gpuEventWithoutTimestampsIsSkipped();
     void unsortedInputSameResult();
     void gzipSameAsPlain();
     void truncatedObject();
@@ -356,6 +357,22 @@ void TestChromeJsonReader::skippedEventsAreCounted() {
                           ", line 21)"));
     // a, b, outer, inner, req, producer, consumer, strtid, epoch, open.
     QCOMPARE(t.sliceCount(), size_t(10));
+}
+
+void TestChromeJsonReader::gpuEventWithoutTimestampsIsSkipped() {
+    // Kineto writes some kernels with "ts": 0 and "dur": 0 among epoch-stamped ones.
+    const LoadResult r = loadText(
+        R"({"traceEvents": [
+ {"ph": "X", "cat": "kernel", "name": "k0", "pid": 0, "tid": 7, "ts": 0, "dur": 0,
+  "args": {"device": 0, "stream": 7}},
+ {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 1700000000000000, "dur": 5,
+  "args": {"device": 0, "stream": 7}}]})");
+    QVERIFY(r.ok());
+    const Trace& t = *r.trace;
+    QCOMPARE(t.sliceCount(), size_t(1));
+    QVERIFY(!findSlice(t, "k0").valid());
+    QCOMPARE(t.bounds().start, TimeNs(1700000000000000000));
+    QVERIFY(hasWarning(t, "skipped 1 event: GPU event with \"ts\": 0 and \"dur\": 0"));
 }
 
 void TestChromeJsonReader::unsortedInputSameResult() {

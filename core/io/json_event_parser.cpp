@@ -331,6 +331,10 @@ struct ChromeEventParser::Impl {
             GpuActivity gpu;
             bool haveGpu = false;
             if (isGpuTrackKind(kind) && ph != 'i' && ph != 'I' && ph != 'R') {
+                // Kineto/CUPTI sometimes writes GPU activity with "ts": 0 and "dur": 0 (a record
+                // whose timestamps were never filled in); kept, it would open a gap back to 0.
+                if (ph == 'X' && ev.ts == 0 && ev.dur == 0)
+                    return skip("GPU event with \"ts\": 0 and \"dur\": 0 (no timestamps)");
                 int64_t device = pid, stream = tid;
                 int64_t v;
                 if (argInt(arg("device"), &v)) device = v;
