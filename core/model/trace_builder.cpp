@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace strata {
@@ -94,6 +95,17 @@ struct TraceBuilder::Impl {
         return static_cast<uint32_t>(trace->extras_.size() - 1);
     }
 
+    // The track of `key` in `map`, made by `make()` the first time it is asked for.
+    template <typename Map, typename Key, typename Make>
+    TrackId findOrAdd(Map& map, const Key& key, Make&& make, bool* added = nullptr) {
+        auto [it, inserted] = map.try_emplace(key, 0);
+        if (inserted) it->second = newTrack(make());
+        if (added) *added = inserted;
+        return it->second;
+    }
+    int64_t lastAliasPid = 0, lastAliasTid = 0;
+    TrackId lastAliasTrack = UINT32_MAX;
+
     void matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds, size_t& openBegins);
     void dropEmptyTracks(std::vector<SeqMap>& seqMaps);
     std::vector<std::pair<int64_t, int64_t>> trackKeys; // (pid, tid) of tracks as added
@@ -110,66 +122,72 @@ ArgStore& TraceBuilder::args() {
 }
 
 TrackId TraceBuilder::threadTrack(int64_t pid, int64_t tid) {
-    auto [it, inserted] = d->threadTracks.try_emplace({pid, tid}, 0);
-    if (inserted) {
+    auto make = [&] {
         Track t;
         t.kind = TrackKind::Thread;
         t.pid = pid;
         t.tid = tid;
-        it->second = d->newTrack(std::move(t));
-        d->alias(pid, tid, it->second);
-    }
-    return it->second;
+        return t;
+    };
+    bool added = false;
+    const TrackId id = d->findOrAdd(d->threadTracks, std::pair{pid, tid}, make, &added);
+    if (added) d->alias(pid, tid, id);
+    return id;
 }
 
 TrackId TraceBuilder::gpuStreamTrack(int32_t device, int64_t stream, int64_t pid, int64_t tid) {
-    auto [it, inserted] = d->gpuTracks.try_emplace({device, stream}, 0);
-    if (inserted) {
+    auto make = [&] {
         Track t;
         t.kind = TrackKind::GpuStream;
         t.pid = pid;
         t.tid = stream;
         t.device = device;
-        it->second = d->newTrack(std::move(t));
+        return t;
+    };
+    const TrackId id =
+        d->findOrAdd(d->gpuTracks, std::pair<int64_t, int64_t>{device, stream}, make);
+    // Every (pid, tid) that names this stream is an alias for flow binding; most events repeat
+    // the previous one, so only a change is looked up.
+    if (std::tie(pid, tid, id) != std::tie(d->lastAliasPid, d->lastAliasTid, d->lastAliasTrack)) {
+        d->alias(pid, tid, id);
+        d->lastAliasPid = pid;
+        d->lastAliasTid = tid;
+        d->lastAliasTrack = id;
     }
-    d->alias(pid, tid, it->second);
-    return it->second;
+    return id;
 }
 
 TrackId TraceBuilder::counterTrack(int64_t pid, StringId name) {
-    auto [it, inserted] = d->counterTracks.try_emplace({pid, name}, 0);
-    if (inserted) {
+    auto make = [&] {
         Track t;
         t.kind = TrackKind::Counter;
         t.pid = pid;
         t.name = name;
-        it->second = d->newTrack(std::move(t));
-    }
-    return it->second;
+        return t;
+    };
+    return d->findOrAdd(d->counterTracks, std::pair{pid, name}, make);
 }
 
 TrackId TraceBuilder::asyncTrack(int64_t pid, StringId name, uint64_t cookie) {
-    auto [it, inserted] = d->asyncTracks.try_emplace({pid, name, cookie}, 0);
-    if (inserted) {
+    auto make = [&] {
         Track t;
         t.kind = TrackKind::Async;
         t.pid = pid;
         t.name = name;
         t.cookie = cookie;
-        it->second = d->newTrack(std::move(t));
-    }
-    return it->second;
+        return t;
+    };
+    return d->findOrAdd(d->asyncTracks, std::tuple{pid, name, cookie}, make);
 }
 
 TrackId TraceBuilder::processInstantTrack(int64_t pid) {
-    auto [it, inserted] = d->processInstantTracks.try_emplace(pid, 0);
-    if (inserted) {
+    auto make = [&] {
         Track t;
         t.kind = TrackKind::ProcessInstants;
         t.pid = pid;
-        it->second = d->newTrack(std::move(t));
-    }
-    return it->second;
+        return t;
+    };
+    return d->findOrAdd(d->processInstantTracks, pid, make);
 }
 
 TrackId TraceBuilder::globalInstantTrack() {
