@@ -11,11 +11,14 @@ constexpr size_t kMaxDepth = UINT16_MAX;
 void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow) {
     // Start ascending; at equal starts the longer slice first so that it becomes the parent;
     // then insertion order.
-    std::sort(slices.begin(), slices.end(), [](const RawSlice& a, const RawSlice& b) {
+    const auto before = [](const RawSlice& a, const RawSlice& b) {
         if (a.start != b.start) return a.start < b.start;
         if (a.dur != b.dur) return a.dur > b.dur;
         return a.seq < b.seq;
-    });
+    };
+    // Recorders and most writers emit a thread's slices in order already: check before sorting.
+    if (!std::is_sorted(slices.begin(), slices.end(), before))
+        std::sort(slices.begin(), slices.end(), before);
 
     // Accepted slices are compacted in place (write index w never passes read index r).
     std::vector<SliceIndex> parent;

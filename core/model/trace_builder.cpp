@@ -514,8 +514,8 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
             if (e.externalId >= 0) tr.externalIndex_.push_back({e.externalId, SliceRef{t, k}});
         }
     }
-    std::sort(tr.correlationIndex_.begin(), tr.correlationIndex_.end());
-    std::sort(tr.externalIndex_.begin(), tr.externalIndex_.end());
+    for (auto* index : {&tr.correlationIndex_, &tr.externalIndex_})
+        if (!std::is_sorted(index->begin(), index->end())) std::sort(index->begin(), index->end());
 
     // Processes and threads: every pid/tid that has a track gets an entry.
     for (const Track& t : tr.tracks_) {
