@@ -89,22 +89,18 @@ int main(int argc, char** argv) {
                          qPrintable(parser.value(sizeOpt)));
             return 2;
         }
-        if (parser.isSet(rangeOpt)) {
+        // Parses an optional START:END option into *out; false (with a message) if it is malformed.
+        auto rangeOption = [&](const QCommandLineOption& opt, const char* name,
+                               std::optional<strata::TimeRange>* out) {
+            if (!parser.isSet(opt)) return true;
             std::string error;
-            o.range = strata::parseTimeRange(parser.value(rangeOpt).toStdString(), &error);
-            if (!o.range) {
-                std::fprintf(stderr, "strata: --range: %s\n", error.c_str());
-                return 2;
-            }
-        }
-        if (parser.isSet(selRangeOpt)) {
-            std::string error;
-            o.selectRange = strata::parseTimeRange(parser.value(selRangeOpt).toStdString(), &error);
-            if (!o.selectRange) {
-                std::fprintf(stderr, "strata: --select-range: %s\n", error.c_str());
-                return 2;
-            }
-        }
+            *out = strata::parseTimeRange(parser.value(opt).toStdString(), &error);
+            if (!*out) std::fprintf(stderr, "strata: %s: %s\n", name, error.c_str());
+            return out->has_value();
+        };
+        if (!rangeOption(rangeOpt, "--range", &o.range) ||
+            !rangeOption(selRangeOpt, "--select-range", &o.selectRange))
+            return 2;
         o.find = parser.value(findOpt);
         o.printTrackLabels = parser.isSet(labelsOpt);
         return strata::runScreenshot(o);

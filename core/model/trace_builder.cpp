@@ -16,14 +16,8 @@ using PairHash = PairHashI64;
 
 // A B or E edge, matched into a slice at build time.
 struct RawEdge {
-    TimeNs ts = 0;
-    StringId name = 0;
-    StringId category = 0;
-    ArgSetId args = kNoArgs;
-    uint32_t extra = kNoExtra;
-    SliceKind kind = SliceKind::Generic;
+    RawSlice slice; // a B: the slice it opens (dur set when matched); an E: its ts, name, args
     bool isEnd = false;
-    uint32_t seq = 0; // B: the slice's seq on its track
 };
 
 struct RawTrack {
@@ -82,6 +76,7 @@ struct TraceBuilder::Impl {
         auto& v = aliases[{pid, tid}];
         if (std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
     }
+    RawSlice rawSlice(TrackId track, const SliceInput& s);
     uint32_t makeExtra(const SliceInput& s) {
         if (s.correlation < 0 && s.externalId < 0 && !s.gpu) return kNoExtra;
         SliceExtra e;
@@ -238,40 +233,39 @@ void TraceBuilder::addWarning(std::string w) {
     d->trace->warnings_.push_back(std::move(w));
 }
 
-PendingSlice TraceBuilder::addSlice(TrackId track, const SliceInput& s) {
-    RawTrack& rt = d->raw[track];
+// The raw slice of an X or B event; its seq is its insertion order on the track.
+RawSlice TraceBuilder::Impl::rawSlice(TrackId track, const SliceInput& s) {
     RawSlice r;
     r.start = s.start;
     r.dur = std::max<TimeNs>(s.dur, 0);
     r.name = s.name;
     r.category = s.category;
     r.args = s.args;
-    r.extra = d->makeExtra(s);
+    r.extra = makeExtra(s);
     r.kind = s.kind;
-    r.seq = rt.nextSeq++;
-    rt.slices.push_back(r);
+    r.seq = raw[track].nextSeq++;
+    return r;
+}
+
+PendingSlice TraceBuilder::addSlice(TrackId track, const SliceInput& s) {
+    const RawSlice r = d->rawSlice(track, s);
+    d->raw[track].slices.push_back(r);
     return {track, r.seq};
 }
 
 PendingSlice TraceBuilder::addBegin(TrackId track, const SliceInput& s) {
-    RawTrack& rt = d->raw[track];
     RawEdge e;
-    e.ts = s.start;
-    e.name = s.name;
-    e.category = s.category;
-    e.args = s.args;
-    e.extra = d->makeExtra(s);
-    e.kind = s.kind;
-    e.seq = rt.nextSeq++;
-    rt.edges.push_back(e);
-    return {track, e.seq};
+    e.slice = d->rawSlice(track, s);
+    e.slice.dur = 0;
+    d->raw[track].edges.push_back(e);
+    return {track, e.slice.seq};
 }
 
 void TraceBuilder::addEnd(TrackId track, TimeNs ts, StringId name, ArgSetId args) {
     RawEdge e;
-    e.ts = ts;
-    e.name = name;
-    e.args = args;
+    e.slice.start = ts;
+    e.slice.name = name;
+    e.slice.args = args;
     e.isEnd = true;
     d->raw[track].edges.push_back(e);
 }
@@ -322,16 +316,13 @@ void TraceBuilder::Impl::matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatch
                                     size_t& openBegins) {
     RawTrack& rt = raw[id];
     if (rt.edges.empty()) return;
-    std::stable_sort(rt.edges.begin(), rt.edges.end(),
-                     [](const RawEdge& a, const RawEdge& b) { return a.ts < b.ts; });
-    std::vector<const RawEdge*> open;
-    auto emit = [&](const RawEdge& b, TimeNs end, ArgSetId endArgs, uint8_t flags) {
-        RawSlice r;
-        r.start = b.ts;
-        r.dur = end - b.ts;
-        r.name = b.name;
-        r.category = b.category;
-        r.args = b.args;
+    std::stable_sort(rt.edges.begin(), rt.edges.end(), [](const RawEdge& a, const RawEdge& b) {
+        return a.slice.start < b.slice.start;
+    });
+    std::vector<const RawSlice*> open;
+    auto emit = [&](const RawSlice& b, TimeNs end, ArgSetId endArgs, uint8_t flags) {
+        RawSlice r = b;
+        r.dur = end - b.start;
         if (endArgs != kNoArgs) { // merge the E's args into the slice's
             ArgStore& as = trace->args_;
             as.begin();
@@ -339,30 +330,27 @@ void TraceBuilder::Impl::matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatch
             as.appendFrom(as, endArgs);
             r.args = as.finish();
         }
-        r.extra = b.extra;
-        r.kind = b.kind;
         r.flags = flags | kSliceFromBE;
-        r.seq = b.seq;
         rt.slices.push_back(r);
     };
     for (const RawEdge& e : rt.edges) {
         if (!e.isEnd) {
-            open.push_back(&e);
+            open.push_back(&e.slice);
             continue;
         }
         auto it = open.rbegin();
-        if (e.name != 0) {
-            while (it != open.rend() && (*it)->name != e.name) ++it;
+        if (e.slice.name != 0) {
+            while (it != open.rend() && (*it)->name != e.slice.name) ++it;
         }
         if (it == open.rend()) {
             ++unmatchedEnds;
             continue;
         }
-        emit(**it, e.ts, e.args, 0);
+        emit(**it, e.slice.start, e.slice.args, 0);
         open.erase(std::next(it).base());
     }
-    for (const RawEdge* b : open) {
-        emit(*b, std::max(traceEnd, b->ts), kNoArgs, kSliceClosedAtEnd);
+    for (const RawSlice* b : open) {
+        emit(*b, std::max(traceEnd, b->start), kNoArgs, kSliceClosedAtEnd);
         ++openBegins;
     }
     rt.edges.clear();
@@ -407,7 +395,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     };
     for (size_t i = 0; i < d->raw.size(); ++i) {
         for (const auto& s : d->raw[i].slices) see(s.start, s.start + s.dur);
-        for (const auto& e : d->raw[i].edges) see(e.ts, e.ts);
+        for (const auto& e : d->raw[i].edges) see(e.slice.start, e.slice.start);
         for (TimeNs t : tr.tracks_[i].counter.ts) see(t, t);
         for (TimeNs t : tr.tracks_[i].instants.ts) see(t, t);
     }

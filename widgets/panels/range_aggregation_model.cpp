@@ -1,5 +1,6 @@
 #include "range_aggregation_model.h"
 
+#include "qt_text.h"
 #include "time_text.h"
 
 namespace strata {
@@ -36,8 +37,7 @@ QVariant RangeAggregationModel::data(const QModelIndex& index, int role) const {
                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role == Qt::ToolTipRole && index.column() == Name) {
-        return QString::fromUtf8(trace_->str(row.name).data(),
-                                 static_cast<qsizetype>(trace_->str(row.name).size()));
+        return toQString(trace_->str(row.name));
     }
     if (role != Qt::DisplayRole && role != SortRole) return {};
     const bool raw = role == SortRole;
@@ -46,10 +46,8 @@ QVariant RangeAggregationModel::data(const QModelIndex& index, int role) const {
                    : QVariant(QString::fromStdString(formatPreciseDuration(t)));
     };
     switch (index.column()) {
-    case Name: {
-        const std::string_view n = trace_->str(row.name);
-        return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-    }
+    case Name:
+        return toQString(trace_->str(row.name));
     case Count:
         return raw ? QVariant(qulonglong(row.count)) : QVariant(QString::number(row.count));
     case Total:

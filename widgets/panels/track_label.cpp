@@ -2,10 +2,6 @@
 
 namespace strata {
 
-QString toQString(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 QString trackLabel(const Trace& trace, TrackId id) {
     if (id >= trace.tracks().size()) return QStringLiteral("?");
     const Track& t = trace.track(id);

@@ -1,5 +1,7 @@
 #include "timeline_state.h"
 
+#include "qt_text.h"
+
 #include <QRect>
 
 #include <algorithm>
@@ -86,7 +88,7 @@ const QString& TimelineState::label(StringId id) {
     if (id >= labels_.size()) return kEmpty;
     if (!labelDone_[id]) {
         const std::string_view v = trace->str(id);
-        labels_[id] = QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+        labels_[id] = toQString(v);
         labelDone_[id] = 1;
     }
     return labels_[id];

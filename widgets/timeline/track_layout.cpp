@@ -1,5 +1,7 @@
 #include "track_layout.h"
 
+#include "qt_text.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -7,9 +9,6 @@
 namespace strata {
 
 namespace {
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 struct GroupKey {
     int rank;      // 0: has a sort index, 1: CPU without, 2: GPU without, 3: global
@@ -50,7 +49,8 @@ void TrackLayout::build(const Trace& trace) {
                        pid};
             it = cpuKey.emplace(pid, k).first;
             Pending& pg = pend[k];
-            const QString name = p && p->name ? qs(trace.str(p->name)) : QStringLiteral("Process");
+            const QString name =
+                p && p->name ? toQString(trace.str(p->name)) : QStringLiteral("Process");
             pg.g.label = QStringLiteral("%1 %2").arg(name).arg(pid);
             pg.g.pid = pid;
         }
@@ -67,7 +67,7 @@ void TrackLayout::build(const Trace& trace) {
             QString label = QStringLiteral("GPU %1").arg(t.device);
             for (const DeviceInfo& d : trace.devices())
                 if (d.id == t.device && !d.name.empty())
-                    label += QStringLiteral(" (%1)").arg(qs(d.name));
+                    label += QStringLiteral(" (%1)").arg(toQString(d.name));
             pg.g.label = label;
             pg.g.gpu = true;
             pg.g.device = t.device;
@@ -136,7 +136,7 @@ void TrackLayout::build(const Trace& trace) {
             case TrackKind::Thread: {
                 const Thread* th = trace.thread(t0.pid, t0.tid);
                 const QString name =
-                    th && th->name ? qs(trace.str(th->name)) : QStringLiteral("Thread");
+                    th && th->name ? toQString(trace.str(th->name)) : QStringLiteral("Thread");
                 r.label = QStringLiteral("%1 %2").arg(name).arg(t0.tid);
                 break;
             }
@@ -147,10 +147,10 @@ void TrackLayout::build(const Trace& trace) {
                 break;
             case TrackKind::Counter:
                 r.kind = TrackRow::Kind::Counter;
-                r.label = qs(trace.str(t0.name));
+                r.label = toQString(trace.str(t0.name));
                 break;
             case TrackKind::Async:
-                r.label = qs(trace.str(t0.name));
+                r.label = toQString(trace.str(t0.name));
                 break;
             case TrackKind::ProcessInstants:
             case TrackKind::GlobalInstants:
