@@ -1,5 +1,7 @@
 #include "model/flow_binder.h"
 
+#include "model/parallel_for.h"
+#include "model/radix_sort.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>
@@ -62,24 +64,34 @@ SliceRef FlowBinder::nextStarting(const FlowEventV1& e) const {
 
 void FlowBinder::bindV1(PodVector<FlowEventV1>& events) {
     using Phase = TraceBuilder::FlowPhase;
-    std::sort(events.begin(), events.end(), [](const FlowEventV1& a, const FlowEventV1& b) {
-        return std::tie(a.id, a.category, a.name, a.ts, a.phase, a.track) <
-               std::tie(b.id, b.category, b.name, b.ts, b.phase, b.track);
-    });
+    const auto key = [](const FlowEventV1& e) {
+        return std::tie(e.id, e.category, e.name, e.ts, e.phase, e.track);
+    };
+    const auto before = [&](const FlowEventV1& a, const FlowEventV1& b) { return key(a) < key(b); };
+    // Flow ids are mostly counters, each used by a handful of events: sort by id, then each
+    // id's few events by the rest of the key.
+    if (radixSortStable(events.data(), events.size(), [](const FlowEventV1& e) { return e.id; })) {
+        for (size_t i = 0, j; i < events.size(); i = j) {
+            for (j = i + 1; j < events.size() && events[j].id == events[i].id;) ++j;
+            if (j - i > 1) std::sort(events.begin() + i, events.begin() + j, before);
+        }
+    } else {
+        std::sort(events.begin(), events.end(), before);
+    }
+
+    // Pair each step/end with its source: the latest unused start (or step) before it in its
+    // (id, category, name) group, else the next unused start after it (clock skew).
     std::vector<bool> used(events.size(), false);
-    auto bind = [&](const FlowEventV1& e) {
-        const bool enclosingBind = e.phase != uint8_t(Phase::End) || e.bindEnclosing;
-        return enclosingBind ? enclosing(e) : nextStarting(e);
+    std::vector<std::pair<uint32_t, uint32_t>> pairs; // (source, destination) event indices
+    const auto sameGroup = [&](size_t a, size_t b) {
+        return std::tie(events[a].id, events[a].category, events[a].name) ==
+               std::tie(events[b].id, events[b].category, events[b].name);
     };
     size_t groupStart = 0;
     for (size_t i = 0; i < events.size(); ++i) {
         const auto& e = events[i];
-        if (i > 0 && std::tie(e.id, e.category, e.name) !=
-                         std::tie(events[i - 1].id, events[i - 1].category, events[i - 1].name))
-            groupStart = i;
+        if (i > 0 && !sameGroup(i, i - 1)) groupStart = i;
         if (used[i] || e.phase == uint8_t(Phase::Start)) continue;
-        // Find this step/end's source: the latest unused start (or step) before it in the group,
-        // else the next unused start after it (clock skew).
         size_t src = SIZE_MAX;
         for (size_t j = i; j-- > groupStart;) {
             if (!used[j] && events[j].phase != uint8_t(Phase::End)) {
@@ -88,10 +100,7 @@ void FlowBinder::bindV1(PodVector<FlowEventV1>& events) {
             }
         }
         if (src == SIZE_MAX) {
-            for (size_t j = i + 1;
-                 j < events.size() && std::tie(events[j].id, events[j].category, events[j].name) ==
-                                          std::tie(e.id, e.category, e.name);
-                 ++j) {
+            for (size_t j = i + 1; j < events.size() && sameGroup(i, j); ++j) {
                 if (!used[j] && events[j].phase == uint8_t(Phase::Start)) {
                     src = j;
                     break;
@@ -105,16 +114,33 @@ void FlowBinder::bindV1(PodVector<FlowEventV1>& events) {
         }
         used[src] = true;
         if (e.phase == uint8_t(Phase::End)) used[i] = true;
-        const SliceRef from = bind(events[src]);
-        const SliceRef to = bind(e);
+        pairs.emplace_back(uint32_t(src), uint32_t(i));
+    }
+    for (size_t i = 0; i < events.size(); ++i)
+        if (!used[i] && events[i].phase == uint8_t(Phase::Start)) ++unpaired_;
+
+    // Binding only reads the nested tracks: both cores, in blocks, results kept in pair order.
+    const auto bind = [&](const FlowEventV1& e) {
+        const bool enclosingBind = e.phase != uint8_t(Phase::End) || e.bindEnclosing;
+        return enclosingBind ? enclosing(e) : nextStarting(e);
+    };
+    std::vector<std::pair<SliceRef, SliceRef>> bound(pairs.size());
+    constexpr size_t kBlock = 4096;
+    parallelFor((pairs.size() + kBlock - 1) / kBlock, pairs.size() > 20'000, [&](size_t blk) {
+        const size_t end = std::min(pairs.size(), (blk + 1) * kBlock);
+        for (size_t p = blk * kBlock; p < end; ++p)
+            bound[p] = {bind(events[pairs[p].first]), bind(events[pairs[p].second])};
+    });
+    flows_.reserve(flows_.size() + pairs.size());
+    for (size_t p = 0; p < pairs.size(); ++p) {
+        const auto& [from, to] = bound[p];
         if (!from.valid() || !to.valid()) {
             ++unbound_;
             continue;
         }
+        const FlowEventV1& e = events[pairs[p].second];
         flows_.push_back(Flow{from, to, e.category, e.name, e.id});
     }
-    for (size_t i = 0; i < events.size(); ++i)
-        if (!used[i] && events[i].phase == uint8_t(Phase::Start)) ++unpaired_;
 }
 
 void FlowBinder::bindV2(std::vector<FlowEventV2> events, const std::vector<SeqMap>& seqMaps) {

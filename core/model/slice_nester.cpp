@@ -8,7 +8,8 @@ namespace {
 constexpr size_t kMaxDepth = UINT16_MAX;
 }
 
-void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow) {
+void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
+                       std::vector<uint32_t>* seqs) {
     // Start ascending; at equal starts the longer slice first so that it becomes the parent;
     // then insertion order.
     const auto before = [](const RawSlice& a, const RawSlice& b) {
@@ -49,33 +50,34 @@ void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawS
 
     SliceColumns& c = track.slices;
     const size_t n = slices.size();
-    c.start.resize(n);
-    c.dur.resize(n);
-    c.self.resize(n);
-    c.name.resize(n);
-    c.category.resize(n);
-    c.args.resize(n);
-    c.extra.resize(n);
-    c.kind.resize(n);
-    c.flags.resize(n);
+    for (auto* col : {&c.start, &c.dur, &c.self}) col->reserve(n);
+    for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->reserve(n);
+    c.kind.reserve(n);
+    c.flags.reserve(n);
     c.parent = std::move(parent);
     c.depth = std::move(depth);
+    if (seqs) seqs->resize(n);
     TimeNs maxDur = 0;
     uint16_t maxDepth = 0;
+    constexpr size_t kReleaseBlock = size_t(1) << 16;
     for (size_t k = 0; k < n; ++k) {
         const RawSlice& s = slices[k];
-        c.start[k] = s.start;
-        c.dur[k] = s.dur;
-        c.self[k] = s.dur;
-        c.name[k] = s.name;
-        c.category[k] = s.category;
-        c.args[k] = s.args;
-        c.extra[k] = s.extra;
-        c.kind[k] = s.kind;
-        c.flags[k] = s.flags;
+        c.start.push_back(s.start);
+        c.dur.push_back(s.dur);
+        c.self.push_back(s.dur);
+        c.name.push_back(s.name);
+        c.category.push_back(s.category);
+        c.args.push_back(s.args);
+        c.extra.push_back(s.extra);
+        c.kind.push_back(s.kind);
+        c.flags.push_back(s.flags);
+        if (seqs) (*seqs)[k] = s.seq;
         maxDur = std::max(maxDur, s.dur);
         maxDepth = std::max<uint16_t>(maxDepth, c.depth[k] + 1);
+        // The columns are written as the raw slices are read: give read pages back.
+        if ((k + 1) % kReleaseBlock == 0) slices.release_prefix(k + 1);
     }
+    slices.clear();
     for (size_t k = 0; k < n; ++k) {
         if (c.parent[k] != kNoSlice) c.self[c.parent[k]] -= c.dur[k];
     }

@@ -23,9 +23,11 @@ struct RawSlice {
 
 class SliceNester {
 public:
-    // On return `slices` holds the accepted slices in column order (slice k of the track is
-    // slices[k]); the rest are in `overflow`. `track.slices` must be empty.
-    void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow);
+    // Fills `track.slices` (empty before) with the slices that nest and moves the rest to
+    // `overflow`; `slices` is consumed (empty on return, its memory given back as the columns
+    // grow). With `seqs`, seqs[k] is the seq of the track's slice k.
+    void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
+              std::vector<uint32_t>* seqs = nullptr);
 };
 
 } // namespace strata

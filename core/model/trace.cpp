@@ -6,14 +6,14 @@ namespace strata {
 
 namespace {
 
-using IndexEntry = std::pair<int64_t, SliceRef>;
+using IndexEntry = IdIndexEntry;
 
-std::span<const IndexEntry> equalRange(const std::vector<IndexEntry>& index, int64_t id) {
+std::span<const IndexEntry> equalRange(const PodVector<IndexEntry>& index, int64_t id) {
     auto lo = std::lower_bound(index.begin(), index.end(), id,
-                               [](const IndexEntry& e, int64_t v) { return e.first < v; });
+                               [](const IndexEntry& e, int64_t v) { return e.id < v; });
     auto hi = std::upper_bound(lo, index.end(), id,
-                               [](int64_t v, const IndexEntry& e) { return v < e.first; });
-    return {&*lo, static_cast<size_t>(hi - lo)};
+                               [](int64_t v, const IndexEntry& e) { return v < e.id; });
+    return {lo, static_cast<size_t>(hi - lo)};
 }
 
 } // namespace

@@ -41,6 +41,12 @@ struct GpuActivity {
     int64_t graphNodeId = -1;
 };
 
+// An entry of the correlation / External id indices.
+struct IdIndexEntry {
+    int64_t id = 0;
+    SliceRef ref;
+};
+
 // Side data of a slice: correlation id (launch <-> GPU op), External id (Kineto: CPU op <->
 // runtime call <-> kernel), and GPU activity data.
 struct SliceExtra {
@@ -125,8 +131,8 @@ public:
     // GPU ops launched by an API call (by correlation id).
     std::vector<SliceRef> gpuOpsOf(SliceRef launch) const;
     // All slices carrying this correlation id / External id.
-    std::span<const std::pair<int64_t, SliceRef>> byCorrelation(int64_t id) const;
-    std::span<const std::pair<int64_t, SliceRef>> byExternalId(int64_t id) const;
+    std::span<const IdIndexEntry> byCorrelation(int64_t id) const;
+    std::span<const IdIndexEntry> byExternalId(int64_t id) const;
     // Outermost-to-innermost chain of CPU slices enclosing `r` on its track (r excluded).
     std::vector<SliceRef> ancestors(SliceRef r) const;
 
@@ -148,8 +154,8 @@ private:
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;
-    std::vector<std::pair<int64_t, SliceRef>> correlationIndex_; // sorted by id
-    std::vector<std::pair<int64_t, SliceRef>> externalIndex_;    // sorted by id
+    PodVector<IdIndexEntry> correlationIndex_; // sorted by (id, ref)
+    PodVector<IdIndexEntry> externalIndex_;    // sorted by (id, ref)
     TimeRange bounds_;
     size_t sliceCount_ = 0;
     size_t counterSampleCount_ = 0;

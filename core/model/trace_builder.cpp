@@ -1,6 +1,8 @@
 #include "model/trace_builder.h"
 
 #include "model/flow_binder.h"
+#include "model/id_index.h"
+#include "model/parallel_for.h"
 #include "model/slice_nester.h"
 
 #include <algorithm>
@@ -26,6 +28,12 @@ struct RawTrack {
     uint32_t nextSeq = 0;
 };
 
+size_t pendingTotal(const std::vector<RawTrack>& raw) {
+    size_t n = 0;
+    for (const RawTrack& r : raw) n += r.slices.size();
+    return n;
+}
+
 // Stable time order of a column, and a column rearranged into it.
 std::vector<uint32_t> timeOrder(const std::vector<TimeNs>& ts) {
     std::vector<uint32_t> order(ts.size());
@@ -40,6 +48,44 @@ template <typename T> void permute(std::vector<T>& v, const std::vector<uint32_t
     out.reserve(order.size());
     for (uint32_t k : order) out.push_back(v[k]);
     v = std::move(out);
+}
+
+// One base track nested: its lanes beyond the first (the base track itself) and how many slices
+// spilled into them.
+struct NestedTrack {
+    std::vector<Track> extraLanes;
+    size_t spilled = 0;
+};
+
+// Nests `pending` into `base` and, for slices that overlap without nesting, into extra lanes.
+// With `seqMap`, slice seq -> SliceRef{lane number (0 = base), index}.
+NestedTrack nestTrack(PodVector<RawSlice> pending, Track& base, SeqMap* seqMap, uint32_t seqCount) {
+    NestedTrack out;
+    SliceNester nester;
+    if (seqMap) seqMap->assign(seqCount, SliceRef{});
+    Track* lane = &base;
+    uint32_t laneNo = 0;
+    std::vector<uint32_t> seqs;
+    while (true) {
+        PodVector<RawSlice> overflow;
+        nester.nest(pending, *lane, overflow, seqMap ? &seqs : nullptr);
+        if (seqMap)
+            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
+        if (overflow.empty()) break;
+        out.spilled += overflow.size();
+        Track next;
+        next.kind = base.kind;
+        next.pid = base.pid;
+        next.tid = base.tid;
+        next.device = base.device;
+        next.name = base.name;
+        next.cookie = base.cookie;
+        next.lane = ++laneNo;
+        out.extraLanes.push_back(std::move(next));
+        lane = &out.extraLanes.back();
+        pending = std::move(overflow);
+    }
+    return out;
 }
 
 std::string formatUs(TimeNs ns) {
@@ -413,42 +459,41 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
                                formatUs(hi - lo) + ")");
 
     // Sort and nest every track; slices that overlap without nesting spill to extra lanes.
-    SliceNester nester;
-    std::vector<SeqMap> seqMaps(d->raw.size());
-    size_t spilled = 0;
+    // Tracks are independent: both cores nest, the largest tracks first.
     const size_t baseTracks = d->raw.size();
+    const bool needSeq = !d->flowsV2.empty(); // only v2 flows refer to slices by insertion order
+    std::vector<SeqMap> seqMaps(baseTracks);
+    std::vector<NestedTrack> nested(baseTracks);
+    {
+        std::vector<TrackId> order(baseTracks);
+        for (TrackId i = 0; i < baseTracks; ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](TrackId a, TrackId b) {
+            return d->raw[a].slices.size() > d->raw[b].slices.size();
+        });
+        // A second thread pays off only past a few milliseconds of work.
+        parallelFor(order.size(), pendingTotal(d->raw) > 50'000, [&](size_t n) {
+            const TrackId i = order[n];
+            nested[i] = nestTrack(std::move(d->raw[i].slices), tr.tracks_[i],
+                                  needSeq ? &seqMaps[i] : nullptr, d->raw[i].nextSeq);
+        });
+    }
+    // Extra lanes go after the base tracks, each base track's lanes in order.
+    size_t spilled = 0;
     for (TrackId i = 0; i < baseTracks; ++i) {
-        PodVector<RawSlice> pending = std::move(d->raw[i].slices);
-        // Only v2 flows refer to slices by insertion order; keep the map only when needed.
-        const bool needSeq = !d->flowsV2.empty();
-        if (needSeq) seqMaps[i].assign(d->raw[i].nextSeq, SliceRef{});
-        TrackId lane = i;
-        uint32_t laneNo = 0;
-        while (true) {
-            PodVector<RawSlice> overflow;
-            nester.nest(pending, tr.tracks_[lane], overflow);
-            if (needSeq)
-                for (SliceIndex k = 0; k < pending.size(); ++k)
-                    seqMaps[i][pending[k].seq] = SliceRef{lane, k};
-            if (overflow.empty()) break;
-            spilled += overflow.size();
-            Track next;
-            const Track& base = tr.tracks_[i];
-            next.kind = base.kind;
-            next.pid = base.pid;
-            next.tid = base.tid;
-            next.device = base.device;
-            next.name = base.name;
-            next.cookie = base.cookie;
-            next.lane = ++laneNo;
-            tr.tracks_.push_back(std::move(next));
-            lane = static_cast<TrackId>(tr.tracks_.size() - 1);
+        std::vector<TrackId> laneIds{i};
+        for (Track& lane : nested[i].extraLanes) {
+            tr.tracks_.push_back(std::move(lane));
+            laneIds.push_back(static_cast<TrackId>(tr.tracks_.size() - 1));
             for (auto& [key, tracks] : d->aliases)
                 if (std::find(tracks.begin(), tracks.end(), i) != tracks.end())
-                    tracks.push_back(lane);
-            pending = std::move(overflow);
+                    tracks.push_back(laneIds.back());
         }
+        spilled += nested[i].spilled;
+        if (needSeq)
+            for (SliceRef& r : seqMaps[i])
+                if (r.valid()) r.track = laneIds[r.track];
     }
+    nested.clear();
     d->raw.clear();
     d->raw.shrink_to_fit();
     d->dropEmptyTracks(seqMaps);
@@ -485,26 +530,10 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     binder.bindV2(std::move(d->flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
 
-    // Correlation and External id indices, sized exactly before they are filled.
-    size_t nCorrelation = 0, nExternal = 0;
-    for (const SliceExtra& e : tr.extras_) {
-        nCorrelation += e.correlation >= 0;
-        nExternal += e.externalId >= 0;
-    }
-    tr.correlationIndex_.reserve(nCorrelation);
-    tr.externalIndex_.reserve(nExternal);
-    for (TrackId t = 0; t < tr.tracks_.size(); ++t) {
-        const auto& ex = tr.tracks_[t].slices.extra;
-        for (SliceIndex k = 0; k < ex.size(); ++k) {
-            if (ex[k] == kNoExtra) continue;
-            const SliceExtra& e = tr.extras_[ex[k]];
-            if (e.correlation >= 0) tr.correlationIndex_.push_back({e.correlation, SliceRef{t, k}});
-            if (e.externalId >= 0) tr.externalIndex_.push_back({e.externalId, SliceRef{t, k}});
-        }
-    }
-    for (auto* index : {&tr.correlationIndex_, &tr.externalIndex_})
-        if (!std::is_sorted(index->begin(), index->end())) std::sort(index->begin(), index->end());
-
+    // Correlation and External id indices.
+    const bool big = tr.sliceCount_ > 50'000; // a second thread pays off past a few ms of work
+    buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::correlation, big, tr.correlationIndex_);
+    buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::externalId, big, tr.externalIndex_);
     // Processes and threads: every pid/tid that has a track gets an entry.
     for (const Track& t : tr.tracks_) {
         if (t.kind == TrackKind::GlobalInstants) continue;

@@ -1,0 +1,163 @@
+// The build-time steps behind TraceBuilder::build() that run on both cores or sort without
+// comparisons: radixSortStable, buildIdIndex (dense and sparse ids), parallel nesting of many
+// tracks with extra lanes, PodVector::release_prefix. Expected values are worked out by hand.
+#include "model/pod_vector.h"
+#include "model/radix_sort.h"
+#include "model/trace_builder.h"
+
+#include <QtTest>
+
+using namespace strata;
+
+namespace {
+
+struct Item {
+    int64_t key;
+    int order; // input position, to check stability
+};
+
+SliceInput slice(TraceBuilder& b, const char* name, TimeNs start, TimeNs dur, int64_t corr = -1,
+                 int64_t external = -1) {
+    SliceInput s;
+    s.start = start;
+    s.dur = dur;
+    s.name = b.intern(name);
+    s.correlation = corr;
+    s.externalId = external;
+    return s;
+}
+
+} // namespace
+
+class TestBuildSteps : public QObject {
+    Q_OBJECT
+private slots:
+    void radixSortIsStableOnSignedKeys() {
+        // Keys span negative and positive values; equal keys keep their input order.
+        std::vector<Item> v{{5, 0}, {-3, 1}, {5, 2}, {0, 3}, {-3, 4}, {4096, 5}, {0, 6}};
+        QVERIFY(radixSortStable(v.data(), v.size(), [](const Item& i) { return i.key; }));
+        const std::vector<std::pair<int64_t, int>> want{{-3, 1}, {-3, 4}, {0, 3},   {0, 6},
+                                                        {5, 0},  {5, 2},  {4096, 5}};
+        QCOMPARE(v.size(), want.size());
+        for (size_t i = 0; i < v.size(); ++i) {
+            QCOMPARE(v[i].key, want[i].first);
+            QCOMPARE(v[i].order, want[i].second);
+        }
+    }
+
+    void radixSortManyPassesAndRefusal() {
+        // Keys 3000009*i mod 2^32 spread over 32 bits: three 11-bit passes.
+        std::vector<Item> v;
+        for (int i = 0; i < 10000; ++i)
+            v.push_back({int64_t((3ll * i * 1000003) % 4294967296ll), i});
+        std::vector<Item> want = v;
+        std::stable_sort(want.begin(), want.end(),
+                         [](const Item& a, const Item& b) { return a.key < b.key; });
+        QVERIFY(radixSortStable(v.data(), v.size(), [](const Item& i) { return i.key; }));
+        for (size_t i = 0; i < v.size(); ++i) {
+            QCOMPARE(v[i].key, want[i].key);
+            QCOMPARE(v[i].order, want[i].order);
+        }
+        // A span of 2^62 needs 6 passes: refused with maxPasses 4, the input untouched.
+        std::vector<Item> wide{{int64_t(1) << 62, 0}, {0, 1}};
+        QVERIFY(!radixSortStable(wide.data(), wide.size(), [](const Item& i) { return i.key; }));
+        QCOMPARE(wide[0].order, 0);
+    }
+
+    void denseCorrelationIndex() {
+        // Launches on a thread, kernels on a stream; ids 1..3 each on both.
+        TraceBuilder b;
+        const TrackId cpu = b.threadTrack(1, 1);
+        const TrackId gpu = b.gpuStreamTrack(0, 7, 0, 7);
+        b.addSlice(cpu, slice(b, "launch1", 0, 10, 1));
+        b.addSlice(cpu, slice(b, "launch2", 20, 10, 2));
+        b.addSlice(cpu, slice(b, "launch3", 40, 10, 3));
+        b.addSlice(gpu, slice(b, "k3", 100, 5, 3));
+        b.addSlice(gpu, slice(b, "k1", 60, 5, 1));
+        b.addSlice(gpu, slice(b, "k2", 80, 5, 2));
+        auto t = b.build();
+        for (int64_t id = 1; id <= 3; ++id) {
+            const auto entries = t->byCorrelation(id);
+            QCOMPARE(entries.size(), size_t(2));
+            // (track, index) order: the thread (track 0) first, then the stream, where kernels
+            // are in time order k1, k2, k3 = index id - 1.
+            QCOMPARE(entries[0].ref, (SliceRef{0, SliceIndex(id - 1)}));
+            QCOMPARE(entries[1].ref, (SliceRef{1, SliceIndex(id - 1)}));
+        }
+        QCOMPARE(t->byCorrelation(4).size(), size_t(0));
+    }
+
+    void sparseExternalIds() {
+        // External ids 10^15, 7 and 10^15 again: the span is far over 4x the count, so the
+        // sorted path builds the index.
+        TraceBuilder b;
+        const TrackId cpu = b.threadTrack(1, 1);
+        const TrackId other = b.threadTrack(1, 2);
+        b.addSlice(cpu, slice(b, "a", 0, 10, -1, 1'000'000'000'000'000));
+        b.addSlice(cpu, slice(b, "b", 20, 10, -1, 7));
+        b.addSlice(other, slice(b, "c", 5, 10, -1, 1'000'000'000'000'000));
+        auto t = b.build();
+        const auto big = t->byExternalId(1'000'000'000'000'000);
+        QCOMPARE(big.size(), size_t(2));
+        QCOMPARE(big[0].ref, (SliceRef{0, 0}));
+        QCOMPARE(big[1].ref, (SliceRef{1, 0}));
+        QCOMPARE(t->byExternalId(7).size(), size_t(1));
+        QCOMPARE(t->byExternalId(7)[0].ref, (SliceRef{0, 1}));
+        QCOMPARE(t->byCorrelation(7).size(), size_t(0));
+    }
+
+    void manyTracksNestOnBothCores() {
+        // 40 threads x 2000 slices (80000 > the 50000 that engages the second thread). On each
+        // thread, slice i starts at 100*i: even i last 150 (so the next, odd, slice starts inside
+        // it and ends at 100*(i+1)+30 <= 100*i+150 -> nested), odd i last 30. Every 10th odd
+        // slice (i = 1, 21, 41, ...) lasts 120 instead: it ends at 100*i+120, past its even
+        // predecessor's end 100*i+50, so it overlaps without nesting and spills to lane 1.
+        TraceBuilder b;
+        constexpr int kThreads = 40, kSlices = 2000;
+        for (int th = 0; th < kThreads; ++th) {
+            const TrackId t = b.threadTrack(1, th);
+            for (int i = 0; i < kSlices; ++i) {
+                const bool odd = i % 2;
+                const bool spill = odd && (i - 1) % 20 == 0;
+                b.addSlice(t, slice(b, "s", 100 * i, odd ? (spill ? 120 : 30) : 150));
+            }
+        }
+        auto t = b.build();
+        // Per thread: 100 spilled (i = 1, 21, 41, ...: 2000 / 20), 1900 on the base lane.
+        QCOMPARE(t->tracks().size(), size_t(2 * kThreads));
+        QCOMPARE(t->sliceCount(), size_t(kThreads * kSlices));
+        for (int th = 0; th < kThreads; ++th) {
+            const Track& base = t->track(TrackId(th));
+            QCOMPARE(base.tid, int64_t(th));
+            QCOMPARE(base.lane, 0u);
+            QCOMPARE(base.slices.size(), size_t(1900));
+            QCOMPARE(base.maxDepth, uint16_t(2));
+            // Slice 0 (start 0, 150) has no child (slice 1 spilled): self 150. Slice 2 (start
+            // 200) holds slice 3 (start 300, dur 30): self 120; column index 3 = slice 3.
+            QCOMPARE(base.slices.self[0], TimeNs(150));
+            QCOMPARE(base.slices.self[1], TimeNs(120));
+            QCOMPARE(base.slices.parent[2], SliceIndex(1));
+            const Track& lane = t->track(TrackId(kThreads + th));
+            QCOMPARE(lane.tid, int64_t(th));
+            QCOMPARE(lane.lane, 1u);
+            QCOMPARE(lane.slices.size(), size_t(100));
+            QCOMPARE(lane.slices.start[1], TimeNs(2100));
+        }
+        bool warned = false;
+        for (const auto& w : t->warnings()) warned |= w.rfind("4000 slices overlapped", 0) == 0;
+        QVERIFY(warned);
+    }
+
+    void releasePrefixKeepsTheRest() {
+        // 3 MB of values; the first 2 MB given back; everything after them still reads right.
+        PodVector<int64_t> v;
+        constexpr size_t n = 3 << 17, released = 2 << 17;
+        for (size_t i = 0; i < n; ++i) v.push_back(int64_t(i) * 3);
+        v.release_prefix(released);
+        QCOMPARE(v.size(), n);
+        for (size_t i = released; i < n; ++i) QCOMPARE(v[i], int64_t(i) * 3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBuildSteps)
+#include "tst_build_steps.moc"
