@@ -1,11 +1,14 @@
 // strata-bench load FILE: loads a trace with loadTrace() (up to TraceBuilder::build() returning)
 // and prints one JSON object. MB = 10^6 bytes; mb_per_s = file bytes / seconds / 10^6; peak RSS
-// is getrusage(RUSAGE_SELF).ru_maxrss of the whole process (KiB, printed in MB of 10^6 bytes).
+// is getrusage(RUSAGE_SELF).ru_maxrss of the whole process (KiB, printed in MB of 10^6 bytes);
+// cpu_s is the CPU time of all threads, steal_pct the machine's CPU time stolen by the host.
 #include "bench_commands.h"
+#include "cpu_steal.h"
 
 #include "io/trace_loader.h"
 
 #include <sys/resource.h>
+#include <time.h>
 
 #include <chrono>
 #include <cstdio>
@@ -45,9 +48,15 @@ int strata::bench::load(const Args& args) {
         std::fprintf(stderr, "strata-bench load: %s: %s\n", path.c_str(), ec.message().c_str());
         return 1;
     }
+    const CpuSteal steal;
+    timespec c0{}, c1{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     const auto t0 = std::chrono::steady_clock::now();
     const LoadResult r = loadTrace(path);
     const auto t1 = std::chrono::steady_clock::now();
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    const double cpuSeconds = double(c1.tv_sec - c0.tv_sec) + double(c1.tv_nsec - c0.tv_nsec) / 1e9;
+    const double stealPct = steal.percent();
     if (!r.ok()) {
         std::fprintf(stderr, "strata-bench load: %s\n",
                      r.error ? r.error->toString().c_str() : "failed");
@@ -63,9 +72,10 @@ int strata::bench::load(const Args& args) {
     size_t flows = r.trace->flows().size();
     std::printf("{\"file\": \"%s\", \"bytes\": %llu, \"seconds\": %.3f, \"mb_per_s\": %.1f, "
                 "\"peak_rss_mb\": %.1f, \"rss_ratio\": %.3f, \"slices\": %zu, \"counters\": %zu, "
-                "\"flows\": %zu, \"warnings\": %zu}\n",
+                "\"flows\": %zu, \"warnings\": %zu, \"cpu_s\": %.3f, \"steal_pct\": %.1f}\n",
                 jsonEscape(path).c_str(), static_cast<unsigned long long>(bytes), seconds,
                 fileMb / seconds, peakMb, peakMb / fileMb, r.trace->sliceCount(),
-                r.trace->counterSampleCount(), flows, r.trace->warnings().size());
+                r.trace->counterSampleCount(), flows, r.trace->warnings().size(), cpuSeconds,
+                stealPct);
     return 0;
 }

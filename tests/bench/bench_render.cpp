@@ -8,6 +8,7 @@
 // --synthetic N builds a Kineto-like trace of N slices directly with TraceBuilder: 4 CPU threads
 // (op > op > cudaLaunchKernel) launching kernels onto 4 streams of one GPU.
 #include "bench_commands.h"
+#include "cpu_steal.h"
 
 #include "io/trace_loader.h"
 #include "model/trace_builder.h"
@@ -174,6 +175,7 @@ int strata::bench::render(const Args& args) {
     constexpr int kLevels = 12;
     const double positions[] = {0.1, 0.3, 0.5, 0.7, 0.9};
     std::vector<double> frames, cpu;
+    const strata::bench::CpuSteal steal;
     for (int lv = 0; lv < kLevels; ++lv) {
         const TimeNs dur =
             static_cast<TimeNs>(full * std::pow(1000.0 / full, lv / double(kLevels - 1)));
@@ -210,11 +212,11 @@ int strata::bench::render(const Args& args) {
                 "%.3f, \"first_frame_ms\": %.3f, \"lod_build_ms\": %.1f, "
                 "\"load_ms\": %.1f, \"slices\": %zu, \"tracks\": %zu, \"model_mb\": %.1f, "
                 "\"view_mb\": %.1f, "
-                "\"view_pct_of_model\": %.2f}\n",
+                "\"view_pct_of_model\": %.2f, \"steal_pct\": %.1f}\n",
                 synth ? "synthetic" : file.c_str(), w, h, frames.size(), percentile(frames, 0.5),
                 percentile(frames, 0.95), *std::max_element(frames.begin(), frames.end()),
                 sum / frames.size(), percentile(cpu, 0.5), percentile(cpu, 0.95), firstMs, lodMs,
                 loadMs, trace->sliceCount(), trace->tracks().size(), modelMb, viewMb,
-                100.0 * viewMb / std::max(modelMb, 1e-9));
+                100.0 * viewMb / std::max(modelMb, 1e-9), steal.percent());
     return 0;
 }
