@@ -46,6 +46,10 @@ public:
         }
         cv_.notify_all();
     }
+    size_t fullCount() {
+        std::lock_guard lock(m_);
+        return full_.size();
+    }
     std::unique_ptr<EventBatch> takeFull() {
         std::unique_lock lock(m_);
         cv_.wait(lock, [&] { return !full_.empty() || done_; });
@@ -148,7 +152,9 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
                 const bool more = splitter.next(*batch);
                 rawConsumed.store(in.rawConsumed());
                 if (!more) break;
-                parser.prepare(*batch);
+                // The walk of a batch's events goes to whichever thread has time: here while the
+                // builder's thread has batches queued, there when it waits.
+                parser.prepare(*batch, queue.fullCount() > 0);
                 queue.pushFull(std::move(batch));
             }
             queue.setDone();
@@ -204,6 +210,9 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
                      double(builder.args().memoryBytes()) / 1e6,
                      double(builder.strings().memoryBytes()) / 1e6,
                      static_cast<unsigned long long>(parser.eventsParsed()));
+    // The model's build is the peak of memory: the reading buffers go first.
+    parser.releaseBuffers();
+    splitter.releaseBuffers();
     LoadResult r;
     r.trace = builder.build();
     log.mark("built");

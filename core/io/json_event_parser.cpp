@@ -60,7 +60,8 @@ struct Skip {
 struct ChromeEventParser::Impl {
     TraceBuilder& b;
     od::parser parser;
-    Event ev;
+    Event scratch;               // an event read by locateError()
+    const Event* evp = &scratch; // the event dispatch() works on
     uint64_t eventsParsed = 0;
     const EventBatch* batch = nullptr;
     const EventBatch::Pos* pos = nullptr;
@@ -146,6 +147,7 @@ struct ChromeEventParser::Impl {
     }
 
     const ArgItem* arg(std::string_view key) const {
+        const Event& ev = *evp;
         for (const ArgItem& a : ev.args)
             if (a.key == key) return &a;
         return nullptr;
@@ -173,6 +175,7 @@ struct ChromeEventParser::Impl {
     // Args go to the ArgStore; "correlation" and "External id" that were taken into the slice's
     // typed fields (SliceExtra) are not stored twice (they would also make every set unique).
     ArgSetId storeArgs(bool correlationKept = false, bool externalIdKept = false) {
+        const Event& ev = *evp;
         if (ev.args.empty()) return kNoArgs;
         ArgStore& st = b.args();
         st.begin();
@@ -209,6 +212,7 @@ struct ChromeEventParser::Impl {
     }
 
     void fillGpu(GpuActivity& g, SliceKind kind, int32_t device, int64_t stream) {
+        const Event& ev = *evp;
         g.device = device;
         g.stream = stream;
         int64_t v;
@@ -224,6 +228,7 @@ struct ChromeEventParser::Impl {
     }
 
     void metadataEvent(int64_t pid, int64_t tid) {
+        const Event& ev = *evp;
         const ArgItem* a = nullptr;
         if (ev.name == "process_name" || ev.name == "thread_name" || ev.name == "process_labels") {
             a = arg(ev.name == "process_labels" ? "labels" : "name");
@@ -267,6 +272,7 @@ struct ChromeEventParser::Impl {
     }
 
     void counterEvent(int64_t pid) {
+        const Event& ev = *evp;
         std::string base(ev.name);
         if (ev.id.present) {
             base += " id: ";
@@ -305,6 +311,7 @@ struct ChromeEventParser::Impl {
     }
 
     void dispatch() {
+        const Event& ev = *evp;
         ++eventsParsed;
         const char ph = ev.ph;
         if (ph == 0) return skip("event without \"ph\"");
@@ -440,7 +447,7 @@ struct ChromeEventParser::Impl {
             one.assign(batch.data, begin, end - begin);
             one.reserve(one.size() + simdjson::SIMDJSON_PADDING);
             pos = &batch.events[i];
-            ev.reset();
+            scratch.reset();
             od::document doc;
             od::object obj;
             simdjson::error_code err =
@@ -448,7 +455,7 @@ struct ChromeEventParser::Impl {
                     .get(doc);
             const bool iterated = !err;
             if (!err) err = doc.get_object().get(obj);
-            if (!err) err = readEvent(obj, ev);
+            if (!err) err = readEvent(obj, scratch);
             if (err == simdjson::UTF8_ERROR) {
                 skip("event with invalid UTF-8");
                 continue;
@@ -469,17 +476,23 @@ struct ChromeEventParser::Impl {
                                  simdjson::error_message(err);
                 return false;
             }
+            evp = &scratch;
             dispatch();
         }
         return true;
     }
 
-    // One parser per batch slot: stage 1 (structural indexing) runs in prepare() on the splitter
-    // thread, the walk in parseBatch() on the builder's thread.
+    // One parser per batch slot. prepare() runs on the splitter thread: stage 1 (structural
+    // indexing) and the On-Demand walk of every event into plain fields (views into the batch
+    // and the slot's parser, valid until the slot is prepared again). parseBatch() runs on the
+    // builder's thread and only hands the fields to the builder: the two cores share the work.
     struct Prepared {
         od::parser parser;
         od::document doc;
-        simdjson::error_code err = simdjson::UNINITIALIZED;
+        std::vector<Event> events; // reused batch after batch: no allocation once warm
+        size_t walked = 0;         // events read; a batch with fewer than all failed there
+        bool iterated = false;     // stage 1 done and the array opened: arr is ready to walk
+        od::array arr;
         const EventBatch* batch = nullptr;
         Prepared() {} // user-provided: compiled for the unit's target (see json_simdjson.h)
     };
@@ -490,45 +503,59 @@ struct ChromeEventParser::Impl {
         return v;
     }
 
-    void prepare(EventBatch& batch) {
+    void prepare(EventBatch& batch, bool walkNow) {
         Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
+        p.batch = &batch;
+        p.walked = 0;
         const simdjson::padded_string_view view(batch.data.data(), batch.data.size(),
                                                 batch.data.capacity());
-        p.err = p.parser.iterate(view).get(p.doc);
-        p.batch = &batch;
+        p.iterated = !p.parser.iterate(view).get(p.doc) && !p.doc.get_array().get(p.arr);
+        if (walkNow) walk(p, batch);
+    }
+
+    // Reads the batch's events into p.events (stops at the first malformed one).
+    static void walk(Prepared& p, const EventBatch& batch) {
+        if (!p.iterated) return;
+        p.iterated = false;
+        if (p.events.size() < batch.events.size()) p.events.resize(batch.events.size());
+        for (auto elem : p.arr) {
+            if (p.walked == batch.events.size()) break; // more elements than the splitter saw
+            Event& e = p.events[p.walked];
+            e.reset();
+            od::object obj;
+            if (elem.get_object().get(obj) || readEvent(obj, e)) break;
+            ++p.walked;
+        }
     }
 
     bool parseBatch(const EventBatch& batch, LoadError* error) {
         this->batch = &batch;
         Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
-        if (p.batch != &batch) prepare(const_cast<EventBatch&>(batch));
+        if (p.batch != &batch) prepare(const_cast<EventBatch&>(batch), false);
         p.batch = nullptr;
-        od::array arr;
-        size_t idx = 0;
-        bool failed = p.err || p.doc.get_array().get(arr);
-        if (!failed) {
-            for (auto elem : arr) {
-                od::object obj;
-                pos = &batch.events[idx];
-                ev.reset();
-                if (elem.get_object().get(obj) || readEvent(obj, ev)) {
-                    failed = true;
-                    break;
-                }
-                dispatch();
-                ++idx;
-            }
+        walk(p, batch); // if the splitter's thread did not
+        for (size_t idx = 0; idx < p.walked; ++idx) {
+            pos = &batch.events[idx];
+            evp = &p.events[idx];
+            dispatch();
         }
-        if (!failed) return true;
-        return locateError(batch, idx, error);
+        evp = &scratch;
+        if (p.walked == batch.events.size()) return true;
+        return locateError(batch, p.walked, error);
     }
 };
 
 ChromeEventParser::ChromeEventParser(TraceBuilder& builder) : d(std::make_unique<Impl>(builder)) {}
 ChromeEventParser::~ChromeEventParser() = default;
 
-void ChromeEventParser::prepare(EventBatch& batch) {
-    d->prepare(batch);
+void ChromeEventParser::releaseBuffers() {
+    for (auto& p : d->prepared) p = std::make_unique<Impl::Prepared>();
+    d->parser = od::parser();
+    d->scratch = Event();
+}
+
+void ChromeEventParser::prepare(EventBatch& batch, bool walk) {
+    d->prepare(batch, walk);
 }
 
 bool ChromeEventParser::parseBatch(const EventBatch& batch, LoadError* error) {

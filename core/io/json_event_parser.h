@@ -21,9 +21,12 @@ public:
     explicit ChromeEventParser(TraceBuilder& builder);
     ~ChromeEventParser();
 
-    // Runs simdjson's stage 1 over the batch; may be called on another thread than parseBatch
-    // (the splitter's), for batches with distinct slots. Optional: parseBatch prepares if needed.
-    void prepare(EventBatch& batch);
+    // Runs simdjson's stage 1 over the batch and, with `walk`, reads every event into plain
+    // fields; may be called on another thread than parseBatch (the splitter's), for batches with
+    // distinct slots. Optional: parseBatch does what prepare did not.
+    void prepare(EventBatch& batch, bool walk = true);
+    // Frees the simdjson parsers and event buffers once every batch is parsed.
+    void releaseBuffers();
     // Feeds every event of the batch to the builder. On malformed JSON returns false and fills
     // `error` (offset, line, message; the caller sets the file).
     bool parseBatch(const EventBatch& batch, LoadError* error);

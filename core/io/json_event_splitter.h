@@ -76,6 +76,11 @@ public:
     const SplitError* error() const { return failed_ ? &error_ : nullptr; }
     const std::vector<TopLevelValue>& topLevel() const { return topLevel_; }
     uint64_t eventsEmitted() const { return eventsEmitted_; }
+    // Frees the read window once splitting is over (the accessors above stay valid).
+    void releaseBuffers() {
+        win_.reset();
+        cap_ = size_ = pos_ = 0;
+    }
 
 private:
     enum class State {

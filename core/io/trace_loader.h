@@ -13,7 +13,9 @@ TraceFormat sniffTraceFormat(const std::string& path, std::string* error = nullp
 LoadResult loadTrace(const std::string& path, const LoadOptions& options = {});
 
 // Implemented by each reader.
-LoadResult readChromeJson(const std::string& path, const LoadOptions& options); // chrome_json_reader.cpp
-LoadResult readStrataTrace(const std::string& path, const LoadOptions& options); // strata_trace_reader.cpp
+LoadResult readChromeJson(const std::string& path,
+                          const LoadOptions& options); // chrome_json_reader.cpp
+LoadResult readStrataTrace(const std::string& path,
+                           const LoadOptions& options); // strata_trace_reader.cpp
 
 } // namespace strata
