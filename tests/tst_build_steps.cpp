@@ -1,6 +1,7 @@
 // The build-time steps behind TraceBuilder::build() that run on both cores or sort without
 // comparisons: radixSortStable, buildIdIndex (dense and sparse ids), parallel nesting of many
-// tracks with extra lanes, PodVector::release_prefix. Expected values are worked out by hand.
+// tracks with extra lanes, shared GPU activity values, PodVector::release_prefix. Expected values
+// are worked out by hand.
 #include "model/pod_vector.h"
 #include "model/radix_sort.h"
 #include "model/trace_builder.h"
@@ -146,6 +147,33 @@ private slots:
         bool warned = false;
         for (const auto& w : t->warnings()) warned |= w.rfind("4000 slices overlapped", 0) == 0;
         QVERIFY(warned);
+    }
+
+    void equalGpuActivitiesStoredOnce() {
+        // Three kernels: k1 and k3 with the same launch configuration, k2 with another grid.
+        TraceBuilder b;
+        const TrackId st = b.gpuStreamTrack(0, 7, 0, 7);
+        GpuActivity a;
+        a.device = 0;
+        a.stream = 7;
+        a.grid = {128, 1, 1};
+        a.block = {256, 1, 1};
+        a.registersPerThread = 32;
+        GpuActivity other = a;
+        other.grid = {64, 1, 1};
+        const GpuActivity* configs[] = {&a, &other, &a};
+        for (int i = 0; i < 3; ++i) {
+            SliceInput in = slice(b, "k", 100 * i, 10, i + 1);
+            in.gpu = configs[i];
+            b.addSlice(st, in);
+        }
+        auto t = b.build();
+        QCOMPARE(t->gpuActivities().size(), size_t(2));
+        QCOMPARE(t->gpu(SliceRef{0, 0})->grid[0], 128);
+        QCOMPARE(t->gpu(SliceRef{0, 1})->grid[0], 64);
+        QCOMPARE(t->gpu(SliceRef{0, 2})->grid[0], 128);
+        QCOMPARE(t->gpu(SliceRef{0, 0}), t->gpu(SliceRef{0, 2}));
+        QCOMPARE(t->extra(SliceRef{0, 2})->correlation, int64_t(3));
     }
 
     void releasePrefixKeepsTheRest() {

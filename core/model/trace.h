@@ -39,6 +39,7 @@ struct GpuActivity {
     uint8_t dstMemory = 0;
     int64_t graphId = -1;
     int64_t graphNodeId = -1;
+    friend bool operator==(const GpuActivity&, const GpuActivity&) = default;
 };
 
 // An entry of the correlation / External id indices.
@@ -52,7 +53,7 @@ struct IdIndexEntry {
 struct SliceExtra {
     int64_t correlation = -1;
     int64_t externalId = -1;
-    uint32_t gpu = UINT32_MAX; // index into Trace::gpuActivities()
+    uint32_t gpu = UINT32_MAX; // index into Trace::gpuActivities() (equal values may be shared)
 };
 
 struct Process {

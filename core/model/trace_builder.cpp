@@ -128,12 +128,35 @@ struct TraceBuilder::Impl {
         SliceExtra e;
         e.correlation = s.correlation;
         e.externalId = s.externalId;
-        if (s.gpu) {
-            trace->gpu_.push_back(*s.gpu);
-            e.gpu = static_cast<uint32_t>(trace->gpu_.size() - 1);
-        }
+        if (s.gpu) e.gpu = internGpu(*s.gpu);
         trace->extras_.push_back(e);
         return static_cast<uint32_t>(trace->extras_.size() - 1);
+    }
+
+    // GPU activity values repeat (a loop launches the same kernels with the same configuration on
+    // the same stream): equal values are stored once, found through a direct-mapped cache of
+    // recent ones (a miss only costs a duplicate).
+    static constexpr size_t kGpuCacheSlots = size_t(1) << 14;
+    std::vector<uint32_t> gpuCache = std::vector<uint32_t>(kGpuCacheSlots, UINT32_MAX);
+    uint32_t internGpu(const GpuActivity& g) {
+        uint64_t h = 0;
+        auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
+        mix(uint64_t(g.device));
+        mix(uint64_t(g.stream));
+        mix(uint64_t(g.context));
+        for (int32_t v : g.grid) mix(uint64_t(v));
+        for (int32_t v : g.block) mix(uint64_t(v));
+        mix(uint64_t(g.registersPerThread) << 32 ^ uint32_t(g.staticSharedBytes));
+        mix(uint64_t(g.dynamicSharedBytes));
+        mix(uint64_t(g.bytes));
+        mix(uint64_t(g.copyKind) | uint64_t(g.srcMemory) << 8 | uint64_t(g.dstMemory) << 16);
+        mix(uint64_t(g.graphId));
+        mix(uint64_t(g.graphNodeId));
+        uint32_t& slot = gpuCache[(h >> 40) & (kGpuCacheSlots - 1)];
+        if (slot != UINT32_MAX && trace->gpu_[slot] == g) return slot;
+        trace->gpu_.push_back(g);
+        slot = static_cast<uint32_t>(trace->gpu_.size() - 1);
+        return slot;
     }
 
     // The track of `key` in `map`, made by `make()` the first time it is asked for.
