@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "io/json_batch_walker.h"
 #include "io/json_decimal.h"
 #include "io/json_event_fields.h"
 #include "io/json_event_parser.h"
@@ -482,66 +483,21 @@ struct ChromeEventParser::Impl {
         return true;
     }
 
-    // One parser per batch slot. prepare() runs on the splitter thread: stage 1 (structural
-    // indexing) and the On-Demand walk of every event into plain fields (views into the batch
-    // and the slot's parser, valid until the slot is prepared again). parseBatch() runs on the
-    // builder's thread and only hands the fields to the builder: the two cores share the work.
-    struct Prepared {
-        od::parser parser;
-        od::document doc;
-        std::vector<Event> events; // reused batch after batch: no allocation once warm
-        size_t walked = 0;         // events read; a batch with fewer than all failed there
-        bool iterated = false;     // stage 1 done and the array opened: arr is ready to walk
-        od::array arr;
-        const EventBatch* batch = nullptr;
-        Prepared() {} // user-provided: compiled for the unit's target (see json_simdjson.h)
-    };
-    std::vector<std::unique_ptr<Prepared>> prepared = makePrepared();
-    static std::vector<std::unique_ptr<Prepared>> makePrepared() {
-        std::vector<std::unique_ptr<Prepared>> v;
-        for (uint32_t i = 0; i < kMaxBatchSlots; ++i) v.push_back(std::make_unique<Prepared>());
-        return v;
-    }
+    // The walk into Event fields runs on the splitter's thread (prepare) or here; this thread
+    // only hands the fields to the builder.
+    JsonBatchWalker walker;
 
-    void prepare(EventBatch& batch, bool walkNow) {
-        Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
-        p.batch = &batch;
-        p.walked = 0;
-        const simdjson::padded_string_view view(batch.data.data(), batch.data.size(),
-                                                batch.data.capacity());
-        p.iterated = !p.parser.iterate(view).get(p.doc) && !p.doc.get_array().get(p.arr);
-        if (walkNow) walk(p, batch);
-    }
-
-    // Reads the batch's events into p.events (stops at the first malformed one).
-    static void walk(Prepared& p, const EventBatch& batch) {
-        if (!p.iterated) return;
-        p.iterated = false;
-        if (p.events.size() < batch.events.size()) p.events.resize(batch.events.size());
-        for (auto elem : p.arr) {
-            if (p.walked == batch.events.size()) break; // more elements than the splitter saw
-            Event& e = p.events[p.walked];
-            e.reset();
-            od::object obj;
-            if (elem.get_object().get(obj) || readEvent(obj, e)) break;
-            ++p.walked;
-        }
-    }
-
-    bool parseBatch(const EventBatch& batch, LoadError* error) {
+    bool parseBatch(EventBatch& batch, LoadError* error) {
         this->batch = &batch;
-        Prepared& p = *prepared[batch.slot % kMaxBatchSlots];
-        if (p.batch != &batch) prepare(const_cast<EventBatch&>(batch), false);
-        p.batch = nullptr;
-        walk(p, batch); // if the splitter's thread did not
-        for (size_t idx = 0; idx < p.walked; ++idx) {
+        const std::span<const Event> events = walker.events(batch);
+        for (size_t idx = 0; idx < events.size(); ++idx) {
             pos = &batch.events[idx];
-            evp = &p.events[idx];
+            evp = &events[idx];
             dispatch();
         }
         evp = &scratch;
-        if (p.walked == batch.events.size()) return true;
-        return locateError(batch, p.walked, error);
+        if (events.size() == batch.events.size()) return true;
+        return locateError(batch, events.size(), error);
     }
 };
 
@@ -549,16 +505,16 @@ ChromeEventParser::ChromeEventParser(TraceBuilder& builder) : d(std::make_unique
 ChromeEventParser::~ChromeEventParser() = default;
 
 void ChromeEventParser::releaseBuffers() {
-    for (auto& p : d->prepared) p = std::make_unique<Impl::Prepared>();
+    d->walker.release();
     d->parser = od::parser();
     d->scratch = Event();
 }
 
 void ChromeEventParser::prepare(EventBatch& batch, bool walk) {
-    d->prepare(batch, walk);
+    d->walker.prepare(batch, walk);
 }
 
-bool ChromeEventParser::parseBatch(const EventBatch& batch, LoadError* error) {
+bool ChromeEventParser::parseBatch(EventBatch& batch, LoadError* error) {
     return d->parseBatch(batch, error);
 }
 

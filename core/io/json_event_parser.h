@@ -29,7 +29,7 @@ public:
     void releaseBuffers();
     // Feeds every event of the batch to the builder. On malformed JSON returns false and fills
     // `error` (offset, line, message; the caller sets the file).
-    bool parseBatch(const EventBatch& batch, LoadError* error);
+    bool parseBatch(EventBatch& batch, LoadError* error);
     // Top-level keys of the object form (metadata, deviceProperties, ...).
     // False (and `error`) if a kept value is not valid JSON.
     bool addTopLevel(const std::vector<TopLevelValue>& values, LoadError* error);
