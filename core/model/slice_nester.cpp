@@ -85,4 +85,33 @@ void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawS
     track.maxDepth = maxDepth;
 }
 
+SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track& base,
+                                              std::vector<SliceRef>* seqMap, uint32_t seqCount) {
+    Lanes out;
+    if (seqMap) seqMap->assign(seqCount, SliceRef{});
+    Track* lane = &base;
+    uint32_t laneNo = 0;
+    std::vector<uint32_t> seqs;
+    while (true) {
+        PodVector<RawSlice> overflow;
+        nest(pending, *lane, overflow, seqMap ? &seqs : nullptr);
+        if (seqMap)
+            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
+        if (overflow.empty()) break;
+        out.spilled += overflow.size();
+        Track next;
+        next.kind = base.kind;
+        next.pid = base.pid;
+        next.tid = base.tid;
+        next.device = base.device;
+        next.name = base.name;
+        next.cookie = base.cookie;
+        next.lane = ++laneNo;
+        out.extra.push_back(std::move(next));
+        lane = &out.extra.back();
+        pending = std::move(overflow);
+    }
+    return out;
+}
+
 } // namespace strata

@@ -1,7 +1,9 @@
 #pragma once
 // Build-time step: sorts one lane's slices, nests them (depth, parent, self time) into the
-// track's columns, and hands back the slices that overlap without nesting (for the next lane).
+// track's columns, and hands back the slices that overlap without nesting (for the next lane);
+// nestIntoLanes() repeats that until every slice of a track has a lane.
 #include "model/pod_vector.h"
+#include "model/trace.h"
 #include "model/track.h"
 
 #include <vector>
@@ -28,6 +30,18 @@ public:
     // grow). With `seqs`, seqs[k] is the seq of the track's slice k.
     void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
               std::vector<uint32_t>* seqs = nullptr);
+
+    // A base track nested with its extra lanes: the lanes beyond the first (the base track
+    // itself, filled in place) and how many slices spilled into them.
+    struct Lanes {
+        std::vector<Track> extra;
+        size_t spilled = 0;
+    };
+    // Nests `pending` into `base` and what overlaps without nesting into as many extra lanes as
+    // it takes (each a copy of base's identity with lane = 1, 2, ...). With `seqMap`: for every
+    // seq below seqCount, SliceRef{lane number (0 = base), index in that lane}.
+    Lanes nestIntoLanes(PodVector<RawSlice> pending, Track& base,
+                        std::vector<SliceRef>* seqMap = nullptr, uint32_t seqCount = 0);
 };
 
 } // namespace strata

@@ -1,5 +1,6 @@
 #include "model/trace_builder.h"
 
+#include "model/edge_matcher.h"
 #include "model/flow_binder.h"
 #include "model/id_index.h"
 #include "model/parallel_for.h"
@@ -15,12 +16,6 @@ namespace strata {
 namespace {
 
 using PairHash = PairHashI64;
-
-// A B or E edge, matched into a slice at build time.
-struct RawEdge {
-    RawSlice slice; // a B: the slice it opens (dur set when matched); an E: its ts, name, args
-    bool isEnd = false;
-};
 
 struct RawTrack {
     PodVector<RawSlice> slices;
@@ -48,44 +43,6 @@ template <typename T> void permute(std::vector<T>& v, const std::vector<uint32_t
     out.reserve(order.size());
     for (uint32_t k : order) out.push_back(v[k]);
     v = std::move(out);
-}
-
-// One base track nested: its lanes beyond the first (the base track itself) and how many slices
-// spilled into them.
-struct NestedTrack {
-    std::vector<Track> extraLanes;
-    size_t spilled = 0;
-};
-
-// Nests `pending` into `base` and, for slices that overlap without nesting, into extra lanes.
-// With `seqMap`, slice seq -> SliceRef{lane number (0 = base), index}.
-NestedTrack nestTrack(PodVector<RawSlice> pending, Track& base, SeqMap* seqMap, uint32_t seqCount) {
-    NestedTrack out;
-    SliceNester nester;
-    if (seqMap) seqMap->assign(seqCount, SliceRef{});
-    Track* lane = &base;
-    uint32_t laneNo = 0;
-    std::vector<uint32_t> seqs;
-    while (true) {
-        PodVector<RawSlice> overflow;
-        nester.nest(pending, *lane, overflow, seqMap ? &seqs : nullptr);
-        if (seqMap)
-            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
-        if (overflow.empty()) break;
-        out.spilled += overflow.size();
-        Track next;
-        next.kind = base.kind;
-        next.pid = base.pid;
-        next.tid = base.tid;
-        next.device = base.device;
-        next.name = base.name;
-        next.cookie = base.cookie;
-        next.lane = ++laneNo;
-        out.extraLanes.push_back(std::move(next));
-        lane = &out.extraLanes.back();
-        pending = std::move(overflow);
-    }
-    return out;
 }
 
 std::string formatUs(TimeNs ns) {
@@ -170,7 +127,6 @@ struct TraceBuilder::Impl {
     int64_t lastAliasPid = 0, lastAliasTid = 0;
     TrackId lastAliasTrack = UINT32_MAX;
 
-    void matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds, size_t& openBegins);
     void dropEmptyTracks(std::vector<SeqMap>& seqMaps);
     std::vector<std::pair<int64_t, int64_t>> trackKeys; // (pid, tid) of tracks as added
 };
@@ -378,53 +334,6 @@ size_t TraceBuilder::pendingSliceCount() const {
     return n;
 }
 
-// B/E matching per track, in time order (file order at equal times). An E closes the innermost
-// open B with the same name (an E without a name closes the innermost); an E with nothing to
-// close is skipped and counted; a B left open is closed at the trace end and counted.
-void TraceBuilder::Impl::matchEdges(TrackId id, TimeNs traceEnd, size_t& unmatchedEnds,
-                                    size_t& openBegins) {
-    RawTrack& rt = raw[id];
-    if (rt.edges.empty()) return;
-    std::stable_sort(rt.edges.begin(), rt.edges.end(), [](const RawEdge& a, const RawEdge& b) {
-        return a.slice.start < b.slice.start;
-    });
-    std::vector<const RawSlice*> open;
-    auto emit = [&](const RawSlice& b, TimeNs end, ArgSetId endArgs, uint8_t flags) {
-        RawSlice r = b;
-        r.dur = end - b.start;
-        if (endArgs != kNoArgs) { // merge the E's args into the slice's
-            ArgStore& as = trace->args_;
-            as.begin();
-            as.appendFrom(as, b.args);
-            as.appendFrom(as, endArgs);
-            r.args = as.finish();
-        }
-        r.flags = flags | kSliceFromBE;
-        rt.slices.push_back(r);
-    };
-    for (const RawEdge& e : rt.edges) {
-        if (!e.isEnd) {
-            open.push_back(&e.slice);
-            continue;
-        }
-        auto it = open.rbegin();
-        if (e.slice.name != 0) {
-            while (it != open.rend() && (*it)->name != e.slice.name) ++it;
-        }
-        if (it == open.rend()) {
-            ++unmatchedEnds;
-            continue;
-        }
-        emit(**it, e.slice.start, e.slice.args, 0);
-        open.erase(std::next(it).base());
-    }
-    for (const RawSlice* b : open) {
-        emit(*b, std::max(traceEnd, b->start), kNoArgs, kSliceClosedAtEnd);
-        ++openBegins;
-    }
-    rt.edges.clear();
-}
-
 // Tracks that hold nothing (e.g. made only to look up a flow's thread) are removed.
 void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
     auto& tracks = trace->tracks_;
@@ -470,13 +379,13 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     }
     if (lo > hi) lo = hi = 0;
 
-    size_t unmatchedEnds = 0, openBegins = 0;
-    for (TrackId i = 0; i < d->raw.size(); ++i) d->matchEdges(i, hi, unmatchedEnds, openBegins);
-    if (unmatchedEnds)
-        tr.warnings_.push_back(std::to_string(unmatchedEnds) +
+    EdgeMatchCounts edges;
+    for (RawTrack& rt : d->raw) matchEdges(rt.edges, hi, tr.args_, rt.slices, edges);
+    if (edges.unmatchedEnds)
+        tr.warnings_.push_back(std::to_string(edges.unmatchedEnds) +
                                " E (end) events had no matching B event and were skipped");
-    if (openBegins)
-        tr.warnings_.push_back(std::to_string(openBegins) +
+    if (edges.openBegins)
+        tr.warnings_.push_back(std::to_string(edges.openBegins) +
                                " B (begin) events were never ended and were closed at the trace "
                                "end (" +
                                formatUs(hi - lo) + ")");
@@ -486,7 +395,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     const size_t baseTracks = d->raw.size();
     const bool needSeq = !d->flowsV2.empty(); // only v2 flows refer to slices by insertion order
     std::vector<SeqMap> seqMaps(baseTracks);
-    std::vector<NestedTrack> nested(baseTracks);
+    std::vector<SliceNester::Lanes> nested(baseTracks);
     {
         std::vector<TrackId> order(baseTracks);
         for (TrackId i = 0; i < baseTracks; ++i) order[i] = i;
@@ -496,15 +405,16 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
         // A second thread pays off only past a few milliseconds of work.
         parallelFor(order.size(), pendingTotal(d->raw) > 50'000, [&](size_t n) {
             const TrackId i = order[n];
-            nested[i] = nestTrack(std::move(d->raw[i].slices), tr.tracks_[i],
-                                  needSeq ? &seqMaps[i] : nullptr, d->raw[i].nextSeq);
+            nested[i] =
+                SliceNester().nestIntoLanes(std::move(d->raw[i].slices), tr.tracks_[i],
+                                            needSeq ? &seqMaps[i] : nullptr, d->raw[i].nextSeq);
         });
     }
     // Extra lanes go after the base tracks, each base track's lanes in order.
     size_t spilled = 0;
     for (TrackId i = 0; i < baseTracks; ++i) {
         std::vector<TrackId> laneIds{i};
-        for (Track& lane : nested[i].extraLanes) {
+        for (Track& lane : nested[i].extra) {
             tr.tracks_.push_back(std::move(lane));
             laneIds.push_back(static_cast<TrackId>(tr.tracks_.size() - 1));
             for (auto& [key, tracks] : d->aliases)
