@@ -10,6 +10,10 @@
 
 namespace strata {
 
+// Below this many slices a build step stays on one thread: starting the second one costs more
+// than it saves.
+constexpr size_t kParallelBuildMinSlices = 50'000;
+
 template <typename Item> void parallelFor(size_t n, bool parallel, Item&& item) {
     std::atomic<size_t> next{0};
     auto work = [&]() -> std::exception_ptr {

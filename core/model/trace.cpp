@@ -6,13 +6,11 @@ namespace strata {
 
 namespace {
 
-using IndexEntry = IdIndexEntry;
-
-std::span<const IndexEntry> equalRange(const PodVector<IndexEntry>& index, int64_t id) {
+std::span<const IdIndexEntry> equalRange(const PodVector<IdIndexEntry>& index, int64_t id) {
     auto lo = std::lower_bound(index.begin(), index.end(), id,
-                               [](const IndexEntry& e, int64_t v) { return e.id < v; });
+                               [](const IdIndexEntry& e, int64_t v) { return e.id < v; });
     auto hi = std::upper_bound(lo, index.end(), id,
-                               [](int64_t v, const IndexEntry& e) { return v < e.id; });
+                               [](int64_t v, const IdIndexEntry& e) { return v < e.id; });
     return {lo, static_cast<size_t>(hi - lo)};
 }
 
@@ -43,12 +41,12 @@ const GpuActivity* Trace::gpu(SliceRef r) const {
     return e && e->gpu != UINT32_MAX ? &gpu_[e->gpu] : nullptr;
 }
 
-std::span<const IndexEntry> Trace::byCorrelation(int64_t id) const {
+std::span<const IdIndexEntry> Trace::byCorrelation(int64_t id) const {
     if (correlationIndex_.empty()) return {};
     return equalRange(correlationIndex_, id);
 }
 
-std::span<const IndexEntry> Trace::byExternalId(int64_t id) const {
+std::span<const IdIndexEntry> Trace::byExternalId(int64_t id) const {
     if (externalIndex_.empty()) return {};
     return equalRange(externalIndex_, id);
 }
@@ -106,7 +104,7 @@ size_t Trace::memoryBytes() const {
     }
     bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity);
     bytes += flows_.capacity() * sizeof(Flow);
-    bytes += (correlationIndex_.capacity() + externalIndex_.capacity()) * sizeof(IndexEntry);
+    bytes += (correlationIndex_.capacity() + externalIndex_.capacity()) * sizeof(IdIndexEntry);
     return bytes;
 }
 

@@ -402,8 +402,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
         std::sort(order.begin(), order.end(), [&](TrackId a, TrackId b) {
             return d->raw[a].slices.size() > d->raw[b].slices.size();
         });
-        // A second thread pays off only past a few milliseconds of work.
-        parallelFor(order.size(), pendingTotal(d->raw) > 50'000, [&](size_t n) {
+        parallelFor(order.size(), pendingTotal(d->raw) > kParallelBuildMinSlices, [&](size_t n) {
             const TrackId i = order[n];
             nested[i] =
                 SliceNester().nestIntoLanes(std::move(d->raw[i].slices), tr.tracks_[i],
@@ -464,7 +463,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
 
     // Correlation and External id indices.
-    const bool big = tr.sliceCount_ > 50'000; // a second thread pays off past a few ms of work
+    const bool big = tr.sliceCount_ > kParallelBuildMinSlices;
     buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::correlation, big, tr.correlationIndex_);
     buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::externalId, big, tr.externalIndex_);
     // Processes and threads: every pid/tid that has a track gets an entry.
