@@ -1,5 +1,5 @@
 // The build-time steps behind TraceBuilder::build() that run on both cores or sort without
-// comparisons: radixSortStable, buildIdIndex (dense and sparse ids), parallel nesting of many
+// comparisons: radixSortStable, the id indices (dense and sparse ids), parallel nesting of many
 // tracks with extra lanes, shared GPU activity values, PodVector::release_prefix. Expected values
 // are worked out by hand.
 #include "model/pod_vector.h"

@@ -1,14 +1,16 @@
 #pragma once
-// Build-time step: the sorted (id, slice) index of one id field of the slices' extras
-// (correlation ids or Kineto External ids), for Trace::byCorrelation / byExternalId.
+// Build-time step: the sorted (id, slice) indices of the slices' correlation ids and Kineto
+// External ids, for Trace::byCorrelation / byExternalId.
 #include "model/trace.h"
 
 namespace strata {
 
-// Fills `out` with an entry per slice whose extra has a non-negative `field`, sorted by (id, ref).
-// Ids are mostly dense counters: then one counting pass puts every entry in place with no
-// scratch memory; sparse ids are radix- (or, when very spread, comparison-) sorted.
-void buildIdIndex(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                  int64_t SliceExtra::*field, bool parallel, PodVector<IdIndexEntry>& out);
+// Fills `correlation` and `external` with an entry per slice whose extra has a non-negative id,
+// each sorted by (id, ref). Every extra belongs to one slice: the entries are made by walking
+// the extras in memory order (ids there are mostly already ascending: recorders number them as
+// they go), then radix-sorted by id if they are not, and equal ids put in slice order.
+void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
+                    bool parallel, PodVector<IdIndexEntry>& correlation,
+                    PodVector<IdIndexEntry>& external);
 
 } // namespace strata

@@ -17,9 +17,13 @@ void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawS
         if (a.dur != b.dur) return a.dur > b.dur;
         return a.seq < b.seq;
     };
-    // Recorders and most writers emit a thread's slices in order already: check before sorting.
-    if (!std::is_sorted(slices.begin(), slices.end(), before))
-        std::sort(slices.begin(), slices.end(), before);
+    // Recorders and most writers emit a thread's slices in order already, with slices made from
+    // B/E pairs appended after them: only the unsorted tail is sorted, then merged in.
+    RawSlice* const sortedEnd = std::is_sorted_until(slices.begin(), slices.end(), before);
+    if (sortedEnd != slices.end()) {
+        std::sort(sortedEnd, slices.end(), before);
+        std::inplace_merge(slices.begin(), sortedEnd, slices.end(), before);
+    }
 
     // Accepted slices are compacted in place (write index w never passes read index r).
     std::vector<SliceIndex> parent;

@@ -464,8 +464,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
 
     // Correlation and External id indices.
     const bool big = tr.sliceCount_ > kParallelBuildMinSlices;
-    buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::correlation, big, tr.correlationIndex_);
-    buildIdIndex(tr.tracks_, tr.extras_, &SliceExtra::externalId, big, tr.externalIndex_);
+    buildIdIndices(tr.tracks_, tr.extras_, big, tr.correlationIndex_, tr.externalIndex_);
     // Processes and threads: every pid/tid that has a track gets an entry.
     for (const Track& t : tr.tracks_) {
         if (t.kind == TrackKind::GlobalInstants) continue;
