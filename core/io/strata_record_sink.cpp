@@ -1,19 +1,8 @@
 #include "io/strata_record_sink.h"
 
 #include <cinttypes>
-#include <cstdarg>
-#include <cstdio>
 
 namespace strata::strata_reader {
-
-std::string sprint(const char* f, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, f);
-    std::vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return buf;
-}
 
 namespace {
 

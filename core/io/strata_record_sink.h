@@ -1,6 +1,7 @@
 #pragma once
 // Turns the records of a .strata chunk into TraceBuilder calls (used by strata_trace_reader.cpp;
 // layout in io/strata_format.h). Internal to the reader.
+#include "io/strata_chunks.h"
 #include "io/strata_format.h"
 #include "model/trace_builder.h"
 
@@ -15,9 +16,6 @@
 namespace strata::strata_reader {
 
 namespace fmt = format;
-
-// printf into a std::string (messages of the reader).
-std::string sprint(const char* f, ...) __attribute__((format(printf, 1, 2)));
 
 // Fixed-width little-endian fields from a cursor (bounds were checked by the caller).
 struct Get {

@@ -5,10 +5,11 @@
 // the chunk index and byte offset; every good chunk before it is kept. Only a bad file header
 // (not .strata, unknown major version) is an error.
 #include "io/strata_trace_reader.h"
-#include "io/strata_crc32c.h"
+#include "io/strata_chunks.h"
 #include "io/strata_format.h"
 #include "io/strata_record_sink.h"
 #include "io/trace_loader.h"
+#include "model/phase_timer.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>
@@ -83,6 +84,36 @@ private:
     size_t released_ = 0;
 };
 
+// Adds the warnings of a finished load (damage, missing end-of-file record, skipped records).
+void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::string& damage,
+                    const std::string& path, uint32_t chunks, const uint8_t* header) {
+    if (!damage.empty())
+        builder.addWarning(damage);
+    else if (sink.endOfFileRecords == 0)
+        builder.addWarning(sprint("%s: no end-of-file record after %" PRIu32
+                                  " chunk(s): the writer did not close the file (still "
+                                  "running, crashed or killed); data after its last flush is lost",
+                                  path.c_str(), chunks));
+    if (sink.unknownRecords)
+        builder.addWarning(sprint(
+            "%s: skipped %" PRIu64 " record(s) of types this build does not know (file version "
+            "%u.%u)",
+            path.c_str(), sink.unknownRecords, unsigned(header[6]), unsigned(header[7])));
+    if (sink.negativeDurations)
+        builder.addWarning(sprint("%s: %" PRIu64
+                                  " slice(s) ended before they started (or lasted over "
+                                  "2^63 ns); their duration was set to 0",
+                                  path.c_str(), sink.negativeDurations));
+}
+
+// "path: chunk N at byte B: why; kept ..." for a load that stopped at chunk `index`.
+std::string damageText(const std::string& path, uint32_t index, size_t offset, size_t size,
+                       const std::string& why) {
+    return sprint("%s: chunk %" PRIu32 " at byte %zu: ", path.c_str(), index, offset) + why +
+           sprint("; kept the %" PRIu32 " chunk(s) before it, skipped the last %zu bytes", index,
+                  size - offset);
+}
+
 // The whole load over bytes in memory; `file` (may be null) releases pages behind the cursor.
 LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& path,
                            const LoadOptions& options, MappedFile* file) {
@@ -97,116 +128,38 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
         return fail(6, sprint("unsupported .strata version %u.%u (this build reads %u.x)",
                               unsigned(data[6]), unsigned(data[7]), unsigned(fmt::kVersionMajor)));
 
+    PhaseTimer phases;
+    const ChunkScan scan = scanChunks(data, size);
     TraceBuilder builder;
     RecordSink sink(builder);
-    size_t pos = fmt::kFileHeaderBytes;
+    std::string damage; // why loading stopped early
     uint32_t chunkIndex = 0;
-    std::string damage;                   // why loading stopped early
     constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
     size_t lastProgress = 0;
     if (file) file->advance(0, 2 * kWindow);
-    while (pos < size) {
-        const size_t chunkStart = pos;
-        auto stop = [&](std::string why) {
-            damage = sprint("%s: chunk %" PRIu32 " at byte %zu: ", path.c_str(), chunkIndex,
-                            chunkStart) +
-                     why +
-                     sprint("; kept the %" PRIu32 " chunk(s) before it, skipped the last %zu bytes",
-                            chunkIndex, size - chunkStart);
-        };
-        if (size - pos < fmt::kChunkHeaderBytes) {
-            stop(sprint("truncated chunk header (%zu of %zu bytes)", size - pos,
-                        fmt::kChunkHeaderBytes));
-            break;
-        }
-        Get h{data + pos};
-        const uint32_t magic = h.u32();
-        const uint32_t seq = h.u32();
-        const uint32_t payload = h.u32();
-        const uint32_t records = h.u32();
-        const uint32_t storedCrc = h.u32();
-        if (magic != fmt::kChunkMagic) {
-            stop("expected the chunk magic \"CHNK\"");
-            break;
-        }
-        if (payload > fmt::kMaxChunkPayload) {
-            stop(sprint("bad chunk length %" PRIu32 " (at most %" PRIu32 ")", payload,
-                        fmt::kMaxChunkPayload));
-            break;
-        }
-        if (size - pos - fmt::kChunkHeaderBytes < payload) {
-            stop(sprint("truncated chunk: %" PRIu32 " payload bytes announced, %zu present",
-                        payload, size - pos - fmt::kChunkHeaderBytes));
-            break;
-        }
-        const uint8_t* body = data + pos + fmt::kChunkHeaderBytes;
-        const uint32_t crc = crc32c(crc32c(0, data + pos, 16), body, payload);
-        if (crc != storedCrc) {
-            stop(sprint("CRC mismatch (stored 0x%08" PRIx32 ", computed 0x%08" PRIx32 ")",
-                        storedCrc, crc));
-            break;
-        }
-        if (seq != chunkIndex) {
-            stop(sprint("expected chunk sequence number %" PRIu32 ", found %" PRIu32, chunkIndex,
-                        seq));
-            break;
-        }
-        // Records.
-        size_t r = 0;
-        uint32_t n = 0;
-        std::string bad;
-        for (; n < records; ++n) {
-            if (payload - r < fmt::kRecordHeaderBytes) {
-                bad = "record header runs past the chunk end";
-                break;
-            }
-            const auto type = fmt::RecordType(body[r]);
-            uint32_t bodyBytes;
-            std::memcpy(&bodyBytes, body + r + 1, 4);
-            if (payload - r - fmt::kRecordHeaderBytes < bodyBytes) {
-                bad = sprint("record body of %" PRIu32 " bytes runs past the chunk end", bodyBytes);
-                break;
-            }
-            bad = sink.apply(type, Get{body + r + fmt::kRecordHeaderBytes}, bodyBytes);
-            if (!bad.empty()) break;
-            r += fmt::kRecordHeaderBytes + bodyBytes;
-        }
-        if (bad.empty() && r != payload)
-            bad = sprint("%zu bytes after the %" PRIu32 " records the header announced",
-                         size_t(payload) - r, records);
+    for (; chunkIndex < scan.chunks.size(); ++chunkIndex) {
+        const ChunkSpan& chunk = scan.chunks[chunkIndex];
+        std::string bad = checkChunk(data, chunk, chunkIndex);
+        if (bad.empty())
+            bad = forEachRecord(data, chunk,
+                                [&](fmt::RecordType type, const uint8_t* body, uint32_t bytes) {
+                                    return sink.apply(type, Get{body}, bytes);
+                                });
         if (!bad.empty()) {
-            stop(sprint("record %" PRIu32 " at byte %zu: ", n,
-                        chunkStart + fmt::kChunkHeaderBytes + r) +
-                 bad);
+            damage = damageText(path, chunkIndex, chunk.offset, size, bad);
             break;
         }
-        pos += fmt::kChunkHeaderBytes + payload;
-        ++chunkIndex;
-        if (pos - lastProgress > kWindow) {
-            lastProgress = pos;
-            if (file) file->advance(pos, 2 * kWindow);
-            if (options.progress && !options.progress(double(pos) / double(size)))
-                return fail(pos, "loading was cancelled");
+        if (chunk.end() - lastProgress > kWindow) {
+            lastProgress = chunk.end();
+            if (file) file->advance(lastProgress, 2 * kWindow);
+            if (options.progress && !options.progress(double(lastProgress) / double(size)))
+                return fail(lastProgress, "loading was cancelled");
         }
     }
-
-    if (!damage.empty())
-        builder.addWarning(damage);
-    else if (sink.endOfFileRecords == 0)
-        builder.addWarning(sprint("%s: no end-of-file record after %" PRIu32
-                                  " chunk(s): the writer did not close the file (still "
-                                  "running, crashed or killed); data after its last flush is lost",
-                                  path.c_str(), chunkIndex));
-    if (sink.unknownRecords)
-        builder.addWarning(sprint(
-            "%s: skipped %" PRIu64 " record(s) of types this build does not know (file version "
-            "%u.%u)",
-            path.c_str(), sink.unknownRecords, unsigned(data[6]), unsigned(data[7])));
-    if (sink.negativeDurations)
-        builder.addWarning(sprint("%s: %" PRIu64
-                                  " slice(s) ended before they started (or lasted over "
-                                  "2^63 ns); their duration was set to 0",
-                                  path.c_str(), sink.negativeDurations));
+    if (damage.empty() && !scan.stopReason.empty())
+        damage = damageText(path, chunkIndex, scan.stoppedAt, size, scan.stopReason);
+    finishWarnings(builder, sink, damage, path, chunkIndex, data);
+    phases.mark("read records");
     if (options.progress) options.progress(1.0);
     result.trace = builder.build();
     return result;

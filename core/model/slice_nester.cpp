@@ -5,103 +5,160 @@
 namespace strata {
 
 namespace {
+
 constexpr size_t kMaxDepth = UINT16_MAX;
+
+// Slice k of a track's columns as a raw slice.
+RawSlice readSlice(const SliceColumns& c, size_t k, uint32_t seq) {
+    RawSlice s;
+    s.start = c.start[k];
+    s.dur = c.dur[k];
+    s.name = c.name[k];
+    s.category = c.category[k];
+    s.args = c.args[k];
+    s.extra = c.extra[k];
+    s.kind = c.kind[k];
+    s.flags = c.flags[k];
+    s.seq = seq;
+    return s;
 }
+
+void writeSlice(SliceColumns& c, size_t k, const RawSlice& s) {
+    c.start[k] = s.start;
+    c.dur[k] = s.dur;
+    c.name[k] = s.name;
+    c.category[k] = s.category;
+    c.args[k] = s.args;
+    c.extra[k] = s.extra;
+    c.kind[k] = s.kind;
+    c.flags[k] = s.flags;
+}
+
+void moveSlice(SliceColumns& c, size_t from, size_t to) {
+    c.start[to] = c.start[from];
+    c.dur[to] = c.dur[from];
+    c.name[to] = c.name[from];
+    c.category[to] = c.category[from];
+    c.args[to] = c.args[from];
+    c.extra[to] = c.extra[from];
+    c.kind[to] = c.kind[from];
+    c.flags[to] = c.flags[from];
+}
+
+// The input columns (those a reader fills) resized together.
+void resizeInput(SliceColumns& c, size_t n) {
+    for (auto* col : {&c.start, &c.dur}) col->resize(n);
+    for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->resize(n);
+    c.kind.resize(n);
+    c.flags.resize(n);
+}
+
+// Sorts raw slices into nesting order: writers emit a track's slices mostly in order, with
+// slices made from B/E pairs appended after them, so only the unsorted tail is sorted and then
+// merged in.
+void sortForNesting(PodVector<RawSlice>& slices) {
+    RawSlice* const sortedEnd = std::is_sorted_until(slices.begin(), slices.end(), nestsBefore);
+    if (sortedEnd == slices.end()) return;
+    std::sort(sortedEnd, slices.end(), nestsBefore);
+    std::inplace_merge(slices.begin(), sortedEnd, slices.end(), nestsBefore);
+}
+
+// Seqs of the slices of a prefilled track: the slices from B/E took the seqs in `taken`
+// (ascending); column slice k has the k-th seq that none of them took.
+class PrefilledSeqs {
+public:
+    explicit PrefilledSeqs(std::vector<uint32_t> taken) : taken_(std::move(taken)) {}
+    uint32_t operator()(size_t k) const {
+        // The number j of taken seqs below the answer is the first j with taken[j] - j > k.
+        size_t lo = 0, hi = taken_.size();
+        while (lo < hi) {
+            const size_t mid = (lo + hi) / 2;
+            if (taken_[mid] - mid <= k)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return static_cast<uint32_t>(k + lo);
+    }
+
+private:
+    std::vector<uint32_t> taken_;
+};
+
+} // namespace
 
 void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
                        std::vector<uint32_t>* seqs) {
-    // Start ascending; at equal starts the longer slice first so that it becomes the parent;
-    // then insertion order.
-    const auto before = [](const RawSlice& a, const RawSlice& b) {
-        if (a.start != b.start) return a.start < b.start;
-        if (a.dur != b.dur) return a.dur > b.dur;
-        return a.seq < b.seq;
-    };
-    // Recorders and most writers emit a thread's slices in order already, with slices made from
-    // B/E pairs appended after them: only the unsorted tail is sorted, then merged in.
-    RawSlice* const sortedEnd = std::is_sorted_until(slices.begin(), slices.end(), before);
-    if (sortedEnd != slices.end()) {
-        std::sort(sortedEnd, slices.end(), before);
-        std::inplace_merge(slices.begin(), sortedEnd, slices.end(), before);
-    }
-
-    // Accepted slices are compacted in place (write index w never passes read index r).
-    std::vector<SliceIndex> parent;
-    std::vector<uint16_t> depth;
-    parent.reserve(slices.size());
-    depth.reserve(slices.size());
-    std::vector<SliceIndex> stack; // open slices, outermost first (indices of accepted slices)
-    size_t w = 0;
-    for (size_t r = 0; r < slices.size(); ++r) {
-        const RawSlice s = slices[r];
-        const TimeNs end = s.start + s.dur;
-        // A slice that ends at or before s's start is closed (so zero-length slices never
-        // enclose anything).
-        while (!stack.empty() && slices[stack.back()].start + slices[stack.back()].dur <= s.start)
-            stack.pop_back();
-        const bool partialOverlap =
-            !stack.empty() && end > slices[stack.back()].start + slices[stack.back()].dur;
-        if (partialOverlap || stack.size() >= kMaxDepth) {
-            overflow.push_back(s); // not nested in the open slice: goes to the next lane
-            continue;
-        }
-        parent.push_back(stack.empty() ? kNoSlice : stack.back());
-        depth.push_back(static_cast<uint16_t>(stack.size()));
-        stack.push_back(static_cast<SliceIndex>(w));
-        slices[w++] = s;
-    }
-    slices.resize(w);
-
+    sortForNesting(slices);
     SliceColumns& c = track.slices;
     const size_t n = slices.size();
-    for (auto* col : {&c.start, &c.dur, &c.self}) col->reserve(n);
-    for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->reserve(n);
-    c.kind.reserve(n);
-    c.flags.reserve(n);
-    c.parent = std::move(parent);
-    c.depth = std::move(depth);
+    resizeInput(c, n);
     if (seqs) seqs->resize(n);
-    TimeNs maxDur = 0;
-    uint16_t maxDepth = 0;
     constexpr size_t kReleaseBlock = size_t(1) << 16;
     for (size_t k = 0; k < n; ++k) {
-        const RawSlice& s = slices[k];
-        c.start.push_back(s.start);
-        c.dur.push_back(s.dur);
-        c.self.push_back(s.dur);
-        c.name.push_back(s.name);
-        c.category.push_back(s.category);
-        c.args.push_back(s.args);
-        c.extra.push_back(s.extra);
-        c.kind.push_back(s.kind);
-        c.flags.push_back(s.flags);
-        if (seqs) (*seqs)[k] = s.seq;
-        maxDur = std::max(maxDur, s.dur);
-        maxDepth = std::max<uint16_t>(maxDepth, c.depth[k] + 1);
+        writeSlice(c, k, slices[k]);
+        if (seqs) (*seqs)[k] = slices[k].seq;
         // The columns are written as the raw slices are read: give read pages back.
         if ((k + 1) % kReleaseBlock == 0) slices.release_prefix(k + 1);
     }
     slices.clear();
-    for (size_t k = 0; k < n; ++k) {
+    nestSorted(track, overflow, seqs);
+}
+
+void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
+                             std::vector<uint32_t>* seqs) {
+    SliceColumns& c = track.slices;
+    const size_t n = c.size();
+    c.parent.resize(n);
+    c.depth.resize(n);
+    struct Open {
+        SliceIndex index; // in the compacted columns
+        TimeNs end;
+    };
+    std::vector<Open> stack; // open slices, outermost first
+    size_t w = 0;            // kept slices are compacted in place (w never passes r)
+    for (size_t r = 0; r < n; ++r) {
+        const TimeNs start = c.start[r];
+        const TimeNs end = start + c.dur[r];
+        // A slice that ends at or before this start is closed (so zero-length slices never
+        // enclose anything).
+        while (!stack.empty() && stack.back().end <= start) stack.pop_back();
+        if ((!stack.empty() && end > stack.back().end) || stack.size() >= kMaxDepth) {
+            // Not nested in the open slice: goes to the next lane.
+            overflow.push_back(readSlice(c, r, seqs ? (*seqs)[r] : uint32_t(r)));
+            continue;
+        }
+        if (w != r) {
+            moveSlice(c, r, w);
+            if (seqs) (*seqs)[w] = (*seqs)[r];
+        }
+        c.parent[w] = stack.empty() ? kNoSlice : stack.back().index;
+        c.depth[w] = static_cast<uint16_t>(stack.size());
+        stack.push_back({static_cast<SliceIndex>(w), end});
+        ++w;
+    }
+    if (w != n) {
+        resizeInput(c, w);
+        c.parent.resize(w);
+        c.depth.resize(w);
+        if (seqs) seqs->resize(w);
+    }
+    c.self.assign(c.dur.begin(), c.dur.end());
+    TimeNs maxDur = 0;
+    uint16_t maxDepth = 0;
+    for (size_t k = 0; k < w; ++k) {
         if (c.parent[k] != kNoSlice) c.self[c.parent[k]] -= c.dur[k];
+        maxDur = std::max(maxDur, c.dur[k]);
+        maxDepth = std::max<uint16_t>(maxDepth, c.depth[k] + 1);
     }
     track.maxDuration = maxDur;
     track.maxDepth = maxDepth;
 }
 
-SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track& base,
-                                              std::vector<SliceRef>* seqMap, uint32_t seqCount) {
-    Lanes out;
-    if (seqMap) seqMap->assign(seqCount, SliceRef{});
-    Track* lane = &base;
-    uint32_t laneNo = 0;
+void SliceNester::spill(PodVector<RawSlice> overflow, const Track& base, Lanes& out,
+                        std::vector<SliceRef>* seqMap) {
     std::vector<uint32_t> seqs;
-    while (true) {
-        PodVector<RawSlice> overflow;
-        nest(pending, *lane, overflow, seqMap ? &seqs : nullptr);
-        if (seqMap)
-            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
-        if (overflow.empty()) break;
+    for (uint32_t laneNo = 1; !overflow.empty(); ++laneNo) {
         out.spilled += overflow.size();
         Track next;
         next.kind = base.kind;
@@ -110,11 +167,75 @@ SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track
         next.device = base.device;
         next.name = base.name;
         next.cookie = base.cookie;
-        next.lane = ++laneNo;
+        next.lane = laneNo;
         out.extra.push_back(std::move(next));
-        lane = &out.extra.back();
-        pending = std::move(overflow);
+        PodVector<RawSlice> pending = std::move(overflow);
+        nest(pending, out.extra.back(), overflow, seqMap ? &seqs : nullptr);
+        if (seqMap)
+            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
     }
+}
+
+SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track& base,
+                                              std::vector<SliceRef>* seqMap, uint32_t seqCount) {
+    Lanes out;
+    if (seqMap) seqMap->assign(seqCount, SliceRef{});
+    std::vector<uint32_t> seqs;
+    PodVector<RawSlice> overflow;
+    nest(pending, base, overflow, seqMap ? &seqs : nullptr);
+    if (seqMap)
+        for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{0, k};
+    spill(std::move(overflow), base, out, seqMap);
+    return out;
+}
+
+SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> fromEdges) {
+    SliceColumns& c = base.slices;
+    const size_t n = c.size();
+    std::vector<uint32_t> taken(fromEdges.size());
+    for (size_t j = 0; j < fromEdges.size(); ++j) taken[j] = fromEdges[j].seq;
+    std::sort(taken.begin(), taken.end());
+    const PrefilledSeqs seqOf(std::move(taken));
+
+    // Columns out of order (a writer that does not emit a thread's slices in order): the
+    // general path, with every slice's seq.
+    bool sorted = true;
+    for (size_t k = 1; k < n && sorted; ++k)
+        sorted = c.start[k - 1] < c.start[k] ||
+                 (c.start[k - 1] == c.start[k] && c.dur[k - 1] >= c.dur[k]);
+    if (!sorted) {
+        PodVector<RawSlice> all;
+        all.resize_for_overwrite(n + fromEdges.size());
+        for (size_t k = 0; k < n; ++k) all[k] = readSlice(c, k, seqOf(k));
+        std::copy(fromEdges.begin(), fromEdges.end(), all.begin() + n);
+        fromEdges.clear();
+        resizeInput(c, 0);
+        return nestIntoLanes(std::move(all), base);
+    }
+
+    // Merge the slices from B/E in, from the back (the columns grow by their number).
+    sortForNesting(fromEdges);
+    const size_t m = fromEdges.size();
+    resizeInput(c, n + m);
+    size_t i = n, j = m, k = n + m;
+    while (j > 0) {
+        const RawSlice& e = fromEdges[j - 1];
+        bool columnLast = false; // column slice i-1 goes after e
+        if (i > 0) {
+            const TimeNs s = c.start[i - 1], d = c.dur[i - 1];
+            columnLast = s != e.start ? s > e.start : d != e.dur ? d < e.dur : seqOf(i - 1) > e.seq;
+        }
+        if (columnLast)
+            moveSlice(c, --i, --k);
+        else
+            writeSlice(c, --k, fromEdges[--j]);
+    }
+    fromEdges.clear();
+
+    Lanes out;
+    PodVector<RawSlice> overflow;
+    nestSorted(base, overflow); // the spilled slices' seqs are their (ordered) column indices
+    spill(std::move(overflow), base, out, nullptr);
     return out;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Build-time step: sorts one lane's slices, nests them (depth, parent, self time) into the
-// track's columns, and hands back the slices that overlap without nesting (for the next lane);
-// nestIntoLanes() repeats that until every slice of a track has a lane.
+// Build-time step: puts a track's slices in nesting order, nests them (depth, parent, self time)
+// in the track's columns, and hands back the slices that overlap without nesting (for the next
+// lane); nestIntoLanes() repeats that until every slice of a track has a lane.
 #include "model/pod_vector.h"
 #include "model/trace.h"
 #include "model/track.h"
@@ -23,6 +23,14 @@ struct RawSlice {
     uint32_t seq = 0; // insertion order on its track (for v2 flows)
 };
 
+// Nesting order: start ascending; at equal starts the longer slice first (it becomes the
+// parent); then insertion order.
+inline bool nestsBefore(const RawSlice& a, const RawSlice& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.dur != b.dur) return a.dur > b.dur;
+    return a.seq < b.seq;
+}
+
 class SliceNester {
 public:
     // Fills `track.slices` (empty before) with the slices that nest and moves the rest to
@@ -30,6 +38,13 @@ public:
     // grow). With `seqs`, seqs[k] is the seq of the track's slice k.
     void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
               std::vector<uint32_t>* seqs = nullptr);
+
+    // The nesting itself, for a track whose columns (start, dur, name, category, args, extra,
+    // kind, flags) already hold its slices in nesting order: fills parent, depth, self,
+    // maxDepth and maxDuration, and moves the slices that overlap without nesting to `overflow`
+    // (seq: seqs[k], or k without `seqs`), removing them from the columns (and from seqs).
+    void nestSorted(Track& track, PodVector<RawSlice>& overflow,
+                    std::vector<uint32_t>* seqs = nullptr);
 
     // A base track nested with its extra lanes: the lanes beyond the first (the base track
     // itself, filled in place) and how many slices spilled into them.
@@ -42,6 +57,16 @@ public:
     // seq below seqCount, SliceRef{lane number (0 = base), index in that lane}.
     Lanes nestIntoLanes(PodVector<RawSlice> pending, Track& base,
                         std::vector<SliceRef>* seqMap = nullptr, uint32_t seqCount = 0);
+
+    // The same for a base track whose columns a reader filled in insertion order (the slice at
+    // index k has seq k, counting only those; see TraceBuilder::prefillSlices) and the slices
+    // `fromEdges` made from its B/E pairs (their seqs counting both kinds). Sorted columns stay
+    // where they are: the few slices from B/E are merged in and the columns nested in place.
+    Lanes nestPrefilled(Track& base, PodVector<RawSlice> fromEdges);
+
+private:
+    void spill(PodVector<RawSlice> overflow, const Track& base, Lanes& out,
+               std::vector<SliceRef>* seqMap);
 };
 
 } // namespace strata

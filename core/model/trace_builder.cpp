@@ -4,6 +4,7 @@
 #include "model/flow_binder.h"
 #include "model/id_index.h"
 #include "model/parallel_for.h"
+#include "model/phase_timer.h"
 #include "model/slice_nester.h"
 
 #include <algorithm>
@@ -21,12 +22,12 @@ struct RawTrack {
     PodVector<RawSlice> slices;
     PodVector<RawEdge> edges;
     uint32_t nextSeq = 0;
+    bool prefilled = false; // slices are in the track's columns already (TraceBuilder::prefill)
 };
 
-size_t pendingTotal(const std::vector<RawTrack>& raw) {
-    size_t n = 0;
-    for (const RawTrack& r : raw) n += r.slices.size();
-    return n;
+// Slices waiting for build() on track i (raw, or already in its columns).
+size_t pendingOn(const std::vector<RawTrack>& raw, const std::vector<Track>& tracks, size_t i) {
+    return raw[i].slices.size() + (raw[i].prefilled ? tracks[i].slices.size() : 0);
 }
 
 // Stable time order of a column, and a column rearranged into it.
@@ -328,9 +329,49 @@ void TraceBuilder::addFlowV2(PendingSlice slice, uint64_t bindId, bool flowIn, b
     d->flowsV2.push_back(FlowEventV2{slice.track, slice.seq, bindId, flowIn, flowOut});
 }
 
+TraceBuilder::Prefilled TraceBuilder::prefill(TrackId track, const PrefillCounts& n) {
+    RawTrack& raw = d->raw[track];
+    Track& t = d->trace->tracks_[track];
+    raw.prefilled = true;
+    SliceColumns& c = t.slices;
+    for (auto* col : {&c.start, &c.dur}) col->reserve(n.slices + n.begins);
+    for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->reserve(n.slices + n.begins);
+    c.kind.reserve(n.slices + n.begins);
+    c.flags.reserve(n.slices + n.begins);
+    for (auto* col : {&c.start, &c.dur}) col->resize(n.slices);
+    for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->resize(n.slices);
+    c.kind.resize(n.slices);
+    c.flags.resize(n.slices);
+    raw.edges.resize(n.edges);
+    raw.nextSeq = uint32_t(n.slices + n.begins);
+    t.counter.ts.resize(n.counterSamples);
+    t.counter.value.resize(n.counterSamples);
+    auto& in = t.instants;
+    in.ts.resize(n.instants);
+    in.name.resize(n.instants);
+    in.category.resize(n.instants);
+    in.args.resize(n.instants);
+    return {&c, raw.edges.data(), &t.counter, &t.instants};
+}
+
+SliceExtra* TraceBuilder::prefillExtras(size_t n, uint32_t* first) {
+    auto& ex = d->trace->extras_;
+    *first = static_cast<uint32_t>(ex.size());
+    ex.resize(ex.size() + n);
+    return ex.data() + *first;
+}
+
+uint32_t TraceBuilder::appendGpuActivities(const GpuActivity* values, size_t n) {
+    auto& gpu = d->trace->gpu_;
+    const auto first = static_cast<uint32_t>(gpu.size());
+    gpu.append(values, n);
+    return first;
+}
+
 size_t TraceBuilder::pendingSliceCount() const {
     size_t n = 0;
-    for (const auto& r : d->raw) n += r.slices.size() + r.edges.size();
+    for (size_t i = 0; i < d->raw.size(); ++i)
+        n += pendingOn(d->raw, d->trace->tracks_, i) + d->raw[i].edges.size();
     return n;
 }
 
@@ -364,6 +405,7 @@ void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
 
 std::shared_ptr<const Trace> TraceBuilder::build() {
     Trace& tr = *d->trace;
+    PhaseTimer phases;
 
     // Trace bounds over everything that has a time.
     TimeNs lo = INT64_MAX, hi = INT64_MIN;
@@ -373,12 +415,17 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     };
     for (size_t i = 0; i < d->raw.size(); ++i) {
         for (const auto& s : d->raw[i].slices) see(s.start, s.start + s.dur);
+        if (d->raw[i].prefilled) {
+            const SliceColumns& c = tr.tracks_[i].slices;
+            for (size_t k = 0; k < c.size(); ++k) see(c.start[k], c.start[k] + c.dur[k]);
+        }
         for (const auto& e : d->raw[i].edges) see(e.slice.start, e.slice.start);
         for (TimeNs t : tr.tracks_[i].counter.ts) see(t, t);
         for (TimeNs t : tr.tracks_[i].instants.ts) see(t, t);
     }
     if (lo > hi) lo = hi = 0;
 
+    phases.mark("build: bounds");
     EdgeMatchCounts edges;
     for (RawTrack& rt : d->raw) matchEdges(rt.edges, hi, tr.args_, rt.slices, edges);
     if (edges.unmatchedEnds)
@@ -400,15 +447,21 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
         std::vector<TrackId> order(baseTracks);
         for (TrackId i = 0; i < baseTracks; ++i) order[i] = i;
         std::sort(order.begin(), order.end(), [&](TrackId a, TrackId b) {
-            return d->raw[a].slices.size() > d->raw[b].slices.size();
+            return pendingOn(d->raw, tr.tracks_, a) > pendingOn(d->raw, tr.tracks_, b);
         });
-        parallelFor(order.size(), pendingTotal(d->raw) > kParallelBuildMinSlices, [&](size_t n) {
+        size_t total = 0;
+        for (size_t i = 0; i < baseTracks; ++i) total += pendingOn(d->raw, tr.tracks_, i);
+        parallelFor(order.size(), total > kParallelBuildMinSlices, [&](size_t n) {
             const TrackId i = order[n];
-            nested[i] =
-                SliceNester().nestIntoLanes(std::move(d->raw[i].slices), tr.tracks_[i],
-                                            needSeq ? &seqMaps[i] : nullptr, d->raw[i].nextSeq);
+            if (d->raw[i].prefilled)
+                nested[i] = SliceNester().nestPrefilled(tr.tracks_[i], std::move(d->raw[i].slices));
+            else
+                nested[i] =
+                    SliceNester().nestIntoLanes(std::move(d->raw[i].slices), tr.tracks_[i],
+                                                needSeq ? &seqMaps[i] : nullptr, d->raw[i].nextSeq);
         });
     }
+    phases.mark("build: edges, nest");
     // Extra lanes go after the base tracks, each base track's lanes in order.
     size_t spilled = 0;
     for (TrackId i = 0; i < baseTracks; ++i) {
@@ -434,6 +487,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
                                " slices overlapped another slice on their track without nesting "
                                "and were moved to an extra lane");
 
+    phases.mark("build: lanes");
     // Counters and instants in time order.
     for (Track& t : tr.tracks_) {
         auto& c = t.counter;
@@ -455,6 +509,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
         tr.instantCount_ += in.size();
     }
 
+    phases.mark("build: counters");
     // Flows.
     FlowBinder binder(tr, d->aliases, std::move(d->trackKeys));
     binder.bindV1(d->flowsV1);
@@ -462,9 +517,11 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     binder.bindV2(std::move(d->flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) tr.warnings_.push_back(std::move(w));
 
+    phases.mark("build: flows");
     // Correlation and External id indices.
     const bool big = tr.sliceCount_ > kParallelBuildMinSlices;
     buildIdIndices(tr.tracks_, tr.extras_, big, tr.correlationIndex_, tr.externalIndex_);
+    phases.mark("build: ids");
     // Processes and threads: every pid/tid that has a track gets an entry.
     for (const Track& t : tr.tracks_) {
         if (t.kind == TrackKind::GlobalInstants) continue;

@@ -10,6 +10,8 @@
 
 namespace strata {
 
+struct RawEdge;
+
 // A complete slice as a reader hands it over.
 struct SliceInput {
     TimeNs start = 0;
@@ -76,6 +78,28 @@ public:
     // from correlation ids at build time; no call needed.
 
     size_t pendingSliceCount() const;
+
+    // Bulk loading, for a reader that decodes on several threads (the .strata reader). prefill()
+    // sizes a track's columns once; the reader then fills them from any thread, each item at
+    // its insertion index: slices in start, dur, name, category, args, extra and kind (slice k
+    // has the k-th seq not taken by a B), edges as addBegin/addEnd make them (a B's seq counts
+    // the slices and B's added to the track before it), counter samples, instants. Room is
+    // left for one slice per B, merged in at build time. A prefilled track takes no other
+    // events and no v2 flows. Tracks may be prefilled in parallel, once all exist.
+    struct Prefilled {
+        SliceColumns* slices;
+        RawEdge* edges;
+        CounterColumns* counter;
+        InstantColumns* instants;
+    };
+    struct PrefillCounts {
+        size_t slices = 0, begins = 0, edges = 0, counterSamples = 0, instants = 0;
+    };
+    Prefilled prefill(TrackId track, const PrefillCounts& counts);
+    // Room for n extras, numbered from *first on; GPU activity values appended, numbered from
+    // the returned index on (equal values are not merged).
+    SliceExtra* prefillExtras(size_t n, uint32_t* first);
+    uint32_t appendGpuActivities(const GpuActivity* values, size_t n);
 
     // Sorts, nests, binds and indexes. The builder is empty afterwards.
     std::shared_ptr<const Trace> build();
