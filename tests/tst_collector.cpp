@@ -278,8 +278,8 @@ void TestCollector::basicRecording() {
             mem = &tr;
     QVERIFY(mem);
     QCOMPARE(mem->counter.size(), size_t(3));
-    QCOMPARE(mem->counter.ts, (std::vector<TimeNs>{900, 950, 47000}));
-    QCOMPARE(mem->counter.value, (std::vector<double>{1048576, 3145728, 2097152}));
+    QCOMPARE(mem->counter.ts, (Column<TimeNs>{900, 950, 47000}));
+    QCOMPARE(mem->counter.value, (Column<double>{1048576, 3145728, 2097152}));
 
     // Thread and process names from /proc.
     const Thread* th = t->thread(pid, tid);

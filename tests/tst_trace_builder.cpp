@@ -50,10 +50,10 @@ private slots:
         QCOMPARE(trace->str(main.slices.name[1]), std::string_view("B"));
         QCOMPARE(trace->str(main.slices.name[2]), std::string_view("C"));
         QCOMPARE(trace->str(main.slices.name[3]), std::string_view("D"));
-        QCOMPARE(main.slices.depth, (std::vector<uint16_t>{0, 1, 2, 1}));
-        QCOMPARE(main.slices.parent, (std::vector<SliceIndex>{kNoSlice, 0, 1, 0}));
+        QCOMPARE(main.slices.depth, (Column<uint16_t>{0, 1, 2, 1}));
+        QCOMPARE(main.slices.parent, (Column<SliceIndex>{kNoSlice, 0, 1, 0}));
         // self: A = 100 - 30 - 40 = 30; B = 30 - 10 = 20; C = 10; D = 40.
-        QCOMPARE(main.slices.self, (std::vector<TimeNs>{30, 20, 10, 40}));
+        QCOMPARE(main.slices.self, (Column<TimeNs>{30, 20, 10, 40}));
         QCOMPARE(main.maxDepth, uint16_t(3));
         const Track& lane = trace->track(1);
         QCOMPARE(lane.lane, 1u);
@@ -89,7 +89,7 @@ private slots:
         auto trace = b.build();
         const auto& c = trace->track(0).slices;
         QCOMPARE(trace->str(c.name[0]), std::string_view("P"));
-        QCOMPARE(c.depth, (std::vector<uint16_t>{0, 1, 0}));
+        QCOMPARE(c.depth, (Column<uint16_t>{0, 1, 0}));
         QCOMPARE(c.self[0], TimeNs(5));
     }
 
@@ -107,9 +107,9 @@ private slots:
         auto trace = b.build();
         const auto& c = trace->track(0).slices;
         QCOMPARE(c.size(), size_t(3));
-        QCOMPARE(c.start, (std::vector<TimeNs>{0, 10, 70}));
-        QCOMPARE(c.dur, (std::vector<TimeNs>{50, 10, 130}));
-        QCOMPARE(c.depth, (std::vector<uint16_t>{0, 1, 0}));
+        QCOMPARE(c.start, (Column<TimeNs>{0, 10, 70}));
+        QCOMPARE(c.dur, (Column<TimeNs>{50, 10, 130}));
+        QCOMPARE(c.depth, (Column<uint16_t>{0, 1, 0}));
         QVERIFY(c.flags[2] & kSliceClosedAtEnd);
         QCOMPARE(trace->warnings().size(), size_t(2));
         QVERIFY(QString::fromStdString(trace->warnings()[0]).startsWith("1 E (end) events"));
@@ -257,8 +257,8 @@ private slots:
         b.setThreadName(3, 4, b.intern("main"));
         auto trace = b.build();
         const Track& c = trace->track(0);
-        QCOMPARE(c.counter.ts, (std::vector<TimeNs>{10, 20, 30}));
-        QCOMPARE(c.counter.value, (std::vector<double>{1.0, 2.0, 3.0}));
+        QCOMPARE(c.counter.ts, (Column<TimeNs>{10, 20, 30}));
+        QCOMPARE(c.counter.value, (Column<double>{1.0, 2.0, 3.0}));
         QCOMPARE(trace->counterSampleCount(), size_t(3));
         QCOMPARE(trace->instantCount(), size_t(1));
         QCOMPARE(trace->bounds(), (TimeRange{10, 30}));

@@ -43,8 +43,8 @@ ChunkScan scanChunks(const uint8_t* data, size_t size) {
             return scan;
         }
         if (payload > fmt::kMaxChunkPayload) {
-            scan.stopReason = sprint("bad chunk length %" PRIu32 " (at most %" PRIu32 ")",
-                                     payload, fmt::kMaxChunkPayload);
+            scan.stopReason = sprint("bad chunk length %" PRIu32 " (at most %" PRIu32 ")", payload,
+                                     fmt::kMaxChunkPayload);
             return scan;
         }
         if (size - pos - fmt::kChunkHeaderBytes < payload) {

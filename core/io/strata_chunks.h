@@ -47,7 +47,8 @@ std::string sprint(const char* f, ...) __attribute__((format(printf, 1, 2)));
 
 // ---
 
-template <typename F> std::string forEachRecord(const uint8_t* data, const ChunkSpan& chunk, F&& f) {
+template <typename F>
+std::string forEachRecord(const uint8_t* data, const ChunkSpan& chunk, F&& f) {
     const uint8_t* body = chunk.body(data);
     const size_t payload = chunk.payload;
     size_t r = 0;

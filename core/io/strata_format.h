@@ -71,6 +71,36 @@ inline constexpr uint32_t kInstantBody = 8 + 8 + 8 + 4;
 inline constexpr uint32_t kGpuOpBody = 8 + 8 + 4 + 1 + 8 + kGpuActivityBytes;
 inline constexpr uint32_t kCounterBody = 8 + 4 + 8 + 8;
 
+// The body size of a fixed-size record type, or UINT32_MAX (variable size, or unknown).
+constexpr uint32_t fixedBodyBytes(RecordType t) {
+    switch (t) {
+    case RecordType::Process:
+        return kProcessBody;
+    case RecordType::Thread:
+        return kThreadBody;
+    case RecordType::Device:
+        return kDeviceBody;
+    case RecordType::CpuSlice:
+        return kCpuSliceBody;
+    case RecordType::CpuBegin:
+        return kCpuBeginBody;
+    case RecordType::CpuEnd:
+        return kCpuEndBody;
+    case RecordType::AsyncSlice:
+        return kAsyncSliceBody;
+    case RecordType::Instant:
+        return kInstantBody;
+    case RecordType::GpuOp:
+        return kGpuOpBody;
+    case RecordType::Counter:
+        return kCounterBody;
+    case RecordType::EndOfFile:
+        return 0;
+    default:
+        return UINT32_MAX;
+    }
+}
+
 // Highest SliceKind value this version knows (SliceKind::Instant); larger values are damage.
 inline constexpr uint8_t kMaxSliceKind = 12;
 

@@ -4,8 +4,6 @@
 
 namespace strata::strata_reader {
 
-namespace {
-
 GpuActivity readGpuActivity(Get& g) {
     GpuActivity a;
     a.device = g.i32();
@@ -25,39 +23,8 @@ GpuActivity readGpuActivity(Get& g) {
     return a;
 }
 
-uint32_t fixedBody(fmt::RecordType t) {
-    switch (t) {
-    case fmt::RecordType::Process:
-        return fmt::kProcessBody;
-    case fmt::RecordType::Thread:
-        return fmt::kThreadBody;
-    case fmt::RecordType::Device:
-        return fmt::kDeviceBody;
-    case fmt::RecordType::CpuSlice:
-        return fmt::kCpuSliceBody;
-    case fmt::RecordType::CpuBegin:
-        return fmt::kCpuBeginBody;
-    case fmt::RecordType::CpuEnd:
-        return fmt::kCpuEndBody;
-    case fmt::RecordType::AsyncSlice:
-        return fmt::kAsyncSliceBody;
-    case fmt::RecordType::Instant:
-        return fmt::kInstantBody;
-    case fmt::RecordType::GpuOp:
-        return fmt::kGpuOpBody;
-    case fmt::RecordType::Counter:
-        return fmt::kCounterBody;
-    case fmt::RecordType::EndOfFile:
-        return 0;
-    default:
-        return UINT32_MAX; // variable size or unknown
-    }
-}
-
-} // namespace
-
 std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
-    const uint32_t fixed = fixedBody(type);
+    const uint32_t fixed = fmt::fixedBodyBytes(type);
     if (fixed != UINT32_MAX && body != fixed)
         return sprint("record type %u has %" PRIu32 " body bytes, expected %" PRIu32,
                       unsigned(type), body, fixed);

@@ -34,6 +34,9 @@ struct Get {
     double f64() { return take<double>(); }
 };
 
+// The GpuActivity of a GpuOp record (kGpuActivityBytes), advancing the cursor.
+GpuActivity readGpuActivity(Get& g);
+
 // (a, b) -> track, for the few keys a trace has (threads, GPU streams): a short array searched
 // linearly (cheaper than hashing for tens of keys), with a hash map behind it for many keys.
 class TrackCache {
@@ -79,6 +82,13 @@ public:
     }
 
     std::string apply(fmt::RecordType type, Get g, uint32_t body);
+
+    // For the parallel load, which replays only the rare records through apply() and writes
+    // the others itself: file string id -> model id (UINT32_MAX: not defined), the category of
+    // a slice kind, the key of the return-code arg.
+    const std::vector<StringId>& stringMap() const { return strings_; }
+    StringId category(SliceKind k) const { return kindCategory_[uint8_t(k)]; }
+    StringId returnCodeKey() const { return returnCodeKey_; }
 
     uint64_t unknownRecords = 0;
     uint64_t negativeDurations = 0;

@@ -7,6 +7,7 @@
 #include "io/strata_trace_reader.h"
 #include "io/strata_chunks.h"
 #include "io/strata_format.h"
+#include "io/strata_parallel_load.h"
 #include "io/strata_record_sink.h"
 #include "io/trace_loader.h"
 #include "model/phase_timer.h"
@@ -21,6 +22,7 @@
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -75,6 +77,12 @@ public:
             madvise(const_cast<uint8_t*>(data_) + done, std::min(ahead, size_ - done),
                     MADV_WILLNEED);
     }
+    // Drops the pages wholly inside [from, to) from this process (the page cache keeps them).
+    void release(size_t from, size_t to) {
+        const size_t page = size_t(sysconf(_SC_PAGESIZE));
+        const size_t lo = (from + page - 1) / page * page, hi = std::min(to, size_) / page * page;
+        if (hi > lo) madvise(const_cast<uint8_t*>(data_) + lo, hi - lo, MADV_DONTNEED);
+    }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
 
@@ -116,7 +124,7 @@ std::string damageText(const std::string& path, uint32_t index, size_t offset, s
 
 // The whole load over bytes in memory; `file` (may be null) releases pages behind the cursor.
 LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& path,
-                           const LoadOptions& options, MappedFile* file) {
+                           const LoadOptions& options, MappedFile* file, StrataLoadPath how) {
     LoadResult result;
     auto fail = [&](uint64_t offset, std::string message) {
         result.error = LoadError{path, offset, 0, std::move(message)};
@@ -130,6 +138,37 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
 
     PhaseTimer phases;
     const ChunkScan scan = scanChunks(data, size);
+    const bool parallel =
+        how == StrataLoadPath::Parallel ||
+        (how == StrataLoadPath::Auto && !options.oneThread && size >= kParallelLoadMinBytes &&
+         std::thread::hardware_concurrency() > 1);
+    if (parallel) {
+        TraceBuilder builder;
+        RecordSink sink(builder);
+        ParallelLoadHooks hooks;
+        hooks.progress = options.progress;
+        if (file) hooks.releaseBytes = [file](size_t from, size_t to) { file->release(from, to); };
+        switch (loadChunksInParallel(data, scan.chunks, builder, sink, hooks)) {
+        case ParallelLoad::Loaded: {
+            const auto chunks = uint32_t(scan.chunks.size());
+            finishWarnings(builder, sink,
+                           scan.stopReason.empty()
+                               ? std::string()
+                               : damageText(path, chunks, scan.stoppedAt, size, scan.stopReason),
+                           path, chunks, data);
+            phases.mark("read records (2 threads)");
+            if (options.progress) options.progress(1.0);
+            result.trace = builder.build();
+            return result;
+        }
+        case ParallelLoad::Cancelled:
+            return fail(0, "loading was cancelled");
+        case ParallelLoad::NeedsSequential:
+            phases.mark("parallel read gave up");
+            break; // damaged: the sequential load keeps what is good and says what is not
+        }
+    }
+
     TraceBuilder builder;
     RecordSink sink(builder);
     std::string damage; // why loading stopped early
@@ -175,13 +214,13 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
         r.error = LoadError{path, 0, 0, error};
         return r;
     }
-    return readStrataBytes(file.data(), file.size(), path, options, &file);
+    return readStrataBytes(file.data(), file.size(), path, options, &file, StrataLoadPath::Auto);
 }
 
 LoadResult readStrataBuffer(std::string_view bytes, const std::string& name,
-                            const LoadOptions& options) {
+                            const LoadOptions& options, StrataLoadPath how) {
     return readStrataBytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), name,
-                           options, nullptr);
+                           options, nullptr, how);
 }
 
 } // namespace strata

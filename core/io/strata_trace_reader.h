@@ -4,13 +4,22 @@
 // memory (fuzzing, tests, a future network source).
 #include "model/load_result.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace strata {
 
+// How the records are read: Auto takes two threads for files of kParallelLoadMinBytes and more
+// when the machine has two cores; Parallel takes them for any size (tests). A file that is
+// damaged, or that the parallel load does not take, is read by the sequential reader whatever
+// the choice.
+enum class StrataLoadPath { Auto, Sequential, Parallel };
+inline constexpr size_t kParallelLoadMinBytes = size_t(4) << 20;
+
 // `name` stands for the file in messages.
 LoadResult readStrataBuffer(std::string_view bytes, const std::string& name,
-                            const LoadOptions& options = {});
+                            const LoadOptions& options = {},
+                            StrataLoadPath path = StrataLoadPath::Auto);
 
 } // namespace strata

@@ -28,8 +28,8 @@ bool extraOwners(const std::vector<Track>& tracks, size_t nExtras, bool parallel
         for (SliceIndex k = 0; k < ex.size(); ++k) {
             if (ex[k] >= nExtras) continue;
             // Tracks own disjoint extras; the atomic store only keeps a damaged model defined.
-            std::atomic_ref<SliceRef>(owner[ex[k]]).store(SliceRef{TrackId(t), k},
-                                                          std::memory_order_relaxed);
+            std::atomic_ref<SliceRef>(owner[ex[k]])
+                .store(SliceRef{TrackId(t), k}, std::memory_order_relaxed);
             ++n;
         }
         named += n;

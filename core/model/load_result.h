@@ -28,6 +28,9 @@ struct LoadResult {
 struct LoadOptions {
     // Called now and then with the fraction of input consumed (0..1); return false to cancel.
     std::function<bool(double)> progress;
+    // The .strata reader reads large files on two threads; true keeps it on the calling thread
+    // (comparisons, machines shared with other work).
+    bool oneThread = false;
 };
 
 } // namespace strata

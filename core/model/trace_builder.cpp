@@ -2,6 +2,7 @@
 
 #include "model/edge_matcher.h"
 #include "model/flow_binder.h"
+#include "model/gpu_activity_cache.h"
 #include "model/id_index.h"
 #include "model/parallel_for.h"
 #include "model/phase_timer.h"
@@ -31,7 +32,7 @@ size_t pendingOn(const std::vector<RawTrack>& raw, const std::vector<Track>& tra
 }
 
 // Stable time order of a column, and a column rearranged into it.
-std::vector<uint32_t> timeOrder(const std::vector<TimeNs>& ts) {
+std::vector<uint32_t> timeOrder(const Column<TimeNs>& ts) {
     std::vector<uint32_t> order(ts.size());
     for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(),
@@ -39,8 +40,8 @@ std::vector<uint32_t> timeOrder(const std::vector<TimeNs>& ts) {
     return order;
 }
 
-template <typename T> void permute(std::vector<T>& v, const std::vector<uint32_t>& order) {
-    std::vector<T> out;
+template <typename T> void permute(Column<T>& v, const std::vector<uint32_t>& order) {
+    Column<T> out;
     out.reserve(order.size());
     for (uint32_t k : order) out.push_back(v[k]);
     v = std::move(out);
@@ -86,36 +87,12 @@ struct TraceBuilder::Impl {
         SliceExtra e;
         e.correlation = s.correlation;
         e.externalId = s.externalId;
-        if (s.gpu) e.gpu = internGpu(*s.gpu);
+        if (s.gpu) e.gpu = gpuCache.intern(*s.gpu, trace->gpu_);
         trace->extras_.push_back(e);
         return static_cast<uint32_t>(trace->extras_.size() - 1);
     }
 
-    // GPU activity values repeat (a loop launches the same kernels with the same configuration on
-    // the same stream): equal values are stored once, found through a direct-mapped cache of
-    // recent ones (a miss only costs a duplicate).
-    static constexpr size_t kGpuCacheSlots = size_t(1) << 14;
-    std::vector<uint32_t> gpuCache = std::vector<uint32_t>(kGpuCacheSlots, UINT32_MAX);
-    uint32_t internGpu(const GpuActivity& g) {
-        uint64_t h = 0;
-        auto mix = [&h](uint64_t v) { h = (h ^ v) * 0x9E3779B97F4A7C15ull; };
-        mix(uint64_t(g.device));
-        mix(uint64_t(g.stream));
-        mix(uint64_t(g.context));
-        for (int32_t v : g.grid) mix(uint64_t(v));
-        for (int32_t v : g.block) mix(uint64_t(v));
-        mix(uint64_t(g.registersPerThread) << 32 ^ uint32_t(g.staticSharedBytes));
-        mix(uint64_t(g.dynamicSharedBytes));
-        mix(uint64_t(g.bytes));
-        mix(uint64_t(g.copyKind) | uint64_t(g.srcMemory) << 8 | uint64_t(g.dstMemory) << 16);
-        mix(uint64_t(g.graphId));
-        mix(uint64_t(g.graphNodeId));
-        uint32_t& slot = gpuCache[(h >> 40) & (kGpuCacheSlots - 1)];
-        if (slot != UINT32_MAX && trace->gpu_[slot] == g) return slot;
-        trace->gpu_.push_back(g);
-        slot = static_cast<uint32_t>(trace->gpu_.size() - 1);
-        return slot;
-    }
+    GpuActivityCache gpuCache;
 
     // The track of `key` in `map`, made by `make()` the first time it is asked for.
     template <typename Map, typename Key, typename Make>
@@ -342,7 +319,7 @@ TraceBuilder::Prefilled TraceBuilder::prefill(TrackId track, const PrefillCounts
     for (auto* col : {&c.name, &c.category, &c.args, &c.extra}) col->resize(n.slices);
     c.kind.resize(n.slices);
     c.flags.resize(n.slices);
-    raw.edges.resize(n.edges);
+    raw.edges.resize_for_overwrite(n.edges);
     raw.nextSeq = uint32_t(n.slices + n.begins);
     t.counter.ts.resize(n.counterSamples);
     t.counter.value.resize(n.counterSamples);
@@ -357,7 +334,7 @@ TraceBuilder::Prefilled TraceBuilder::prefill(TrackId track, const PrefillCounts
 SliceExtra* TraceBuilder::prefillExtras(size_t n, uint32_t* first) {
     auto& ex = d->trace->extras_;
     *first = static_cast<uint32_t>(ex.size());
-    ex.resize(ex.size() + n);
+    ex.resize_for_overwrite(ex.size() + n);
     return ex.data() + *first;
 }
 

@@ -96,8 +96,9 @@ public:
         size_t slices = 0, begins = 0, edges = 0, counterSamples = 0, instants = 0;
     };
     Prefilled prefill(TrackId track, const PrefillCounts& counts);
-    // Room for n extras, numbered from *first on; GPU activity values appended, numbered from
-    // the returned index on (equal values are not merged).
+    // Room for n extras, numbered from *first on, left for the caller to write (every one of
+    // them); GPU activity values appended, numbered from the returned index on (equal values
+    // are not merged).
     SliceExtra* prefillExtras(size_t n, uint32_t* first);
     uint32_t appendGpuActivities(const GpuActivity* values, size_t n);
 

@@ -3,6 +3,7 @@
 // track). Slices are stored column-wise, sorted by start (ties: longer first), with depth, parent
 // and self time precomputed at build time.
 #include "model/arg_store.h"
+#include "model/column.h"
 #include "model/slice_kind.h"
 #include "model/string_pool.h"
 #include "model/time.h"
@@ -29,17 +30,17 @@ enum class TrackKind : uint8_t {
 // 48 bytes per slice: start 8, dur 8, self 8, name 4, category 4, parent 4, args 4, extra 4,
 // depth 2, kind 1, flags 1.
 struct SliceColumns {
-    std::vector<TimeNs> start;
-    std::vector<TimeNs> dur;
-    std::vector<TimeNs> self;
-    std::vector<StringId> name;
-    std::vector<StringId> category;
-    std::vector<SliceIndex> parent; // index in the same track, kNoSlice at depth 0
-    std::vector<ArgSetId> args;
-    std::vector<uint32_t> extra; // index into Trace::extras(), kNoExtra if none
-    std::vector<uint16_t> depth;
-    std::vector<SliceKind> kind;
-    std::vector<uint8_t> flags; // SliceFlags
+    Column<TimeNs> start;
+    Column<TimeNs> dur;
+    Column<TimeNs> self;
+    Column<StringId> name;
+    Column<StringId> category;
+    Column<SliceIndex> parent; // index in the same track, kNoSlice at depth 0
+    Column<ArgSetId> args;
+    Column<uint32_t> extra; // index into Trace::extras(), kNoExtra if none
+    Column<uint16_t> depth;
+    Column<SliceKind> kind;
+    Column<uint8_t> flags; // SliceFlags
 
     size_t size() const { return start.size(); }
     TimeNs end(SliceIndex i) const { return start[i] + dur[i]; }
@@ -52,16 +53,16 @@ enum SliceFlags : uint8_t {
 };
 
 struct CounterColumns {
-    std::vector<TimeNs> ts;
-    std::vector<double> value;
+    Column<TimeNs> ts;
+    Column<double> value;
     size_t size() const { return ts.size(); }
 };
 
 struct InstantColumns {
-    std::vector<TimeNs> ts;
-    std::vector<StringId> name;
-    std::vector<StringId> category;
-    std::vector<ArgSetId> args;
+    Column<TimeNs> ts;
+    Column<StringId> name;
+    Column<StringId> category;
+    Column<ArgSetId> args;
     size_t size() const { return ts.size(); }
 };
 

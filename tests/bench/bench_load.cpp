@@ -37,10 +37,14 @@ std::string jsonEscape(const std::string& s) {
 } // namespace
 
 int strata::bench::load(const Args& args) {
-    if (args.size() != 1 || args[0] == "--help") {
-        std::fprintf(stderr, "usage: strata-bench load FILE\n");
+    LoadOptions options;
+    const bool oneThread = args.size() == 2 && args[1] == "--one-thread";
+    if ((args.size() != 1 && !oneThread) || args[0] == "--help") {
+        std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread]\n"
+                             "  --one-thread: .strata files read on the calling thread only\n");
         return 2;
     }
+    options.oneThread = oneThread;
     const std::string path = args[0];
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);
@@ -52,7 +56,7 @@ int strata::bench::load(const Args& args) {
     timespec c0{}, c1{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     const auto t0 = std::chrono::steady_clock::now();
-    const LoadResult r = loadTrace(path);
+    const LoadResult r = loadTrace(path, options);
     const auto t1 = std::chrono::steady_clock::now();
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
     const double cpuSeconds = double(c1.tv_sec - c0.tv_sec) + double(c1.tv_nsec - c0.tv_nsec) / 1e9;
@@ -72,10 +76,11 @@ int strata::bench::load(const Args& args) {
     size_t flows = r.trace->flows().size();
     std::printf("{\"file\": \"%s\", \"bytes\": %llu, \"seconds\": %.3f, \"mb_per_s\": %.1f, "
                 "\"peak_rss_mb\": %.1f, \"rss_ratio\": %.3f, \"slices\": %zu, \"counters\": %zu, "
-                "\"flows\": %zu, \"warnings\": %zu, \"cpu_s\": %.3f, \"steal_pct\": %.1f}\n",
+                "\"flows\": %zu, \"gpu_values\": %zu, \"warnings\": %zu, \"cpu_s\": %.3f, "
+                "\"steal_pct\": %.1f}\n",
                 jsonEscape(path).c_str(), static_cast<unsigned long long>(bytes), seconds,
                 fileMb / seconds, peakMb, peakMb / fileMb, r.trace->sliceCount(),
-                r.trace->counterSampleCount(), flows, r.trace->warnings().size(), cpuSeconds,
-                stealPct);
+                r.trace->counterSampleCount(), flows, r.trace->gpuActivities().size(),
+                r.trace->warnings().size(), cpuSeconds, stealPct);
     return 0;
 }

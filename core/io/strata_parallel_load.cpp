@@ -1,0 +1,506 @@
+#include "io/strata_parallel_load.h"
+
+#include "model/edge_matcher.h"
+#include "model/gpu_activity_cache.h"
+#include "model/parallel_for.h"
+#include "model/phase_timer.h"
+
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+
+namespace strata::strata_reader {
+
+namespace {
+
+using RT = fmt::RecordType;
+
+template <typename T> T at(const uint8_t* p, size_t offset) {
+    T v;
+    std::memcpy(&v, p + offset, sizeof v);
+    return v;
+}
+
+// Field offsets in the record bodies (io/strata_format.h).
+namespace off {
+constexpr size_t kCpuSliceName = 32, kCpuSliceKind = 36, kCpuSliceCorr = 37, kCpuSliceRc = 45;
+constexpr size_t kCpuBeginName = 24, kCpuBeginKind = 28;
+constexpr size_t kAsyncName = 32;
+constexpr size_t kInstantName = 24;
+constexpr size_t kGpuName = 16, kGpuKind = 20, kGpuCorr = 21, kGpuActivity = 29;
+constexpr size_t kGpuDevice = kGpuActivity, kGpuStream = kGpuActivity + 4;
+constexpr size_t kCounterName = 8, kCounterTs = 12, kCounterValue = 20;
+} // namespace off
+
+// A track as one half's records name it (string ids as in the file).
+enum class KeyKind : uint8_t { Thread, Gpu, Counter, Async };
+struct TrackKey {
+    KeyKind kind;
+    int64_t a = 0, b = 0; // (pid, tid) | (device, stream) | (pid, name) | (pid, name)
+    uint64_t c = 0;       // async id
+    friend bool operator==(const TrackKey&, const TrackKey&) = default;
+};
+
+struct KeyState {
+    TrackKey key;
+    TraceBuilder::PrefillCounts n; // what this half holds
+    TrackId track = UINT32_MAX;
+    TraceBuilder::Prefilled out{};
+    size_t slice = 0, edge = 0, counter = 0, instant = 0; // where this half writes next
+    uint32_t seq = 0;                                     // next seq (slices and B's)
+};
+
+struct RareRecord {
+    RT type;
+    const uint8_t* body;
+    uint32_t bytes;
+};
+
+struct PendingArg {
+    uint32_t key;
+    size_t slice;
+    int32_t returnCode;
+};
+
+// One half of the chunks: counted (pass 1), then written into the builder's columns (pass 2).
+class HalfLoader {
+public:
+    HalfLoader(const uint8_t* data, const std::vector<ChunkSpan>& chunks, size_t first, size_t last)
+        : data_(data), chunks_(chunks), first_(first), last_(last) {}
+
+    std::vector<KeyState> keys;
+    std::vector<RareRecord> rare; // in file order
+    std::vector<uint8_t> defined; // string ids defined in this half
+    uint32_t maxOutsideRef = 0;   // highest string id used but not defined before here
+    size_t extras = 0;            // slices with an extra
+    uint32_t firstExtra = 0;      // the first one's index in the trace
+    PodVector<GpuActivity> gpu;   // this half's distinct values (indices local)
+    std::vector<PendingArg> args; // non-zero return codes, in file order
+    uint64_t negativeDurations = 0;
+
+    // Pass 1. False: the half needs the sequential reader (or the load was cancelled).
+    bool count() {
+        startPass(0.0);
+        for (size_t i = first_; i < last_; ++i) {
+            if (*stop_) return false;
+            const ChunkSpan& chunk = chunks_[i];
+            if (!checkChunk(data_, chunk, uint32_t(i)).empty()) return false;
+            const std::string bad =
+                forEachRecord(data_, chunk, [this](RT t, const uint8_t* p, uint32_t bytes) {
+                    return countRecord(t, p, bytes) ? std::string() : std::string("x");
+                });
+            if (!bad.empty()) return false;
+            afterChunk(i);
+        }
+        return true;
+    }
+
+    // Pass 2, once every key has its track and columns, firstExtra is set and the rare records
+    // were replayed (string ids map to the model's).
+    void write(SliceExtra* extraOut, const RecordSink& sink) {
+        extraOut_ = extraOut;
+        names_ = sink.stringMap().data();
+        for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
+            category_[k] = sink.category(SliceKind(k));
+        startPass(0.5);
+        for (size_t i = first_; i < last_ && !*stop_; ++i) {
+            forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t) {
+                writeRecord(t, p);
+                return std::string();
+            });
+            afterChunk(i);
+        }
+    }
+
+    // Set when the progress callback (called by the first half only) asked to stop.
+    bool cancelled = false;
+
+    void setContext(std::atomic<bool>* stop, const ParallelLoadHooks* hooks, bool reports) {
+        stop_ = stop;
+        hooks_ = hooks;
+        reports_ = reports;
+    }
+
+private:
+    const uint8_t* data_;
+    const std::vector<ChunkSpan>& chunks_;
+    size_t first_, last_;
+    TrackCache threads_, gpus_, counters_;
+    std::map<std::tuple<int64_t, uint32_t, uint64_t>, uint32_t> async_;
+    GpuActivityCache gpuCache_;
+    SliceExtra* extraOut_ = nullptr;
+    size_t nextExtra_ = 0;
+    const StringId* names_ = nullptr;
+    StringId category_[fmt::kMaxSliceKind + 1] = {};
+    std::atomic<bool>* stop_ = nullptr;
+    const ParallelLoadHooks* hooks_ = nullptr;
+    bool reports_ = false;
+    size_t released_ = 0; // file bytes of this half handed back up to here
+    double passBase_ = 0;
+
+    void startPass(double base) {
+        passBase_ = base;
+        released_ = first_ < last_ ? chunks_[first_].offset : 0;
+    }
+    // Every 32 MiB: hands the bytes read back (pass 2 maps them in again) and, on the calling
+    // thread, reports progress (pass 1 is the first half of the work, pass 2 the second).
+    void afterChunk(size_t i) {
+        constexpr size_t kStep = 32u << 20;
+        const size_t done = chunks_[i].end();
+        if (done - released_ < kStep && i + 1 != last_) return;
+        if (hooks_->releaseBytes) hooks_->releaseBytes(released_, done);
+        released_ = done;
+        if (!reports_ || !hooks_->progress) return;
+        const size_t from = chunks_[first_].offset;
+        const double part = double(done - from) / double(chunks_[last_ - 1].end() - from);
+        if (!hooks_->progress(passBase_ + 0.5 * part)) {
+            cancelled = true;
+            *stop_ = true;
+        }
+    }
+
+    uint32_t key(KeyKind kind, int64_t a, int64_t b, uint64_t c = 0) {
+        auto make = [&] {
+            keys.emplace_back().key = TrackKey{kind, a, b, c};
+            return static_cast<uint32_t>(keys.size() - 1);
+        };
+        switch (kind) {
+        case KeyKind::Thread:
+            return threads_.get(a, b, make);
+        case KeyKind::Gpu:
+            return gpus_.get(a, b, make);
+        case KeyKind::Counter:
+            return counters_.get(a, b, make);
+        case KeyKind::Async:
+            break;
+        }
+        auto [it, added] = async_.try_emplace({a, uint32_t(b), c}, 0);
+        if (added) it->second = make();
+        return it->second;
+    }
+    bool ref(uint32_t id) {
+        if (id != 0 && !(id < defined.size() && defined[id]))
+            maxOutsideRef = std::max(maxOutsideRef, id);
+        return true;
+    }
+    static bool kindOk(uint8_t k) { return k <= fmt::kMaxSliceKind; }
+
+    bool countRecord(RT type, const uint8_t* p, uint32_t bytes) {
+        const uint32_t fixed = fmt::fixedBodyBytes(type);
+        if (fixed != UINT32_MAX && bytes != fixed) return false;
+        switch (type) {
+        case RT::CpuSlice: {
+            if (!kindOk(p[off::kCpuSliceKind])) return false;
+            ref(at<uint32_t>(p, off::kCpuSliceName));
+            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.slices;
+            extras += at<int64_t>(p, off::kCpuSliceCorr) >= 0;
+            return true;
+        }
+        case RT::CpuBegin: {
+            if (!kindOk(p[off::kCpuBeginKind])) return false;
+            ref(at<uint32_t>(p, off::kCpuBeginName));
+            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            ++k.n.begins;
+            ++k.n.edges;
+            return true;
+        }
+        case RT::CpuEnd:
+            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.edges;
+            return true;
+        case RT::AsyncSlice: {
+            const uint32_t name = at<uint32_t>(p, off::kAsyncName);
+            ref(name);
+            ++keys[key(KeyKind::Async, at<int64_t>(p, 0), name, at<uint64_t>(p, 8))].n.slices;
+            return true;
+        }
+        case RT::Instant:
+            ref(at<uint32_t>(p, off::kInstantName));
+            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.instants;
+            return true;
+        case RT::GpuOp:
+            if (!kindOk(p[off::kGpuKind])) return false;
+            ref(at<uint32_t>(p, off::kGpuName));
+            ++keys[key(KeyKind::Gpu, at<int32_t>(p, off::kGpuDevice),
+                       at<int64_t>(p, off::kGpuStream))]
+                  .n.slices;
+            ++extras;
+            return true;
+        case RT::Counter: {
+            const uint32_t name = at<uint32_t>(p, off::kCounterName);
+            ref(name);
+            ++keys[key(KeyKind::Counter, at<int64_t>(p, 0), name)].n.counterSamples;
+            return true;
+        }
+        case RT::String: {
+            if (bytes < 4) return false;
+            const uint32_t id = at<uint32_t>(p, 0);
+            if (id == 0 || id > defined.size() + RecordSink::kMaxStringIdGap) return false;
+            if (id >= defined.size()) defined.resize(size_t(id) + 1, 0);
+            if (defined[id]) return false; // defined twice: the sequential reader's meaning
+            defined[id] = 1;
+            rare.push_back({type, p, bytes});
+            return true;
+        }
+        default: // metadata, names, devices, warnings, end of file, unknown types
+            rare.push_back({type, p, bytes});
+            return true;
+        }
+    }
+
+    TimeNs duration(TimeNs start, TimeNs end) {
+        TimeNs d;
+        if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
+        ++negativeDurations;
+        return 0;
+    }
+    uint32_t extra(int64_t correlation, uint32_t gpuIndex) {
+        extraOut_[nextExtra_] = SliceExtra{correlation, -1, gpuIndex};
+        return firstExtra + uint32_t(nextExtra_++);
+    }
+    // Slice i of key k's track, its extra already made.
+    void slice(KeyState& k, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
+               uint32_t extraIndex) {
+        SliceColumns& c = *k.out.slices;
+        const size_t i = k.slice++;
+        c.start[i] = start;
+        c.dur[i] = duration(start, end);
+        c.name[i] = names_[name];
+        c.category[i] = category_[uint8_t(kind)];
+        c.args[i] = kNoArgs;
+        c.extra[i] = extraIndex;
+        c.kind[i] = kind;
+        c.flags[i] = 0;
+        ++k.seq;
+    }
+
+    void writeRecord(RT type, const uint8_t* p) {
+        switch (type) {
+        case RT::CpuSlice: {
+            const uint32_t ki = key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8));
+            KeyState& k = keys[ki];
+            const int64_t corr = at<int64_t>(p, off::kCpuSliceCorr);
+            const int32_t rc = at<int32_t>(p, off::kCpuSliceRc);
+            if (rc != 0) args.push_back({ki, k.slice, rc});
+            slice(k, at<int64_t>(p, 16), at<int64_t>(p, 24), at<uint32_t>(p, off::kCpuSliceName),
+                  SliceKind(p[off::kCpuSliceKind]), corr >= 0 ? extra(corr, UINT32_MAX) : kNoExtra);
+            return;
+        }
+        case RT::CpuBegin: {
+            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            RawEdge e;
+            e.slice.start = at<int64_t>(p, 16);
+            e.slice.name = names_[at<uint32_t>(p, off::kCpuBeginName)];
+            e.slice.kind = SliceKind(p[off::kCpuBeginKind]);
+            e.slice.category = category_[uint8_t(e.slice.kind)];
+            e.slice.seq = k.seq++;
+            k.out.edges[k.edge++] = e;
+            return;
+        }
+        case RT::CpuEnd: {
+            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            RawEdge e;
+            e.slice.start = at<int64_t>(p, 16);
+            e.isEnd = true;
+            k.out.edges[k.edge++] = e;
+            return;
+        }
+        case RT::AsyncSlice: {
+            const uint32_t name = at<uint32_t>(p, off::kAsyncName);
+            KeyState& k = keys[key(KeyKind::Async, at<int64_t>(p, 0), name, at<uint64_t>(p, 8))];
+            slice(k, at<int64_t>(p, 16), at<int64_t>(p, 24), name, SliceKind::UserAnnotation,
+                  kNoExtra);
+            return;
+        }
+        case RT::Instant: {
+            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            InstantColumns& in = *k.out.instants;
+            const size_t i = k.instant++;
+            in.ts[i] = at<int64_t>(p, 16);
+            in.name[i] = names_[at<uint32_t>(p, off::kInstantName)];
+            in.category[i] = category_[uint8_t(SliceKind::Instant)];
+            in.args[i] = kNoArgs;
+            return;
+        }
+        case RT::GpuOp: {
+            KeyState& k = keys[key(KeyKind::Gpu, at<int32_t>(p, off::kGpuDevice),
+                                   at<int64_t>(p, off::kGpuStream))];
+            Get g{p + off::kGpuActivity};
+            const uint32_t gpuIndex = gpuCache_.intern(readGpuActivity(g), gpu);
+            slice(k, at<int64_t>(p, 0), at<int64_t>(p, 8), at<uint32_t>(p, off::kGpuName),
+                  SliceKind(p[off::kGpuKind]), extra(at<int64_t>(p, off::kGpuCorr), gpuIndex));
+            return;
+        }
+        case RT::Counter: {
+            KeyState& k =
+                keys[key(KeyKind::Counter, at<int64_t>(p, 0), at<uint32_t>(p, off::kCounterName))];
+            const size_t i = k.counter++;
+            k.out.counter->ts[i] = at<int64_t>(p, off::kCounterTs);
+            k.out.counter->value[i] = at<double>(p, off::kCounterValue);
+            return;
+        }
+        default: // replayed through the RecordSink
+            return;
+        }
+    }
+};
+
+// Runs f(half) for both halves, the second on a helper thread; rethrows what either threw.
+template <typename F> void onBothHalves(F&& f) {
+    std::exception_ptr helperError;
+    std::thread helper([&] {
+        try {
+            f(1);
+        } catch (...) {
+            helperError = std::current_exception();
+        }
+    });
+    std::exception_ptr mine;
+    try {
+        f(0);
+    } catch (...) {
+        mine = std::current_exception();
+    }
+    helper.join();
+    if (mine) std::rethrow_exception(mine);
+    if (helperError) std::rethrow_exception(helperError);
+}
+
+// The string checks only the whole file can make: the first half uses no string it did not
+// define before; the second half uses only strings the first defined (or it defined before)
+// and defines none of them again.
+bool stringsConsistent(const HalfLoader& h0, const HalfLoader& h1) {
+    if (h0.maxOutsideRef != 0) return false;
+    for (uint32_t id = 1; id <= h1.maxOutsideRef; ++id)
+        if (id >= h0.defined.size() || !h0.defined[id]) return false;
+    const size_t common = std::min(h0.defined.size(), h1.defined.size());
+    for (size_t id = 0; id < common; ++id)
+        if (h0.defined[id] && h1.defined[id]) return false;
+    return true;
+}
+
+// The builder's track for a key (file string ids mapped), created on first use.
+TrackId trackOf(const TrackKey& k, TraceBuilder& b, const std::vector<StringId>& names) {
+    switch (k.kind) {
+    case KeyKind::Thread:
+        return b.threadTrack(k.a, k.b);
+    case KeyKind::Gpu:
+        return b.gpuStreamTrack(int32_t(k.a), k.b, k.a, k.b);
+    case KeyKind::Counter:
+        return b.counterTrack(k.a, names[size_t(k.b)]);
+    case KeyKind::Async:
+        return b.asyncTrack(k.a, names[size_t(k.b)], k.c);
+    }
+    return UINT32_MAX;
+}
+
+} // namespace
+
+ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSpan>& chunks,
+                                  TraceBuilder& builder, RecordSink& sink,
+                                  const ParallelLoadHooks& hooks) {
+    // Halves of about equal bytes.
+    size_t mid = 0;
+    if (!chunks.empty()) {
+        const size_t from = chunks.front().offset, half = (chunks.back().end() - from) / 2;
+        while (mid < chunks.size() && chunks[mid].end() - from <= half) ++mid;
+    }
+    PhaseTimer phases;
+    HalfLoader halves[2] = {{data, chunks, 0, mid}, {data, chunks, mid, chunks.size()}};
+    std::atomic<bool> stop{false};
+    for (int h = 0; h < 2; ++h) halves[h].setContext(&stop, &hooks, h == 0);
+
+    // Pass 1: count and check.
+    bool ok[2] = {false, false};
+    onBothHalves([&](int h) {
+        ok[h] = halves[h].count();
+        if (!ok[h]) stop = true;
+    });
+    if (halves[0].cancelled) return ParallelLoad::Cancelled;
+    if (!ok[0] || !ok[1] || !stringsConsistent(halves[0], halves[1]))
+        return ParallelLoad::NeedsSequential;
+
+    phases.mark("count, check");
+    // The rare records, in file order, exactly as the sequential load applies them.
+    for (const HalfLoader& h : halves)
+        for (const RareRecord& r : h.rare)
+            if (!sink.apply(r.type, Get{r.body}, r.bytes).empty())
+                return ParallelLoad::NeedsSequential;
+    const std::vector<StringId>& names = sink.stringMap();
+
+    // Tracks in order of first use (the first half's keys, then the second's new ones), each
+    // key's counts added to its track's. Two different keys on one track (only when a file
+    // defines the same text under two ids) would interleave: the sequential load handles that.
+    std::vector<TraceBuilder::PrefillCounts> total;
+    std::unordered_map<TrackId, const TrackKey*> keyOf;
+    for (HalfLoader& h : halves)
+        for (KeyState& k : h.keys) {
+            k.track = trackOf(k.key, builder, names);
+            auto [it, added] = keyOf.try_emplace(k.track, &k.key);
+            if (!added && !(*it->second == k.key)) return ParallelLoad::NeedsSequential;
+            if (total.size() <= k.track) total.resize(k.track + 1);
+            auto& t = total[k.track];
+            t.slices += k.n.slices;
+            t.begins += k.n.begins;
+            t.edges += k.n.edges;
+            t.counterSamples += k.n.counterSamples;
+            t.instants += k.n.instants;
+        }
+    // Columns sized once (both cores share the page faults); the second half writes after the
+    // first half's part of each track.
+    std::vector<TraceBuilder::Prefilled> out(total.size());
+    std::vector<TrackId> used;
+    for (const auto& [track, key] : keyOf) used.push_back(track);
+    parallelFor(used.size(), true,
+                [&](size_t i) { out[used[i]] = builder.prefill(used[i], total[used[i]]); });
+    std::vector<const KeyState*> firstHalfKey(total.size(), nullptr);
+    for (KeyState& k : halves[0].keys) {
+        k.out = out[k.track];
+        firstHalfKey[k.track] = &k;
+    }
+    for (KeyState& k : halves[1].keys) {
+        k.out = out[k.track];
+        if (const KeyState* before = firstHalfKey[k.track]) {
+            k.slice = before->n.slices;
+            k.edge = before->n.edges;
+            k.counter = before->n.counterSamples;
+            k.instant = before->n.instants;
+            k.seq = uint32_t(before->n.slices + before->n.begins);
+        }
+    }
+    phases.mark("size columns");
+    uint32_t firstExtra = 0;
+    SliceExtra* extraOut = builder.prefillExtras(halves[0].extras + halves[1].extras, &firstExtra);
+    halves[0].firstExtra = firstExtra;
+    halves[1].firstExtra = firstExtra + uint32_t(halves[0].extras);
+
+    // Pass 2: write.
+    onBothHalves([&](int h) { halves[h].write(extraOut + (h == 0 ? 0 : halves[0].extras), sink); });
+    if (stop) return ParallelLoad::Cancelled;
+
+    phases.mark("write records");
+    // GPU activity values of each half, renumbered after the ones before them.
+    for (int h = 0; h < 2; ++h) {
+        const uint32_t base =
+            builder.appendGpuActivities(halves[h].gpu.data(), halves[h].gpu.size());
+        if (base == 0) continue;
+        SliceExtra* e = extraOut + (h == 0 ? 0 : halves[0].extras);
+        for (size_t i = 0; i < halves[h].extras; ++i)
+            if (e[i].gpu != UINT32_MAX) e[i].gpu += base;
+    }
+    // Return codes as args, in file order (arg sets are numbered as they are made).
+    ArgStore& args = builder.args();
+    for (const HalfLoader& h : halves)
+        for (const PendingArg& a : h.args) {
+            args.begin();
+            args.addInt(sink.returnCodeKey(), a.returnCode);
+            h.keys[a.key].out.slices->args[a.slice] = args.finish();
+        }
+    sink.negativeDurations += halves[0].negativeDurations + halves[1].negativeDurations;
+    return ParallelLoad::Loaded;
+}
+
+} // namespace strata::strata_reader
