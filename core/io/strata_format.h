@@ -53,7 +53,7 @@ enum class RecordType : uint8_t {
     EndOfFile = 14, // empty body; the writer closed the file cleanly
 };
 
-// GpuActivity as stored (91 bytes): i32 device | i64 stream | i64 context | i32 grid[3]
+// GpuActivity as stored (83 bytes): i32 device | i64 stream | i64 context | i32 grid[3]
 // | i32 block[3] | i32 registersPerThread | i32 staticSharedBytes | i32 dynamicSharedBytes
 // | i64 bytes | u8 copyKind | u8 srcMemory | u8 dstMemory | i64 graphId | i64 graphNodeId
 inline constexpr uint32_t kGpuActivityBytes = 4 + 8 + 8 + 12 + 12 + 4 + 4 + 4 + 8 + 3 + 8 + 8;

@@ -1,16 +1,13 @@
 #include "io/strata_parallel_load.h"
 
 #include "model/edge_matcher.h"
-#include "model/gpu_activity_cache.h"
 #include "model/parallel_for.h"
 #include "model/phase_timer.h"
 
 #include <atomic>
 #include <cstring>
 #include <exception>
-#include <map>
 #include <thread>
-#include <tuple>
 #include <unordered_map>
 
 namespace strata::strata_reader {
@@ -64,6 +61,108 @@ struct PendingArg {
     uint32_t key;
     size_t slice;
     int32_t returnCode;
+};
+
+// Key -> index in the order keys were first seen: an open-addressing table, so that the usual
+// hit costs one hash and one comparison, with no branch that depends on which key it is.
+class KeyIndex {
+public:
+    template <typename Make> uint32_t get(const TrackKey& k, Make&& make) {
+        const uint64_t h = (uint64_t(k.a) * 0x9E3779B97F4A7C15ull) ^
+                           (uint64_t(k.b) * 0xC2B2AE3D27D4EB4Full) ^ (k.c * 0x165667B19E3779F9ull) ^
+                           uint64_t(k.kind);
+        for (size_t i = (h ^ (h >> 32)) & mask_;; i = (i + 1) & mask_) {
+            Slot& s = slots_[i];
+            if (s.index != kEmpty && s.key == k) return s.index;
+            if (s.index == kEmpty) {
+                s = Slot{k, make()};
+                if (++used_ * 2 > slots_.size()) grow();
+                return s.index;
+            }
+        }
+    }
+
+private:
+    struct Slot {
+        TrackKey key{};
+        uint32_t index = kEmpty;
+    };
+    static constexpr uint32_t kEmpty = UINT32_MAX;
+    std::vector<Slot> slots_ = std::vector<Slot>(64);
+    size_t mask_ = 63;
+    size_t used_ = 0;
+
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(old.size() * 2, Slot{});
+        mask_ = slots_.size() - 1;
+        used_ = 0;
+        for (const Slot& s : old)
+            if (s.index != kEmpty) get(s.key, [&] { return s.index; });
+    }
+};
+
+// Equal GPU activity values stored once, found by their bytes in the record: hashed eight bytes
+// at a time (independent multiplies), compared with memcmp, decoded only when new.
+class GpuValuesByBytes {
+public:
+    uint32_t intern(const uint8_t* raw, PodVector<GpuActivity>& store) {
+        const uint64_t h = hash(raw);
+        const auto tag = static_cast<uint32_t>(h >> 32);
+        for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+            Slot& s = slots_[i];
+            if (s.index == kEmpty) {
+                Get g{raw};
+                store.push_back(readGpuActivity(g));
+                bytes_.insert(bytes_.end(), raw, raw + fmt::kGpuActivityBytes);
+                s = Slot{static_cast<uint32_t>(store.size() - 1), tag};
+                if (++used_ * 2 > slots_.size()) grow();
+                return static_cast<uint32_t>(store.size() - 1);
+            }
+            if (s.tag == tag &&
+                std::memcmp(bytes_.data() + size_t(s.index) * fmt::kGpuActivityBytes, raw,
+                            fmt::kGpuActivityBytes) == 0)
+                return s.index;
+        }
+    }
+
+private:
+    struct Slot {
+        uint32_t index;
+        uint32_t tag;
+    };
+    static constexpr uint32_t kEmpty = UINT32_MAX;
+    std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{kEmpty, 0});
+    size_t mask_ = 1023;
+    size_t used_ = 0;
+    std::vector<uint8_t> bytes_; // the stored values' record bytes, kGpuActivityBytes each
+
+    static uint64_t hash(const uint8_t* raw) {
+        constexpr size_t kWords = fmt::kGpuActivityBytes / 8, kTail = fmt::kGpuActivityBytes % 8;
+        static constexpr uint64_t kMul[12] = {
+            0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
+            0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
+            0x87C37B91114253D5ull, 0x4CF5AD432745937Full, 0x2545F4914F6CDD1Dull,
+            0x94D049BB133111EBull, 0xBF58476D1CE4E5B9ull, 0xA0761D6478BD642Full};
+        static_assert(kWords < 12);
+        uint64_t h = 0;
+        for (size_t w = 0; w < kWords; ++w) h += at<uint64_t>(raw, w * 8) * kMul[w];
+        uint64_t tail = 0;
+        std::memcpy(&tail, raw + kWords * 8, kTail);
+        h += tail * kMul[kWords];
+        return h ^ (h >> 29) ^ (h >> 47);
+    }
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(old.size() * 2, Slot{kEmpty, 0});
+        mask_ = slots_.size() - 1;
+        for (const Slot& s : old) {
+            if (s.index == kEmpty) continue;
+            size_t i = hash(bytes_.data() + size_t(s.index) * fmt::kGpuActivityBytes) & mask_;
+            while (slots_[i].index != kEmpty) i = (i + 1) & mask_;
+            slots_[i] = s;
+        }
+    }
 };
 
 // One half of the chunks: counted (pass 1), then written into the builder's columns (pass 2).
@@ -129,9 +228,8 @@ private:
     const uint8_t* data_;
     const std::vector<ChunkSpan>& chunks_;
     size_t first_, last_;
-    TrackCache threads_, gpus_, counters_;
-    std::map<std::tuple<int64_t, uint32_t, uint64_t>, uint32_t> async_;
-    GpuActivityCache gpuCache_;
+    KeyIndex keyIndex_;
+    GpuValuesByBytes gpuValues_;
     SliceExtra* extraOut_ = nullptr;
     size_t nextExtra_ = 0;
     const StringId* names_ = nullptr;
@@ -164,23 +262,10 @@ private:
     }
 
     uint32_t key(KeyKind kind, int64_t a, int64_t b, uint64_t c = 0) {
-        auto make = [&] {
+        return keyIndex_.get(TrackKey{kind, a, b, c}, [&] {
             keys.emplace_back().key = TrackKey{kind, a, b, c};
             return static_cast<uint32_t>(keys.size() - 1);
-        };
-        switch (kind) {
-        case KeyKind::Thread:
-            return threads_.get(a, b, make);
-        case KeyKind::Gpu:
-            return gpus_.get(a, b, make);
-        case KeyKind::Counter:
-            return counters_.get(a, b, make);
-        case KeyKind::Async:
-            break;
-        }
-        auto [it, added] = async_.try_emplace({a, uint32_t(b), c}, 0);
-        if (added) it->second = make();
-        return it->second;
+        });
     }
     bool ref(uint32_t id) {
         if (id != 0 && !(id < defined.size() && defined[id]))
@@ -328,8 +413,7 @@ private:
         case RT::GpuOp: {
             KeyState& k = keys[key(KeyKind::Gpu, at<int32_t>(p, off::kGpuDevice),
                                    at<int64_t>(p, off::kGpuStream))];
-            Get g{p + off::kGpuActivity};
-            const uint32_t gpuIndex = gpuCache_.intern(readGpuActivity(g), gpu);
+            const uint32_t gpuIndex = gpuValues_.intern(p + off::kGpuActivity, gpu);
             slice(k, at<int64_t>(p, 0), at<int64_t>(p, 8), at<uint32_t>(p, off::kGpuName),
                   SliceKind(p[off::kGpuKind]), extra(at<int64_t>(p, off::kGpuCorr), gpuIndex));
             return;
