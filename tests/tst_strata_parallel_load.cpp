@@ -229,6 +229,26 @@ private slots:
         }));
     }
 
+    void manyStringsStayParallel() {
+        // 70,000 strings: the second half defines ids far above 65,536 (the sequential reader's
+        // limit on a jump past the ids defined so far) and must still be read on two threads.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("strings.strata").toStdString();
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(path, &error));
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 1;
+        for (int i = 0; i < 70000; ++i) {
+            const uint32_t name = w.string("function_" + std::to_string(i));
+            w.cpuSlice(1, 1, 10 * i, 10 * i + 5, name, SliceKind::CpuOp, i, 0);
+            w.gpuOp(10 * i + 6, 10 * i + 9, name, SliceKind::Kernel, g, i);
+        }
+        QVERIFY(w.close());
+        compareBothWays(slurp(path), path, true);
+    }
+
     void oneChunkFileLoadsTheSame() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("small.strata").toStdString();

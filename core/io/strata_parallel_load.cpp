@@ -165,6 +165,31 @@ private:
     }
 };
 
+// The string ids a half defines: a bitmap from the first one on (a half that starts deep in a
+// file starts at a high id). Writers number strings 1, 2, 3, ...: an id far past the last one
+// is damage (the sequential reader then says so), not a reason to allocate.
+class StringIdSet {
+public:
+    bool has(uint32_t id) const {
+        return id >= base_ && id - base_ < bits_.size() && bits_[id - base_];
+    }
+    // False when id was defined already or jumps far past the ones so far.
+    bool add(uint32_t id) {
+        if (bits_.empty()) base_ = id;
+        if (id < base_ || id - base_ > bits_.size() + RecordSink::kMaxStringIdGap) return false;
+        if (id - base_ >= bits_.size()) bits_.resize(size_t(id - base_) + 1, 0);
+        if (bits_[id - base_]) return false;
+        bits_[id - base_] = 1;
+        return true;
+    }
+    uint32_t first() const { return base_; }
+    uint32_t end() const { return base_ + uint32_t(bits_.size()); }
+
+private:
+    uint32_t base_ = 0;
+    std::vector<uint8_t> bits_;
+};
+
 // One half of the chunks: counted (pass 1), then written into the builder's columns (pass 2).
 class HalfLoader {
 public:
@@ -173,7 +198,7 @@ public:
 
     std::vector<KeyState> keys;
     std::vector<RareRecord> rare; // in file order
-    std::vector<uint8_t> defined; // string ids defined in this half
+    StringIdSet defined;          // string ids defined in this half
     uint32_t maxOutsideRef = 0;   // highest string id used but not defined before here
     size_t extras = 0;            // slices with an extra
     uint32_t firstExtra = 0;      // the first one's index in the trace
@@ -268,8 +293,7 @@ private:
         });
     }
     bool ref(uint32_t id) {
-        if (id != 0 && !(id < defined.size() && defined[id]))
-            maxOutsideRef = std::max(maxOutsideRef, id);
+        if (id != 0 && !defined.has(id)) maxOutsideRef = std::max(maxOutsideRef, id);
         return true;
     }
     static bool kindOk(uint8_t k) { return k <= fmt::kMaxSliceKind; }
@@ -323,10 +347,8 @@ private:
         case RT::String: {
             if (bytes < 4) return false;
             const uint32_t id = at<uint32_t>(p, 0);
-            if (id == 0 || id > defined.size() + RecordSink::kMaxStringIdGap) return false;
-            if (id >= defined.size()) defined.resize(size_t(id) + 1, 0);
-            if (defined[id]) return false; // defined twice: the sequential reader's meaning
-            defined[id] = 1;
+            // Defined twice, or far out: left to the sequential reader.
+            if (id == 0 || !defined.add(id)) return false;
             rare.push_back({type, p, bytes});
             return true;
         }
@@ -459,10 +481,9 @@ template <typename F> void onBothHalves(F&& f) {
 bool stringsConsistent(const HalfLoader& h0, const HalfLoader& h1) {
     if (h0.maxOutsideRef != 0) return false;
     for (uint32_t id = 1; id <= h1.maxOutsideRef; ++id)
-        if (id >= h0.defined.size() || !h0.defined[id]) return false;
-    const size_t common = std::min(h0.defined.size(), h1.defined.size());
-    for (size_t id = 0; id < common; ++id)
-        if (h0.defined[id] && h1.defined[id]) return false;
+        if (!h0.defined.has(id)) return false;
+    for (uint32_t id = h1.defined.first(); id < h1.defined.end(); ++id)
+        if (h1.defined.has(id) && h0.defined.has(id)) return false;
     return true;
 }
 
