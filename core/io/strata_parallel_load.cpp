@@ -116,7 +116,7 @@ public:
                 store.push_back(readGpuActivity(g));
                 bytes_.insert(bytes_.end(), raw, raw + fmt::kGpuActivityBytes);
                 s = Slot{static_cast<uint32_t>(store.size() - 1), tag};
-                if (++used_ * 2 > slots_.size()) grow();
+                if (++used_ * 2 > slots_.size()) slots_.size() < kMaxSlots ? grow() : forget();
                 return static_cast<uint32_t>(store.size() - 1);
             }
             if (s.tag == tag &&
@@ -132,6 +132,14 @@ private:
         uint32_t tag;
     };
     static constexpr uint32_t kEmpty = UINT32_MAX;
+    // At most 64 Ki slots (512 KiB, in the core's cache): past 32 Ki distinct values the set
+    // starts over, so a trace of mostly distinct values costs a bounded lookup, not a table
+    // that outgrows the cache (it then stores a value again at most once per start-over).
+    static constexpr size_t kMaxSlots = size_t(1) << 16;
+    void forget() {
+        std::fill(slots_.begin(), slots_.end(), Slot{kEmpty, 0});
+        used_ = 0;
+    }
     std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{kEmpty, 0});
     size_t mask_ = 1023;
     size_t used_ = 0;
