@@ -3,6 +3,7 @@
 #include "model/edge_matcher.h"
 #include "model/parallel_for.h"
 #include "model/phase_timer.h"
+#include "model/value_index_set.h"
 
 #include <atomic>
 #include <cstring>
@@ -108,43 +109,25 @@ class GpuValuesByBytes {
 public:
     uint32_t intern(const uint8_t* raw, PodVector<GpuActivity>& store) {
         const uint64_t h = hash(raw);
-        const auto tag = static_cast<uint32_t>(h >> 32);
-        for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-            Slot& s = slots_[i];
-            if (s.index == kEmpty) {
-                Get g{raw};
-                store.push_back(readGpuActivity(g));
-                bytes_.insert(bytes_.end(), raw, raw + fmt::kGpuActivityBytes);
-                s = Slot{static_cast<uint32_t>(store.size() - 1), tag};
-                if (++used_ * 2 > slots_.size()) slots_.size() < kMaxSlots ? grow() : forget();
-                return static_cast<uint32_t>(store.size() - 1);
-            }
-            if (s.tag == tag &&
-                std::memcmp(bytes_.data() + size_t(s.index) * fmt::kGpuActivityBytes, raw,
-                            fmt::kGpuActivityBytes) == 0)
-                return s.index;
-        }
+        uint32_t i = set_.find(h, [&](uint32_t k) {
+            return std::memcmp(bytesOf(k), raw, fmt::kGpuActivityBytes) == 0;
+        });
+        if (i != ValueIndexSet::kNone) return i;
+        Get g{raw};
+        store.push_back(readGpuActivity(g));
+        bytes_.insert(bytes_.end(), raw, raw + fmt::kGpuActivityBytes);
+        i = static_cast<uint32_t>(store.size() - 1);
+        set_.insert(h, i, [&](uint32_t k) { return hash(bytesOf(k)); });
+        return i;
     }
 
 private:
-    struct Slot {
-        uint32_t index;
-        uint32_t tag;
-    };
-    static constexpr uint32_t kEmpty = UINT32_MAX;
-    // At most 64 Ki slots (512 KiB, in the core's cache): past 32 Ki distinct values the set
-    // starts over, so a trace of mostly distinct values costs a bounded lookup, not a table
-    // that outgrows the cache (it then stores a value again at most once per start-over).
-    static constexpr size_t kMaxSlots = size_t(1) << 16;
-    void forget() {
-        std::fill(slots_.begin(), slots_.end(), Slot{kEmpty, 0});
-        used_ = 0;
-    }
-    std::vector<Slot> slots_ = std::vector<Slot>(1024, Slot{kEmpty, 0});
-    size_t mask_ = 1023;
-    size_t used_ = 0;
+    ValueIndexSet set_;
     std::vector<uint8_t> bytes_; // the stored values' record bytes, kGpuActivityBytes each
 
+    const uint8_t* bytesOf(uint32_t index) const {
+        return bytes_.data() + size_t(index) * fmt::kGpuActivityBytes;
+    }
     static uint64_t hash(const uint8_t* raw) {
         constexpr size_t kWords = fmt::kGpuActivityBytes / 8, kTail = fmt::kGpuActivityBytes % 8;
         static constexpr uint64_t kMul[12] = {
@@ -159,17 +142,6 @@ private:
         std::memcpy(&tail, raw + kWords * 8, kTail);
         h += tail * kMul[kWords];
         return h ^ (h >> 29) ^ (h >> 47);
-    }
-    void grow() {
-        std::vector<Slot> old = std::move(slots_);
-        slots_.assign(old.size() * 2, Slot{kEmpty, 0});
-        mask_ = slots_.size() - 1;
-        for (const Slot& s : old) {
-            if (s.index == kEmpty) continue;
-            size_t i = hash(bytes_.data() + size_t(s.index) * fmt::kGpuActivityBytes) & mask_;
-            while (slots_[i].index != kEmpty) i = (i + 1) & mask_;
-            slots_[i] = s;
-        }
     }
 };
 
@@ -205,13 +177,14 @@ public:
         : data_(data), chunks_(chunks), first_(first), last_(last) {}
 
     std::vector<KeyState> keys;
-    std::vector<RareRecord> rare; // in file order
-    StringIdSet defined;          // string ids defined in this half
-    uint32_t maxOutsideRef = 0;   // highest string id used but not defined before here
-    size_t extras = 0;            // slices with an extra
-    uint32_t firstExtra = 0;      // the first one's index in the trace
-    PodVector<GpuActivity> gpu;   // this half's distinct values (indices local)
-    std::vector<PendingArg> args; // non-zero return codes, in file order
+    std::vector<RareRecord> rare;   // in file order
+    StringIdSet defined;            // string ids defined in this half
+    uint32_t maxOutsideRef = 0;     // highest string id used but not defined before here
+    size_t extras = 0;              // slices with an extra
+    uint32_t firstExtra = 0;        // the first one's index in the trace
+    SliceExtra* extraOut = nullptr; // where they are written
+    PodVector<GpuActivity> gpu;     // this half's distinct values (indices local)
+    std::vector<PendingArg> args;   // non-zero return codes, in file order
     uint64_t negativeDurations = 0;
 
     // Pass 1. False: the half needs the sequential reader (or the load was cancelled).
@@ -231,10 +204,9 @@ public:
         return true;
     }
 
-    // Pass 2, once every key has its track and columns, firstExtra is set and the rare records
-    // were replayed (string ids map to the model's).
-    void write(SliceExtra* extraOut, const RecordSink& sink) {
-        extraOut_ = extraOut;
+    // Pass 2, once every key has its track and columns, the extras their place, and the rare
+    // records were replayed (string ids map to the model's).
+    void write(const RecordSink& sink) {
         names_ = sink.stringMap().data();
         for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
             category_[k] = sink.category(SliceKind(k));
@@ -263,7 +235,6 @@ private:
     size_t first_, last_;
     KeyIndex keyIndex_;
     GpuValuesByBytes gpuValues_;
-    SliceExtra* extraOut_ = nullptr;
     size_t nextExtra_ = 0;
     const StringId* names_ = nullptr;
     StringId category_[fmt::kMaxSliceKind + 1] = {};
@@ -366,14 +337,8 @@ private:
         }
     }
 
-    TimeNs duration(TimeNs start, TimeNs end) {
-        TimeNs d;
-        if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
-        ++negativeDurations;
-        return 0;
-    }
     uint32_t extra(int64_t correlation, uint32_t gpuIndex) {
-        extraOut_[nextExtra_] = SliceExtra{correlation, -1, gpuIndex};
+        extraOut[nextExtra_] = SliceExtra{correlation, -1, gpuIndex};
         return firstExtra + uint32_t(nextExtra_++);
     }
     // Slice i of key k's track, its extra already made.
@@ -382,7 +347,7 @@ private:
         SliceColumns& c = *k.out.slices;
         const size_t i = k.slice++;
         c.start[i] = start;
-        c.dur[i] = duration(start, end);
+        c.dur[i] = sliceDuration(start, end, negativeDurations);
         c.name[i] = names_[name];
         c.category[i] = category_[uint8_t(kind)];
         c.args[i] = kNoArgs;
@@ -589,9 +554,11 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     SliceExtra* extraOut = builder.prefillExtras(halves[0].extras + halves[1].extras, &firstExtra);
     halves[0].firstExtra = firstExtra;
     halves[1].firstExtra = firstExtra + uint32_t(halves[0].extras);
+    halves[0].extraOut = extraOut;
+    halves[1].extraOut = extraOut + halves[0].extras;
 
     // Pass 2: write.
-    onBothHalves([&](int h) { halves[h].write(extraOut + (h == 0 ? 0 : halves[0].extras), sink); });
+    onBothHalves([&](int h) { halves[h].write(sink); });
     if (stop) return ParallelLoad::Cancelled;
 
     phases.mark("write records");
@@ -600,7 +567,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
         const uint32_t base =
             builder.appendGpuActivities(halves[h].gpu.data(), halves[h].gpu.size());
         if (base == 0) continue;
-        SliceExtra* e = extraOut + (h == 0 ? 0 : halves[0].extras);
+        SliceExtra* e = halves[h].extraOut;
         for (size_t i = 0; i < halves[h].extras; ++i)
             if (e[i].gpu != UINT32_MAX) e[i].gpu += base;
     }

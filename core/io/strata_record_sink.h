@@ -34,6 +34,15 @@ struct Get {
     double f64() { return take<double>(); }
 };
 
+// end - start; 0, counted in `negatives`, for a slice that ends before it starts (or lasts over
+// 2^63 ns).
+inline TimeNs sliceDuration(TimeNs start, TimeNs end, uint64_t& negatives) {
+    TimeNs d;
+    if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
+    ++negatives;
+    return 0;
+}
+
 // The GpuActivity of a GpuOp record (kGpuActivityBytes), advancing the cursor.
 GpuActivity readGpuActivity(Get& g);
 
@@ -128,10 +137,7 @@ private:
                               [&] { return b_.gpuStreamTrack(device, stream, device, stream); });
     }
     TimeNs duration(TimeNs start, TimeNs end) {
-        TimeNs d;
-        if (end >= start && !__builtin_sub_overflow(end, start, &d)) return d;
-        ++negativeDurations;
-        return 0;
+        return sliceDuration(start, end, negativeDurations);
     }
 };
 
