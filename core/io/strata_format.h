@@ -1,5 +1,5 @@
 #pragma once
-// The .strata on-disk layout (version 1.0). Plain std only: the collector includes it.
+// The .strata on-disk layout (version 1.1). Plain std only: the collector includes it.
 // Full description with examples: docs/strata-format.md.
 //
 //   file    := header chunk*                      (little-endian everywhere)
@@ -23,7 +23,7 @@ namespace strata::format {
 
 inline constexpr char kMagic[6] = {'S', 'T', 'R', 'A', 'T', 'A'};
 inline constexpr uint8_t kVersionMajor = 1; // a reader refuses other majors
-inline constexpr uint8_t kVersionMinor = 0; // newer minors only add record types (skipped, counted)
+inline constexpr uint8_t kVersionMinor = 1; // newer minors only add record types (skipped, counted)
 inline constexpr size_t kFileHeaderBytes = 8;
 
 inline constexpr uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" read as little-endian u32
@@ -51,6 +51,13 @@ enum class RecordType : uint8_t {
     Counter = 12,   // i64 pid | u32 name | i64 ts | f64 value
     Warning = 13,   // bytes
     EndOfFile = 14, // empty body; the writer closed the file cleanly
+    // 1.1: consecutive slices of one track as columns (what StrataTraceWriter writes). Rows
+    // are CpuSlice / GpuOp bodies without the fields the block header holds; a column holds
+    // one field of every row, the columns follow each other in the order listed.
+    CpuSliceBlock = 15, // i64 pid | i64 tid | u32 rows | i64 start[] | i64 end[] | u32 name[]
+                        // | u8 kind[] | i64 correlation[] | i32 returnCode[]
+    GpuOpBlock = 16,    // u32 rows | i64 start[] | i64 end[] | u32 name[] | u8 kind[]
+                        // | i64 correlation[] | GpuActivity activity[]  (one stream's ops)
 };
 
 // GpuActivity as stored (83 bytes): i32 device | i64 stream | i64 context | i32 grid[3]
@@ -70,6 +77,21 @@ inline constexpr uint32_t kAsyncSliceBody = 8 + 8 + 8 + 8 + 4;
 inline constexpr uint32_t kInstantBody = 8 + 8 + 8 + 4;
 inline constexpr uint32_t kGpuOpBody = 8 + 8 + 4 + 1 + 8 + kGpuActivityBytes;
 inline constexpr uint32_t kCounterBody = 8 + 4 + 8 + 8;
+
+// Blocks: a header, then `rows` rows of these many bytes (all columns together).
+inline constexpr uint32_t kCpuSliceBlockHead = 8 + 8 + 4;
+inline constexpr uint32_t kCpuSliceRow = 8 + 8 + 4 + 1 + 8 + 4;
+inline constexpr uint32_t kGpuOpBlockHead = 4;
+inline constexpr uint32_t kGpuOpRow = 8 + 8 + 4 + 1 + 8 + kGpuActivityBytes;
+
+// The rows of a block record whose body has `bodyBytes` bytes, or UINT32_MAX when the body
+// size does not match the rows its header announces (a damaged chunk).
+inline uint32_t blockRows(const uint8_t* body, uint32_t bodyBytes, uint32_t head, uint32_t row) {
+    if (bodyBytes < head) return UINT32_MAX;
+    uint32_t rows;
+    __builtin_memcpy(&rows, body + head - 4, 4);
+    return uint64_t(head) + uint64_t(rows) * row == bodyBytes ? rows : UINT32_MAX;
+}
 
 // The body size of a fixed-size record type, or UINT32_MAX (variable size, or unknown).
 constexpr uint32_t fixedBodyBytes(RecordType t) {

@@ -25,12 +25,9 @@ template <typename T> T at(const uint8_t* p, size_t offset) {
 
 // Field offsets in the record bodies (io/strata_format.h).
 namespace off {
-constexpr size_t kCpuSliceName = 32, kCpuSliceKind = 36, kCpuSliceCorr = 37, kCpuSliceRc = 45;
 constexpr size_t kCpuBeginName = 24, kCpuBeginKind = 28;
 constexpr size_t kAsyncName = 32;
 constexpr size_t kInstantName = 24;
-constexpr size_t kGpuName = 16, kGpuKind = 20, kGpuCorr = 21, kGpuActivity = 29;
-constexpr size_t kGpuDevice = kGpuActivity, kGpuStream = kGpuActivity + 4;
 constexpr size_t kCounterName = 8, kCounterTs = 12, kCounterValue = 20;
 } // namespace off
 
@@ -48,8 +45,9 @@ struct KeyState {
     TraceBuilder::PrefillCounts n; // what this half holds
     TrackId track = UINT32_MAX;
     TraceBuilder::Prefilled out{};
-    size_t slice = 0, edge = 0, counter = 0, instant = 0; // where this half writes next
-    uint32_t seq = 0;                                     // next seq (slices and B's)
+    size_t slice = 0, edge = 0, counter = 0, instant = 0;             // where this half writes next
+    size_t sliceEnd = 0, edgeEnd = 0, counterEnd = 0, instantEnd = 0; // and where it stops
+    uint32_t seq = 0;                                                 // next seq (slices and B's)
 };
 
 struct RareRecord {
@@ -107,8 +105,36 @@ private:
 // at a time (independent multiplies), compared with memcmp, decoded only when new.
 class GpuValuesByBytes {
 public:
-    uint32_t intern(const uint8_t* raw, PodVector<GpuActivity>& store) {
-        const uint64_t h = hash(raw);
+    // Interns the n values stored kGpuActivityBytes apart from `raw`, calling out(i, index):
+    // each value's table slot is fetched a few values ahead, and the stored bytes it points to
+    // half as far ahead, so the misses of several values overlap.
+    template <typename Out>
+    void internRun(const uint8_t* raw, uint32_t n, PodVector<GpuActivity>& store, Out&& out) {
+        constexpr uint32_t kAhead = 8, kRing = 16;
+        uint64_t h[kRing];
+        auto valueAt = [&](uint32_t i) { return raw + size_t(i) * fmt::kGpuActivityBytes; };
+        for (uint32_t i = 0; i < n + kAhead; ++i) {
+            if (i < n) {
+                h[i % kRing] = hash(valueAt(i));
+                set_.prefetch(h[i % kRing]);
+            }
+            if (i >= kAhead / 2 && i - kAhead / 2 < n) {
+                const uint32_t k = set_.firstAt(h[(i - kAhead / 2) % kRing]);
+                if (k != ValueIndexSet::kNone) {
+                    __builtin_prefetch(bytesOf(k));
+                    __builtin_prefetch(bytesOf(k) + 64);
+                }
+            }
+            if (i >= kAhead)
+                out(i - kAhead, intern(valueAt(i - kAhead), h[(i - kAhead) % kRing], store));
+        }
+    }
+
+private:
+    ValueIndexSet set_;
+    std::vector<uint8_t> bytes_; // the stored values' record bytes, kGpuActivityBytes each
+
+    uint32_t intern(const uint8_t* raw, uint64_t h, PodVector<GpuActivity>& store) {
         uint32_t i = set_.find(h, [&](uint32_t k) {
             return std::memcmp(bytesOf(k), raw, fmt::kGpuActivityBytes) == 0;
         });
@@ -120,11 +146,6 @@ public:
         set_.insert(h, i, [&](uint32_t k) { return hash(bytesOf(k)); });
         return i;
     }
-
-private:
-    ValueIndexSet set_;
-    std::vector<uint8_t> bytes_; // the stored values' record bytes, kGpuActivityBytes each
-
     const uint8_t* bytesOf(uint32_t index) const {
         return bytes_.data() + size_t(index) * fmt::kGpuActivityBytes;
     }
@@ -192,10 +213,8 @@ public:
         startPass(0.0);
         for (size_t i = first_; i < last_; ++i) {
             if (*stop_) return false;
-            const ChunkSpan& chunk = chunks_[i];
-            if (!checkChunk(data_, chunk, uint32_t(i)).empty()) return false;
             const std::string bad =
-                forEachRecord(data_, chunk, [this](RT t, const uint8_t* p, uint32_t bytes) {
+                forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t bytes) {
                     return countRecord(t, p, bytes) ? std::string() : std::string("x");
                 });
             if (!bad.empty()) return false;
@@ -205,19 +224,23 @@ public:
     }
 
     // Pass 2, once every key has its track and columns, the extras their place, and the rare
-    // records were replayed (string ids map to the model's).
-    void write(const RecordSink& sink) {
+    // records were replayed (string ids map to the model's): each chunk's CRC and sequence
+    // number checked, then its records written. False: the half needs the sequential reader.
+    bool write(const RecordSink& sink) {
         names_ = sink.stringMap().data();
         for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
             category_[k] = sink.category(SliceKind(k));
         startPass(0.5);
         for (size_t i = first_; i < last_ && !*stop_; ++i) {
-            forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t) {
-                writeRecord(t, p);
-                return std::string();
-            });
+            if (!checkChunk(data_, chunks_[i], uint32_t(i)).empty()) return false;
+            const std::string bad =
+                forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t bytes) {
+                    return writeRecord(t, p, bytes) ? std::string() : std::string("x");
+                });
+            if (!bad.empty()) return false;
             afterChunk(i);
         }
+        return true;
     }
 
     // Set when the progress callback (called by the first half only) asked to stop.
@@ -276,17 +299,41 @@ private:
         return true;
     }
     static bool kindOk(uint8_t k) { return k <= fmt::kMaxSliceKind; }
+    // The kinds and names of n slices (the same checks as the sequential reader's).
+    bool rowsOk(const uint8_t* kinds, const uint8_t* names, uint32_t n) {
+        uint8_t maxKind = 0;
+        for (uint32_t i = 0; i < n; ++i) maxKind = std::max(maxKind, kinds[i]);
+        for (uint32_t i = 0; i < n; ++i) ref(cell<uint32_t>(names, i));
+        return kindOk(maxKind);
+    }
+    bool countCpu(const CpuSliceColumns& c) {
+        if (!rowsOk(c.kind, c.name, c.rows)) return false;
+        for (uint32_t i = 0; i < c.rows; ++i) extras += cell<int64_t>(c.correlation, i) >= 0;
+        keys[key(KeyKind::Thread, c.pid, c.tid)].n.slices += c.rows;
+        return true;
+    }
+    // A block's track is its first op's stream; pass 2 checks the others are on it.
+    bool countGpu(const GpuOpColumns& c) {
+        if (c.rows == 0) return true;
+        if (!rowsOk(c.kind, c.name, c.rows)) return false;
+        extras += c.rows;
+        keys[gpuKey(c.activity)].n.slices += c.rows;
+        return true;
+    }
+    uint32_t gpuKey(const uint8_t* activity) {
+        return key(KeyKind::Gpu, cell<int32_t>(activity, 0), cell<int64_t>(activity + 4, 0));
+    }
 
     bool countRecord(RT type, const uint8_t* p, uint32_t bytes) {
         const uint32_t fixed = fmt::fixedBodyBytes(type);
         if (fixed != UINT32_MAX && bytes != fixed) return false;
         switch (type) {
-        case RT::CpuSlice: {
-            if (!kindOk(p[off::kCpuSliceKind])) return false;
-            ref(at<uint32_t>(p, off::kCpuSliceName));
-            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.slices;
-            extras += at<int64_t>(p, off::kCpuSliceCorr) >= 0;
-            return true;
+        case RT::CpuSlice:
+            return countCpu(CpuSliceColumns::ofRecord(p));
+        case RT::CpuSliceBlock: {
+            const uint32_t rows =
+                fmt::blockRows(p, bytes, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow);
+            return rows != UINT32_MAX && countCpu(CpuSliceColumns::ofBlock(p, rows));
         }
         case RT::CpuBegin: {
             if (!kindOk(p[off::kCpuBeginKind])) return false;
@@ -310,13 +357,11 @@ private:
             ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.instants;
             return true;
         case RT::GpuOp:
-            if (!kindOk(p[off::kGpuKind])) return false;
-            ref(at<uint32_t>(p, off::kGpuName));
-            ++keys[key(KeyKind::Gpu, at<int32_t>(p, off::kGpuDevice),
-                       at<int64_t>(p, off::kGpuStream))]
-                  .n.slices;
-            ++extras;
-            return true;
+            return countGpu(GpuOpColumns::ofRecord(p));
+        case RT::GpuOpBlock: {
+            const uint32_t rows = fmt::blockRows(p, bytes, fmt::kGpuOpBlockHead, fmt::kGpuOpRow);
+            return rows != UINT32_MAX && countGpu(GpuOpColumns::ofBlock(p, rows));
+        }
         case RT::Counter: {
             const uint32_t name = at<uint32_t>(p, off::kCounterName);
             ref(name);
@@ -337,38 +382,81 @@ private:
         }
     }
 
-    uint32_t extra(int64_t correlation, uint32_t gpuIndex) {
-        extraOut[nextExtra_] = SliceExtra{correlation, -1, gpuIndex};
-        return firstExtra + uint32_t(nextExtra_++);
-    }
-    // Slice i of key k's track, its extra already made.
-    void slice(KeyState& k, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
-               uint32_t extraIndex) {
+    // The columns every slice row fills the same way; returns where the rows start, or
+    // SIZE_MAX when the track has no room left for them (the file changed since pass 1).
+    size_t sliceRows(KeyState& k, const uint8_t* start, const uint8_t* end, const uint8_t* name,
+                     const uint8_t* kind, uint32_t n) {
+        if (k.slice + n > k.sliceEnd) return SIZE_MAX;
         SliceColumns& c = *k.out.slices;
-        const size_t i = k.slice++;
-        c.start[i] = start;
-        c.dur[i] = sliceDuration(start, end, negativeDurations);
-        c.name[i] = names_[name];
-        c.category[i] = category_[uint8_t(kind)];
-        c.args[i] = kNoArgs;
-        c.extra[i] = extraIndex;
-        c.kind[i] = kind;
-        c.flags[i] = 0;
-        ++k.seq;
+        const size_t at = k.slice;
+        std::memcpy(&c.start[at], start, 8 * size_t(n));
+        for (uint32_t i = 0; i < n; ++i)
+            c.dur[at + i] =
+                sliceDuration(c.start[at + i], cell<int64_t>(end, i), negativeDurations);
+        for (uint32_t i = 0; i < n; ++i) c.name[at + i] = names_[cell<uint32_t>(name, i)];
+        std::memcpy(&c.kind[at], kind, n);
+        for (uint32_t i = 0; i < n; ++i) c.category[at + i] = category_[kind[i]];
+        std::fill_n(&c.args[at], n, kNoArgs);
+        std::fill_n(&c.flags[at], n, uint8_t(0));
+        k.slice += n;
+        k.seq += n;
+        return at;
     }
 
-    void writeRecord(RT type, const uint8_t* p) {
-        switch (type) {
-        case RT::CpuSlice: {
-            const uint32_t ki = key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8));
-            KeyState& k = keys[ki];
-            const int64_t corr = at<int64_t>(p, off::kCpuSliceCorr);
-            const int32_t rc = at<int32_t>(p, off::kCpuSliceRc);
-            if (rc != 0) args.push_back({ki, k.slice, rc});
-            slice(k, at<int64_t>(p, 16), at<int64_t>(p, 24), at<uint32_t>(p, off::kCpuSliceName),
-                  SliceKind(p[off::kCpuSliceKind]), corr >= 0 ? extra(corr, UINT32_MAX) : kNoExtra);
-            return;
+    bool writeCpu(const CpuSliceColumns& r) {
+        const uint32_t ki = key(KeyKind::Thread, r.pid, r.tid);
+        KeyState& k = keys[ki];
+        const size_t at = sliceRows(k, r.start, r.end, r.name, r.kind, r.rows);
+        if (at == SIZE_MAX) return false;
+        uint32_t* extraColumn = &k.out.slices->extra[at];
+        for (uint32_t i = 0; i < r.rows; ++i) {
+            const int64_t corr = cell<int64_t>(r.correlation, i);
+            if (corr < 0) {
+                extraColumn[i] = kNoExtra;
+                continue;
+            }
+            if (nextExtra_ == extras) return false;
+            extraOut[nextExtra_] = SliceExtra{corr, -1, UINT32_MAX};
+            extraColumn[i] = firstExtra + uint32_t(nextExtra_++);
         }
+        for (uint32_t i = 0; i < r.rows; ++i)
+            if (const int32_t rc = cell<int32_t>(r.returnCode, i); rc != 0)
+                args.push_back({ki, at + i, rc});
+        return true;
+    }
+
+    bool writeGpu(const GpuOpColumns& r) {
+        if (r.rows == 0) return true;
+        KeyState& k = keys[gpuKey(r.activity)];
+        for (uint32_t i = 1; i < r.rows; ++i)
+            if (std::memcmp(r.activityOf(i), r.activity, 12) != 0) return false; // device, stream
+        if (extras - nextExtra_ < r.rows) return false;
+        const size_t at = sliceRows(k, r.start, r.end, r.name, r.kind, r.rows);
+        if (at == SIZE_MAX) return false;
+        uint32_t* extraColumn = &k.out.slices->extra[at];
+        SliceExtra* e = extraOut + nextExtra_;
+        for (uint32_t i = 0; i < r.rows; ++i) {
+            e[i] = SliceExtra{cell<int64_t>(r.correlation, i), -1, UINT32_MAX};
+            extraColumn[i] = firstExtra + uint32_t(nextExtra_ + i);
+        }
+        gpuValues_.internRun(r.activity, r.rows, gpu,
+                             [&](uint32_t i, uint32_t v) { e[i].gpu = v; });
+        nextExtra_ += r.rows;
+        return true;
+    }
+
+    bool writeRecord(RT type, const uint8_t* p, uint32_t bytes) {
+        switch (type) {
+        case RT::CpuSlice:
+            return writeCpu(CpuSliceColumns::ofRecord(p));
+        case RT::CpuSliceBlock:
+            return writeCpu(CpuSliceColumns::ofBlock(
+                p, fmt::blockRows(p, bytes, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow)));
+        case RT::GpuOp:
+            return writeGpu(GpuOpColumns::ofRecord(p));
+        case RT::GpuOpBlock:
+            return writeGpu(GpuOpColumns::ofBlock(
+                p, fmt::blockRows(p, bytes, fmt::kGpuOpBlockHead, fmt::kGpuOpRow)));
         case RT::CpuBegin: {
             KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
             RawEdge e;
@@ -377,52 +465,50 @@ private:
             e.slice.kind = SliceKind(p[off::kCpuBeginKind]);
             e.slice.category = category_[uint8_t(e.slice.kind)];
             e.slice.seq = k.seq++;
+            if (k.edge == k.edgeEnd) return false;
             k.out.edges[k.edge++] = e;
-            return;
+            return true;
         }
         case RT::CpuEnd: {
             KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
             RawEdge e;
             e.slice.start = at<int64_t>(p, 16);
             e.isEnd = true;
+            if (k.edge == k.edgeEnd) return false;
             k.out.edges[k.edge++] = e;
-            return;
+            return true;
         }
         case RT::AsyncSlice: {
             const uint32_t name = at<uint32_t>(p, off::kAsyncName);
             KeyState& k = keys[key(KeyKind::Async, at<int64_t>(p, 0), name, at<uint64_t>(p, 8))];
-            slice(k, at<int64_t>(p, 16), at<int64_t>(p, 24), name, SliceKind::UserAnnotation,
-                  kNoExtra);
-            return;
+            const uint8_t kind = uint8_t(SliceKind::UserAnnotation);
+            const size_t i = sliceRows(k, p + 16, p + 24, p + off::kAsyncName, &kind, 1);
+            if (i == SIZE_MAX) return false;
+            k.out.slices->extra[i] = kNoExtra;
+            return true;
         }
         case RT::Instant: {
             KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            if (k.instant == k.instantEnd) return false;
             InstantColumns& in = *k.out.instants;
             const size_t i = k.instant++;
             in.ts[i] = at<int64_t>(p, 16);
             in.name[i] = names_[at<uint32_t>(p, off::kInstantName)];
             in.category[i] = category_[uint8_t(SliceKind::Instant)];
             in.args[i] = kNoArgs;
-            return;
-        }
-        case RT::GpuOp: {
-            KeyState& k = keys[key(KeyKind::Gpu, at<int32_t>(p, off::kGpuDevice),
-                                   at<int64_t>(p, off::kGpuStream))];
-            const uint32_t gpuIndex = gpuValues_.intern(p + off::kGpuActivity, gpu);
-            slice(k, at<int64_t>(p, 0), at<int64_t>(p, 8), at<uint32_t>(p, off::kGpuName),
-                  SliceKind(p[off::kGpuKind]), extra(at<int64_t>(p, off::kGpuCorr), gpuIndex));
-            return;
+            return true;
         }
         case RT::Counter: {
             KeyState& k =
                 keys[key(KeyKind::Counter, at<int64_t>(p, 0), at<uint32_t>(p, off::kCounterName))];
+            if (k.counter == k.counterEnd) return false;
             const size_t i = k.counter++;
             k.out.counter->ts[i] = at<int64_t>(p, off::kCounterTs);
             k.out.counter->value[i] = at<double>(p, off::kCounterValue);
-            return;
+            return true;
         }
         default: // replayed through the RecordSink
-            return;
+            return true;
         }
     }
 };
@@ -549,6 +635,13 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
             k.seq = uint32_t(before->n.slices + before->n.begins);
         }
     }
+    for (HalfLoader& h : halves)
+        for (KeyState& k : h.keys) {
+            k.sliceEnd = k.slice + k.n.slices;
+            k.edgeEnd = k.edge + k.n.edges;
+            k.counterEnd = k.counter + k.n.counterSamples;
+            k.instantEnd = k.instant + k.n.instants;
+        }
     phases.mark("size columns");
     uint32_t firstExtra = 0;
     SliceExtra* extraOut = builder.prefillExtras(halves[0].extras + halves[1].extras, &firstExtra);
@@ -557,9 +650,14 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     halves[0].extraOut = extraOut;
     halves[1].extraOut = extraOut + halves[0].extras;
 
-    // Pass 2: write.
-    onBothHalves([&](int h) { halves[h].write(sink); });
-    if (stop) return ParallelLoad::Cancelled;
+    // Pass 2: check each chunk's CRC, write.
+    bool written[2] = {false, false};
+    onBothHalves([&](int h) {
+        written[h] = halves[h].write(sink);
+        if (!written[h]) stop = true;
+    });
+    if (halves[0].cancelled) return ParallelLoad::Cancelled;
+    if (!written[0] || !written[1]) return ParallelLoad::NeedsSequential;
 
     phases.mark("write records");
     // GPU activity values of each half, renumbered after the ones before them.

@@ -4,6 +4,22 @@
 
 namespace strata::strata_reader {
 
+namespace {
+
+std::string blockSizeError(const uint8_t* body, uint32_t bytes, const char* what) {
+    const bool cpu = what[0] == 'C';
+    const uint32_t head = cpu ? fmt::kCpuSliceBlockHead : fmt::kGpuOpBlockHead;
+    if (bytes < head)
+        return sprint("%s record of %" PRIu32 " bytes is shorter than its %" PRIu32 "-byte header",
+                      what, bytes, head);
+    return sprint("%s of %" PRIu32 " rows has %" PRIu32 " body bytes, expected %" PRIu64, what,
+                  cell<uint32_t>(body + head - 4, 0), bytes,
+                  uint64_t(head) + uint64_t(cell<uint32_t>(body + head - 4, 0)) *
+                                       (cpu ? fmt::kCpuSliceRow : fmt::kGpuOpRow));
+}
+
+} // namespace
+
 GpuActivity readGpuActivity(Get& g) {
     GpuActivity a;
     a.device = g.i32();
@@ -23,13 +39,93 @@ GpuActivity readGpuActivity(Get& g) {
     return a;
 }
 
+CpuSliceColumns CpuSliceColumns::ofRecord(const uint8_t* p) {
+    return {cell<int64_t>(p, 0),
+            cell<int64_t>(p + 8, 0),
+            1,
+            p + 16,
+            p + 24,
+            p + 32,
+            p + 36,
+            p + 37,
+            p + 45};
+}
+
+CpuSliceColumns CpuSliceColumns::ofBlock(const uint8_t* p, uint32_t rows) {
+    CpuSliceColumns c = ofRecord(p);
+    c.rows = rows;
+    c.start = p + fmt::kCpuSliceBlockHead;
+    c.end = c.start + 8 * size_t(rows);
+    c.name = c.end + 8 * size_t(rows);
+    c.kind = c.name + 4 * size_t(rows);
+    c.correlation = c.kind + size_t(rows);
+    c.returnCode = c.correlation + 8 * size_t(rows);
+    return c;
+}
+
+GpuOpColumns GpuOpColumns::ofRecord(const uint8_t* p) {
+    return {1, p, p + 8, p + 16, p + 20, p + 21, p + 29};
+}
+
+GpuOpColumns GpuOpColumns::ofBlock(const uint8_t* p, uint32_t rows) {
+    GpuOpColumns c = ofRecord(p);
+    c.rows = rows;
+    c.start = p + fmt::kGpuOpBlockHead;
+    c.end = c.start + 8 * size_t(rows);
+    c.name = c.end + 8 * size_t(rows);
+    c.kind = c.name + 4 * size_t(rows);
+    c.correlation = c.kind + size_t(rows);
+    c.activity = c.correlation + 8 * size_t(rows);
+    return c;
+}
+
+std::string RecordSink::rowError(uint32_t row, bool block) const {
+    return block ? sprint("row %" PRIu32 " of the block: ", row) + bad_ : bad_;
+}
+
+std::string RecordSink::cpuSlices(const CpuSliceColumns& c, bool block) {
+    const TrackId track = threadTrack(c.pid, c.tid);
+    for (uint32_t i = 0; i < c.rows; ++i) {
+        SliceInput s;
+        s.start = cell<int64_t>(c.start, i);
+        s.dur = duration(s.start, cell<int64_t>(c.end, i));
+        if (!str(cell<uint32_t>(c.name, i), &s.name) || !kind(c.kind[i], &s.kind))
+            return rowError(i, block);
+        s.category = kindCategory_[uint8_t(s.kind)];
+        s.correlation = cell<int64_t>(c.correlation, i);
+        if (const int32_t rc = cell<int32_t>(c.returnCode, i); rc != 0) {
+            b_.args().begin();
+            b_.args().addInt(returnCodeKey_, rc);
+            s.args = b_.args().finish();
+        }
+        b_.addSlice(track, s);
+    }
+    return {};
+}
+
+std::string RecordSink::gpuOps(const GpuOpColumns& c, bool block) {
+    for (uint32_t i = 0; i < c.rows; ++i) {
+        SliceInput s;
+        s.start = cell<int64_t>(c.start, i);
+        s.dur = duration(s.start, cell<int64_t>(c.end, i));
+        if (!str(cell<uint32_t>(c.name, i), &s.name) || !kind(c.kind[i], &s.kind))
+            return rowError(i, block);
+        s.category = kindCategory_[uint8_t(s.kind)];
+        s.correlation = cell<int64_t>(c.correlation, i);
+        Get g{c.activityOf(i)};
+        const GpuActivity a = readGpuActivity(g);
+        s.gpu = &a;
+        b_.addSlice(gpuTrack(a.device, a.stream), s);
+    }
+    return {};
+}
+
 std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
     const uint32_t fixed = fmt::fixedBodyBytes(type);
     if (fixed != UINT32_MAX && body != fixed)
         return sprint("record type %u has %" PRIu32 " body bytes, expected %" PRIu32,
                       unsigned(type), body, fixed);
     StringId name = 0;
-    SliceKind k = SliceKind::Generic;
     switch (type) {
     case fmt::RecordType::String: {
         if (body < 4) return "String record shorter than its 4-byte id";
@@ -77,23 +173,12 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
         b_.addDevice(d);
         return {};
     }
-    case fmt::RecordType::CpuSlice: {
-        const int64_t pid = g.i64();
-        const int64_t tid = g.i64();
-        SliceInput s;
-        s.start = g.i64();
-        s.dur = duration(s.start, g.i64());
-        if (!str(g.u32(), &s.name) || !kind(g.u8(), &s.kind)) return bad_;
-        s.category = kindCategory_[uint8_t(s.kind)];
-        s.correlation = g.i64();
-        const int32_t rc = g.i32();
-        if (rc != 0) {
-            b_.args().begin();
-            b_.args().addInt(returnCodeKey_, rc);
-            s.args = b_.args().finish();
-        }
-        b_.addSlice(threadTrack(pid, tid), s);
-        return {};
+    case fmt::RecordType::CpuSlice:
+        return cpuSlices(CpuSliceColumns::ofRecord(g.p), false);
+    case fmt::RecordType::CpuSliceBlock: {
+        const uint32_t rows = fmt::blockRows(g.p, body, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow);
+        if (rows == UINT32_MAX) return blockSizeError(g.p, body, "CpuSliceBlock");
+        return cpuSlices(CpuSliceColumns::ofBlock(g.p, rows), true);
     }
     case fmt::RecordType::CpuBegin: {
         const int64_t pid = g.i64();
@@ -132,18 +217,12 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
                       kNoArgs);
         return {};
     }
-    case fmt::RecordType::GpuOp: {
-        SliceInput s;
-        s.start = g.i64();
-        s.dur = duration(s.start, g.i64());
-        if (!str(g.u32(), &s.name) || !kind(g.u8(), &k)) return bad_;
-        s.kind = k;
-        s.category = kindCategory_[uint8_t(k)];
-        s.correlation = g.i64();
-        const GpuActivity a = readGpuActivity(g);
-        s.gpu = &a;
-        b_.addSlice(gpuTrack(a.device, a.stream), s);
-        return {};
+    case fmt::RecordType::GpuOp:
+        return gpuOps(GpuOpColumns::ofRecord(g.p), false);
+    case fmt::RecordType::GpuOpBlock: {
+        const uint32_t rows = fmt::blockRows(g.p, body, fmt::kGpuOpBlockHead, fmt::kGpuOpRow);
+        if (rows == UINT32_MAX) return blockSizeError(g.p, body, "GpuOpBlock");
+        return gpuOps(GpuOpColumns::ofBlock(g.p, rows), true);
     }
     case fmt::RecordType::Counter: {
         const int64_t pid = g.i64();

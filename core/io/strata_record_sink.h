@@ -46,6 +46,31 @@ inline TimeNs sliceDuration(TimeNs start, TimeNs end, uint64_t& negatives) {
 // The GpuActivity of a GpuOp record (kGpuActivityBytes), advancing the cursor.
 GpuActivity readGpuActivity(Get& g);
 
+// Field i of a column of fixed-width values.
+template <typename T> T cell(const uint8_t* column, size_t i) {
+    T v;
+    std::memcpy(&v, column + i * sizeof(T), sizeof v);
+    return v;
+}
+
+// The fields of CPU slices as columns: a CpuSliceBlock's, or one CpuSlice record's (one row).
+struct CpuSliceColumns {
+    int64_t pid, tid;
+    uint32_t rows;
+    const uint8_t *start, *end, *name, *kind, *correlation, *returnCode;
+    static CpuSliceColumns ofRecord(const uint8_t* body);
+    static CpuSliceColumns ofBlock(const uint8_t* body, uint32_t rows);
+};
+
+// The same for GPU ops (activity: kGpuActivityBytes per row).
+struct GpuOpColumns {
+    uint32_t rows;
+    const uint8_t *start, *end, *name, *kind, *correlation, *activity;
+    static GpuOpColumns ofRecord(const uint8_t* body);
+    static GpuOpColumns ofBlock(const uint8_t* body, uint32_t rows);
+    const uint8_t* activityOf(size_t i) const { return activity + i * fmt::kGpuActivityBytes; }
+};
+
 // (a, b) -> track, for the few keys a trace has (threads, GPU streams): a short array searched
 // linearly (cheaper than hashing for tens of keys), with a hash map behind it for many keys.
 class TrackCache {
@@ -139,6 +164,9 @@ private:
     TimeNs duration(TimeNs start, TimeNs end) {
         return sliceDuration(start, end, negativeDurations);
     }
+    std::string cpuSlices(const CpuSliceColumns& c, bool block);
+    std::string gpuOps(const GpuOpColumns& c, bool block);
+    std::string rowError(uint32_t row, bool block) const;
 };
 
 } // namespace strata::strata_reader

@@ -32,23 +32,6 @@ std::string_view clip(std::string_view s) {
     return s.size() > format::kMaxStringBytes ? s.substr(0, format::kMaxStringBytes) : s;
 }
 
-void putGpuActivity(Put& put, const GpuActivity& g) {
-    put(int32_t(g.device));
-    put(int64_t(g.stream));
-    put(int64_t(g.context));
-    for (int32_t v : g.grid) put(v);
-    for (int32_t v : g.block) put(v);
-    put(int32_t(g.registersPerThread));
-    put(int32_t(g.staticSharedBytes));
-    put(int32_t(g.dynamicSharedBytes));
-    put(int64_t(g.bytes));
-    put(uint8_t(g.copyKind));
-    put(uint8_t(g.srcMemory));
-    put(uint8_t(g.dstMemory));
-    put(int64_t(g.graphId));
-    put(int64_t(g.graphNodeId));
-}
-
 } // namespace
 
 StrataTraceWriter::~StrataTraceWriter() {
@@ -90,6 +73,7 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error) {
     nextString_ = 1;
     chunk_.assign(format::kChunkHeaderBytes, 0);
     chunkRecords_ = 0;
+    blocks_.clear();
     return true;
 }
 
@@ -104,7 +88,12 @@ uint8_t* StrataTraceWriter::beginRecord(uint8_t type, uint32_t bodyBytes) {
 
 void StrataTraceWriter::endRecordLocked() {
     ++chunkRecords_;
-    if (chunk_.size() - format::kChunkHeaderBytes >= autoFlushBytes_) flushLocked();
+    autoFlushLocked();
+}
+
+void StrataTraceWriter::autoFlushLocked() {
+    if (chunk_.size() - format::kChunkHeaderBytes + blocks_.pendingBytes() >= autoFlushBytes_)
+        flushLocked();
 }
 
 uint32_t StrataTraceWriter::internLocked(std::string_view s) {
@@ -179,22 +168,15 @@ void StrataTraceWriter::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs 
                                  SliceKind kind, int64_t correlation, int32_t returnCode) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::CpuSlice), format::kCpuSliceBody)};
-    put(pid);
-    put(tid);
-    put(int64_t(start));
-    put(int64_t(end));
-    put(name);
-    put(uint8_t(kind));
-    put(correlation);
-    put(returnCode);
-    endRecordLocked();
+    blocks_.cpuSlice(pid, tid, start, end, name, kind, correlation, returnCode);
+    autoFlushLocked();
 }
 
 void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name,
                                  SliceKind kind) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
+    chunkRecords_ += blocks_.closeThread(pid, tid, chunk_); // the thread's slices before it
     Put put{beginRecord(uint8_t(format::RecordType::CpuBegin), format::kCpuBeginBody)};
     put(pid);
     put(tid);
@@ -207,6 +189,7 @@ void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t n
 void StrataTraceWriter::cpuEnd(int64_t pid, int64_t tid, TimeNs ts) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
+    chunkRecords_ += blocks_.closeThread(pid, tid, chunk_);
     Put put{beginRecord(uint8_t(format::RecordType::CpuEnd), format::kCpuEndBody)};
     put(pid);
     put(tid);
@@ -242,14 +225,8 @@ void StrataTraceWriter::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind
                               const GpuActivity& gpu, int64_t correlation) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::GpuOp), format::kGpuOpBody)};
-    put(int64_t(start));
-    put(int64_t(end));
-    put(name);
-    put(uint8_t(kind));
-    put(correlation);
-    putGpuActivity(put, gpu);
-    endRecordLocked();
+    blocks_.gpuOp(start, end, name, kind, gpu, correlation);
+    autoFlushLocked();
 }
 
 void StrataTraceWriter::counter(int64_t pid, uint32_t name, TimeNs ts, double value) {
@@ -274,6 +251,7 @@ void StrataTraceWriter::warning(std::string_view text) {
 
 bool StrataTraceWriter::flushLocked() {
     if (!file_ || failed_) return false;
+    chunkRecords_ += blocks_.closeAll(chunk_);
     if (chunkRecords_ == 0) return std::fflush(file_) == 0;
     const uint32_t payload = uint32_t(chunk_.size() - format::kChunkHeaderBytes);
     Put put{chunk_.data()};
@@ -320,6 +298,7 @@ bool StrataTraceWriter::close() {
     file_ = nullptr;
     chunk_.clear();
     chunk_.shrink_to_fit();
+    blocks_.clear();
     strings_.clear();
     return ok && !failed_;
 }

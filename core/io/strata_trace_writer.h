@@ -3,13 +3,15 @@
 //
 // The CUPTI collector links this writer (kernels/collector), so it depends on nothing but the
 // standard library and the model headers' plain structs (DeviceInfo, GpuActivity, SliceKind,
-// TimeNs). Records accumulate in the current chunk; flush() closes it (length + CRC32C), writes
+// TimeNs). Records accumulate in the current chunk (slices as per-thread and per-stream column
+// blocks, io/strata_block_buffer.h); flush() closes it (length + CRC32C), writes
 // it in one fwrite and fflush()es, so a crash or kill -9 loses at most what came after the last
 // flush. The collector calls flush() every ~200 ms; the writer also flushes by itself when a
 // chunk reaches autoFlushBytes() so memory stays bounded.
 //
 // Internally synchronized by one mutex: every member may be called from any thread. Calls
 // before open() or after close() are ignored (and return 0 / false where they return).
+#include "io/strata_block_buffer.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
 #include "model/trace.h"
@@ -82,11 +84,13 @@ private:
         }
     };
     std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> strings_;
+    StrataBlockBuffer blocks_; // slices not in chunk_ yet
     uint32_t nextString_ = 1;
 
     uint32_t internLocked(std::string_view s);
     uint8_t* beginRecord(uint8_t type, uint32_t bodyBytes);
     void endRecordLocked();
+    void autoFlushLocked();
     bool flushLocked();
 };
 

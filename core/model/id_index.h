@@ -6,9 +6,9 @@
 namespace strata {
 
 // Fills `correlation` and `external` with an entry per slice whose extra has a non-negative id,
-// each sorted by (id, ref). Every extra belongs to one slice: the entries are made by walking
-// the extras in memory order (ids there are mostly already ascending: recorders number them as
-// they go), then radix-sorted by id if they are not, and equal ids put in slice order.
+// each sorted by (id, ref). The entries are made track by track, slice by slice (so in ref
+// order) and placed by id keeping that order: by counting when the ids are dense (recorders
+// number them as they go; both cores, each placing half of the ids), else by a stable sort.
 void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
                     bool parallel, PodVector<IdIndexEntry>& correlation,
                     PodVector<IdIndexEntry>& external);

@@ -25,6 +25,13 @@ public:
             if (s.tag == tag && equal(s.index)) return s.index;
         }
     }
+    // For prefetching ahead of find(): the slot `hash` starts at, and the index it holds when
+    // its tag matches (else kNone).
+    void prefetch(uint64_t hash) const { __builtin_prefetch(&slots_[hash & mask_]); }
+    uint32_t firstAt(uint64_t hash) const {
+        const Slot& s = slots_[hash & mask_];
+        return s.tag == static_cast<uint32_t>(hash >> 32) ? s.index : kNone;
+    }
     // Records `index` under `hash` (after find() missed); hashOf(i) hashes a recorded index's
     // value again when the table grows.
     template <typename HashOf> void insert(uint64_t hash, uint32_t index, HashOf&& hashOf) {
