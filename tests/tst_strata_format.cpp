@@ -143,6 +143,31 @@ private slots:
         // Continuing equals one pass.
         QCOMPARE(crc32c(crc32c(0, "1234", 4), "56789", 5), 0xE3069283u);
         QCOMPARE(crc32c(0, "", 0), 0u);
+        // Long buffers (three interleaved streams, joined) against a bit-at-a-time reference,
+        // at every length around the three-stream cut-over and at random long ones.
+        auto reference = [](const uint8_t* p, size_t n) {
+            uint32_t c = 0xFFFFFFFFu;
+            for (size_t i = 0; i < n; ++i) {
+                c ^= p[i];
+                for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+            }
+            return ~c;
+        };
+        std::vector<uint8_t> data(300000);
+        uint64_t x = 88172645463325252ull;
+        for (auto& b : data) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            b = uint8_t(x);
+        }
+        std::vector<size_t> lengths;
+        for (size_t n = 3000; n < 3200; ++n) lengths.push_back(n);
+        for (int i = 0; i < 20; ++i) lengths.push_back(size_t(x = x * 6364136223846793005ull + 1) % 299000);
+        for (size_t n : lengths) {
+            const size_t at = n % 7; // unaligned starts too
+            QCOMPARE(crc32c(0, data.data() + at, n), reference(data.data() + at, n));
+        }
+        QCOMPARE(crc32c(crc32c(0, data.data(), 100000), data.data() + 100000, 200000),
+                 reference(data.data(), 300000));
     }
 
     void byteLayoutByHand() {

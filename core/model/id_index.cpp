@@ -35,8 +35,37 @@ void forEachId(const std::vector<Track>& tracks, const PodVector<SliceExtra>& ex
     }
 }
 
+// g(id, ref) for every slice whose extra has an id in [lo, hi], the ids taken in windows of
+// kWindow: a track's slices come mostly in id order, so each window's counts and entries stay
+// in cache. Returns whether some id came after its window (its track's ids go back in time):
+// equal ids may then be out of ref order.
+template <typename G>
+bool forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
+                        IdField field, int64_t lo, int64_t hi, G&& g) {
+    constexpr int64_t kWindow = 1 << 14;
+    std::vector<SliceIndex> cursor(tracks.size(), 0);
+    bool late = false;
+    for (int64_t from = lo;; from += kWindow) {
+        const int64_t to = hi - from < kWindow ? INT64_MAX : from + kWindow - 1; // last: the rest
+        for (TrackId t = 0; t < tracks.size(); ++t) {
+            const auto& ex = tracks[t].slices.extra;
+            SliceIndex k = cursor[t];
+            for (; k < ex.size(); ++k) {
+                if (ex[k] >= extras.size()) continue;
+                const int64_t id = extras[ex[k]].*field;
+                if (id > to) break;
+                if (id < lo || id > hi) continue;
+                late |= id < from;
+                g(id, SliceRef{t, k});
+            }
+            cursor[t] = k;
+        }
+        if (to == INT64_MAX) return late;
+    }
+}
+
 // A counting sort: the entries of each id counted, their places summed up, then each entry
-// written at its id's next place. Each core takes half of the ids and walks every track.
+// written at its id's next place. Each core takes half of the ids.
 void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
                 IdField field, const IdRange& r, bool parallel, PodVector<IdIndexEntry>& out) {
     const size_t span = size_t(uint64_t(r.hi) - uint64_t(r.lo)) + 1;
@@ -50,17 +79,28 @@ void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& e
         const auto [lo, hi] = idsOf(h);
         uint32_t* n = next.data() + 1;
         std::fill(n + (lo - r.lo), n + (hi - r.lo) + 1, 0u);
-        forEachId(tracks, extras, field, lo, hi, [&](int64_t id, SliceRef) { ++n[id - r.lo]; });
+        forEachIdInWindows(tracks, extras, field, lo, hi,
+                           [&](int64_t id, SliceRef) { ++n[id - r.lo]; });
     });
     next[0] = 0;
     for (size_t i = 1; i <= span; ++i) next[i] += next[i - 1];
     out.resize_for_overwrite(next[span]);
+    bool late[2] = {false, false};
     parallelFor(2, parallel, [&](size_t h) {
         const auto [lo, hi] = idsOf(h);
-        forEachId(tracks, extras, field, lo, hi, [&](int64_t id, SliceRef ref) {
+        late[h] = forEachIdInWindows(tracks, extras, field, lo, hi, [&](int64_t id, SliceRef ref) {
             out[next[id - r.lo]++] = IdIndexEntry{id, ref};
         });
     });
+    if (!late[0] && !late[1]) return;
+    // Equal ids back in ref order (runs are short: a launch and its kernels).
+    for (size_t i = 0; i < out.size();) {
+        size_t j = i + 1;
+        while (j < out.size() && out[j].id == out[i].id) ++j;
+        std::sort(out.begin() + i, out.begin() + j,
+                  [](const IdIndexEntry& a, const IdIndexEntry& b) { return a.ref < b.ref; });
+        i = j;
+    }
 }
 
 // Sparse ids: the entries gathered in ref order, then stably sorted by id.
