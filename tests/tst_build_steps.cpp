@@ -88,6 +88,50 @@ private slots:
         QCOMPARE(t->byCorrelation(4).size(), size_t(0));
     }
 
+    void denseIndexOnBothCoresMatchesBruteForce() {
+        // 3 x 40,000 slices (both cores build), ids 1..40,000 over several 16 Ki-id windows.
+        // Launches rise on a thread; kernels on stream 7 rise too; with `falling`, stream 8's
+        // ids go back in time (so one walk cannot take only half of that track, and equal ids
+        // may arrive out of ref order), else stream 8 rises as well.
+        for (bool falling : {false, true}) {
+            TraceBuilder b;
+            const TrackId cpu = b.threadTrack(1, 1);
+            const TrackId s7 = b.gpuStreamTrack(0, 7, 0, 7);
+            const TrackId s8 = b.gpuStreamTrack(0, 8, 0, 8);
+            constexpr int64_t kN = 40'000;
+            for (int64_t i = 1; i <= kN; ++i) {
+                b.addSlice(cpu, slice(b, "launch", i * 10, 5, i));
+                b.addSlice(s7, slice(b, "k", i * 10 + 3, 5, i));
+                b.addSlice(s8, slice(b, "k", i * 10 + 4, 5, falling ? kN + 1 - i : i));
+            }
+            auto t = b.build();
+            // Every slice's (id, ref), gathered slice by slice and ordered by (id, ref).
+            std::vector<IdIndexEntry> want;
+            for (TrackId tr = 0; tr < t->tracks().size(); ++tr)
+                for (SliceIndex k = 0; k < t->track(tr).slices.size(); ++k)
+                    if (const SliceExtra* e = t->extra(SliceRef{tr, k}); e && e->correlation >= 0)
+                        want.push_back({e->correlation, SliceRef{tr, k}});
+            QCOMPARE(want.size(), size_t(3 * kN));
+            std::sort(want.begin(), want.end(), [](const IdIndexEntry& x, const IdIndexEntry& y) {
+                return std::tie(x.id, x.ref) < std::tie(y.id, y.ref);
+            });
+            size_t at = 0;
+            for (int64_t id = 1; id <= kN; ++id) {
+                const auto got = t->byCorrelation(id);
+                QCOMPARE(got.size(), size_t(3));
+                for (const IdIndexEntry& e : got) {
+                    QCOMPARE(e.id, want[at].id);
+                    QCOMPARE(e.ref, want[at].ref);
+                    ++at;
+                }
+            }
+            // The falling stream's id 1 is its last slice; the others' id 1 their first.
+            const auto one = t->byCorrelation(1);
+            QCOMPARE(one[2].ref, (SliceRef{s8, SliceIndex(falling ? kN - 1 : 0)}));
+            QCOMPARE(one[0].ref, (SliceRef{cpu, 0}));
+        }
+    }
+
     void sparseExternalIds() {
         // External ids 10^15, 7 and 10^15 again: the span is far over 4x the count, so the
         // sorted path builds the index.
@@ -135,8 +179,8 @@ private slots:
             QCOMPARE(base.maxDepth, uint16_t(2));
             // Slice 0 (start 0, 150) has no child (slice 1 spilled): self 150. Slice 2 (start
             // 200) holds slice 3 (start 300, dur 30): self 120; column index 3 = slice 3.
-            QCOMPARE(base.slices.self[0], TimeNs(150));
-            QCOMPARE(base.slices.self[1], TimeNs(120));
+            QCOMPARE(base.slices.selfTime(0), TimeNs(150));
+            QCOMPARE(base.slices.selfTime(1), TimeNs(120));
             QCOMPARE(base.slices.parent[2], SliceIndex(1));
             const Track& lane = t->track(TrackId(kThreads + th));
             QCOMPARE(lane.tid, int64_t(th));

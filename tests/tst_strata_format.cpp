@@ -161,7 +161,8 @@ private slots:
         }
         std::vector<size_t> lengths;
         for (size_t n = 3000; n < 3200; ++n) lengths.push_back(n);
-        for (int i = 0; i < 20; ++i) lengths.push_back(size_t(x = x * 6364136223846793005ull + 1) % 299000);
+        for (int i = 0; i < 20; ++i)
+            lengths.push_back(size_t(x = x * 6364136223846793005ull + 1) % 299000);
         for (size_t n : lengths) {
             const size_t at = n % 7; // unaligned starts too
             QCOMPARE(crc32c(0, data.data() + at, n), reference(data.data() + at, n));

@@ -74,7 +74,7 @@ private:
         expect(x.maxDepth == y.maxDepth && x.maxDuration == y.maxDuration, at + "max");
         const SliceColumns& c = x.slices;
         const SliceColumns& d = y.slices;
-        expect(c.start == d.start && c.dur == d.dur && c.self == d.self, at + "times");
+        expect(c.start == d.start && c.dur == d.dur, at + "times");
         expect(c.parent == d.parent && c.depth == d.depth, at + "nesting");
         expect(c.kind == d.kind && c.flags == d.flags && c.args == d.args, at + "kind/flags/args");
         if (c.size() != d.size()) return;

@@ -35,62 +35,109 @@ void forEachId(const std::vector<Track>& tracks, const PodVector<SliceExtra>& ex
     }
 }
 
-// g(id, ref) for every slice whose extra has an id in [lo, hi], the ids taken in windows of
-// kWindow: a track's slices come mostly in id order, so each window's counts and entries stay
-// in cache. Returns whether some id came after its window (its track's ids go back in time):
-// equal ids may then be out of ref order.
+// The slices [begin, end) of each track one walk visits.
+struct Span {
+    SliceIndex begin = 0, end = 0;
+};
+
+// The id of the first slice at or after k that has one (INT64_MAX: none).
+int64_t nextId(const Track& t, const PodVector<SliceExtra>& extras, IdField field, SliceIndex k) {
+    const auto& ex = t.slices.extra;
+    for (; k < ex.size(); ++k)
+        if (ex[k] < extras.size() && extras[ex[k]].*field >= 0) return extras[ex[k]].*field;
+    return INT64_MAX;
+}
+
+// Where a track's ids reach `mid`, if they rise along the track (a binary search).
+SliceIndex splitAt(const Track& t, const PodVector<SliceExtra>& extras, IdField field,
+                   int64_t mid) {
+    SliceIndex lo = 0, hi = SliceIndex(t.slices.size());
+    while (lo < hi) {
+        const SliceIndex m = lo + (hi - lo) / 2;
+        if (nextId(t, extras, field, m) >= mid)
+            hi = m;
+        else
+            lo = m + 1;
+    }
+    return lo;
+}
+
+// g(id, ref) for every slice of `spans` whose extra has an id in [lo, hi], the ids taken in
+// windows of kWindow: a track's slices come mostly in id order, so each window's counts and
+// entries stay in cache. Sets `late` when some id came after its window (its track's ids go
+// back in time: equal ids may then be out of ref order) and `outside` when a slice with an id
+// outside [lo, hi] was met (skipped).
 template <typename G>
-bool forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                        IdField field, int64_t lo, int64_t hi, G&& g) {
+void forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
+                        IdField field, int64_t lo, int64_t hi, const std::vector<Span>& spans,
+                        bool& late, bool& outside, G&& g) {
     constexpr int64_t kWindow = 1 << 14;
-    std::vector<SliceIndex> cursor(tracks.size(), 0);
-    bool late = false;
+    std::vector<SliceIndex> cursor(tracks.size());
+    for (TrackId t = 0; t < tracks.size(); ++t) cursor[t] = spans[t].begin;
     for (int64_t from = lo;; from += kWindow) {
         const int64_t to = hi - from < kWindow ? INT64_MAX : from + kWindow - 1; // last: the rest
         for (TrackId t = 0; t < tracks.size(); ++t) {
             const auto& ex = tracks[t].slices.extra;
             SliceIndex k = cursor[t];
-            for (; k < ex.size(); ++k) {
+            for (; k < spans[t].end; ++k) {
                 if (ex[k] >= extras.size()) continue;
                 const int64_t id = extras[ex[k]].*field;
+                if (id < 0) continue;
                 if (id > to) break;
-                if (id < lo || id > hi) continue;
+                if (id < lo || id > hi) {
+                    outside = true;
+                    continue;
+                }
                 late |= id < from;
                 g(id, SliceRef{t, k});
             }
             cursor[t] = k;
         }
-        if (to == INT64_MAX) return late;
+        if (to == INT64_MAX) return;
     }
 }
 
 // A counting sort: the entries of each id counted, their places summed up, then each entry
-// written at its id's next place. Each core takes half of the ids.
+// written at its id's next place. Each core takes half of the ids and, where a track's ids
+// rise, only the part of the track that holds them (else the whole track, skipping the rest).
 void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
                 IdField field, const IdRange& r, bool parallel, PodVector<IdIndexEntry>& out) {
     const size_t span = size_t(uint64_t(r.hi) - uint64_t(r.lo)) + 1;
+    const int64_t mid = r.lo + int64_t(span / 2);
+    const std::pair<int64_t, int64_t> ids[2] = {{r.lo, mid - 1}, {mid, r.hi}};
+    std::vector<Span> spans[2] = {std::vector<Span>(tracks.size()),
+                                  std::vector<Span>(tracks.size())};
+    for (TrackId t = 0; t < tracks.size(); ++t) {
+        const SliceIndex split = splitAt(tracks[t], extras, field, mid);
+        spans[0][t] = {0, split};
+        spans[1][t] = {split, SliceIndex(tracks[t].slices.size())};
+    }
     PodVector<uint32_t> next; // entries of id lo + i, then where the next one goes
     next.resize_for_overwrite(span + 1);
-    auto idsOf = [&](size_t h) {
-        const int64_t mid = r.lo + int64_t(span / 2);
-        return h == 0 ? std::pair{r.lo, mid - 1} : std::pair{mid, r.hi};
-    };
-    parallelFor(2, parallel, [&](size_t h) {
-        const auto [lo, hi] = idsOf(h);
+    bool late[2] = {false, false}, outside[2] = {false, false};
+    auto count = [&](size_t h) {
+        const auto [lo, hi] = ids[h];
         uint32_t* n = next.data() + 1;
         std::fill(n + (lo - r.lo), n + (hi - r.lo) + 1, 0u);
-        forEachIdInWindows(tracks, extras, field, lo, hi,
+        forEachIdInWindows(tracks, extras, field, lo, hi, spans[h], late[h], outside[h],
                            [&](int64_t id, SliceRef) { ++n[id - r.lo]; });
-    });
+    };
+    parallelFor(2, parallel, count);
+    if (outside[0] || outside[1]) { // a track whose ids do not rise: every walk sees it all
+        for (int h = 0; h < 2; ++h)
+            for (TrackId t = 0; t < tracks.size(); ++t)
+                spans[h][t] = {0, SliceIndex(tracks[t].slices.size())};
+        parallelFor(2, parallel, count);
+    }
     next[0] = 0;
     for (size_t i = 1; i <= span; ++i) next[i] += next[i - 1];
     out.resize_for_overwrite(next[span]);
-    bool late[2] = {false, false};
     parallelFor(2, parallel, [&](size_t h) {
-        const auto [lo, hi] = idsOf(h);
-        late[h] = forEachIdInWindows(tracks, extras, field, lo, hi, [&](int64_t id, SliceRef ref) {
-            out[next[id - r.lo]++] = IdIndexEntry{id, ref};
-        });
+        const auto [lo, hi] = ids[h];
+        forEachIdInWindows(tracks, extras, field, lo, hi, spans[h], late[h], outside[h],
+                           [&](int64_t id, SliceRef ref) {
+                               out[next[id - r.lo]++] = IdIndexEntry{id, ref};
+                           });
     });
     if (!late[0] && !late[1]) return;
     // Equal ids back in ref order (runs are short: a launch and its kernels).

@@ -143,11 +143,9 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         c.depth.resize(w);
         if (seqs) seqs->resize(w);
     }
-    c.self.assign(c.dur.begin(), c.dur.end());
     TimeNs maxDur = 0;
     uint16_t maxDepth = 0;
     for (size_t k = 0; k < w; ++k) {
-        if (c.parent[k] != kNoSlice) c.self[c.parent[k]] -= c.dur[k];
         maxDur = std::max(maxDur, c.dur[k]);
         maxDepth = std::max<uint16_t>(maxDepth, c.depth[k] + 1);
     }

@@ -6,11 +6,18 @@ namespace strata {
 
 size_t SliceColumns::memoryBytes() const {
     return start.capacity() * sizeof(TimeNs) + dur.capacity() * sizeof(TimeNs) +
-           self.capacity() * sizeof(TimeNs) + name.capacity() * sizeof(StringId) +
-           category.capacity() * sizeof(StringId) + parent.capacity() * sizeof(SliceIndex) +
-           args.capacity() * sizeof(ArgSetId) + extra.capacity() * sizeof(uint32_t) +
-           depth.capacity() * sizeof(uint16_t) + kind.capacity() * sizeof(SliceKind) +
-           flags.capacity() * sizeof(uint8_t);
+           name.capacity() * sizeof(StringId) + category.capacity() * sizeof(StringId) +
+           parent.capacity() * sizeof(SliceIndex) + args.capacity() * sizeof(ArgSetId) +
+           extra.capacity() * sizeof(uint32_t) + depth.capacity() * sizeof(uint16_t) +
+           kind.capacity() * sizeof(SliceKind) + flags.capacity() * sizeof(uint8_t);
+}
+
+TimeNs SliceColumns::selfTime(SliceIndex i) const {
+    TimeNs self = dur[i];
+    const TimeNs e = end(i);
+    for (size_t j = size_t(i) + 1; j < size() && start[j] < e; ++j)
+        if (parent[j] == i) self -= dur[j];
+    return self;
 }
 
 std::pair<SliceIndex, SliceIndex> Track::overlapping(TimeNs t0, TimeNs t1) const {

@@ -27,12 +27,11 @@ enum class TrackKind : uint8_t {
     GlobalInstants,  // global instants
 };
 
-// 48 bytes per slice: start 8, dur 8, self 8, name 4, category 4, parent 4, args 4, extra 4,
-// depth 2, kind 1, flags 1.
+// 40 bytes per slice: start 8, dur 8, name 4, category 4, parent 4, args 4, extra 4, depth 2,
+// kind 1, flags 1.
 struct SliceColumns {
     Column<TimeNs> start;
     Column<TimeNs> dur;
-    Column<TimeNs> self;
     Column<StringId> name;
     Column<StringId> category;
     Column<SliceIndex> parent; // index in the same track, kNoSlice at depth 0
@@ -44,6 +43,9 @@ struct SliceColumns {
 
     size_t size() const { return start.size(); }
     TimeNs end(SliceIndex i) const { return start[i] + dur[i]; }
+    // Duration minus the durations of the direct children (which follow i, starting before
+    // its end): O(descendants), computed when asked rather than stored for every slice.
+    TimeNs selfTime(SliceIndex i) const;
     size_t memoryBytes() const;
 };
 

@@ -183,7 +183,7 @@ void DetailsPanel::addSliceRows(SliceRef r) {
     row(s, tr("Track"), trackLabel(t, r.track));
     row(s, tr("Start"), dur(c.start[r.index] - t.bounds().start));
     row(s, tr("Duration"), dur(c.dur[r.index]));
-    row(s, tr("Self time"), dur(c.self[r.index]));
+    row(s, tr("Self time"), dur(c.selfTime(r.index)));
     row(s, tr("Depth"), QString::number(c.depth[r.index]));
     if (c.flags[r.index] & kSliceClosedAtEnd)
         row(s, tr("Note"), tr("begin without end; closed at the trace end"));
