@@ -151,6 +151,7 @@ private:
     }
     static uint64_t hash(const uint8_t* raw) {
         constexpr size_t kWords = fmt::kGpuActivityBytes / 8, kTail = fmt::kGpuActivityBytes % 8;
+        static_assert(kTail > 0 && kWords > 0);
         static constexpr uint64_t kMul[12] = {
             0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full, 0x165667B19E3779F9ull,
             0xD6E8FEB86659FD93ull, 0xFF51AFD7ED558CCDull, 0xC4CEB9FE1A85EC53ull,
@@ -159,8 +160,9 @@ private:
         static_assert(kWords < 12);
         uint64_t h = 0;
         for (size_t w = 0; w < kWords; ++w) h += at<uint64_t>(raw, w * 8) * kMul[w];
-        uint64_t tail = 0;
-        std::memcpy(&tail, raw + kWords * 8, kTail);
+        // The last kTail bytes, from one load of the value's last eight (bytes assembled on the
+        // stack and read back whole would stall store forwarding).
+        const uint64_t tail = at<uint64_t>(raw, fmt::kGpuActivityBytes - 8) >> (8 * (8 - kTail));
         h += tail * kMul[kWords];
         return h ^ (h >> 29) ^ (h >> 47);
     }
