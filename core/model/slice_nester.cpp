@@ -1,6 +1,7 @@
 #include "model/slice_nester.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace strata {
 
@@ -43,6 +44,23 @@ void moveSlice(SliceColumns& c, size_t from, size_t to) {
     c.extra[to] = c.extra[from];
     c.kind[to] = c.kind[from];
     c.flags[to] = c.flags[from];
+}
+
+// Slices [from, end) of the input columns moved to [to, to + end - from), one memmove per
+// column (the ranges may overlap).
+void moveSlices(SliceColumns& c, size_t from, size_t end, size_t to) {
+    if (from == to || from == end) return;
+    auto move = [&](auto& col) {
+        std::memmove(col.data() + to, col.data() + from, (end - from) * sizeof(col[0]));
+    };
+    move(c.start);
+    move(c.dur);
+    move(c.name);
+    move(c.category);
+    move(c.args);
+    move(c.extra);
+    move(c.kind);
+    move(c.flags);
 }
 
 // The input columns (those a reader fills) resized together.
@@ -218,15 +236,17 @@ SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> f
     size_t i = n, j = m, k = n + m;
     while (j > 0) {
         const RawSlice& e = fromEdges[j - 1];
-        bool columnLast = false; // column slice i-1 goes after e
-        if (i > 0) {
-            const TimeNs s = c.start[i - 1], d = c.dur[i - 1];
-            columnLast = s != e.start ? s > e.start : d != e.dur ? d < e.dur : seqOf(i - 1) > e.seq;
+        // The column slices that go after e, [run, i), move up as one block.
+        size_t run = i;
+        for (; run > 0; --run) {
+            const TimeNs s = c.start[run - 1], d = c.dur[run - 1];
+            if (!(s != e.start ? s > e.start : d != e.dur ? d < e.dur : seqOf(run - 1) > e.seq))
+                break;
         }
-        if (columnLast)
-            moveSlice(c, --i, --k);
-        else
-            writeSlice(c, --k, fromEdges[--j]);
+        k -= i - run;
+        moveSlices(c, run, i, k);
+        i = run;
+        writeSlice(c, --k, fromEdges[--j]);
     }
     fromEdges.clear();
 
