@@ -2,6 +2,7 @@
 // hand here (or by tests/data/record/make_strata_fixture.py, an independent writer in Python).
 #include "io/strata_crc32c.h"
 #include "io/strata_format.h"
+#include "io/strata_trace_reader.h"
 #include "io/strata_trace_writer.h"
 #include "io/trace_loader.h"
 
@@ -330,6 +331,78 @@ private slots:
         QCOMPARE(t.counterSampleCount(), size_t(1));
         QCOMPARE(t.instantCount(), size_t(1));
         QCOMPARE(t.warnings(), std::vector<std::string>{"CUPTI dropped 3 records"});
+    }
+
+    void blockFixtureWrittenByPython() {
+        // The same script writes 1.1 column blocks: three launches on one thread, two kernels
+        // on one stream. Read by the sequential and by the two-thread reader.
+        const std::string p = STRATA_TEST_DATA "/record/python_blocks.strata";
+        const std::string bytes = readAll(p);
+        for (auto path : {StrataLoadPath::Sequential, StrataLoadPath::Parallel}) {
+            const LoadResult r = readStrataBuffer(bytes, p, {}, path);
+            QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+            const Trace& t = *r.trace;
+            QVERIFY2(t.warnings().empty(), allWarnings(t).c_str());
+            QCOMPARE(t.sliceCount(), size_t(5));
+            const Track& cpu = t.track(0);
+            QCOMPARE(cpu.kind, TrackKind::Thread);
+            QCOMPARE(cpu.tid, int64_t(78));
+            QCOMPARE(cpu.slices.start, (Column<TimeNs>{1000, 2000, 3000}));
+            QCOMPARE(cpu.slices.dur, (Column<TimeNs>{500, 400, 100}));
+            ArgValue rc;
+            QVERIFY(!t.argStore().find(cpu.slices.args[0], t.strings().find("return_code"), &rc));
+            QVERIFY(t.argStore().find(cpu.slices.args[1], t.strings().find("return_code"), &rc));
+            QCOMPARE(rc.i, int64_t(2));
+            const Track& gpu = t.track(1);
+            QCOMPARE(gpu.kind, TrackKind::GpuStream);
+            QCOMPARE(gpu.tid, int64_t(7));
+            QCOMPARE(gpu.slices.dur, (Column<TimeNs>{800, 500}));
+            QCOMPARE(t.gpu(SliceRef{1, 1})->grid, (std::array<int32_t, 3>{16, 1, 1}));
+            QCOMPARE(t.launchOf(SliceRef{1, 0}), (SliceRef{0, 0}));
+            QCOMPARE(t.launchOf(SliceRef{1, 1}), (SliceRef{0, 1}));
+            QCOMPARE(t.extra(SliceRef{0, 2})->correlation, int64_t(11));
+        }
+    }
+
+    void damagedBlocksAreNamed() {
+        // A block whose size disagrees with its rows, and a row with an unknown kind: the chunk
+        // is reported (with the row), the chunk before it kept.
+        const std::string good = readAll(STRATA_TEST_DATA "/record/python_blocks.strata");
+        // Chunk 0 at byte 8: its header, String 1 (25 bytes), String 2 (13), the CpuSliceBlock.
+        const size_t chunk0 = 8, cpuAt = chunk0 + 20 + 25 + 13;
+        auto withCrc = [&](std::string b) {
+            uint32_t len;
+            std::memcpy(&len, b.data() + chunk0 + 8, 4);
+            const uint32_t crc =
+                crc32c(crc32c(0, b.data() + chunk0, 16), b.data() + chunk0 + 20, len);
+            std::memcpy(b.data() + chunk0 + 16, &crc, 4);
+            return b;
+        };
+        QCOMPARE(uint8_t(good[cpuAt]), uint8_t(15));
+        std::string rows = good;
+        const uint32_t four = 4;
+        std::memcpy(rows.data() + cpuAt + 5 + 16, &four, 4); // 4 rows announced, 3 present
+        std::string kind = good;
+        kind[cpuAt + 5 + 20 + 3 * 8 + 3 * 8 + 3 * 4 + 2] = char(99); // row 2's kind
+        struct Case {
+            std::string bytes, warning;
+            size_t kept; // slices: the rows before a bad row are kept, as records before a bad one
+        };
+        const Case cases[] = {{withCrc(rows),
+                               "record 2 at byte " + std::to_string(cpuAt) +
+                                   ": CpuSliceBlock of 4 rows has 119 body bytes, expected 152",
+                               0},
+                              {withCrc(kind),
+                               "record 2 at byte " + std::to_string(cpuAt) +
+                                   ": row 2 of the block: slice kind 99 is not a known SliceKind",
+                               2}};
+        for (const Case& c : cases)
+            for (auto path : {StrataLoadPath::Sequential, StrataLoadPath::Parallel}) {
+                const LoadResult r = readStrataBuffer(c.bytes, "b.strata", {}, path);
+                QVERIFY(r.ok());
+                QVERIFY2(hasWarning(*r.trace, c.warning), allWarnings(*r.trace).c_str());
+                QCOMPARE(r.trace->sliceCount(), c.kept);
+            }
     }
 
     void truncatedAtEveryByte() {

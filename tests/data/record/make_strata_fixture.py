@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes python_written.strata from docs/strata-format.md alone (an independent writer), for
-tst_strata_format's fixture test. Values are the ones the test expects; run from this folder:
+"""Writes python_written.strata (1.0 records) and python_blocks.strata (1.1 column blocks) from
+docs/strata-format.md alone (an independent writer), for tst_strata_format's fixture tests. Values are the ones the test expects; run from this folder:
     python3 make_strata_fixture.py
 """
 import struct
@@ -57,5 +57,23 @@ chunk1 = [
 ]
 data = b"STRATA\x01\x00" + chunk(0, chunk0) + chunk(1, chunk1) + chunk(2, [rec(14, b"")])
 with open("python_written.strata", "wb") as f:
+    f.write(data)
+print(len(data), "bytes")
+
+def columns(fmt, values):
+    return b"".join(struct.pack("<" + fmt, v) for v in values)
+
+# CpuSliceBlock: pid 77 tid 78, three cudaLaunchKernel calls; the second returned 2.
+cpu_block = (struct.pack("<qqI", 77, 78, 3) + columns("q", [1000, 2000, 3000]) +
+             columns("q", [1500, 2400, 3100]) + columns("I", [1, 1, 1]) + columns("B", [4, 4, 4]) +
+             columns("q", [9, 10, 11]) + columns("i", [0, 2, 0]))
+# GpuOpBlock: two kernels on device 0 stream 7, launched by correlation 9 and 10.
+gpu_block = (struct.pack("<I", 2) + columns("q", [5000, 6000]) + columns("q", [5800, 6500]) +
+             columns("I", [2, 2]) + columns("B", [6, 6]) + columns("q", [9, 10]) +
+             gpu_activity(0, 7, 1, (8, 1, 1), (256, 1, 1), 32, 0, 0, -1, 0, 0, 0, -1, -1) +
+             gpu_activity(0, 7, 1, (16, 1, 1), (256, 1, 1), 32, 0, 0, -1, 0, 0, 0, -1, -1))
+blocks = [string(1, "cudaLaunchKernel"), string(2, "gemm"), rec(15, cpu_block), rec(16, gpu_block)]
+data = b"STRATA\x01\x01" + chunk(0, blocks) + chunk(1, [rec(14, b"")])
+with open("python_blocks.strata", "wb") as f:
     f.write(data)
 print(len(data), "bytes")
