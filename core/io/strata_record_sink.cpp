@@ -39,43 +39,43 @@ GpuActivity readGpuActivity(Get& g) {
     return a;
 }
 
+const uint8_t* SliceCells::layBlock(const uint8_t* first, uint32_t n) {
+    rows = n;
+    start = first;
+    end = start + 8 * size_t(n);
+    name = end + 8 * size_t(n);
+    kind = name + 4 * size_t(n);
+    correlation = kind + size_t(n);
+    return correlation + 8 * size_t(n);
+}
+
+const uint8_t* SliceCells::layRecord(const uint8_t* first) {
+    return layBlock(first, 1); // one row: the columns are the record's consecutive fields
+}
+
 CpuSliceColumns CpuSliceColumns::ofRecord(const uint8_t* p) {
-    return {cell<int64_t>(p, 0),
-            cell<int64_t>(p + 8, 0),
-            1,
-            p + 16,
-            p + 24,
-            p + 32,
-            p + 36,
-            p + 37,
-            p + 45};
+    CpuSliceColumns c;
+    c.pid = cell<int64_t>(p, 0);
+    c.tid = cell<int64_t>(p + 8, 0);
+    c.returnCode = c.layRecord(p + 16);
+    return c;
 }
 
 CpuSliceColumns CpuSliceColumns::ofBlock(const uint8_t* p, uint32_t rows) {
     CpuSliceColumns c = ofRecord(p);
-    c.rows = rows;
-    c.start = p + fmt::kCpuSliceBlockHead;
-    c.end = c.start + 8 * size_t(rows);
-    c.name = c.end + 8 * size_t(rows);
-    c.kind = c.name + 4 * size_t(rows);
-    c.correlation = c.kind + size_t(rows);
-    c.returnCode = c.correlation + 8 * size_t(rows);
+    c.returnCode = c.layBlock(p + fmt::kCpuSliceBlockHead, rows);
     return c;
 }
 
 GpuOpColumns GpuOpColumns::ofRecord(const uint8_t* p) {
-    return {1, p, p + 8, p + 16, p + 20, p + 21, p + 29};
+    GpuOpColumns c;
+    c.activity = c.layRecord(p);
+    return c;
 }
 
 GpuOpColumns GpuOpColumns::ofBlock(const uint8_t* p, uint32_t rows) {
-    GpuOpColumns c = ofRecord(p);
-    c.rows = rows;
-    c.start = p + fmt::kGpuOpBlockHead;
-    c.end = c.start + 8 * size_t(rows);
-    c.name = c.end + 8 * size_t(rows);
-    c.kind = c.name + 4 * size_t(rows);
-    c.correlation = c.kind + size_t(rows);
-    c.activity = c.correlation + 8 * size_t(rows);
+    GpuOpColumns c;
+    c.activity = c.layBlock(p + fmt::kGpuOpBlockHead, rows);
     return c;
 }
 
@@ -83,16 +83,21 @@ std::string RecordSink::rowError(uint32_t row, bool block) const {
     return block ? sprint("row %" PRIu32 " of the block: ", row) + bad_ : bad_;
 }
 
+// Row i's start, duration, name, kind, category and correlation; false: a bad name or kind.
+bool RecordSink::rowInput(const SliceCells& c, uint32_t i, SliceInput& s) {
+    s.start = cell<int64_t>(c.start, i);
+    s.dur = duration(s.start, cell<int64_t>(c.end, i));
+    if (!str(cell<uint32_t>(c.name, i), &s.name) || !kind(c.kind[i], &s.kind)) return false;
+    s.category = kindCategory_[uint8_t(s.kind)];
+    s.correlation = cell<int64_t>(c.correlation, i);
+    return true;
+}
+
 std::string RecordSink::cpuSlices(const CpuSliceColumns& c, bool block) {
     const TrackId track = threadTrack(c.pid, c.tid);
     for (uint32_t i = 0; i < c.rows; ++i) {
         SliceInput s;
-        s.start = cell<int64_t>(c.start, i);
-        s.dur = duration(s.start, cell<int64_t>(c.end, i));
-        if (!str(cell<uint32_t>(c.name, i), &s.name) || !kind(c.kind[i], &s.kind))
-            return rowError(i, block);
-        s.category = kindCategory_[uint8_t(s.kind)];
-        s.correlation = cell<int64_t>(c.correlation, i);
+        if (!rowInput(c, i, s)) return rowError(i, block);
         if (const int32_t rc = cell<int32_t>(c.returnCode, i); rc != 0) {
             b_.args().begin();
             b_.args().addInt(returnCodeKey_, rc);
@@ -106,12 +111,7 @@ std::string RecordSink::cpuSlices(const CpuSliceColumns& c, bool block) {
 std::string RecordSink::gpuOps(const GpuOpColumns& c, bool block) {
     for (uint32_t i = 0; i < c.rows; ++i) {
         SliceInput s;
-        s.start = cell<int64_t>(c.start, i);
-        s.dur = duration(s.start, cell<int64_t>(c.end, i));
-        if (!str(cell<uint32_t>(c.name, i), &s.name) || !kind(c.kind[i], &s.kind))
-            return rowError(i, block);
-        s.category = kindCategory_[uint8_t(s.kind)];
-        s.correlation = cell<int64_t>(c.correlation, i);
+        if (!rowInput(c, i, s)) return rowError(i, block);
         Get g{c.activityOf(i)};
         const GpuActivity a = readGpuActivity(g);
         s.gpu = &a;

@@ -53,19 +53,28 @@ template <typename T> T cell(const uint8_t* column, size_t i) {
     return v;
 }
 
-// The fields of CPU slices as columns: a CpuSliceBlock's, or one CpuSlice record's (one row).
-struct CpuSliceColumns {
-    int64_t pid, tid;
-    uint32_t rows;
-    const uint8_t *start, *end, *name, *kind, *correlation, *returnCode;
+// The columns every slice row starts with, the same in CPU and GPU blocks and records.
+struct SliceCells {
+    uint32_t rows = 0;
+    const uint8_t *start = nullptr, *end = nullptr, *name = nullptr, *kind = nullptr,
+                  *correlation = nullptr;
+    // Lays them out as a block's columns from `first` on; returns where the next column starts.
+    const uint8_t* layBlock(const uint8_t* first, uint32_t n);
+    // Points them at one record's fields (start at `first`, one row); returns the next field.
+    const uint8_t* layRecord(const uint8_t* first);
+};
+
+// CPU slices as columns: a CpuSliceBlock's, or one CpuSlice record's (one row).
+struct CpuSliceColumns : SliceCells {
+    int64_t pid = 0, tid = 0;
+    const uint8_t* returnCode = nullptr;
     static CpuSliceColumns ofRecord(const uint8_t* body);
     static CpuSliceColumns ofBlock(const uint8_t* body, uint32_t rows);
 };
 
 // The same for GPU ops (activity: kGpuActivityBytes per row).
-struct GpuOpColumns {
-    uint32_t rows;
-    const uint8_t *start, *end, *name, *kind, *correlation, *activity;
+struct GpuOpColumns : SliceCells {
+    const uint8_t* activity = nullptr;
     static GpuOpColumns ofRecord(const uint8_t* body);
     static GpuOpColumns ofBlock(const uint8_t* body, uint32_t rows);
     const uint8_t* activityOf(size_t i) const { return activity + i * fmt::kGpuActivityBytes; }
@@ -164,6 +173,7 @@ private:
     TimeNs duration(TimeNs start, TimeNs end) {
         return sliceDuration(start, end, negativeDurations);
     }
+    bool rowInput(const SliceCells& c, uint32_t i, SliceInput& s);
     std::string cpuSlices(const CpuSliceColumns& c, bool block);
     std::string gpuOps(const GpuOpColumns& c, bool block);
     std::string rowError(uint32_t row, bool block) const;
