@@ -102,7 +102,7 @@ private:
 };
 
 // Equal GPU activity values stored once, found by their bytes in the record: hashed eight bytes
-// at a time (independent multiplies), compared with memcmp, decoded only when new.
+// at a time (independent multiplies), compared word by word, decoded only when new.
 class GpuValuesByBytes {
 public:
     // Interns the n values stored kGpuActivityBytes apart from `raw`, calling out(i, index):
@@ -220,12 +220,7 @@ public:
     bool count() {
         startPass(0.0);
         for (size_t i = first_; i < last_; ++i) {
-            if (*stop_) return false;
-            const std::string bad =
-                forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t bytes) {
-                    return countRecord(t, p, bytes) ? std::string() : std::string("x");
-                });
-            if (!bad.empty()) return false;
+            if (*stop_ || !eachRecord(i, &HalfLoader::countRecord)) return false;
             afterChunk(i);
         }
         return true;
@@ -240,12 +235,9 @@ public:
             category_[k] = sink.category(SliceKind(k));
         startPass(0.5);
         for (size_t i = first_; i < last_ && !*stop_; ++i) {
-            if (!checkChunk(data_, chunks_[i], uint32_t(i)).empty()) return false;
-            const std::string bad =
-                forEachRecord(data_, chunks_[i], [this](RT t, const uint8_t* p, uint32_t bytes) {
-                    return writeRecord(t, p, bytes) ? std::string() : std::string("x");
-                });
-            if (!bad.empty()) return false;
+            if (!checkChunk(data_, chunks_[i], uint32_t(i)).empty() ||
+                !eachRecord(i, &HalfLoader::writeRecord))
+                return false;
             afterChunk(i);
         }
         return true;
@@ -275,6 +267,14 @@ private:
     size_t released_ = 0; // file bytes of this half handed back up to here
     double passBase_ = 0;
 
+    // (this->*f)(type, body, bytes) for each record of chunk i, until one returns false.
+    bool eachRecord(size_t i, bool (HalfLoader::*f)(RT, const uint8_t*, uint32_t)) {
+        return forEachRecord(data_, chunks_[i],
+                             [&](RT t, const uint8_t* p, uint32_t bytes) {
+                                 return (this->*f)(t, p, bytes) ? std::string() : std::string("x");
+                             })
+            .empty();
+    }
     void startPass(double base) {
         passBase_ = base;
         released_ = first_ < last_ ? chunks_[first_].offset : 0;
@@ -339,9 +339,8 @@ private:
         case RT::CpuSlice:
             return countCpu(CpuSliceColumns::ofRecord(p));
         case RT::CpuSliceBlock: {
-            const uint32_t rows =
-                fmt::blockRows(p, bytes, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow);
-            return rows != UINT32_MAX && countCpu(CpuSliceColumns::ofBlock(p, rows));
+            const auto c = CpuSliceColumns::ofBlock(p, bytes);
+            return c && countCpu(*c);
         }
         case RT::CpuBegin: {
             if (!kindOk(p[off::kCpuBeginKind])) return false;
@@ -367,8 +366,8 @@ private:
         case RT::GpuOp:
             return countGpu(GpuOpColumns::ofRecord(p));
         case RT::GpuOpBlock: {
-            const uint32_t rows = fmt::blockRows(p, bytes, fmt::kGpuOpBlockHead, fmt::kGpuOpRow);
-            return rows != UINT32_MAX && countGpu(GpuOpColumns::ofBlock(p, rows));
+            const auto c = GpuOpColumns::ofBlock(p, bytes);
+            return c && countGpu(*c);
         }
         case RT::Counter: {
             const uint32_t name = at<uint32_t>(p, off::kCounterName);
@@ -457,14 +456,16 @@ private:
         switch (type) {
         case RT::CpuSlice:
             return writeCpu(CpuSliceColumns::ofRecord(p));
-        case RT::CpuSliceBlock:
-            return writeCpu(CpuSliceColumns::ofBlock(
-                p, fmt::blockRows(p, bytes, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow)));
+        case RT::CpuSliceBlock: {
+            const auto c = CpuSliceColumns::ofBlock(p, bytes);
+            return c && writeCpu(*c);
+        }
         case RT::GpuOp:
             return writeGpu(GpuOpColumns::ofRecord(p));
-        case RT::GpuOpBlock:
-            return writeGpu(GpuOpColumns::ofBlock(
-                p, fmt::blockRows(p, bytes, fmt::kGpuOpBlockHead, fmt::kGpuOpRow)));
+        case RT::GpuOpBlock: {
+            const auto c = GpuOpColumns::ofBlock(p, bytes);
+            return c && writeGpu(*c);
+        }
         case RT::CpuBegin: {
             KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
             RawEdge e;

@@ -6,16 +6,16 @@ namespace strata::strata_reader {
 
 namespace {
 
-std::string blockSizeError(const uint8_t* body, uint32_t bytes, const char* what) {
-    const bool cpu = what[0] == 'C';
-    const uint32_t head = cpu ? fmt::kCpuSliceBlockHead : fmt::kGpuOpBlockHead;
+// Why a block record's body does not hold the rows its header announces.
+template <typename Columns> std::string blockSizeError(const uint8_t* body, uint32_t bytes) {
+    constexpr uint32_t head = Columns::kHead;
     if (bytes < head)
         return sprint("%s record of %" PRIu32 " bytes is shorter than its %" PRIu32 "-byte header",
-                      what, bytes, head);
-    return sprint("%s of %" PRIu32 " rows has %" PRIu32 " body bytes, expected %" PRIu64, what,
-                  cell<uint32_t>(body + head - 4, 0), bytes,
-                  uint64_t(head) + uint64_t(cell<uint32_t>(body + head - 4, 0)) *
-                                       (cpu ? fmt::kCpuSliceRow : fmt::kGpuOpRow));
+                      Columns::kBlockName, bytes, head);
+    const uint32_t rows = cell<uint32_t>(body + head - 4, 0);
+    return sprint("%s of %" PRIu32 " rows has %" PRIu32 " body bytes, expected %" PRIu64,
+                  Columns::kBlockName, rows, bytes,
+                  uint64_t(head) + uint64_t(rows) * Columns::kRow);
 }
 
 } // namespace
@@ -61,9 +61,11 @@ CpuSliceColumns CpuSliceColumns::ofRecord(const uint8_t* p) {
     return c;
 }
 
-CpuSliceColumns CpuSliceColumns::ofBlock(const uint8_t* p, uint32_t rows) {
+std::optional<CpuSliceColumns> CpuSliceColumns::ofBlock(const uint8_t* p, uint32_t bytes) {
+    const uint32_t rows = fmt::blockRows(p, bytes, kHead, kRow);
+    if (rows == UINT32_MAX) return std::nullopt;
     CpuSliceColumns c = ofRecord(p);
-    c.returnCode = c.layBlock(p + fmt::kCpuSliceBlockHead, rows);
+    c.returnCode = c.layBlock(p + kHead, rows);
     return c;
 }
 
@@ -73,9 +75,11 @@ GpuOpColumns GpuOpColumns::ofRecord(const uint8_t* p) {
     return c;
 }
 
-GpuOpColumns GpuOpColumns::ofBlock(const uint8_t* p, uint32_t rows) {
+std::optional<GpuOpColumns> GpuOpColumns::ofBlock(const uint8_t* p, uint32_t bytes) {
+    const uint32_t rows = fmt::blockRows(p, bytes, kHead, kRow);
+    if (rows == UINT32_MAX) return std::nullopt;
     GpuOpColumns c;
-    c.activity = c.layBlock(p + fmt::kGpuOpBlockHead, rows);
+    c.activity = c.layBlock(p + kHead, rows);
     return c;
 }
 
@@ -176,9 +180,8 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
     case fmt::RecordType::CpuSlice:
         return cpuSlices(CpuSliceColumns::ofRecord(g.p), false);
     case fmt::RecordType::CpuSliceBlock: {
-        const uint32_t rows = fmt::blockRows(g.p, body, fmt::kCpuSliceBlockHead, fmt::kCpuSliceRow);
-        if (rows == UINT32_MAX) return blockSizeError(g.p, body, "CpuSliceBlock");
-        return cpuSlices(CpuSliceColumns::ofBlock(g.p, rows), true);
+        const auto c = CpuSliceColumns::ofBlock(g.p, body);
+        return c ? cpuSlices(*c, true) : blockSizeError<CpuSliceColumns>(g.p, body);
     }
     case fmt::RecordType::CpuBegin: {
         const int64_t pid = g.i64();
@@ -220,9 +223,8 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
     case fmt::RecordType::GpuOp:
         return gpuOps(GpuOpColumns::ofRecord(g.p), false);
     case fmt::RecordType::GpuOpBlock: {
-        const uint32_t rows = fmt::blockRows(g.p, body, fmt::kGpuOpBlockHead, fmt::kGpuOpRow);
-        if (rows == UINT32_MAX) return blockSizeError(g.p, body, "GpuOpBlock");
-        return gpuOps(GpuOpColumns::ofBlock(g.p, rows), true);
+        const auto c = GpuOpColumns::ofBlock(g.p, body);
+        return c ? gpuOps(*c, true) : blockSizeError<GpuOpColumns>(g.p, body);
     }
     case fmt::RecordType::Counter: {
         const int64_t pid = g.i64();

@@ -8,6 +8,7 @@
 #include <cinttypes>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -68,15 +69,20 @@ struct SliceCells {
 struct CpuSliceColumns : SliceCells {
     int64_t pid = 0, tid = 0;
     const uint8_t* returnCode = nullptr;
+    static constexpr const char* kBlockName = "CpuSliceBlock";
+    static constexpr uint32_t kHead = fmt::kCpuSliceBlockHead, kRow = fmt::kCpuSliceRow;
     static CpuSliceColumns ofRecord(const uint8_t* body);
-    static CpuSliceColumns ofBlock(const uint8_t* body, uint32_t rows);
+    // A block's columns; nullopt when its size disagrees with the rows it announces.
+    static std::optional<CpuSliceColumns> ofBlock(const uint8_t* body, uint32_t bodyBytes);
 };
 
 // The same for GPU ops (activity: kGpuActivityBytes per row).
 struct GpuOpColumns : SliceCells {
     const uint8_t* activity = nullptr;
+    static constexpr const char* kBlockName = "GpuOpBlock";
+    static constexpr uint32_t kHead = fmt::kGpuOpBlockHead, kRow = fmt::kGpuOpRow;
     static GpuOpColumns ofRecord(const uint8_t* body);
-    static GpuOpColumns ofBlock(const uint8_t* body, uint32_t rows);
+    static std::optional<GpuOpColumns> ofBlock(const uint8_t* body, uint32_t bodyBytes);
     const uint8_t* activityOf(size_t i) const { return activity + i * fmt::kGpuActivityBytes; }
 };
 
