@@ -95,10 +95,7 @@ private:
             if (e->correlation >= 0) {
                 const auto p = a_.byCorrelation(e->correlation);
                 const auto q = b_.byCorrelation(f->correlation);
-                expect(std::equal(p.begin(), p.end(), q.begin(), q.end(),
-                                  [](const IdIndexEntry& u, const IdIndexEntry& v) {
-                                      return u.id == v.id && u.ref == v.ref;
-                                  }),
+                expect(std::equal(p.begin(), p.end(), q.begin(), q.end()),
                        at + "correlation index of slice " + std::to_string(k));
             }
         }

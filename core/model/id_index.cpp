@@ -1,5 +1,7 @@
 #include "model/id_index.h"
 
+#include "model/trace.h"
+
 #include "model/parallel_for.h"
 #include "model/radix_sort.h"
 
@@ -97,11 +99,33 @@ void forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceE
     }
 }
 
-// A counting sort: the entries of each id counted, their places summed up, then each entry
-// written at its id's next place. Each core takes half of the ids and, where a track's ids
-// rise, only the part of the track that holds them (else the whole track, skipping the rest).
+struct Entry {
+    int64_t id;
+    SliceRef ref;
+};
+
+// Sorts the listed entries by (id, ref) into the index's list. They came in ref order per id
+// unless `late`.
+void setList(std::vector<Entry>& entries, bool late, IdIndex& out) {
+    if (!radixSortStable(entries.data(), entries.size(), [](const Entry& e) { return e.id; }))
+        late = true; // keys too far apart for a radix sort
+    if (late)
+        std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+            return a.id != b.id ? a.id < b.id : a.ref < b.ref;
+        });
+    out.listIds.resize_for_overwrite(entries.size());
+    out.listRefs.resize_for_overwrite(entries.size());
+    for (size_t j = 0; j < entries.size(); ++j) {
+        out.listIds[j] = entries[j].id;
+        out.listRefs[j] = entries[j].ref;
+    }
+}
+
+// Dense ids: each slice put in its id's next place, the third slice of an id moving the id's
+// slices to the list. Each core takes half of the ids and, where a track's ids rise, only the
+// part of the track that holds them (else the whole track, skipping the rest).
 void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                IdField field, const IdRange& r, bool parallel, PodVector<IdIndexEntry>& out) {
+                IdField field, const IdRange& r, bool parallel, IdIndex& out) {
     const size_t span = size_t(uint64_t(r.hi) - uint64_t(r.lo)) + 1;
     const int64_t mid = r.lo + int64_t(span / 2);
     const std::pair<int64_t, int64_t> ids[2] = {{r.lo, mid - 1}, {mid, r.hi}};
@@ -112,61 +136,63 @@ void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& e
         spans[0][t] = {0, split};
         spans[1][t] = {split, SliceIndex(tracks[t].slices.size())};
     }
-    PodVector<uint32_t> next; // entries of id lo + i, then where the next one goes
-    next.resize_for_overwrite(span + 1);
+    out.denseLo = r.lo;
+    out.denseCount.resize_for_overwrite(span);
+    out.densePlaces.resize_for_overwrite(2 * span);
+    std::vector<Entry> listed[2];
     bool late[2] = {false, false}, outside[2] = {false, false};
-    auto count = [&](size_t h) {
+    auto place = [&](size_t h) {
         const auto [lo, hi] = ids[h];
-        uint32_t* n = next.data() + 1;
-        std::fill(n + (lo - r.lo), n + (hi - r.lo) + 1, 0u);
+        uint8_t* count = out.denseCount.data();
+        SliceRef* places = out.densePlaces.data();
+        std::fill(count + (lo - r.lo), count + (hi - r.lo) + 1, uint8_t(0));
+        listed[h].clear();
         forEachIdInWindows(tracks, extras, field, lo, hi, spans[h], late[h], outside[h],
-                           [&](int64_t id, SliceRef) { ++n[id - r.lo]; });
+                           [&](int64_t id, SliceRef ref) {
+                               const size_t i = size_t(id - r.lo);
+                               const uint8_t c = count[i];
+                               if (c < 2) {
+                                   places[2 * i + c] = ref;
+                                   count[i] = c + 1;
+                                   return;
+                               }
+                               if (c == 2) {
+                                   listed[h].push_back({id, places[2 * i]});
+                                   listed[h].push_back({id, places[2 * i + 1]});
+                                   count[i] = IdIndex::kListed;
+                               }
+                               listed[h].push_back({id, ref});
+                           });
     };
-    parallelFor(2, parallel, count);
-    if (outside[0] || outside[1]) { // a track whose ids do not rise: every walk sees it all
+    parallelFor(2, parallel, place);
+    if (outside[0] || outside[1]) { // a track whose ids do not rise: walk every track
         for (int h = 0; h < 2; ++h)
             for (TrackId t = 0; t < tracks.size(); ++t)
                 spans[h][t] = {0, SliceIndex(tracks[t].slices.size())};
-        parallelFor(2, parallel, count);
+        parallelFor(2, parallel, place);
     }
-    next[0] = 0;
-    for (size_t i = 1; i <= span; ++i) next[i] += next[i - 1];
-    out.resize_for_overwrite(next[span]);
-    parallelFor(2, parallel, [&](size_t h) {
-        const auto [lo, hi] = ids[h];
-        forEachIdInWindows(tracks, extras, field, lo, hi, spans[h], late[h], outside[h],
-                           [&](int64_t id, SliceRef ref) {
-                               out[next[id - r.lo]++] = IdIndexEntry{id, ref};
-                           });
-    });
+    listed[0].insert(listed[0].end(), listed[1].begin(), listed[1].end());
+    setList(listed[0], late[0] || late[1], out);
     if (!late[0] && !late[1]) return;
-    // Equal ids back in ref order (runs are short: a launch and its kernels).
-    for (size_t i = 0; i < out.size();) {
-        size_t j = i + 1;
-        while (j < out.size() && out[j].id == out[i].id) ++j;
-        std::sort(out.begin() + i, out.begin() + j,
-                  [](const IdIndexEntry& a, const IdIndexEntry& b) { return a.ref < b.ref; });
-        i = j;
-    }
+    for (size_t i = 0; i < span; ++i) // two slices of an id back in ref order
+        if (out.denseCount[i] == 2 && out.densePlaces[2 * i + 1] < out.densePlaces[2 * i])
+            std::swap(out.densePlaces[2 * i], out.densePlaces[2 * i + 1]);
 }
 
-// Sparse ids: the entries gathered in ref order, then stably sorted by id.
+// Sparse ids: every entry listed.
 void indexSparse(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                 IdField field, PodVector<IdIndexEntry>& out) {
-    out.clear();
+                 IdField field, IdIndex& out) {
+    std::vector<Entry> entries;
     forEachId(tracks, extras, field, 0, INT64_MAX, [&](int64_t id, SliceRef ref) {
-        out.push_back(IdIndexEntry{id, ref});
+        entries.push_back({id, ref});
     });
-    if (!radixSortStable(out.data(), out.size(), [](const IdIndexEntry& e) { return e.id; }))
-        std::stable_sort(out.begin(), out.end(),
-                         [](const IdIndexEntry& a, const IdIndexEntry& b) { return a.id < b.id; });
+    setList(entries, false, out);
 }
 
 } // namespace
 
 void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                    bool parallel, PodVector<IdIndexEntry>& correlation,
-                    PodVector<IdIndexEntry>& external) {
+                    bool parallel, IdIndex& correlation, IdIndex& external) {
     // The range of each field's ids, each core reading half of the extras.
     IdRange halves[2][2];
     parallelFor(2, parallel, [&](size_t h) {
@@ -182,16 +208,30 @@ void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra
     });
     for (int f = 0; f < 2; ++f) {
         const IdField field = f == 0 ? &SliceExtra::correlation : &SliceExtra::externalId;
-        PodVector<IdIndexEntry>& out = f == 0 ? correlation : external;
+        IdIndex& out = f == 0 ? correlation : external;
+        out = IdIndex{};
         IdRange r = halves[0][f];
         r.add(halves[1][f]);
-        if (r.count == 0)
-            out.clear();
-        else if (uint64_t(r.hi) - uint64_t(r.lo) < 4 * uint64_t(r.count) + 65536)
+        if (r.count == 0) continue;
+        if (uint64_t(r.hi) - uint64_t(r.lo) < 2 * uint64_t(r.count) + 16384)
             indexDense(tracks, extras, field, r, parallel, out);
         else
             indexSparse(tracks, extras, field, out);
     }
+}
+
+std::span<const SliceRef> IdIndex::find(int64_t id) const {
+    if (id >= denseLo && uint64_t(id) - uint64_t(denseLo) < denseCount.size()) {
+        const size_t i = size_t(uint64_t(id) - uint64_t(denseLo));
+        if (denseCount[i] != kListed) return {densePlaces.data() + 2 * i, denseCount[i]};
+    }
+    const auto [lo, hi] = std::equal_range(listIds.begin(), listIds.end(), id);
+    return {listRefs.data() + (lo - listIds.begin()), size_t(hi - lo)};
+}
+
+size_t IdIndex::memoryBytes() const {
+    return denseCount.capacity() + densePlaces.capacity() * sizeof(SliceRef) +
+           listIds.capacity() * sizeof(int64_t) + listRefs.capacity() * sizeof(SliceRef);
 }
 
 } // namespace strata

@@ -1,16 +1,33 @@
 #pragma once
-// Build-time step: the sorted (id, slice) indices of the slices' correlation ids and Kineto
-// External ids, for Trace::byCorrelation / byExternalId.
-#include "model/trace.h"
+// The slices that carry each correlation id or Kineto External id, for Trace::byCorrelation /
+// byExternalId, and the build-time step that makes them.
+#include "model/pod_vector.h"
+#include "model/track.h"
+
+#include <span>
+#include <vector>
 
 namespace strata {
 
-// Fills `correlation` and `external` with an entry per slice whose extra has a non-negative id,
-// each sorted by (id, ref). The entries are made track by track, slice by slice (so in ref
-// order) and placed by id keeping that order: by counting when the ids are dense (recorders
-// number them as they go; both cores, each placing half of the ids), else by a stable sort.
+struct SliceExtra;
+
+// Id -> the slices carrying it, in ref order. Dense ids (recorders number them as they go) keep
+// up to two slices each in place — a launch and its kernel — and an id with more is listed
+// apart; sparse ids are all listed. Built once by buildIdIndices().
+struct IdIndex {
+    static constexpr uint8_t kListed = 3;
+    int64_t denseLo = 0;
+    PodVector<uint8_t> denseCount;   // per id denseLo + i: slices in place (0, 1, 2) or kListed
+    PodVector<SliceRef> densePlaces; // two per id, the first denseCount[i] of them set
+    PodVector<int64_t> listIds;      // sorted
+    PodVector<SliceRef> listRefs;    // listRefs[j] carries listIds[j]; ref order within an id
+
+    std::span<const SliceRef> find(int64_t id) const;
+    size_t memoryBytes() const;
+};
+
+// Fills `correlation` and `external` from every slice whose extra has a non-negative id.
 void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                    bool parallel, PodVector<IdIndexEntry>& correlation,
-                    PodVector<IdIndexEntry>& external);
+                    bool parallel, IdIndex& correlation, IdIndex& external);
 
 } // namespace strata

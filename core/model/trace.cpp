@@ -4,18 +4,6 @@
 
 namespace strata {
 
-namespace {
-
-std::span<const IdIndexEntry> equalRange(const PodVector<IdIndexEntry>& index, int64_t id) {
-    auto lo = std::lower_bound(index.begin(), index.end(), id,
-                               [](const IdIndexEntry& e, int64_t v) { return e.id < v; });
-    auto hi = std::upper_bound(lo, index.end(), id,
-                               [](int64_t v, const IdIndexEntry& e) { return v < e.id; });
-    return {lo, static_cast<size_t>(hi - lo)};
-}
-
-} // namespace
-
 const Process* Trace::process(int64_t pid) const {
     auto it = std::lower_bound(processes_.begin(), processes_.end(), pid,
                                [](const Process& p, int64_t v) { return p.pid < v; });
@@ -41,24 +29,14 @@ const GpuActivity* Trace::gpu(SliceRef r) const {
     return e && e->gpu != UINT32_MAX ? &gpu_[e->gpu] : nullptr;
 }
 
-std::span<const IdIndexEntry> Trace::byCorrelation(int64_t id) const {
-    if (correlationIndex_.empty()) return {};
-    return equalRange(correlationIndex_, id);
-}
-
-std::span<const IdIndexEntry> Trace::byExternalId(int64_t id) const {
-    if (externalIndex_.empty()) return {};
-    return equalRange(externalIndex_, id);
-}
-
 SliceRef Trace::launchOf(SliceRef gpuOp) const {
     const SliceExtra* e = extra(gpuOp);
     if (!e || e->correlation < 0) return {};
-    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+    for (SliceRef ref : byCorrelation(e->correlation)) {
         if (isLaunchApiKind(kind(ref))) return ref;
     }
     // Fall back to any CPU-side slice carrying the same correlation id.
-    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+    for (SliceRef ref : byCorrelation(e->correlation)) {
         if (tracks_[ref.track].kind == TrackKind::Thread) return ref;
     }
     return {};
@@ -68,7 +46,7 @@ std::vector<SliceRef> Trace::gpuOpsOf(SliceRef launch) const {
     std::vector<SliceRef> out;
     const SliceExtra* e = extra(launch);
     if (!e || e->correlation < 0) return out;
-    for (const auto& [id, ref] : byCorrelation(e->correlation)) {
+    for (SliceRef ref : byCorrelation(e->correlation)) {
         if (tracks_[ref.track].kind == TrackKind::GpuStream) out.push_back(ref);
     }
     return out;
@@ -104,7 +82,7 @@ size_t Trace::memoryBytes() const {
     }
     bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity);
     bytes += flows_.capacity() * sizeof(Flow);
-    bytes += (correlationIndex_.capacity() + externalIndex_.capacity()) * sizeof(IdIndexEntry);
+    bytes += correlationIndex_.memoryBytes() + externalIndex_.memoryBytes();
     return bytes;
 }
 

@@ -2,6 +2,7 @@
 // The immutable, columnar trace. Built once by TraceBuilder::build(); everything after that reads
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
+#include "model/id_index.h"
 #include "model/pod_vector.h"
 #include "model/string_pool.h"
 #include "model/track.h"
@@ -14,14 +15,6 @@
 #include <vector>
 
 namespace strata {
-
-struct SliceRef {
-    TrackId track = UINT32_MAX;
-    SliceIndex index = kNoSlice;
-    bool valid() const { return track != UINT32_MAX && index != kNoSlice; }
-    friend bool operator==(const SliceRef&, const SliceRef&) = default;
-    friend auto operator<=>(const SliceRef&, const SliceRef&) = default;
-};
 
 // Data that GPU activity carries (kernels, copies, sets).
 struct GpuActivity {
@@ -40,12 +33,6 @@ struct GpuActivity {
     int64_t graphId = -1;
     int64_t graphNodeId = -1;
     friend bool operator==(const GpuActivity&, const GpuActivity&) = default;
-};
-
-// An entry of the correlation / External id indices.
-struct IdIndexEntry {
-    int64_t id = 0;
-    SliceRef ref;
 };
 
 // Side data of a slice: correlation id (launch <-> GPU op), External id (Kineto: CPU op <->
@@ -132,8 +119,8 @@ public:
     // GPU ops launched by an API call (by correlation id).
     std::vector<SliceRef> gpuOpsOf(SliceRef launch) const;
     // All slices carrying this correlation id / External id.
-    std::span<const IdIndexEntry> byCorrelation(int64_t id) const;
-    std::span<const IdIndexEntry> byExternalId(int64_t id) const;
+    std::span<const SliceRef> byCorrelation(int64_t id) const { return correlationIndex_.find(id); }
+    std::span<const SliceRef> byExternalId(int64_t id) const { return externalIndex_.find(id); }
     // Outermost-to-innermost chain of CPU slices enclosing `r` on its track (r excluded).
     std::vector<SliceRef> ancestors(SliceRef r) const;
 
@@ -155,8 +142,8 @@ private:
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;
-    PodVector<IdIndexEntry> correlationIndex_; // sorted by (id, ref)
-    PodVector<IdIndexEntry> externalIndex_;    // sorted by (id, ref)
+    IdIndex correlationIndex_;
+    IdIndex externalIndex_;
     TimeRange bounds_;
     size_t sliceCount_ = 0;
     size_t counterSampleCount_ = 0;

@@ -18,6 +18,15 @@ using SliceIndex = uint32_t;
 constexpr SliceIndex kNoSlice = UINT32_MAX;
 constexpr uint32_t kNoExtra = UINT32_MAX;
 
+// A slice: its track and its index there.
+struct SliceRef {
+    TrackId track = UINT32_MAX;
+    SliceIndex index = kNoSlice;
+    bool valid() const { return track != UINT32_MAX && index != kNoSlice; }
+    friend bool operator==(const SliceRef&, const SliceRef&) = default;
+    friend auto operator<=>(const SliceRef&, const SliceRef&) = default;
+};
+
 enum class TrackKind : uint8_t {
     Thread,          // CPU thread (pid, tid)
     GpuStream,       // GPU device (device) and stream (tid = stream id)

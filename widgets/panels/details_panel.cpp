@@ -268,7 +268,7 @@ void DetailsPanel::addCorrelatedRows(SliceRef r) {
     }
     if (const SliceExtra* e = t.extra(r); e && e->externalId >= 0) {
         size_t n = 0;
-        for (const auto& [id, x] : t.byExternalId(e->externalId)) {
+        for (SliceRef x : t.byExternalId(e->externalId)) {
             if (n >= kMaxLinksPerGroup) break;
             if (once(x)) {
                 link(sec(), tr("Same External id"), x);

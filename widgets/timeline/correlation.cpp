@@ -12,7 +12,7 @@ namespace {
 void addExternal(const Trace& trace, SliceRef r, std::vector<SliceRef>& out, bool gpuOnly) {
     const SliceExtra* x = trace.extra(r);
     if (!x || x->externalId < 0) return;
-    for (const auto& [id, ref] : trace.byExternalId(x->externalId))
+    for (SliceRef ref : trace.byExternalId(x->externalId))
         if (!gpuOnly || isGpuKind(trace.kind(ref))) out.push_back(ref);
 }
 } // namespace
