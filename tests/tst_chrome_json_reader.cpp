@@ -157,7 +157,7 @@ void TestChromeJsonReader::kinetoSlicesAndNesting() {
     QCOMPARE(s.kind[2], SliceKind::CudaRuntime);
     const SliceRef launch{cpu, 2};
     QCOMPARE(t.extra(launch)->correlation, int64_t(100));
-    QCOMPARE(t.extra(launch)->externalId, int64_t(7));
+    QCOMPARE(t.externalId(launch), int64_t(7));
     // Args stay: ints as ints.
     ArgValue v;
     QVERIFY(t.argStore().find(s.args[2], t.strings().find("cbid"), &v));
@@ -186,7 +186,7 @@ void TestChromeJsonReader::kinetoGpuActivity() {
     QCOMPARE(g->registersPerThread, 32);
     QCOMPARE(g->staticSharedBytes, 1024);
     QCOMPARE(t.extra(kernel)->correlation, int64_t(100));
-    QCOMPARE(t.extra(kernel)->externalId, int64_t(7));
+    QCOMPARE(t.externalId(kernel), int64_t(7));
     // grid kept as JSON text, the double as a double.
     ArgValue v;
     QVERIFY(t.argStore().find(t.track(k).slices.args[0], t.strings().find("grid"), &v));

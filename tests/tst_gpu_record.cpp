@@ -10,8 +10,8 @@
 #include <QtTest>
 
 #include <algorithm>
-#include <set>
 #include <dlfcn.h>
+#include <set>
 
 using namespace strata;
 

@@ -86,7 +86,8 @@ private:
             const SliceExtra* f = b_.extra({t, k});
             expect((e == nullptr) == (f == nullptr), at + "extra of slice " + std::to_string(k));
             if (!e || !f) continue;
-            expect(e->correlation == f->correlation && e->externalId == f->externalId,
+            expect(e->correlation == f->correlation &&
+                       a_.externalId({t, k}) == b_.externalId({t, k}),
                    at + "ids of slice " + std::to_string(k));
             const GpuActivity* g = a_.gpu({t, k});
             const GpuActivity* h = b_.gpu({t, k});

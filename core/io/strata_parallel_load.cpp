@@ -423,7 +423,7 @@ private:
                 continue;
             }
             if (nextExtra_ == extras) return false;
-            extraOut[nextExtra_] = SliceExtra{corr, -1, UINT32_MAX};
+            extraOut[nextExtra_] = SliceExtra{.correlation = corr};
             extraColumn[i] = firstExtra + uint32_t(nextExtra_++);
         }
         for (uint32_t i = 0; i < r.rows; ++i)
@@ -443,7 +443,7 @@ private:
         uint32_t* extraColumn = &k.out.slices->extra[at];
         SliceExtra* e = extraOut + nextExtra_;
         for (uint32_t i = 0; i < r.rows; ++i) {
-            e[i] = SliceExtra{cell<int64_t>(r.correlation, i), -1, UINT32_MAX};
+            e[i] = SliceExtra{.correlation = cell<int64_t>(r.correlation, i)};
             extraColumn[i] = firstExtra + uint32_t(nextExtra_ + i);
         }
         gpuValues_.internRun(r.activity, r.rows, gpu,

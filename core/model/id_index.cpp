@@ -11,7 +11,18 @@ namespace strata {
 
 namespace {
 
-using IdField = int64_t SliceExtra::*;
+// The id a slice's extra carries (-1: none, or no extra): its correlation id, or with
+// `external`, its External id.
+struct IdOf {
+    const PodVector<SliceExtra>& extras;
+    const PodVector<int64_t>* external = nullptr;
+    int64_t operator()(uint32_t e) const {
+        if (e >= extras.size()) return -1;
+        if (!external) return extras[e].correlation;
+        const uint32_t x = extras[e].external;
+        return x == SliceExtra::kNone ? -1 : (*external)[x];
+    }
+};
 
 struct IdRange {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -23,16 +34,22 @@ struct IdRange {
     }
 };
 
+// The range of the non-negative ids id(i) over half h of [0, n).
+template <typename Id> IdRange rangeOfHalf(size_t n, size_t h, Id&& id) {
+    IdRange r;
+    for (size_t i = h == 0 ? 0 : n / 2, end = h == 0 ? n / 2 : n; i < end; ++i)
+        if (const int64_t v = id(i); v >= 0) r.add({v, v, 1});
+    return r;
+}
+
 // f(id, ref) for every slice whose extra has an id in [lo, hi], in ref order.
 template <typename F>
-void forEachId(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras, IdField field,
-               int64_t lo, int64_t hi, F&& f) {
+void forEachId(const std::vector<Track>& tracks, const IdOf& idOf, int64_t lo, int64_t hi, F&& f) {
     for (TrackId t = 0; t < tracks.size(); ++t) {
         const auto& ex = tracks[t].slices.extra;
         for (SliceIndex k = 0; k < ex.size(); ++k) {
-            if (ex[k] >= extras.size()) continue;
-            const int64_t id = extras[ex[k]].*field;
-            if (id >= lo && id <= hi) f(id, SliceRef{t, k});
+            const int64_t id = idOf(ex[k]);
+            if (id >= 0 && id >= lo && id <= hi) f(id, SliceRef{t, k});
         }
     }
 }
@@ -43,20 +60,19 @@ struct Span {
 };
 
 // The id of the first slice at or after k that has one (INT64_MAX: none).
-int64_t nextId(const Track& t, const PodVector<SliceExtra>& extras, IdField field, SliceIndex k) {
+int64_t nextId(const Track& t, const IdOf& idOf, SliceIndex k) {
     const auto& ex = t.slices.extra;
     for (; k < ex.size(); ++k)
-        if (ex[k] < extras.size() && extras[ex[k]].*field >= 0) return extras[ex[k]].*field;
+        if (const int64_t id = idOf(ex[k]); id >= 0) return id;
     return INT64_MAX;
 }
 
 // Where a track's ids reach `mid`, if they rise along the track (a binary search).
-SliceIndex splitAt(const Track& t, const PodVector<SliceExtra>& extras, IdField field,
-                   int64_t mid) {
+SliceIndex splitAt(const Track& t, const IdOf& idOf, int64_t mid) {
     SliceIndex lo = 0, hi = SliceIndex(t.slices.size());
     while (lo < hi) {
         const SliceIndex m = lo + (hi - lo) / 2;
-        if (nextId(t, extras, field, m) >= mid)
+        if (nextId(t, idOf, m) >= mid)
             hi = m;
         else
             lo = m + 1;
@@ -70,9 +86,8 @@ SliceIndex splitAt(const Track& t, const PodVector<SliceExtra>& extras, IdField 
 // back in time: equal ids may then be out of ref order) and `outside` when a slice with an id
 // outside [lo, hi] was met (skipped).
 template <typename G>
-void forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                        IdField field, int64_t lo, int64_t hi, const std::vector<Span>& spans,
-                        bool& late, bool& outside, G&& g) {
+void forEachIdInWindows(const std::vector<Track>& tracks, const IdOf& idOf, int64_t lo, int64_t hi,
+                        const std::vector<Span>& spans, bool& late, bool& outside, G&& g) {
     constexpr int64_t kWindow = 1 << 14;
     std::vector<SliceIndex> cursor(tracks.size());
     for (TrackId t = 0; t < tracks.size(); ++t) cursor[t] = spans[t].begin;
@@ -82,8 +97,7 @@ void forEachIdInWindows(const std::vector<Track>& tracks, const PodVector<SliceE
             const auto& ex = tracks[t].slices.extra;
             SliceIndex k = cursor[t];
             for (; k < spans[t].end; ++k) {
-                if (ex[k] >= extras.size()) continue;
-                const int64_t id = extras[ex[k]].*field;
+                const int64_t id = idOf(ex[k]);
                 if (id < 0) continue;
                 if (id > to) break;
                 if (id < lo || id > hi) {
@@ -124,15 +138,15 @@ void setList(std::vector<Entry>& entries, bool late, IdIndex& out) {
 // Dense ids: each slice put in its id's next place, the third slice of an id moving the id's
 // slices to the list. Each core takes half of the ids and, where a track's ids rise, only the
 // part of the track that holds them (else the whole track, skipping the rest).
-void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                IdField field, const IdRange& r, bool parallel, IdIndex& out) {
+void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRange& r, bool parallel,
+                IdIndex& out) {
     const size_t span = size_t(uint64_t(r.hi) - uint64_t(r.lo)) + 1;
     const int64_t mid = r.lo + int64_t(span / 2);
     const std::pair<int64_t, int64_t> ids[2] = {{r.lo, mid - 1}, {mid, r.hi}};
     std::vector<Span> spans[2] = {std::vector<Span>(tracks.size()),
                                   std::vector<Span>(tracks.size())};
     for (TrackId t = 0; t < tracks.size(); ++t) {
-        const SliceIndex split = splitAt(tracks[t], extras, field, mid);
+        const SliceIndex split = splitAt(tracks[t], idOf, mid);
         spans[0][t] = {0, split};
         spans[1][t] = {split, SliceIndex(tracks[t].slices.size())};
     }
@@ -147,7 +161,7 @@ void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& e
         SliceRef* places = out.densePlaces.data();
         std::fill(count + (lo - r.lo), count + (hi - r.lo) + 1, uint8_t(0));
         listed[h].clear();
-        forEachIdInWindows(tracks, extras, field, lo, hi, spans[h], late[h], outside[h],
+        forEachIdInWindows(tracks, idOf, lo, hi, spans[h], late[h], outside[h],
                            [&](int64_t id, SliceRef ref) {
                                const size_t i = size_t(id - r.lo);
                                const uint8_t c = count[i];
@@ -180,10 +194,9 @@ void indexDense(const std::vector<Track>& tracks, const PodVector<SliceExtra>& e
 }
 
 // Sparse ids: every entry listed.
-void indexSparse(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                 IdField field, IdIndex& out) {
+void indexSparse(const std::vector<Track>& tracks, const IdOf& idOf, IdIndex& out) {
     std::vector<Entry> entries;
-    forEachId(tracks, extras, field, 0, INT64_MAX, [&](int64_t id, SliceRef ref) {
+    forEachId(tracks, idOf, 0, INT64_MAX, [&](int64_t id, SliceRef ref) {
         entries.push_back({id, ref});
     });
     setList(entries, false, out);
@@ -192,31 +205,26 @@ void indexSparse(const std::vector<Track>& tracks, const PodVector<SliceExtra>& 
 } // namespace
 
 void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                    bool parallel, IdIndex& correlation, IdIndex& external) {
-    // The range of each field's ids, each core reading half of the extras.
+                    const PodVector<int64_t>& externalIds, bool parallel, IdIndex& correlation,
+                    IdIndex& external) {
+    // The range of each kind of id, each core reading half of the values.
     IdRange halves[2][2];
     parallelFor(2, parallel, [&](size_t h) {
-        const size_t from = h == 0 ? 0 : extras.size() / 2,
-                     to = h == 0 ? extras.size() / 2 : extras.size();
-        IdRange c, x;
-        for (size_t e = from; e < to; ++e) {
-            if (const int64_t id = extras[e].correlation; id >= 0) c.add({id, id, 1});
-            if (const int64_t id = extras[e].externalId; id >= 0) x.add({id, id, 1});
-        }
-        halves[h][0] = c;
-        halves[h][1] = x;
+        halves[h][0] =
+            rangeOfHalf(extras.size(), h, [&](size_t i) { return extras[i].correlation; });
+        halves[h][1] = rangeOfHalf(externalIds.size(), h, [&](size_t i) { return externalIds[i]; });
     });
     for (int f = 0; f < 2; ++f) {
-        const IdField field = f == 0 ? &SliceExtra::correlation : &SliceExtra::externalId;
+        const IdOf idOf{extras, f == 0 ? nullptr : &externalIds};
         IdIndex& out = f == 0 ? correlation : external;
         out = IdIndex{};
         IdRange r = halves[0][f];
         r.add(halves[1][f]);
         if (r.count == 0) continue;
         if (uint64_t(r.hi) - uint64_t(r.lo) < 2 * uint64_t(r.count) + 16384)
-            indexDense(tracks, extras, field, r, parallel, out);
+            indexDense(tracks, idOf, r, parallel, out);
         else
-            indexSparse(tracks, extras, field, out);
+            indexSparse(tracks, idOf, out);
     }
 }
 

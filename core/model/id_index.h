@@ -26,8 +26,10 @@ struct IdIndex {
     size_t memoryBytes() const;
 };
 
-// Fills `correlation` and `external` from every slice whose extra has a non-negative id.
+// Fills `correlation` and `external` from every slice whose extra has a non-negative id
+// (`externalIds`: the trace's External ids, which extras point into).
 void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra>& extras,
-                    bool parallel, IdIndex& correlation, IdIndex& external);
+                    const PodVector<int64_t>& externalIds, bool parallel, IdIndex& correlation,
+                    IdIndex& external);
 
 } // namespace strata

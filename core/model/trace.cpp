@@ -26,7 +26,12 @@ const SliceExtra* Trace::extra(SliceRef r) const {
 
 const GpuActivity* Trace::gpu(SliceRef r) const {
     const SliceExtra* e = extra(r);
-    return e && e->gpu != UINT32_MAX ? &gpu_[e->gpu] : nullptr;
+    return e && e->gpu != SliceExtra::kNone ? &gpu_[e->gpu] : nullptr;
+}
+
+int64_t Trace::externalId(SliceRef r) const {
+    const SliceExtra* e = extra(r);
+    return e && e->external != SliceExtra::kNone ? externalIds_[e->external] : -1;
 }
 
 SliceRef Trace::launchOf(SliceRef gpuOp) const {
@@ -80,7 +85,8 @@ size_t Trace::memoryBytes() const {
         bytes +=
             t.instants.ts.capacity() * (sizeof(TimeNs) + 2 * sizeof(StringId) + sizeof(ArgSetId));
     }
-    bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity);
+    bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity) +
+             externalIds_.capacity() * sizeof(int64_t);
     bytes += flows_.capacity() * sizeof(Flow);
     bytes += correlationIndex_.memoryBytes() + externalIndex_.memoryBytes();
     return bytes;

@@ -36,11 +36,13 @@ struct GpuActivity {
 };
 
 // Side data of a slice: correlation id (launch <-> GPU op), External id (Kineto: CPU op <->
-// runtime call <-> kernel), and GPU activity data.
+// runtime call <-> kernel), and GPU activity data. 16 bytes: External ids (JSON only) are kept
+// apart.
 struct SliceExtra {
+    static constexpr uint32_t kNone = UINT32_MAX;
     int64_t correlation = -1;
-    int64_t externalId = -1;
-    uint32_t gpu = UINT32_MAX; // index into Trace::gpuActivities() (equal values may be shared)
+    uint32_t gpu = kNone;      // index into Trace::gpuActivities() (equal values may be shared)
+    uint32_t external = kNone; // index into Trace::externalIds()
 };
 
 struct Process {
@@ -94,6 +96,7 @@ public:
     const std::vector<Flow>& flows() const { return flows_; }
     const PodVector<SliceExtra>& extras() const { return extras_; }
     const PodVector<GpuActivity>& gpuActivities() const { return gpu_; }
+    const PodVector<int64_t>& externalIds() const { return externalIds_; }
     const std::vector<DeviceInfo>& devices() const { return devices_; }
     // Top-level metadata (key -> JSON text or plain string), e.g. schemaVersion.
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
@@ -112,6 +115,7 @@ public:
     SliceKind kind(SliceRef r) const { return tracks_[r.track].slices.kind[r.index]; }
     const SliceExtra* extra(SliceRef r) const;
     const GpuActivity* gpu(SliceRef r) const;
+    int64_t externalId(SliceRef r) const; // -1: none
 
     // Correlation, in logarithmic time.
     // The CPU API call (cuda_runtime/cuda_driver) that launched a GPU op, by correlation id.
@@ -139,6 +143,7 @@ private:
     std::vector<Flow> flows_;
     PodVector<SliceExtra> extras_; // realloc-grown: no copy-doubling peak while loading
     PodVector<GpuActivity> gpu_;
+    PodVector<int64_t> externalIds_;
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;

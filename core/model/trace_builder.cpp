@@ -86,7 +86,10 @@ struct TraceBuilder::Impl {
         if (s.correlation < 0 && s.externalId < 0 && !s.gpu) return kNoExtra;
         SliceExtra e;
         e.correlation = s.correlation;
-        e.externalId = s.externalId;
+        if (s.externalId >= 0) {
+            e.external = static_cast<uint32_t>(trace->externalIds_.size());
+            trace->externalIds_.push_back(s.externalId);
+        }
         if (s.gpu) e.gpu = gpuCache.intern(*s.gpu, trace->gpu_);
         trace->extras_.push_back(e);
         return static_cast<uint32_t>(trace->extras_.size() - 1);
@@ -497,7 +500,8 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     phases.mark("build: flows");
     // Correlation and External id indices.
     const bool big = tr.sliceCount_ > kParallelBuildMinSlices;
-    buildIdIndices(tr.tracks_, tr.extras_, big, tr.correlationIndex_, tr.externalIndex_);
+    buildIdIndices(tr.tracks_, tr.extras_, tr.externalIds_, big, tr.correlationIndex_,
+                   tr.externalIndex_);
     phases.mark("build: ids");
     // Processes and threads: every pid/tid that has a track gets an entry.
     for (const Track& t : tr.tracks_) {

@@ -242,7 +242,7 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
         if (g->graphId >= 0) row(s, tr("CUDA graph"), QString::number(g->graphId));
     }
     if (e && e->correlation >= 0) row(s, tr("Correlation id"), QString::number(e->correlation));
-    if (e && e->externalId >= 0) row(s, tr("External id"), QString::number(e->externalId));
+    if (const int64_t x = t.externalId(r); x >= 0) row(s, tr("External id"), QString::number(x));
 }
 
 void DetailsPanel::addCorrelatedRows(SliceRef r) {
@@ -266,9 +266,9 @@ void DetailsPanel::addCorrelatedRows(SliceRef r) {
             if (n++ < kMaxLinksPerGroup && once(op)) link(sec(), tr("Launched"), op);
         }
     }
-    if (const SliceExtra* e = t.extra(r); e && e->externalId >= 0) {
+    if (const int64_t id = t.externalId(r); id >= 0) {
         size_t n = 0;
-        for (SliceRef x : t.byExternalId(e->externalId)) {
+        for (SliceRef x : t.byExternalId(id)) {
             if (n >= kMaxLinksPerGroup) break;
             if (once(x)) {
                 link(sec(), tr("Same External id"), x);

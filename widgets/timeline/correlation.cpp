@@ -10,9 +10,9 @@ bool Correlated::contains(SliceRef r) const {
 
 namespace {
 void addExternal(const Trace& trace, SliceRef r, std::vector<SliceRef>& out, bool gpuOnly) {
-    const SliceExtra* x = trace.extra(r);
-    if (!x || x->externalId < 0) return;
-    for (SliceRef ref : trace.byExternalId(x->externalId))
+    const int64_t x = trace.externalId(r);
+    if (x < 0) return;
+    for (SliceRef ref : trace.byExternalId(x))
         if (!gpuOnly || isGpuKind(trace.kind(ref))) out.push_back(ref);
 }
 } // namespace
