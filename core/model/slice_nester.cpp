@@ -135,6 +135,8 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
     };
     std::vector<Open> stack; // open slices, outermost first
     size_t w = 0;            // kept slices are compacted in place (w never passes r)
+    TimeNs maxDur = 0;
+    size_t maxDepth = 0;
     for (size_t r = 0; r < n; ++r) {
         const TimeNs start = c.start[r];
         const TimeNs end = start + c.dur[r];
@@ -153,6 +155,8 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         c.parent[w] = stack.empty() ? kNoSlice : stack.back().index;
         c.depth[w] = static_cast<uint16_t>(stack.size());
         stack.push_back({static_cast<SliceIndex>(w), end});
+        maxDur = std::max(maxDur, end - start);
+        maxDepth = std::max(maxDepth, stack.size());
         ++w;
     }
     if (w != n) {
@@ -161,14 +165,8 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         c.depth.resize(w);
         if (seqs) seqs->resize(w);
     }
-    TimeNs maxDur = 0;
-    uint16_t maxDepth = 0;
-    for (size_t k = 0; k < w; ++k) {
-        maxDur = std::max(maxDur, c.dur[k]);
-        maxDepth = std::max<uint16_t>(maxDepth, c.depth[k] + 1);
-    }
     track.maxDuration = maxDur;
-    track.maxDepth = maxDepth;
+    track.maxDepth = static_cast<uint16_t>(maxDepth);
 }
 
 void SliceNester::spill(PodVector<RawSlice> overflow, const Track& base, Lanes& out,

@@ -387,21 +387,35 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     Trace& tr = *d->trace;
     PhaseTimer phases;
 
-    // Trace bounds over everything that has a time.
-    TimeNs lo = INT64_MAX, hi = INT64_MIN;
-    auto see = [&](TimeNs s, TimeNs e) {
-        lo = std::min(lo, s);
-        hi = std::max(hi, e);
-    };
-    for (size_t i = 0; i < d->raw.size(); ++i) {
-        for (const auto& s : d->raw[i].slices) see(s.start, s.start + s.dur);
-        if (d->raw[i].prefilled) {
-            const SliceColumns& c = tr.tracks_[i].slices;
-            for (size_t k = 0; k < c.size(); ++k) see(c.start[k], c.start[k] + c.dur[k]);
+    // Trace bounds over everything that has a time: each track in two halves (the second
+    // half: the second half of the prefilled slices), on both cores for large traces.
+    std::vector<std::pair<TimeNs, TimeNs>> parts(2 * d->raw.size(), {INT64_MAX, INT64_MIN});
+    size_t slices = 0;
+    for (size_t i = 0; i < d->raw.size(); ++i) slices += pendingOn(d->raw, tr.tracks_, i);
+    parallelFor(parts.size(), slices > kParallelBuildMinSlices, [&](size_t n) {
+        const size_t i = n / 2;
+        auto& [lo, hi] = parts[n];
+        auto see = [&](TimeNs s, TimeNs e) {
+            lo = std::min(lo, s);
+            hi = std::max(hi, e);
+        };
+        const SliceColumns& c = tr.tracks_[i].slices;
+        const size_t prefilled = d->raw[i].prefilled ? c.size() : 0;
+        if (n % 2 == 1) {
+            for (size_t k = prefilled / 2; k < prefilled; ++k)
+                see(c.start[k], c.start[k] + c.dur[k]);
+            return;
         }
+        for (size_t k = 0; k < prefilled / 2; ++k) see(c.start[k], c.start[k] + c.dur[k]);
+        for (const auto& s : d->raw[i].slices) see(s.start, s.start + s.dur);
         for (const auto& e : d->raw[i].edges) see(e.slice.start, e.slice.start);
         for (TimeNs t : tr.tracks_[i].counter.ts) see(t, t);
         for (TimeNs t : tr.tracks_[i].instants.ts) see(t, t);
+    });
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (const auto& [l, h] : parts) {
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
     }
     if (lo > hi) lo = hi = 0;
 
