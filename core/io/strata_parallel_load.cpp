@@ -3,6 +3,7 @@
 #include "model/edge_matcher.h"
 #include "model/parallel_for.h"
 #include "model/phase_timer.h"
+#include "model/populate.h"
 #include "model/value_index_set.h"
 
 #include <atomic>
@@ -658,6 +659,23 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     halves[1].firstExtra = firstExtra + uint32_t(halves[0].extras);
     halves[0].extraOut = extraOut;
     halves[1].extraOut = extraOut + halves[0].extras;
+
+    // The columns and extras pass 2 writes, backed now on both cores (cheaper than faults).
+    WriteRanges ranges;
+    for (TrackId t : used) {
+        SliceColumns& c = *out[t].slices;
+        ranges.addArray(c.start);
+        ranges.addArray(c.dur);
+        ranges.addArray(c.name);
+        ranges.addArray(c.category);
+        ranges.addArray(c.args);
+        ranges.addArray(c.extra);
+        ranges.addArray(c.kind);
+        ranges.addArray(c.flags);
+    }
+    ranges.add(extraOut, (halves[0].extras + halves[1].extras) * sizeof(SliceExtra));
+    onBothHalves([&](int h) { ranges.populate(size_t(h), 2); });
+    phases.mark("back columns");
 
     // Pass 2: check each chunk's CRC, write.
     bool written[2] = {false, false};
