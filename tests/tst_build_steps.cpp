@@ -143,6 +143,37 @@ private slots:
         }
     }
 
+    void denseExternalIdsKeepFourInPlace() {
+        // External ids 1..100, each on a CPU op (thread 1), a runtime call (thread 2) and a
+        // kernel (stream 7): three slices, kept in place (up to four are). Id 50 has three more
+        // kernels: six slices, listed apart. Both come back in ref order.
+        TraceBuilder b;
+        const TrackId op = b.threadTrack(1, 1);
+        const TrackId rt = b.threadTrack(1, 2);
+        const TrackId k = b.gpuStreamTrack(0, 7, 0, 7);
+        for (int64_t i = 1; i <= 100; ++i) {
+            b.addSlice(k, slice(b, "kernel", i * 100 + 20, 5, -1, i));
+            b.addSlice(rt, slice(b, "launch", i * 100 + 10, 5, -1, i));
+            b.addSlice(op, slice(b, "op", i * 100, 50, -1, i));
+        }
+        for (int64_t j = 1; j <= 3; ++j)
+            b.addSlice(k, slice(b, "kernel", 50 * 100 + 20 + j * 6, 5, -1, 50));
+        auto t = b.build();
+        const auto seven = t->byExternalId(7);
+        QCOMPARE(seven.size(), size_t(3));
+        QCOMPARE(seven[0], (SliceRef{op, 6}));
+        QCOMPARE(seven[1], (SliceRef{rt, 6}));
+        QCOMPARE(seven[2], (SliceRef{k, 6}));
+        const auto fifty = t->byExternalId(50);
+        QCOMPARE(fifty.size(), size_t(6));
+        QCOMPARE(fifty[0], (SliceRef{op, 49}));
+        QCOMPARE(fifty[1], (SliceRef{rt, 49}));
+        for (SliceIndex j = 0; j < 4; ++j) QCOMPARE(fifty[2 + j], (SliceRef{k, 49 + j}));
+        QCOMPARE(t->byExternalId(51)[2], (SliceRef{k, 53})); // after id 50's four kernels
+        QCOMPARE(t->byExternalId(101).size(), size_t(0));
+        QCOMPARE(t->byExternalId(0).size(), size_t(0));
+    }
+
     void sparseExternalIds() {
         // External ids 10^15, 7 and 10^15 again: the span is far over 4x the count, so the
         // sorted path builds the index.

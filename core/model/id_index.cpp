@@ -135,8 +135,8 @@ void setList(std::vector<Entry>& entries, bool late, IdIndex& out) {
     }
 }
 
-// Dense ids: each slice put in its id's next place, the third slice of an id moving the id's
-// slices to the list. Each core takes half of the ids and, where a track's ids rise, only the
+// Dense ids: each slice put in its id's next place; a slice beyond the id's places moves the
+// id's slices to the list. Each core takes half of the ids and, where a track's ids rise, only the
 // part of the track that holds them (else the whole track, skipping the rest).
 void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRange& r, bool parallel,
                 IdIndex& out) {
@@ -152,7 +152,8 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
     }
     out.denseLo = r.lo;
     out.denseCount.resize_for_overwrite(span);
-    out.densePlaces.resize_for_overwrite(2 * span);
+    const size_t p = out.places;
+    out.densePlaces.resize_for_overwrite(p * span);
     std::vector<Entry> listed[2];
     bool late[2] = {false, false}, outside[2] = {false, false};
     auto place = [&](size_t h) {
@@ -165,14 +166,14 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
                            [&](int64_t id, SliceRef ref) {
                                const size_t i = size_t(id - r.lo);
                                const uint8_t c = count[i];
-                               if (c < 2) {
-                                   places[2 * i + c] = ref;
+                               if (c < p) {
+                                   places[p * i + c] = ref;
                                    count[i] = c + 1;
                                    return;
                                }
-                               if (c == 2) {
-                                   listed[h].push_back({id, places[2 * i]});
-                                   listed[h].push_back({id, places[2 * i + 1]});
+                               if (c == p) {
+                                   for (size_t j = 0; j < p; ++j)
+                                       listed[h].push_back({id, places[p * i + j]});
                                    count[i] = IdIndex::kListed;
                                }
                                listed[h].push_back({id, ref});
@@ -188,9 +189,9 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
     listed[0].insert(listed[0].end(), listed[1].begin(), listed[1].end());
     setList(listed[0], late[0] || late[1], out);
     if (!late[0] && !late[1]) return;
-    for (size_t i = 0; i < span; ++i) // two slices of an id back in ref order
-        if (out.denseCount[i] == 2 && out.densePlaces[2 * i + 1] < out.densePlaces[2 * i])
-            std::swap(out.densePlaces[2 * i], out.densePlaces[2 * i + 1]);
+    for (size_t i = 0; i < span; ++i) // the slices of each id back in ref order
+        if (out.denseCount[i] != IdIndex::kListed)
+            std::sort(&out.densePlaces[p * i], &out.densePlaces[p * i] + out.denseCount[i]);
 }
 
 // Sparse ids: every entry listed.
@@ -218,6 +219,7 @@ void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra
         const IdOf idOf{extras, f == 0 ? nullptr : &externalIds};
         IdIndex& out = f == 0 ? correlation : external;
         out = IdIndex{};
+        out.places = f == 0 ? 2 : 4;
         IdRange r = halves[0][f];
         r.add(halves[1][f]);
         if (r.count == 0) continue;
@@ -231,7 +233,7 @@ void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra
 std::span<const SliceRef> IdIndex::find(int64_t id) const {
     if (id >= denseLo && uint64_t(id) - uint64_t(denseLo) < denseCount.size()) {
         const size_t i = size_t(uint64_t(id) - uint64_t(denseLo));
-        if (denseCount[i] != kListed) return {densePlaces.data() + 2 * i, denseCount[i]};
+        if (denseCount[i] != kListed) return {densePlaces.data() + places * i, denseCount[i]};
     }
     const auto [lo, hi] = std::equal_range(listIds.begin(), listIds.end(), id);
     return {listRefs.data() + (lo - listIds.begin()), size_t(hi - lo)};

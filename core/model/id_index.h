@@ -12,13 +12,15 @@ namespace strata {
 struct SliceExtra;
 
 // Id -> the slices carrying it, in ref order. Dense ids (recorders number them as they go) keep
-// up to two slices each in place — a launch and its kernel — and an id with more is listed
-// apart; sparse ids are all listed. Built once by buildIdIndices().
+// up to `places` slices each in place — 2 for correlation ids (a launch and its kernel), 4 for
+// External ids (a CPU op, its runtime call and kernel) — and an id with more is listed apart;
+// sparse ids are all listed. Built once by buildIdIndices().
 struct IdIndex {
-    static constexpr uint8_t kListed = 3;
+    static constexpr uint8_t kListed = UINT8_MAX;
+    uint8_t places = 2;
     int64_t denseLo = 0;
-    PodVector<uint8_t> denseCount;   // per id denseLo + i: slices in place (0, 1, 2) or kListed
-    PodVector<SliceRef> densePlaces; // two per id, the first denseCount[i] of them set
+    PodVector<uint8_t> denseCount;   // per id denseLo + i: slices in place (0..places) or kListed
+    PodVector<SliceRef> densePlaces; // `places` per id, the first denseCount[i] of them set
     PodVector<int64_t> listIds;      // sorted
     PodVector<SliceRef> listRefs;    // listRefs[j] carries listIds[j]; ref order within an id
 
