@@ -119,7 +119,8 @@ private slots:
             std::sort(want.begin(), want.end());
             size_t at = 0;
             for (int64_t id = 1; id <= kN; ++id) {
-                const int64_t i8 = s8Id(id); // the i whose stream-8 kernel carries this id
+                const int64_t i8 =
+                    s8Id(id); // the i whose kernel on the other stream carries this id
                 const size_t n = (id % 5 != 0) + 1 + (i8 % 3 != 0);
                 const auto got = t->byCorrelation(id);
                 QCOMPARE(got.size(), n);

@@ -281,6 +281,7 @@ private slots:
                                 sizeof c.flags[0];
         QCOMPARE(perSlice, size_t(40));
         QVERIFY(c.memoryBytes() <= 40 * 1000 + 10 * 64);
+        QCOMPARE(sizeof(SliceExtra), size_t(16)); // a slice with a correlation id: 16 more
     }
 };
 

@@ -1,9 +1,8 @@
 #include "model/id_index.h"
 
-#include "model/trace.h"
-
 #include "model/parallel_for.h"
 #include "model/radix_sort.h"
+#include "model/trace.h"
 
 #include <algorithm>
 
@@ -120,7 +119,7 @@ struct Entry {
 
 // Sorts the listed entries by (id, ref) into the index's list. They came in ref order per id
 // unless `late`.
-void setList(std::vector<Entry>& entries, bool late, IdIndex& out) {
+void setList(PodVector<Entry>& entries, bool late, IdIndex& out) {
     if (!radixSortStable(entries.data(), entries.size(), [](const Entry& e) { return e.id; }))
         late = true; // keys too far apart for a radix sort
     if (late)
@@ -154,7 +153,7 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
     out.denseCount.resize_for_overwrite(span);
     const size_t p = out.places;
     out.densePlaces.resize_for_overwrite(p * span);
-    std::vector<Entry> listed[2];
+    PodVector<Entry> listed[2];
     bool late[2] = {false, false}, outside[2] = {false, false};
     auto place = [&](size_t h) {
         const auto [lo, hi] = ids[h];
@@ -186,7 +185,7 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
                 spans[h][t] = {0, SliceIndex(tracks[t].slices.size())};
         parallelFor(2, parallel, place);
     }
-    listed[0].insert(listed[0].end(), listed[1].begin(), listed[1].end());
+    listed[0].append(listed[1].data(), listed[1].size());
     setList(listed[0], late[0] || late[1], out);
     if (!late[0] && !late[1]) return;
     for (size_t i = 0; i < span; ++i) // the slices of each id back in ref order
@@ -196,7 +195,7 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
 
 // Sparse ids: every entry listed.
 void indexSparse(const std::vector<Track>& tracks, const IdOf& idOf, IdIndex& out) {
-    std::vector<Entry> entries;
+    PodVector<Entry> entries;
     forEachId(tracks, idOf, 0, INT64_MAX, [&](int64_t id, SliceRef ref) {
         entries.push_back({id, ref});
     });

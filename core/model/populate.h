@@ -1,8 +1,8 @@
 #pragma once
-// Build-time helper: memory a loader is about to write, backed by the kernel in one call per
-// range (madvise MADV_POPULATE_WRITE) instead of one page fault per page on first touch. On the
-// reference VM that maps 128 MB in 50 ms instead of 70 (26 instead of 40 on two cores); a load
-// writes about as many bytes of model as it reads of file, so this is a tenth of a load.
+// Build-time helper: memory a loader has just sized and is about to write, backed by the kernel
+// in one call per range (madvise MADV_POPULATE_WRITE) instead of one page fault per page on
+// first touch. On the reference VM that backs 128 MB in 50 ms instead of 70 (26 instead of
+// 35-44 on two cores); see docs/performance.md.
 #include <cstddef>
 #include <vector>
 
