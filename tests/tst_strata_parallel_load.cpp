@@ -18,6 +18,14 @@ using namespace strata;
 
 namespace {
 
+// A GPU activity on device 0, stream 1.
+GpuActivity stream1() {
+    GpuActivity g;
+    g.device = 0;
+    g.stream = 1;
+    return g;
+}
+
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream s;
@@ -235,9 +243,7 @@ private slots:
         StrataTraceWriter w;
         std::string error;
         QVERIFY(w.open(path, &error));
-        GpuActivity g;
-        g.device = 0;
-        g.stream = 1;
+        const GpuActivity g = stream1();
         for (int i = 0; i < 70000; ++i) {
             const uint32_t name = w.string("function_" + std::to_string(i));
             w.cpuSlice(1, 1, 10 * i, 10 * i + 5, name, SliceKind::CpuOp, i, 0);
@@ -253,9 +259,7 @@ private slots:
         StrataTraceWriter w;
         std::string error;
         QVERIFY(w.open(path, &error));
-        GpuActivity g;
-        g.device = 0;
-        g.stream = 1;
+        const GpuActivity g = stream1();
         w.gpuOp(10, 20, w.string("k"), SliceKind::Kernel, g, 1);
         w.cpuSlice(1, 1, 5, 8, w.string("cudaLaunchKernel"), SliceKind::CudaRuntime, 1, 0);
         QVERIFY(w.close());

@@ -42,7 +42,9 @@ uint32_t rowBytes(bool gpu) {
 
 } // namespace
 
-StrataBlockBuffer::Block& StrataBlockBuffer::rowOf(const Key& key) {
+StrataBlockBuffer::Block& StrataBlockBuffer::addRow(const Key& key, TimeNs start, TimeNs end,
+                                                    uint32_t name, SliceKind kind,
+                                                    int64_t correlation) {
     auto [it, added] = index_.try_emplace(key, blocks_.size());
     if (added) blocks_.emplace_back().key = key;
     Block& b = blocks_[it->second];
@@ -53,28 +55,23 @@ StrataBlockBuffer::Block& StrataBlockBuffer::rowOf(const Key& key) {
     }
     ++b.rows;
     pendingBytes_ += rowBytes(key.gpu);
+    append(b.columns[0], int64_t(start));
+    append(b.columns[1], int64_t(end));
+    append(b.columns[2], name);
+    append(b.columns[3], uint8_t(kind));
+    append(b.columns[4], correlation);
     return b;
 }
 
 void StrataBlockBuffer::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name,
                                  SliceKind kind, int64_t correlation, int32_t returnCode) {
-    Block& b = rowOf(Key{false, pid, tid});
-    append(b.columns[0], int64_t(start));
-    append(b.columns[1], int64_t(end));
-    append(b.columns[2], name);
-    append(b.columns[3], uint8_t(kind));
-    append(b.columns[4], correlation);
+    Block& b = addRow(Key{false, pid, tid}, start, end, name, kind, correlation);
     append(b.columns[5], returnCode);
 }
 
 void StrataBlockBuffer::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
                               const GpuActivity& gpu, int64_t correlation) {
-    Block& b = rowOf(Key{true, gpu.device, gpu.stream});
-    append(b.columns[0], int64_t(start));
-    append(b.columns[1], int64_t(end));
-    append(b.columns[2], name);
-    append(b.columns[3], uint8_t(kind));
-    append(b.columns[4], correlation);
+    Block& b = addRow(Key{true, gpu.device, gpu.stream}, start, end, name, kind, correlation);
     appendGpuActivity(b.columns[5], gpu);
 }
 

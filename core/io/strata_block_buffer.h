@@ -52,7 +52,10 @@ private:
     std::vector<size_t> openOrder_;
     size_t pendingBytes_ = 0;
 
-    Block& rowOf(const Key& key);
+    // A new row of key's block, its cells shared by CPU slices and GPU ops (start, end, name,
+    // kind, correlation) appended; the caller appends the last one.
+    Block& addRow(const Key& key, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
+                  int64_t correlation);
     void write(Block& b, std::vector<uint8_t>& out);
 };
 

@@ -41,15 +41,12 @@ template <typename Id> IdRange rangeOfHalf(size_t n, size_t h, Id&& id) {
     return r;
 }
 
-// f(id, ref) for every slice whose extra has an id in [lo, hi], in ref order.
-template <typename F>
-void forEachId(const std::vector<Track>& tracks, const IdOf& idOf, int64_t lo, int64_t hi, F&& f) {
+// f(id, ref) for every slice whose extra has an id, in ref order.
+template <typename F> void forEachId(const std::vector<Track>& tracks, const IdOf& idOf, F&& f) {
     for (TrackId t = 0; t < tracks.size(); ++t) {
         const auto& ex = tracks[t].slices.extra;
-        for (SliceIndex k = 0; k < ex.size(); ++k) {
-            const int64_t id = idOf(ex[k]);
-            if (id >= 0 && id >= lo && id <= hi) f(id, SliceRef{t, k});
-        }
+        for (SliceIndex k = 0; k < ex.size(); ++k)
+            if (const int64_t id = idOf(ex[k]); id >= 0) f(id, SliceRef{t, k});
     }
 }
 
@@ -196,9 +193,7 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
 // Sparse ids: every entry listed.
 void indexSparse(const std::vector<Track>& tracks, const IdOf& idOf, IdIndex& out) {
     PodVector<Entry> entries;
-    forEachId(tracks, idOf, 0, INT64_MAX, [&](int64_t id, SliceRef ref) {
-        entries.push_back({id, ref});
-    });
+    forEachId(tracks, idOf, [&](int64_t id, SliceRef ref) { entries.push_back({id, ref}); });
     setList(entries, false, out);
 }
 
