@@ -235,6 +235,40 @@ private slots:
         }));
     }
 
+    // Slice rows are checked where they are written (pass 2): a row naming a string its file
+    // defines only later, or none at all, or a row of an unknown kind, in either half, sends the
+    // load to the sequential reader, which reads it the same way.
+    void badRowsFallBackToTheSequentialLoad() {
+        enum class Bad { LaterString, NoString, Kind };
+        for (const Bad bad : {Bad::LaterString, Bad::NoString, Bad::Kind}) {
+            for (const int where : {100, 900}) { // first half, second half (of 1000 loops)
+                QTemporaryDir dir;
+                const std::string path = dir.filePath("rows.strata").toStdString();
+                StrataTraceWriter w;
+                std::string error;
+                QVERIFY(w.open(path, &error));
+                w.setAutoFlushBytes(4096);
+                const GpuActivity g = stream1();
+                const uint32_t launch = w.string("cudaLaunchKernel");
+                const uint32_t later = launch + 1000; // the 1000th string made in the loop
+                for (int i = 0; i < 1000; ++i) {
+                    const TimeNs t = 100 * i;
+                    const uint32_t kernel = w.string("kernel_" + std::to_string(i));
+                    uint32_t name = launch;
+                    SliceKind kind = SliceKind::CudaRuntime;
+                    if (i == where && bad == Bad::LaterString) name = later;
+                    if (i == where && bad == Bad::NoString) name = later + 5;
+                    if (i == where && bad == Bad::Kind) kind = SliceKind(200);
+                    w.cpuSlice(1, 1, t, t + 10, name, kind, i, 0);
+                    w.gpuOp(t + 20, t + 40, i == where + 1 ? name : kernel, SliceKind::Kernel, g,
+                            i);
+                }
+                QVERIFY(w.close());
+                compareBothWays(slurp(path), path, false);
+            }
+        }
+    }
+
     void manyStringsStayParallel() {
         // 70,000 strings: the second half defines ids far above 65,536 (the sequential reader's
         // limit on a jump past the ids defined so far) and must still be read on two threads.

@@ -228,10 +228,13 @@ public:
     }
 
     // Pass 2, once every key has its track and columns, the extras their place, and the rare
-    // records were replayed (string ids map to the model's): each chunk's CRC and sequence
-    // number checked, then its records written. False: the half needs the sequential reader.
-    bool write(const RecordSink& sink) {
+    // records were replayed (string ids map to the model's; definedAt[id]: the file offset of
+    // the record defining string id): each chunk's CRC and sequence number checked, then its
+    // records written. False: the half needs the sequential reader.
+    bool write(const RecordSink& sink, const std::vector<uint64_t>& definedAt) {
         names_ = sink.stringMap().data();
+        definedAt_ = definedAt.data();
+        nameCount_ = uint32_t(definedAt.size());
         for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
             category_[k] = sink.category(SliceKind(k));
         startPass(0.5);
@@ -261,6 +264,8 @@ private:
     GpuValuesByBytes gpuValues_;
     size_t nextExtra_ = 0;
     const StringId* names_ = nullptr;
+    const uint64_t* definedAt_ = nullptr;
+    uint32_t nameCount_ = 0;
     StringId category_[fmt::kMaxSliceKind + 1] = {};
     std::atomic<bool>* stop_ = nullptr;
     const ParallelLoadHooks* hooks_ = nullptr;
@@ -308,15 +313,10 @@ private:
         return true;
     }
     static bool kindOk(uint8_t k) { return k <= fmt::kMaxSliceKind; }
-    // The kinds and names of n slices (the same checks as the sequential reader's).
-    bool rowsOk(const uint8_t* kinds, const uint8_t* names, uint32_t n) {
-        uint8_t maxKind = 0;
-        for (uint32_t i = 0; i < n; ++i) maxKind = std::max(maxKind, kinds[i]);
-        for (uint32_t i = 0; i < n; ++i) ref(cell<uint32_t>(names, i));
-        return kindOk(maxKind);
-    }
+    // Slice rows are counted from their header (and a CPU block's correlation column, for the
+    // extras): their kinds and names are checked in pass 2, where they are read anyway, so that
+    // this pass leaves most of the file's pages alone.
     bool countCpu(const CpuSliceColumns& c) {
-        if (!rowsOk(c.kind, c.name, c.rows)) return false;
         for (uint32_t i = 0; i < c.rows; ++i) extras += cell<int64_t>(c.correlation, i) >= 0;
         keys[key(KeyKind::Thread, c.pid, c.tid)].n.slices += c.rows;
         return true;
@@ -324,7 +324,6 @@ private:
     // A block's track is its first op's stream; pass 2 checks the others are on it.
     bool countGpu(const GpuOpColumns& c) {
         if (c.rows == 0) return true;
-        if (!rowsOk(c.kind, c.name, c.rows)) return false;
         extras += c.rows;
         keys[gpuKey(c.activity)].n.slices += c.rows;
         return true;
@@ -391,17 +390,30 @@ private:
     }
 
     // The columns every slice row fills the same way; returns where the rows start, or
-    // SIZE_MAX when the track has no room left for them (the file changed since pass 1).
+    // SIZE_MAX when the track has no room left for them (the file changed since pass 1), or a
+    // row has an unknown kind or names a string not defined before its record (the checks of
+    // the sequential reader, which then reads the file).
     size_t sliceRows(KeyState& k, const uint8_t* start, const uint8_t* end, const uint8_t* name,
                      const uint8_t* kind, uint32_t n) {
         if (k.slice + n > k.sliceEnd) return SIZE_MAX;
+        uint8_t maxKind = 0;
+        for (uint32_t i = 0; i < n; ++i) maxKind = std::max(maxKind, kind[i]);
+        if (!kindOk(maxKind)) return SIZE_MAX;
         SliceColumns& c = *k.out.slices;
         const size_t at = k.slice;
+        uint32_t outside = 0; // names past the table
+        uint64_t newest = 0;  // where the newest named string was defined
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t id = cell<uint32_t>(name, i), known = id < nameCount_ ? id : 0;
+            outside |= id - known;
+            newest = std::max(newest, definedAt_[known]);
+            c.name[at + i] = names_[known];
+        }
+        if (outside != 0 || newest >= uint64_t(start - data_)) return SIZE_MAX;
         std::memcpy(&c.start[at], start, 8 * size_t(n));
         for (uint32_t i = 0; i < n; ++i)
             c.dur[at + i] =
                 sliceDuration(c.start[at + i], cell<int64_t>(end, i), negativeDurations);
-        for (uint32_t i = 0; i < n; ++i) c.name[at + i] = names_[cell<uint32_t>(name, i)];
         std::memcpy(&c.kind[at], kind, n);
         for (uint32_t i = 0; i < n; ++i) c.category[at + i] = category_[kind[i]];
         std::fill_n(&c.args[at], n, kNoArgs);
@@ -604,6 +616,13 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
             if (!sink.apply(r.type, Get{r.body}, r.bytes).empty())
                 return ParallelLoad::NeedsSequential;
     const std::vector<StringId>& names = sink.stringMap();
+    // Where each string is defined (id 0, "", before everything; UINT64_MAX: nowhere), for the
+    // checks of slice rows in pass 2.
+    std::vector<uint64_t> definedAt(std::max<size_t>(names.size(), 1), UINT64_MAX);
+    definedAt[0] = 0;
+    for (const HalfLoader& h : halves)
+        for (const RareRecord& r : h.rare)
+            if (r.type == RT::String) definedAt[at<uint32_t>(r.body, 0)] = uint64_t(r.body - data);
 
     // Tracks in order of first use (the first half's keys, then the second's new ones), each
     // key's counts added to its track's. Two different keys on one track (only when a file
@@ -680,7 +699,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     // Pass 2: check each chunk's CRC, write.
     bool written[2] = {false, false};
     onBothHalves([&](int h) {
-        written[h] = halves[h].write(sink);
+        written[h] = halves[h].write(sink, definedAt);
         if (!written[h]) stop = true;
     });
     if (halves[0].cancelled) return ParallelLoad::Cancelled;

@@ -2,17 +2,17 @@
 // The .strata load on two threads, for large files (used by strata_trace_reader.cpp).
 //
 // The chunks are split in two halves by bytes. Each thread first counts what its half holds,
-// track by track, checking every chunk's CRC and sequence number, every record and every string
-// reference; the tracks' columns are then sized once, and each thread writes its records
-// straight into them at known places: no intermediate copy, no growing arrays, and file order
-// kept within every track. The rare records (strings, names, devices, metadata, warnings) are
-// replayed in file order through the sequential RecordSink, so they mean exactly what they mean
-// there.
+// track by track, from the records' headers (slice blocks are not read row by row); the tracks'
+// columns are then sized once, and each thread checks each chunk's CRC and sequence number and
+// writes its records straight into them at known places, checking every row's kind and string
+// reference as it goes: no intermediate copy, no growing arrays, and file order kept within
+// every track. The rare records (strings, names, devices, metadata, warnings) are replayed in
+// file order through the sequential RecordSink, so they mean exactly what they mean there.
 //
 // Anything the sequential load would report (a damaged chunk or record, a string used before
 // its String record) — or would read differently (a string id defined twice) — makes this give
-// up before writing a record: the caller then loads with the sequential reader, which keeps every
-// good chunk and words the error. Internal to the reader.
+// up (while counting, or while writing): the caller drops the partial load and loads with the
+// sequential reader, which keeps every good chunk and words the error. Internal to the reader.
 #include "io/strata_chunks.h"
 #include "io/strata_record_sink.h"
 
