@@ -143,6 +143,22 @@ void basicRecords() {
     api(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, 40000, 41000, 9, 0);
     memcpy6(CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE,
             CUPTI_ACTIVITY_MEMORY_KIND_PINNED, 4096, 43000, 44000, 9);
+    // A peer copy from device 0 to device 1, run on device 0's stream 7.
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyPeerAsync_v4000, 51000, 51500, 14);
+    auto pp = zeroed<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2);
+    pp.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+    pp.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    pp.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+    pp.bytes = 2097152;
+    pp.start = 52000;
+    pp.end = 53000;
+    pp.deviceId = 0;
+    pp.contextId = 1;
+    pp.streamId = 7;
+    pp.srcDeviceId = 0;
+    pp.dstDeviceId = 1;
+    pp.correlationId = 14;
+    feed(pp);
     auto ms = zeroed<CUpti_ActivityMemset4>(CUPTI_ACTIVITY_KIND_MEMSET);
     ms.bytes = 256;
     ms.start = 45000;
@@ -202,6 +218,7 @@ void observations() {
                 fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_KERNEL));
     std::printf("runtime_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_RUNTIME));
     std::printf("memcpy_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MEMCPY));
+    std::printf("peer_copy_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MEMCPY2));
     std::printf("marker_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MARKER));
     std::printf("memory2_enabled=%d\n", fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_MEMORY2));
     std::printf("cudaGetDevice_enabled=%d\n",

@@ -150,6 +150,7 @@ void TestCollector::basicRecording() {
     QCOMPARE(r.out.value("kernel_enabled"), QString("1"));
     QCOMPARE(r.out.value("serial_kernel_enabled"), QString("0")); // never KIND_KERNEL (serializes)
     QCOMPARE(r.out.value("memory2_enabled"), QString("1"));
+    QCOMPARE(r.out.value("peer_copy_enabled"), QString("1"));
     QCOMPARE(r.out.value("marker_enabled"), QString("1"));
     QCOMPARE(r.out.value("cudaGetDevice_enabled"), QString("0"));
     QCOMPARE(r.out.value("cuCtxGetCurrent_enabled"), QString("0"));
@@ -233,6 +234,21 @@ void TestCollector::basicRecording() {
     QCOMPARE(int(t->gpu(d2h)->dstMemory), 2); // PINNED
     QCOMPARE(t->gpu(d2h)->bytes, int64_t(4096));
     QCOMPARE(t->start(t->launchOf(d2h)), int64_t(40000));
+    const SliceRef peer = only(*t, "Memcpy PtoP (Device 0 -> Device 1)");
+    QVERIFY(peer.valid());
+    QCOMPARE(t->kind(peer), SliceKind::Memcpy);
+    QCOMPARE(t->track(peer.track).device, 0);
+    QCOMPARE(t->track(peer.track).tid, int64_t(7));
+    QCOMPARE(t->start(peer), int64_t(52000));
+    QCOMPARE(t->duration(peer), int64_t(1000));
+    QCOMPARE(t->gpu(peer)->bytes, int64_t(2097152));
+    QCOMPARE(int(t->gpu(peer)->copyKind), 10); // PTOP
+    QCOMPARE(int(t->gpu(peer)->srcMemory), 3);
+    QCOMPARE(int(t->gpu(peer)->dstMemory), 3);
+    QCOMPARE(t->start(t->launchOf(peer)), int64_t(51000));
+    const SliceRef peerLaunch = t->launchOf(peer);
+    QCOMPARE(QString::fromUtf8(t->str(t->track(peerLaunch.track).slices.name[peerLaunch.index])),
+             QString("cudaMemcpyPeerAsync"));
     const SliceRef ms = only(*t, "Memset (Device)");
     QVERIFY(ms.valid());
     QCOMPARE(t->gpu(ms)->bytes, int64_t(256));

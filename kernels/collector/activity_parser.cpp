@@ -106,6 +106,21 @@ int64_t orMinusOne(uint64_t v) {
     return v == 0 ? -1 : int64_t(v);
 }
 
+// The fields a copy and a peer copy share, as a GPU op on the copy's stream.
+template <class Copy> GpuActivity copyActivity(const Copy* m) {
+    GpuActivity g;
+    g.device = int32_t(m->deviceId);
+    g.stream = m->streamId;
+    g.context = m->contextId;
+    g.bytes = int64_t(m->bytes);
+    g.copyKind = m->copyKind;
+    g.srcMemory = m->srcKind;
+    g.dstMemory = m->dstKind;
+    g.graphId = orMinusOne(m->graphId);
+    g.graphNodeId = orMinusOne(m->graphNodeId);
+    return g;
+}
+
 constexpr size_t kRuntimeIdsKept = 1 << 16;
 
 } // namespace
@@ -214,6 +229,9 @@ void ActivityParser::handle(const CUpti_Activity* r) {
         break;
     case CUPTI_ACTIVITY_KIND_MEMCPY:
         memcpy(r);
+        break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        peerCopy(r);
         break;
     case CUPTI_ACTIVITY_KIND_MEMSET:
         memset(r);
@@ -334,11 +352,18 @@ void ActivityParser::kernel(const CUpti_Activity* rec) {
     ++stats_.written;
 }
 
+void ActivityParser::copyOp(uint64_t start, uint64_t end, uint32_t name, const GpuActivity& g,
+                            uint32_t correlation) {
+    checkLaunchOrder(correlation, int64_t(start));
+    w_.gpuOp(int64_t(start), int64_t(end), name, SliceKind::Memcpy, g, correlation);
+    ++stats_.written;
+}
+
 void ActivityParser::memcpy(const CUpti_Activity* rec) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
     contextDevice_[m->contextId] = int32_t(m->deviceId);
     if (!validRange(m->start, m->end) || !keep(int64_t(m->start))) return;
-    const uint32_t key = uint32_t(m->copyKind) << 16 | uint32_t(m->srcKind) << 8 | m->dstKind;
+    const uint64_t key = uint64_t(m->copyKind) << 16 | uint64_t(m->srcKind) << 8 | m->dstKind;
     auto cached = copyNameIds_.find(key);
     if (cached == copyNameIds_.end()) {
         char text[96];
@@ -346,20 +371,24 @@ void ActivityParser::memcpy(const CUpti_Activity* rec) {
                       memoryKindName(m->srcKind), memoryKindName(m->dstKind));
         cached = copyNameIds_.emplace(key, w_.string(text)).first;
     }
-    GpuActivity g;
-    g.device = int32_t(m->deviceId);
-    g.stream = m->streamId;
-    g.context = m->contextId;
-    g.bytes = int64_t(m->bytes);
-    g.copyKind = m->copyKind;
-    g.srcMemory = m->srcKind;
-    g.dstMemory = m->dstKind;
-    g.graphId = orMinusOne(m->graphId);
-    g.graphNodeId = orMinusOne(m->graphNodeId);
-    checkLaunchOrder(m->correlationId, int64_t(m->start));
-    w_.gpuOp(int64_t(m->start), int64_t(m->end), cached->second, SliceKind::Memcpy, g,
-             m->correlationId);
-    ++stats_.written;
+    copyOp(m->start, m->end, cached->second, copyActivity(m), m->correlationId);
+}
+
+// A copy between two GPUs (cudaMemcpyPeer*, or a copy between devices with peer access), on
+// the stream that runs it; the devices are named, as the memory kinds are for other copies.
+void ActivityParser::peerCopy(const CUpti_Activity* rec) {
+    const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(rec);
+    contextDevice_[m->contextId] = int32_t(m->deviceId);
+    if (!validRange(m->start, m->end) || !keep(int64_t(m->start))) return;
+    const uint64_t key = 1ull << 63 | uint64_t(m->srcDeviceId) << 32 | m->dstDeviceId;
+    auto cached = copyNameIds_.find(key);
+    if (cached == copyNameIds_.end()) {
+        char text[96];
+        std::snprintf(text, sizeof text, "Memcpy PtoP (Device %u -> Device %u)",
+                      unsigned(m->srcDeviceId), unsigned(m->dstDeviceId));
+        cached = copyNameIds_.emplace(key, w_.string(text)).first;
+    }
+    copyOp(m->start, m->end, cached->second, copyActivity(m), m->correlationId);
 }
 
 void ActivityParser::memset(const CUpti_Activity* rec) {

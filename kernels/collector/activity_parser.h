@@ -20,6 +20,7 @@
 namespace strata {
 
 class StrataTraceWriter;
+struct GpuActivity;
 
 struct ParserStats {
     uint64_t records = 0;           // records seen
@@ -69,6 +70,9 @@ private:
     void api(const CUpti_Activity* r, bool runtime);
     void kernel(const CUpti_Activity* r);
     void memcpy(const CUpti_Activity* r);
+    void peerCopy(const CUpti_Activity* r);
+    void copyOp(uint64_t start, uint64_t end, uint32_t name, const GpuActivity& g,
+                uint32_t correlation);
     void memset(const CUpti_Activity* r);
     void memory(const CUpti_Activity* r);
     void sync(const CUpti_Activity* r);
@@ -89,7 +93,8 @@ private:
     // with strcmp) avoids hashing the name again.
     std::unordered_map<const char*, std::pair<std::string, uint32_t>> kernelNameByPointer_;
     std::vector<uint32_t> runtimeNameIds_, driverNameIds_; // writer string ids by cbid, 0 = not yet
-    std::unordered_map<uint32_t, uint32_t> copyNameIds_;   // (copyKind, src, dst) -> string id
+    std::unordered_map<uint64_t, uint32_t> copyNameIds_;   // (copyKind, src, dst) or (peer
+                                                           // devices) -> string id
     std::pair<int64_t, int64_t> lastThread_{-1, -1};
     std::unordered_map<uint32_t, int32_t> contextDevice_;
     std::unordered_map<uint32_t, OpenMarker> openMarkers_;                // NVTX range id -> start

@@ -56,6 +56,8 @@ size_t recordSize(CUpti_ActivityKind kind) {
         return sizeof(CUpti_ActivityAPI);
     case CUPTI_ACTIVITY_KIND_MEMCPY:
         return sizeof(CUpti_ActivityMemcpy6);
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+        return sizeof(CUpti_ActivityMemcpyPtoP4);
     case CUPTI_ACTIVITY_KIND_MEMSET:
         return sizeof(CUpti_ActivityMemset4);
     case CUPTI_ACTIVITY_KIND_MEMORY2:
@@ -117,6 +119,7 @@ const CbName kNames[] = {
     RT(cudaLaunchKernel_v7000),
     RT(cudaMemcpy_v3020),
     RT(cudaMemcpyAsync_v3020),
+    RT(cudaMemcpyPeerAsync_v4000),
     RT(cudaGetDevice_v3020),
     RT(cudaGetLastError_v3020),
     RT(cudaPeekAtLastError_v3020),
