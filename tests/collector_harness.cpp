@@ -293,6 +293,50 @@ int captureRangeScenario() {
     return 0;
 }
 
+// cudaProfilerStart or cudaProfilerStop as libcudart makes it: the runtime call around the
+// driver's (or, with runtime false, the driver's alone).
+void profilerCall(bool start, bool runtime = true) {
+    CUpti_CallbackData d;
+    std::memset(&d, 0, sizeof d);
+    const auto rt = start ? CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000
+                          : CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
+    const auto drv =
+        start ? CUPTI_DRIVER_TRACE_CBID_cuProfilerStart : CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+    for (const CUpti_ApiCallbackSite site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        d.callbackSite = site;
+        if (runtime && site == CUPTI_API_ENTER)
+            fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API, rt, &d);
+        fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_DRIVER_API, drv, &d);
+        if (runtime && site == CUPTI_API_EXIT)
+            fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API, rt, &d);
+    }
+}
+
+int profilerApiScenario() {
+    // STRATA_CAPTURE_RANGE=cudaProfilerApi: start .. stop, a second start while started (no-op),
+    // then start .. stop through the driver API alone.
+    InitializeInjection();
+    const uint64_t before = tick();
+    profilerCall(true);
+    const uint64_t inside = tick();
+    profilerCall(true);
+    const uint64_t stillInside = tick();
+    profilerCall(false);
+    const uint64_t between = tick();
+    profilerCall(true, false);
+    const uint64_t inside2 = tick();
+    profilerCall(false, false);
+    const uint64_t after = tick();
+    kernel("before_start", before, before + 10, 1);
+    kernel("inside_first", inside, inside + 10, 2);
+    kernel("still_inside", stillInside, stillInside + 10, 3);
+    kernel("between", between, between + 10, 4);
+    kernel("inside_second", inside2, inside2 + 10, 5);
+    kernel("after_stop", after, after + 10, 6);
+    observations();
+    return 0;
+}
+
 int forkScenario() {
     InitializeInjection();
     kernel("before_fork", 1000, 2000, 1);
@@ -506,6 +550,7 @@ int main(int argc, char** argv) {
     }
     if (s == "schedule") return scheduleScenario();
     if (s == "capture_range") return captureRangeScenario();
+    if (s == "profiler_api") return profilerApiScenario();
     if (s == "fork") return forkScenario();
     if (s == "exec_child") {
         InitializeInjection();

@@ -106,6 +106,7 @@ private slots:
     void nvtxOnlyProcess();
     void schedule();
     void captureRange();
+    void profilerApiRange();
     void forkWithoutExec();
     void forkAndExec();
     void sigtermFlushesAndCloses();
@@ -361,6 +362,23 @@ void TestCollector::captureRange() {
     QCOMPARE(slicesNamed(*t, "inside_range").size(), size_t(1));
     QVERIFY(slicesNamed(*t, "after_range").empty());
     QCOMPARE(meta(*t, "records_outside_capture"), QString("2"));
+}
+
+void TestCollector::profilerApiRange() {
+    const QString file = path("profiler_api.strata");
+    const Run r = runHarness("profiler_api",
+                             {"STRATA_OUTPUT=" + file, "STRATA_CAPTURE_RANGE=cudaProfilerApi"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("nvtx_domain_enabled"), QString("0")); // no NVTX range to watch
+    auto t = load(file);
+    QVERIFY(t);
+    QVERIFY(slicesNamed(*t, "before_start").empty());
+    QCOMPARE(slicesNamed(*t, "inside_first").size(), size_t(1));
+    QCOMPARE(slicesNamed(*t, "still_inside").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "between").empty());
+    QCOMPARE(slicesNamed(*t, "inside_second").size(), size_t(1));
+    QVERIFY(slicesNamed(*t, "after_stop").empty());
+    QCOMPARE(meta(*t, "records_outside_capture"), QString("3"));
 }
 
 void TestCollector::forkWithoutExec() {

@@ -56,6 +56,7 @@ private slots:
     void duration();
     void finishedAfterRepeat();
     void noStepName();
+    void profilerApi();
 };
 
 void TestCollectorSchedule::windows_data() {
@@ -204,6 +205,31 @@ void TestCollectorSchedule::noStepName() {
     s.onMark("", 20);
     QCOMPARE(s.stepsSeen(), int64_t(0));
     QVERIFY(!s.captures(15)); // a schedule with no steps never opens
+}
+
+// cudaProfilerStart/Stop as the capture range: windows from each start to the next stop; a
+// start while started and a stop while stopped change nothing; NVTX ranges of that name do not
+// count.
+void TestCollectorSchedule::profilerApi() {
+    CaptureSchedule s(cfg(0, 0, 0, 0, "cudaProfilerApi"), 0);
+    s.onProfilerStop(5); // stopped already
+    s.onRangeBegin("cudaProfilerApi", 8);
+    s.onProfilerStart(10);
+    s.onProfilerStart(20);
+    s.onProfilerStop(30);
+    s.onRangeEnd("cudaProfilerApi", 35);
+    s.onProfilerStart(40);
+    QCOMPARE(windowsText(s.rangeWindows()), QString("[10,30) [40,inf)"));
+    QVERIFY(!s.captures(9));
+    QVERIFY(s.captures(10));
+    QVERIFY(s.captures(29));
+    QVERIFY(!s.captures(30));
+    QVERIFY(s.captures(1000));
+    // With an NVTX capture range, profiler calls change nothing.
+    CaptureSchedule nvtx(cfg(0, 0, 0, 0, "capture"), 0);
+    nvtx.onProfilerStart(10);
+    QVERIFY(nvtx.rangeWindows().empty());
+    QVERIFY(!nvtx.captures(20));
 }
 
 QTEST_GUILESS_MAIN(TestCollectorSchedule)

@@ -23,7 +23,8 @@ inline constexpr const char* kScheduleActive = "STRATA_SCHEDULE_ACTIVE";
 inline constexpr const char* kScheduleRepeat = "STRATA_SCHEDULE_REPEAT";
 // What a step is: an NVTX range or mark with this name (each occurrence = one step).
 inline constexpr const char* kStepName = "STRATA_STEP_NAME";
-// Capture only inside NVTX ranges with this name (like nsys --capture-range=nvtx).
+// Capture only inside NVTX ranges with this name (like nsys --capture-range=nvtx), or with
+// "cudaProfilerApi" between cudaProfilerStart and cudaProfilerStop.
 inline constexpr const char* kCaptureRange = "STRATA_CAPTURE_RANGE";
 // Stop capturing this many seconds (decimal, e.g. "2.5") after the collector loads.
 inline constexpr const char* kDuration = "STRATA_DURATION_S";

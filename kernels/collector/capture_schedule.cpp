@@ -56,7 +56,7 @@ void CaptureSchedule::onRangeBegin(std::string_view name, int64_t t) {
     if (!config_.stepName.empty() && name == config_.stepName) {
         if (stepDepth_++ == 0) stepBegins(t);
     }
-    if (config_.rangeEnabled() && name == config_.rangeName) {
+    if (config_.nvtxRange() && name == config_.rangeName) {
         if (rangeDepth_++ == 0) openAt(range_, t);
     }
 }
@@ -65,13 +65,21 @@ void CaptureSchedule::onRangeEnd(std::string_view name, int64_t t) {
     if (!config_.stepName.empty() && name == config_.stepName && stepDepth_ > 0) {
         if (--stepDepth_ == 0) stepEnds(t);
     }
-    if (config_.rangeEnabled() && name == config_.rangeName && rangeDepth_ > 0) {
+    if (config_.nvtxRange() && name == config_.rangeName && rangeDepth_ > 0) {
         if (--rangeDepth_ == 0) closeAt(range_, t);
     }
 }
 
 void CaptureSchedule::onMark(std::string_view name, int64_t t) {
     if (!config_.stepName.empty() && name == config_.stepName) stepBegins(t);
+}
+
+void CaptureSchedule::onProfilerStart(int64_t t) {
+    if (config_.profilerApiRange()) openAt(range_, t);
+}
+
+void CaptureSchedule::onProfilerStop(int64_t t) {
+    if (config_.profilerApiRange()) closeAt(range_, t);
 }
 
 bool CaptureSchedule::inside(const std::vector<CaptureWindow>& w, int64_t t) {

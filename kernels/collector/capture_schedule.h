@@ -1,8 +1,9 @@
 #pragma once
 // When the collector keeps records: a pure, CUPTI-free decision from step markers (NVTX ranges or
-// marks named STRATA_STEP_NAME), a capture range (an NVTX range name) and a maximum duration.
-// The collector feeds it NVTX events as they happen (from CUPTI's NVTX callbacks, on the
-// application's threads) and asks captures(t) for every record it parses. Not thread-safe: the
+// marks named STRATA_STEP_NAME), a capture range (an NVTX range name, or the spans between
+// cudaProfilerStart and cudaProfilerStop) and a maximum duration. The collector feeds it NVTX
+// events and profiler starts/stops as they happen (from CUPTI's callbacks, on the application's
+// threads) and asks captures(t) for every record it parses. Not thread-safe: the
 // collector guards it and hands the parser a copy.
 #include <cstdint>
 #include <string>
@@ -17,6 +18,10 @@ struct CaptureWindow {
     friend bool operator==(const CaptureWindow&, const CaptureWindow&) = default;
 };
 
+// The capture range name that means "between cudaProfilerStart and cudaProfilerStop" (the value
+// nsys takes for --capture-range).
+inline constexpr std::string_view kProfilerApiRange = "cudaProfilerApi";
+
 struct CaptureScheduleConfig {
     // torch.profiler.schedule semantics, counted in steps: `wait` steps skipped, `warmup` steps
     // skipped (CUPTI is already on), `active` steps recorded; the cycle repeats `repeat` times
@@ -26,11 +31,14 @@ struct CaptureScheduleConfig {
     int32_t active = 0;
     int32_t repeat = 0;
     std::string stepName;  // NVTX range or mark that starts a step (default "step")
-    std::string rangeName; // record only inside NVTX ranges of this name ("" = no capture range)
+    std::string rangeName; // record only inside NVTX ranges of this name ("" = no capture range;
+                           // kProfilerApiRange: inside cudaProfilerStart .. cudaProfilerStop)
     int64_t maxDurationNs = 0; // 0 = unlimited; counted from `origin`
 
     bool scheduleEnabled() const { return active > 0; }
     bool rangeEnabled() const { return !rangeName.empty(); }
+    bool profilerApiRange() const { return rangeName == kProfilerApiRange; }
+    bool nvtxRange() const { return rangeEnabled() && !profilerApiRange(); }
 };
 
 class CaptureSchedule {
@@ -44,6 +52,9 @@ public:
     void onRangeBegin(std::string_view name, int64_t t); // push or start
     void onRangeEnd(std::string_view name, int64_t t);   // pop or end, with the range's name
     void onMark(std::string_view name, int64_t t);
+    // cudaProfilerStart returned / cudaProfilerStop was called (repeats are no-ops, as in CUDA).
+    void onProfilerStart(int64_t t);
+    void onProfilerStop(int64_t t);
 
     // Whether a record starting at t is kept.
     bool captures(int64_t t) const;

@@ -176,13 +176,35 @@ void Collector::onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
     }
 }
 
+// cudaProfilerStart/Stop (or the driver's cuProfilerStart/Stop): a capture range opens when a
+// start returns and closes when a stop is called, so the calls themselves stay outside.
+bool onProfilerApi(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+    const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API,
+               driver = domain == CUPTI_CB_DOMAIN_DRIVER_API;
+    const bool start = (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
+                       (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+    const bool stop = (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
+                      (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    if (!start && !stop) return false;
+    const auto* info = static_cast<const CUpti_CallbackData*>(data);
+    if (!info) return true;
+    const int64_t now = int64_t(clockNs());
+    std::lock_guard lock(g->scheduleMutex);
+    if (start && info->callbackSite == CUPTI_API_EXIT) g->schedule.onProfilerStart(now);
+    if (stop && info->callbackSite == CUPTI_API_ENTER) g->schedule.onProfilerStop(now);
+    return true;
+}
+
 void CUPTIAPI apiCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                           const void* data) {
     if (!recording()) return;
     if (domain == CUPTI_CB_DOMAIN_NVTX) {
         g->onNvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
-    } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
+        return;
+    }
+    if (onProfilerApi(domain, cbid, data)) return;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
         const auto* info = static_cast<const CUpti_CallbackData*>(data);
         // The device's records go away with it: take them now.
         if (info && info->callbackSite == CUPTI_API_ENTER)
@@ -379,8 +401,7 @@ void Collector::start(bool fromCuda) {
         std::atexit(atExit);
         return;
     }
-    const bool needNvtxCallbacks =
-        config.schedule.scheduleEnabled() || config.schedule.rangeEnabled();
+    const bool needNvtxCallbacks = config.schedule.scheduleEnabled() || config.schedule.nvtxRange();
     if (needNvtxCallbacks) {
         const CUptiResult r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_NVTX);
         if (r != CUPTI_SUCCESS)
@@ -389,6 +410,18 @@ void Collector::start(bool fromCuda) {
     }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
                         CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+    if (config.schedule.profilerApiRange()) {
+        // The runtime's calls go through the driver's: both are seen, the driver's are enough
+        // for programs that call the driver API alone.
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                            CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                            CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
+    }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
