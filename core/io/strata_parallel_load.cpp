@@ -49,6 +49,7 @@ struct KeyState {
     size_t slice = 0, edge = 0, counter = 0, instant = 0;             // where this half writes next
     size_t sliceEnd = 0, edgeEnd = 0, counterEnd = 0, instantEnd = 0; // and where it stops
     uint32_t seq = 0;                                                 // next seq (slices and B's)
+    size_t backed = 0; // slice columns backed up to here (pass 2)
 };
 
 struct RareRecord {
@@ -263,6 +264,7 @@ private:
     KeyIndex keyIndex_;
     GpuValuesByBytes gpuValues_;
     size_t nextExtra_ = 0;
+    size_t extrasBacked_ = 0;
     const StringId* names_ = nullptr;
     const uint64_t* definedAt_ = nullptr;
     uint32_t nameCount_ = 0;
@@ -285,13 +287,15 @@ private:
         passBase_ = base;
         released_ = first_ < last_ ? chunks_[first_].offset : 0;
     }
-    // Every 32 MiB: hands the bytes read back (pass 2 maps them in again) and, on the calling
-    // thread, reports progress (pass 1 is the first half of the work, pass 2 the second).
+    // Every 8 MiB: in pass 2, hands the bytes read back (pass 1 keeps them mapped for pass 2,
+    // which then needs no fault to read them, while the columns it writes are not backed yet)
+    // and, on the calling thread, reports progress (pass 1 is the first half of the work, pass
+    // 2 the second).
     void afterChunk(size_t i) {
-        constexpr size_t kStep = 32u << 20;
+        constexpr size_t kStep = 8u << 20;
         const size_t done = chunks_[i].end();
         if (done - released_ < kStep && i + 1 != last_) return;
-        if (hooks_->releaseBytes) hooks_->releaseBytes(released_, done);
+        if (hooks_->releaseBytes && passBase_ > 0) hooks_->releaseBytes(released_, done);
         released_ = done;
         if (!reports_ || !hooks_->progress) return;
         const size_t from = chunks_[first_].offset;
@@ -389,6 +393,35 @@ private:
         }
     }
 
+    // Backs k's slice columns up to row `upTo` and a step beyond, in one call per column (cheaper
+    // than a fault per page), as pass 2 reaches them: meanwhile the file pages read are handed
+    // back, so the resident set grows by the columns as it shrinks by the file.
+    static void backColumns(KeyState& k, size_t upTo) {
+        const size_t to = std::min(k.sliceEnd, std::max(upTo, k.backed + kBackStep));
+        SliceColumns& c = *k.out.slices;
+        auto back = [&](auto& column) {
+            if (to > k.backed)
+                populateForWrite(&column[k.backed], (to - k.backed) * sizeof(column[0]));
+        };
+        back(c.start);
+        back(c.dur);
+        back(c.name);
+        back(c.category);
+        back(c.args);
+        back(c.extra);
+        back(c.kind);
+        back(c.flags);
+        k.backed = to;
+    }
+    // The same for this half's extras, up to `upTo`.
+    void backExtras(size_t upTo) {
+        const size_t to = std::min(extras, std::max(upTo, extrasBacked_ + kBackStep));
+        if (to > extrasBacked_)
+            populateForWrite(extraOut + extrasBacked_, (to - extrasBacked_) * sizeof(SliceExtra));
+        extrasBacked_ = to;
+    }
+    static constexpr size_t kBackStep = 1 << 13; // rows
+
     // The columns every slice row fills the same way; returns where the rows start, or
     // SIZE_MAX when the track has no room left for them (the file changed since pass 1), or a
     // row has an unknown kind or names a string not defined before its record (the checks of
@@ -396,6 +429,7 @@ private:
     size_t sliceRows(KeyState& k, const uint8_t* start, const uint8_t* end, const uint8_t* name,
                      const uint8_t* kind, uint32_t n) {
         if (k.slice + n > k.sliceEnd) return SIZE_MAX;
+        if (k.slice + n > k.backed) backColumns(k, k.slice + n);
         uint8_t maxKind = 0;
         for (uint32_t i = 0; i < n; ++i) maxKind = std::max(maxKind, kind[i]);
         if (!kindOk(maxKind)) return SIZE_MAX;
@@ -428,6 +462,7 @@ private:
         KeyState& k = keys[ki];
         const size_t at = sliceRows(k, r.start, r.end, r.name, r.kind, r.rows);
         if (at == SIZE_MAX) return false;
+        if (nextExtra_ + r.rows > extrasBacked_) backExtras(nextExtra_ + r.rows);
         uint32_t* extraColumn = &k.out.slices->extra[at];
         for (uint32_t i = 0; i < r.rows; ++i) {
             const int64_t corr = cell<int64_t>(r.correlation, i);
@@ -453,6 +488,7 @@ private:
         if (extras - nextExtra_ < r.rows) return false;
         const size_t at = sliceRows(k, r.start, r.end, r.name, r.kind, r.rows);
         if (at == SIZE_MAX) return false;
+        if (nextExtra_ + r.rows > extrasBacked_) backExtras(nextExtra_ + r.rows);
         uint32_t* extraColumn = &k.out.slices->extra[at];
         SliceExtra* e = extraOut + nextExtra_;
         for (uint32_t i = 0; i < r.rows; ++i) {
@@ -667,6 +703,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     for (HalfLoader& h : halves)
         for (KeyState& k : h.keys) {
             k.sliceEnd = k.slice + k.n.slices;
+            k.backed = k.slice;
             k.edgeEnd = k.edge + k.n.edges;
             k.counterEnd = k.counter + k.n.counterSamples;
             k.instantEnd = k.instant + k.n.instants;
@@ -678,23 +715,6 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     halves[1].firstExtra = firstExtra + uint32_t(halves[0].extras);
     halves[0].extraOut = extraOut;
     halves[1].extraOut = extraOut + halves[0].extras;
-
-    // The columns and extras pass 2 writes, backed now on both cores (cheaper than faults).
-    WriteRanges ranges;
-    for (TrackId t : used) {
-        SliceColumns& c = *out[t].slices;
-        ranges.addArray(c.start);
-        ranges.addArray(c.dur);
-        ranges.addArray(c.name);
-        ranges.addArray(c.category);
-        ranges.addArray(c.args);
-        ranges.addArray(c.extra);
-        ranges.addArray(c.kind);
-        ranges.addArray(c.flags);
-    }
-    ranges.add(extraOut, (halves[0].extras + halves[1].extras) * sizeof(SliceExtra));
-    onBothHalves([&](int h) { ranges.populate(size_t(h), 2); });
-    phases.mark("back columns");
 
     // Pass 2: check each chunk's CRC, write.
     bool written[2] = {false, false};

@@ -9,20 +9,15 @@
 
 namespace strata {
 
-void WriteRanges::populate(size_t part, size_t parts) const {
+void populateForWrite(void* p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-    const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-    for (const Range& r : ranges_) {
-        const auto base = reinterpret_cast<uintptr_t>(r.p);
-        const uintptr_t lo = (base + r.bytes / parts * part + page - 1) / page * page;
-        const uintptr_t hi =
-            (part + 1 == parts ? base + r.bytes : base + r.bytes / parts * (part + 1)) / page *
-            page;
-        if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
-    }
+    static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    const auto base = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t lo = (base + page - 1) / page * page, hi = (base + bytes) / page * page;
+    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_WRITE);
 #else
-    (void)part;
-    (void)parts;
+    (void)p;
+    (void)bytes;
 #endif
 }
 
