@@ -6,7 +6,9 @@
 // columns are then sized once, and each thread checks each chunk's CRC and sequence number and
 // writes its records straight into them at known places, checking every row's kind and string
 // reference as it goes: no intermediate copy, no growing arrays, and file order kept within
-// every track. The rare records (strings, names, devices, metadata, warnings) are replayed in
+// every track. Pass 1 leaves the file pages it maps to pass 2, which hands them back as it goes
+// while backing the columns just ahead of its writes: the resident set stays near the file's
+// size. The rare records (strings, names, devices, metadata, warnings) are replayed in
 // file order through the sequential RecordSink, so they mean exactly what they mean there.
 //
 // Anything the sequential load would report (a damaged chunk or record, a string used before
