@@ -220,7 +220,7 @@ public:
 
     // Pass 1. False: the half needs the sequential reader (or the load was cancelled).
     bool count() {
-        startPass(0.0);
+        startPass(0.0, false);
         for (size_t i = first_; i < last_; ++i) {
             if (*stop_ || !eachRecord(i, &HalfLoader::countRecord)) return false;
             afterChunk(i);
@@ -238,7 +238,7 @@ public:
         nameCount_ = uint32_t(definedAt.size());
         for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
             category_[k] = sink.category(SliceKind(k));
-        startPass(0.5);
+        startPass(0.5, true);
         for (size_t i = first_; i < last_ && !*stop_; ++i) {
             if (!checkChunk(data_, chunks_[i], uint32_t(i)).empty() ||
                 !eachRecord(i, &HalfLoader::writeRecord))
@@ -272,8 +272,9 @@ private:
     std::atomic<bool>* stop_ = nullptr;
     const ParallelLoadHooks* hooks_ = nullptr;
     bool reports_ = false;
-    size_t released_ = 0; // file bytes of this half handed back up to here
-    double passBase_ = 0;
+    size_t stepped_ = 0;     // file bytes of this half done at the last step (afterChunk)
+    double passBase_ = 0;    // progress at the start of this pass
+    bool handsBack_ = false; // this pass hands file bytes back at each step
 
     // (this->*f)(type, body, bytes) for each record of chunk i, until one returns false.
     bool eachRecord(size_t i, bool (HalfLoader::*f)(RT, const uint8_t*, uint32_t)) {
@@ -283,9 +284,10 @@ private:
                              })
             .empty();
     }
-    void startPass(double base) {
+    void startPass(double base, bool handsBack) {
         passBase_ = base;
-        released_ = first_ < last_ ? chunks_[first_].offset : 0;
+        handsBack_ = handsBack;
+        stepped_ = first_ < last_ ? chunks_[first_].offset : 0;
     }
     // Every 8 MiB: in pass 2, hands the bytes read back (pass 1 keeps them mapped for pass 2,
     // which then needs no fault to read them, while the columns it writes are not backed yet)
@@ -294,9 +296,9 @@ private:
     void afterChunk(size_t i) {
         constexpr size_t kStep = 8u << 20;
         const size_t done = chunks_[i].end();
-        if (done - released_ < kStep && i + 1 != last_) return;
-        if (hooks_->releaseBytes && passBase_ > 0) hooks_->releaseBytes(released_, done);
-        released_ = done;
+        if (done - stepped_ < kStep && i + 1 != last_) return;
+        if (handsBack_ && hooks_->releaseBytes) hooks_->releaseBytes(stepped_, done);
+        stepped_ = done;
         if (!reports_ || !hooks_->progress) return;
         const size_t from = chunks_[first_].offset;
         const double part = double(done - from) / double(chunks_[last_ - 1].end() - from);
@@ -654,7 +656,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
     const std::vector<StringId>& names = sink.stringMap();
     // Where each string is defined (id 0, "", before everything; UINT64_MAX: nowhere), for the
     // checks of slice rows in pass 2.
-    std::vector<uint64_t> definedAt(std::max<size_t>(names.size(), 1), UINT64_MAX);
+    std::vector<uint64_t> definedAt(names.size(), UINT64_MAX); // the sink maps id 0 from the start
     definedAt[0] = 0;
     for (const HalfLoader& h : halves)
         for (const RareRecord& r : h.rare)

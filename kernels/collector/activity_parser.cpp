@@ -346,16 +346,14 @@ void ActivityParser::kernel(const CUpti_Activity* rec) {
     g.dynamicSharedBytes = k->dynamicSharedMemory;
     g.graphId = orMinusOne(k->graphId);
     g.graphNodeId = orMinusOne(k->graphNodeId);
-    checkLaunchOrder(k->correlationId, int64_t(k->start));
-    w_.gpuOp(int64_t(k->start), int64_t(k->end), kernelName(k->name), SliceKind::Kernel, g,
-             k->correlationId);
-    ++stats_.written;
+    launchedOp(k->start, k->end, kernelName(k->name), SliceKind::Kernel, g, k->correlationId);
 }
 
-void ActivityParser::copyOp(uint64_t start, uint64_t end, uint32_t name, const GpuActivity& g,
-                            uint32_t correlation) {
+// A kernel or a copy: written on its stream after checking it starts after its launch.
+void ActivityParser::launchedOp(uint64_t start, uint64_t end, uint32_t name, SliceKind kind,
+                                const GpuActivity& g, uint32_t correlation) {
     checkLaunchOrder(correlation, int64_t(start));
-    w_.gpuOp(int64_t(start), int64_t(end), name, SliceKind::Memcpy, g, correlation);
+    w_.gpuOp(int64_t(start), int64_t(end), name, kind, g, correlation);
     ++stats_.written;
 }
 
@@ -371,7 +369,8 @@ void ActivityParser::memcpy(const CUpti_Activity* rec) {
                       memoryKindName(m->srcKind), memoryKindName(m->dstKind));
         cached = copyNameIds_.emplace(key, w_.string(text)).first;
     }
-    copyOp(m->start, m->end, cached->second, copyActivity(m), m->correlationId);
+    launchedOp(m->start, m->end, cached->second, SliceKind::Memcpy, copyActivity(m),
+               m->correlationId);
 }
 
 // A copy between two GPUs (cudaMemcpyPeer*, or a copy between devices with peer access), on
@@ -388,7 +387,8 @@ void ActivityParser::peerCopy(const CUpti_Activity* rec) {
                       unsigned(m->srcDeviceId), unsigned(m->dstDeviceId));
         cached = copyNameIds_.emplace(key, w_.string(text)).first;
     }
-    copyOp(m->start, m->end, cached->second, copyActivity(m), m->correlationId);
+    launchedOp(m->start, m->end, cached->second, SliceKind::Memcpy, copyActivity(m),
+               m->correlationId);
 }
 
 void ActivityParser::memset(const CUpti_Activity* rec) {

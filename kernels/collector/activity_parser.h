@@ -7,6 +7,7 @@
 // are counted (stats()) and reported as warnings by finish(), never silently dropped.
 #include "api_names.h"
 #include "capture_schedule.h"
+#include "model/slice_kind.h"
 
 #include <cstdint>
 #include <map>
@@ -71,8 +72,8 @@ private:
     void kernel(const CUpti_Activity* r);
     void memcpy(const CUpti_Activity* r);
     void peerCopy(const CUpti_Activity* r);
-    void copyOp(uint64_t start, uint64_t end, uint32_t name, const GpuActivity& g,
-                uint32_t correlation);
+    void launchedOp(uint64_t start, uint64_t end, uint32_t name, SliceKind kind,
+                    const GpuActivity& g, uint32_t correlation);
     void memset(const CUpti_Activity* r);
     void memory(const CUpti_Activity* r);
     void sync(const CUpti_Activity* r);
