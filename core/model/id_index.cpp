@@ -11,15 +11,17 @@ namespace strata {
 namespace {
 
 // The id a slice's extra carries (-1: none, or no extra): its correlation id, or with
-// `external`, its External id.
+// `external`, its External id. Held by value in the loops below, so that the stores of the
+// index (bytes, which may alias anything) do not make the compiler reload it.
 struct IdOf {
-    const PodVector<SliceExtra>& extras;
-    const PodVector<int64_t>* external = nullptr;
+    const SliceExtra* extras = nullptr;
+    size_t extraCount = 0;
+    const int64_t* external = nullptr;
     int64_t operator()(uint32_t e) const {
-        if (e >= extras.size()) return -1;
+        if (e >= extraCount) return -1;
         if (!external) return extras[e].correlation;
         const uint32_t x = extras[e].external;
-        return x == SliceExtra::kNone ? -1 : (*external)[x];
+        return x == SliceExtra::kNone ? -1 : external[x];
     }
 };
 
@@ -42,7 +44,7 @@ template <typename Id> IdRange rangeOfHalf(size_t n, size_t h, Id&& id) {
 }
 
 // f(id, ref) for every slice whose extra has an id, in ref order.
-template <typename F> void forEachId(const std::vector<Track>& tracks, const IdOf& idOf, F&& f) {
+template <typename F> void forEachId(const std::vector<Track>& tracks, const IdOf idOf, F&& f) {
     for (TrackId t = 0; t < tracks.size(); ++t) {
         const auto& ex = tracks[t].slices.extra;
         for (SliceIndex k = 0; k < ex.size(); ++k)
@@ -56,7 +58,7 @@ struct Span {
 };
 
 // The id of the first slice at or after k that has one (INT64_MAX: none).
-int64_t nextId(const Track& t, const IdOf& idOf, SliceIndex k) {
+int64_t nextId(const Track& t, const IdOf idOf, SliceIndex k) {
     const auto& ex = t.slices.extra;
     for (; k < ex.size(); ++k)
         if (const int64_t id = idOf(ex[k]); id >= 0) return id;
@@ -64,7 +66,7 @@ int64_t nextId(const Track& t, const IdOf& idOf, SliceIndex k) {
 }
 
 // Where a track's ids reach `mid`, if they rise along the track (a binary search).
-SliceIndex splitAt(const Track& t, const IdOf& idOf, int64_t mid) {
+SliceIndex splitAt(const Track& t, const IdOf idOf, int64_t mid) {
     SliceIndex lo = 0, hi = SliceIndex(t.slices.size());
     while (lo < hi) {
         const SliceIndex m = lo + (hi - lo) / 2;
@@ -82,17 +84,19 @@ SliceIndex splitAt(const Track& t, const IdOf& idOf, int64_t mid) {
 // back in time: equal ids may then be out of ref order) and `outside` when a slice with an id
 // outside [lo, hi] was met (skipped).
 template <typename G>
-void forEachIdInWindows(const std::vector<Track>& tracks, const IdOf& idOf, int64_t lo, int64_t hi,
-                        const std::vector<Span>& spans, bool& late, bool& outside, G&& g) {
+void forEachIdInWindows(const std::vector<Track>& tracks, const IdOf idOf, int64_t lo, int64_t hi,
+                        const std::vector<Span>& spans, bool& lateOut, bool& outsideOut, G&& g) {
     constexpr int64_t kWindow = 1 << 14;
+    bool late = false, outside = false; // locals: g's stores may alias the caller's flags
     std::vector<SliceIndex> cursor(tracks.size());
     for (TrackId t = 0; t < tracks.size(); ++t) cursor[t] = spans[t].begin;
     for (int64_t from = lo;; from += kWindow) {
         const int64_t to = hi - from < kWindow ? INT64_MAX : from + kWindow - 1; // last: the rest
         for (TrackId t = 0; t < tracks.size(); ++t) {
-            const auto& ex = tracks[t].slices.extra;
+            const uint32_t* ex = tracks[t].slices.extra.data();
+            const SliceIndex end = spans[t].end;
             SliceIndex k = cursor[t];
-            for (; k < spans[t].end; ++k) {
+            for (; k < end; ++k) {
                 const int64_t id = idOf(ex[k]);
                 if (id < 0) continue;
                 if (id > to) break;
@@ -105,8 +109,10 @@ void forEachIdInWindows(const std::vector<Track>& tracks, const IdOf& idOf, int6
             }
             cursor[t] = k;
         }
-        if (to == INT64_MAX) return;
+        if (to == INT64_MAX) break;
     }
+    lateOut = late;
+    outsideOut = outside;
 }
 
 struct Entry {
@@ -134,7 +140,7 @@ void setList(PodVector<Entry>& entries, bool late, IdIndex& out) {
 // Dense ids: each slice put in its id's next place; a slice beyond the id's places moves the
 // id's slices to the list. Each core takes half of the ids and, where a track's ids rise, only the
 // part of the track that holds them (else the whole track, skipping the rest).
-void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRange& r, bool parallel,
+void indexDense(const std::vector<Track>& tracks, const IdOf idOf, const IdRange& r, bool parallel,
                 IdIndex& out) {
     const size_t span = size_t(uint64_t(r.hi) - uint64_t(r.lo)) + 1;
     const int64_t mid = r.lo + int64_t(span / 2);
@@ -158,9 +164,10 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
         SliceRef* places = out.densePlaces.data();
         std::fill(count + (lo - r.lo), count + (hi - r.lo) + 1, uint8_t(0));
         listed[h].clear();
+        PodVector<Entry>& list = listed[h];
         forEachIdInWindows(tracks, idOf, lo, hi, spans[h], late[h], outside[h],
-                           [&](int64_t id, SliceRef ref) {
-                               const size_t i = size_t(id - r.lo);
+                           [count, places, p, base = r.lo, &list](int64_t id, SliceRef ref) {
+                               const size_t i = size_t(id - base);
                                const uint8_t c = count[i];
                                if (c < p) {
                                    places[p * i + c] = ref;
@@ -169,10 +176,10 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
                                }
                                if (c == p) {
                                    for (size_t j = 0; j < p; ++j)
-                                       listed[h].push_back({id, places[p * i + j]});
+                                       list.push_back({id, places[p * i + j]});
                                    count[i] = IdIndex::kListed;
                                }
-                               listed[h].push_back({id, ref});
+                               list.push_back({id, ref});
                            });
     };
     parallelFor(2, parallel, place);
@@ -191,7 +198,7 @@ void indexDense(const std::vector<Track>& tracks, const IdOf& idOf, const IdRang
 }
 
 // Sparse ids: every entry listed.
-void indexSparse(const std::vector<Track>& tracks, const IdOf& idOf, IdIndex& out) {
+void indexSparse(const std::vector<Track>& tracks, const IdOf idOf, IdIndex& out) {
     PodVector<Entry> entries;
     forEachId(tracks, idOf, [&](int64_t id, SliceRef ref) { entries.push_back({id, ref}); });
     setList(entries, false, out);
@@ -210,7 +217,7 @@ void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra
         halves[h][1] = rangeOfHalf(externalIds.size(), h, [&](size_t i) { return externalIds[i]; });
     });
     for (int f = 0; f < 2; ++f) {
-        const IdOf idOf{extras, f == 0 ? nullptr : &externalIds};
+        const IdOf idOf{extras.data(), extras.size(), f == 0 ? nullptr : externalIds.data()};
         IdIndex& out = f == 0 ? correlation : external;
         out = IdIndex{};
         out.places = f == 0 ? 2 : 4;
