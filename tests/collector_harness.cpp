@@ -117,6 +117,16 @@ void marker(uint32_t flags, uint32_t id, uint64_t ts, const char* name, uint32_t
     feed(m);
 }
 
+// The event attributes of marker `id`: a colour when `argb` is not 0.
+void markerData(uint32_t id, uint32_t argb) {
+    auto d = zeroed<CUpti_ActivityMarkerData2>(CUPTI_ACTIVITY_KIND_MARKER_DATA);
+    d.flags = CUpti_ActivityFlag(argb ? CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB
+                                      : CUPTI_ACTIVITY_FLAG_MARKER_COLOR_NONE);
+    d.id = id;
+    d.color = argb;
+    feed(d);
+}
+
 void device() {
     auto d = zeroed<CUpti_ActivityDevice5>(CUPTI_ACTIVITY_KIND_DEVICE);
     d.id = 0;
@@ -183,10 +193,15 @@ void basicRecords() {
     api(true, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 47500, 49500, 11, 0);
     // NVTX: outer [100,900) contains inner [200,300) on this thread; a mark at 150; a
     // start/end range [400,800) ending on another thread (t + 1); a range whose end arrives in
-    // an earlier buffer than its start.
+    // an earlier buffer than its start. Colours (MARKER_DATA): outer's after its start, the
+    // mark's right after it, none for inner, early end's before its start.
     marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 1, 100, "outer", t);
+    markerData(1, 0xff76b900);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS, 0, 150, "tick", t);
+    markerData(0, 0xffff0000);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 2, 200, "inner", t);
+    markerData(2, 0);
+    markerData(3, 0x000000ff); // alpha 0 as given: drawn opaque
     marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 2, 300, nullptr, t);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 4, 400, "async", t);
     marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 4, 800, nullptr, t + 1);

@@ -281,6 +281,12 @@ void TestCollector::basicRecording() {
     QCOMPARE(t->duration(early), int64_t(50));
     QVERIFY(slicesNamed(*t, "never ended").empty());
     QCOMPARE(t->instantCount(), size_t(1)); // "tick"
+    // Their colours, by name.
+    std::map<std::string, uint32_t> colors;
+    for (const auto& [name, argb] : t->nameColors()) colors[std::string(t->str(name))] = argb;
+    const std::map<std::string, uint32_t> expectedColors{
+        {"outer", 0xff76b900}, {"tick", 0xffff0000}, {"early end", 0xff0000ff}};
+    QCOMPARE(colors, expectedColors);
 
     // CUPTI overhead on its thread.
     const SliceRef ov = only(*t, "CUPTI overhead: buffer flush");

@@ -225,6 +225,10 @@ void TestGpuRecord::nvtxNested() {
     }
     QCOMPARE(named(*t, "whole run").size(), size_t(1)); // ended on another thread: async
     QCOMPARE(t->instantCount(), size_t(5));             // "step begins"
+    // The one colour the sample gives (nvtxRangePushEx), by name.
+    QCOMPARE(t->nameColors().size(), size_t(1));
+    QCOMPARE(t->str(t->nameColors().begin()->first), std::string_view("forward"));
+    QCOMPARE(t->nameColors().begin()->second, 0xff76b900u);
     // Each layer's launch is inside its layer range.
     for (SliceRef k : named(*t, "layer(unsigned long long)")) {
         const SliceRef launch = t->launchOf(k);

@@ -132,6 +132,7 @@ class TestStrataFormat : public QObject {
         w.gpuOp(2000, 5000, gemm, SliceKind::Kernel, g, 9);
         w.asyncSlice(77, 5, 3000, 4000, w.string("range"));
         w.instant(77, 78, 1200, w.string("mark"));
+        w.nameColor(step, 0x8076b900);
         w.counter(77, w.string("mem"), 1500, 2.5);
         w.warning("CUPTI dropped 3 records");
         return w.close();
@@ -184,7 +185,7 @@ private slots:
         QCOMPARE(w.bytesWritten(), uint64_t(73));
         const std::string b = readAll(p);
         QCOMPARE(b.size(), size_t(73));
-        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x01", 8));
+        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x02", 8));
         QCOMPARE(b.substr(8, 4), std::string("CHNK"));
         QCOMPARE(u32At(b, 12), 0u);          // sequence
         QCOMPARE(u32At(b, 16), 20u);         // payload bytes
@@ -305,6 +306,9 @@ private slots:
             }
         }
         QVERIFY(sawCounter && sawInstant);
+        QCOMPARE(t.nameColors().size(), size_t(1));
+        QCOMPARE(t.str(t.nameColors().begin()->first), std::string_view("step"));
+        QCOMPARE(t.nameColors().begin()->second, 0x8076b900u); // stored as given
         QVERIFY(hasWarning(t, "CUPTI dropped 3 records"));
         QCOMPARE(t.warnings().size(), size_t(1)); // a clean file adds none of its own
     }

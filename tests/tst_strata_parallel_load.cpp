@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace strata;
@@ -34,6 +35,12 @@ std::string slurp(const std::string& path) {
 }
 
 // Differences between two models, as text (empty when equal).
+std::map<std::string, uint32_t> colorsByName(const Trace& t) {
+    std::map<std::string, uint32_t> out;
+    for (const auto& [name, argb] : t.nameColors()) out[std::string(t.str(name))] = argb;
+    return out;
+}
+
 class ModelDiff {
 public:
     ModelDiff(const Trace& a, const Trace& b) : a_(a), b_(b) {
@@ -43,6 +50,7 @@ public:
         expect(a.sliceCount() == b.sliceCount(), "slice count");
         expect(a.warnings() == b.warnings(), "warnings");
         expect(a.metadata() == b.metadata(), "metadata");
+        expect(colorsByName(a) == colorsByName(b), "name colours");
         expect(a.devices().size() == b.devices().size(), "devices");
         for (size_t i = 0; i < a.devices().size() && i < b.devices().size(); ++i)
             expect(a.devices()[i].name == b.devices()[i].name &&
@@ -160,6 +168,7 @@ void writeEverything(const std::string& path, int loops) {
         if (i % 4 == 0) w.counter(pid, w.string("memory"), t, double(i));
         if (i % 11 == 0) w.asyncSlice(pid, uint64_t(i % 3), t, t + 500, w.string("async"));
         if (i == loops / 2) w.warning("collector: a warning in the middle");
+        if (i == loops / 2 + 1) w.nameColor(kernel, 0xff112233); // in the second half
         if (i % 13 == 0) w.cpuEnd(pid, 72, t); // an E with no B (skipped, counted)
     }
     w.cpuBegin(pid, 70, 1000 + TimeNs(loops) * 100, range, SliceKind::UserAnnotation); // open
@@ -210,9 +219,10 @@ private slots:
             marks += tr.instants.size();
             samples += tr.counter.size();
         }
-        QCOMPARE(failing, size_t(86));                    // i % 7 == 3 for i < 600
-        QCOMPARE(marks, size_t(67));                      // i % 9 == 0
-        QCOMPARE(samples, size_t(150));                   // i % 4 == 0
+        QCOMPARE(failing, size_t(86));  // i % 7 == 3 for i < 600
+        QCOMPARE(marks, size_t(67));    // i % 9 == 0
+        QCOMPARE(samples, size_t(150)); // i % 4 == 0
+        QCOMPARE(colorsByName(t), (std::map<std::string, uint32_t>{{"kernel_0", 0xff112233}}));
         QCOMPARE(t.byCorrelation(599).size(), size_t(2)); // the launch and its kernel
     }
 

@@ -52,8 +52,9 @@ SliceRef add(TraceBuilder& b, TrackId t, TimeNs s, TimeNs d, const char* name, S
     return {};
 }
 
-std::shared_ptr<const Trace> testTrace(bool gpuFirst = false) {
+std::shared_ptr<const Trace> testTrace(bool gpuFirst = false, bool colored = false) {
     TraceBuilder b;
+    if (colored) b.setNameColor(b.intern("aten::add"), 0x80123456); // drawn opaque
     b.setProcessName(100, b.intern("python"));
     b.setThreadName(100, 1, b.intern("main"));
     if (gpuFirst) {
@@ -87,9 +88,9 @@ SliceRef find(const Trace& tr, std::string_view name, TimeNs start) {
 }
 
 struct Fixture {
-    std::shared_ptr<const Trace> trace = testTrace();
+    std::shared_ptr<const Trace> trace;
     TimelineView view;
-    Fixture() {
+    explicit Fixture(std::shared_ptr<const Trace> t = testTrace()) : trace(std::move(t)) {
         view.resize(1230, 600);
         view.setTrace(trace);
         view.show();
@@ -116,6 +117,7 @@ private slots:
     void collapse();
     void collapseByClickingHeader();
     void highlightsDrawn();
+    void nameColorsDrawn();
     void hitTesting();
     void selectionSignal();
     void correlationKernelToCpu();
@@ -193,6 +195,22 @@ void TstTimelineView::highlightsDrawn() {
     const QRgb yellow = 0xffe8c800; // kHighlight in timeline_painter.cpp
     const int y = rc.center().y();
     QVERIFY(img.pixel(rc.x() + 1, y) == yellow || img.pixel(rc.x() + 2, y) == yellow);
+}
+
+void TstTimelineView::nameColorsDrawn() {
+    // A colour the trace gives a name (NVTX attributes) replaces the palette's; other names
+    // keep theirs.
+    Fixture f(testTrace(false, true));
+    const QImage img = f.image();
+    const QRect add = f.view.sliceRect(find(*f.trace, "aten::add", 6000));
+    const QRect mm = f.view.sliceRect(find(*f.trace, "aten::mm", 1000));
+    QVERIFY(!add.isNull() && !mm.isNull());
+    QCOMPARE(img.pixel(add.x() + 2, add.y() + 2), QRgb(0xff123456));
+    QVERIFY(img.pixel(mm.x() + 2, mm.y() + 2) != QRgb(0xff123456));
+    Fixture plain;
+    const QImage before = plain.image();
+    QVERIFY(before.pixel(add.x() + 2, add.y() + 2) != QRgb(0xff123456));
+    QCOMPARE(before.pixel(mm.x() + 2, mm.y() + 2), img.pixel(mm.x() + 2, mm.y() + 2));
 }
 
 void TstTimelineView::hitTesting() {

@@ -23,7 +23,7 @@ namespace strata::format {
 
 inline constexpr char kMagic[6] = {'S', 'T', 'R', 'A', 'T', 'A'};
 inline constexpr uint8_t kVersionMajor = 1; // a reader refuses other majors
-inline constexpr uint8_t kVersionMinor = 1; // newer minors only add record types (skipped, counted)
+inline constexpr uint8_t kVersionMinor = 2; // newer minors only add record types (skipped, counted)
 inline constexpr size_t kFileHeaderBytes = 8;
 
 inline constexpr uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" read as little-endian u32
@@ -58,6 +58,8 @@ enum class RecordType : uint8_t {
                         // | u8 kind[] | i64 correlation[] | i32 returnCode[]
     GpuOpBlock = 16,    // u32 rows | i64 start[] | i64 end[] | u32 name[] | u8 kind[]
                         // | i64 correlation[] | GpuActivity activity[]  (one stream's ops)
+    // 1.2: the colour the program gave the slices of a name (NVTX event attributes).
+    NameColor = 17, // u32 name | u32 argb
 };
 
 // GpuActivity as stored (83 bytes): i32 device | i64 stream | i64 context | i32 grid[3]
@@ -74,6 +76,7 @@ inline constexpr uint32_t kCpuSliceBody = 8 + 8 + 8 + 8 + 4 + 1 + 8 + 4;
 inline constexpr uint32_t kCpuBeginBody = 8 + 8 + 8 + 4 + 1;
 inline constexpr uint32_t kCpuEndBody = 8 + 8 + 8;
 inline constexpr uint32_t kAsyncSliceBody = 8 + 8 + 8 + 8 + 4;
+inline constexpr uint32_t kNameColorBody = 4 + 4;
 inline constexpr uint32_t kInstantBody = 8 + 8 + 8 + 4;
 inline constexpr uint32_t kGpuOpBody = 8 + 8 + 4 + 1 + 8 + kGpuActivityBytes;
 inline constexpr uint32_t kCounterBody = 8 + 4 + 8 + 8;
@@ -116,6 +119,8 @@ constexpr uint32_t fixedBodyBytes(RecordType t) {
         return kGpuOpBody;
     case RecordType::Counter:
         return kCounterBody;
+    case RecordType::NameColor:
+        return kNameColorBody;
     case RecordType::EndOfFile:
         return 0;
     default:

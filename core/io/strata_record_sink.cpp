@@ -156,6 +156,11 @@ std::string RecordSink::apply(fmt::RecordType type, Get g, uint32_t body) {
         b_.setProcessName(pid, name);
         return {};
     }
+    case fmt::RecordType::NameColor: {
+        if (!str(g.u32(), &name)) return bad_;
+        b_.setNameColor(name, g.u32());
+        return {};
+    }
     case fmt::RecordType::Thread: {
         const int64_t pid = g.i64();
         const int64_t tid = g.i64();

@@ -221,6 +221,15 @@ void StrataTraceWriter::instant(int64_t pid, int64_t tid, TimeNs ts, uint32_t na
     endRecordLocked();
 }
 
+void StrataTraceWriter::nameColor(uint32_t name, uint32_t argb) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    Put put{beginRecord(uint8_t(format::RecordType::NameColor), format::kNameColorBody)};
+    put(name);
+    put(argb);
+    endRecordLocked();
+}
+
 void StrataTraceWriter::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
                               const GpuActivity& gpu, int64_t correlation) {
     std::lock_guard lock(mutex_);

@@ -47,6 +47,7 @@ public:
     void cpuEnd(int64_t pid, int64_t tid, TimeNs ts);                                  // NVTX pop
     void asyncSlice(int64_t pid, uint64_t id, TimeNs start, TimeNs end, uint32_t name);
     void instant(int64_t pid, int64_t tid, TimeNs ts, uint32_t name); // NVTX marks
+    void nameColor(uint32_t name, uint32_t argb); // the colour of the slices named `name`
     // GPU side: kernels, memcpy, memset, sync, cuda events (kind).
     void gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind, const GpuActivity& gpu,
                int64_t correlation);

@@ -101,6 +101,9 @@ public:
     // Top-level metadata (key -> JSON text or plain string), e.g. schemaVersion.
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Colours the recorded program gave slice names (NVTX event attributes, 0xAARRGGBB); a
+    // viewer paints slices of other names from its own palette.
+    const std::map<StringId, uint32_t>& nameColors() const { return nameColors_; }
 
     // [earliest start, latest end) over every slice, instant and counter sample.
     TimeRange bounds() const { return bounds_; }
@@ -147,6 +150,7 @@ private:
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;
+    std::map<StringId, uint32_t> nameColors_;
     IdIndex correlationIndex_;
     IdIndex externalIndex_;
     TimeRange bounds_;

@@ -232,6 +232,9 @@ void TraceBuilder::setThreadSortIndex(int64_t pid, int64_t tid, int32_t index) {
 void TraceBuilder::setMetadata(std::string key, std::string value) {
     d->trace->metadata_[std::move(key)] = std::move(value);
 }
+void TraceBuilder::setNameColor(StringId name, uint32_t argb) {
+    d->trace->nameColors_[name] = argb;
+}
 void TraceBuilder::addDevice(const DeviceInfo& dev) {
     d->trace->devices_.push_back(dev);
 }

@@ -58,6 +58,7 @@ public:
     void setThreadSortIndex(int64_t pid, int64_t tid, int32_t index);
     void setMetadata(std::string key, std::string value);
     void addDevice(const DeviceInfo& d);
+    void setNameColor(StringId name, uint32_t argb); // the last one given for a name holds
     void addWarning(std::string w);
 
     // Events.

@@ -249,7 +249,8 @@ void ActivityParser::handle(const CUpti_Activity* r) {
         marker(r);
         break;
     case CUPTI_ACTIVITY_KIND_MARKER_DATA:
-        break; // colors/categories: not kept yet
+        markerData(r); // colours (categories and payloads are not kept)
+        break;
     case CUPTI_ACTIVITY_KIND_OVERHEAD:
         overhead(r);
         break;
@@ -476,6 +477,7 @@ void ActivityParser::emitRange(const OpenMarker& begin, int64_t endTs, int64_t e
     }
     if (!keep(begin.ts)) return;
     const uint32_t name = w_.string(begin.name);
+    if (begin.color) nameColor(name, begin.color);
     noteThread(begin.pid, begin.tid);
     if (endTid == begin.tid)
         w_.cpuSlice(begin.pid, begin.tid, begin.ts, endTs, name, SliceKind::UserAnnotation, -1, 0);
@@ -498,14 +500,18 @@ void ActivityParser::marker(const CUpti_Activity* rec) {
     }
     const int64_t ts = int64_t(m->timestamp);
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
+        const uint32_t color = takeColor(m->id);
         if (!keep(ts)) return;
         noteThread(pid, tid);
-        w_.instant(pid, tid, ts, w_.string(m->name ? m->name : ""));
+        const uint32_t name = w_.string(m->name ? m->name : "");
+        if (color) nameColor(name, color);
+        w_.instant(pid, tid, ts, name);
+        lastMark_.emplace(m->id, name);
         ++stats_.written;
         return;
     }
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-        OpenMarker open{m->name ? m->name : "", pid, tid, ts};
+        OpenMarker open{m->name ? m->name : "", pid, tid, ts, takeColor(m->id)};
         auto early = earlyEnds_.find(m->id);
         if (early != earlyEnds_.end()) { // the end came first (another thread's buffer)
             emitRange(open, early->second.first, early->second.second, m->id);
@@ -524,6 +530,38 @@ void ActivityParser::marker(const CUpti_Activity* rec) {
         emitRange(it->second, ts, tid, m->id);
         openMarkers_.erase(it);
     }
+}
+
+void ActivityParser::markerData(const CUpti_Activity* rec) {
+    const auto* d = reinterpret_cast<const CUpti_ActivityMarkerData2*>(rec);
+    if (!(d->flags & CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB)) return;
+    const uint32_t argb = d->color | 0xff000000u; // NVTX colours are opaque: 0 stays "none"
+    if (auto open = openMarkers_.find(d->id); open != openMarkers_.end()) {
+        open->second.color = argb;
+        return;
+    }
+    if (lastMark_ && lastMark_->first == d->id) {
+        nameColor(lastMark_->second, argb);
+        return;
+    }
+    // Its marker has not come yet (or was outside the capture): bounded, colours only.
+    if (pendingColors_.size() >= 4096) pendingColors_.clear();
+    pendingColors_[d->id] = argb;
+}
+
+uint32_t ActivityParser::takeColor(uint32_t markerId) {
+    const auto it = pendingColors_.find(markerId);
+    if (it == pendingColors_.end()) return 0;
+    const uint32_t argb = it->second;
+    pendingColors_.erase(it);
+    return argb;
+}
+
+void ActivityParser::nameColor(uint32_t name, uint32_t argb) {
+    auto [it, added] = nameColors_.try_emplace(name, argb);
+    if (!added && it->second == argb) return;
+    it->second = argb;
+    w_.nameColor(name, argb);
 }
 
 void ActivityParser::overhead(const CUpti_Activity* rec) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -54,6 +55,7 @@ private:
     struct OpenMarker {
         std::string name;
         int64_t pid = 0, tid = 0, ts = 0;
+        uint32_t color = 0; // ARGB from the event attributes, 0 = none given
     };
     struct PendingDriver {
         int64_t pid, tid, start, end;
@@ -79,6 +81,9 @@ private:
     void sync(const CUpti_Activity* r);
     void cudaEvent(const CUpti_Activity* r);
     void marker(const CUpti_Activity* r);
+    void markerData(const CUpti_Activity* r);
+    uint32_t takeColor(uint32_t markerId);
+    void nameColor(uint32_t name, uint32_t argb);
     void overhead(const CUpti_Activity* r);
     void device(const CUpti_Activity* r);
     void emitRange(const OpenMarker& begin, int64_t endTs, int64_t endTid, uint32_t id);
@@ -100,7 +105,13 @@ private:
     std::unordered_map<uint32_t, int32_t> contextDevice_;
     std::unordered_map<uint32_t, OpenMarker> openMarkers_;                // NVTX range id -> start
     std::unordered_map<uint32_t, std::pair<int64_t, int64_t>> earlyEnds_; // id -> (ts, tid)
-    std::map<int32_t, double> deviceMemory_; // device -> bytes allocated
+    // NVTX colours (MARKER_DATA records, which come after their marker's record in practice):
+    // a colour whose marker has not come yet waits by marker id; the last mark written is
+    // remembered for the colour that follows it; each name's colour is written on change.
+    std::unordered_map<uint32_t, uint32_t> pendingColors_;  // marker id -> ARGB
+    std::optional<std::pair<uint32_t, uint32_t>> lastMark_; // (marker id, name) of the last mark
+    std::unordered_map<uint32_t, uint32_t> nameColors_;     // name -> ARGB written
+    std::map<int32_t, double> deviceMemory_;                // device -> bytes allocated
     double pinnedMemory_ = 0;
     std::vector<PendingDriver> pendingDrivers_;
     void checkLaunchOrder(uint32_t correlation, int64_t gpuStart);

@@ -284,6 +284,7 @@ void Collector::enableActivities() {
         {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
         {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},
         {CUPTI_ACTIVITY_KIND_MARKER, kCaptureNvtx, "MARKER"},
+        {CUPTI_ACTIVITY_KIND_MARKER_DATA, kCaptureNvtx, "MARKER_DATA"}, // colours
         {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kCaptureKernels, "CONCURRENT_KERNEL"},
         {CUPTI_ACTIVITY_KIND_MEMCPY, kCaptureMemcpy, "MEMCPY"},
         {CUPTI_ACTIVITY_KIND_MEMCPY2, kCaptureMemcpy, "MEMCPY2"}, // peer-to-peer copies
@@ -514,10 +515,11 @@ void Collector::flushLoop() {
             // Nothing later can be kept: stop paying for CUPTI.
             for (CUpti_ActivityKind k :
                  {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-                  CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                  CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2,
-                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-                  CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_MEMORY2})
+                  CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA,
+                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                  CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
+                  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
+                  CUPTI_ACTIVITY_KIND_MEMORY2})
                 cuptiActivityDisable(k);
             writer.metadata("capture_stopped", "schedule finished or STRATA_DURATION_S reached");
             flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);

@@ -1,5 +1,6 @@
 // nvtx_nested [STEPS=5]: NVTX ranges nested three deep (step > forward > layer), a mark per
-// step, and a start/end range that begins on one thread and ends on another.
+// step, and a start/end range that begins on one thread and ends on another. "forward" is
+// pushed with event attributes giving it a colour (0xFF76B900).
 #include "sample_common.h"
 
 #include <nvtx3/nvToolsExt.h>
@@ -15,7 +16,14 @@ int main(int argc, char** argv) {
     for (long s = 0; s < steps; ++s) {
         nvtxRangePushA("step");
         nvtxMarkA("step begins");
-        nvtxRangePushA("forward");
+        nvtxEventAttributes_t forward{};
+        forward.version = NVTX_VERSION;
+        forward.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+        forward.colorType = NVTX_COLOR_ARGB;
+        forward.color = 0xFF76B900;
+        forward.messageType = NVTX_MESSAGE_TYPE_ASCII;
+        forward.message.ascii = "forward";
+        nvtxRangePushEx(&forward);
         for (int l = 0; l < 3; ++l) {
             nvtxRangePushA("layer");
             layer<<<1, 32>>>(20000);

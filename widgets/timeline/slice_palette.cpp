@@ -56,6 +56,11 @@ void SliceColorCache::reset(size_t stringCount) {
     for (auto& c : cache_) c.assign(stringCount, 0);
 }
 
+void SliceColorCache::setColor(uint32_t nameId, QRgb color) {
+    for (auto& c : cache_)
+        if (nameId < c.size()) c[nameId] = color | 0xff000000u;
+}
+
 QRgb SliceColorCache::get(uint32_t nameId, std::string_view name, SliceKind kind) {
     auto& c = cache_[family(kind)];
     if (nameId >= c.size()) return sliceColor(name, kind);

@@ -21,6 +21,8 @@ QRgb mergedColor(QRgb sliceColor); // the darker, greyer tone of merged sub-pixe
 class SliceColorCache {
 public:
     void reset(size_t stringCount);
+    // The colour a trace gives a name (opaque), in place of the palette's for every kind.
+    void setColor(uint32_t nameId, QRgb color);
     QRgb get(uint32_t nameId, std::string_view name, SliceKind kind);
 
 private:

@@ -36,6 +36,7 @@ void TimelineState::reset(std::shared_ptr<const Trace> t) {
     layout.build(*trace);
     axis.setBounds(trace->bounds());
     colors.reset(trace->strings().size());
+    for (const auto& [name, argb] : trace->nameColors()) colors.setColor(name, argb);
     labels_.assign(trace->strings().size(), QString());
     labelDone_.assign(trace->strings().size(), 0);
     labelWidth_.assign(trace->strings().size(), -1);
