@@ -359,14 +359,18 @@ int forkScenario() {
     // A thread keeps feeding and flushing while the main thread forks: the children must neither
     // deadlock on the collector's locks nor write into the parent's file.
     std::atomic<bool> stop{false};
+    std::atomic<int> rounds{0};
     std::thread busy([&] {
         uint64_t t = 100000;
         while (!stop.load()) {
             kernel("busy", t, t + 10, 2);
             t += 100;
             strata_collector_flush();
+            ++rounds;
         }
     });
+    // The forks start once the thread is feeding (a busy CI machine may start it late).
+    while (rounds.load() == 0) std::this_thread::yield();
     int ok = 0;
     for (int i = 0; i < 20; ++i) {
         const pid_t child = fork();
