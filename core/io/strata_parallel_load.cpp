@@ -314,9 +314,12 @@ private:
             return static_cast<uint32_t>(keys.size() - 1);
         });
     }
-    bool ref(uint32_t id) {
+    // The key of a record that starts with i64 pid, i64 tid (CpuBegin, CpuEnd, Instant).
+    KeyState& threadKey(const uint8_t* p) {
+        return keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+    }
+    void ref(uint32_t id) {
         if (id != 0 && !defined.has(id)) maxOutsideRef = std::max(maxOutsideRef, id);
-        return true;
     }
     static bool kindOk(uint8_t k) { return k <= fmt::kMaxSliceKind; }
     // Slice rows are counted from their header (and a CPU block's correlation column, for the
@@ -351,13 +354,13 @@ private:
         case RT::CpuBegin: {
             if (!kindOk(p[off::kCpuBeginKind])) return false;
             ref(at<uint32_t>(p, off::kCpuBeginName));
-            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            KeyState& k = threadKey(p);
             ++k.n.begins;
             ++k.n.edges;
             return true;
         }
         case RT::CpuEnd:
-            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.edges;
+            ++threadKey(p).n.edges;
             return true;
         case RT::AsyncSlice: {
             const uint32_t name = at<uint32_t>(p, off::kAsyncName);
@@ -367,7 +370,7 @@ private:
         }
         case RT::Instant:
             ref(at<uint32_t>(p, off::kInstantName));
-            ++keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))].n.instants;
+            ++threadKey(p).n.instants;
             return true;
         case RT::GpuOp:
             return countGpu(GpuOpColumns::ofRecord(p));
@@ -503,6 +506,13 @@ private:
         return true;
     }
 
+    // False when the track has no room left for it (the file changed since pass 1).
+    static bool addEdge(KeyState& k, const RawEdge& e) {
+        if (k.edge == k.edgeEnd) return false;
+        k.out.edges[k.edge++] = e;
+        return true;
+    }
+
     bool writeRecord(RT type, const uint8_t* p, uint32_t bytes) {
         switch (type) {
         case RT::CpuSlice:
@@ -518,25 +528,20 @@ private:
             return c && writeGpu(*c);
         }
         case RT::CpuBegin: {
-            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            KeyState& k = threadKey(p);
             RawEdge e;
             e.slice.start = at<int64_t>(p, 16);
             e.slice.name = names_[at<uint32_t>(p, off::kCpuBeginName)];
             e.slice.kind = SliceKind(p[off::kCpuBeginKind]);
             e.slice.category = category_[uint8_t(e.slice.kind)];
             e.slice.seq = k.seq++;
-            if (k.edge == k.edgeEnd) return false;
-            k.out.edges[k.edge++] = e;
-            return true;
+            return addEdge(k, e);
         }
         case RT::CpuEnd: {
-            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
             RawEdge e;
             e.slice.start = at<int64_t>(p, 16);
             e.isEnd = true;
-            if (k.edge == k.edgeEnd) return false;
-            k.out.edges[k.edge++] = e;
-            return true;
+            return addEdge(threadKey(p), e);
         }
         case RT::AsyncSlice: {
             const uint32_t name = at<uint32_t>(p, off::kAsyncName);
@@ -548,7 +553,7 @@ private:
             return true;
         }
         case RT::Instant: {
-            KeyState& k = keys[key(KeyKind::Thread, at<int64_t>(p, 0), at<int64_t>(p, 8))];
+            KeyState& k = threadKey(p);
             if (k.instant == k.instantEnd) return false;
             InstantColumns& in = *k.out.instants;
             const size_t i = k.instant++;
@@ -735,7 +740,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
         if (base == 0) continue;
         SliceExtra* e = halves[h].extraOut;
         for (size_t i = 0; i < halves[h].extras; ++i)
-            if (e[i].gpu != UINT32_MAX) e[i].gpu += base;
+            if (e[i].gpu != SliceExtra::kNone) e[i].gpu += base;
     }
     // Return codes as args, in file order (arg sets are numbered as they are made).
     ArgStore& args = builder.args();

@@ -163,8 +163,8 @@ void indexDense(const std::vector<Track>& tracks, const IdOf idOf, const IdRange
         uint8_t* count = out.denseCount.data();
         SliceRef* places = out.densePlaces.data();
         std::fill(count + (lo - r.lo), count + (hi - r.lo) + 1, uint8_t(0));
-        listed[h].clear();
         PodVector<Entry>& list = listed[h];
+        list.clear();
         forEachIdInWindows(tracks, idOf, lo, hi, spans[h], late[h], outside[h],
                            [count, places, p, base = r.lo, &list](int64_t id, SliceRef ref) {
                                const size_t i = size_t(id - base);

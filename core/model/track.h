@@ -1,7 +1,7 @@
 #pragma once
 // A track: one timeline row (a CPU thread lane, a GPU stream lane, a counter series, an async
-// track). Slices are stored column-wise, sorted by start (ties: longer first), with depth, parent
-// and self time precomputed at build time.
+// track). Slices are stored column-wise, sorted by start (ties: longer first), with depth and
+// parent computed at build time (self time on demand: SliceColumns::selfTime).
 #include "model/arg_store.h"
 #include "model/column.h"
 #include "model/slice_kind.h"

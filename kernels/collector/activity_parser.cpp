@@ -358,38 +358,40 @@ void ActivityParser::launchedOp(uint64_t start, uint64_t end, uint32_t name, Sli
     ++stats_.written;
 }
 
-void ActivityParser::memcpy(const CUpti_Activity* rec) {
-    const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
+// A copy of either record type, on the stream that runs it: named once per `key`, by
+// makeName(text, size).
+template <class Copy, class Name>
+void ActivityParser::copyOp(const Copy* m, uint64_t key, Name&& makeName) {
     contextDevice_[m->contextId] = int32_t(m->deviceId);
     if (!validRange(m->start, m->end) || !keep(int64_t(m->start))) return;
-    const uint64_t key = uint64_t(m->copyKind) << 16 | uint64_t(m->srcKind) << 8 | m->dstKind;
     auto cached = copyNameIds_.find(key);
     if (cached == copyNameIds_.end()) {
         char text[96];
-        std::snprintf(text, sizeof text, "Memcpy %s (%s -> %s)", copyKindName(m->copyKind),
-                      memoryKindName(m->srcKind), memoryKindName(m->dstKind));
+        makeName(text, sizeof text);
         cached = copyNameIds_.emplace(key, w_.string(text)).first;
     }
     launchedOp(m->start, m->end, cached->second, SliceKind::Memcpy, copyActivity(m),
                m->correlationId);
 }
 
-// A copy between two GPUs (cudaMemcpyPeer*, or a copy between devices with peer access), on
-// the stream that runs it; the devices are named, as the memory kinds are for other copies.
+void ActivityParser::memcpy(const CUpti_Activity* rec) {
+    const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
+    copyOp(m, uint64_t(m->copyKind) << 16 | uint64_t(m->srcKind) << 8 | m->dstKind,
+           [m](char* text, size_t size) {
+               std::snprintf(text, size, "Memcpy %s (%s -> %s)", copyKindName(m->copyKind),
+                             memoryKindName(m->srcKind), memoryKindName(m->dstKind));
+           });
+}
+
+// A copy between two GPUs (cudaMemcpyPeer*, or a copy between devices with peer access); the
+// devices are named, as the memory kinds are for other copies.
 void ActivityParser::peerCopy(const CUpti_Activity* rec) {
     const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(rec);
-    contextDevice_[m->contextId] = int32_t(m->deviceId);
-    if (!validRange(m->start, m->end) || !keep(int64_t(m->start))) return;
-    const uint64_t key = 1ull << 63 | uint64_t(m->srcDeviceId) << 32 | m->dstDeviceId;
-    auto cached = copyNameIds_.find(key);
-    if (cached == copyNameIds_.end()) {
-        char text[96];
-        std::snprintf(text, sizeof text, "Memcpy PtoP (Device %u -> Device %u)",
-                      unsigned(m->srcDeviceId), unsigned(m->dstDeviceId));
-        cached = copyNameIds_.emplace(key, w_.string(text)).first;
-    }
-    launchedOp(m->start, m->end, cached->second, SliceKind::Memcpy, copyActivity(m),
-               m->correlationId);
+    copyOp(m, 1ull << 63 | uint64_t(m->srcDeviceId) << 32 | m->dstDeviceId,
+           [m](char* text, size_t size) {
+               std::snprintf(text, size, "Memcpy PtoP (Device %u -> Device %u)",
+                             unsigned(m->srcDeviceId), unsigned(m->dstDeviceId));
+           });
 }
 
 void ActivityParser::memset(const CUpti_Activity* rec) {

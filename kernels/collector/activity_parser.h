@@ -74,6 +74,7 @@ private:
     void kernel(const CUpti_Activity* r);
     void memcpy(const CUpti_Activity* r);
     void peerCopy(const CUpti_Activity* r);
+    template <class Copy, class Name> void copyOp(const Copy* m, uint64_t key, Name&& makeName);
     void launchedOp(uint64_t start, uint64_t end, uint32_t name, SliceKind kind,
                     const GpuActivity& g, uint32_t correlation);
     void memset(const CUpti_Activity* r);

@@ -271,30 +271,33 @@ void Collector::reportSubscribeFailure(CUptiResult r, const char* oldName) {
     std::fprintf(stderr, "[strata] collection disabled: %s\n", text.c_str());
 }
 
+// The activity kinds the collector enables: group 0 always (device properties, overhead),
+// the others with their capture group; those are disabled again when the schedule is over.
+struct ActivityKind {
+    CUpti_ActivityKind kind;
+    uint32_t group;
+    const char* name;
+};
+constexpr ActivityKind kActivityKinds[] = {
+    {CUPTI_ACTIVITY_KIND_DEVICE, 0, "DEVICE"},
+    {CUPTI_ACTIVITY_KIND_CONTEXT, 0, "CONTEXT"},
+    {CUPTI_ACTIVITY_KIND_OVERHEAD, 0, "OVERHEAD"},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
+    {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},
+    {CUPTI_ACTIVITY_KIND_MARKER, kCaptureNvtx, "MARKER"},
+    {CUPTI_ACTIVITY_KIND_MARKER_DATA, kCaptureNvtx, "MARKER_DATA"}, // colours
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kCaptureKernels, "CONCURRENT_KERNEL"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, kCaptureMemcpy, "MEMCPY"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, kCaptureMemcpy, "MEMCPY2"}, // peer-to-peer copies
+    {CUPTI_ACTIVITY_KIND_MEMSET, kCaptureMemset, "MEMSET"},
+    {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, kCaptureSync, "SYNCHRONIZATION"},
+    {CUPTI_ACTIVITY_KIND_CUDA_EVENT, kCaptureSync, "CUDA_EVENT"},
+    {CUPTI_ACTIVITY_KIND_MEMORY2, kCaptureMemory, "MEMORY2"},
+};
+
 void Collector::enableActivities() {
-    struct Kind {
-        CUpti_ActivityKind kind;
-        uint32_t group;
-        const char* name;
-    };
-    const Kind kinds[] = {
-        {CUPTI_ACTIVITY_KIND_DEVICE, 0, "DEVICE"},
-        {CUPTI_ACTIVITY_KIND_CONTEXT, 0, "CONTEXT"},
-        {CUPTI_ACTIVITY_KIND_OVERHEAD, 0, "OVERHEAD"},
-        {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
-        {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},
-        {CUPTI_ACTIVITY_KIND_MARKER, kCaptureNvtx, "MARKER"},
-        {CUPTI_ACTIVITY_KIND_MARKER_DATA, kCaptureNvtx, "MARKER_DATA"}, // colours
-        {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kCaptureKernels, "CONCURRENT_KERNEL"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY, kCaptureMemcpy, "MEMCPY"},
-        {CUPTI_ACTIVITY_KIND_MEMCPY2, kCaptureMemcpy, "MEMCPY2"}, // peer-to-peer copies
-        {CUPTI_ACTIVITY_KIND_MEMSET, kCaptureMemset, "MEMSET"},
-        {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, kCaptureSync, "SYNCHRONIZATION"},
-        {CUPTI_ACTIVITY_KIND_CUDA_EVENT, kCaptureSync, "CUDA_EVENT"},
-        {CUPTI_ACTIVITY_KIND_MEMORY2, kCaptureMemory, "MEMORY2"},
-    };
     std::string enabled;
-    for (const Kind& k : kinds) {
+    for (const ActivityKind& k : kActivityKinds) {
         if (k.group && !(config.capture & k.group)) continue;
         const CUptiResult r = cuptiActivityEnable(k.kind);
         if (r != CUPTI_SUCCESS) {
@@ -513,14 +516,8 @@ void Collector::flushLoop() {
         }
         if (finished && !captureStopped.exchange(true)) {
             // Nothing later can be kept: stop paying for CUPTI.
-            for (CUpti_ActivityKind k :
-                 {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-                  CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA,
-                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                  CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
-                  CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT,
-                  CUPTI_ACTIVITY_KIND_MEMORY2})
-                cuptiActivityDisable(k);
+            for (const ActivityKind& k : kActivityKinds)
+                if (k.group) cuptiActivityDisable(k.kind);
             writer.metadata("capture_stopped", "schedule finished or STRATA_DURATION_S reached");
             flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
             continue;
