@@ -1,5 +1,7 @@
 #include "model/slice_nester.h"
 
+#include "model/spill_lanes.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -105,8 +107,8 @@ private:
 
 } // namespace
 
-void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
-                       std::vector<uint32_t>* seqs) {
+void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, Lanes& lanes,
+                       std::vector<uint32_t>* seqs, std::vector<SliceRef>* seqMap) {
     sortForNesting(slices);
     SliceColumns& c = track.slices;
     const size_t n = slices.size();
@@ -120,11 +122,45 @@ void SliceNester::nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawS
         if ((k + 1) % kReleaseBlock == 0) slices.release_prefix(k + 1);
     }
     slices.clear();
-    nestSorted(track, overflow, seqs);
+    nestSorted(track, lanes, seqs, seqMap);
 }
 
-void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
-                             std::vector<uint32_t>* seqs) {
+namespace {
+
+// Extra lane `number` (1, 2, ...) of `base`: its identity, no slices.
+Track laneOf(const Track& base, uint32_t number) {
+    Track t;
+    t.kind = base.kind;
+    t.pid = base.pid;
+    t.tid = base.tid;
+    t.device = base.device;
+    t.name = base.name;
+    t.cookie = base.cookie;
+    t.lane = number;
+    return t;
+}
+
+// Slice r of `from` appended to `to` with its parent and depth there.
+void appendSlice(const SliceColumns& from, size_t r, Track& to, SliceIndex parent, uint16_t depth) {
+    SliceColumns& c = to.slices;
+    c.start.push_back(from.start[r]);
+    c.dur.push_back(from.dur[r]);
+    c.name.push_back(from.name[r]);
+    c.category.push_back(from.category[r]);
+    c.args.push_back(from.args[r]);
+    c.extra.push_back(from.extra[r]);
+    c.kind.push_back(from.kind[r]);
+    c.flags.push_back(from.flags[r]);
+    c.parent.push_back(parent);
+    c.depth.push_back(depth);
+    to.maxDuration = std::max(to.maxDuration, from.dur[r]);
+    to.maxDepth = std::max<uint16_t>(to.maxDepth, uint16_t(depth + 1));
+}
+
+} // namespace
+
+void SliceNester::nestSorted(Track& track, Lanes& lanes, std::vector<uint32_t>* seqs,
+                             std::vector<SliceRef>* seqMap) {
     SliceColumns& c = track.slices;
     const size_t n = c.size();
     c.parent.resize(n);
@@ -133,8 +169,9 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         SliceIndex index; // in the compacted columns
         TimeNs end;
     };
-    std::vector<Open> stack; // open slices, outermost first
-    size_t w = 0;            // kept slices are compacted in place (w never passes r)
+    std::vector<Open> stack; // open slices of the base lane, outermost first
+    SpillLanes spill(kMaxDepth);
+    size_t w = 0; // kept slices are compacted in place (w never passes r)
     TimeNs maxDur = 0;
     size_t maxDepth = 0;
     for (size_t r = 0; r < n; ++r) {
@@ -144,8 +181,15 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         // enclose anything).
         while (!stack.empty() && stack.back().end <= start) stack.pop_back();
         if ((!stack.empty() && end > stack.back().end) || stack.size() >= kMaxDepth) {
-            // Not nested in the open slice: goes to the next lane.
-            overflow.push_back(readSlice(c, r, seqs ? (*seqs)[r] : uint32_t(r)));
+            // Not nested in the open slice: to the first extra lane where it nests.
+            const SpillLanes::Place p = spill.place(start, end);
+            if (p.lane == lanes.extra.size())
+                lanes.extra.push_back(laneOf(track, uint32_t(lanes.extra.size() + 1)));
+            Track& lane = lanes.extra[p.lane];
+            if (seqMap && seqs)
+                (*seqMap)[(*seqs)[r]] = SliceRef{p.lane + 1, SliceIndex(lane.slices.size())};
+            appendSlice(c, r, lane, p.parent, p.depth);
+            ++lanes.spilled;
             continue;
         }
         if (w != r) {
@@ -165,29 +209,10 @@ void SliceNester::nestSorted(Track& track, PodVector<RawSlice>& overflow,
         c.depth.resize(w);
         if (seqs) seqs->resize(w);
     }
+    if (seqMap && seqs)
+        for (SliceIndex k = 0; k < seqs->size(); ++k) (*seqMap)[(*seqs)[k]] = SliceRef{0, k};
     track.maxDuration = maxDur;
     track.maxDepth = static_cast<uint16_t>(maxDepth);
-}
-
-void SliceNester::spill(PodVector<RawSlice> overflow, const Track& base, Lanes& out,
-                        std::vector<SliceRef>* seqMap) {
-    std::vector<uint32_t> seqs;
-    for (uint32_t laneNo = 1; !overflow.empty(); ++laneNo) {
-        out.spilled += overflow.size();
-        Track next;
-        next.kind = base.kind;
-        next.pid = base.pid;
-        next.tid = base.tid;
-        next.device = base.device;
-        next.name = base.name;
-        next.cookie = base.cookie;
-        next.lane = laneNo;
-        out.extra.push_back(std::move(next));
-        PodVector<RawSlice> pending = std::move(overflow);
-        nest(pending, out.extra.back(), overflow, seqMap ? &seqs : nullptr);
-        if (seqMap)
-            for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{laneNo, k};
-    }
 }
 
 SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track& base,
@@ -195,11 +220,7 @@ SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track
     Lanes out;
     if (seqMap) seqMap->assign(seqCount, SliceRef{});
     std::vector<uint32_t> seqs;
-    PodVector<RawSlice> overflow;
-    nest(pending, base, overflow, seqMap ? &seqs : nullptr);
-    if (seqMap)
-        for (SliceIndex k = 0; k < seqs.size(); ++k) (*seqMap)[seqs[k]] = SliceRef{0, k};
-    spill(std::move(overflow), base, out, seqMap);
+    nest(pending, base, out, seqMap ? &seqs : nullptr, seqMap);
     return out;
 }
 
@@ -249,9 +270,7 @@ SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> f
     fromEdges.clear();
 
     Lanes out;
-    PodVector<RawSlice> overflow;
-    nestSorted(base, overflow); // the spilled slices' seqs are their (ordered) column indices
-    spill(std::move(overflow), base, out, nullptr);
+    nestSorted(base, out, nullptr, nullptr);
     return out;
 }
 

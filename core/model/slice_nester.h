@@ -1,7 +1,6 @@
 #pragma once
-// Build-time step: puts a track's slices in nesting order, nests them (depth, parent, self time)
-// in the track's columns, and hands back the slices that overlap without nesting (for the next
-// lane); nestIntoLanes() repeats that until every slice of a track has a lane.
+// Build-time step: puts a track's slices in nesting order, nests them (depth, parent) in the
+// track's columns and moves the slices that overlap without nesting to extra lanes.
 #include "model/pod_vector.h"
 #include "model/trace.h"
 #include "model/track.h"
@@ -33,27 +32,15 @@ inline bool nestsBefore(const RawSlice& a, const RawSlice& b) {
 
 class SliceNester {
 public:
-    // Fills `track.slices` (empty before) with the slices that nest and moves the rest to
-    // `overflow`; `slices` is consumed (empty on return, its memory given back as the columns
-    // grow). With `seqs`, seqs[k] is the seq of the track's slice k.
-    void nest(PodVector<RawSlice>& slices, Track& track, PodVector<RawSlice>& overflow,
-              std::vector<uint32_t>* seqs = nullptr);
-
-    // The nesting itself, for a track whose columns (start, dur, name, category, args, extra,
-    // kind, flags) already hold its slices in nesting order: fills parent, depth, self,
-    // maxDepth and maxDuration, and moves the slices that overlap without nesting to `overflow`
-    // (seq: seqs[k], or k without `seqs`), removing them from the columns (and from seqs).
-    void nestSorted(Track& track, PodVector<RawSlice>& overflow,
-                    std::vector<uint32_t>* seqs = nullptr);
-
     // A base track nested with its extra lanes: the lanes beyond the first (the base track
-    // itself, filled in place) and how many slices spilled into them.
+    // itself, filled in place) and how many slices went to them.
     struct Lanes {
         std::vector<Track> extra;
         size_t spilled = 0;
     };
     // Nests `pending` into `base` and what overlaps without nesting into as many extra lanes as
-    // it takes (each a copy of base's identity with lane = 1, 2, ...). With `seqMap`: for every
+    // it takes (each a copy of base's identity with lane = 1, 2, ...): a slice goes to the first
+    // lane where it nests, so lanes are reused once their slices end. With `seqMap`: for every
     // seq below seqCount, SliceRef{lane number (0 = base), index in that lane}.
     Lanes nestIntoLanes(PodVector<RawSlice> pending, Track& base,
                         std::vector<SliceRef>* seqMap = nullptr, uint32_t seqCount = 0);
@@ -65,8 +52,18 @@ public:
     Lanes nestPrefilled(Track& base, PodVector<RawSlice> fromEdges);
 
 private:
-    void spill(PodVector<RawSlice> overflow, const Track& base, Lanes& out,
-               std::vector<SliceRef>* seqMap);
+    // Fills `track.slices` (empty before) with `slices` in nesting order and nests them;
+    // `slices` is consumed (empty on return, its memory given back as the columns grow). With
+    // `seqs`, seqs[k] is the seq of the track's slice k.
+    void nest(PodVector<RawSlice>& slices, Track& track, Lanes& lanes, std::vector<uint32_t>* seqs,
+              std::vector<SliceRef>* seqMap);
+    // The nesting itself, for a track whose columns (start, dur, name, category, args, extra,
+    // kind, flags) already hold its slices in nesting order: fills parent, depth, maxDepth and
+    // maxDuration, and moves the slices that overlap without nesting to extra lanes in one pass
+    // (O(log lanes) each), removing them from the columns (and from seqs; with seqMap, every
+    // slice's place is written there).
+    void nestSorted(Track& track, Lanes& lanes, std::vector<uint32_t>* seqs,
+                    std::vector<SliceRef>* seqMap);
 };
 
 } // namespace strata

@@ -18,9 +18,9 @@ StringPool::StringPool() {
 }
 
 std::string_view StringPool::store(std::string_view s) {
-    if (s.size() >= kBlockSize / 4) { // big strings get a block of their own
-        storage_.emplace_front(s);
-        return storage_.front();
+    if (s.size() >= kBlockSize / 4) { // big strings get a block of their own, never appended to
+        large_.emplace_back(s);
+        return large_.back();
     }
     if (storage_.empty() || storage_.back().capacity() - tailUsed_ < s.size()) {
         storage_.emplace_back();
@@ -52,6 +52,7 @@ StringId StringPool::find(std::string_view s) const {
 size_t StringPool::memoryBytes() const {
     size_t bytes = views_.capacity() * sizeof(std::string_view);
     for (const auto& b : storage_) bytes += b.capacity();
+    for (const auto& b : large_) bytes += b.capacity();
     bytes += index_.size() * (sizeof(std::string_view) + sizeof(StringId) + 2 * sizeof(void*));
     bytes += index_.bucket_count() * sizeof(void*);
     return bytes;

@@ -29,8 +29,11 @@ private:
         using is_transparent = void;
         size_t operator()(std::string_view s) const noexcept;
     };
-    std::deque<std::string> storage_; // stable addresses (blocks of text)
+    // Stable addresses: blocks of text, the last one filled up to tailUsed_ (appends stay
+    // within its capacity), and strings of a quarter block or more, each on its own.
+    std::deque<std::string> storage_;
     size_t tailUsed_ = 0;
+    std::deque<std::string> large_;
     std::vector<std::string_view> views_;
     std::unordered_map<std::string_view, StringId, Hash, std::equal_to<>> index_;
     std::string_view store(std::string_view s);
