@@ -78,8 +78,6 @@ public:
     // A flow between two slices known by correlation (e.g. collector: launch -> kernel) is derived
     // from correlation ids at build time; no call needed.
 
-    size_t pendingSliceCount() const;
-
     // Bulk loading, for a reader that decodes on several threads (the .strata reader). prefill()
     // sizes a track's columns once; the reader then fills them from any thread, each item at
     // its insertion index: slices in start, dur, name, category, args, extra and kind (slice k
