@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -58,6 +59,7 @@ private slots:
     void thresholdIsStrict();
     void rangeRestriction();
     void tableOutput();
+    void tableEscapesControlBytes();
     void oldKinetoSchema();
     void chromeTraceWithoutGpu();
     void missingFile();
@@ -67,6 +69,31 @@ private slots:
     void usageErrors();
     void help();
 };
+
+// A kernel named with ESC ] 0 ; ... BEL (a terminal retitle), ESC [ 31 m (red), a C1 CSI
+// (U+009B) and a tab: the table shows them escaped, JSON keeps them exact.
+void TstCliSummary::tableEscapesControlBytes() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("esc.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+            "\"k\\u001b]0;pwned\\u0007\\u001b[31m\\u009b\\ttab\",\"pid\":0,\"tid\":7,"
+            "\"ts\":1,\"dur\":2,\"args\":{\"device\":0,\"stream\":7}}]}");
+    f.close();
+    const CliRun r = runCli({path});
+    QCOMPARE(r.exitCode, 0);
+    for (char c : r.out)
+        QVERIFY2(uchar(c) >= 0x20 || c == '\n',
+                 qPrintable(QString("byte 0x%1").arg(uchar(c), 2, 16)));
+    QVERIFY(!r.out.contains("\xc2\x9b"));
+    QVERIFY2(r.out.contains("k\\x1b]0;pwned\\x07\\x1b[31m\\u009b\\x09tab"), r.out.constData());
+    // JSON is exact: the name decodes to the original characters.
+    const QJsonObject j = runJson({path});
+    const QString name =
+        j["gpu"].toObject()["top_kernels"].toArray()[0].toObject()["name"].toString();
+    QCOMPARE(name, QString::fromUtf8("k\x1b]0;pwned\x07\x1b[31m\xc2\x9b\ttab"));
+}
 
 // kineto_two_devices.json, times in µs after B = 1712195495500000 (ns matter: a double would
 // round B + 60.001 to a multiple of 0.25 µs).

@@ -1,6 +1,7 @@
 // strata-cli summary: kernels, GPU time, idle gaps and launch latency of one trace, as a table
 // or (--json) as one JSON object (see core/analysis/trace_summary.h for its keys).
 #include "cli_commands.h"
+#include "text/terminal_text.h"
 
 #include "analysis/trace_summary.h"
 #include "io/trace_loader.h"
@@ -44,19 +45,20 @@ TimeNs microsToNs(double us) {
     return static_cast<TimeNs>(std::llround(us * 1000.0));
 }
 
+// A name for a table cell: safe for the terminal, at most `max` bytes before the escaping.
 std::string shorten(std::string_view s, size_t max) {
-    if (s.size() <= max) return std::string(s);
-    return std::string(s.substr(0, max - 3)) + "...";
+    if (s.size() <= max) return terminalSafe(s);
+    return terminalSafe(s.substr(0, max - 3)) + "...";
 }
 
 void printTables(const TraceSummary& s, const std::string& file, double loadMs, size_t top) {
-    std::printf("file: %s\n", file.c_str());
+    std::printf("file: %s\n", terminalSafe(file).c_str());
     std::printf("slices %zu, counter samples %zu, instants %zu, flows %zu (loaded in %.1f ms)\n",
                 s.slices, s.counterSamples, s.instants, s.flows, loadMs);
     if (!s.warnings.empty()) {
         std::printf("warnings (%zu):\n", s.warnings.size());
         for (size_t i = 0; i < s.warnings.size() && i < 10; ++i)
-            std::printf("  %s\n", s.warnings[i].c_str());
+            std::printf("  %s\n", terminalSafe(s.warnings[i]).c_str());
         if (s.warnings.size() > 10) std::printf("  ... %zu more\n", s.warnings.size() - 10);
     }
     const KernelStats& k = s.kernels;
@@ -174,7 +176,7 @@ int strata::cli::summary(const Args& args) {
     const auto t1 = std::chrono::steady_clock::now();
     if (!loaded.ok()) {
         const std::string msg = loaded.error ? loaded.error->toString() : file + ": cannot load";
-        std::fprintf(stderr, "strata-cli summary: %s\n", msg.c_str());
+        std::fprintf(stderr, "strata-cli summary: %s\n", terminalSafe(msg).c_str());
         return 1;
     }
     const Trace& trace = *loaded.trace;

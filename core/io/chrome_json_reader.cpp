@@ -203,6 +203,9 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
     } else if (in.truncatedGzip()) {
         builder.addWarning("the gzip stream ends before its trailer (JSON was complete)");
     }
+    if (in.trailingBytes())
+        builder.addWarning(std::to_string(in.trailingBytes()) +
+                           " bytes after the end of the gzip data were ignored");
     if (options.progress && !options.progress(1.0)) return fail(name, 0, 0, "cancelled");
     log.mark("parsed");
     if (log.on)

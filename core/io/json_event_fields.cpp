@@ -29,6 +29,42 @@ bool readTime(od::value v, TimeNs* out) {
     return parseMicrosToNs(text, out);
 }
 
+// A JSON number by the grammar (-?int frac? exp?), trailing whitespace allowed: what simdjson
+// refuses with a number error although the text is valid, e.g. 1e400 (out of double range).
+bool isJsonNumber(std::string_view t) {
+    while (!t.empty() &&
+           (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+        t.remove_suffix(1);
+    size_t i = 0;
+    auto digits = [&] {
+        const size_t from = i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        return i > from;
+    };
+    if (i < t.size() && t[i] == '-') ++i;
+    if (i < t.size() && t[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    if (i < t.size() && t[i] == '.') {
+        ++i;
+        if (!digits()) return false;
+    }
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+        if (!digits()) return false;
+    }
+    return i == t.size();
+}
+
+bool isNumberError(simdjson::error_code e) {
+    // (INCORRECT_TYPE: simdjson 3.0 on an integer past 64 bits.) Called on values whose type() is
+    // number only.
+    return e == simdjson::NUMBER_ERROR || e == simdjson::NUMBER_OUT_OF_RANGE ||
+           e == simdjson::INCORRECT_TYPE;
+}
+
 // On-Demand does not look at values nobody asks for; literals and numbers that are skipped are
 // checked here so that "tru" or "1.2.3" is reported, not ignored.
 simdjson::error_code validateScalar(od::value v, od::json_type t) {
@@ -45,7 +81,7 @@ simdjson::error_code validateScalar(od::value v, od::json_type t) {
     case od::json_type::number: {
         double d;
         const auto e = v.get_double().get(d);
-        return e == simdjson::NUMBER_OUT_OF_RANGE ? simdjson::SUCCESS : e;
+        return isNumberError(e) && isJsonNumber(v.raw_json_token()) ? simdjson::SUCCESS : e;
     }
     default:
         return simdjson::SUCCESS;
@@ -63,7 +99,12 @@ simdjson::error_code readId(od::value v, IdField* out) {
             return simdjson::SUCCESS;
         }
         double d;
-        if (auto e = v.get_double().get(d)) return e;
+        if (auto e = v.get_double().get(d)) {
+            if (!isNumberError(e) || !isJsonNumber(v.raw_json_token())) return e;
+            out->isString = true; // out of double range: an id by its text
+            out->text = v.raw_json_token();
+            return simdjson::SUCCESS;
+        }
         if (std::isfinite(d) && std::fabs(d) < 9.2e18)
             out->num = int64_t(d);
         else
@@ -118,21 +159,27 @@ simdjson::error_code readArgs(od::value v, Event& ev) {
                 break;
             }
             od::number_type nt;
-            if (av.get_number_type().get(nt)) {
-                // Out of range even for double handling: keep the text.
-                a.type = ArgValue::Type::Json;
-                a.s = av.raw_json_token();
-                break;
-            }
-            if (nt == od::number_type::signed_integer) {
+            simdjson::error_code e = av.get_number_type().get(nt);
+            if (!e && nt == od::number_type::signed_integer) {
                 a.type = ArgValue::Type::Int;
-                if (auto e = av.get_int64().get(a.i)) return e;
-            } else if (nt == od::number_type::unsigned_integer) {
+                e = av.get_int64().get(a.i);
+            } else if (!e && nt == od::number_type::unsigned_integer) {
                 a.type = ArgValue::Type::UInt;
-                if (auto e = av.get_uint64().get(a.u)) return e;
-            } else {
+                e = av.get_uint64().get(a.u);
+            } else if (!e) {
                 a.type = ArgValue::Type::Double;
-                if (auto e = av.get_double().get(a.d)) return e;
+                e = av.get_double().get(a.d);
+            }
+            if (e) {
+                // A valid number out of range (1e400, an integer past 64 bits): its text is
+                // kept, and counted.
+                if (!isNumberError(e) || !isJsonNumber(tok)) return e;
+                a.type = ArgValue::Type::Json;
+                a.s = tok;
+                while (!a.s.empty() && (a.s.back() == ' ' || a.s.back() == '\n' ||
+                                        a.s.back() == '\r' || a.s.back() == '\t'))
+                    a.s.remove_suffix(1);
+                ++ev.numbersKeptAsText;
             }
             break;
         }

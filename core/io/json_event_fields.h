@@ -40,6 +40,7 @@ struct EventScalars {
     std::string_view id2Text; // "local:..." / "global:..." cookie text
     char scope = 0;
     char bp = 0;
+    uint32_t numbersKeptAsText = 0; // args numbers out of range, kept as their text
 };
 
 struct Event : EventScalars {

@@ -118,13 +118,17 @@ struct ChromeEventParser::Impl {
         return id;
     }
 
-    void skip(const std::string& why) {
-        Skip& s = skips[why];
+    // An event skipped, or kept with a repair, counted by why (with where the first was).
+    void count(std::map<std::string, Skip>& counts, const std::string& why) {
+        Skip& s = counts[why];
         if (s.count++ == 0 && pos) {
             s.offset = pos->offset;
             s.line = batch->lineOf(pos->inBatch);
         }
     }
+    void skip(const std::string& why) { count(skips, why); }
+    std::map<std::string, Skip> repairs;
+    void repaired(const std::string& why) { count(repairs, why); }
 
     int64_t resolveId(const IdField& f, int64_t fallback, bool isPid, int64_t pidForTid) {
         if (!f.present) return fallback;
@@ -315,12 +319,17 @@ struct ChromeEventParser::Impl {
         const Event& ev = *evp;
         ++eventsParsed;
         const char ph = ev.ph;
+        if (ev.numbersKeptAsText)
+            repaired("kept with an args number out of range (1e400, an integer past 64 bits) as "
+                     "its text");
         if (ph == 0) return skip("event without \"ph\"");
         const int64_t pid = resolveId(ev.pid, 0, true, 0);
         int64_t tid = resolveId(ev.tid, pid, false, pid);
         if (ph == 'M') return metadataEvent(pid, tid);
         if (!ev.hasTs) return skip("event without \"ts\"");
         if (ev.badTs) return skip("event whose \"ts\" is not a number of microseconds");
+        if (!timeInRange(ev.ts))
+            return skip("event whose \"ts\" is out of range (beyond +-2^62 ns, 146 years)");
 
         const StringId name = ev.hasName ? intern(ev.name) : StringPool::kEmpty;
         const StringId cat = ev.hasCat ? intern(ev.cat) : StringPool::kEmpty;
@@ -334,6 +343,8 @@ struct ChromeEventParser::Impl {
             if (ph == 'X' && (!ev.hasDur || ev.badDur))
                 return skip("'X' event without a numeric \"dur\"");
             if (ph == 'X' && ev.dur < 0) return skip("'X' event with a negative \"dur\"");
+            if (ph == 'X' && !spanInRange(ev.ts, ev.dur))
+                return skip("'X' event that ends out of range (ts + dur past 2^62 ns)");
             const SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
             TrackId track;
             GpuActivity gpu;
@@ -532,11 +543,13 @@ void ChromeEventParser::finish() {
         if (!x.namedProcesses.count(pid)) x.b.setProcessName(pid, x.b.intern(text));
     for (const auto& [key, text] : x.stringThreadNames)
         if (!x.namedThreads.count(key)) x.b.setThreadName(key.first, key.second, x.b.intern(text));
-    for (const auto& [why, s] : x.skips) {
-        x.b.addWarning("skipped " + std::to_string(s.count) + " " +
-                       (s.count == 1 ? "event" : "events") + ": " + why + " (first at byte " +
-                       std::to_string(s.offset) + ", line " + std::to_string(s.line) + ")");
-    }
+    auto warn = [&](const char* verb, const std::string& why, const Skip& s) {
+        x.b.addWarning(verb + std::to_string(s.count) + " " + (s.count == 1 ? "event" : "events") +
+                       ": " + why + " (first at byte " + std::to_string(s.offset) + ", line " +
+                       std::to_string(s.line) + ")");
+    };
+    for (const auto& [why, s] : x.skips) warn("skipped ", why, s);
+    for (const auto& [why, s] : x.repairs) warn("", why, s);
 }
 
 } // namespace strata

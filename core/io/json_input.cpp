@@ -73,6 +73,19 @@ size_t JsonInput::readRaw(char* dst, size_t cap) {
     return n;
 }
 
+bool JsonInput::memberFollows() {
+    Inflater& z = *z_;
+    if (z.zs.avail_in < 2 && !rawEof_) {
+        // Move what is left to the front and top the buffer up.
+        std::memmove(z.in.data(), z.zs.next_in, z.zs.avail_in);
+        const size_t n = readRaw(reinterpret_cast<char*>(z.in.data()) + z.zs.avail_in,
+                                 z.in.size() - z.zs.avail_in);
+        z.zs.next_in = z.in.data();
+        z.zs.avail_in += uInt(n);
+    }
+    return z.zs.avail_in >= 2 && z.zs.next_in[0] == 0x1f && z.zs.next_in[1] == 0x8b;
+}
+
 size_t JsonInput::readInflated(char* dst, size_t cap) {
     Inflater& z = *z_;
     z.zs.next_out = reinterpret_cast<Bytef*>(dst);
@@ -86,7 +99,15 @@ size_t JsonInput::readInflated(char* dst, size_t cap) {
             z.zs.avail_in = uInt(n);
         }
         if (z.streamEnded) {
-            // Another gzip member follows (or trailing garbage, which inflate will reject).
+            // Another gzip member follows, or bytes that are not gzip (garbage a writer
+            // appended, padding): those end the data, counted, as gzip does.
+            if (!memberFollows()) {
+                trailingBytes_ =
+                    z.zs.avail_in + (rawSize_ > rawConsumed_ ? rawSize_ - rawConsumed_ : 0);
+                z.zs.avail_in = 0;
+                rawEof_ = true;
+                break;
+            }
             inflateReset(&z.zs);
             z.streamEnded = false;
         }

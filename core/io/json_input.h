@@ -1,7 +1,7 @@
 #pragma once
 // Byte source for the JSON reader: a file read in chunks (never mapped whole) or a memory buffer,
 // inflated on the fly when it starts with the gzip magic (1f 8b). Concatenated gzip members are
-// read one after another.
+// read one after another; bytes after the last member that are not gzip are ignored and counted.
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -31,6 +31,8 @@ public:
     const std::string& error() const { return error_; }
     // The gzip stream ended before its trailer (writer killed mid-way).
     bool truncatedGzip() const { return truncatedGzip_; }
+    // Bytes after the end of the gzip data that do not start another member (ignored).
+    uint64_t trailingBytes() const { return trailingBytes_; }
     // Raw (compressed) bytes consumed so far and the total raw size, for progress.
     uint64_t rawConsumed() const { return rawConsumed_; }
     uint64_t rawSize() const { return rawSize_; }
@@ -39,6 +41,7 @@ private:
     struct Inflater;
     size_t readRaw(char* dst, size_t cap);
     size_t readInflated(char* dst, size_t cap);
+    bool memberFollows(); // after a member's end: the gzip magic comes next
 
     FILE* file_ = nullptr;
     std::string_view buffer_;
@@ -50,6 +53,7 @@ private:
     std::string error_;
     uint64_t rawConsumed_ = 0;
     uint64_t rawSize_ = 0;
+    uint64_t trailingBytes_ = 0;
     std::unique_ptr<Inflater> z_;
     // Raw bytes read ahead to sniff the gzip magic, handed out first.
     unsigned char head_[2] = {0, 0};

@@ -7,6 +7,18 @@ namespace strata {
 
 using TimeNs = int64_t;
 
+// The times a trace holds: every start and end within +-kMaxTimeNs (2^62 ns, about 146 years
+// either side of the clock's zero), so that the difference of any two fits in TimeNs. Readers
+// skip and count events outside it (TraceBuilder::build() drops any that reach it).
+constexpr TimeNs kMaxTimeNs = (TimeNs(1) << 62) - 1;
+constexpr bool timeInRange(TimeNs t) {
+    return t >= -kMaxTimeNs && t <= kMaxTimeNs;
+}
+// A slice [start, start + dur) whose both ends are in range (dur >= 0).
+constexpr bool spanInRange(TimeNs start, TimeNs dur) {
+    return timeInRange(start) && dur >= 0 && dur <= kMaxTimeNs && start + dur <= kMaxTimeNs;
+}
+
 struct TimeRange {
     TimeNs start = 0;
     TimeNs end = 0; // exclusive

@@ -71,38 +71,92 @@ void TraceBuilder::Impl::dropEmptyTracks(std::vector<SeqMap>& seqMaps) {
 
 TimeRange TraceBuilder::Impl::bounds() {
     // Over everything that has a time: each track in two halves (the second half: the second
-    // half of the prefilled slices), on both cores for large traces.
+    // half of the prefilled slices), on both cores for large traces. Times out of range are
+    // counted, not seen.
     const std::vector<Track>& tracks = trace->tracks_;
-    std::vector<std::pair<TimeNs, TimeNs>> parts(2 * raw.size(), {INT64_MAX, INT64_MIN});
+    struct Part {
+        TimeNs lo = INT64_MAX, hi = INT64_MIN;
+        size_t outOfRange = 0;
+        void see(TimeNs start, TimeNs dur) {
+            if (!spanInRange(start, dur)) {
+                ++outOfRange;
+                return;
+            }
+            lo = std::min(lo, start);
+            hi = std::max(hi, start + dur);
+        }
+    };
+    std::vector<Part> parts(2 * raw.size());
     size_t slices = 0;
     for (size_t i = 0; i < raw.size(); ++i) slices += pendingOn(raw, tracks, i);
     parallelFor(parts.size(), slices > kParallelBuildMinSlices, [&](size_t n) {
         const size_t i = n / 2;
-        auto& [lo, hi] = parts[n];
-        auto see = [&](TimeNs s, TimeNs e) {
-            lo = std::min(lo, s);
-            hi = std::max(hi, e);
-        };
+        Part& part = parts[n];
         const SliceColumns& c = tracks[i].slices;
         const size_t prefilled = raw[i].prefilled ? c.size() : 0;
         if (n % 2 == 1) {
-            for (size_t k = prefilled / 2; k < prefilled; ++k)
-                see(c.start[k], c.start[k] + c.dur[k]);
+            for (size_t k = prefilled / 2; k < prefilled; ++k) part.see(c.start[k], c.dur[k]);
             return;
         }
-        for (size_t k = 0; k < prefilled / 2; ++k) see(c.start[k], c.start[k] + c.dur[k]);
-        for (const auto& sl : raw[i].slices) see(sl.start, sl.start + sl.dur);
-        for (const auto& e : raw[i].edges) see(e.slice.start, e.slice.start);
-        for (TimeNs t : tracks[i].counter.ts) see(t, t);
-        for (TimeNs t : tracks[i].instants.ts) see(t, t);
+        for (size_t k = 0; k < prefilled / 2; ++k) part.see(c.start[k], c.dur[k]);
+        for (const auto& sl : raw[i].slices) part.see(sl.start, sl.dur);
+        for (const auto& e : raw[i].edges) part.see(e.slice.start, 0);
+        for (TimeNs t : tracks[i].counter.ts) part.see(t, 0);
+        for (TimeNs t : tracks[i].instants.ts) part.see(t, 0);
     });
-    TimeNs lo = INT64_MAX, hi = INT64_MIN;
-    for (const auto& [l, h] : parts) {
-        lo = std::min(lo, l);
-        hi = std::max(hi, h);
+    Part all;
+    for (const Part& p : parts) {
+        all.lo = std::min(all.lo, p.lo);
+        all.hi = std::max(all.hi, p.hi);
+        all.outOfRange += p.outOfRange;
     }
-    if (lo > hi) lo = hi = 0;
-    return TimeRange{lo, hi};
+    if (all.outOfRange) dropOutOfRange(all.outOfRange);
+    if (all.lo > all.hi) all.lo = all.hi = 0;
+    return TimeRange{all.lo, all.hi};
+}
+
+namespace {
+
+// Keeps the rows r of `columns` (all of one length) for which keep(r) holds, in order. keep(r)
+// may read the columns' row r: rows are only written below the one being looked at.
+template <typename Keep, typename First, typename... Rest>
+void keepRows(Keep keep, First& first, Rest&... rest) {
+    const size_t n = first.size();
+    size_t w = 0;
+    for (size_t r = 0; r < n; ++r) {
+        if (!keep(r)) continue;
+        if (w != r) {
+            first[w] = first[r];
+            ((rest[w] = rest[r]), ...);
+        }
+        ++w;
+    }
+    first.resize(w);
+    (rest.resize(w), ...);
+}
+
+} // namespace
+
+void TraceBuilder::Impl::dropOutOfRange(size_t count) {
+    for (size_t i = 0; i < raw.size(); ++i) {
+        RawTrack& rt = raw[i];
+        Track& t = trace->tracks_[i];
+        keepRows([&](size_t r) { return spanInRange(rt.slices[r].start, rt.slices[r].dur); },
+                 rt.slices);
+        keepRows([&](size_t r) { return timeInRange(rt.edges[r].slice.start); }, rt.edges);
+        if (rt.prefilled) {
+            SliceColumns& c = t.slices;
+            keepRows([&](size_t r) { return spanInRange(c.start[r], c.dur[r]); }, c.start, c.dur,
+                     c.name, c.category, c.args, c.extra, c.kind, c.flags);
+        }
+        keepRows([&](size_t r) { return timeInRange(t.counter.ts[r]); }, t.counter.ts,
+                 t.counter.value);
+        keepRows([&](size_t r) { return timeInRange(t.instants.ts[r]); }, t.instants.ts,
+                 t.instants.name, t.instants.category, t.instants.args);
+    }
+    trace->warnings_.push_back("skipped " + std::to_string(count) +
+                               " events whose time is out of range (a start or end beyond "
+                               "+-2^62 ns, about 146 years from the clock's zero)");
 }
 
 void TraceBuilder::Impl::matchAllEdges(TimeRange bounds) {

@@ -79,7 +79,8 @@ struct TraceBuilder::Impl {
     std::vector<std::pair<int64_t, int64_t>> trackKeys; // (pid, tid) of tracks as added
 
     // The phases of build(), in order.
-    TimeRange bounds();
+    TimeRange bounds(); // drops what is out of range first
+    void dropOutOfRange(size_t count);
     void matchAllEdges(TimeRange bounds);
     std::vector<SeqMap> nestIntoLanes(); // and places the extra lanes after the base tracks
     void dropEmptyTracks(std::vector<SeqMap>& seqMaps);

@@ -2,6 +2,7 @@
 
 #include "io/trace_loader.h"
 #include "record/collector_env.h"
+#include "text/terminal_text.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -55,16 +56,17 @@ std::string humanBytes(uint64_t n) {
 
 std::string formatTraceFileSummary(const TraceFileSummary& s) {
     char buf[256];
-    std::string out = "  " + s.path + "  " + humanBytes(s.bytes);
-    if (!s.loaded) return out + "  cannot load: " + s.error + "\n";
+    std::string out = "  " + terminalSafe(s.path) + "  " + humanBytes(s.bytes);
+    if (!s.loaded) return out + "  cannot load: " + terminalSafe(s.error) + "\n";
     std::snprintf(buf, sizeof buf,
                   "  %" PRIu64 " slices, %" PRIu64 " kernels, %" PRIu64 " GPU ops\n", s.slices,
                   s.kernels, s.gpuOps);
     out += buf;
     if (s.cudaInitialized == 0)
         out += "    the target never initialized CUDA (the trace keeps its CPU/process data)\n";
-    if (!s.cuptiError.empty()) out += "    CUPTI could not be used: " + s.cuptiError + "\n";
-    for (const auto& w : s.warnings) out += "    warning: " + w + "\n";
+    if (!s.cuptiError.empty())
+        out += "    CUPTI could not be used: " + terminalSafe(s.cuptiError) + "\n";
+    for (const auto& w : s.warnings) out += "    warning: " + terminalSafe(w) + "\n";
     return out;
 }
 
