@@ -8,6 +8,8 @@
 #include "record/record_options.h"
 #include "record/record_summary.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -86,6 +88,76 @@ private slots:
         QTest::newRow("unclosed") << "a{pid"
                                   << "a{pid";
     }
+
+    void valuesFromTheEnvironmentStayInTheFolder_data() {
+        QTest::addColumn<QString>("rank");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("climb") << "../../x"
+                               << "out/.__.__x.strata";
+        QTest::newRow("slash") << "a/b"
+                               << "out/a_b.strata";
+        QTest::newRow("dots") << ".."
+                              << "out/._.strata";
+        QTest::newRow("dot") << "."
+                             << "out/_.strata";
+        QTest::newRow("empty") << ""
+                               << "out/_.strata";
+        QTest::newRow("spaces and ctl") << "r 1\t$(x)"
+                                        << "out/r_1___x_.strata";
+        QTest::newRow("kept") << "node-7.a_b"
+                              << "out/node-7.a_b.strata";
+    }
+    void valuesFromTheEnvironmentStayInTheFolder() {
+        // Only [A-Za-z0-9._-] survive, a '.' after a '.' becomes '_': never "..", never '/'.
+        QFETCH(QString, rank);
+        QFETCH(QString, expected);
+        const OutputPathValues v{1, rank.toStdString(), rank.toStdString()};
+        QCOMPARE(QString::fromStdString(expandOutputPath("out/{rank}.strata", v)), expected);
+        QCOMPARE(QString::fromStdString(expandOutputPath("out/{host}.strata", v)), expected);
+    }
+
+    void rankFromEnvironmentWritesInsideTheFolder() {
+        // A real target with RANK=../../x and -o <dir>/out/{rank}.strata writes in out/.
+        const QString out = dir_.filePath("out");
+        QVERIFY(QDir().mkpath(out));
+        auto env = cliEnv();
+        env.insert("RANK", "../../x");
+        const CliRun r = runCli(
+            {"record", "-o", out + "/{rank}.strata", "--", QString::fromStdString(kFakeTarget)},
+            env);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QFile::exists(out + "/.__.__x.strata"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath("x.strata")));
+        QVERIFY2(r.err.contains("/out/.__.__x.strata"), qPrintable(r.err));
+    }
+
+    void existingOutputIsNotOverwritten() {
+        const QString out = dir_.filePath("keep.strata");
+        std::ofstream(out.toStdString()) << "an earlier recording\n";
+        CliRun r =
+            runCli({"record", "-o", out, "--", QString::fromStdString(kFakeTarget)}, cliEnv());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("keep.strata exists (an earlier recording?)") &&
+                     r.err.contains("--force"),
+                 qPrintable(r.err));
+        QCOMPARE(readAll(out.toStdString()), std::string("an earlier recording\n"));
+        r = runCli({"record", "--force", "-o", out, "--", QString::fromStdString(kFakeTarget)},
+                   cliEnv());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(readAll(out.toStdString()).substr(0, 6) != "an ear");
+        // A template with {pid} is a new name per process: not an overwrite.
+        std::ofstream(path("same-1.strata")) << "x\n";
+        r = runCli({"record", "-o", dir_.filePath("same-{pid}.strata"), "--",
+                    QString::fromStdString(kFakeTarget)},
+                   cliEnv());
+        QCOMPARE(r.exitCode, 0);
+        // A folder that does not exist is refused before anything runs.
+        r = runCli({"record", "-o", dir_.filePath("no/such/dir/t.strata"), "--",
+                    QString::fromStdString(kFakeTarget)},
+                   cliEnv());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no/such/dir does not exist"), qPrintable(r.err));
+    }
     void expandTemplate() {
         QFETCH(QString, tmpl);
         QFETCH(QString, expected);
@@ -119,6 +191,19 @@ private slots:
         QVERIFY(matchesOutputPath("r{rank}-{host}-{pid}.strata", "r0-my-host-1-77.strata"));
         QVERIFY(!matchesOutputPath("r{rank}-{pid}.strata", "r0-77.json"));
         QVERIFY(matchesOutputPath("exact.strata", "exact.strata"));
+        QVERIFY(matchesOutputPath("{host}", "a.b-c_d"));
+        QVERIFY(!matchesOutputPath("{host}", "a/b"));
+        QVERIFY(!matchesOutputPath("{host}", ""));
+        // 30 {host} fields against a 2,000-character name that almost matches: exponential
+        // with backtracking, a few ms as an automaton.
+        std::string tmpl, name(2000, 'h');
+        for (int i = 0; i < 30; ++i) tmpl += "{host}";
+        tmpl += "!";
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(!matchesOutputPath(tmpl, name));
+        QVERIFY(matchesOutputPath(tmpl, name + "!"));
+        QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
         QVERIFY(hasPlaceholders("a{host}"));
         QVERIFY(!hasPlaceholders("a{hos}"));
     }

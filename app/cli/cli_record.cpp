@@ -25,7 +25,9 @@ const char* kUsage =
     "Runs CMD (no shell) with the Strata CUPTI collector injected and writes a .strata trace.\n"
     "\n"
     "  -o, --output PATH      output path; {pid} {rank} {host} are expanded in each process\n"
-    "                         (default strata-YYYYmmdd-HHMMSS-{host}-{pid}.strata)\n"
+    "                         (default strata-YYYYmmdd-HHMMSS-{host}-{pid}.strata); {rank} and\n"
+    "                         {host} keep only [A-Za-z0-9._-]\n"
+    "  -f, --force            overwrite an existing output file (refused otherwise)\n"
     "  --capture LIST         api,nvtx,kernels,memcpy,memset,sync,memory or all (default all)\n"
     "  --buffer-size BYTES    CUPTI activity buffer size (suffix K or M allowed)\n"
     "  --wait W --warmup U --active A --repeat R\n"
@@ -174,6 +176,10 @@ int record(const Args& args) {
         }
         if (a == "-q" || a == "--quiet") {
             quiet = true;
+            continue;
+        }
+        if (a == "-f" || a == "--force") {
+            o.force = true;
             continue;
         }
         if (a.empty() || a[0] != '-') break; // the command starts here

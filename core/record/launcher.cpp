@@ -63,6 +63,31 @@ void forwardSignal(int sig, siginfo_t* info, void*) {
 
 constexpr int kForwarded[3] = {SIGINT, SIGTERM, SIGHUP};
 
+// The output folder exists and is writable, and (without `force`) no earlier recording would be
+// overwritten: a template with {pid} expands to a new name per process; one without names the
+// same file in every run (with this machine's {rank} and {host}, which the target inherits).
+bool checkOutput(const std::string& outputTemplate, bool force, std::string* error) {
+    const std::string path = expandOutputPath(outputTemplate, currentProcessValues());
+    const size_t slash = path.rfind('/');
+    const std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *error = "output folder " + dir + " does not exist";
+        return false;
+    }
+    if (access(dir.c_str(), W_OK | X_OK) != 0) {
+        *error = "output folder " + dir + " is not writable: " + std::strerror(errno);
+        return false;
+    }
+    if (!force && outputTemplate.find("{pid}") == std::string::npos &&
+        lstat(path.c_str(), &st) == 0) {
+        *error = path + " exists (an earlier recording?): give another -o, or --force to "
+                        "overwrite it";
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::string findCollector(const RecordOptions& options, std::string* error) {
@@ -198,6 +223,7 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     const std::string tmpl = options.output.empty() ? defaultOutputTemplate(now) : options.output;
     // Absolute, so a target that changes directory still writes where the user asked.
     outputTemplate_ = absolutePath(tmpl, options.workingDirectory);
+    if (!checkOutput(outputTemplate_, options.force, error)) return false;
 
     const std::vector<std::string> env =
         buildTargetEnvironment(options, collector_, outputTemplate_, environ);

@@ -2,8 +2,10 @@
 
 #include "record/collector_env.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <unistd.h>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -23,42 +25,86 @@ Placeholder placeholderAt(std::string_view s, size_t i, size_t* length) {
     return Placeholder::None;
 }
 
+bool isSafe(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+           c == '_' || c == '-';
+}
+
 bool accepts(Placeholder p, char c) {
     switch (p) {
     case Placeholder::Pid:
         return c >= '0' && c <= '9';
     case Placeholder::Rank:
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-               c == '_' || c == '-';
     case Placeholder::Host:
-        return c != '/';
+        return isSafe(c);
     case Placeholder::None:
         break;
     }
     return false;
 }
 
-bool matchFrom(std::string_view t, size_t ti, std::string_view s, size_t si) {
-    while (ti < t.size()) {
+// The template as tokens: a literal character or a placeholder (one or more accepted chars).
+struct Token {
+    Placeholder p = Placeholder::None;
+    char c = 0;
+};
+
+std::vector<Token> tokenize(std::string_view t) {
+    std::vector<Token> tokens;
+    for (size_t i = 0; i < t.size();) {
         size_t len = 0;
-        const Placeholder p = placeholderAt(t, ti, &len);
+        const Placeholder p = placeholderAt(t, i, &len);
         if (p == Placeholder::None) {
-            if (si >= s.size() || s[si] != t[ti]) return false;
-            ++ti;
-            ++si;
-            continue;
+            tokens.push_back({p, t[i]});
+            ++i;
+        } else {
+            tokens.push_back({p, 0});
+            i += len;
         }
-        // One or more accepted characters, then the rest of the template (backtracking).
-        size_t end = si;
-        while (end < s.size() && accepts(p, s[end])) ++end;
-        for (size_t k = end; k > si; --k)
-            if (matchFrom(t, ti + len, s, k)) return true;
-        return false;
     }
-    return si == s.size();
+    return tokens;
+}
+
+// Runs the template as an automaton over the path: state k = the first k tokens matched (and,
+// for a placeholder token k - 1, possibly more of its characters to come). One pass over the
+// path, O(path x template), no backtracking.
+bool matchTokens(const std::vector<Token>& tokens, std::string_view s) {
+    const size_t n = tokens.size();
+    std::vector<char> at(n + 1, 0), next(n + 1, 0);
+    at[0] = 1;
+    for (char c : s) {
+        std::fill(next.begin(), next.end(), 0);
+        bool any = false;
+        for (size_t k = 0; k <= n; ++k) {
+            if (!at[k]) continue;
+            // Token k - 1 is a placeholder that may take this character too.
+            if (k > 0 && tokens[k - 1].p != Placeholder::None && accepts(tokens[k - 1].p, c))
+                next[k] = 1, any = true;
+            if (k == n) continue;
+            const Token& tok = tokens[k];
+            if (tok.p == Placeholder::None ? tok.c == c : accepts(tok.p, c))
+                next[k + 1] = 1, any = true;
+        }
+        if (!any) return false;
+        at.swap(next);
+    }
+    return at[n] != 0;
 }
 
 } // namespace
+
+std::string safePathValue(std::string_view value) {
+    std::string out;
+    for (char c : value) {
+        if (!isSafe(c))
+            c = '_';
+        else if (c == '.' && !out.empty() && out.back() == '.')
+            c = '_'; // never ".."
+        out += c;
+    }
+    if (out.empty() || out == ".") return "_";
+    return out;
+}
 
 std::string expandOutputPath(std::string_view t, const OutputPathValues& v) {
     std::string out;
@@ -70,10 +116,10 @@ std::string expandOutputPath(std::string_view t, const OutputPathValues& v) {
             out += std::to_string(v.pid);
             break;
         case Placeholder::Rank:
-            out += v.rank;
+            out += safePathValue(v.rank);
             break;
         case Placeholder::Host:
-            out += v.host;
+            out += safePathValue(v.host);
             break;
         case Placeholder::None:
             out += t[i];
@@ -111,7 +157,7 @@ OutputPathValues currentProcessValues() {
 }
 
 bool matchesOutputPath(std::string_view pathTemplate, std::string_view path) {
-    return matchFrom(pathTemplate, 0, path, 0);
+    return matchTokens(tokenize(pathTemplate), path);
 }
 
 bool hasPlaceholders(std::string_view t) {

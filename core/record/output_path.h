@@ -18,8 +18,14 @@ struct OutputPathValues {
     std::string host;
 };
 
-// Replaces every {pid}, {rank} and {host}; other text (and unknown {names}) is kept as is.
+// Replaces every {pid}, {rank} and {host}; other text (and unknown {names}) is kept as is. The
+// rank and host come from the environment: they go through safePathValue(), so no value can
+// climb out of the template's folder.
 std::string expandOutputPath(std::string_view pathTemplate, const OutputPathValues& values);
+
+// A value made safe to put into a path: only [A-Za-z0-9._-] (others become '_'), never "..",
+// never empty or ".".
+std::string safePathValue(std::string_view value);
 
 // The first non-empty of RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, PMI_RANK; "0" if none.
 using GetEnv = std::function<const char*(const char*)>;
@@ -31,7 +37,8 @@ std::string hostName();
 OutputPathValues currentProcessValues();
 
 // True if `path` is what `pathTemplate` gives for some pid/rank/host: {pid} matches one or more
-// digits, {rank} one or more of [0-9A-Za-z_-], {host} one or more characters other than '/'.
+// digits, {rank} and {host} one or more of [A-Za-z0-9._-]. Linear in the path (an automaton
+// over the template's tokens).
 bool matchesOutputPath(std::string_view pathTemplate, std::string_view path);
 bool hasPlaceholders(std::string_view pathTemplate);
 
