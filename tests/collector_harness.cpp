@@ -397,6 +397,19 @@ int forkScenario() {
     return 0;
 }
 
+// SIGTERM while the program is inside CUPTI (holding its lock) under heavy activity: a flush
+// would wait on that lock, so the file is closed without CUPTI's last buffer.
+int signalInCuptiScenario() {
+    InitializeInjection();
+    kernel("flushed", 1000, 2000, 1);
+    strata_collector_flush();
+    for (int i = 0; i < 1000; ++i) kernel("busy", 3000 + 10 * i, 3005 + 10 * i, 10 + i);
+    std::printf("raise_ns=%llu\n", (unsigned long long)fake_cupti_now());
+    std::fflush(stdout);
+    fake_cupti_raise_while_locked(SIGTERM);
+    return 99; // not reached
+}
+
 int signalScenario(int sig, bool ownHandler) {
     if (ownHandler) {
         // The target's own SIGTERM handler, installed before CUDA (and the collector) starts.
@@ -587,6 +600,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (s == "sigterm") return signalScenario(SIGTERM, false);
+    if (s == "sigterm_in_cupti") return signalInCuptiScenario();
     if (s == "sigterm_handler") return signalScenario(SIGTERM, true);
     if (s == "abort") return signalScenario(SIGABRT, false);
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());

@@ -251,6 +251,10 @@ void StrataTraceWriter::counter(int64_t pid, uint32_t name, TimeNs ts, double va
 
 void StrataTraceWriter::warning(std::string_view text) {
     std::lock_guard lock(mutex_);
+    warningLocked(text);
+}
+
+void StrataTraceWriter::warningLocked(std::string_view text) {
     if (!file_) return;
     text = clip(text);
     Put put{beginRecord(uint8_t(format::RecordType::Warning), uint32_t(text.size()))};
@@ -295,6 +299,18 @@ bool StrataTraceWriter::flush() {
 
 bool StrataTraceWriter::close() {
     std::lock_guard lock(mutex_);
+    return closeLocked();
+}
+
+bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::string_view warning) {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!lock.try_lock_for(timeout)) return false;
+    if (!file_) return false;
+    if (!warning.empty()) warningLocked(warning);
+    return closeLocked();
+}
+
+bool StrataTraceWriter::closeLocked() {
     if (!file_) return false;
     bool ok = flushLocked(); // the data, then a chunk holding only the end-of-file record
     beginRecord(uint8_t(format::RecordType::EndOfFile), 0);

@@ -9,13 +9,14 @@
 // flush. The collector calls flush() every ~200 ms; the writer also flushes by itself when a
 // chunk reaches autoFlushBytes() so memory stays bounded.
 //
-// Internally synchronized by one mutex: every member may be called from any thread. Calls
+// Internally synchronized by one (timed) mutex: every member may be called from any thread. Calls
 // before open() or after close() are ignored (and return 0 / false where they return).
 #include "io/strata_block_buffer.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
 #include "model/trace.h"
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -55,6 +56,10 @@ public:
     void warning(std::string_view text);
     bool flush(); // closes the current chunk (length + CRC), writes it, fflush
     bool close(); // flush + end-of-file record
+    // close() (after a warning record, if given) unless another thread holds the writer for
+    // longer than `timeout`: then nothing is written and false returned. For a thread that must
+    // not wait on one that may never run again (the collector's fatal-signal path).
+    bool closeWithin(std::chrono::milliseconds timeout, std::string_view warning);
     uint64_t bytesWritten() const;
 
     // Additions to the contract.
@@ -67,7 +72,7 @@ public:
     size_t autoFlushBytes() const;
 
 private:
-    mutable std::mutex mutex_;
+    mutable std::timed_mutex mutex_;
     std::FILE* file_ = nullptr;
     std::string path_;
     std::string error_;
@@ -93,6 +98,8 @@ private:
     void endRecordLocked();
     void autoFlushLocked();
     bool flushLocked();
+    bool closeLocked();
+    void warningLocked(std::string_view text);
 };
 
 } // namespace strata

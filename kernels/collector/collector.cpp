@@ -71,7 +71,7 @@ public:
     ApiNameTable names;
     CUpti_SubscriberHandle subscriber = nullptr;
 
-    std::mutex parserMutex; // parser + writer calls from completion callbacks
+    std::timed_mutex parserMutex; // parser + writer calls from completion callbacks
     ActivityParser* parser = nullptr;
     std::mutex flushMutex; // writer.flush()/close(): no chunk half-written while we fork
 
@@ -86,6 +86,9 @@ public:
     std::atomic<pid_t> flusherTid{0};
     std::atomic<int> signalRequest{0}; // 0 none, 1 flush, 2 close
     std::atomic<int> signalServed{0};  // increments when a signal request was served
+    sem_t emergencyWake{};             // a fatal signal the flush thread could not serve
+    std::atomic<int> emergencyServed{0};
+    std::thread closer;
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
 
@@ -93,7 +96,10 @@ public:
     void enableActivities();
     void reportSubscribeFailure(CUptiResult r, const char* oldName);
     void flushLoop();
-    void flushOnce(uint32_t cuptiFlag, bool closeFile);
+    void closeLoop();
+    void flushOnce(uint32_t cuptiFlag, bool closeFile); // drainCupti + writeOut
+    void drainCupti(uint32_t cuptiFlag);
+    void writeOut(bool closeFile);
     void collectDropped();
     void shutdown();
     void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* data);
@@ -245,18 +251,30 @@ void forkChild() {
     g->state.store(CollectorState::ForkedChild);
 }
 
-void onSignal(int sig, bool willDie) {
+// Waits (async-signal-safe calls only) until `done` differs from `before`, for at most `ms`.
+bool waitChange(const std::atomic<int>& done, int before, int ms) {
+    for (int i = 0; i < ms && done.load() == before; ++i) {
+        timespec ts{0, 1000 * 1000};
+        nanosleep(&ts, nullptr);
+    }
+    return done.load() != before;
+}
+
+void onSignal(int, bool willDie) {
     if (!recording()) return;
     if (currentThreadId() == g->flusherTid.load()) return; // the flush thread itself crashed
+    // The flush thread asks CUPTI for its buffers and closes the file. CUPTI's flush can need a
+    // lock the interrupted thread holds (it was inside CUPTI, or in our completion callback):
+    // then the flush thread cannot finish while this handler waits, so the wait is short.
     const int served = g->signalServed.load();
     g->signalRequest.store(willDie ? 2 : 1);
     sem_post(&g->wake);
-    // Bounded wait (async-signal-safe calls only): the flush thread does the work.
-    const int maxWaits = (sig == SIGINT || sig == SIGTERM) ? 300 : 100; // x 10 ms
-    for (int i = 0; i < maxWaits && g->signalServed.load() == served; ++i) {
-        timespec ts{0, 10 * 1000 * 1000};
-        nanosleep(&ts, nullptr);
-    }
+    if (waitChange(g->signalServed, served, 100) || !willDie) return;
+    // The process is about to end: the closer writes what is already buffered and the
+    // end-of-file record without calling into CUPTI, waiting for no lock longer than ~80 ms.
+    const int closed = g->emergencyServed.load();
+    sem_post(&g->emergencyWake);
+    waitChange(g->emergencyServed, closed, 100);
 }
 
 // ---- the collector --------------------------------------------------------------------------
@@ -438,12 +456,36 @@ void Collector::start(bool fromCuda) {
     writer.metadata("cupti_buffers", buf);
     writer.flush();
 
-    sem_init(&wake, 0, 0); // before any signal handler can post it
+    sem_init(&wake, 0, 0); // before any signal handler can post them
+    sem_init(&emergencyWake, 0, 0);
     state.store(CollectorState::Recording);
     std::atexit(atExit);
     pthread_atfork(forkPrepare, forkParent, forkChild);
     installSignalChain(onSignal);
     flusher = std::thread([this] { flushLoop(); });
+    closer = std::thread([this] { closeLoop(); });
+    closer.detach(); // idle until a fatal signal; never joined
+}
+
+void Collector::closeLoop() {
+    sigset_t block;
+    sigfillset(&block);
+    pthread_sigmask(SIG_BLOCK, &block, nullptr);
+    while (sem_wait(&emergencyWake) != 0 && errno == EINTR) {
+    }
+    using namespace std::chrono_literals;
+    if (!shutDown.exchange(true)) {
+        // The parser's pending records (open NVTX ranges) if its lock is free soon; CUPTI's
+        // own buffers are left alone.
+        if (parserMutex.try_lock_for(30ms)) {
+            if (parser) parser->finish();
+            parserMutex.unlock();
+        }
+        writer.closeWithin(50ms, "closed on a fatal signal without CUPTI's last buffers (the "
+                                 "flush could not run while the interrupted thread held a lock)");
+        state.store(CollectorState::ShutDown);
+    }
+    emergencyServed.fetch_add(1);
 }
 
 void Collector::collectDropped() {
@@ -453,8 +495,16 @@ void Collector::collectDropped() {
 }
 
 void Collector::flushOnce(uint32_t cuptiFlag, bool closeFile) {
+    drainCupti(cuptiFlag);
+    writeOut(closeFile);
+}
+
+void Collector::drainCupti(uint32_t cuptiFlag) {
     cuptiActivityFlushAll(cuptiFlag); // completion callbacks run (parser lock), not under ours
     collectDropped();                 // outside our locks (Kineto: ABBA with CUPTI's lock)
+}
+
+void Collector::writeOut(bool closeFile) {
     std::lock_guard lock(flushMutex);
     if (closeFile) {
         {
@@ -498,9 +548,13 @@ void Collector::flushLoop() {
         }
         if (stopThread.load()) return;
         if (const int req = signalRequest.exchange(0)) {
-            if (req == 2 && !shutDown.exchange(true)) {
-                flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, true);
-                state.store(CollectorState::ShutDown);
+            if (req == 2 && !shutDown.load()) {
+                drainCupti(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+                // The closer may have closed the file while CUPTI's flush was blocked.
+                if (!shutDown.exchange(true)) {
+                    writeOut(true);
+                    state.store(CollectorState::ShutDown);
+                }
             } else if (req == 1) {
                 flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
             }

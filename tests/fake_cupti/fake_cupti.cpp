@@ -7,6 +7,7 @@
 #include <generated_nvtx_meta.h>
 
 #include <array>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -402,6 +403,12 @@ void fake_cupti_complete(void) {
     State& s = st();
     std::lock_guard lock(s.mutex);
     completeLocked(s);
+}
+
+void fake_cupti_raise_while_locked(int sig) {
+    State& s = st();
+    std::lock_guard lock(s.mutex);
+    raise(sig);
 }
 
 void fake_cupti_add_dropped(size_t n) {

@@ -26,6 +26,9 @@ void fake_cupti_add_dropped(size_t n);
 // domain/cbid enabled), 0 otherwise.
 int fake_cupti_invoke_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                const void* cbdata);
+// raise(sig) while holding the stand-in's lock, as a signal that arrives while the program is
+// inside CUPTI (a flush from another thread cannot proceed until this returns).
+void fake_cupti_raise_while_locked(int sig);
 // The collector's clock: the registered timestamp callback (CLOCK_MONOTONIC_RAW ns otherwise).
 uint64_t fake_cupti_now(void);
 
