@@ -1,5 +1,5 @@
 #pragma once
-// The .strata on-disk layout (version 1.1). Plain std only: the collector includes it.
+// The .strata on-disk layout (version 1.2). Plain std only: the collector includes it.
 // Full description with examples: docs/strata-format.md.
 //
 //   file    := header chunk*                      (little-endian everywhere)

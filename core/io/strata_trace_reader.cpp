@@ -130,8 +130,13 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
         result.error = LoadError{path, offset, 0, std::move(message)};
         return result;
     };
-    if (size < fmt::kFileHeaderBytes || std::memcmp(data, fmt::kMagic, sizeof fmt::kMagic) != 0)
+    const size_t magicSeen = std::min(size, sizeof fmt::kMagic);
+    if (std::memcmp(data, fmt::kMagic, magicSeen) != 0)
         return fail(0, "expected the .strata header (\"STRATA\" + 2 version bytes)");
+    if (size < fmt::kFileHeaderBytes)
+        return fail(size, sprint("not a complete .strata header: the file ends at byte %zu of "
+                                 "the %zu-byte header",
+                                 size, fmt::kFileHeaderBytes));
     if (data[6] != fmt::kVersionMajor)
         return fail(6, sprint("unsupported .strata version %u.%u (this build reads %u.x)",
                               unsigned(data[6]), unsigned(data[7]), unsigned(fmt::kVersionMajor)));

@@ -1,5 +1,6 @@
 #include "io/trace_loader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +17,9 @@ TraceFormat sniffTraceFormat(const std::string& path, std::string* error) {
     const size_t n = std::fread(head, 1, sizeof head, f);
     std::fclose(f);
     if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) return TraceFormat::ChromeJsonGzip;
-    if (n >= 8 && std::memcmp(head, "STRATA", 6) == 0) return TraceFormat::Strata;
+    // A file cut inside the .strata header still starts like one (no JSON starts with 'S').
+    if (n >= 1 && std::memcmp(head, "STRATA", std::min<size_t>(n, 6)) == 0)
+        return TraceFormat::Strata;
     // Anything else is handed to the JSON reader, which reports what it expected where.
     return TraceFormat::ChromeJson;
 }
