@@ -105,6 +105,24 @@ private slots:
         QCOMPARE(s.kernels.kernels, uint64_t(4));
     }
 
+    void totalsSaturate() {
+        // Three kernels of 4.6e18 ns each on three streams of one device, a fourth at -4.6e18:
+        // the kernel time (1.38e19 ns) is past int64 and held at its limit; the device's busy
+        // time is its union, [-4.6e18, -4.6e18 + 1 us) and [0, 4.6e18): exact.
+        const LoadResult r = readChromeJsonBuffer(
+            trace({kernel("a", "0", "4.6e15", 7), kernel("a", "0", "4.6e15", 8),
+                   kernel("a", "0", "4.6e15", 9), kernel("b", "-4.6e15", "1", 10)}),
+            "huge.json");
+        QVERIFY(r.ok());
+        SummaryOptions o;
+        const TraceSummary s = summarizeTrace(*r.trace, o);
+        QCOMPARE(s.kernels.kernels, uint64_t(4));
+        QCOMPARE(s.kernels.kernelTime, TimeNs(INT64_MAX));
+        QCOMPARE(s.kernels.busyTime, TimeNs(4'600'000'000'000'001'000));
+        o.range = TimeRange{-kMaxTimeNs, kMaxTimeNs};
+        QCOMPARE(summarizeTrace(*r.trace, o).kernels.kernelTime, TimeNs(INT64_MAX));
+    }
+
     void builderDropsWhatReadersLetThrough() {
         // A reader that does not check (the builder is the last net): the same rule, counted.
         TraceBuilder b;

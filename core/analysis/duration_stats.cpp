@@ -17,7 +17,7 @@ DurationStats summarizeDurations(std::vector<TimeNs>& values) {
     if (values.empty()) return s;
     std::sort(values.begin(), values.end());
     s.count = values.size();
-    for (TimeNs v : values) s.total += v;
+    for (TimeNs v : values) s.total = addSaturating(s.total, v);
     s.min = values.front();
     s.max = values.back();
     s.mean = static_cast<double>(s.total) / static_cast<double>(s.count);

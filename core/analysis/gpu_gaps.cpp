@@ -23,7 +23,7 @@ void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuG
             if (gap > 0) {
                 ++st.gaps;
                 if (gap > threshold) ++st.gapsOverThreshold;
-                st.idle += gap;
+                st.idle = addSaturating(st.idle, gap);
                 st.longest = std::max(st.longest, gap);
                 out.streamGaps.push_back(
                     GpuGap{prev->end, op->start, st.device, st.stream, prev->ref, op->ref});
@@ -71,14 +71,14 @@ GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold) {
             DeviceGapStats& d = out.byDevice.back();
             ++d.gaps;
             if (gap > threshold) ++d.gapsOverThreshold;
-            d.idle += gap;
+            d.idle = addSaturating(d.idle, gap);
             d.longest = std::max(d.longest, gap);
             out.deviceGaps.push_back(
                 GpuGap{prev.end, seg.start, seg.device, -1, prev.last, seg.first});
         }
         DeviceGapStats& d = out.byDevice.back();
         d.ops += seg.ops;
-        d.busy += seg.end - seg.start;
+        d.busy = addSaturating(d.busy, seg.end - seg.start);
         d.lastEnd = seg.end;
     }
     return out;

@@ -26,32 +26,33 @@ KernelStats computeKernelStats(const Trace& trace, const GpuOpList& list) {
         switch (op.kind) {
         case SliceKind::Kernel: {
             ++dev.kernels;
-            dev.kernelTime += d;
+            dev.kernelTime = addSaturating(dev.kernelTime, d);
             const StringId name = trace.track(op.ref.track).slices.name[op.ref.index];
             durationsByName[name].push_back(d);
             break;
         }
         case SliceKind::Memcpy:
             ++dev.memcpys;
-            dev.memcpyTime += d;
+            dev.memcpyTime = addSaturating(dev.memcpyTime, d);
             break;
         case SliceKind::Memset:
             ++dev.memsets;
-            dev.memsetTime += d;
+            dev.memsetTime = addSaturating(dev.memsetTime, d);
             break;
         default:
             break;
         }
     }
     for (const BusySegment& seg : deviceBusySegments(list.ops))
-        devices[seg.device].busyTime += seg.end - seg.start;
+        devices[seg.device].busyTime =
+            addSaturating(devices[seg.device].busyTime, seg.end - seg.start);
 
     for (auto& [id, dev] : devices) {
         out.kernels += dev.kernels;
         out.memcpys += dev.memcpys;
         out.memsets += dev.memsets;
-        out.kernelTime += dev.kernelTime;
-        out.busyTime += dev.busyTime;
+        out.kernelTime = addSaturating(out.kernelTime, dev.kernelTime);
+        out.busyTime = addSaturating(out.busyTime, dev.busyTime);
         out.byDevice.push_back(dev);
     }
 

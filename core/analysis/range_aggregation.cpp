@@ -52,8 +52,8 @@ RangeAggregation aggregateRange(const Trace& trace, TimeRange range,
             const TimeNs in = clipped(c.start[i], c.dur[i], range);
             RangeAggregateRow& row = rowFor(c.name[i]);
             ++row.count;
-            row.total += in;
-            row.self += in;
+            row.total = addSaturating(row.total, in);
+            row.self = addSaturating(row.self, in);
             row.maxDuration = std::max(row.maxDuration, in);
             ++out.sliceCount;
             // A child's time is not its parent's self time. The parent overlaps the range too

@@ -19,6 +19,14 @@ constexpr bool spanInRange(TimeNs start, TimeNs dur) {
     return timeInRange(start) && dur >= 0 && dur <= kMaxTimeNs && start + dur <= kMaxTimeNs;
 }
 
+// a + b, held at the int64 limits instead of overflowing: for totals of durations, which may
+// overlap (kernels on several streams) and so exceed any one span.
+constexpr TimeNs addSaturating(TimeNs a, TimeNs b) {
+    TimeNs r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 struct TimeRange {
     TimeNs start = 0;
     TimeNs end = 0; // exclusive
