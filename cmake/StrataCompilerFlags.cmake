@@ -9,16 +9,6 @@ endif()
 # One Qt Test program per unit, registered with CTest.
 function(strata_add_qtest name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS;ENV" ${ARGN})
-  # Several people add tests at once; a test whose sources are not there yet is skipped loudly.
-  foreach(src ${T_SOURCES})
-    if(NOT IS_ABSOLUTE ${src})
-      set(src ${CMAKE_CURRENT_SOURCE_DIR}/${src})
-    endif()
-    if(NOT EXISTS ${src})
-      message(WARNING "test ${name}: ${src} does not exist yet; not built")
-      return()
-    endif()
-  endforeach()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE Qt6::Test ${T_LIBS})
   target_compile_definitions(${name} PRIVATE

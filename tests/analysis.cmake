@@ -1,21 +1,17 @@
 # core/analysis: kernel statistics, GPU idle gaps, launch latency, and strata-cli summary.
 foreach(unit kernel_stats gpu_gaps launch_latency trace_summary)
-  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tst_${unit}.cpp)
-    strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
-  endif()
+  strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
 endforeach()
 
 # strata-cli summary on hand-made fixtures (tests/data/analysis/*.json), errors and usage.
-if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/tst_cli_summary.cpp)
-  strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp LIBS strata_core)
-  target_compile_definitions(tst_cli_summary PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
-  add_dependencies(tst_cli_summary strata-cli)
-endif()
+strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp LIBS strata_core)
+target_compile_definitions(tst_cli_summary PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+add_dependencies(tst_cli_summary strata-cli)
 
 # strata-cli summary --json against an independent python computation on every real trace in
 # ../shared/traces (skipped, exit 77, where that folder is absent).
 find_package(Python3 COMPONENTS Interpreter)
-if(Python3_Interpreter_FOUND AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/expected_summary.py)
+if(Python3_Interpreter_FOUND)
   set(_summary_py ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/expected_summary.py)
   set(_shared_traces ${PROJECT_SOURCE_DIR}/../shared/traces)
   file(GLOB _real_traces CONFIGURE_DEPENDS ${_shared_traces}/*.json ${_shared_traces}/*.gz)

@@ -4,7 +4,7 @@ strata_add_qtest(tst_strata_parallel_load SOURCES tst_strata_parallel_load.cpp L
 
 # A stand-in target that writes its own .strata file through the writer, as the collector would.
 add_executable(record_fake_target ${CMAKE_CURRENT_SOURCE_DIR}/record_fake_target.cpp)
-target_link_libraries(record_fake_target PRIVATE strata_trace_writer)
+target_link_libraries(record_fake_target PRIVATE strata_writer)
 set_target_properties(record_fake_target PROPERTIES AUTOMOC OFF)
 
 strata_add_qtest(tst_launcher SOURCES tst_launcher.cpp LIBS strata_core)

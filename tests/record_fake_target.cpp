@@ -11,7 +11,7 @@
 //                 write two files; waits for it
 // --env-to FILE   writes the STRATA_* / *_INJECTION64_PATH variables it sees to FILE
 // Exits with N (default 0).
-#include "io/strata_trace_writer.h"
+#include "io/strata/strata_trace_writer.h"
 #include "record/collector_env.h"
 #include "record/output_path.h"
 

@@ -1,6 +1,6 @@
 // Chrome/Kineto JSON reader on hand-written fixtures (tests/data/json/). Every expected value was
 // computed by hand from the fixture text (times: decimal microseconds x 1000, ties to even).
-#include "io/chrome_json_reader.h"
+#include "io/json/chrome_json_reader.h"
 #include "io/trace_loader.h"
 
 #include <QFile>

@@ -2,8 +2,8 @@
 // error, without crashing: the JSON reader's (tests/data/json/fuzz_regressions/, fuzz_corpus/)
 // and the .strata reader's (tests/data/record/fuzz_regressions/ and the .strata fixtures there,
 // its seeds). docs/fuzzing.md says how inputs get here.
-#include "io/chrome_json_reader.h"
-#include "io/strata_trace_reader.h"
+#include "io/json/chrome_json_reader.h"
+#include "io/strata/strata_trace_reader.h"
 
 #include <QDir>
 #include <QFile>

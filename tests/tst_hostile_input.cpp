@@ -2,10 +2,10 @@
 // of int64 nanoseconds, numbers out of double range in args, bytes after the gzip data. Each
 // fixture is generated here; the expected counts are worked out in the comments.
 #include "analysis/trace_summary.h"
-#include "io/chrome_json_reader.h"
+#include "io/json/chrome_json_reader.h"
 #include "model/time.h"
 #include "model/trace_builder.h"
-#include "text/terminal_text.h"
+#include "util/terminal_text.h"
 
 #include <QtTest>
 

@@ -1,5 +1,5 @@
 // Exact decimal microseconds -> integer nanoseconds (ties to even), by hand.
-#include "io/json_decimal.h"
+#include "io/json/json_decimal.h"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // when free. Expected lanes and counts are worked out by hand in each test; the random test
 // compares with a plain implementation of the rule (nest greedily on lane 0, what does not nest
 // goes through the same rule on lane 1, and so on) written here independently of core/.
-#include "io/chrome_json_reader.h"
+#include "io/json/chrome_json_reader.h"
 #include "model/trace_builder.h"
 
 #include <QtTest>

@@ -1,11 +1,11 @@
-// The two-thread .strata load (io/strata_parallel_load) against the sequential one: every file
+// The two-thread .strata load (io/strata/strata_parallel_load) against the sequential one: every file
 // here is read both ways and the models must be equal in every field a view or an analysis can
 // see (GPU activity values compared by value: each half stores its own). Files cover every
 // record type, B/E pairs whose slices tie with X slices, unsorted and overlapping slices,
 // strings defined in the second half, and damage, where the parallel load must give way to the
 // sequential one and end with the same model and the same warnings.
-#include "io/strata_trace_reader.h"
-#include "io/strata_trace_writer.h"
+#include "io/strata/strata_trace_reader.h"
+#include "io/strata/strata_trace_writer.h"
 #include "model/trace.h"
 
 #include <QTemporaryDir>

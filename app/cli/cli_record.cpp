@@ -4,7 +4,7 @@
 // executable, 127 command not found (as a shell would).
 #include "cli_commands.h"
 
-#include "io/strata_trace_writer.h"
+#include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 #include "record/launcher.h"
 #include "record/record_summary.h"

@@ -1,7 +1,7 @@
 // strata-cli summary: kernels, GPU time, idle gaps and launch latency of one trace, as a table
 // or (--json) as one JSON object (see core/analysis/trace_summary.h for its keys).
 #include "cli_commands.h"
-#include "text/terminal_text.h"
+#include "util/terminal_text.h"
 
 #include "analysis/trace_summary.h"
 #include "io/trace_loader.h"

@@ -5,7 +5,7 @@
 // cancel() was called; the GUI thread polls the fraction with a timer (no cross-thread signals
 // per progress step). A cancelled job always reports cancelled, even if the reader finished
 // before it looked at the flag.
-#include "model/load_result.h"
+#include "io/load_result.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -3,7 +3,7 @@
 // bar, a toolbar (gap threshold, flows), File (Open, Open Recent, sample), drag and drop, and a
 // status bar (slices, load time, warnings). Loading runs on a worker thread with progress and
 // Cancel; a load error shows in a banner over the (still usable) window.
-#include "model/load_result.h"
+#include "io/load_result.h"
 
 #include <QMainWindow>
 #include <QPointer>

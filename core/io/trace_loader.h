@@ -1,7 +1,7 @@
 #pragma once
 // Opens any trace Strata reads: sniffs the content (not the extension) and dispatches to
 // the Chrome/Kineto JSON reader (plain or gzip) or the .strata reader.
-#include "model/load_result.h"
+#include "io/load_result.h"
 
 #include <string>
 

@@ -4,7 +4,7 @@
 // An arg set is a run of entries in one byte arena: varint(key id) | type | payload.
 // Keys are interned in the trace's StringPool; string values are stored inline (most are unique).
 // Nested JSON objects/arrays are kept as their JSON text (type Json).
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/string_pool.h"
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // Build-time step: B/E edges of one track matched into slices.
 #include "model/arg_store.h"
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/slice_nester.h"
 
 namespace strata {

@@ -1,7 +1,7 @@
 #include "model/flow_binder.h"
 
-#include "model/parallel_for.h"
-#include "model/radix_sort.h"
+#include "util/parallel_for.h"
+#include "util/radix_sort.h"
 #include "model/trace_builder.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // Events are paired per (id, category, name) in time order; an 'f' earlier than its 's' (clock
 // skew between CPU and GPU) is still paired with the next 's'. v2: bind_id with flow_out on the
 // source slice and flow_in on the destination.
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/trace.h"
 
 #include <string>

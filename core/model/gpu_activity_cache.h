@@ -1,9 +1,9 @@
 #pragma once
 // GPU activity values repeat (a loop launches the same kernels with the same configuration on
 // the same stream): equal values are stored once, found through a ValueIndexSet.
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/trace.h"
-#include "model/value_index_set.h"
+#include "util/value_index_set.h"
 
 namespace strata {
 

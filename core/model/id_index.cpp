@@ -1,7 +1,7 @@
 #include "model/id_index.h"
 
-#include "model/parallel_for.h"
-#include "model/radix_sort.h"
+#include "util/parallel_for.h"
+#include "util/radix_sort.h"
 #include "model/trace.h"
 
 #include <algorithm>

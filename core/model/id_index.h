@@ -1,7 +1,7 @@
 #pragma once
 // The slices that carry each correlation id or Kineto External id, for Trace::byCorrelation /
 // byExternalId, and the build-time step that makes them.
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/track.h"
 
 #include <span>

@@ -1,7 +1,7 @@
 #pragma once
 // Build-time step: puts a track's slices in nesting order, nests them (depth, parent) in the
 // track's columns and moves the slices that overlap without nesting to extra lanes.
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/trace.h"
 #include "model/track.h"
 

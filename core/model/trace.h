@@ -3,7 +3,7 @@
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
 #include "model/id_index.h"
-#include "model/pod_vector.h"
+#include "util/pod_vector.h"
 #include "model/string_pool.h"
 #include "model/track.h"
 

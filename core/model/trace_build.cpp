@@ -2,8 +2,8 @@
 // Trace (bounds, B/E matching, nesting into lanes, counters and instants in time order, flows,
 // id indices, the process and thread lists).
 #include "model/id_index.h"
-#include "model/parallel_for.h"
-#include "model/phase_timer.h"
+#include "util/parallel_for.h"
+#include "util/phase_timer.h"
 #include "model/trace_builder_impl.h"
 
 #include <algorithm>

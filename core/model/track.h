@@ -3,7 +3,7 @@
 // track). Slices are stored column-wise, sorted by start (ties: longer first), with depth and
 // parent computed at build time (self time on demand: SliceColumns::selfTime).
 #include "model/arg_store.h"
-#include "model/column.h"
+#include "util/column.h"
 #include "model/slice_kind.h"
 #include "model/string_pool.h"
 #include "model/time.h"

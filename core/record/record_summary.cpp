@@ -2,7 +2,7 @@
 
 #include "io/trace_loader.h"
 #include "record/collector_env.h"
-#include "text/terminal_text.h"
+#include "util/terminal_text.h"
 
 #include <cinttypes>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "activity_parser.h"
 
-#include "io/strata_trace_writer.h"
+#include "io/strata/strata_trace_writer.h"
 #include "process_info.h"
 
 #include <cupti.h>

@@ -5,7 +5,7 @@
 #include "buffer_pool.h"
 #include "capture_schedule.h"
 #include "collector_config.h"
-#include "io/strata_trace_writer.h"
+#include "io/strata/strata_trace_writer.h"
 #include "nvtx_events.h"
 #include "other_tool.h"
 #include "process_info.h"

@@ -1,7 +1,7 @@
 // libFuzzer harness for the Chrome/Kineto JSON reader: any bytes (plain or gzip) must load or give
 // an error, never crash, hang or grow memory without bound. Loads through the in-memory entry
 // point, single-threaded. See docs/fuzzing.md for the command line.
-#include "io/chrome_json_reader.h"
+#include "io/json/chrome_json_reader.h"
 
 #include <cstddef>
 #include <cstdint>

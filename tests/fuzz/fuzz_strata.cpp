@@ -2,9 +2,9 @@
 // or a LoadError, never a crash, a hang or a sanitizer report. Inputs are used twice: as they
 // are (the header usually fails), and behind a valid header with chunk CRCs repaired so the
 // fuzzer reaches the record decoder.
-#include "io/strata_crc32c.h"
-#include "io/strata_format.h"
-#include "io/strata_trace_reader.h"
+#include "io/strata/strata_crc32c.h"
+#include "io/strata/strata_format.h"
+#include "io/strata/strata_trace_reader.h"
 
 #include <cstdint>
 #include <cstring>

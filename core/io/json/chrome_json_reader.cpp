@@ -1,0 +1,243 @@
+#include "io/json/chrome_json_reader.h"
+
+#include "io/json/json_event_parser.h"
+#include "io/json/json_event_splitter.h"
+#include "io/json/json_input.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace strata {
+namespace {
+
+constexpr size_t kBatchBytes = size_t(512) << 10;
+constexpr size_t kChunkBytes = size_t(2) << 20;
+constexpr size_t kMaxBatchesInFlight = kMaxBatchSlots;
+
+// Hands batches from the splitter thread to the parse thread, with a bounded number in flight.
+class BatchQueue {
+public:
+    std::unique_ptr<EventBatch> takeFree() {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return stop_ || !free_.empty() || allocated_ < kMaxBatchesInFlight; });
+        if (stop_) return nullptr;
+        if (!free_.empty()) {
+            auto b = std::move(free_.back());
+            free_.pop_back();
+            return b;
+        }
+        auto b = std::make_unique<EventBatch>();
+        b->slot = uint32_t(allocated_++);
+        return b;
+    }
+    void pushFull(std::unique_ptr<EventBatch> b) {
+        {
+            std::lock_guard lock(m_);
+            full_.push_back(std::move(b));
+        }
+        cv_.notify_all();
+    }
+    size_t fullCount() {
+        std::lock_guard lock(m_);
+        return full_.size();
+    }
+    std::unique_ptr<EventBatch> takeFull() {
+        std::unique_lock lock(m_);
+        cv_.wait(lock, [&] { return !full_.empty() || done_; });
+        if (full_.empty()) return nullptr;
+        auto b = std::move(full_.front());
+        full_.pop_front();
+        return b;
+    }
+    void giveBack(std::unique_ptr<EventBatch> b) {
+        {
+            std::lock_guard lock(m_);
+            free_.push_back(std::move(b));
+        }
+        cv_.notify_all();
+    }
+    void setDone() {
+        {
+            std::lock_guard lock(m_);
+            done_ = true;
+        }
+        cv_.notify_all();
+    }
+    void stop() {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        cv_.notify_all();
+    }
+
+private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<std::unique_ptr<EventBatch>> full_;
+    std::vector<std::unique_ptr<EventBatch>> free_;
+    size_t allocated_ = 0;
+    bool done_ = false;
+    bool stop_ = false;
+};
+
+// STRATA_JSON_PROFILE=1 prints the phases' wall time and the peak RSS so far to stderr.
+struct PhaseLog {
+    bool on = std::getenv("STRATA_JSON_PROFILE") != nullptr;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    void mark(const char* phase) {
+        if (!on) return;
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "strata-json: %-8s at %.3f s, peak RSS %.1f MB\n", phase, s,
+                     double(ru.ru_maxrss) * 1024 / 1e6);
+    }
+};
+
+LoadResult fail(const std::string& file, uint64_t offset, uint64_t line, std::string message) {
+    LoadResult r;
+    r.error = LoadError{file, offset, line, std::move(message)};
+    return r;
+}
+
+bool cpuCanParse() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (kJsonParserNeedsAvx2) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("popcnt");
+    }
+#endif
+    return true;
+}
+
+LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions& options,
+                      bool threaded, size_t chunkBytes = kChunkBytes,
+                      size_t batchBytes = kBatchBytes) {
+    if (!cpuCanParse())
+        return fail(name, 0, 0, "this build of the JSON reader needs a CPU with AVX2 (x86-64-v3)");
+    PhaseLog log;
+    TraceBuilder builder;
+    ChromeEventParser parser(builder);
+    JsonEventSplitter splitter(in, batchBytes, chunkBytes);
+    LoadError parseError;
+    parseError.file = name;
+    bool parseFailed = false, cancelled = false;
+    std::atomic<uint64_t> rawConsumed{0};
+    const double rawSize = double(std::max<uint64_t>(in.rawSize(), 1));
+
+    auto progress = [&]() {
+        if (!options.progress) return true;
+        return options.progress(std::min(1.0, double(rawConsumed.load()) / rawSize));
+    };
+
+    if (threaded) {
+        BatchQueue queue;
+        uint64_t batchesSeen = 0;
+        std::thread producer([&] {
+            for (;;) {
+                auto batch = queue.takeFree();
+                if (!batch) break;
+                const bool more = splitter.next(*batch);
+                rawConsumed.store(in.rawConsumed());
+                if (!more) break;
+                // The walk of a batch's events goes to whichever thread has time: here while the
+                // builder's thread has batches queued, there when it waits.
+                parser.prepare(*batch, queue.fullCount() > 0);
+                queue.pushFull(std::move(batch));
+            }
+            queue.setDone();
+        });
+        while (auto batch = queue.takeFull()) {
+            if (log.on && batchesSeen++ == 0) log.mark("batch 1");
+            if (!parseFailed && !cancelled) {
+                parseFailed = !parser.parseBatch(*batch, &parseError);
+                cancelled = !parseFailed && !progress();
+                if (parseFailed || cancelled) queue.stop();
+            }
+            queue.giveBack(std::move(batch));
+        }
+        producer.join();
+    } else {
+        EventBatch batch;
+        while (splitter.next(batch)) {
+            rawConsumed.store(in.rawConsumed());
+            if (!parser.parseBatch(batch, &parseError)) {
+                parseFailed = true;
+                break;
+            }
+            if (!progress()) {
+                cancelled = true;
+                break;
+            }
+        }
+    }
+
+    if (parseFailed) return LoadResult{nullptr, parseError};
+    if (cancelled) return fail(name, 0, 0, "cancelled");
+    if (const SplitError* e = splitter.error()) return fail(name, e->offset, e->line, e->message);
+    if (splitter.form() == JsonEventSplitter::Form::Object && !splitter.sawTraceEvents() &&
+        !splitter.truncated())
+        return fail(name, splitter.endOffset(), splitter.endLine(),
+                    "expected a \"traceEvents\" array in the top-level object, found none");
+    if (!parser.addTopLevel(splitter.topLevel(), &parseError))
+        return LoadResult{nullptr, parseError};
+    parser.finish();
+    if (splitter.truncated()) {
+        std::string w = "truncated at byte " + std::to_string(splitter.endOffset()) + " (line " +
+                        std::to_string(splitter.endLine()) + "): loaded " +
+                        std::to_string(splitter.eventsEmitted()) + " events";
+        if (in.truncatedGzip()) w += " (the gzip stream ends early)";
+        builder.addWarning(std::move(w));
+    } else if (in.truncatedGzip()) {
+        builder.addWarning("the gzip stream ends before its trailer (JSON was complete)");
+    }
+    if (in.trailingBytes())
+        builder.addWarning(std::to_string(in.trailingBytes()) +
+                           " bytes after the end of the gzip data were ignored");
+    if (options.progress && !options.progress(1.0)) return fail(name, 0, 0, "cancelled");
+    log.mark("parsed");
+    if (log.on)
+        std::fprintf(stderr, "strata-json: args %.1f MB, strings %.1f MB, %llu events\n",
+                     double(builder.args().memoryBytes()) / 1e6,
+                     double(builder.strings().memoryBytes()) / 1e6,
+                     static_cast<unsigned long long>(parser.eventsParsed()));
+    // The model's build is the peak of memory: the reading buffers go first.
+    parser.releaseBuffers();
+    splitter.releaseBuffers();
+    LoadResult r;
+    r.trace = builder.build();
+    log.mark("built");
+    return r;
+}
+
+} // namespace
+
+LoadResult readChromeJson(const std::string& path, const LoadOptions& options) {
+    JsonInput in;
+    if (!in.openFile(path)) return fail(path, 0, 0, in.error());
+    return readStream(in, path, options, /*threaded=*/true);
+}
+
+LoadResult readChromeJsonBuffer(std::string_view data, const std::string& name,
+                                const LoadOptions& options) {
+    JsonInput in;
+    in.openBuffer(data);
+    // Small inputs get small buffers (the fuzzer calls this millions of times).
+    const size_t size = std::max<size_t>(data.size(), size_t(16) << 10);
+    return readStream(in, name, options, /*threaded=*/false, std::min(size, kChunkBytes),
+                      std::min(size, kBatchBytes));
+}
+
+} // namespace strata

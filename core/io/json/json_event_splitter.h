@@ -1,0 +1,156 @@
+#pragma once
+// Splits a Chrome trace JSON stream into complete event objects without building a DOM.
+//
+// A small state machine walks the top level (object form {"traceEvents": [...], ...} or bare
+// array form [...]) and, inside traceEvents, tracks strings, escapes and bracket depth to find
+// where each event object ends. Complete events are copied into batches laid out as a JSON array
+// "[ev,ev,...]" (with simdjson padding) for the parse thread. Other top-level values are kept as
+// raw JSON text. Only the current window of input is held in memory.
+#include "io/json/json_input.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+constexpr uint32_t kMaxBatchSlots = 4; // batches in flight between the threads
+
+// Limits (bad input must not cost unbounded memory or time).
+constexpr int kJsonMaxDepth = 64;                          // bracket nesting inside one event
+constexpr size_t kJsonMaxEventBytes = size_t(64) << 20;    // one event object
+constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20; // a kept top-level value
+
+// Number of '\n' bytes in [begin, end) (SSE2, several GB/s).
+uint64_t countNewlines(const char* begin, const char* end);
+
+struct EventBatch {
+    struct Pos {
+        uint32_t inBatch; // offset of the event's '{' in data
+        uint64_t offset;  // byte offset of the event in the (decompressed) stream
+    };
+    // "[ev,ev,...]"; capacity includes simdjson padding. The separators carry as many newlines as
+    // the file had between the events, so lines can be counted inside the batch.
+    std::string data;
+    std::vector<Pos> events;
+    uint64_t firstLine = 1; // line of the first event's '{'
+    uint32_t slot = 0;      // which parser slot prepares it (see ChromeEventParser::prepare)
+    void clear() {
+        data.clear();
+        events.clear();
+    }
+    // 1-based line in the stream of data[pos] (pos at or after the first event).
+    uint64_t lineOf(size_t pos) const;
+};
+
+struct TopLevelValue {
+    std::string key; // raw key text (without quotes)
+    std::string raw; // raw JSON text of the value; empty if dropped for size
+    uint64_t offset = 0;
+    uint64_t line = 0;
+    uint64_t size = 0; // bytes of the value in the file
+};
+
+struct SplitError {
+    uint64_t offset = 0;
+    uint64_t line = 0;
+    std::string message;
+};
+
+class JsonEventSplitter {
+public:
+    JsonEventSplitter(JsonInput& in, size_t batchBytes, size_t chunkBytes);
+    ~JsonEventSplitter();
+
+    // Fills `batch` with the next complete events. False when nothing is left (end of input,
+    // truncation or error: see the accessors).
+    bool next(EventBatch& batch);
+
+    enum class Form { Unknown, Object, Array };
+    Form form() const { return form_; }
+    bool sawTraceEvents() const { return sawTraceEvents_; }
+    bool truncated() const { return truncated_; }
+    uint64_t endOffset() const { return endOffset_; }
+    uint64_t endLine() const { return endLine_; }
+    const SplitError* error() const { return failed_ ? &error_ : nullptr; }
+    const std::vector<TopLevelValue>& topLevel() const { return topLevel_; }
+    uint64_t eventsEmitted() const { return eventsEmitted_; }
+    // Frees the read window once splitting is over (the accessors above stay valid).
+    void releaseBuffers() {
+        win_.reset();
+        cap_ = size_ = pos_ = 0;
+    }
+
+private:
+    enum class State {
+        Start,
+        ObjKeyOrEnd,
+        ObjKey,
+        InKey,
+        ObjColon,
+        ObjValue,
+        InValueNested,
+        InValueString,
+        InValueScalar,
+        ObjCommaOrEnd,
+        EvFirst,
+        EvNext,
+        EvAfterComma,
+        InEvent,
+        Trailing,
+        Done,
+    };
+
+    bool refill();
+    void onEof();
+    void step(EventBatch& b);
+    bool scanNested(); // true when the bracket opened at itemStart_ closes
+    bool scanBlocks(); // 64-byte-block fast path of scanNested
+    bool scanString(); // true when the string closes (pos_ after the quote)
+    void fail(uint64_t absOffset, std::string message);
+    void failHere(const std::string& expected);
+    uint64_t lineAt(uint64_t absOffset);
+    void emitEvent(EventBatch& b, size_t start, size_t end);
+    void finishValue(size_t end);
+    void endOfEvents();
+
+    JsonInput& in_;
+    size_t batchBytes_;
+    size_t chunkBytes_;
+    std::unique_ptr<char[]> win_; // cap_ + kWindowSlack bytes
+    size_t cap_ = 0;
+    size_t size_ = 0;
+    size_t pos_ = 0;
+    uint64_t winBase_ = 0;        // stream offset of win_[0]
+    size_t itemStart_ = SIZE_MAX; // window index of the item being read (kept on refill)
+    bool eof_ = false;
+
+    uint64_t lineCk_ = 0; // stream offset up to which newlines were counted
+    uint64_t lineAtCk_ = 1;
+
+    State state_ = State::Start;
+    Form form_ = Form::Unknown;
+    bool sawTraceEvents_ = false;
+    bool truncated_ = false;
+    bool failed_ = false;
+    SplitError error_;
+    uint64_t endOffset_ = 0;
+    uint64_t endLine_ = 0;
+    uint64_t eventsEmitted_ = 0;
+
+    // Nested scanning state.
+    int depth_ = 0;
+    uint64_t stack_ = 0; // bit i set: level i is an object
+    bool inString_ = false;
+    bool escape_ = false;
+    uint32_t gapNewlines_ = 0; // newlines between the previous event and the next
+
+    std::string key_;
+    bool valueDropped_ = false;
+    uint64_t valueStartAbs_ = 0;
+    uint64_t valueLine_ = 0;
+    std::vector<TopLevelValue> topLevel_;
+};
+
+} // namespace strata

@@ -1,0 +1,72 @@
+#include "io/json/json_gpu_args.h"
+
+namespace strata {
+namespace {
+
+uint8_t memoryKind(std::string_view s) {
+    if (s == "Pageable") return 1;
+    if (s == "Pinned") return 2;
+    if (s == "Device") return 3;
+    if (s == "Array") return 4;
+    if (s == "Managed") return 5;
+    if (s == "Device Static") return 6;
+    if (s == "Managed Static") return 7;
+    return 0;
+}
+
+} // namespace
+
+bool parseDim3(std::string_view json, std::array<int32_t, 3>* out) {
+    size_t i = 0;
+    while (i < json.size() && json[i] == ' ') ++i;
+    if (i >= json.size() || json[i] != '[') return false;
+    ++i;
+    std::array<int32_t, 3> v{0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+        while (i < json.size() && (json[i] == ' ' || json[i] == '\n' || json[i] == '\t')) ++i;
+        if (i < json.size() && json[i] == ']') break;
+        bool neg = false;
+        if (i < json.size() && json[i] == '-') neg = true, ++i;
+        int64_t x = 0;
+        const size_t start = i;
+        while (i < json.size() && json[i] >= '0' && json[i] <= '9') {
+            if (x < (int64_t(1) << 32)) x = x * 10 + (json[i] - '0');
+            ++i;
+        }
+        if (i == start) return false;
+        if (x > INT32_MAX) x = INT32_MAX;
+        v[size_t(k)] = int32_t(neg ? -x : x);
+        while (i < json.size() && (json[i] == ' ' || json[i] == '\n' || json[i] == '\t')) ++i;
+        if (i < json.size() && json[i] == ',') ++i;
+    }
+    *out = v;
+    return true;
+}
+
+void parseCopyName(std::string_view name, GpuActivity* gpu) {
+    static const struct {
+        std::string_view tag;
+        uint8_t kind;
+    } kKinds[] = {{"HtoD", 1}, {"DtoH", 2}, {"HtoA", 3}, {"AtoH", 4}, {"AtoA", 5},
+                  {"AtoD", 6}, {"DtoA", 7}, {"DtoD", 8}, {"HtoH", 9}, {"PtoP", 10}};
+    for (const auto& k : kKinds) {
+        if (name.find(k.tag) != std::string_view::npos) {
+            gpu->copyKind = k.kind;
+            break;
+        }
+    }
+    // "(Pageable -> Device)" for copies, "(Device)" for sets.
+    const size_t open = name.rfind('(');
+    const size_t close = name.rfind(')');
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return;
+    const std::string_view inner = name.substr(open + 1, close - open - 1);
+    const size_t arrow = inner.find(" -> ");
+    if (arrow == std::string_view::npos) {
+        gpu->dstMemory = memoryKind(inner);
+    } else {
+        gpu->srcMemory = memoryKind(inner.substr(0, arrow));
+        gpu->dstMemory = memoryKind(inner.substr(arrow + 4));
+    }
+}
+
+} // namespace strata

@@ -1,0 +1,53 @@
+#include "io/json/json_top_level.h"
+
+#include <nlohmann/json.hpp>
+
+#include <type_traits>
+
+namespace strata {
+
+bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, LoadError* error) {
+    for (const TopLevelValue& v : values) {
+        if (v.raw.empty()) {
+            b.addWarning("top-level key \"" + v.key + "\" (" + std::to_string(v.size) +
+                         " bytes at byte " + std::to_string(v.offset) +
+                         ") not kept: larger than 16 MiB");
+            continue;
+        }
+        nlohmann::json j = nlohmann::json::parse(v.raw, nullptr, /*allow_exceptions=*/false);
+        if (j.is_discarded()) {
+            error->byteOffset = v.offset;
+            error->line = v.line;
+            error->message = "expected a valid JSON value for the top-level key \"" + v.key + "\"";
+            return false;
+        }
+        if (j.is_string())
+            b.setMetadata(v.key, j.get<std::string>());
+        else
+            b.setMetadata(v.key, j.dump());
+        if (v.key != "deviceProperties" || !j.is_array()) continue;
+        for (const auto& dev : j) {
+            if (!dev.is_object()) continue;
+            DeviceInfo info;
+            auto num = [&](const char* key, auto* out) {
+                auto it = dev.find(key);
+                if (it != dev.end() && it->is_number())
+                    *out = static_cast<std::remove_reference_t<decltype(*out)>>(
+                        it->template get<double>());
+            };
+            num("id", &info.id);
+            num("numSms", &info.smCount);
+            num("totalGlobalMem", &info.totalMemoryBytes);
+            num("computeMajor", &info.computeMajor);
+            num("computeMinor", &info.computeMinor);
+            num("clockRate", &info.clockRateKHz);
+            num("memoryClockRate", &info.memoryClockRateKHz);
+            if (auto it = dev.find("name"); it != dev.end() && it->is_string())
+                info.name = it->get<std::string>();
+            b.addDevice(info);
+        }
+    }
+    return true;
+}
+
+} // namespace strata

@@ -1,0 +1,81 @@
+#pragma once
+// The chunk layer of a .strata file (io/strata_format.h), shared by the sequential and the
+// parallel loads: where the chunks are, whether one is intact, and the walk over its records.
+// Internal to the reader.
+#include "io/strata/strata_format.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata::strata_reader {
+
+// A chunk whose header and payload lie within the file (not yet checked: CRC, sequence).
+struct ChunkSpan {
+    size_t offset;    // of its header
+    uint32_t payload; // bytes after the header
+    uint32_t records;
+    const uint8_t* body(const uint8_t* file) const {
+        return file + offset + format::kChunkHeaderBytes;
+    }
+    size_t end() const { return offset + format::kChunkHeaderBytes + payload; }
+};
+
+struct ChunkScan {
+    std::vector<ChunkSpan> chunks;
+    // Why the scan stopped before the file's end (truncated or damaged header), or empty; the
+    // reader words it with the chunk index (chunks.size()) and offset (stoppedAt).
+    std::string stopReason;
+    size_t stoppedAt = 0;
+};
+
+// Follows the chunk headers from the end of the file header: the cheap part of the checks
+// (magic, length, truncation), no payload read.
+ChunkScan scanChunks(const uint8_t* data, size_t size);
+
+// The CRC32C and the sequence number of chunk `index`: empty, or what is wrong.
+std::string checkChunk(const uint8_t* data, const ChunkSpan& chunk, uint32_t index);
+
+// Calls f(type, body, bodyBytes) for each record of a chunk, in order; f returns an empty
+// string or what is wrong with the record. Returns empty, or the problem with the record index
+// and its byte offset in the file.
+template <typename F> std::string forEachRecord(const uint8_t* data, const ChunkSpan& chunk, F&& f);
+
+// printf into a std::string (messages of the reader).
+std::string sprint(const char* f, ...) __attribute__((format(printf, 1, 2)));
+
+// ---
+
+template <typename F>
+std::string forEachRecord(const uint8_t* data, const ChunkSpan& chunk, F&& f) {
+    const uint8_t* body = chunk.body(data);
+    const size_t payload = chunk.payload;
+    size_t r = 0;
+    uint32_t n = 0;
+    std::string bad;
+    for (; n < chunk.records; ++n) {
+        if (payload - r < format::kRecordHeaderBytes) {
+            bad = "record header runs past the chunk end";
+            break;
+        }
+        uint32_t bodyBytes;
+        __builtin_memcpy(&bodyBytes, body + r + 1, 4);
+        if (payload - r - format::kRecordHeaderBytes < bodyBytes) {
+            bad = sprint("record body of %u bytes runs past the chunk end", unsigned(bodyBytes));
+            break;
+        }
+        bad = f(format::RecordType(body[r]), body + r + format::kRecordHeaderBytes, bodyBytes);
+        if (!bad.empty()) break;
+        r += format::kRecordHeaderBytes + bodyBytes;
+    }
+    if (bad.empty() && r != payload)
+        bad = sprint("%zu bytes after the %u records the header announced", payload - r,
+                     unsigned(chunk.records));
+    if (bad.empty()) return bad;
+    return sprint("record %u at byte %zu: ", unsigned(n),
+                  chunk.offset + format::kChunkHeaderBytes + r) +
+           bad;
+}
+
+} // namespace strata::strata_reader

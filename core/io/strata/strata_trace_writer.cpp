@@ -1,0 +1,366 @@
+#include "io/strata/strata_trace_writer.h"
+
+#include "io/strata/strata_crc32c.h"
+#include "io/strata/strata_format.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+namespace strata {
+
+static_assert(std::endian::native == std::endian::little,
+              ".strata is little-endian; a big-endian writer needs byte swaps");
+
+namespace {
+
+// Appends fixed-width little-endian fields at a cursor.
+struct Put {
+    uint8_t* p;
+    template <typename T> void operator()(T v) {
+        std::memcpy(p, &v, sizeof v);
+        p += sizeof v;
+    }
+    void bytes(std::string_view s) {
+        if (!s.empty()) std::memcpy(p, s.data(), s.size());
+        p += s.size();
+    }
+};
+
+std::string_view clip(std::string_view s) {
+    return s.size() > format::kMaxStringBytes ? s.substr(0, format::kMaxStringBytes) : s;
+}
+
+} // namespace
+
+StrataTraceWriter::~StrataTraceWriter() {
+    close();
+}
+
+bool StrataTraceWriter::open(const std::string& path, std::string* error) {
+    std::lock_guard lock(mutex_);
+    if (file_) {
+        error_ = path + ": the writer already has " + path_ + " open";
+        if (error) *error = error_;
+        return false;
+    }
+    // "e": close-on-exec, so programs the target execs do not inherit the trace file.
+    std::FILE* f = std::fopen(path.c_str(), "wbe");
+    if (!f) {
+        error_ = path + ": cannot create: " + std::strerror(errno);
+        if (error) *error = error_;
+        return false;
+    }
+    uint8_t header[format::kFileHeaderBytes];
+    std::memcpy(header, format::kMagic, sizeof format::kMagic);
+    header[6] = format::kVersionMajor;
+    header[7] = format::kVersionMinor;
+    if (std::fwrite(header, 1, sizeof header, f) != sizeof header || std::fflush(f) != 0) {
+        error_ = path + ": cannot write the header: " + std::strerror(errno);
+        if (error) *error = error_;
+        std::fclose(f);
+        return false;
+    }
+    file_ = f;
+    path_ = path;
+    error_.clear();
+    failed_ = false;
+    sequence_ = 0;
+    bytesWritten_ = sizeof header;
+    recordsWritten_ = 0;
+    strings_.clear();
+    nextString_ = 1;
+    chunk_.assign(format::kChunkHeaderBytes, 0);
+    chunkRecords_ = 0;
+    blocks_.clear();
+    return true;
+}
+
+uint8_t* StrataTraceWriter::beginRecord(uint8_t type, uint32_t bodyBytes) {
+    const size_t at = chunk_.size();
+    chunk_.resize(at + format::kRecordHeaderBytes + bodyBytes);
+    uint8_t* p = chunk_.data() + at;
+    p[0] = type;
+    std::memcpy(p + 1, &bodyBytes, 4);
+    return p + format::kRecordHeaderBytes;
+}
+
+void StrataTraceWriter::endRecordLocked() {
+    ++chunkRecords_;
+    autoFlushLocked();
+}
+
+void StrataTraceWriter::autoFlushLocked() {
+    if (chunk_.size() - format::kChunkHeaderBytes + blocks_.pendingBytes() >= autoFlushBytes_)
+        flushLocked();
+}
+
+uint32_t StrataTraceWriter::internLocked(std::string_view s) {
+    if (s.empty()) return 0;
+    s = clip(s);
+    auto it = strings_.find(s);
+    if (it != strings_.end()) return it->second;
+    const uint32_t id = nextString_++;
+    strings_.emplace(std::string(s), id);
+    Put put{beginRecord(uint8_t(format::RecordType::String), uint32_t(4 + s.size()))};
+    put(id);
+    put.bytes(s);
+    endRecordLocked();
+    return id;
+}
+
+uint32_t StrataTraceWriter::string(std::string_view s) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return 0;
+    return internLocked(s);
+}
+
+void StrataTraceWriter::metadata(std::string_view key, std::string_view value) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t k = internLocked(key);
+    value = clip(value);
+    Put put{beginRecord(uint8_t(format::RecordType::Metadata), uint32_t(4 + value.size()))};
+    put(k);
+    put.bytes(value);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::process(int64_t pid, std::string_view name) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t n = internLocked(name);
+    Put put{beginRecord(uint8_t(format::RecordType::Process), format::kProcessBody)};
+    put(pid);
+    put(n);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::thread(int64_t pid, int64_t tid, std::string_view name) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t n = internLocked(name);
+    Put put{beginRecord(uint8_t(format::RecordType::Thread), format::kThreadBody)};
+    put(pid);
+    put(tid);
+    put(n);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::device(const DeviceInfo& d) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t n = internLocked(d.name);
+    Put put{beginRecord(uint8_t(format::RecordType::Device), format::kDeviceBody)};
+    put(int32_t(d.id));
+    put(n);
+    put(int32_t(d.smCount));
+    put(int64_t(d.totalMemoryBytes));
+    put(int32_t(d.computeMajor));
+    put(int32_t(d.computeMinor));
+    put(int64_t(d.clockRateKHz));
+    put(int64_t(d.memoryClockRateKHz));
+    endRecordLocked();
+}
+
+void StrataTraceWriter::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name,
+                                 SliceKind kind, int64_t correlation, int32_t returnCode) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    blocks_.cpuSlice(pid, tid, start, end, name, kind, correlation, returnCode);
+    autoFlushLocked();
+}
+
+void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name,
+                                 SliceKind kind) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    chunkRecords_ += blocks_.closeThread(pid, tid, chunk_); // the thread's slices before it
+    Put put{beginRecord(uint8_t(format::RecordType::CpuBegin), format::kCpuBeginBody)};
+    put(pid);
+    put(tid);
+    put(int64_t(ts));
+    put(name);
+    put(uint8_t(kind));
+    endRecordLocked();
+}
+
+void StrataTraceWriter::cpuEnd(int64_t pid, int64_t tid, TimeNs ts) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    chunkRecords_ += blocks_.closeThread(pid, tid, chunk_);
+    Put put{beginRecord(uint8_t(format::RecordType::CpuEnd), format::kCpuEndBody)};
+    put(pid);
+    put(tid);
+    put(int64_t(ts));
+    endRecordLocked();
+}
+
+void StrataTraceWriter::asyncSlice(int64_t pid, uint64_t id, TimeNs start, TimeNs end,
+                                   uint32_t name) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    Put put{beginRecord(uint8_t(format::RecordType::AsyncSlice), format::kAsyncSliceBody)};
+    put(pid);
+    put(id);
+    put(int64_t(start));
+    put(int64_t(end));
+    put(name);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::instant(int64_t pid, int64_t tid, TimeNs ts, uint32_t name) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    Put put{beginRecord(uint8_t(format::RecordType::Instant), format::kInstantBody)};
+    put(pid);
+    put(tid);
+    put(int64_t(ts));
+    put(name);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::nameColor(uint32_t name, uint32_t argb) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    Put put{beginRecord(uint8_t(format::RecordType::NameColor), format::kNameColorBody)};
+    put(name);
+    put(argb);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
+                              const GpuActivity& gpu, int64_t correlation) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    blocks_.gpuOp(start, end, name, kind, gpu, correlation);
+    autoFlushLocked();
+}
+
+void StrataTraceWriter::counter(int64_t pid, uint32_t name, TimeNs ts, double value) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    Put put{beginRecord(uint8_t(format::RecordType::Counter), format::kCounterBody)};
+    put(pid);
+    put(name);
+    put(int64_t(ts));
+    put(value);
+    endRecordLocked();
+}
+
+void StrataTraceWriter::warning(std::string_view text) {
+    std::lock_guard lock(mutex_);
+    warningLocked(text);
+}
+
+void StrataTraceWriter::warningLocked(std::string_view text) {
+    if (!file_) return;
+    text = clip(text);
+    Put put{beginRecord(uint8_t(format::RecordType::Warning), uint32_t(text.size()))};
+    put.bytes(text);
+    endRecordLocked();
+}
+
+bool StrataTraceWriter::flushLocked() {
+    if (!file_ || failed_) return false;
+    chunkRecords_ += blocks_.closeAll(chunk_);
+    if (chunkRecords_ == 0) return std::fflush(file_) == 0;
+    const uint32_t payload = uint32_t(chunk_.size() - format::kChunkHeaderBytes);
+    Put put{chunk_.data()};
+    put(format::kChunkMagic);
+    put(sequence_);
+    put(payload);
+    put(chunkRecords_);
+    uint32_t crc = crc32c(0, chunk_.data(), 16);
+    crc = crc32c(crc, chunk_.data() + format::kChunkHeaderBytes, payload);
+    put(crc);
+    const bool ok = std::fwrite(chunk_.data(), 1, chunk_.size(), file_) == chunk_.size() &&
+                    std::fflush(file_) == 0;
+    if (!ok) {
+        // Keep going without writing: the collector must not crash the target. The reader
+        // reports the damaged tail; lastError() says why.
+        error_ = path_ + ": write failed: " + std::strerror(errno);
+        failed_ = true;
+    } else {
+        bytesWritten_ += chunk_.size();
+        recordsWritten_ += chunkRecords_;
+        ++sequence_;
+    }
+    chunk_.resize(format::kChunkHeaderBytes);
+    chunkRecords_ = 0;
+    return ok;
+}
+
+bool StrataTraceWriter::flush() {
+    std::lock_guard lock(mutex_);
+    return flushLocked();
+}
+
+bool StrataTraceWriter::close() {
+    std::lock_guard lock(mutex_);
+    return closeLocked();
+}
+
+bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::string_view warning) {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!lock.try_lock_for(timeout)) return false;
+    if (!file_) return false;
+    if (!warning.empty()) warningLocked(warning);
+    return closeLocked();
+}
+
+bool StrataTraceWriter::closeLocked() {
+    if (!file_) return false;
+    bool ok = flushLocked(); // the data, then a chunk holding only the end-of-file record
+    beginRecord(uint8_t(format::RecordType::EndOfFile), 0);
+    ++chunkRecords_;
+    ok = flushLocked() && ok;
+    if (std::fclose(file_) != 0 && ok) {
+        error_ = path_ + ": close failed: " + std::strerror(errno);
+        ok = false;
+    }
+    file_ = nullptr;
+    chunk_.clear();
+    chunk_.shrink_to_fit();
+    blocks_.clear();
+    strings_.clear();
+    return ok && !failed_;
+}
+
+uint64_t StrataTraceWriter::bytesWritten() const {
+    std::lock_guard lock(mutex_);
+    return bytesWritten_;
+}
+
+bool StrataTraceWriter::isOpen() const {
+    std::lock_guard lock(mutex_);
+    return file_ != nullptr;
+}
+
+uint32_t StrataTraceWriter::chunksWritten() const {
+    std::lock_guard lock(mutex_);
+    return sequence_;
+}
+
+uint64_t StrataTraceWriter::recordsWritten() const {
+    std::lock_guard lock(mutex_);
+    return recordsWritten_;
+}
+
+std::string StrataTraceWriter::lastError() const {
+    std::lock_guard lock(mutex_);
+    return error_;
+}
+
+void StrataTraceWriter::setAutoFlushBytes(size_t bytes) {
+    std::lock_guard lock(mutex_);
+    autoFlushBytes_ = bytes == 0 ? 1 : std::min<size_t>(bytes, format::kMaxChunkPayload / 2);
+}
+
+size_t StrataTraceWriter::autoFlushBytes() const {
+    std::lock_guard lock(mutex_);
+    return autoFlushBytes_;
+}
+
+} // namespace strata

@@ -1,0 +1,105 @@
+#pragma once
+// Writes a .strata file incrementally (layout: io/strata_format.h, docs/strata-format.md).
+//
+// The CUPTI collector links this writer (kernels/collector), so it depends on nothing but the
+// standard library and the model headers' plain structs (DeviceInfo, GpuActivity, SliceKind,
+// TimeNs). Records accumulate in the current chunk (slices as per-thread and per-stream column
+// blocks, io/strata_block_buffer.h); flush() closes it (length + CRC32C), writes
+// it in one fwrite and fflush()es, so a crash or kill -9 loses at most what came after the last
+// flush. The collector calls flush() every ~200 ms; the writer also flushes by itself when a
+// chunk reaches autoFlushBytes() so memory stays bounded.
+//
+// Internally synchronized by one (timed) mutex: every member may be called from any thread. Calls
+// before open() or after close() are ignored (and return 0 / false where they return).
+#include "io/strata/strata_block_buffer.h"
+#include "model/slice_kind.h"
+#include "model/time.h"
+#include "model/trace.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace strata {
+
+class StrataTraceWriter {
+public:
+    StrataTraceWriter() = default;
+    ~StrataTraceWriter(); // close()s an open file
+    StrataTraceWriter(const StrataTraceWriter&) = delete;
+    StrataTraceWriter& operator=(const StrataTraceWriter&) = delete;
+
+    bool open(const std::string& path, std::string* error); // writes the file header
+    uint32_t string(std::string_view s); // interned; the string record is emitted once
+    void metadata(std::string_view key, std::string_view value);
+    void process(int64_t pid, std::string_view name);
+    void thread(int64_t pid, int64_t tid, std::string_view name);
+    void device(const DeviceInfo& d);
+    // CPU side. kind: CudaRuntime / CudaDriver (API calls), UserAnnotation (NVTX), ...
+    void cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
+                  int64_t correlation, int32_t returnCode);
+    void cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name, SliceKind kind); // NVTX push
+    void cpuEnd(int64_t pid, int64_t tid, TimeNs ts);                                  // NVTX pop
+    void asyncSlice(int64_t pid, uint64_t id, TimeNs start, TimeNs end, uint32_t name);
+    void instant(int64_t pid, int64_t tid, TimeNs ts, uint32_t name); // NVTX marks
+    void nameColor(uint32_t name, uint32_t argb); // the colour of the slices named `name`
+    // GPU side: kernels, memcpy, memset, sync, cuda events (kind).
+    void gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind, const GpuActivity& gpu,
+               int64_t correlation);
+    void counter(int64_t pid, uint32_t name, TimeNs ts, double value);
+    void warning(std::string_view text);
+    bool flush(); // closes the current chunk (length + CRC), writes it, fflush
+    bool close(); // flush + end-of-file record
+    // close() (after a warning record, if given) unless another thread holds the writer for
+    // longer than `timeout`: then nothing is written and false returned. For a thread that must
+    // not wait on one that may never run again (the collector's fatal-signal path).
+    bool closeWithin(std::chrono::milliseconds timeout, std::string_view warning);
+    uint64_t bytesWritten() const;
+
+    // Additions to the contract.
+    bool isOpen() const;
+    uint32_t chunksWritten() const;
+    uint64_t recordsWritten() const; // records in chunks already written
+    std::string lastError() const;   // why the last open/flush/close failed
+    // The current chunk is flushed when its payload reaches this size (default 1 MiB).
+    void setAutoFlushBytes(size_t bytes);
+    size_t autoFlushBytes() const;
+
+private:
+    mutable std::timed_mutex mutex_;
+    std::FILE* file_ = nullptr;
+    std::string path_;
+    std::string error_;
+    std::vector<uint8_t> chunk_; // header space + payload of the chunk being filled
+    uint32_t chunkRecords_ = 0;
+    uint32_t sequence_ = 0;
+    uint64_t bytesWritten_ = 0;
+    uint64_t recordsWritten_ = 0;
+    size_t autoFlushBytes_ = 1u << 20;
+    bool failed_ = false; // a write failed: later records are dropped
+    struct Hash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const noexcept {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
+    std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> strings_;
+    StrataBlockBuffer blocks_; // slices not in chunk_ yet
+    uint32_t nextString_ = 1;
+
+    uint32_t internLocked(std::string_view s);
+    uint8_t* beginRecord(uint8_t type, uint32_t bodyBytes);
+    void endRecordLocked();
+    void autoFlushLocked();
+    bool flushLocked();
+    bool closeLocked();
+    void warningLocked(std::string_view text);
+};
+
+} // namespace strata
