@@ -1,6 +1,6 @@
 // Time axis arithmetic (time <-> pixel, zoom at the cursor, clamping) and the ruler's tick
 // choice and labels. Expected values are worked out by hand in the comments.
-#include "timeline/ruler_ticks.h"
+#include "model/time_text.h"
 #include "timeline/time_axis.h"
 
 #include <QTest>

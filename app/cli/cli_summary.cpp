@@ -5,6 +5,7 @@
 
 #include "analysis/trace_summary.h"
 #include "io/trace_loader.h"
+#include "model/time_text.h"
 
 #include <chrono>
 #include <cmath>
@@ -53,8 +54,9 @@ std::string shorten(std::string_view s, size_t max) {
 
 void printTables(const TraceSummary& s, const std::string& file, double loadMs, size_t top) {
     std::printf("file: %s\n", terminalSafe(file).c_str());
-    std::printf("slices %zu, counter samples %zu, instants %zu, flows %zu (loaded in %.1f ms)\n",
-                s.slices, s.counterSamples, s.instants, s.flows, loadMs);
+    std::printf("slices %zu, counter samples %zu, instants %zu, flows %zu (loaded in %s)\n",
+                s.slices, s.counterSamples, s.instants, s.flows,
+                formatPreciseDuration(TimeNs(loadMs * 1e6)).c_str());
     if (!s.warnings.empty()) {
         std::printf("warnings (%zu):\n", s.warnings.size());
         for (size_t i = 0; i < s.warnings.size() && i < 10; ++i)
@@ -62,10 +64,10 @@ void printTables(const TraceSummary& s, const std::string& file, double loadMs, 
         if (s.warnings.size() > 10) std::printf("  ... %zu more\n", s.warnings.size() - 10);
     }
     const KernelStats& k = s.kernels;
-    std::printf(
-        "\nGPU: %llu kernels, %llu memcpy, %llu memset; kernel time %.3f us, busy %.3f us\n",
-        (unsigned long long)k.kernels, (unsigned long long)k.memcpys, (unsigned long long)k.memsets,
-        toMicros(k.kernelTime), toMicros(k.busyTime));
+    std::printf("\nGPU: %llu kernels, %llu memcpy, %llu memset; kernel time %s, busy %s\n",
+                (unsigned long long)k.kernels, (unsigned long long)k.memcpys,
+                (unsigned long long)k.memsets, formatPreciseDuration(k.kernelTime).c_str(),
+                formatPreciseDuration(k.busyTime).c_str());
     if (k.offGpuTrack)
         std::printf("  (%llu GPU ops found outside GPU stream tracks)\n",
                     (unsigned long long)k.offGpuTrack);

@@ -1,7 +1,7 @@
 // strata: the GUI. `strata [FILE...]` opens the first file here and each further file in a new
 // window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
 #include "main_window.h"
-#include "panels/time_text.h"
+#include "model/time_text.h"
 #include "screenshot.h"
 #include "strata_resources.h"
 

@@ -4,7 +4,7 @@
 #include "load_job.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
-#include "panels/time_text.h"
+#include "model/time_text.h"
 #include "panels/warnings_panel.h"
 #include "shortcut_help.h"
 #include "timeline/timeline_view.h"

@@ -1,5 +1,7 @@
 #include "screenshot.h"
 
+#include "model/time_text.h"
+
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
@@ -70,8 +72,8 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (o.range) {
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
         if (r.start >= b.end || r.end <= b.start) {
-            std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %.3f ms)\n",
-                         double(b.duration()) / 1e6);
+            std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %s)\n",
+                         formatPreciseDuration(b.duration()).c_str());
             return 1;
         }
         w.timeline()->setVisibleRange(r);

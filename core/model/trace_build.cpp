@@ -2,9 +2,10 @@
 // Trace (bounds, B/E matching, nesting into lanes, counters and instants in time order, flows,
 // id indices, the process and thread lists).
 #include "model/id_index.h"
+#include "model/time_text.h"
+#include "model/trace_builder_impl.h"
 #include "util/parallel_for.h"
 #include "util/phase_timer.h"
-#include "model/trace_builder_impl.h"
 
 #include <algorithm>
 
@@ -31,12 +32,6 @@ template <typename T> void permute(Column<T>& v, const std::vector<uint32_t>& or
     out.reserve(order.size());
     for (uint32_t k : order) out.push_back(v[k]);
     v = std::move(out);
-}
-
-std::string formatUs(TimeNs ns) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.3f us", double(ns) / 1000.0);
-    return buf;
 }
 
 } // namespace
@@ -169,7 +164,7 @@ void TraceBuilder::Impl::matchAllEdges(TimeRange bounds) {
         trace->warnings_.push_back(std::to_string(edges.openBegins) +
                                    " B (begin) events were never ended and were closed at the "
                                    "trace end (" +
-                                   formatUs(bounds.duration()) + ")");
+                                   formatPreciseDuration(bounds.duration()) + ")");
 }
 
 std::vector<SeqMap> TraceBuilder::Impl::nestIntoLanes() {

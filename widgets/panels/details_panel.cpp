@@ -1,6 +1,6 @@
 #include "details_panel.h"
 
-#include "time_text.h"
+#include "model/time_text.h"
 #include "track_label.h"
 
 #include <QHeaderView>

@@ -1,7 +1,7 @@
 #include "range_aggregation_model.h"
 
 #include "qt_text.h"
-#include "time_text.h"
+#include "model/time_text.h"
 
 namespace strata {
 

@@ -1,6 +1,6 @@
 #include "range_panel.h"
 
-#include "time_text.h"
+#include "model/time_text.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #include "timeline_painter.h"
 
-#include "ruler_ticks.h"
+#include "model/time_text.h"
 
 #include <QFontMetrics>
 #include <QPainterPath>

@@ -1,6 +1,6 @@
 #include "timeline_ruler.h"
 
-#include "ruler_ticks.h"
+#include "model/time_text.h"
 #include "timeline_state.h"
 #include "timeline_view.h"
 

@@ -1,6 +1,6 @@
 #include "tracks_area.h"
 
-#include "ruler_ticks.h"
+#include "model/time_text.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
 #include "timeline_view.h"

@@ -1,0 +1,34 @@
+#pragma once
+// Time as text, one formatter for every place that shows a time (the timeline's ruler, labels
+// and tooltips, the Details and Range panels, the builder's warnings, strata-cli's prose) and
+// the parser of what people type.
+#include "model/time.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+// Adaptive units with up to 3 decimals, for values people read one at a time (details, range):
+// "0 ns", "850 ns", "12.3 µs", "1.234 ms".
+std::string formatPreciseDuration(TimeNs ns);
+// A duration with a unit that suits its size and 3 significant digits, for labels in tight
+// places (slice tooltips, gap labels): "850 ns", "12.3 µs", "4.56 ms", "1.23 s".
+std::string formatDuration(TimeNs ns);
+
+// Smallest 1-2-5 step (1, 2, 5, 10, 20, ... ns) at least minPixels wide at this scale.
+TimeNs chooseTickStep(double nsPerPixel, double minPixels);
+// A ruler tick label: time `t` (relative to the trace start) in the unit of `unitOf` (the
+// largest time shown: ns below 1 µs, µs below 1 ms, ms below 1 s, else s) with just enough
+// decimals to tell ticks `step` apart, e.g. t=5'300'001'000, step=1'000, unitOf=6 s ->
+// "5.300001 s".
+std::string formatTick(TimeNs t, TimeNs step, TimeNs unitOf);
+
+// Parses one time value; nullopt (and *error) if it is not a number with an optional unit
+// (ns, us, µs, ms, s; a plain number is microseconds, as in Chrome JSON).
+std::optional<TimeNs> parseTime(std::string_view text, std::string* error = nullptr);
+// Parses "START:END" (each as parseTime); requires END > START.
+std::optional<TimeRange> parseTimeRange(std::string_view text, std::string* error = nullptr);
+
+} // namespace strata
