@@ -15,7 +15,7 @@
 //   GPU 0 stream 8: Memcpy HtoD [20500,22000)
 // Bounds [1000, 41000). Stream 7 kernel gap: [20000,40000) = 20 us. Device busy union:
 // [10000,20000) [20500,22000) [40000,41000) -> device gaps 500 ns and [22000,40000) = 18 us.
-#include "timeline/correlation.h"
+#include "analysis/correlation.h"
 #include "timeline/gap_index.h"
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"

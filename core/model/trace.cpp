@@ -67,13 +67,25 @@ std::vector<SliceRef> Trace::ancestors(SliceRef r) const {
     return chain;
 }
 
-std::vector<int32_t> Trace::gpuDeviceIds() const {
-    std::vector<int32_t> ids;
-    for (const auto& t : tracks_)
-        if (t.kind == TrackKind::GpuStream) ids.push_back(t.device);
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
+namespace {
+// The flow indices in `sorted` (ordered by endpoint) whose endpoint is r.
+std::span<const uint32_t> flowsAt(const std::vector<Flow>& flows,
+                                  const std::vector<uint32_t>& sorted, SliceRef r,
+                                  SliceRef Flow::*end) {
+    const auto lo = std::lower_bound(sorted.begin(), sorted.end(), r,
+                                     [&](uint32_t f, SliceRef v) { return flows[f].*end < v; });
+    auto hi = lo;
+    while (hi != sorted.end() && flows[*hi].*end == r) ++hi;
+    return {sorted.data() + (lo - sorted.begin()), size_t(hi - lo)};
+}
+} // namespace
+
+std::span<const uint32_t> Trace::flowsFrom(SliceRef r) const {
+    return flowsAt(flows_, flowsByFrom_, r, &Flow::from);
+}
+
+std::span<const uint32_t> Trace::flowsTo(SliceRef r) const {
+    return flowsAt(flows_, flowsByTo_, r, &Flow::to);
 }
 
 size_t Trace::memoryBytes() const {
@@ -87,7 +99,8 @@ size_t Trace::memoryBytes() const {
     }
     bytes += extras_.capacity() * sizeof(SliceExtra) + gpu_.capacity() * sizeof(GpuActivity) +
              externalIds_.capacity() * sizeof(int64_t);
-    bytes += flows_.capacity() * sizeof(Flow);
+    bytes += flows_.capacity() * sizeof(Flow) +
+             (flowsByFrom_.capacity() + flowsByTo_.capacity()) * sizeof(uint32_t);
     bytes += correlationIndex_.memoryBytes() + externalIndex_.memoryBytes();
     return bytes;
 }

@@ -3,9 +3,9 @@
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
 #include "model/id_index.h"
-#include "util/pod_vector.h"
 #include "model/string_pool.h"
 #include "model/track.h"
+#include "util/pod_vector.h"
 
 #include <array>
 #include <map>
@@ -130,9 +130,10 @@ public:
     std::span<const SliceRef> byExternalId(int64_t id) const { return externalIndex_.find(id); }
     // Outermost-to-innermost chain of CPU slices enclosing `r` on its track (r excluded).
     std::vector<SliceRef> ancestors(SliceRef r) const;
+    // Indices into flows() of the flows that leave / arrive at `r` (logarithmic time).
+    std::span<const uint32_t> flowsFrom(SliceRef r) const;
+    std::span<const uint32_t> flowsTo(SliceRef r) const;
 
-    // Tracks of a GPU device, GPU devices present, and a thread's lanes.
-    std::vector<int32_t> gpuDeviceIds() const;
     size_t memoryBytes() const; // model memory (columns, args, strings, indices)
 
 private:
@@ -144,6 +145,7 @@ private:
     std::vector<Process> processes_; // sorted by pid
     std::vector<Thread> threads_;    // sorted by (pid, tid)
     std::vector<Flow> flows_;
+    std::vector<uint32_t> flowsByFrom_, flowsByTo_; // flow indices sorted by endpoint
     PodVector<SliceExtra> extras_; // realloc-grown: no copy-doubling peak while loading
     PodVector<GpuActivity> gpu_;
     PodVector<int64_t> externalIds_;

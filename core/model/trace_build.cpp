@@ -244,6 +244,16 @@ void TraceBuilder::Impl::bindFlows(const std::vector<SeqMap>& seqMaps) {
     flowsV1.clear();
     binder.bindV2(std::move(flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) trace->warnings_.push_back(std::move(w));
+    // Each flow found by either end.
+    const std::vector<Flow>& flows = trace->flows_;
+    for (auto [index, end] :
+         {std::pair{&trace->flowsByFrom_, &Flow::from}, std::pair{&trace->flowsByTo_, &Flow::to}}) {
+        index->resize(flows.size());
+        for (uint32_t i = 0; i < flows.size(); ++i) (*index)[i] = i;
+        std::stable_sort(index->begin(), index->end(), [&, end = end](uint32_t a, uint32_t b) {
+            return flows[a].*end < flows[b].*end;
+        });
+    }
 }
 
 void TraceBuilder::Impl::listProcessesAndThreads() {

@@ -1,5 +1,7 @@
 #include "details_panel.h"
 
+#include "analysis/correlation.h"
+
 #include "model/time_text.h"
 #include "track_label.h"
 
@@ -247,6 +249,7 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
 
 void DetailsPanel::addCorrelatedRows(SliceRef r) {
     const Trace& t = *trace_;
+    const SliceRelations rel = relationsOf(t, r, kMaxLinksPerGroup);
     QTreeWidgetItem* s = nullptr;
     auto sec = [&] { return s ? s : (s = section(tr("Correlated"))); };
     std::vector<SliceRef> shown{r};
@@ -255,40 +258,21 @@ void DetailsPanel::addCorrelatedRows(SliceRef r) {
         shown.push_back(x);
         return true;
     };
-
-    if (isGpuKind(t.kind(r))) {
-        const SliceRef launch = t.launchOf(r);
-        if (once(launch)) link(sec(), tr("Launched by"), launch);
+    if (once(rel.launchedBy)) link(sec(), tr("Launched by"), rel.launchedBy);
+    for (SliceRef op : rel.launched)
+        if (once(op)) link(sec(), tr("Launched"), op);
+    for (SliceRef x : rel.sameExternalId)
+        if (once(x)) link(sec(), tr("Same External id"), x);
+    for (const FlowLink& f : rel.flows) {
+        if (!once(f.other)) continue;
+        const QString cat = toQString(t.str(f.category));
+        link(sec(), f.outgoing ? tr("Flow to (%1)").arg(cat) : tr("Flow from (%1)").arg(cat),
+             f.other);
     }
-    if (isLaunchApiKind(t.kind(r))) {
-        size_t n = 0;
-        for (SliceRef op : t.gpuOpsOf(r)) {
-            if (n++ < kMaxLinksPerGroup && once(op)) link(sec(), tr("Launched"), op);
-        }
-    }
-    if (const int64_t id = t.externalId(r); id >= 0) {
-        size_t n = 0;
-        for (SliceRef x : t.byExternalId(id)) {
-            if (n >= kMaxLinksPerGroup) break;
-            if (once(x)) {
-                link(sec(), tr("Same External id"), x);
-                ++n;
-            }
-        }
-    }
-    for (const Flow& f : t.flows()) {
-        if (f.from == r && once(f.to))
-            link(sec(), tr("Flow to (%1)").arg(toQString(t.str(f.category))), f.to);
-        else if (f.to == r && once(f.from))
-            link(sec(), tr("Flow from (%1)").arg(toQString(t.str(f.category))), f.from);
-    }
-    const std::vector<SliceRef> up = t.ancestors(r);
-    if (!up.empty()) {
-        // The innermost enclosing slice first: the one people want.
-        for (auto it = up.rbegin(); it != up.rend(); ++it) {
-            if (once(*it)) link(sec(), it == up.rbegin() ? tr("Parent") : tr("Enclosing"), *it);
-        }
-    }
+    // The innermost enclosing slice first: the one people want.
+    for (size_t k = 0; k < rel.enclosing.size(); ++k)
+        if (once(rel.enclosing[k]))
+            link(sec(), k == 0 ? tr("Parent") : tr("Enclosing"), rel.enclosing[k]);
 }
 
 QString DetailsPanel::value(const QString& field, const QString& sectionTitle) const {

@@ -2,7 +2,8 @@
 // Everything the timeline's parts (view, ruler, track tree, tracks area, painter) share: the
 // trace, the time axis, the track layout, the level-of-detail summaries, gaps, selection and
 // scratch buffers reused from frame to frame.
-#include "correlation.h"
+#include "analysis/correlation.h"
+#include "flow_index.h"
 #include "gap_index.h"
 #include "lod_cache.h"
 #include "model/lod_summary.h"

@@ -1,24 +1,13 @@
 #pragma once
-// What to highlight when a slice is selected, and the flows drawn when "all flows" is on.
-//   kernel / GPU op  -> its launching API call (arrow), the call's ancestors (CPU op, Python
-//                       function, NVTX range) and the slices with the same External id;
-//   launch API call  -> the GPU ops it launched (arrows) and its ancestors;
-//   other CPU slice  -> kernels with its External id, and the GPU ops launched by runtime calls
-//                       nested in it (arrows from those calls).
+// The trace's flows sorted by their earlier endpoint, to find those in view without a full scan
+// (the timeline's "Show all flows"). What is related to a selected slice is decided in
+// core/analysis/correlation.h.
 #include "model/trace.h"
 
-#include <utility>
+#include <algorithm>
 #include <vector>
 
 namespace strata {
-
-struct Correlated {
-    std::vector<SliceRef> slices;                      // sorted, unique, selection excluded
-    std::vector<std::pair<SliceRef, SliceRef>> arrows; // launch -> GPU op
-    bool contains(SliceRef r) const;
-};
-
-Correlated correlatedWith(const Trace& trace, SliceRef selected, size_t cap = 20000);
 
 // Flows sorted by their earlier endpoint's start, to find those in view without a full scan.
 class FlowIndex {
