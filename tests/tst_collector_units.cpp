@@ -1,8 +1,11 @@
-// The collector's CUPTI-free pieces: the activity-buffer pool and the options read from the
-// STRATA_* environment (record/collector_env.h). Expected values follow from the definitions:
-// e.g. 4 MiB buffers -> max(16, 256 MiB / 4 MiB) = 64 buffers in the pool at most.
+// The collector's CUPTI-free pieces: the activity-buffer pool, the options read from the
+// STRATA_* environment (record/collector_env.h) and the copy/memory kind names it shares with the
+// JSON reader (model/cupti_names.h). Expected values follow from the definitions: e.g. 4 MiB
+// buffers -> max(16, 256 MiB / 4 MiB) = 64 buffers in the pool at most.
 #include "buffer_pool.h"
 #include "collector_config.h"
+#include "io/json/json_gpu_args.h"
+#include "model/cupti_names.h"
 #ifdef STRATA_HAVE_CUPTI_HEADERS
 #include "nvtx_events.h"
 
@@ -40,6 +43,8 @@ private slots:
     void scheduleAndDuration();
     void badValuesFallBack();
     void nvtxCallbacksDecoded();
+    void cuptiKindNames();
+    void copyNamesReadBack();
 };
 
 void TestCollectorUnits::poolHandsOutAlignedBuffersUpToItsCap() {
@@ -203,6 +208,67 @@ void TestCollectorUnits::nvtxCallbacksDecoded() {
     QCOMPARE(int(decodeNvtxCallback(CUPTI_CBID_NVTX_nvtxDomainCreateA, &d).kind),
              int(NvtxEvent::None));
 #endif
+}
+
+// CUpti_ActivityMemcpyKind / CUpti_ActivityMemoryKind numbers to names and back (the
+// collector also checks the numbers against CUPTI's headers at compile time).
+void TestCollectorUnits::cuptiKindNames() {
+    const std::pair<uint32_t, std::string_view> copies[] = {
+        {1, "HtoD"}, {2, "DtoH"}, {3, "HtoA"}, {4, "AtoH"}, {5, "AtoA"},
+        {6, "AtoD"}, {7, "DtoA"}, {8, "DtoD"}, {9, "HtoH"}, {10, "PtoP"}};
+    for (const auto& [kind, name] : copies) {
+        QCOMPARE(copyKindName(kind), name);
+        QCOMPARE(copyKindFromName(name), uint8_t(kind));
+    }
+    const std::pair<uint32_t, std::string_view> memories[] = {
+        {1, "Pageable"}, {2, "Pinned"},        {3, "Device"},        {4, "Array"},
+        {5, "Managed"},  {6, "Device Static"}, {7, "Managed Static"}};
+    for (const auto& [kind, name] : memories) {
+        QCOMPARE(memoryKindName(kind), name);
+        QCOMPARE(memoryKindFromName(name), uint8_t(kind));
+    }
+    // 0 is CUPTI's UNKNOWN; numbers past the table have no name either.
+    for (uint32_t unknown : {0u, 11u, 255u, 0xffffffffu}) QVERIFY(copyKindName(unknown).empty());
+    for (uint32_t unknown : {0u, 8u, 255u, 0xffffffffu}) QVERIFY(memoryKindName(unknown).empty());
+    for (std::string_view text : {"", "Unknown", "htod", "HtoD ", "Memcpy HtoD"})
+        QCOMPARE(copyKindFromName(text), uint8_t(0));
+    for (std::string_view text : {"", "Unknown", "device", "Device 0", "Pageable "})
+        QCOMPARE(memoryKindFromName(text), uint8_t(0));
+
+    QCOMPARE(memcpyName(1, 1, 3), std::string("Memcpy HtoD (Pageable -> Device)"));
+    QCOMPARE(memcpyName(8, 3, 3), std::string("Memcpy DtoD (Device -> Device)"));
+    QCOMPARE(memcpyName(0, 0, 8), std::string("Memcpy Unknown (Unknown -> Unknown)"));
+    QCOMPARE(peerMemcpyName(0, 1), std::string("Memcpy PtoP (Device 0 -> Device 1)"));
+    QCOMPARE(memsetName(3), std::string("Memset (Device)"));
+    QCOMPARE(memsetName(7), std::string("Memset (Managed Static)"));
+    QCOMPARE(memsetName(42), std::string("Memset (Unknown)"));
+}
+
+// Every name the collector writes gives its numbers back through the JSON reader's parser.
+void TestCollectorUnits::copyNamesReadBack() {
+    for (uint32_t kind = 0; kind <= 11; ++kind) {
+        for (uint32_t src = 0; src <= 8; ++src) {
+            for (uint32_t dst = 0; dst <= 8; ++dst) {
+                GpuActivity g;
+                parseCopyName(memcpyName(kind, src, dst), &g);
+                QCOMPARE(g.copyKind, uint8_t(kind <= 10 ? kind : 0));
+                QCOMPARE(g.srcMemory, uint8_t(src <= 7 ? src : 0));
+                QCOMPARE(g.dstMemory, uint8_t(dst <= 7 ? dst : 0));
+            }
+        }
+    }
+    for (uint32_t dst = 0; dst <= 8; ++dst) {
+        GpuActivity g;
+        parseCopyName(memsetName(dst), &g);
+        QCOMPARE(g.copyKind, uint8_t(0));
+        QCOMPARE(g.srcMemory, uint8_t(0));
+        QCOMPARE(g.dstMemory, uint8_t(dst <= 7 ? dst : 0));
+    }
+    GpuActivity peer;
+    parseCopyName(peerMemcpyName(2, 3), &peer);
+    QCOMPARE(peer.copyKind, uint8_t(10)); // the devices are not memory kinds
+    QCOMPARE(peer.srcMemory, uint8_t(0));
+    QCOMPARE(peer.dstMemory, uint8_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestCollectorUnits)

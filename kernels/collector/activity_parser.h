@@ -5,6 +5,7 @@
 // under the collector's parser lock; it never calls back into CUPTI except
 // cuptiActivityGetNextRecord. Records with invalid timestamps or outside the capture schedule
 // are counted (stats()) and reported as warnings by finish(), never silently dropped.
+// Implemented in activity_parser.cpp, activity_parser_gpu.cpp and activity_parser_nvtx.cpp.
 #include "api_names.h"
 #include "capture_schedule.h"
 #include "model/slice_kind.h"
@@ -64,13 +65,18 @@ private:
         int32_t ret;
     };
 
+    // activity_parser.cpp: shared checks, API calls and launch correlation, other records.
     bool keep(int64_t t);
     bool validRange(uint64_t start, uint64_t end);
     void noteThread(int64_t pid, int64_t tid);
-    uint32_t kernelName(const char* mangled);
     uint32_t apiName(bool runtime, uint32_t cbid);
-    int32_t deviceOfContext(uint32_t context) const;
     void api(const CUpti_Activity* r, bool runtime);
+    void checkLaunchOrder(uint32_t correlation, int64_t gpuStart);
+    void overhead(const CUpti_Activity* r);
+    void device(const CUpti_Activity* r);
+    // activity_parser_gpu.cpp: GPU operations and memory counters.
+    uint32_t kernelName(const char* mangled);
+    int32_t deviceOfContext(uint32_t context) const;
     void kernel(const CUpti_Activity* r);
     void memcpy(const CUpti_Activity* r);
     void peerCopy(const CUpti_Activity* r);
@@ -81,12 +87,11 @@ private:
     void memory(const CUpti_Activity* r);
     void sync(const CUpti_Activity* r);
     void cudaEvent(const CUpti_Activity* r);
+    // activity_parser_nvtx.cpp: NVTX ranges, marks and colours.
     void marker(const CUpti_Activity* r);
     void markerData(const CUpti_Activity* r);
     uint32_t takeColor(uint32_t markerId);
     void nameColor(uint32_t name, uint32_t argb);
-    void overhead(const CUpti_Activity* r);
-    void device(const CUpti_Activity* r);
     void emitRange(const OpenMarker& begin, int64_t endTs, int64_t endTid, uint32_t id);
 
     StrataTraceWriter& w_;
@@ -115,7 +120,6 @@ private:
     std::map<int32_t, double> deviceMemory_;                // device -> bytes allocated
     double pinnedMemory_ = 0;
     std::vector<PendingDriver> pendingDrivers_;
-    void checkLaunchOrder(uint32_t correlation, int64_t gpuStart);
     std::unordered_map<uint32_t, int64_t> runtimeStarts_;   // recent runtime calls: id -> start
     std::unordered_map<uint32_t, int64_t> gpuBeforeLaunch_; // GPU op starts waiting for their call
     std::vector<uint32_t> runtimeIdOrder_;                  // ring order for trimming runtimeIds_

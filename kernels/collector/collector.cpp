@@ -1,48 +1,44 @@
+// The collector's lifecycle: start (subscribe to CUPTI, enable the activity kinds, open the trace),
+// the flush thread that writes a chunk every STRATA_FLUSH_MS and serves signal requests, the
+// closer thread that ends the file on a fatal signal without CUPTI, and shutdown; and the entry
+// points of collector.h. What CUPTI calls back is in collector_callbacks.cpp, the exit, fork and
+// signal hooks in process_hooks.cpp.
 #include "collector.h"
 
-#include "activity_parser.h"
-#include "api_names.h"
-#include "buffer_pool.h"
-#include "capture_schedule.h"
-#include "collector_config.h"
-#include "io/strata/strata_trace_writer.h"
-#include "nvtx_events.h"
+#include "collector_callbacks.h"
+#include "collector_instance.h"
 #include "other_tool.h"
+#include "process_hooks.h"
 #include "process_info.h"
 #include "record/collector_env.h"
 #include "record/output_path.h"
-#include "signal_chain.h"
 
 #include <cupti.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <dlfcn.h>
-#include <mutex>
 #include <pthread.h>
-#include <semaphore.h>
 #include <string>
-#include <thread>
-#include <unistd.h>
-#include <unordered_map>
-#include <vector>
 
 namespace strata {
 
 namespace env = collector_env;
 
-namespace {
+Collector* g_collector = nullptr;
 
 uint64_t CUPTIAPI clockNs() {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
     return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
+
+namespace {
 
 int64_t realtimeNs() {
     timespec ts{};
@@ -58,235 +54,12 @@ std::string cuptiErrorText(CUptiResult r) {
     return buf;
 }
 
-class Collector {
-public:
-    // --- state shared with callbacks (never destroyed) ---
-    std::mutex initMutex;
-    std::atomic<CollectorState> state{CollectorState::NotStarted};
-    pid_t owner = 0;
-    bool cudaInitialized = false;
-    CollectorConfig config;
-    StrataTraceWriter writer;
-    BufferPool pool;
-    ApiNameTable names;
-    CUpti_SubscriberHandle subscriber = nullptr;
-
-    std::timed_mutex parserMutex; // parser + writer calls from completion callbacks
-    ActivityParser* parser = nullptr;
-    std::mutex flushMutex; // writer.flush()/close(): no chunk half-written while we fork
-
-    std::mutex scheduleMutex;
-    CaptureSchedule schedule;
-    std::unordered_map<uint64_t, std::string> nvtxRangeNames; // nvtxRangeStart id -> name
-    std::atomic<bool> captureStopped{false};
-
-    sem_t wake{};
-    std::atomic<bool> stopThread{false};
-    std::thread flusher;
-    std::atomic<pid_t> flusherTid{0};
-    std::atomic<int> signalRequest{0}; // 0 none, 1 flush, 2 close
-    std::atomic<int> signalServed{0};  // increments when a signal request was served
-    sem_t emergencyWake{};             // a fatal signal the flush thread could not serve
-    std::atomic<int> emergencyServed{0};
-    std::thread closer;
-    std::atomic<bool> shutDown{false};
-    std::atomic<uint64_t> droppedTotal{0};
-
-    void start(bool fromCuda);
-    void enableActivities();
-    void reportSubscribeFailure(CUptiResult r, const char* oldName);
-    void flushLoop();
-    void closeLoop();
-    void flushOnce(uint32_t cuptiFlag, bool closeFile); // drainCupti + writeOut
-    void drainCupti(uint32_t cuptiFlag);
-    void writeOut(bool closeFile);
-    void collectDropped();
-    void shutdown();
-    void onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* data);
-};
-
-Collector* g = nullptr;
 std::atomic<bool> g_clockRegistered{false};
-thread_local std::vector<std::string> t_nvtxStack; // push/pop names, this thread
 
 Collector& instance() {
     static Collector* c = new Collector; // leaked on purpose: atexit and forked children use it
-    g = c;
+    g_collector = c;
     return *c;
-}
-
-bool recording() {
-    return g && g->state.load() == CollectorState::Recording && g->owner == getpid();
-}
-
-// ---- CUPTI callbacks ----------------------------------------------------------------------
-
-void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
-    *buffer = nullptr;
-    *size = 0;
-    *maxNumRecords = 0;
-    if (!recording()) return;
-    *buffer = g->pool.acquire(); // nullptr when exhausted: CUPTI drops and counts
-    *size = *buffer ? g->pool.bufferBytes() : 0;
-}
-
-void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
-    if (!g || g->owner != getpid() || g->state.load() == CollectorState::ForkedChild) return;
-    {
-        std::lock_guard lock(g->parserMutex);
-        if (g->parser) {
-            {
-                std::lock_guard s(g->scheduleMutex);
-                g->parser->setSchedule(g->schedule);
-            }
-            g->parser->parseBuffer(buffer, validSize);
-        }
-    }
-    g->pool.release(buffer);
-}
-
-void Collector::onNvtx(CUpti_CallbackId cbid, const CUpti_NvtxData* d) {
-    const NvtxEvent e = decodeNvtxCallback(cbid, d);
-    if (e.kind == NvtxEvent::None) return;
-    const int64_t now = int64_t(clockNs());
-    const char* name = e.name ? e.name : "";
-    std::lock_guard lock(scheduleMutex);
-    switch (e.kind) {
-    case NvtxEvent::Push:
-        t_nvtxStack.emplace_back(name);
-        schedule.onRangeBegin(name, now);
-        break;
-    case NvtxEvent::Pop:
-        if (!t_nvtxStack.empty()) {
-            schedule.onRangeEnd(t_nvtxStack.back(), now);
-            t_nvtxStack.pop_back();
-        }
-        break;
-    case NvtxEvent::Mark:
-        schedule.onMark(name, now);
-        break;
-    case NvtxEvent::Start:
-        nvtxRangeNames[e.id] = name;
-        schedule.onRangeBegin(name, now);
-        break;
-    case NvtxEvent::End: {
-        auto it = nvtxRangeNames.find(e.id);
-        if (it != nvtxRangeNames.end()) {
-            schedule.onRangeEnd(it->second, now);
-            nvtxRangeNames.erase(it);
-        }
-        break;
-    }
-    case NvtxEvent::None:
-        break;
-    }
-}
-
-// cudaProfilerStart/Stop (or the driver's cuProfilerStart/Stop): a capture range opens when a
-// start returns and closes when a stop is called, so the calls themselves stay outside.
-bool onProfilerApi(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
-    const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API,
-               driver = domain == CUPTI_CB_DOMAIN_DRIVER_API;
-    const bool start = (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000) ||
-                       (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart);
-    const bool stop = (runtime && cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000) ||
-                      (driver && cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop);
-    if (!start && !stop) return false;
-    const auto* info = static_cast<const CUpti_CallbackData*>(data);
-    if (!info) return true;
-    const int64_t now = int64_t(clockNs());
-    std::lock_guard lock(g->scheduleMutex);
-    if (start && info->callbackSite == CUPTI_API_EXIT) g->schedule.onProfilerStart(now);
-    if (stop && info->callbackSite == CUPTI_API_ENTER) g->schedule.onProfilerStop(now);
-    return true;
-}
-
-void CUPTIAPI apiCallback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                          const void* data) {
-    if (!recording()) return;
-    if (domain == CUPTI_CB_DOMAIN_NVTX) {
-        g->onNvtx(cbid, static_cast<const CUpti_NvtxData*>(data));
-        return;
-    }
-    if (onProfilerApi(domain, cbid, data)) return;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-        cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
-        const auto* info = static_cast<const CUpti_CallbackData*>(data);
-        // The device's records go away with it: take them now.
-        if (info && info->callbackSite == CUPTI_API_ENTER)
-            cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
-               cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        // The runtime may tear its context down (its own atexit) before ours runs.
-        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
-        const auto* s = static_cast<const CUpti_StateData*>(data);
-        std::string text = "CUPTI stopped profiling after a fatal error";
-        if (s && s->notification.message) text += std::string(": ") + s->notification.message;
-        g->writer.warning(text);
-    }
-}
-
-// ---- exit, signals, fork --------------------------------------------------------------------
-
-void atExit() {
-    collectorShutdown();
-}
-
-void forkPrepare() {
-    if (!g || g->owner != getpid()) return;
-    g->flushMutex.lock();
-    g->parserMutex.lock();
-}
-void forkParent() {
-    if (!g || g->owner != getpid()) return;
-    g->parserMutex.unlock();
-    g->flushMutex.unlock();
-}
-void forkChild() {
-    // The child inherited CUPTI's and our memory but none of the threads: touching CUPTI or the
-    // writer here could deadlock or corrupt the parent's file. Leave both alone for good; the
-    // mutexes stay locked and are never used again in this process.
-    if (!g) return;
-    g->state.store(CollectorState::ForkedChild);
-}
-
-// Waits (async-signal-safe calls only) until `done` differs from `before`, for at most `ms`.
-bool waitChange(const std::atomic<int>& done, int before, int ms) {
-    for (int i = 0; i < ms && done.load() == before; ++i) {
-        timespec ts{0, 1000 * 1000};
-        nanosleep(&ts, nullptr);
-    }
-    return done.load() != before;
-}
-
-void onSignal(int, bool willDie) {
-    if (!recording()) return;
-    if (currentThreadId() == g->flusherTid.load()) return; // the flush thread itself crashed
-    // The flush thread asks CUPTI for its buffers and closes the file. CUPTI's flush can need a
-    // lock the interrupted thread holds (it was inside CUPTI, or in our completion callback):
-    // then the flush thread cannot finish while this handler waits, so the wait is short.
-    const int served = g->signalServed.load();
-    g->signalRequest.store(willDie ? 2 : 1);
-    sem_post(&g->wake);
-    if (waitChange(g->signalServed, served, 100) || !willDie) return;
-    // The process is about to end: the closer writes what is already buffered and the
-    // end-of-file record without calling into CUPTI, waiting for no lock longer than ~80 ms.
-    const int closed = g->emergencyServed.load();
-    sem_post(&g->emergencyWake);
-    waitChange(g->emergencyServed, closed, 100);
-}
-
-// ---- the collector --------------------------------------------------------------------------
-
-void Collector::reportSubscribeFailure(CUptiResult r, const char* oldName) {
-    std::string text = cuptiErrorText(r);
-    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || r == CUPTI_ERROR_MAX_LIMIT_REACHED)
-        text += ": CUPTI is already in use; likely " +
-                likelyOtherTool(oldName, reinterpret_cast<const void*>(&collectorStart));
-    writer.metadata(env::kMetaCuptiError, text);
-    writer.warning("collection disabled: " + text);
-    std::fprintf(stderr, "[strata] collection disabled: %s\n", text.c_str());
 }
 
 // The activity kinds the collector enables: group 0 always (device properties, overhead),
@@ -312,6 +85,18 @@ constexpr ActivityKind kActivityKinds[] = {
     {CUPTI_ACTIVITY_KIND_CUDA_EVENT, kCaptureSync, "CUDA_EVENT"},
     {CUPTI_ACTIVITY_KIND_MEMORY2, kCaptureMemory, "MEMORY2"},
 };
+
+} // namespace
+
+void Collector::reportSubscribeFailure(CUptiResult r, const char* oldName) {
+    std::string text = cuptiErrorText(r);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED || r == CUPTI_ERROR_MAX_LIMIT_REACHED)
+        text += ": CUPTI is already in use; likely " +
+                likelyOtherTool(oldName, reinterpret_cast<const void*>(&collectorStart));
+    writer.metadata(env::kMetaCuptiError, text);
+    writer.warning("collection disabled: " + text);
+    std::fprintf(stderr, "[strata] collection disabled: %s\n", text.c_str());
+}
 
 void Collector::enableActivities() {
     std::string enabled;
@@ -402,7 +187,7 @@ void Collector::start(bool fromCuda) {
     params.subscriberName = "Strata";
     params.oldSubscriberName = oldName;
     params.oldSubscriberSize = sizeof oldName;
-    const CUptiResult sub = cuptiSubscribe_v2(&subscriber, apiCallback, nullptr, &params);
+    const CUptiResult sub = cuptiSubscribe_v2(&subscriber, subscriberCallback, nullptr, &params);
     if (sub != CUPTI_SUCCESS) {
         reportSubscribeFailure(sub, oldName);
         state.store(CollectorState::Disabled);
@@ -460,8 +245,7 @@ void Collector::start(bool fromCuda) {
     sem_init(&emergencyWake, 0, 0);
     state.store(CollectorState::Recording);
     std::atexit(atExit);
-    pthread_atfork(forkPrepare, forkParent, forkChild);
-    installSignalChain(onSignal);
+    installForkAndSignalHooks();
     flusher = std::thread([this] { flushLoop(); });
     closer = std::thread([this] { closeLoop(); });
     closer.detach(); // idle until a fatal signal; never joined
@@ -599,8 +383,6 @@ void Collector::shutdown() {
     state.store(CollectorState::ShutDown);
 }
 
-} // namespace
-
 void collectorStart(bool cudaInitialized) {
     const char* inj = std::getenv(env::kCudaInjection);
     if (cudaInitialized && inj && std::strcmp(inj, "none") == 0) return;
@@ -608,26 +390,27 @@ void collectorStart(bool cudaInitialized) {
 }
 
 CollectorState collectorState() {
-    if (!g) return CollectorState::NotStarted;
-    if (g->owner != getpid() && g->state.load() != CollectorState::NotStarted)
+    if (!g_collector) return CollectorState::NotStarted;
+    if (g_collector->owner != getpid() && g_collector->state.load() != CollectorState::NotStarted)
         return CollectorState::ForkedChild;
-    return g->state.load();
+    return g_collector->state.load();
 }
 
 bool collectorFlushNow() {
     if (!recording()) return false;
-    g->flushOnce(0, false);
+    g_collector->flushOnce(0, false);
     return true;
 }
 
 void collectorShutdown() {
-    if (g) g->shutdown();
+    if (g_collector) g_collector->shutdown();
 }
 
 void collectorWarning(const char* text) {
-    if (g && g->owner == getpid() && g->state.load() != CollectorState::ForkedChild &&
-        g->state.load() != CollectorState::NotStarted && text)
-        g->writer.warning(text);
+    if (g_collector && g_collector->owner == getpid() &&
+        g_collector->state.load() != CollectorState::ForkedChild &&
+        g_collector->state.load() != CollectorState::NotStarted && text)
+        g_collector->writer.warning(text);
 }
 
 } // namespace strata

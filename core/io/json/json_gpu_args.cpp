@@ -1,20 +1,8 @@
 #include "io/json/json_gpu_args.h"
 
+#include "model/cupti_names.h"
+
 namespace strata {
-namespace {
-
-uint8_t memoryKind(std::string_view s) {
-    if (s == "Pageable") return 1;
-    if (s == "Pinned") return 2;
-    if (s == "Device") return 3;
-    if (s == "Array") return 4;
-    if (s == "Managed") return 5;
-    if (s == "Device Static") return 6;
-    if (s == "Managed Static") return 7;
-    return 0;
-}
-
-} // namespace
 
 bool parseDim3(std::string_view json, std::array<int32_t, 3>* out) {
     size_t i = 0;
@@ -44,14 +32,10 @@ bool parseDim3(std::string_view json, std::array<int32_t, 3>* out) {
 }
 
 void parseCopyName(std::string_view name, GpuActivity* gpu) {
-    static const struct {
-        std::string_view tag;
-        uint8_t kind;
-    } kKinds[] = {{"HtoD", 1}, {"DtoH", 2}, {"HtoA", 3}, {"AtoH", 4}, {"AtoA", 5},
-                  {"AtoD", 6}, {"DtoA", 7}, {"DtoD", 8}, {"HtoH", 9}, {"PtoP", 10}};
-    for (const auto& k : kKinds) {
-        if (name.find(k.tag) != std::string_view::npos) {
-            gpu->copyKind = k.kind;
+    // The first copy kind named anywhere in the name ("Memcpy HtoD (...)").
+    for (size_t k = 1; k < kCopyKindNames.size(); ++k) {
+        if (name.find(kCopyKindNames[k]) != std::string_view::npos) {
+            gpu->copyKind = uint8_t(k);
             break;
         }
     }
@@ -62,10 +46,10 @@ void parseCopyName(std::string_view name, GpuActivity* gpu) {
     const std::string_view inner = name.substr(open + 1, close - open - 1);
     const size_t arrow = inner.find(" -> ");
     if (arrow == std::string_view::npos) {
-        gpu->dstMemory = memoryKind(inner);
+        gpu->dstMemory = memoryKindFromName(inner);
     } else {
-        gpu->srcMemory = memoryKind(inner.substr(0, arrow));
-        gpu->dstMemory = memoryKind(inner.substr(arrow + 4));
+        gpu->srcMemory = memoryKindFromName(inner.substr(0, arrow));
+        gpu->dstMemory = memoryKindFromName(inner.substr(arrow + 4));
     }
 }
 

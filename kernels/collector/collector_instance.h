@@ -1,0 +1,88 @@
+#pragma once
+// The process's one Collector and the state it shares between its lifecycle (collector.cpp:
+// start, the flush and close threads, shutdown), the callbacks CUPTI calls
+// (collector_callbacks.cpp) and the exit, fork and signal hooks (process_hooks.cpp). Internal to
+// the collector library.
+#include "activity_parser.h"
+#include "api_names.h"
+#include "buffer_pool.h"
+#include "capture_schedule.h"
+#include "collector.h"
+#include "collector_config.h"
+#include "io/strata/strata_trace_writer.h"
+
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <semaphore.h>
+#include <string>
+#include <sys/types.h>
+#include <thread>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace strata {
+
+class Collector {
+public:
+    // --- state shared with callbacks (never destroyed) ---
+    std::mutex initMutex;
+    std::atomic<CollectorState> state{CollectorState::NotStarted};
+    pid_t owner = 0;
+    bool cudaInitialized = false;
+    CollectorConfig config;
+    StrataTraceWriter writer;
+    BufferPool pool;
+    ApiNameTable names;
+    CUpti_SubscriberHandle subscriber = nullptr;
+
+    std::timed_mutex parserMutex; // parser + writer calls from completion callbacks
+    ActivityParser* parser = nullptr;
+    std::mutex flushMutex; // writer.flush()/close(): no chunk half-written while we fork
+
+    std::mutex scheduleMutex;
+    CaptureSchedule schedule;
+    std::unordered_map<uint64_t, std::string> nvtxRangeNames; // nvtxRangeStart id -> name
+    std::atomic<bool> captureStopped{false};
+
+    sem_t wake{};
+    std::atomic<bool> stopThread{false};
+    std::thread flusher;
+    std::atomic<pid_t> flusherTid{0};
+    std::atomic<int> signalRequest{0}; // 0 none, 1 flush, 2 close
+    std::atomic<int> signalServed{0};  // increments when a signal request was served
+    sem_t emergencyWake{};             // a fatal signal the flush thread could not serve
+    std::atomic<int> emergencyServed{0};
+    std::thread closer;
+    std::atomic<bool> shutDown{false};
+    std::atomic<uint64_t> droppedTotal{0};
+
+    void start(bool fromCuda);
+    void enableActivities();
+    void reportSubscribeFailure(CUptiResult r, const char* oldName);
+    void flushLoop();
+    void closeLoop();
+    void flushOnce(uint32_t cuptiFlag, bool closeFile); // drainCupti + writeOut
+    void drainCupti(uint32_t cuptiFlag);
+    void writeOut(bool closeFile);
+    void collectDropped();
+    void shutdown();
+};
+
+// The collector, once the first entry point created it; null before. Never destroyed: atexit
+// handlers and forked children still look at it.
+extern Collector* g_collector;
+
+// Recording, and in the process that started the collector (not a child forked from it).
+inline bool recording() {
+    return g_collector && g_collector->state.load() == CollectorState::Recording &&
+           g_collector->owner == getpid();
+}
+
+// CLOCK_MONOTONIC_RAW in ns: the clock of every record (CUPTI's timestamp callback) and of the
+// capture schedule.
+uint64_t CUPTIAPI clockNs();
+
+} // namespace strata
