@@ -10,10 +10,11 @@
 
 namespace strata {
 
-FindBar::FindBar(QWidget* parent)
-    : QWidget(parent), edit_(new QLineEdit(this)), case_(new QToolButton(this)),
-      regex_(new QToolButton(this)), prev_(new QToolButton(this)), next_(new QToolButton(this)),
-      close_(new QToolButton(this)), status_(new QLabel(this)), debounce_(new QTimer(this)) {
+FindBar::FindBar(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), trace_(workspace->current()),
+      edit_(new QLineEdit(this)), case_(new QToolButton(this)), regex_(new QToolButton(this)),
+      prev_(new QToolButton(this)), next_(new QToolButton(this)), close_(new QToolButton(this)),
+      status_(new QLabel(this)), debounce_(new QTimer(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 3, 6, 3);
     auto* label = new QLabel(tr("Find slices:"), this);
@@ -62,8 +63,8 @@ FindBar::FindBar(QWidget* parent)
     updateStatus();
 }
 
-void FindBar::setTrace(std::shared_ptr<const Trace> trace) {
-    trace_ = std::move(trace);
+void FindBar::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
     dirty_ = true;
     matches_.clear();
     current_ = -1;
@@ -109,16 +110,21 @@ void FindBar::step(bool forward) {
         search(); // selects the first match
         if (forward || matches_.empty()) return;
     }
-    current_ = nextMatchIndex(matches_.size(), current_, forward);
-    updateStatus();
-    if (current_ >= 0) emit currentChanged(matches_[static_cast<size_t>(current_)]);
+    const int i = nextMatchIndex(matches_.size(), current_, forward);
+    if (i >= 0) makeCurrent(i);
 }
 
 void FindBar::setCurrentIndex(int i) {
     if (i < 0 || i >= static_cast<int>(matches_.size())) return;
+    makeCurrent(i);
+}
+
+void FindBar::makeCurrent(int i) {
     current_ = i;
     updateStatus();
-    emit currentChanged(matches_[static_cast<size_t>(i)]);
+    const SliceRef r = matches_[static_cast<size_t>(i)];
+    navigation()->setSelectedSlice(workspace()->ref(r), true);
+    emit currentChanged(r);
 }
 
 QString FindBar::statusText() const {

@@ -1,11 +1,12 @@
 #pragma once
 // The find bar (Ctrl+F): slices by name, substring or regex, case toggle; Enter / F3 next,
 // Shift+Enter / Shift+F3 previous (both wrap around), "3 of 120", Esc closes. It owns the search
-// (core/analysis/slice_search) and tells the window which slices to highlight and select.
+// (core/analysis/slice_search) over the current trace, selects the current match through the
+// navigation (revealed in the views) and tells the window which slices to highlight.
 #include "analysis/slice_search.h"
 #include "timeline/meta_types.h"
+#include "workspace/trace_panel.h"
 
-#include <QWidget>
 #include <memory>
 
 class QLabel;
@@ -15,12 +16,11 @@ class QToolButton;
 
 namespace strata {
 
-class FindBar : public QWidget {
+class FindBar : public TracePanel {
     Q_OBJECT
 public:
-    explicit FindBar(QWidget* parent = nullptr);
+    FindBar(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
     void activate(); // show, focus and select the pattern
     void next();
     void previous();
@@ -41,11 +41,13 @@ signals:
     void closed();
 
 protected:
+    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
     void keyPressEvent(QKeyEvent* e) override;
     bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
     void step(bool forward);
+    void makeCurrent(int i); // selects match i
     void updateStatus();
 
     std::shared_ptr<const Trace> trace_;

@@ -2,9 +2,9 @@
 
 #include "find_bar.h"
 #include "load_job.h"
+#include "model/time_text.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
-#include "model/time_text.h"
 #include "panels/warnings_panel.h"
 #include "shortcut_help.h"
 #include "timeline/timeline_view.h"
@@ -29,7 +29,9 @@
 
 namespace strata {
 
-MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), options_(options) {
+MainWindow::MainWindow(Options options, QWidget* parent)
+    : QMainWindow(parent), options_(options), workspace_(new Workspace(this)),
+      nav_(new Navigation(workspace_, this)) {
     setWindowTitle(QStringLiteral("Strata"));
     setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
     setAcceptDrops(true);
@@ -67,10 +69,10 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
 
     stack_ = new QStackedWidget(central);
     stack_->addWidget(createEmptyPage());
-    timeline_ = new TimelineView(stack_);
+    timeline_ = new TimelineView(workspace_, nav_, stack_);
     stack_->addWidget(timeline_);
 
-    findBar_ = new FindBar(central);
+    findBar_ = new FindBar(workspace_, nav_, central);
     findBar_->hide();
 
     layout->addWidget(banner_);
@@ -82,22 +84,14 @@ MainWindow::MainWindow(Options options, QWidget* parent) : QMainWindow(parent), 
     createActions();
     createStatusBar();
 
-    connect(timeline_, &TimelineView::sliceSelected, this,
-            [this](SliceRef r) { details_->showSlice(r); });
-    connect(timeline_, &TimelineView::rangeSelected, this, [this](std::optional<TimeRange> r) {
-        range_->setRange(r);
-        if (r) rangeDock_->raise();
+    connect(nav_, &Navigation::selectedRangeChanged, this, [this](std::optional<TimeRange> r) {
+        if (r) dockOf(range_)->raise();
         rangeLabel_->setText(
             r ? tr("Range %1").arg(QString::fromStdString(formatPreciseDuration(r->duration())))
               : QString());
     });
-    connect(details_, &DetailsPanel::sliceActivated, this, [this](SliceRef r) {
-        timeline_->selectSlice(r, true);
-        details_->showSlice(r);
-    });
     connect(findBar_, &FindBar::highlightsChanged, this,
             [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });
-    connect(findBar_, &FindBar::currentChanged, this, &MainWindow::selectFromFind);
     connect(findBar_, &FindBar::closed, this, [this] {
         timeline_->setHighlightedSlices({});
         timeline_->setFocus();
@@ -153,28 +147,19 @@ QWidget* MainWindow::createEmptyPage() {
     return page;
 }
 
+QDockWidget* MainWindow::dockOf(QWidget* panel) {
+    return qobject_cast<QDockWidget*>(panel->parentWidget());
+}
+
 void MainWindow::createDocks() {
-    details_ = new DetailsPanel(this);
-    detailsDock_ = new QDockWidget(tr("Details"), this);
-    detailsDock_->setObjectName(QStringLiteral("detailsDock"));
-    detailsDock_->setWidget(details_);
-    addDockWidget(Qt::RightDockWidgetArea, detailsDock_);
-
-    range_ = new RangePanel(this);
-    rangeDock_ = new QDockWidget(tr("Range"), this);
-    rangeDock_->setObjectName(QStringLiteral("rangeDock"));
-    rangeDock_->setWidget(range_);
-    addDockWidget(Qt::BottomDockWidgetArea, rangeDock_);
-
-    warnings_ = new WarningsPanel(this);
-    warningsDock_ = new QDockWidget(tr("Warnings"), this);
-    warningsDock_->setObjectName(QStringLiteral("warningsDock"));
-    warningsDock_->setWidget(warnings_);
-    addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
-    tabifyDockWidget(rangeDock_, warningsDock_);
-    rangeDock_->raise();
-    resizeDocks({detailsDock_}, {380}, Qt::Horizontal);
-    resizeDocks({rangeDock_}, {210}, Qt::Vertical);
+    details_ = addTracePanel<DetailsPanel>(tr("Details"), "detailsDock", Qt::RightDockWidgetArea);
+    range_ = addTracePanel<RangePanel>(tr("Range"), "rangeDock", Qt::BottomDockWidgetArea);
+    warnings_ =
+        addTracePanel<WarningsPanel>(tr("Warnings"), "warningsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(dockOf(range_), dockOf(warnings_));
+    dockOf(range_)->raise();
+    resizeDocks({dockOf(details_)}, {380}, Qt::Horizontal);
+    resizeDocks({dockOf(range_)}, {210}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -230,9 +215,8 @@ void MainWindow::createActions() {
                          "selected slice's"));
     view->addAction(flows);
     view->addSeparator();
-    view->addAction(detailsDock_->toggleViewAction());
-    view->addAction(rangeDock_->toggleViewAction());
-    view->addAction(warningsDock_->toggleViewAction());
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* keys = make("actionShortcuts", tr("&Keyboard Shortcuts"), QKeySequence(),
@@ -281,8 +265,8 @@ void MainWindow::createStatusBar() {
     warningsButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     warningsButton_->setToolTip(tr("Show the Warnings panel"));
     connect(warningsButton_, &QToolButton::clicked, this, [this] {
-        warningsDock_->show();
-        warningsDock_->raise();
+        dockOf(warnings_)->show();
+        dockOf(warnings_)->raise();
     });
     statusBar()->addWidget(progress_);
     statusBar()->addWidget(cancelButton_);
@@ -290,6 +274,16 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(slicesLabel_);
     statusBar()->addPermanentWidget(loadTimeLabel_);
     statusBar()->addPermanentWidget(warningsButton_);
+}
+
+QString MainWindow::currentFile() const {
+    const OpenTrace* t = workspace_->currentTrace();
+    return t ? t->path : QString();
+}
+
+qint64 MainWindow::loadTimeMs() const {
+    const OpenTrace* t = workspace_->currentTrace();
+    return t ? t->loadMs : 0;
 }
 
 QAction* MainWindow::action(const QString& objectName) const {
@@ -317,11 +311,6 @@ void MainWindow::showShortcutHelp() {
     dialog.exec();
 }
 
-void MainWindow::selectFromFind(SliceRef r) {
-    timeline_->selectSlice(r, true);
-    details_->showSlice(r);
-}
-
 void MainWindow::showError(const QString& message) {
     bannerText_->setText(message);
     banner_->show();
@@ -341,16 +330,17 @@ QString MainWindow::statusText() const {
 }
 
 void MainWindow::updateStatus() {
-    if (!trace_) {
+    const std::shared_ptr<const Trace> trace = workspace_->current();
+    if (!trace) {
         slicesLabel_->setText(tr("No trace"));
         loadTimeLabel_->clear();
         warningsButton_->setText(tr("0 warnings"));
         return;
     }
-    slicesLabel_->setText(tr("%L1 slices").arg(trace_->sliceCount()));
+    slicesLabel_->setText(tr("%L1 slices").arg(trace->sliceCount()));
     loadTimeLabel_->setText(
         tr("\u00b7  loaded in %1  \u00b7")
-            .arg(QString::fromStdString(formatPreciseDuration(loadMs_ * 1'000'000))));
+            .arg(QString::fromStdString(formatPreciseDuration(loadTimeMs() * 1'000'000))));
     const int n = warnings_->count();
     warningsButton_->setText(n == 1 ? tr("1 warning") : tr("%1 warnings").arg(n));
     warningsButton_->setIcon(n ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());

@@ -5,6 +5,9 @@
 // Cancel; a load error shows in a banner over the (still usable) window.
 #include "io/load_result.h"
 
+#include "workspace/navigation.h"
+
+#include <QDockWidget>
 #include <QMainWindow>
 #include <QPointer>
 #include <memory>
@@ -47,9 +50,11 @@ public:
     void cancelLoad();
     bool isLoading() const;
 
-    std::shared_ptr<const Trace> trace() const { return trace_; }
-    QString currentFile() const { return file_; }
-    qint64 loadTimeMs() const { return loadMs_; }
+    Workspace* workspace() const { return workspace_; }
+    Navigation* navigation() const { return nav_; }
+    std::shared_ptr<const Trace> trace() const { return workspace_->current(); }
+    QString currentFile() const;
+    qint64 loadTimeMs() const;
     QStringList recentFiles() const;
     QList<ShortcutEntry> shortcuts() const;
 
@@ -91,12 +96,14 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateStatus();
-    void selectFromFind(SliceRef r);
+    // A dock showing a TracePanel of type Panel about the current trace (one line per dock).
+    template <typename Panel>
+    Panel* addTracePanel(const QString& title, const char* objectName, Qt::DockWidgetArea area);
+    static QDockWidget* dockOf(QWidget* panel);
 
     Options options_;
-    std::shared_ptr<const Trace> trace_;
-    QString file_;
-    qint64 loadMs_ = 0;
+    Workspace* workspace_;
+    Navigation* nav_;
     QPointer<LoadJob> job_;
 
     QStackedWidget* stack_ = nullptr;
@@ -107,9 +114,6 @@ private:
     FindBar* findBar_ = nullptr;
     QWidget* banner_ = nullptr;
     QLabel* bannerText_ = nullptr;
-    QDockWidget* detailsDock_ = nullptr;
-    QDockWidget* rangeDock_ = nullptr;
-    QDockWidget* warningsDock_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QSpinBox* gapBox_ = nullptr;
     QProgressBar* progress_ = nullptr;
@@ -120,5 +124,16 @@ private:
     QLabel* rangeLabel_ = nullptr;
     QStringList recent_;
 };
+
+template <typename Panel>
+Panel* MainWindow::addTracePanel(const QString& title, const char* objectName,
+                                 Qt::DockWidgetArea area) {
+    auto* panel = new Panel(workspace_, nav_, this);
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(QString::fromLatin1(objectName));
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    return panel;
+}
 
 } // namespace strata

@@ -39,7 +39,8 @@ QString errorMessage(const LoadError& e) {
 } // namespace
 
 void MainWindow::showOpenDialog() {
-    QString dir = file_.isEmpty() ? QString() : QFileInfo(file_).absolutePath();
+    const QString file = currentFile();
+    QString dir = file.isEmpty() ? QString() : QFileInfo(file).absolutePath();
     if (dir.isEmpty() && !recent_.isEmpty()) dir = QFileInfo(recent_.front()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Trace"), dir,
@@ -129,21 +130,13 @@ bool MainWindow::openFileSync(const QString& path, QString* error) {
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs) {
-    trace_ = std::move(trace);
-    file_ = path;
-    loadMs_ = loadMs;
     hideError();
-    QStringList warnings;
-    for (const std::string& w : trace_->warnings()) warnings << QString::fromStdString(w);
-    warnings_->setWarnings(warnings);
-    if (!warnings.isEmpty()) warningsDock_->raise(); // not hidden behind the Range tab
-    timeline_->setTrace(trace_);
-    details_->setTrace(trace_);
-    range_->setTrace(trace_);
-    findBar_->setTrace(trace_);
+    const bool warned = !trace->warnings().empty();
+    const QFileInfo info(path);
+    workspace_->replaceCurrent(std::move(trace), info.fileName(), path, loadMs); // views follow
+    if (warned) dockOf(warnings_)->raise(); // not hidden behind the Range tab
     stack_->setCurrentWidget(timeline_);
     timeline_->setFocus();
-    const QFileInfo info(path);
     setWindowTitle(tr("%1 \u2014 Strata").arg(info.fileName()));
     setWindowFilePath(path);
     // The bundled sample lives in the cache dir; recent files are the user's own traces.

@@ -38,4 +38,16 @@ struct TimeRange {
     friend bool operator==(const TimeRange&, const TimeRange&) = default;
 };
 
+// `r` made a view of `bounds`: its duration within [min(minDuration, bounds' duration),
+// bounds' duration] (a narrower one grows around its centre), then shifted to lie inside.
+inline TimeRange clampToBounds(TimeRange r, TimeRange bounds, TimeNs minDuration) {
+    const TimeNs full = bounds.duration();
+    const TimeNs minDur = std::min(minDuration, full);
+    const TimeNs dur = std::clamp(r.duration(), minDur, full);
+    TimeNs start = r.start;
+    if (r.duration() < minDur) start = r.start - (minDur - r.duration()) / 2;
+    start = std::clamp(start, bounds.start, bounds.end - dur);
+    return {start, start + dur};
+}
+
 } // namespace strata

@@ -1,6 +1,7 @@
 #include "details_panel.h"
 
 #include "analysis/correlation.h"
+#include "model/cupti_names.h"
 
 #include "model/time_text.h"
 #include "track_label.h"
@@ -33,37 +34,11 @@ QString bytesText(int64_t b) {
     return QStringLiteral("%1 MiB (%2 B)").arg(b / (1024.0 * 1024.0), 0, 'f', 2).arg(b);
 }
 
-const char* copyKindName(uint8_t k) {
-    switch (k) {
-    case 1:
-        return "HtoD";
-    case 2:
-        return "DtoH";
-    case 3:
-        return "HtoA";
-    case 4:
-        return "AtoH";
-    case 5:
-        return "AtoA";
-    case 6:
-        return "AtoD";
-    case 7:
-        return "DtoA";
-    case 8:
-        return "DtoD";
-    case 9:
-        return "HtoH";
-    case 10:
-        return "PtoP";
-    default:
-        return "unknown";
-    }
-}
-
 } // namespace
 
-DetailsPanel::DetailsPanel(QWidget* parent)
-    : QWidget(parent), title_(new QLabel(this)), tree_(new QTreeWidget(this)) {
+DetailsPanel::DetailsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), trace_(workspace->current()),
+      title_(new QLabel(this)), tree_(new QTreeWidget(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -89,20 +64,28 @@ DetailsPanel::DetailsPanel(QWidget* parent)
     tree_->setTextElideMode(Qt::ElideMiddle);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setMouseTracking(true);
-    connect(tree_, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item, int) {
-        const SliceRef target = linkTarget(item);
-        if (target.valid()) emit sliceActivated(target);
-    });
-    connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item, int) {
-        const SliceRef target = linkTarget(item);
-        if (target.valid()) emit sliceActivated(target);
-    });
+    connect(tree_, &QTreeWidget::itemClicked, this,
+            [this](QTreeWidgetItem* item, int) { activate(item); });
+    connect(tree_, &QTreeWidget::itemActivated, this,
+            [this](QTreeWidgetItem* item, int) { activate(item); });
     showSlice({});
 }
 
-void DetailsPanel::setTrace(std::shared_ptr<const Trace> trace) {
-    trace_ = std::move(trace);
+void DetailsPanel::activate(QTreeWidgetItem* item) {
+    const SliceRef target = linkTarget(item);
+    if (!target.valid()) return;
+    emit sliceActivated(target);
+    navigation()->setSelectedSlice(workspace()->ref(target), true);
+    showSlice(target); // also when it was selected already
+}
+
+void DetailsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
     showSlice({});
+}
+
+void DetailsPanel::selectedSliceChanged(const TraceSliceRef& r) {
+    showSlice(r.trace == workspace()->currentId() ? r.slice : SliceRef{});
 }
 
 QTreeWidgetItem* DetailsPanel::section(const QString& title) {
@@ -240,7 +223,10 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
                 row(s, tr("Bandwidth"),
                     QStringLiteral("%1 GB/s").arg(double(g->bytes) / double(d), 0, 'f', 2));
         }
-        if (g->copyKind) row(s, tr("Copy kind"), QString::fromLatin1(copyKindName(g->copyKind)));
+        if (g->copyKind) {
+            const std::string_view n = copyKindName(g->copyKind);
+            row(s, tr("Copy kind"), n.empty() ? QStringLiteral("unknown") : toQString(n));
+        }
         if (g->graphId >= 0) row(s, tr("CUDA graph"), QString::number(g->graphId));
     }
     if (e && e->correlation >= 0) row(s, tr("Correlation id"), QString::number(e->correlation));

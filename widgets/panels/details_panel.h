@@ -3,11 +3,12 @@
 // to the trace start), duration, self time, args; for GPU activity the launch configuration
 // (device, stream, grid, block, registers, shared memory, bytes, correlation); and correlated
 // slices as links (launching API call, GPU ops it launched, slices with the same External id,
-// flows in and out, enclosing slices). Clicking a link emits sliceActivated().
+// flows in and out, enclosing slices). It shows the navigation's selected slice; clicking a link
+// selects that slice (and asks the views to reveal it) and emits sliceActivated().
 #include "model/trace.h"
 #include "timeline/meta_types.h"
+#include "workspace/trace_panel.h"
 
-#include <QWidget>
 #include <memory>
 
 class QLabel;
@@ -16,13 +17,12 @@ class QTreeWidgetItem;
 
 namespace strata {
 
-class DetailsPanel : public QWidget {
+class DetailsPanel : public TracePanel {
     Q_OBJECT
 public:
-    explicit DetailsPanel(QWidget* parent = nullptr);
+    DetailsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
-    void showSlice(SliceRef r); // invalid = nothing selected
+    void showSlice(SliceRef r); // a slice of the current trace; invalid = nothing selected
     SliceRef slice() const { return slice_; }
 
     QTreeWidget* tree() const { return tree_; }
@@ -35,7 +35,12 @@ public:
 signals:
     void sliceActivated(strata::SliceRef r);
 
+protected:
+    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
+    void selectedSliceChanged(const TraceSliceRef& r) override;
+
 private:
+    void activate(QTreeWidgetItem* item);
     QTreeWidgetItem* section(const QString& title);
     QTreeWidgetItem* row(QTreeWidgetItem* parent, const QString& field, const QString& value);
     QTreeWidgetItem* link(QTreeWidgetItem* parent, const QString& field, SliceRef target);

@@ -1,22 +1,25 @@
 #include "range_aggregation_model.h"
 
-#include "qt_text.h"
 #include "model/time_text.h"
+#include "qt_text.h"
 
 namespace strata {
 
 RangeAggregationModel::RangeAggregationModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void RangeAggregationModel::setTrace(std::shared_ptr<const Trace> trace) {
+    beginResetModel();
     trace_ = std::move(trace);
-    setRange(std::nullopt);
+    range_.reset();
+    agg_ = {};
+    endResetModel();
 }
 
-void RangeAggregationModel::setRange(std::optional<TimeRange> r) {
+void RangeAggregationModel::setAggregation(std::optional<TimeRange> r,
+                                           RangeAggregation aggregation) {
     beginResetModel();
     range_ = r;
-    agg_ = {};
-    if (trace_ && r && !r->empty()) agg_ = aggregateRange(*trace_, *r);
+    agg_ = r ? std::move(aggregation) : RangeAggregation{};
     endResetModel();
 }
 

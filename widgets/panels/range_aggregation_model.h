@@ -1,7 +1,7 @@
 #pragma once
-// Table model over core/analysis/range_aggregation: the slices in a time range grouped by name
-// (Name, Count, Total, Self, Average, Max). Qt::DisplayRole is text with units; Qt::UserRole is
-// the raw number (ns or count) that sorting uses (see sortRole()).
+// Table model over a core/analysis/range_aggregation result: the slices in a time range grouped by
+// name (Name, Count, Total, Self, Average, Max). Qt::DisplayRole is text with units; Qt::UserRole
+// is the raw number (ns or count) that sorting uses (see sortRole()).
 #include "analysis/range_aggregation.h"
 
 #include <QAbstractTableModel>
@@ -18,9 +18,10 @@ public:
 
     explicit RangeAggregationModel(QObject* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
-    // Recomputes the aggregation for r (nullopt clears the table).
-    void setRange(std::optional<TimeRange> r);
+    void setTrace(std::shared_ptr<const Trace> trace); // clears the table
+    // The aggregation of the trace over r (computed elsewhere: off the GUI thread); nullopt
+    // clears the table.
+    void setAggregation(std::optional<TimeRange> r, RangeAggregation aggregation);
     std::optional<TimeRange> range() const { return range_; }
     const RangeAggregation& aggregation() const { return agg_; }
 

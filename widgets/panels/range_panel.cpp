@@ -11,10 +11,10 @@
 
 namespace strata {
 
-RangePanel::RangePanel(QWidget* parent)
-    : QWidget(parent), model_(new RangeAggregationModel(this)),
-      proxy_(new QSortFilterProxyModel(this)), view_(new QTableView(this)),
-      summary_(new QLabel(this)), timer_(new QTimer(this)) {
+RangePanel::RangePanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      model_(new RangeAggregationModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      view_(new QTableView(this)), summary_(new QLabel(this)), timer_(new QTimer(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(RangeAggregationModel::SortRole);
     view_->setModel(proxy_);
@@ -37,15 +37,16 @@ RangePanel::RangePanel(QWidget* parent)
     timer_->setSingleShot(true);
     timer_->setInterval(30);
     connect(timer_, &QTimer::timeout, this, &RangePanel::apply);
-    setRange(std::nullopt);
-    flush();
+    traceChanged(trace());
 }
 
-void RangePanel::setTrace(std::shared_ptr<const Trace> trace) {
+void RangePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
     trace_ = trace;
-    model_->setTrace(std::move(trace));
+    jobs_->cancel();
+    timer_->stop();
     pending_.reset();
-    apply();
+    model_->setTrace(trace);
+    showSummary();
 }
 
 void RangePanel::setRange(std::optional<TimeRange> r) {
@@ -58,6 +59,7 @@ void RangePanel::flush() {
         timer_->stop();
         apply();
     }
+    jobs_->waitForFinished();
 }
 
 QString RangePanel::summaryText() const {
@@ -65,19 +67,33 @@ QString RangePanel::summaryText() const {
 }
 
 void RangePanel::apply() {
-    model_->setRange(pending_);
-    if (!pending_ || !trace_) {
+    const std::optional<TimeRange> range = pending_;
+    if (!range || !trace_) {
+        jobs_->cancel();
+        model_->setAggregation(std::nullopt, {});
+        showSummary();
+        return;
+    }
+    jobs_->run([trace = trace_, r = *range](JobControl&) { return aggregateRange(*trace, r); },
+               [this, range](RangeAggregation agg) {
+                   model_->setAggregation(range, std::move(agg));
+                   showSummary();
+               });
+}
+
+void RangePanel::showSummary() {
+    const std::optional<TimeRange> r = model_->range();
+    if (!r || !trace_) {
         summary_->setText(tr("Drag on the time ruler to select a range."));
         return;
     }
     const TimeNs origin = trace_->bounds().start;
-    summary_->setText(
-        tr("%1 \u2013 %2  (duration %3) \u00b7 %4 slices, %5 names")
-            .arg(QString::fromStdString(formatPreciseDuration(pending_->start - origin)),
-                 QString::fromStdString(formatPreciseDuration(pending_->end - origin)),
-                 QString::fromStdString(formatPreciseDuration(pending_->duration())))
-            .arg(model_->aggregation().sliceCount)
-            .arg(model_->rowCount()));
+    summary_->setText(tr("%1 \u2013 %2  (duration %3) \u00b7 %4 slices, %5 names")
+                          .arg(QString::fromStdString(formatPreciseDuration(r->start - origin)),
+                               QString::fromStdString(formatPreciseDuration(r->end - origin)),
+                               QString::fromStdString(formatPreciseDuration(r->duration())))
+                          .arg(model_->aggregation().sliceCount)
+                          .arg(model_->rowCount()));
 }
 
 } // namespace strata

@@ -1,10 +1,11 @@
 #pragma once
 // The "Range" dock: the selected time range (start, end, duration) and a sortable table of the
 // slices in it by name. Updates are coalesced (a range being dragged recomputes at most every
-// few tens of milliseconds).
+// few tens of milliseconds) and computed off the GUI thread; a result for a range that has
+// moved on is dropped.
 #include "range_aggregation_model.h"
-
-#include <QWidget>
+#include "workspace/job_runner.h"
+#include "workspace/trace_panel.h"
 
 class QLabel;
 class QTableView;
@@ -13,13 +14,13 @@ class QTimer;
 
 namespace strata {
 
-class RangePanel : public QWidget {
+class RangePanel : public TracePanel {
     Q_OBJECT
 public:
-    explicit RangePanel(QWidget* parent = nullptr);
+    RangePanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
 
-    void setTrace(std::shared_ptr<const Trace> trace);
-    // Schedules an update (coalesced); flush() applies a pending one now (tests, screenshots).
+    // Schedules an update (coalesced); flush() applies a pending one now and waits for its
+    // result (tests, screenshots).
     void setRange(std::optional<TimeRange> r);
     void flush();
 
@@ -28,10 +29,16 @@ public:
     QTableView* view() const { return view_; }
     QString summaryText() const;
 
+protected:
+    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
+    void selectedRangeChanged(std::optional<TimeRange> r) override { setRange(r); }
+
 private:
     void apply();
+    void showSummary();
     std::shared_ptr<const Trace> trace_;
     std::optional<TimeRange> pending_;
+    JobRunner* jobs_;
     RangeAggregationModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* view_;

@@ -7,8 +7,9 @@
 
 namespace strata {
 
-WarningsPanel::WarningsPanel(QWidget* parent)
-    : QWidget(parent), list_(new QListWidget(this)), header_(new QLabel(this)) {
+WarningsPanel::WarningsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), list_(new QListWidget(this)),
+      header_(new QLabel(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(header_);
@@ -16,7 +17,14 @@ WarningsPanel::WarningsPanel(QWidget* parent)
     list_->setWordWrap(true);
     list_->setAlternatingRowColors(true);
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    setWarnings({});
+    traceChanged(trace());
+}
+
+void WarningsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    QStringList warnings;
+    if (trace)
+        for (const std::string& w : trace->warnings()) warnings << QString::fromStdString(w);
+    setWarnings(warnings);
 }
 
 void WarningsPanel::setWarnings(const QStringList& warnings) {

@@ -1,9 +1,14 @@
 #include "time_axis.h"
 
+#include "workspace/navigation.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace strata {
+
+static_assert(TimeAxis::kMinDuration == Navigation::kMinVisibleDuration,
+              "the axis and the navigation clamp the visible range alike");
 
 void TimeAxis::setBounds(TimeRange bounds) {
     if (bounds.end <= bounds.start) bounds.end = bounds.start + 1;
@@ -16,13 +21,7 @@ void TimeAxis::setWidth(int px) {
 }
 
 bool TimeAxis::setVisible(TimeRange r) {
-    const TimeNs full = bounds_.duration();
-    const TimeNs minDur = std::min(kMinDuration, full);
-    TimeNs dur = std::clamp(r.duration(), minDur, full);
-    TimeNs start = r.start;
-    if (r.duration() < minDur) start = r.start - (minDur - r.duration()) / 2; // grow around centre
-    start = std::clamp(start, bounds_.start, bounds_.end - dur);
-    const TimeRange v{start, start + dur};
+    const TimeRange v = clampToBounds(r, bounds_, kMinDuration);
     if (v == visible_) return false;
     visible_ = v;
     return true;

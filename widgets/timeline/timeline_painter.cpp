@@ -26,7 +26,11 @@ constexpr int kMinLabelWidth = 36; // narrower slices carry no label (an elided 
 constexpr int kGapLabelWidth = 56;
 
 struct Frame {
-    TimelineState& s;
+    const TimelineState& s;
+    TimelineRenderCache& c;
+    std::vector<LodSpan>& spans;
+    std::vector<LodCounterCell>& cells;
+    std::vector<uint8_t>& busy;
     QPainter& p;
     const Trace& trace;
     int w, h;
@@ -49,7 +53,7 @@ void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
 void drawLabel(Frame& f, const QRect& rc, StringId name, QRgb bg) {
     const QRect vis = rc.intersected(QRect(0, rc.y(), f.w, rc.height())).adjusted(3, 0, -3, 0);
     if (vis.width() < kMinLabelWidth - 6) return;
-    const QStaticText* st = f.s.fittedLabel(name, vis.width(), f.fm);
+    const QStaticText* st = f.c.fittedLabel(name, vis.width(), f.fm);
     if (!st) return;
     const QRgb fg = textColorOn(bg);
     if (fg != f.pen) {
@@ -102,7 +106,7 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     for (size_t l = 0; l < r.lanes.size(); ++l) {
         const TrackId id = r.lanes[l];
         const Track& track = f.trace.track(id);
-        const TrackLod& lod = f.s.lod(id);
+        const TrackLod& lod = f.c.lod(id);
         const SliceColumns& c = track.slices;
         for (int d = 0; d < r.laneDepths[l]; ++d) {
             const int y = top + r.laneY[l] + d * H;
@@ -111,16 +115,15 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
             // annotations wrap kernels on some streams).
             const bool strip = r.gpuStream && stripY + TrackLayout::kGapStrip > 0 && stripY < f.h;
             if (!onScreen && !strip) continue;
-            f.s.spans.clear();
-            lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.s.spans);
-            for (const LodSpan& sp : f.s.spans) {
+            f.spans.clear();
+            lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.spans);
+            for (const LodSpan& sp : f.spans) {
                 QRect rc = f.s.spanRect(sp.start, sp.end, y + 1, H - 2);
                 if (strip && isGpuBusyKind(c.kind[sp.slice]))
                     f.p.fillRect(QRect(rc.x(), stripY, rc.width(), TrackLayout::kGapStrip),
                                  QColor::fromRgb(kBusyStrip));
                 if (!onScreen) continue;
-                QRgb col = f.s.colors.get(c.name[sp.slice], f.trace.str(c.name[sp.slice]),
-                                          c.kind[sp.slice]);
+                QRgb col = f.c.color(c.name[sp.slice], c.kind[sp.slice]);
                 if (sp.merged) col = mergedColor(col);
                 rc = rc.intersected(QRect(-2, rc.y(), f.w + 4, rc.height()));
                 f.p.fillRect(rc, QColor::fromRgb(col));
@@ -138,30 +141,29 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
 
 void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
     const int y = top + 1, h = TrackLayout::kIdleHeight - 1;
-    f.s.busy.assign(static_cast<size_t>(f.w), 0);
+    f.busy.assign(static_cast<size_t>(f.w), 0);
     for (const TrackRow& sr : f.s.layout.rows()) {
         if (sr.group != r.group || !sr.gpuStream) continue;
         for (size_t l = 0; l < sr.lanes.size(); ++l) {
             const TrackId id = sr.lanes[l];
             const Track& track = f.trace.track(id);
-            f.s.spans.clear();
+            f.spans.clear();
             for (int d = 0; d < sr.laneDepths[l]; ++d)
-                f.s.lod(id).query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level,
-                                  f.s.spans);
-            for (const LodSpan& sp : f.s.spans) {
+                f.c.lod(id).query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.spans);
+            for (const LodSpan& sp : f.spans) {
                 if (!isGpuBusyKind(track.slices.kind[sp.slice])) continue;
                 const QRect rc = f.s.spanRect(sp.start, sp.end, 0, 1);
                 const int a = std::clamp(rc.x(), 0, f.w),
                           b = std::clamp(rc.x() + rc.width(), 0, f.w);
-                std::fill(f.s.busy.begin() + a, f.s.busy.begin() + b, uint8_t{1});
+                std::fill(f.busy.begin() + a, f.busy.begin() + b, uint8_t{1});
             }
         }
     }
     int x = 0;
     while (x < f.w) {
         int e = x;
-        while (e < f.w && f.s.busy[e] == f.s.busy[x]) ++e;
-        if (f.s.busy[x])
+        while (e < f.w && f.busy[e] == f.busy[x]) ++e;
+        if (f.busy[x])
             f.p.fillRect(QRect(x, y, e - x, h), QColor::fromRgb(kBusyStrip));
         else
             fillIdleBand(f, x, e, y, h);
@@ -192,16 +194,12 @@ void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
 void paintCounter(Frame& f, const TrackRow& r, int top) {
     const TrackId id = r.lanes.front();
     const Track& track = f.trace.track(id);
-    double& mx = f.s.counterMax[id];
-    if (std::isnan(mx)) {
-        mx = 0;
-        for (double v : track.counter.value) mx = std::max(mx, v);
-    }
+    const double mx = f.c.counterMax(id);
     const int H = TrackLayout::kCounterHeight - 2;
     const QRgb col = sliceColor(f.trace.str(track.name), SliceKind::Generic);
-    f.s.cells.clear();
-    f.s.lod(id).queryCounter(track, f.tq0, f.tq1, f.level, f.s.cells);
-    for (const LodCounterCell& c : f.s.cells) {
+    f.cells.clear();
+    f.c.lod(id).queryCounter(track, f.tq0, f.tq1, f.level, f.cells);
+    for (const LodCounterCell& c : f.cells) {
         if (!(mx > 0) || c.max <= 0) continue;
         const int hh = std::max(1, static_cast<int>(std::lround(std::min(1.0, c.max / mx) * H)));
         const QRect rc = f.s.spanRect(c.start, c.end, top + 1 + H - hh, hh);
@@ -241,11 +239,12 @@ void drawArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
 }
 
 void paintOverlays(Frame& f) {
-    TimelineState& s = f.s;
+    const TimelineState& s = f.s;
+    const std::optional<TimeRange> range = s.range();
     const QRect view(0, 0, f.w, f.h);
-    if (s.range) {
-        const QRect rc = s.spanRect(s.range->start, s.range->end, 0, f.h)
-                             .intersected(view.adjusted(-1, 0, 1, 0));
+    if (range) {
+        const QRect rc =
+            s.spanRect(range->start, range->end, 0, f.h).intersected(view.adjusted(-1, 0, 1, 0));
         f.p.fillRect(rc, QColor(60, 120, 215, 36));
         f.p.setPen(QColor(60, 120, 215, 160));
         f.p.drawLine(rc.topLeft(), rc.bottomLeft());
@@ -276,22 +275,21 @@ void paintOverlays(Frame& f) {
             drawArrow(f.p, pa, pb, col);
     };
     if (s.showAllFlows) {
-        if (!s.flows.built()) s.flows.build(f.trace);
-        s.flows.forEachIn(f.trace, f.tq0, f.tq1, 3000, [&](const Flow& fl) {
+        f.c.flows().forEachIn(f.trace, f.tq0, f.tq1, 3000, [&](const Flow& fl) {
             arrow(fl.from, fl.to, QColor(110, 120, 135, 170));
         });
     }
     for (const auto& [a, b] : s.correlated.arrows) arrow(a, b, QColor::fromRgb(kCorrelated));
     f.p.setRenderHint(QPainter::Antialiasing, false);
-    const QRect sel = s.sliceRect(s.selected);
+    const QRect sel = s.sliceRect(s.selected());
     if (!sel.isNull() && sel.intersects(view)) {
         f.p.setBrush(Qt::NoBrush);
         f.p.setPen(QPen(QColor::fromRgb(kSelection), 2));
         f.p.drawRect(sel.adjusted(1, 1, -1, -1));
     }
-    if (s.range) {
-        const QString text = QString::fromStdString(formatDuration(s.range->duration()));
-        const QRect rc = s.spanRect(s.range->start, s.range->end, 2, f.fm.height() + 4);
+    if (range) {
+        const QString text = QString::fromStdString(formatDuration(range->duration()));
+        const QRect rc = s.spanRect(range->start, range->end, 2, f.fm.height() + 4);
         QRect box(0, 2, f.fm.horizontalAdvance(text) + 10, f.fm.height() + 4);
         box.moveCenter(QPoint(std::clamp(rc.center().x(), box.width() / 2, f.w - box.width() / 2),
                               box.center().y()));
@@ -303,7 +301,7 @@ void paintOverlays(Frame& f) {
 
 } // namespace
 
-void paintTracks(TimelineState& s, QPainter& p, const QSize& size) {
+void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& size) {
     p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(kBackground));
     if (!s.trace) {
         p.setPen(QColor(120, 120, 120));
@@ -315,6 +313,10 @@ void paintTracks(TimelineState& s, QPainter& p, const QSize& size) {
     const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
     const TimeRange b = s.trace->bounds();
     Frame f{s,
+            cache_,
+            spans_,
+            cells_,
+            busy_,
             p,
             *s.trace,
             size.width(),
@@ -354,6 +356,37 @@ void paintTracks(TimelineState& s, QPainter& p, const QSize& size) {
         p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));
     }
     paintOverlays(f);
+}
+
+SliceRef TimelinePainter::sliceAt(const TimelineState& s, QPoint pos) {
+    if (!s.trace) return {};
+    const int y = pos.y() + s.scrollY;
+    TrackId id;
+    uint16_t depth;
+    if (!s.layout.laneDepthAt(s.layout.rowAt(y), y, &id, &depth)) return {};
+    const double npp = s.axis.nsPerPixel();
+    const TimeNs t = s.axis.timeForX(pos.x());
+    const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
+    std::vector<LodSpan> spans;
+    cache_.lod(id).query(s.trace->track(id), depth, t - pad, t + pad, s.queryLevel(), spans);
+    // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
+    SliceRef best;
+    int bestDist = 2;
+    for (const LodSpan& sp : spans) {
+        const QRect rc = s.spanRect(sp.start, sp.end, 0, 1);
+        const int dist =
+            pos.x() < rc.x() ? rc.x() - pos.x() : std::max(0, pos.x() - (rc.x() + rc.width() - 1));
+        if (dist < bestDist) {
+            bestDist = dist;
+            best = {id, sp.slice};
+        }
+    }
+    return best;
+}
+
+size_t TimelinePainter::memoryBytes() const {
+    return cache_.memoryBytes() + spans_.capacity() * sizeof(LodSpan) +
+           cells_.capacity() * sizeof(LodCounterCell) + busy_.capacity();
 }
 
 } // namespace strata

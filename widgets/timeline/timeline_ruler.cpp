@@ -2,7 +2,6 @@
 
 #include "model/time_text.h"
 #include "timeline_state.h"
-#include "timeline_view.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -12,8 +11,8 @@
 
 namespace strata {
 
-TimelineRuler::TimelineRuler(TimelineView* view, TimelineState& state)
-    : QWidget(view), view_(view), s_(state) {
+TimelineRuler::TimelineRuler(const TimelineState& state, QWidget* parent)
+    : QWidget(parent), s_(state) {
     setFixedHeight(26);
     setCursor(Qt::IBeamCursor);
 }
@@ -29,8 +28,8 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
     const TimeNs step = chooseTickStep(s_.axis.nsPerPixel(), kMinTickPixels);
     const TimeNs minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : 0);
     const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
-    if (s_.range) {
-        const QRect rc = s_.spanRect(s_.range->start, s_.range->end, 0, height());
+    if (const std::optional<TimeRange> range = s_.range()) {
+        const QRect rc = s_.spanRect(range->start, range->end, 0, height());
         p.fillRect(rc, QColor(60, 120, 215, 60));
     }
     if (minor > 0) {
@@ -59,31 +58,30 @@ void TimelineRuler::mousePressEvent(QMouseEvent* e) {
     dragging_ = false;
 }
 
+std::optional<TimeRange> TimelineRuler::dragRange(int x) const {
+    if (!dragStart_ || !s_.trace) return std::nullopt;
+    const TimeRange b = s_.trace->bounds();
+    const TimeNs t = std::clamp(s_.axis.timeForX(x), b.start, b.end);
+    const TimeNs a = std::clamp(*dragStart_, b.start, b.end);
+    return TimeRange{std::min(a, t), std::max(a, t)};
+}
+
 void TimelineRuler::mouseMoveEvent(QMouseEvent* e) {
     if (!dragStart_) return;
     const int x = static_cast<int>(e->position().x());
     if (!dragging_ && std::abs(x - pressX_) < 3) return;
     dragging_ = true;
-    const TimeRange b = s_.trace->bounds();
-    const TimeNs t = std::clamp(s_.axis.timeForX(x), b.start, b.end);
-    const TimeNs a = std::clamp(*dragStart_, b.start, b.end);
-    s_.range = TimeRange{std::min(a, t), std::max(a, t)};
-    view_->repaintAll();
+    emit rangeDragging(*dragRange(x));
 }
 
 void TimelineRuler::mouseReleaseEvent(QMouseEvent* e) {
     if (!dragStart_) return;
     mouseMoveEvent(e);
-    const bool dragged = dragging_;
+    const std::optional<TimeRange> r =
+        dragging_ ? dragRange(static_cast<int>(e->position().x())) : std::nullopt;
     dragStart_.reset();
     dragging_ = false;
-    if (dragged) {
-        const auto r = s_.range;
-        s_.range.reset(); // let setSelectedRange see the change and emit
-        view_->setSelectedRange(r);
-    } else {
-        view_->setSelectedRange(std::nullopt);
-    }
+    emit rangeChosen(r);
 }
 
 } // namespace strata

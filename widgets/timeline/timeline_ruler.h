@@ -1,6 +1,7 @@
 #pragma once
 // The time ruler above the tracks: 1-2-5 ticks in adaptive units relative to the trace start;
-// dragging on it selects a time range (drawn shaded with its duration).
+// dragging on it chooses a time range (previewed while dragging, chosen on release), a click
+// clears it.
 #include <QWidget>
 
 #include <optional>
@@ -10,14 +11,17 @@
 namespace strata {
 
 struct TimelineState;
-class TimelineView;
 
 class TimelineRuler : public QWidget {
     Q_OBJECT
 public:
-    TimelineRuler(TimelineView* view, TimelineState& state);
+    TimelineRuler(const TimelineState& state, QWidget* parent);
     QSize sizeHint() const override { return {200, 26}; }
     static constexpr double kMinTickPixels = 90.0;
+
+signals:
+    void rangeDragging(strata::TimeRange r);
+    void rangeChosen(std::optional<strata::TimeRange> r); // nullopt: a click, clear it
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -26,8 +30,8 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
 
 private:
-    TimelineView* view_;
-    TimelineState& s_;
+    std::optional<TimeRange> dragRange(int x) const;
+    const TimelineState& s_;
     std::optional<TimeNs> dragStart_;
     int pressX_ = 0;
     bool dragging_ = false;

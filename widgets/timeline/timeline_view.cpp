@@ -5,6 +5,7 @@
 #include "timeline_state.h"
 #include "track_tree_widget.h"
 #include "tracks_area.h"
+#include "workspace/navigation.h"
 
 #include <QGridLayout>
 #include <QKeyEvent>
@@ -22,13 +23,18 @@ void registerTimelineMetaTypes() {
     qRegisterMetaType<std::optional<strata::TimeRange>>("std::optional<strata::TimeRange>");
 }
 
-TimelineView::TimelineView(QWidget* parent)
-    : QWidget(parent), s_(std::make_unique<TimelineState>()) {
+TimelineView::TimelineView(QWidget* parent) : TimelineView(nullptr, nullptr, parent) {}
+
+TimelineView::TimelineView(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : QWidget(parent), workspace_(workspace ? workspace : new Workspace(this)),
+      nav_(navigation ? navigation : new Navigation(workspace_, this)),
+      s_(std::make_unique<TimelineState>()), painter_(std::make_unique<TimelinePainter>()) {
     registerTimelineMetaTypes();
+    s_->nav = nav_;
     setFocusPolicy(Qt::StrongFocus);
-    ruler_ = new TimelineRuler(this, *s_);
-    tree_ = new TrackTreeWidget(this, *s_);
-    area_ = new TracksArea(this, *s_);
+    ruler_ = new TimelineRuler(*s_, this);
+    tree_ = new TrackTreeWidget(*s_, this);
+    area_ = new TracksArea(*s_, *painter_, this);
     vbar_ = new QScrollBar(Qt::Vertical, this);
     auto* corner = new QWidget(this);
     corner->setFixedSize(TrackTreeWidget::kWidth, ruler_->height());
@@ -42,18 +48,87 @@ TimelineView::TimelineView(QWidget* parent)
     grid->addWidget(vbar_, 1, 2);
     grid->setColumnStretch(1, 1);
     grid->setRowStretch(1, 1);
-    connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) { setVerticalScroll(v); });
+    connectParts();
+    showTrace(workspace_->current());
 }
 
 TimelineView::~TimelineView() = default;
 
+void TimelineView::connectParts() {
+    connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) { setVerticalScroll(v); });
+    connect(workspace_, &Workspace::currentChanged, this, &TimelineView::showTrace);
+    connect(nav_, &Navigation::visibleRangeChanged, this, &TimelineView::onVisibleRange);
+    connect(nav_, &Navigation::selectedSliceChanged, this, &TimelineView::onSelectedSlice);
+    connect(nav_, &Navigation::revealRequested, this, [this](const TraceSliceRef& r) {
+        if (r.trace == workspace_->currentId()) reveal(r.slice);
+    });
+    connect(nav_, &Navigation::selectedRangeChanged, this, [this](std::optional<TimeRange> r) {
+        repaintAll();
+        emit rangeSelected(r);
+    });
+    connect(ruler_, &TimelineRuler::rangeDragging, this, [this](TimeRange r) {
+        s_->rangePreview = r;
+        repaintAll();
+    });
+    connect(ruler_, &TimelineRuler::rangeChosen, this, [this](std::optional<TimeRange> r) {
+        s_->rangePreview.reset();
+        repaintAll();
+        nav_->setSelectedRange(r);
+    });
+    connect(tree_, &TrackTreeWidget::groupToggled, this,
+            [this](int g) { setGroupCollapsed(g, !s_->layout.collapsed(g)); });
+    connect(area_, &TracksArea::resized, this, [this](int w) {
+        s_->axis.setWidth(w);
+        updateScrollBar();
+    });
+    connect(area_, &TracksArea::dragged, this, [this](TimeRange v, int scrollY) {
+        setVisibleRange(v);
+        setVerticalScroll(scrollY);
+    });
+    connect(area_, &TracksArea::zoomRequested, this, &TimelineView::zoomBy);
+    connect(area_, &TracksArea::panRequested, this, &TimelineView::panBy);
+    connect(area_, &TracksArea::scrollRequested, this, &TimelineView::setVerticalScroll);
+    connect(area_, &TracksArea::clicked, this,
+            [this](QPoint pos) { selectSlice(sliceAtPixel(pos), false); });
+    connect(area_, &TracksArea::hoverChanged, this,
+            [this](std::optional<double> x, std::optional<GapSpan> gap, SliceRef slice) {
+                s_->hoverX = x;
+                const bool gapChanged = gap.has_value() != s_->hoveredGap.has_value() ||
+                                        (gap && (gap->start != s_->hoveredGap->start ||
+                                                 gap->end != s_->hoveredGap->end));
+                s_->hoveredGap = gap;
+                if (gapChanged) area_->update();
+                nav_->setHoveredSlice(workspace_->ref(slice));
+            });
+}
+
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
-    s_->reset(std::move(trace));
-    s_->prebuildLods();
-    s_->axis.setWidth(area_->width());
+    workspace_->replaceCurrent(std::move(trace));
+}
+
+void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
+    TimelineState& s = *s_;
+    s.trace = trace;
+    s.correlated = {};
+    s.highlights.clear();
+    s.hoveredGap.reset();
+    s.rangePreview.reset();
+    s.scrollY = 0;
+    s.gaps.clear();
+    if (trace) {
+        s.layout.build(*trace);
+        s.axis.setBounds(trace->bounds());
+        s.gaps.compute(*trace, s.gapThreshold);
+    } else {
+        s.layout.clear();
+        s.axis.setBounds({0, 1000});
+    }
+    s.axis.setWidth(area_->width());
+    painter_->cache().reset(trace, s.showAllFlows);
+    painter_->cache().prebuildLods();
     updateScrollBar();
     repaintAll();
-    emit visibleRangeChanged(s_->axis.visible());
+    emit visibleRangeChanged(s.axis.visible());
 }
 
 std::shared_ptr<const Trace> TimelineView::trace() const {
@@ -63,29 +138,38 @@ TimeRange TimelineView::visibleRange() const {
     return s_->axis.visible();
 }
 void TimelineView::setVisibleRange(TimeRange r) {
-    axisChanged(s_->axis.setVisible(r));
+    nav_->setVisibleRange(r);
 }
 void TimelineView::zoomToAll() {
-    axisChanged(s_->axis.setVisible(s_->axis.bounds()));
+    nav_->setVisibleRange(nav_->bounds());
 }
 void TimelineView::zoomBy(double factor, double x) {
-    axisChanged(s_->axis.zoomAt(factor, x));
+    TimeAxis a = s_->axis;
+    if (a.zoomAt(factor, x)) nav_->setVisibleRange(a.visible());
 }
 void TimelineView::panBy(TimeNs dt) {
-    axisChanged(s_->axis.panBy(dt));
+    TimeAxis a = s_->axis;
+    if (a.panBy(dt)) nav_->setVisibleRange(a.visible());
+}
+
+void TimelineView::onVisibleRange(TimeRange r) {
+    if (!s_->axis.setVisible(r)) return;
+    repaintAll();
+    emit visibleRangeChanged(s_->axis.visible());
 }
 
 void TimelineView::zoomToSelection() {
-    if (s_->trace && s_->selected.valid()) {
-        const TimeNs st = s_->trace->start(s_->selected), d = s_->trace->duration(s_->selected);
+    const SliceRef sel = s_->selected();
+    if (s_->trace && sel.valid()) {
+        const TimeNs st = s_->trace->start(sel), d = s_->trace->duration(sel);
         setVisibleRange({st - d / 10, st + d + d / 10});
-    } else if (s_->range) {
-        setVisibleRange(*s_->range);
+    } else if (const auto r = nav_->selectedRange()) {
+        setVisibleRange(*r);
     }
 }
 
 SliceRef TimelineView::selectedSlice() const {
-    return s_->selected;
+    return s_->selected();
 }
 
 void TimelineView::selectSlice(SliceRef r, bool ensureVisible) {
@@ -93,36 +177,38 @@ void TimelineView::selectSlice(SliceRef r, bool ensureVisible) {
     if (!t || !r.valid() || r.track >= t->tracks().size() ||
         r.index >= t->track(r.track).slices.size())
         r = {};
-    const bool changed = !(r == s_->selected);
-    s_->selected = r;
-    s_->correlated = r.valid() ? correlatedWith(*t, r) : Correlated{};
-    if (ensureVisible && r.valid()) {
-        ensureTrackVisible(r.track);
-        const TimeRange v = s_->axis.visible();
-        const TimeNs st = t->start(r), en = st + t->duration(r);
-        if (st < v.start || en > v.end) {
-            if (en - st < v.duration()) {
-                const TimeNs c = st + (en - st) / 2 - v.duration() / 2;
-                setVisibleRange({c, c + v.duration()});
-            } else {
-                zoomToSelection();
-            }
+    nav_->setSelectedSlice(workspace_->ref(r), ensureVisible);
+}
+
+void TimelineView::onSelectedSlice(const TraceSliceRef&) {
+    const SliceRef r = s_->selected();
+    s_->correlated = r.valid() ? correlatedWith(*s_->trace, r) : Correlated{};
+    repaintAll();
+    emit sliceSelected(r);
+}
+
+void TimelineView::reveal(SliceRef r) {
+    const Trace* t = s_->trace.get();
+    if (!t || !r.valid()) return;
+    ensureTrackVisible(r.track);
+    const TimeRange v = s_->axis.visible();
+    const TimeNs st = t->start(r), en = st + t->duration(r);
+    if (st < v.start || en > v.end) {
+        if (en - st < v.duration()) {
+            const TimeNs c = st + (en - st) / 2 - v.duration() / 2;
+            setVisibleRange({c, c + v.duration()});
+        } else {
+            zoomToSelection();
         }
     }
-    repaintAll();
-    if (changed) emit sliceSelected(r);
 }
 
 std::optional<TimeRange> TimelineView::selectedRange() const {
-    return s_->range;
+    return nav_->selectedRange();
 }
 
 void TimelineView::setSelectedRange(std::optional<TimeRange> r) {
-    if (r && r->empty()) r.reset();
-    const bool changed = r.has_value() != s_->range.has_value() || (r && !(*r == *s_->range));
-    s_->range = r;
-    repaintAll();
-    if (changed) emit rangeSelected(r);
+    nav_->setSelectedRange(r);
 }
 
 void TimelineView::setGapThresholdNs(TimeNs t) {
@@ -137,6 +223,7 @@ TimeNs TimelineView::gapThresholdNs() const {
 
 void TimelineView::setShowAllFlows(bool on) {
     s_->showAllFlows = on;
+    if (on) painter_->cache().buildFlows();
     repaintAll();
 }
 
@@ -151,29 +238,7 @@ void TimelineView::setHighlightedSlices(std::vector<SliceRef> refs) {
 }
 
 SliceRef TimelineView::sliceAtPixel(QPoint pos) const {
-    if (!s_->trace) return {};
-    const int y = pos.y() + s_->scrollY;
-    TrackId id;
-    uint16_t depth;
-    if (!s_->layout.laneDepthAt(s_->layout.rowAt(y), y, &id, &depth)) return {};
-    const double npp = s_->axis.nsPerPixel();
-    const TimeNs t = s_->axis.timeForX(pos.x());
-    const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
-    std::vector<LodSpan> spans;
-    s_->lod(id).query(s_->trace->track(id), depth, t - pad, t + pad, s_->queryLevel(), spans);
-    // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
-    SliceRef best;
-    int bestDist = 2;
-    for (const LodSpan& sp : spans) {
-        const QRect rc = s_->spanRect(sp.start, sp.end, 0, 1);
-        const int dist =
-            pos.x() < rc.x() ? rc.x() - pos.x() : std::max(0, pos.x() - (rc.x() + rc.width() - 1));
-        if (dist < bestDist) {
-            bestDist = dist;
-            best = {id, sp.slice};
-        }
-    }
-    return best;
+    return painter_->sliceAt(*s_, pos);
 }
 
 QRect TimelineView::sliceRect(SliceRef r) const {
@@ -217,15 +282,15 @@ void TimelineView::buildLevelOfDetail() {
     std::vector<TrackId> ids(s_->trace->tracks().size());
     std::iota(ids.begin(), ids.end(), 0u);
     // Each track's summary is its own slot, so tracks build in parallel without locks.
-    QtConcurrent::blockingMap(ids, [this](TrackId id) { s_->lod(id); });
+    QtConcurrent::blockingMap(ids, [this](TrackId id) { painter_->cache().lod(id); });
 }
 
 size_t TimelineView::viewMemoryBytes() const {
-    return s_->memoryBytes();
+    return s_->memoryBytes() + painter_->memoryBytes();
 }
 
 void TimelineView::paintTracksArea(QPainter& p) {
-    paintTracks(*s_, p, area_->size());
+    painter_->paint(*s_, p, area_->size());
 }
 
 void TimelineView::keyPressEvent(QKeyEvent* e) {
@@ -260,12 +325,6 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         return;
     }
     e->accept();
-}
-
-void TimelineView::axisChanged(bool changed) {
-    if (!changed) return;
-    repaintAll();
-    emit visibleRangeChanged(s_->axis.visible());
 }
 
 void TimelineView::updateScrollBar() {

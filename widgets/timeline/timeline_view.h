@@ -3,6 +3,10 @@
 // drawing, GPU launch gaps, correlation arrows, selection and navigation. Keyboard: W/S zoom,
 // A/D pan, F zoom to selection, Home whole trace. Mouse: wheel (or Ctrl+wheel) zooms at the
 // cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on the ruler selects a range.
+//
+// It shows the workspace's current trace and follows the navigation (visible range, selected
+// range and slice); its own gestures are requests to the navigation. Made without a workspace it
+// keeps its own (setTrace() then sets that workspace's trace).
 #include "meta_types.h"
 #include "model/trace.h"
 
@@ -17,23 +21,30 @@ class QScrollBar;
 namespace strata {
 
 struct TimelineState;
+class Navigation;
+class TimelinePainter;
 class TimelineRuler;
 class TrackTreeWidget;
 class TracksArea;
+class Workspace;
+struct TraceSliceRef;
 
 class TimelineView : public QWidget {
     Q_OBJECT
 public:
-    explicit TimelineView(QWidget* parent = nullptr);
+    explicit TimelineView(QWidget* parent = nullptr); // with a workspace of its own
+    TimelineView(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
     ~TimelineView() override;
 
-    void setTrace(std::shared_ptr<const Trace> trace); // resets view to the whole trace
+    Workspace* workspace() const { return workspace_; }
+    Navigation* navigation() const { return nav_; }
+    void setTrace(std::shared_ptr<const Trace> trace); // the workspace's current trace
     std::shared_ptr<const Trace> trace() const;
     TimeRange visibleRange() const;
     void setVisibleRange(TimeRange r);
     void zoomToAll(); // Home
-    void
-    zoomToSelection(); // F: the selected slice (10 % margin each side), else the selected range
+    // F: the selected slice (10 % margin each side), else the selected range.
+    void zoomToSelection();
     SliceRef selectedSlice() const;
     void selectSlice(SliceRef r, bool ensureVisible = true); // also scrolls to its track
     std::optional<TimeRange> selectedRange() const;
@@ -50,9 +61,8 @@ public:
     QWidget* tracksArea() const;        // the widget that receives mouse events
     int visibleTrackLabelCount() const; // number of track labels drawn
 
-    // Additions beyond the shared contract.
-    void zoomBy(double factor,
-                double x); // factor < 1 zooms in, keeping the time at tracks-area x fixed
+    // factor < 1 zooms in, keeping the time at tracks-area x fixed.
+    void zoomBy(double factor, double x);
     void panBy(TimeNs dt);
     int verticalScroll() const;
     void setVerticalScroll(int y);
@@ -75,16 +85,19 @@ protected:
     void keyPressEvent(QKeyEvent* e) override;
 
 private:
-    friend class TimelineRuler;
-    friend class TrackTreeWidget;
-    friend class TracksArea;
-    void axisChanged(bool changed);
-    void layoutChanged();
+    void connectParts();
+    void showTrace(const std::shared_ptr<const Trace>& trace);
+    void onVisibleRange(TimeRange r);
+    void onSelectedSlice(const TraceSliceRef& r);
+    void reveal(SliceRef r);
     void updateScrollBar();
     void ensureTrackVisible(TrackId t);
     void repaintAll();
 
+    Workspace* workspace_;
+    Navigation* nav_;
     std::unique_ptr<TimelineState> s_;
+    std::unique_ptr<TimelinePainter> painter_;
     TimelineRuler* ruler_ = nullptr;
     TrackTreeWidget* tree_ = nullptr;
     TracksArea* area_ = nullptr;

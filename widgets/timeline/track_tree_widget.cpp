@@ -1,7 +1,6 @@
 #include "track_tree_widget.h"
 
 #include "timeline_state.h"
-#include "timeline_view.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -10,8 +9,8 @@
 
 namespace strata {
 
-TrackTreeWidget::TrackTreeWidget(TimelineView* view, TimelineState& state)
-    : QWidget(view), view_(view), s_(state) {
+TrackTreeWidget::TrackTreeWidget(const TimelineState& state, QWidget* parent)
+    : QWidget(parent), s_(state) {
     setFixedWidth(kWidth);
 }
 
@@ -78,8 +77,7 @@ void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
     const int row = s_.layout.rowAt(static_cast<int>(e->position().y()) + s_.scrollY);
     if (row < 0) return;
     const TrackRow& r = s_.layout.rows()[row];
-    if (r.kind == TrackRow::Kind::Group)
-        view_->setGroupCollapsed(r.group, !s_.layout.collapsed(r.group));
+    if (r.kind == TrackRow::Kind::Group) emit groupToggled(r.group);
 }
 
 bool TrackTreeWidget::event(QEvent* e) {

@@ -1,19 +1,21 @@
 #pragma once
 // The track names on the left of the timeline, aligned with the tracks area; clicking a group
-// header (process, GPU device) collapses or expands it.
+// header (process, GPU device) asks to collapse or expand it.
 #include <QWidget>
 
 namespace strata {
 
 struct TimelineState;
-class TimelineView;
 
 class TrackTreeWidget : public QWidget {
     Q_OBJECT
 public:
-    TrackTreeWidget(TimelineView* view, TimelineState& state);
+    TrackTreeWidget(const TimelineState& state, QWidget* parent);
     static constexpr int kWidth = 230;
     int labelsInView() const; // the labels paintEvent draws
+
+signals:
+    void groupToggled(int group);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -21,8 +23,7 @@ protected:
     bool event(QEvent* e) override; // tooltips with the full name
 
 private:
-    TimelineView* view_;
-    TimelineState& s_;
+    const TimelineState& s_;
 };
 
 } // namespace strata

@@ -3,7 +3,6 @@
 #include "model/time_text.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
-#include "timeline_view.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -14,8 +13,8 @@
 
 namespace strata {
 
-TracksArea::TracksArea(TimelineView* view, TimelineState& state)
-    : QWidget(view), view_(view), s_(state) {
+TracksArea::TracksArea(const TimelineState& state, TimelinePainter& painter, QWidget* parent)
+    : QWidget(parent), s_(state), painter_(painter) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::ClickFocus);
@@ -23,12 +22,11 @@ TracksArea::TracksArea(TimelineView* view, TimelineState& state)
 
 void TracksArea::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    paintTracks(s_, p, size());
+    painter_.paint(s_, p, size());
 }
 
 void TracksArea::resizeEvent(QResizeEvent*) {
-    s_.axis.setWidth(width());
-    view_->updateScrollBar();
+    emit resized(width());
 }
 
 void TracksArea::mousePressEvent(QMouseEvent* e) {
@@ -42,7 +40,6 @@ void TracksArea::mousePressEvent(QMouseEvent* e) {
 
 void TracksArea::mouseMoveEvent(QMouseEvent* e) {
     const QPoint pos = e->position().toPoint();
-    s_.hoverX = e->position().x();
     if (!pressed_) {
         hover(pos, e->globalPosition().toPoint());
         return;
@@ -53,41 +50,39 @@ void TracksArea::mouseMoveEvent(QMouseEvent* e) {
     setCursor(Qt::ClosedHandCursor);
     const double npp = static_cast<double>(pressRange_.duration()) / std::max(1, width());
     const TimeNs dt = static_cast<TimeNs>(std::llround(-d.x() * npp));
-    view_->setVisibleRange({pressRange_.start + dt, pressRange_.end + dt});
-    view_->setVerticalScroll(pressScroll_ - d.y());
+    emit dragged({pressRange_.start + dt, pressRange_.end + dt}, pressScroll_ - d.y());
 }
 
 void TracksArea::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !pressed_) return;
     pressed_ = false;
     unsetCursor();
-    if (!dragging_) view_->selectSlice(view_->sliceAtPixel(e->position().toPoint()), false);
+    if (!dragging_) emit clicked(e->position().toPoint());
     dragging_ = false;
 }
 
 void TracksArea::wheelEvent(QWheelEvent* e) {
     const QPoint a = e->angleDelta();
     if (e->modifiers() & Qt::ShiftModifier) {
-        view_->setVerticalScroll(s_.scrollY - (a.y() != 0 ? a.y() : a.x()) / 2);
+        emit scrollRequested(s_.scrollY - (a.y() != 0 ? a.y() : a.x()) / 2);
     } else if (a.y() != 0) {
-        view_->zoomBy(std::pow(0.8, a.y() / 120.0), e->position().x());
+        emit zoomRequested(std::pow(0.8, a.y() / 120.0), e->position().x());
     } else if (a.x() != 0) {
-        view_->panBy(
+        emit panRequested(
             static_cast<TimeNs>(std::llround(-a.x() / 120.0 * 0.1 * s_.axis.visible().duration())));
     }
     e->accept();
 }
 
 void TracksArea::leaveEvent(QEvent*) {
-    s_.hoverX.reset();
-    if (s_.hoveredGap) {
-        s_.hoveredGap.reset();
-        update();
-    }
+    emit hoverChanged(std::nullopt, std::nullopt, SliceRef{});
 }
 
 void TracksArea::hover(QPoint pos, QPoint globalPos) {
-    if (!s_.trace) return;
+    if (!s_.trace) {
+        emit hoverChanged(pos.x(), std::nullopt, SliceRef{});
+        return;
+    }
     std::optional<GapSpan> gap;
     QString tip;
     const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
@@ -102,7 +97,7 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
             const int stripTop =
                 r.y + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip - s_.scrollY;
             const bool inLane0 = pos.y() - (r.y - s_.scrollY) < TrackLayout::kDepthHeight;
-            if ((pos.y() >= stripTop || inLane0) && !view_->sliceAtPixel(pos).valid())
+            if ((pos.y() >= stripTop || inLane0) && !painter_.sliceAt(s_, pos).valid())
                 gaps = &s_.gaps.streamGaps(t0.device, t0.tid);
         }
         if (gaps) {
@@ -115,18 +110,12 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
             }
         }
     }
-    if (tip.isEmpty()) {
-        const SliceRef r = view_->sliceAtPixel(pos);
-        if (r.valid())
-            tip = QStringLiteral("%1\n%2").arg(
-                s_.label(s_.trace->track(r.track).slices.name[r.index]),
-                QString::fromStdString(formatDuration(s_.trace->duration(r))));
-    }
-    const bool changed =
-        gap.has_value() != s_.hoveredGap.has_value() ||
-        (gap && (gap->start != s_.hoveredGap->start || gap->end != s_.hoveredGap->end));
-    s_.hoveredGap = gap;
-    if (changed) update();
+    const SliceRef slice = gap ? SliceRef{} : painter_.sliceAt(s_, pos);
+    if (slice.valid())
+        tip = QStringLiteral("%1\n%2").arg(
+            painter_.cache().label(s_.trace->track(slice.track).slices.name[slice.index]),
+            QString::fromStdString(formatDuration(s_.trace->duration(slice))));
+    emit hoverChanged(pos.x(), gap, slice);
     if (tip.isEmpty())
         QToolTip::hideText();
     else

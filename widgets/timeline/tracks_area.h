@@ -1,21 +1,37 @@
 #pragma once
-// The tracks area: paints through paintTracks() and turns mouse input into navigation
-// (wheel zoom at the cursor, drag pan), selection (click) and hover tooltips.
+// The tracks area: paints through the TimelinePainter and turns mouse input into requests the
+// view carries out (wheel zoom at the cursor, drag pan, click select) and into hover feedback
+// (the hovered gap and slice, tooltips).
 #include <QPoint>
 #include <QWidget>
 
+#include <optional>
+
+#include "gap_index.h"
 #include "model/time.h"
+#include "model/track.h"
 
 namespace strata {
 
 struct TimelineState;
-class TimelineView;
+class TimelinePainter;
 
 class TracksArea : public QWidget {
     Q_OBJECT
 public:
-    TracksArea(TimelineView* view, TimelineState& state);
+    TracksArea(const TimelineState& state, TimelinePainter& painter, QWidget* parent);
     static constexpr int kDragThreshold = 4;
+
+signals:
+    void resized(int width);
+    void dragged(strata::TimeRange visible, int scrollY); // pan by dragging
+    void zoomRequested(double factor, double x);          // keep the time at x fixed
+    void panRequested(strata::TimeNs dt);
+    void scrollRequested(int scrollY);
+    void clicked(QPoint pos);
+    // The mouse moved (x) or left (nullopt); what lies under it.
+    void hoverChanged(std::optional<double> x, std::optional<strata::GapSpan> gap,
+                      strata::SliceRef slice);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -28,8 +44,8 @@ protected:
 
 private:
     void hover(QPoint pos, QPoint globalPos);
-    TimelineView* view_;
-    TimelineState& s_;
+    const TimelineState& s_;
+    TimelinePainter& painter_;
     bool pressed_ = false;
     bool dragging_ = false;
     QPoint pressPos_;

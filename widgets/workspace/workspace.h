@@ -1,0 +1,78 @@
+#pragma once
+// The traces a window has open (one today; several ranks or a baseline and a candidate later),
+// with their labels, files and clock offsets. Views observe it instead of being handed a trace:
+// traceAdded / traceRemoved / traceReplaced for each trace, currentChanged when the trace the
+// window shows changes. A slice that leaves the model for the GUI says which trace it is in
+// (TraceSliceRef).
+#include "model/trace.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace strata {
+
+using TraceId = uint32_t;
+constexpr TraceId kNoTrace = UINT32_MAX;
+
+struct TraceSliceRef {
+    TraceId trace = kNoTrace;
+    SliceRef slice;
+    bool valid() const { return trace != kNoTrace && slice.valid(); }
+    friend bool operator==(const TraceSliceRef&, const TraceSliceRef&) = default;
+};
+
+struct OpenTrace {
+    TraceId id = kNoTrace;
+    std::shared_ptr<const Trace> trace;
+    QString label;          // what the window calls it (the file name, a rank)
+    QString path;           // the file it came from, if any
+    TimeNs clockOffset = 0; // added to its times to line it up with the others
+    qint64 loadMs = 0;
+};
+
+class Workspace : public QObject {
+    Q_OBJECT
+public:
+    explicit Workspace(QObject* parent = nullptr);
+
+    // Adds a trace and makes it current.
+    TraceId add(std::shared_ptr<const Trace> trace, QString label = {}, QString path = {},
+                qint64 loadMs = 0);
+    // The one-trace window: the current trace is replaced (keeping its id), or added if none.
+    TraceId replaceCurrent(std::shared_ptr<const Trace> trace, QString label = {},
+                           QString path = {}, qint64 loadMs = 0);
+    void remove(TraceId id);
+    void setClockOffset(TraceId id, TimeNs offset);
+
+    const std::vector<OpenTrace>& traces() const { return traces_; }
+    const OpenTrace* find(TraceId id) const;
+    TraceId currentId() const { return current_; }
+    const OpenTrace* currentTrace() const { return find(current_); }
+    std::shared_ptr<const Trace> current() const; // null when nothing is open
+    // The current trace's slice `r` as a reference that carries the trace.
+    TraceSliceRef ref(SliceRef r) const {
+        return r.valid() ? TraceSliceRef{current_, r} : TraceSliceRef{};
+    }
+
+signals:
+    void traceAdded(strata::TraceId id);
+    void traceRemoved(strata::TraceId id);
+    void traceReplaced(strata::TraceId id);
+    void clockOffsetChanged(strata::TraceId id);
+    // The trace the window shows changed (added, replaced, removed); null when none is left.
+    void currentChanged(std::shared_ptr<const strata::Trace> trace);
+
+private:
+    OpenTrace* findMutable(TraceId id);
+    std::vector<OpenTrace> traces_;
+    TraceId current_ = kNoTrace;
+    TraceId nextId_ = 0;
+};
+
+} // namespace strata
+
+Q_DECLARE_METATYPE(strata::TraceSliceRef)
