@@ -5,6 +5,7 @@ strata_add_qtest(tst_slice_search SOURCES tst_slice_search.cpp LIBS strata_core)
 # The main window and its panels, driven through real widgets on the offscreen platform.
 if(TARGET strata_widgets)
   strata_add_qtest(tst_time_text SOURCES tst_time_text.cpp LIBS strata_widgets)
+  strata_add_qtest(tst_job_runner SOURCES tst_job_runner.cpp LIBS strata_widgets)
 endif()
 if(TARGET strata_app_gui)
   strata_add_qtest(tst_main_window SOURCES tst_main_window.cpp LIBS strata_app_gui)

@@ -13,6 +13,7 @@
 #include "strata_resources.h"
 #include "timeline/timeline_view.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -336,6 +337,11 @@ void TestMainWindow::rangeTable() {
     const TimeNs t0 = w.trace()->bounds().start;
     // Exactly the first GEMM kernel's interval: [84.503 us, 84.503 + 42.593 us).
     QSignalSpy spy(w.timeline(), &TimelineView::rangeSelected);
+    // Every item model is checked against Qt's model rules while it changes.
+    QAbstractItemModelTester modelTester(w.rangePanel()->model(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(w.rangePanel()->proxy(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     w.timeline()->setSelectedRange(TimeRange{t0 + 84'503, t0 + 84'503 + 42'593});
     QCOMPARE(spy.count(), 1);
     w.rangePanel()->flush();

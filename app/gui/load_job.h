@@ -1,21 +1,13 @@
 #pragma once
-// One trace load off the GUI thread (QtConcurrent), with progress and cancel.
-//
-// The worker's LoadOptions::progress stores the fraction in an atomic and returns false once
-// cancel() was called; the GUI thread polls the fraction with a timer (no cross-thread signals
-// per progress step). A cancelled job always reports cancelled, even if the reader finished
-// before it looked at the flag.
+// One trace load off the GUI thread, with progress and cancel, through a JobRunner: the reader's
+// LoadOptions::progress reports the fraction and returns false once cancel() was called. A
+// cancelled job always reports cancelled, even if the reader finished before it looked.
 #include "io/load_result.h"
+#include "workspace/job_runner.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-
-#include <atomic>
-#include <memory>
-
-class QTimer;
 
 namespace strata {
 
@@ -27,8 +19,8 @@ public:
 
     void start();
     void cancel();
-    bool isCancelled() const { return state_->cancel.load(); }
-    bool isRunning() const { return watcher_.isRunning(); }
+    bool isCancelled() const { return cancelled_; }
+    bool isRunning() const { return runner_->isRunning(); }
     const QString& path() const { return path_; }
     // Blocks until the worker is done (used when a window closes mid-load).
     void waitForFinished();
@@ -39,18 +31,10 @@ signals:
     void finished(const strata::LoadResult& result, bool cancelled, qint64 elapsedMs);
 
 private:
-    struct State {
-        std::atomic<bool> cancel{false};
-        std::atomic<int> permille{0};
-    };
-    void onFinished();
-
     QString path_;
-    std::shared_ptr<State> state_;
-    QFutureWatcher<LoadResult> watcher_;
-    QTimer* poll_;
+    JobRunner* runner_;
     QElapsedTimer clock_;
-    int lastPermille_ = -1;
+    bool cancelled_ = false;
 };
 
 } // namespace strata

@@ -30,7 +30,7 @@ JobRunner::~JobRunner() {
 }
 
 void JobRunner::start(std::shared_ptr<Job> job) {
-    cancel(); // a running job is superseded
+    if (job_) job_->control.cancel_ = true; // superseded: it ends unheard
     job_ = job;
     lastPermille_ = -1;
     // The watcher lives as long as the job's future; it tells this thread when it ends.
@@ -59,12 +59,7 @@ void JobRunner::complete(const std::shared_ptr<Job>& job) {
 }
 
 void JobRunner::cancel() {
-    if (!job_) return;
-    job_->control.cancel_ = true;
-    std::shared_ptr<Job> job = std::move(job_);
-    poll_->stop();
-    emit finished(false);
-    (void)job; // its watcher drops it when the work returns
+    if (job_) job_->control.cancel_ = true; // finished(false) when its work returns
 }
 
 void JobRunner::waitForFinished() {

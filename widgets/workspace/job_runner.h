@@ -1,9 +1,11 @@
 #pragma once
-// Work off the GUI thread, one way for every view: run(work, deliver) runs work(JobControl&) on
-// Qt's thread pool and calls deliver(result) on the runner's thread when it is done, unless a
-// newer run() superseded it or cancel() dropped it (stale results never arrive). The work polls
-// control.cancelled() and reports control.setProgress(f); the runner polls the progress every
-// 50 ms and emits progress() (no cross-thread signal per step). One job at a time per runner.
+// Work off the GUI thread, one way for every view (the trace load, the Range table, the analysis
+// docks): run(work, deliver) runs work(JobControl&) on Qt's thread pool and calls
+// deliver(result) on the runner's thread when it is done, unless a newer run() superseded it
+// (it then ends unheard) or cancel() dropped it (finished(false) once its work has returned):
+// stale results never arrive. The work polls control.cancelled() and reports
+// control.setProgress(f); the runner polls the progress every 50 ms and emits progress() (no
+// cross-thread signal per step). One job at a time per runner.
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
@@ -37,7 +39,8 @@ public:
     ~JobRunner() override; // cancels a running job and waits for it
 
     template <typename Work, typename Deliver> void run(Work work, Deliver deliver);
-    // The running job's result is dropped; cancelled() turns true for its work.
+    // The running job's result is dropped; cancelled() turns true for its work, and finished(false)
+    // comes when the work has returned.
     void cancel();
     bool isRunning() const { return job_ != nullptr; }
     // Blocks until the running job is done and delivers its result now (screenshots, tests).
