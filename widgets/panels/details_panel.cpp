@@ -4,7 +4,8 @@
 #include "model/cupti_names.h"
 
 #include "model/time_text.h"
-#include "track_label.h"
+#include "model/track_names.h"
+#include "qt_text.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -118,8 +119,9 @@ QTreeWidgetItem* DetailsPanel::link(QTreeWidgetItem* parent, const QString& fiel
     f.setUnderline(true);
     item->setFont(1, f);
     item->setForeground(1, palette().brush(QPalette::Link));
-    item->setToolTip(1,
-                     tr("Click to select: %1 (%2)").arg(text, trackLabel(*trace_, target.track)));
+    item->setToolTip(
+        1,
+        tr("Click to select: %1 (%2)").arg(text, toQString(trackFullName(*trace_, target.track))));
     return item;
 }
 
@@ -165,7 +167,7 @@ void DetailsPanel::addSliceRows(SliceRef r) {
     row(s, tr("Name"), toQString(t.name(r)));
     row(s, tr("Category"), toQString(t.str(c.category[r.index])));
     row(s, tr("Kind"), toQString(sliceKindName(c.kind[r.index])));
-    row(s, tr("Track"), trackLabel(t, r.track));
+    row(s, tr("Track"), toQString(trackFullName(t, r.track)));
     row(s, tr("Start"), dur(c.start[r.index] - t.bounds().start));
     row(s, tr("Duration"), dur(c.dur[r.index]));
     row(s, tr("Self time"), dur(c.selfTime(r.index)));

@@ -1,5 +1,6 @@
 #include "track_layout.h"
 
+#include "model/track_names.h"
 #include "qt_text.h"
 
 #include <algorithm>
@@ -49,9 +50,7 @@ void TrackLayout::build(const Trace& trace) {
                        pid};
             it = cpuKey.emplace(pid, k).first;
             Pending& pg = pend[k];
-            const QString name =
-                p && p->name ? toQString(trace.str(p->name)) : QStringLiteral("Process");
-            pg.g.label = QStringLiteral("%1 %2").arg(name).arg(pid);
+            pg.g.label = toQString(processGroupName(trace, pid));
             pg.g.pid = pid;
         }
         return pend[it->second];
@@ -64,11 +63,7 @@ void TrackLayout::build(const Trace& trace) {
                        t.device};
             it = gpuKey.emplace(t.device, k).first;
             Pending& pg = pend[k];
-            QString label = QStringLiteral("GPU %1").arg(t.device);
-            for (const DeviceInfo& d : trace.devices())
-                if (d.id == t.device && !d.name.empty())
-                    label += QStringLiteral(" (%1)").arg(toQString(d.name));
-            pg.g.label = label;
+            pg.g.label = toQString(deviceGroupName(trace, t.device));
             pg.g.gpu = true;
             pg.g.device = t.device;
             pg.g.pid = t.pid;
@@ -132,31 +127,15 @@ void TrackLayout::build(const Trace& trace) {
             TrackRow r;
             r.group = gi;
             r.lanes = ids;
-            switch (t0.kind) {
-            case TrackKind::Thread: {
-                const Thread* th = trace.thread(t0.pid, t0.tid);
-                const QString name =
-                    th && th->name ? toQString(trace.str(th->name)) : QStringLiteral("Thread");
-                r.label = QStringLiteral("%1 %2").arg(name).arg(t0.tid);
-                break;
-            }
-            case TrackKind::GpuStream:
-                r.label = QStringLiteral("Stream %1").arg(t0.tid);
+            r.label = toQString(trackRowName(trace, t0));
+            if (t0.kind == TrackKind::GpuStream) {
                 r.gpuStream = true;
                 r.device = t0.device;
-                break;
-            case TrackKind::Counter:
+            } else if (t0.kind == TrackKind::Counter) {
                 r.kind = TrackRow::Kind::Counter;
-                r.label = toQString(trace.str(t0.name));
-                break;
-            case TrackKind::Async:
-                r.label = toQString(trace.str(t0.name));
-                break;
-            case TrackKind::ProcessInstants:
-            case TrackKind::GlobalInstants:
+            } else if (t0.kind == TrackKind::ProcessInstants ||
+                       t0.kind == TrackKind::GlobalInstants) {
                 r.kind = TrackRow::Kind::Instants;
-                r.label = QStringLiteral("Instants");
-                break;
             }
             int y = 0;
             for (size_t l = 0; l < ids.size(); ++l) {

@@ -1,0 +1,78 @@
+#include "model/track_names.h"
+
+namespace strata {
+
+namespace {
+std::string named(const Trace& trace, StringId name) {
+    return std::string(trace.str(name));
+}
+} // namespace
+
+std::string processGroupName(const Trace& trace, int64_t pid) {
+    const Process* p = trace.process(pid);
+    return (p && p->name ? named(trace, p->name) : std::string("Process")) + " " +
+           std::to_string(pid);
+}
+
+std::string deviceGroupName(const Trace& trace, int32_t device) {
+    std::string label = "GPU " + std::to_string(device);
+    for (const DeviceInfo& d : trace.devices())
+        if (d.id == device && !d.name.empty()) label += " (" + d.name + ")";
+    return label;
+}
+
+std::string trackRowName(const Trace& trace, const Track& t) {
+    switch (t.kind) {
+    case TrackKind::Thread: {
+        const Thread* th = trace.thread(t.pid, t.tid);
+        return (th && th->name ? named(trace, th->name) : std::string("Thread")) + " " +
+               std::to_string(t.tid);
+    }
+    case TrackKind::GpuStream:
+        return "Stream " + std::to_string(t.tid);
+    case TrackKind::Counter:
+    case TrackKind::Async:
+        return named(trace, t.name);
+    case TrackKind::ProcessInstants:
+    case TrackKind::GlobalInstants:
+        return "Instants";
+    }
+    return {};
+}
+
+std::string trackFullName(const Trace& trace, TrackId id) {
+    if (id >= trace.tracks().size()) return "?";
+    const Track& t = trace.track(id);
+    std::string label;
+    switch (t.kind) {
+    case TrackKind::Thread: {
+        const Thread* th = trace.thread(t.pid, t.tid);
+        const std::string name = th && th->name ? named(trace, th->name) : std::string();
+        label = name.empty() ? "Thread " + std::to_string(t.tid)
+                             : name + " [" + std::to_string(t.tid) + "]";
+        const Process* p = trace.process(t.pid);
+        if (p && p->name)
+            label += " \u00b7 " + named(trace, p->name) + " [" + std::to_string(t.pid) + "]";
+        else
+            label += " \u00b7 pid " + std::to_string(t.pid);
+        break;
+    }
+    case TrackKind::GpuStream:
+        label = "GPU " + std::to_string(t.device) + " \u00b7 stream " + std::to_string(t.tid);
+        break;
+    case TrackKind::Counter:
+    case TrackKind::Async:
+        label = named(trace, t.name);
+        break;
+    case TrackKind::ProcessInstants:
+        label = "Instants \u00b7 pid " + std::to_string(t.pid);
+        break;
+    case TrackKind::GlobalInstants:
+        label = "Global instants";
+        break;
+    }
+    if (t.lane > 0) label += " (lane " + std::to_string(t.lane + 1) + ")";
+    return label;
+}
+
+} // namespace strata

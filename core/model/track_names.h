@@ -1,0 +1,21 @@
+#pragma once
+// What Strata calls processes, GPU devices and tracks, in one place for every view: the track
+// tree's group headers and rows, the Details panel's "Track" field, exports.
+#include "model/trace.h"
+
+#include <string>
+
+namespace strata {
+
+// "python 4242" (the process name and pid; "Process 4242" without a name).
+std::string processGroupName(const Trace& trace, int64_t pid);
+// "GPU 0 (NVIDIA H100 80GB HBM3)" (the device name when the trace has its properties).
+std::string deviceGroupName(const Trace& trace, int32_t device);
+// A track's row in its group: "MainThread 4243", "Stream 7", a counter's or an async track's
+// name, "Instants". Extra lanes of a thread or stream share their base track's row.
+std::string trackRowName(const Trace& trace, const Track& track);
+// A track on its own, with where it lives: "MainThread [4243] · python [4242]",
+// "GPU 0 · stream 7", "... (lane 2)" for an extra lane.
+std::string trackFullName(const Trace& trace, TrackId id);
+
+} // namespace strata
