@@ -4,7 +4,7 @@
 // executable, 127 command not found (as a shell would).
 #include "cli_commands.h"
 
-#include "io/strata/strata_trace_writer.h"
+#include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
 #include "record/launcher.h"
 #include "record/record_summary.h"
@@ -64,88 +64,33 @@ int usageError(const std::string& message) {
     return 2;
 }
 
-// Hidden: --synthetic-trace N -o FILE writes N records of a made-up CUDA program through the
-// writer, for load benchmarks (strata-bench load FILE) and format tests.
+// Hidden: --synthetic-trace N -o FILE writes the synthetic program (io/synthetic_trace.h, the
+// one strata-cli synth writes as JSON) as a .strata recording of N events, for load benchmarks
+// (strata-bench load FILE) and format tests.
 int writeSynthetic(long long n, const std::string& path) {
-    StrataTraceWriter w;
+    const auto t0 = std::chrono::steady_clock::now();
+    SynthOptions o;
+    o.events = uint64_t(n);
+    o.devices = 2;
+    o.streams = 4;
+    o.events = std::max<uint64_t>(o.events, synthMinimumEvents(o));
+    SynthTotals totals;
     std::string error;
-    if (!w.open(path, &error)) {
+    const std::string file = path.size() > 7 && path.compare(path.size() - 7, 7, ".strata") == 0
+                                 ? path
+                                 : path + ".strata";
+    if (file != path) {
+        std::fprintf(stderr, "strata-cli record: --synthetic-trace writes .strata: name it so\n");
+        return 2;
+    }
+    if (!writeSyntheticTrace(o, path, &totals, &error)) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return 1;
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    const int64_t pid = 4242;
-    w.metadata("command_line", "synthetic");
-    w.metadata("cuda_initialized", "1");
-    w.process(pid, "synthetic");
-    for (int t = 0; t < 4; ++t) w.thread(pid, pid + t, "worker " + std::to_string(t));
-    for (int d = 0; d < 2; ++d) {
-        DeviceInfo dev;
-        dev.id = d;
-        dev.name = "Synthetic GPU";
-        dev.smCount = 132;
-        w.device(dev);
-    }
-    uint32_t kernels[64];
-    for (int i = 0; i < 64; ++i) kernels[i] = w.string("synthetic_kernel_" + std::to_string(i));
-    const uint32_t launch = w.string("cudaLaunchKernel");
-    const uint32_t copy = w.string("cudaMemcpyAsync");
-    const uint32_t memcpyName = w.string("Memcpy HtoD (Pageable -> Device)");
-    const uint32_t step = w.string("step");
-    const uint32_t mem = w.string("GPU 0 memory allocated (bytes)");
-    long long written = 0;
-    int64_t ts = 1'000'000;
-    int64_t streamFree[2][4] = {}; // a stream runs one op at a time
-    uint64_t rng = 0x243F6A8885A308D3ull;
-    for (int64_t corr = 1; written < n; ++corr) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-        const int64_t tid = pid + int64_t(rng >> 62);
-        GpuActivity g;
-        g.device = int32_t((rng >> 40) & 1);
-        g.stream = 7 + int64_t((rng >> 41) & 3);
-        g.context = 1;
-        if (corr % 64 == 0) {
-            w.cpuBegin(pid, tid, ts, step, SliceKind::UserAnnotation);
-            w.cpuEnd(pid, tid, ts + 1950);
-            written += 2;
-        }
-        if (corr % 16 == 0) {
-            w.cpuSlice(pid, tid, ts, ts + 1900, copy, SliceKind::CudaRuntime, corr, 0);
-            g.bytes = 1 << 20;
-            g.copyKind = 1;
-            g.srcMemory = 1;
-            g.dstMemory = 3;
-            int64_t& free = streamFree[g.device][g.stream - 7];
-            const int64_t start = std::max(free, ts + 4000);
-            free = start + 20'000;
-            w.gpuOp(start, free, memcpyName, SliceKind::Memcpy, g, corr);
-        } else {
-            w.cpuSlice(pid, tid, ts, ts + 1800, launch, SliceKind::CudaRuntime, corr, 0);
-            g.grid = {int32_t(rng & 1023) + 1, 1, 1};
-            g.block = {256, 1, 1};
-            g.registersPerThread = 32;
-            g.staticSharedBytes = 0;
-            g.dynamicSharedBytes = 4096;
-            int64_t& free = streamFree[g.device][g.stream - 7];
-            const int64_t start = std::max(free, ts + 5000);
-            free = start + 1000 + int64_t(rng >> 52);
-            w.gpuOp(start, free, kernels[(rng >> 20) & 63], SliceKind::Kernel, g, corr);
-        }
-        written += 2;
-        if (corr % 32 == 0) {
-            w.counter(pid, mem, ts, double(corr) * 4096.0);
-            ++written;
-        }
-        ts += 2000 + int64_t((rng >> 33) & 1023);
-    }
-    if (!w.close()) {
-        std::fprintf(stderr, "strata-cli record: %s\n", w.lastError().c_str());
-        return 1;
-    }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("wrote %lld records, %" PRIu64 " bytes, %u chunks to %s in %.3f s (%.0f MB/s)\n",
-                written, w.bytesWritten(), w.chunksWritten(), path.c_str(), s,
-                double(w.bytesWritten()) / s / 1e6);
+    std::printf("wrote %llu events, %llu bytes to %s in %.3f s (%.0f MB/s)\n",
+                (unsigned long long)totals.events, (unsigned long long)totals.bytes, path.c_str(),
+                s, double(totals.bytes) / s / 1e6);
     return 0;
 }
 

@@ -15,8 +15,9 @@ namespace {
 void usage(FILE* out) {
     std::fprintf(
         out, "usage: strata-cli synth --events N --seed S [--devices D] [--streams K] -o FILE\n"
-             "  Writes a deterministic Kineto-style trace of exactly N events (.json, or gzip\n"
-             "  when FILE ends in .gz) and prints its totals as JSON.\n"
+             "  Writes a deterministic Kineto-style trace of exactly N events (.json, gzip\n"
+             "  when FILE ends in .gz, a Strata recording of the same program when it ends in\n"
+             "  .strata) and prints its totals as JSON.\n"
              "  --devices D   GPUs (default 1)      --streams K   streams per GPU (default 1)\n");
 }
 

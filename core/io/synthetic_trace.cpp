@@ -1,5 +1,7 @@
 #include "io/synthetic_trace.h"
 
+#include "io/synthetic_sinks.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -50,7 +52,7 @@ public:
     // A fixed-point decimal value/10^6 (deterministic "double-looking" args).
     Out& micro(int64_t v) {
         i(v / 1000000);
-        char frac[8];
+        char frac[24];
         std::snprintf(frac, sizeof frac, ".%06lld", static_cast<long long>(v % 1000000));
         buf_.append(frac);
         return *this;
@@ -73,8 +75,8 @@ private:
     uint64_t written_ = 0;
 };
 
-constexpr int64_t kHostPid = 4242;
-constexpr int64_t kFirstStream = 7;
+constexpr int64_t kHostPid = kSynthPid;
+constexpr int64_t kFirstStream = kSynthFirstStream;
 constexpr int64_t kStartNs = 1000000; // 1 ms after baseTimeNanoseconds
 
 const char* const kKernelNames[] = {
@@ -94,15 +96,19 @@ const char* const kKernelNames[] = {
 const char* const kOps[] = {
     "aten::linear", "aten::add", "aten::softmax", "aten::mm", "aten::scaled_dot_product_attention",
     "aten::mean"};
+// As JSON text: the fifth holds escaped quotes (the JSON sink writes names as they are).
 const char* const kModules[] = {
     "nn.Module: Linear_0",         "nn.Module: Attention_1",
     "model.py(42): forward",       "torch/nn/functional.py(1890): softmax",
     "nn.Module: \\\"quoted\\\"_2", "nn.Module: MLP_3"};
 
-struct Gen {
+using K = SynthSlice::Kind;
+
+// The program: slices in time order per thread, counted as JSON events.
+struct Program {
     const SynthOptions& o;
     SynthTotals& t;
-    Out& out;
+    SynthSink& sink;
     Rng rng;
     uint64_t written = 0;
     int64_t correlation = 1;
@@ -111,48 +117,14 @@ struct Gen {
     std::vector<int64_t> cpuNow;     // per device CPU thread cursor
     std::vector<int64_t> streamFree; // device * streams + stream
 
-    bool first = true;
-    void begin() {
-        out.s(first ? "\n  {\n" : ",\n  {\n");
-        first = false;
+    void emit(const SynthSlice& s) {
+        if (t.firstNs == 0 || s.start < t.firstNs) t.firstNs = s.start;
+        t.lastNs = std::max(t.lastNs, s.start + s.dur);
         ++written;
-    }
-    void note(int64_t startNs, int64_t endNs) {
-        if (t.firstNs == 0 || startNs < t.firstNs) t.firstNs = startNs;
-        t.lastNs = std::max(t.lastNs, endNs);
+        sink.slice(s);
     }
 
-    void meta(const char* name, int64_t pid, int64_t tid, const char* argKey, const std::string& v,
-              bool isString) {
-        begin();
-        out.s("    \"name\": \"").s(name).s("\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ").i(pid);
-        out.s(", \"tid\": ").i(tid).s(",\n    \"args\": {\n      \"").s(argKey).s("\": ");
-        if (isString)
-            out.s("\"").s(v).s("\"");
-        else
-            out.s(v);
-        out.s("\n    }\n  }");
-        ++t.metadataEvents;
-    }
-
-    void x(const char* cat, std::string_view name, int64_t pid, int64_t tid, int64_t ts,
-           int64_t dur) {
-        begin();
-        out.s("    \"ph\": \"X\", \"cat\": \"").s(cat).s("\", \"name\": \"").s(name);
-        out.s("\", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(",\n    \"ts\": ").us(ts);
-        out.s(", \"dur\": ").us(dur).s(",\n    \"args\": {\n");
-        note(ts, ts + dur);
-    }
-    void flow(char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
-        begin();
-        out.s("    \"ph\": \"").s(std::string_view(&ph, 1)).s("\", \"id\": ").i(id);
-        out.s(", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(", \"ts\": ").us(ts);
-        out.s(", \"cat\": \"ac2g\", \"name\": \"ac2g\"");
-        if (ph == 'f') out.s(", \"bp\": \"e\"");
-        out.s("\n  }");
-    }
-
-    // One launch: [python_function >] cpu_op > cuda_runtime, then the GPU op and its flow.
+    // One launch: [python_function >] cpu_op > cuda_runtime, then the GPU op and its link.
     // kind 0 kernel, 1 memcpy, 2 memset. Returns the number of events.
     static uint64_t unitEvents(int kind) { return kind == 0 ? 6 : 5; }
 
@@ -169,76 +141,210 @@ struct Gen {
         const int64_t rtEnd = rtStart + launchDur;
         const int64_t opEnd = rtEnd + rng.range(300, 1500);
         const int64_t pyEnd = opEnd + (withPython ? rng.range(200, 1000) : 0);
+        SynthSlice s;
+        s.device = device;
+        s.tid = tid;
         if (withPython) {
-            const int64_t pid = pythonId++;
-            x("python_function", kModules[rng.next() % 6], kHostPid, tid, pyStart, pyEnd - pyStart);
-            out.s("      \"Python parent id\": ").i(pid > 1 ? pid - 1 : 0);
-            out.s(", \"Python id\": ").i(pid).s(", \"Python thread\": 0\n    }\n  }");
+            s.kind = K::Python;
+            s.name = kModules[rng.next() % 6];
+            s.start = pyStart;
+            s.dur = pyEnd - pyStart;
+            s.pythonId = pythonId++;
+            emit(s);
             ++t.cpuSlices;
         }
-        const char* op = kind == 0   ? kOps[rng.next() % 6]
-                         : kind == 1 ? "aten::copy_"
-                                     : "aten::zero_";
-        x("cpu_op", op, kHostPid, tid, opStart, opEnd - opStart);
-        out.s("      \"External id\": ").i(ext).s(", \"Record function id\": 0, \"Ev Idx\": ");
-        out.i(ext - 1).s("\n    }\n  }");
-        const char* api = kind == 0   ? "cudaLaunchKernel"
-                          : kind == 1 ? "cudaMemcpyAsync"
-                                      : "cudaMemsetAsync";
-        x("cuda_runtime", api, kHostPid, tid, rtStart, launchDur);
-        out.s("      \"External id\": ").i(ext).s(", \"cbid\": ").i(kind == 0 ? 211 : 41);
-        out.s(", \"correlation\": ").i(corr).s("\n    }\n  }");
+        s.kind = K::CpuOp;
+        s.name = kind == 0 ? kOps[rng.next() % 6] : kind == 1 ? "aten::copy_" : "aten::zero_";
+        s.start = opStart;
+        s.dur = opEnd - opStart;
+        s.externalId = ext;
+        emit(s);
+        SynthSlice launch = s;
+        launch.kind = K::Runtime;
+        launch.name = kind == 0   ? "cudaLaunchKernel"
+                      : kind == 1 ? "cudaMemcpyAsync"
+                                  : "cudaMemsetAsync";
+        launch.start = rtStart;
+        launch.dur = launchDur;
+        launch.cbid = kind == 0 ? 211 : 41;
+        launch.correlation = corr;
+        emit(launch);
         t.cpuSlices += 2;
 
         const int64_t stream = kFirstStream + int64_t(rng.next() % uint64_t(o.streams));
         int64_t& free = streamFree[size_t(device * o.streams + (stream - kFirstStream))];
-        const int64_t gpuStart =
-            std::max(rtStart + rng.range(2000, 6000), free + rng.range(0, 3000));
-        int64_t gpuDur;
+        SynthSlice op;
+        op.device = device;
+        op.tid = stream;
+        op.externalId = ext;
+        op.correlation = corr;
+        op.start = std::max(rtStart + rng.range(2000, 6000), free + rng.range(0, 3000));
         if (kind == 0) {
-            gpuDur = rng.range(1500, 150000);
-            const int64_t grid = rng.range(1, 4096), block = 32 * rng.range(1, 32);
-            x("kernel", kKernelNames[rng.next() % 6], device, stream, gpuStart, gpuDur);
-            out.s("      \"External id\": ").i(ext).s(",\n      \"queued\": 0, \"device\": ");
-            out.i(device).s(", \"context\": 1,\n      \"stream\": ").i(stream);
-            out.s(", \"correlation\": ").i(corr).s(",\n      \"registers per thread\": ");
-            out.i(rng.range(16, 255)).s(",\n      \"shared memory\": ").i(1024 * rng.range(0, 48));
-            out.s(",\n      \"blocks per SM\": ").micro(grid * 1000000 / 132);
-            out.s(",\n      \"warps per SM\": ").micro(grid * (block / 32) * 1000000 / 132);
-            out.s(",\n      \"grid\": [").i(grid).s(", 1, 1],\n      \"block\": [").i(block);
-            out.s(", 1, 1],\n      \"est. achieved occupancy %\": ").i(rng.range(0, 100));
-            out.s("\n    }\n  }");
+            op.kind = K::Kernel;
+            op.dur = rng.range(1500, 150000);
+            op.grid = rng.range(1, 4096);
+            op.block = 32 * rng.range(1, 32);
+            op.name = kKernelNames[rng.next() % 6];
+            op.registers = rng.range(16, 255);
+            op.sharedBytes = 1024 * rng.range(0, 48);
+            op.occupancyPct = rng.range(0, 100);
             ++t.kernels;
             ++t.kernelsPerDevice[size_t(device)];
-            t.kernelTimeNsPerDevice[size_t(device)] += gpuDur;
+            t.kernelTimeNsPerDevice[size_t(device)] += op.dur;
         } else {
-            const int64_t bytes = 4096 * rng.range(1, 16384);
-            gpuDur = 1000 + bytes / 20; // ~20 GB/s
-            x(kind == 1 ? "gpu_memcpy" : "gpu_memset",
-              kind == 1 ? "Memcpy HtoD (Pageable -> Device)" : "Memset (Device)", device, stream,
-              gpuStart, gpuDur);
-            out.s("      \"External id\": ").i(ext).s(",\n      \"device\": ").i(device);
-            out.s(", \"context\": 1,\n      \"stream\": ").i(stream).s(", \"correlation\": ");
-            out.i(corr).s(",\n      \"bytes\": ").i(bytes).s(", \"memory bandwidth (GB/s)\": ");
-            out.micro(bytes * 1000000 / gpuDur).s("\n    }\n  }");
+            op.kind = kind == 1 ? K::Memcpy : K::Memset;
+            op.bytes = 4096 * rng.range(1, 16384);
+            op.dur = 1000 + op.bytes / 20; // ~20 GB/s
+            op.name = kind == 1 ? "Memcpy HtoD (Pageable -> Device)" : "Memset (Device)";
             ++(kind == 1 ? t.memcpys : t.memsets);
         }
-        free = gpuStart + gpuDur;
-        flow('s', corr, kHostPid, tid, rtStart);
-        flow('f', corr, device, stream, gpuStart);
+        emit(op);
+        free = op.start + op.dur;
+        written += 2;
+        sink.link(launch, op);
         ++t.flowPairs;
         // Launch gaps: usually short, now and then a long host stall.
         now = pyEnd + (rng.next() % 50 == 0 ? rng.range(50000, 500000) : rng.range(200, 4000));
     }
 
     void filler(int device) {
-        const int64_t tid = kHostPid + 1 + device;
         int64_t& now = cpuNow[size_t(device)];
-        const int64_t dur = rng.range(300, 2000);
-        x("cpu_op", "aten::empty", kHostPid, tid, now, dur);
-        out.s("      \"External id\": ").i(externalId++).s("\n    }\n  }");
+        SynthSlice s;
+        s.kind = K::CpuOp;
+        s.device = device;
+        s.tid = kHostPid + 1 + device;
+        s.name = "aten::empty";
+        s.start = now;
+        s.dur = rng.range(300, 2000);
+        s.externalId = externalId++;
+        emit(s);
         ++t.cpuSlices;
-        now += dur + rng.range(100, 1000);
+        now += s.dur + rng.range(100, 1000);
+    }
+};
+
+// Kineto JSON, written as the PyTorch profiler lays it out.
+class JsonSink : public SynthSink {
+public:
+    explicit JsonSink(Out& out) : out(out) {}
+    uint64_t metadataEvents = 0;
+
+    void begin(const SynthOptions& o) override {
+        out.s("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
+        for (int d = 0; d < o.devices; ++d) {
+            out.s(d ? ",\n" : "\n").s("    {\n      \"id\": ").i(d);
+            out.s(", \"name\": \"Strata Synthetic GPU\", \"totalGlobalMem\": 85899345920,\n"
+                  "      \"computeMajor\": 9, \"computeMinor\": 0,\n"
+                  "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
+                  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
+                  "\"warpSize\": 32,\n"
+                  "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 233472,\n"
+                  "      \"numSms\": 132, \"sharedMemPerBlockOptin\": 232448\n    }");
+        }
+        out.s("\n  ],\n  \"traceEvents\": [");
+        meta("process_name", kHostPid, 0, "name", "python3", true);
+        for (int d = 0; d < o.devices; ++d) {
+            meta("thread_name", kHostPid, kHostPid + 1 + d, "name",
+                 "thread " + std::to_string(kHostPid + 1 + d) + " (python3)", true);
+            meta("process_name", d, 0, "name", "python3", true);
+            meta("process_labels", d, 0, "labels", "GPU " + std::to_string(d), true);
+            meta("process_sort_index", d, 0, "sort_index", std::to_string(5000000 + d), false);
+            for (int s = 0; s < o.streams; ++s)
+                meta("thread_name", d, kFirstStream + s, "name",
+                     "stream " + std::to_string(kFirstStream + s), true);
+        }
+    }
+
+    void slice(const SynthSlice& e) override {
+        switch (e.kind) {
+        case K::Python:
+            x("python_function", e.name, kHostPid, e.tid, e.start, e.dur);
+            out.s("      \"Python parent id\": ").i(e.pythonId > 1 ? e.pythonId - 1 : 0);
+            out.s(", \"Python id\": ").i(e.pythonId).s(", \"Python thread\": 0\n    }\n  }");
+            break;
+        case K::CpuOp:
+            x("cpu_op", e.name, kHostPid, e.tid, e.start, e.dur);
+            out.s("      \"External id\": ").i(e.externalId);
+            if (e.name != "aten::empty")
+                out.s(", \"Record function id\": 0, \"Ev Idx\": ").i(e.externalId - 1);
+            out.s("\n    }\n  }");
+            break;
+        case K::Runtime:
+            x("cuda_runtime", e.name, kHostPid, e.tid, e.start, e.dur);
+            out.s("      \"External id\": ").i(e.externalId).s(", \"cbid\": ").i(e.cbid);
+            out.s(", \"correlation\": ").i(e.correlation).s("\n    }\n  }");
+            break;
+        case K::Kernel:
+            x("kernel", e.name, e.device, e.tid, e.start, e.dur);
+            out.s("      \"External id\": ")
+                .i(e.externalId)
+                .s(",\n      \"queued\": 0, \"device\": ");
+            out.i(e.device).s(", \"context\": 1,\n      \"stream\": ").i(e.tid);
+            out.s(", \"correlation\": ").i(e.correlation).s(",\n      \"registers per thread\": ");
+            out.i(e.registers).s(",\n      \"shared memory\": ").i(e.sharedBytes);
+            out.s(",\n      \"blocks per SM\": ").micro(e.grid * 1000000 / 132);
+            out.s(",\n      \"warps per SM\": ").micro(e.grid * (e.block / 32) * 1000000 / 132);
+            out.s(",\n      \"grid\": [").i(e.grid).s(", 1, 1],\n      \"block\": [").i(e.block);
+            out.s(", 1, 1],\n      \"est. achieved occupancy %\": ").i(e.occupancyPct);
+            out.s("\n    }\n  }");
+            break;
+        case K::Memcpy:
+        case K::Memset:
+            x(e.kind == K::Memcpy ? "gpu_memcpy" : "gpu_memset", e.name, e.device, e.tid, e.start,
+              e.dur);
+            out.s("      \"External id\": ").i(e.externalId).s(",\n      \"device\": ").i(e.device);
+            out.s(", \"context\": 1,\n      \"stream\": ").i(e.tid).s(", \"correlation\": ");
+            out.i(e.correlation).s(",\n      \"bytes\": ").i(e.bytes);
+            out.s(", \"memory bandwidth (GB/s)\": ");
+            out.micro(e.bytes * 1000000 / e.dur).s("\n    }\n  }");
+            break;
+        }
+    }
+
+    void link(const SynthSlice& launch, const SynthSlice& op) override {
+        flow('s', launch.correlation, kHostPid, launch.tid, launch.start);
+        flow('f', launch.correlation, op.device, op.tid, op.start);
+    }
+
+    void end() override {
+        out.s("\n  ],\n  \"traceName\": \"strata-synth\",\n  \"displayTimeUnit\": \"ms\",\n"
+              "  \"baseTimeNanoseconds\": 1700000000000000000\n}\n");
+        out.flush();
+    }
+
+private:
+    Out& out;
+    bool first = true;
+    void open() {
+        out.s(first ? "\n  {\n" : ",\n  {\n");
+        first = false;
+    }
+    void meta(const char* name, int64_t pid, int64_t tid, const char* argKey, const std::string& v,
+              bool isString) {
+        open();
+        out.s("    \"name\": \"").s(name).s("\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ").i(pid);
+        out.s(", \"tid\": ").i(tid).s(",\n    \"args\": {\n      \"").s(argKey).s("\": ");
+        if (isString)
+            out.s("\"").s(v).s("\"");
+        else
+            out.s(v);
+        out.s("\n    }\n  }");
+        ++metadataEvents;
+    }
+    void x(const char* cat, std::string_view name, int64_t pid, int64_t tid, int64_t ts,
+           int64_t dur) {
+        open();
+        out.s("    \"ph\": \"X\", \"cat\": \"").s(cat).s("\", \"name\": \"").s(name);
+        out.s("\", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(",\n    \"ts\": ").us(ts);
+        out.s(", \"dur\": ").us(dur).s(",\n    \"args\": {\n");
+    }
+    void flow(char ph, int64_t id, int64_t pid, int64_t tid, int64_t ts) {
+        open();
+        out.s("    \"ph\": \"").s(std::string_view(&ph, 1)).s("\", \"id\": ").i(id);
+        out.s(", \"pid\": ").i(pid).s(", \"tid\": ").i(tid).s(", \"ts\": ").us(ts);
+        out.s(", \"cat\": \"ac2g\", \"name\": \"ac2g\"");
+        if (ph == 'f') out.s(", \"bp\": \"e\"");
+        out.s("\n  }");
     }
 };
 
@@ -250,9 +356,8 @@ uint64_t synthMinimumEvents(const SynthOptions& o) {
     return 1 + uint64_t(o.devices) * (4 + uint64_t(o.streams));
 }
 
-bool generateSyntheticTrace(const SynthOptions& o,
-                            const std::function<void(const char*, size_t)>& sink,
-                            SynthTotals* totals, std::string* error) {
+bool generateSynthetic(const SynthOptions& o, SynthSink& sink, SynthTotals* totals,
+                       std::string* error) {
     if (o.devices < 1 || o.devices > 1024 || o.streams < 1 || o.streams > 1024) {
         if (error) *error = "--devices and --streams must be between 1 and 1024";
         return false;
@@ -266,57 +371,45 @@ bool generateSyntheticTrace(const SynthOptions& o,
     SynthTotals t;
     t.kernelsPerDevice.assign(size_t(o.devices), 0);
     t.kernelTimeNsPerDevice.assign(size_t(o.devices), 0);
-    {
-        Out out(sink);
-        Gen g{o, t, out, Rng{o.seed}, 0, 1, 1, 1, {}, {}};
-        g.cpuNow.assign(size_t(o.devices), kStartNs);
-        g.streamFree.assign(size_t(o.devices * o.streams), 0);
-        out.s("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [");
-        for (int d = 0; d < o.devices; ++d) {
-            out.s(d ? ",\n" : "\n").s("    {\n      \"id\": ").i(d);
-            out.s(", \"name\": \"Strata Synthetic GPU\", \"totalGlobalMem\": 85899345920,\n"
-                  "      \"computeMajor\": 9, \"computeMinor\": 0,\n"
-                  "      \"maxThreadsPerBlock\": 1024, \"maxThreadsPerMultiprocessor\": 2048,\n"
-                  "      \"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, "
-                  "\"warpSize\": 32,\n"
-                  "      \"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 233472,\n"
-                  "      \"numSms\": 132, \"sharedMemPerBlockOptin\": 232448\n    }");
-        }
-        out.s("\n  ],\n  \"traceEvents\": [");
-        g.meta("process_name", kHostPid, 0, "name", "python3", true);
-        for (int d = 0; d < o.devices; ++d) {
-            g.meta("thread_name", kHostPid, kHostPid + 1 + d, "name",
-                   "thread " + std::to_string(kHostPid + 1 + d) + " (python3)", true);
-            g.meta("process_name", d, 0, "name", "python3", true);
-            g.meta("process_labels", d, 0, "labels", "GPU " + std::to_string(d), true);
-            g.meta("process_sort_index", d, 0, "sort_index", std::to_string(5000000 + d), false);
-            for (int s = 0; s < o.streams; ++s)
-                g.meta("thread_name", d, kFirstStream + s, "name",
-                       "stream " + std::to_string(kFirstStream + s), true);
-        }
-        uint64_t unitIndex = 0;
-        while (g.written < o.events) {
-            const uint64_t left = o.events - g.written;
-            const int device = int(unitIndex++ % uint64_t(o.devices));
-            const uint64_t r = g.rng.next() % 100;
-            const int kind = r < 80 ? 0 : r < 92 ? 1 : 2;
-            if (left >= Gen::unitEvents(kind))
-                g.unit(device, kind);
-            else
-                g.filler(device);
-        }
-        out.s("\n  ],\n  \"traceName\": \"strata-synth\",\n  \"displayTimeUnit\": \"ms\",\n"
-              "  \"baseTimeNanoseconds\": 1700000000000000000\n}\n");
-        out.flush();
-        t.events = g.written;
-        t.bytes = out.bytes();
+    Program g{o, t, sink, Rng{o.seed}, 0, 1, 1, 1, {}, {}};
+    g.cpuNow.assign(size_t(o.devices), kStartNs);
+    g.streamFree.assign(size_t(o.devices * o.streams), 0);
+    sink.begin(o);
+    g.written = synthMinimumEvents(o);
+    t.metadataEvents = g.written;
+    uint64_t unitIndex = 0;
+    while (g.written < o.events) {
+        const uint64_t left = o.events - g.written;
+        const int device = int(unitIndex++ % uint64_t(o.devices));
+        const uint64_t r = g.rng.next() % 100;
+        const int kind = r < 80 ? 0 : r < 92 ? 1 : 2;
+        if (left >= Program::unitEvents(kind))
+            g.unit(device, kind);
+        else
+            g.filler(device);
     }
+    sink.end();
+    t.events = g.written;
+    if (totals) *totals = std::move(t);
+    return true;
+}
+
+bool generateSyntheticTrace(const SynthOptions& o,
+                            const std::function<void(const char*, size_t)>& sink,
+                            SynthTotals* totals, std::string* error) {
+    Out out(sink);
+    JsonSink json(out);
+    SynthTotals t;
+    if (!generateSynthetic(o, json, &t, error)) return false;
+    t.bytes = out.bytes();
     if (totals) *totals = std::move(t);
     return true;
 }
 
 bool writeSyntheticTrace(const SynthOptions& o, const std::string& path, SynthTotals* totals,
                          std::string* error) {
+    if (path.size() > 7 && path.compare(path.size() - 7, 7, ".strata") == 0)
+        return writeSyntheticStrata(o, path, totals, error);
     const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
     bool ioFailed = false;
     if (gz) {

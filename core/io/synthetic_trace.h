@@ -1,17 +1,25 @@
 #pragma once
-// A deterministic Kineto-style trace generator (strata-cli synth, tests, benchmarks): same options,
-// byte-identical output. CPU threads (one per device) run python_function > cpu_op > cuda_runtime
+// The one synthetic trace generator (strata-cli synth, strata-cli record --synthetic-trace, the
+// render benchmark, tests): a deterministic made-up CUDA program, written as Kineto JSON, as a
+// .strata recording or straight into a TraceBuilder. Same options, same program, byte-identical
+// output. CPU threads (one per device) run python_function > cpu_op > cuda_runtime
 // (cudaLaunchKernel / cudaMemcpyAsync / cudaMemsetAsync) nests; each launch produces a kernel,
-// gpu_memcpy or gpu_memset on one of the device's streams (pid = device, tid = stream, Kineto
-// style), linked by "correlation" and "External id" args and an ac2g flow (s on the runtime call,
-// f with bp:e on the GPU op). All times are whole nanoseconds written as microseconds with three
-// decimals, so a reader must recover them exactly.
+// gpu_memcpy or gpu_memset on one of the device's streams (in JSON: pid = device, tid = stream,
+// Kineto style), linked by correlation and External ids (JSON: args and an ac2g flow, s on the
+// runtime call, f with bp:e on the GPU op). All times are whole nanoseconds (JSON: microseconds
+// with three decimals), so a reader must recover them exactly.
+#include "model/time.h"
+
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
+
+class Trace;
 
 struct SynthOptions {
     uint64_t events = 1000; // total number of trace events (metadata events included)
@@ -36,16 +44,55 @@ struct SynthTotals {
     uint64_t bytes = 0;                         // bytes written (uncompressed JSON)
 };
 
+// One slice of the program. `events` counts the trace events of its JSON form: a slice is one,
+// a launch -> GPU op link two (the flow's s and f), the metadata synthMinimumEvents().
+struct SynthSlice {
+    enum class Kind : uint8_t { Python, CpuOp, Runtime, Kernel, Memcpy, Memset };
+    Kind kind = Kind::CpuOp;
+    int device = 0;
+    int64_t tid = 0; // CPU thread, or stream for a GPU op
+    TimeNs start = 0, dur = 0;
+    std::string_view name;
+    int64_t externalId = -1, correlation = -1;
+    int64_t pythonId = 0, cbid = 0;
+    // A kernel's launch configuration, a copy's or a set's size.
+    int64_t grid = 0, block = 0, registers = 0, sharedBytes = 0, occupancyPct = 0, bytes = 0;
+};
+
+// Where the program goes: one sink per output form.
+class SynthSink {
+public:
+    virtual ~SynthSink() = default;
+    virtual void begin(const SynthOptions& options) = 0; // processes, threads, devices
+    virtual void slice(const SynthSlice& s) = 0;
+    // The launch call -> GPU op link (the two slices came just before, launch first).
+    virtual void link(const SynthSlice& launch, const SynthSlice& op) = 0;
+    virtual void end() = 0;
+};
+
+// The pid the program's CPU side has; its threads are kSynthPid + 1 + device.
+constexpr int64_t kSynthPid = 4242;
+constexpr int64_t kSynthFirstStream = 7;
+
 // The smallest `events` the options allow (the metadata events come first).
 uint64_t synthMinimumEvents(const SynthOptions& options);
 
-// Streams the JSON text to `sink` in pieces. False (and `error`) if the options are invalid.
+// Runs the program into `sink`. False (and `error`) if the options are invalid.
+bool generateSynthetic(const SynthOptions& options, SynthSink& sink, SynthTotals* totals,
+                       std::string* error);
+
+// The program as Kineto JSON text, streamed to `sink` in pieces.
 bool generateSyntheticTrace(const SynthOptions& options,
                             const std::function<void(const char*, size_t)>& sink,
                             SynthTotals* totals, std::string* error);
 
-// Writes a file: gzip-compressed (zlib level 6) if the path ends in ".gz", plain JSON otherwise.
+// Writes a file by its name: ".strata" a Strata recording (through StrataTraceWriter, as the
+// collector writes one), ".gz" gzip-compressed JSON (zlib level 6), anything else plain JSON.
 bool writeSyntheticTrace(const SynthOptions& options, const std::string& path, SynthTotals* totals,
                          std::string* error);
+
+// The program built straight into a Trace (the render benchmark); null on bad options.
+std::shared_ptr<const Trace> buildSyntheticTrace(const SynthOptions& options,
+                                                 std::string* error = nullptr);
 
 } // namespace strata

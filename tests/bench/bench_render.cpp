@@ -5,13 +5,14 @@
 // each followed by two pans of a tenth of the window) and prints one JSON object with the paint
 // time per frame. The level-of-detail summaries are built first (lod_build_ms) and the first frame
 // is timed apart (first_frame_ms).
-// --synthetic N builds a Kineto-like trace of N slices directly with TraceBuilder: 4 CPU threads
-// (op > op > cudaLaunchKernel) launching kernels onto 4 streams of one GPU.
+// --synthetic N builds the synthetic program (io/synthetic_trace.h, what strata-cli synth writes
+// as JSON) of N events straight into a Trace: 4 CPU threads (python function > op > launch call)
+// launching onto 4 GPUs of 4 streams each.
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
+#include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
-#include "model/trace_builder.h"
 #include "timeline/timeline_view.h"
 
 #include <QApplication>
@@ -38,64 +39,13 @@ double cpuMs() { // CPU time of the whole process (all threads), ms
 }
 
 std::shared_ptr<const strata::Trace> synthetic(uint64_t n) {
-    using namespace strata;
-    TraceBuilder b;
-    constexpr int kThreads = 4, kStreams = 4;
-    b.setProcessName(1000, b.intern("python3"));
-    DeviceInfo dev;
-    dev.id = 0;
-    dev.name = "Synthetic GPU";
-    b.addDevice(dev);
-    TrackId th[kThreads], st[kStreams];
-    for (int i = 0; i < kThreads; ++i) {
-        th[i] = b.threadTrack(1000, 1000 + i);
-        b.setThreadName(1000, 1000 + i, b.intern(i == 0 ? "python3" : "worker"));
-    }
-    for (int i = 0; i < kStreams; ++i) st[i] = b.gpuStreamTrack(0, 7 + i, 0, 7 + i);
-    const StringId cat = b.intern("cpu_op");
-    std::vector<StringId> ops, inner, kernels;
-    for (int i = 0; i < 24; ++i) ops.push_back(b.intern("aten::op_" + std::to_string(i)));
-    for (int i = 0; i < 16; ++i) inner.push_back(b.intern("aten::inner_" + std::to_string(i)));
-    for (int i = 0; i < 64; ++i)
-        kernels.push_back(b.intern("void kernel_" + std::to_string(i) + "<float>(...)"));
-    const StringId launch = b.intern("cudaLaunchKernel");
-    std::mt19937_64 rng(42);
-    auto uni = [&](int64_t lo, int64_t hi) {
-        return lo + static_cast<int64_t>(rng() % uint64_t(hi - lo + 1));
-    };
-    TimeNs thNow[kThreads] = {0, 0, 0, 0}, stFree[kStreams] = {0, 0, 0, 0};
-    GpuActivity gpu;
-    gpu.device = 0;
-    for (uint64_t it = 0, c = 1; it < n / 4; ++it, ++c) {
-        const int t = static_cast<int>(it % kThreads);
-        const TimeNs s0 = thNow[t] + uni(500, 3000);
-        const TimeNs d0 = uni(12000, 40000);
-        SliceInput in;
-        in.category = cat;
-        in.kind = SliceKind::CpuOp;
-        in.start = s0, in.dur = d0, in.name = ops[rng() % ops.size()], in.externalId = int64_t(c);
-        b.addSlice(th[t], in);
-        in.start = s0 + 1000, in.dur = d0 - 2000, in.name = inner[rng() % inner.size()];
-        b.addSlice(th[t], in);
-        const TimeNs ls = s0 + 1000 + uni(500, 2000);
-        in.start = ls, in.dur = uni(3000, 6000), in.name = launch, in.kind = SliceKind::CudaRuntime;
-        in.correlation = int64_t(c);
-        b.addSlice(th[t], in);
-        const int s = static_cast<int>(c % kStreams);
-        const TimeNs ks =
-            std::max(ls + 5000, stFree[s]) + (rng() % 8 == 0 ? uni(5000, 40000) : uni(0, 2000));
-        const TimeNs kd = rng() % 10 == 0 ? uni(300, 900) : uni(2000, 60000);
-        gpu.stream = 7 + s;
-        in.start = ks, in.dur = kd, in.name = kernels[rng() % kernels.size()],
-        in.kind = SliceKind::Kernel;
-        in.gpu = &gpu;
-        b.addSlice(st[s], in);
-        in.gpu = nullptr;
-        in.correlation = -1;
-        stFree[s] = ks + kd;
-        thNow[t] = s0 + d0;
-    }
-    return b.build();
+    strata::SynthOptions o;
+    o.events = n;
+    o.seed = 42;
+    o.devices = 4; // four CPU threads launching onto four GPUs
+    o.streams = 4;
+    o.events = std::max(o.events, strata::synthMinimumEvents(o));
+    return strata::buildSyntheticTrace(o);
 }
 
 double percentile(std::vector<double> v, double p) {
