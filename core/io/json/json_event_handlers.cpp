@@ -1,0 +1,294 @@
+// The JSON reader's handlers: each kind of Chrome trace event (by its "ph") into TraceBuilder
+// calls, skipped and counted when it cannot be used.
+#include "io/json/json_event_parser_impl.h" // first: sets the target for everything below
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "io/json/json_gpu_args.h"
+
+namespace strata {
+
+void ChromeEventParser::Impl::dispatch() {
+    const Event& ev = *evp;
+    ++eventsParsed;
+    const char ph = ev.ph;
+    if (ev.numbersKeptAsText)
+        repaired("kept with an args number out of range (1e400, an integer past 64 bits) as "
+                 "its text");
+    if (ph == 0) return skip("event without \"ph\"");
+    const int64_t pid = resolveId(ev.pid, 0, true, 0);
+    int64_t tid = resolveId(ev.tid, pid, false, pid);
+    if (ph == 'M') return metadataEvent(pid, tid);
+    if (!ev.hasTs) return skip("event without \"ts\"");
+    if (ev.badTs) return skip("event whose \"ts\" is not a number of microseconds");
+    if (!timeInRange(ev.ts))
+        return skip("event whose \"ts\" is out of range (beyond +-2^62 ns, 146 years)");
+
+    const StringId name = ev.hasName ? intern(ev.name) : StringPool::kEmpty;
+    const StringId cat = ev.hasCat ? intern(ev.cat) : StringPool::kEmpty;
+    switch (ph) {
+    case 'X':
+    case 'B':
+    case 'E':
+    case 'i':
+    case 'I':
+    case 'R':
+        return sliceEvent(ph, pid, tid, name, cat);
+    case 'C':
+        return counterEvent(pid);
+    case 'b':
+    case 'e':
+    case 'n':
+    case 'S':
+    case 'F':
+        return asyncEvent(ph, pid, name, cat);
+    case 's':
+    case 't':
+    case 'f':
+        return flowEvent(ph, pid, tid, name, cat);
+    default: {
+        std::string why = "event with unsupported phase '";
+        why += (ph >= 0x20 && ph < 0x7f) ? ph : '?';
+        why += '\'';
+        return skip(why);
+    }
+    }
+}
+
+// X (complete), B and E (begin, end), i, I and R (instants).
+void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, StringId name,
+                                         StringId cat) {
+    const Event& ev = *evp;
+    if (ph == 'X' && (!ev.hasDur || ev.badDur)) return skip("'X' event without a numeric \"dur\"");
+    if (ph == 'X' && ev.dur < 0) return skip("'X' event with a negative \"dur\"");
+    if (ph == 'X' && !spanInRange(ev.ts, ev.dur))
+        return skip("'X' event that ends out of range (ts + dur past 2^62 ns)");
+    const SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+    TrackId track;
+    GpuActivity gpu;
+    bool haveGpu = false;
+    if (isGpuTrackKind(kind) && ph != 'i' && ph != 'I' && ph != 'R') {
+        // Kineto/CUPTI sometimes writes GPU activity with "ts": 0 and "dur": 0 (a record
+        // whose timestamps were never filled in); kept, it would open a gap back to 0.
+        if (ph == 'X' && ev.ts == 0 && ev.dur == 0)
+            return skip("GPU event with \"ts\": 0 and \"dur\": 0 (no timestamps)");
+        int64_t device = pid, stream = tid;
+        int64_t v;
+        if (argInt(arg("device"), &v)) device = v;
+        if (argInt(arg("stream"), &v))
+            stream = v;
+        else if (ev.tid.isString)
+            stream = trailingInt(ev.tid.text, tid);
+        device = std::clamp<int64_t>(device, INT32_MIN, INT32_MAX);
+        track = b.gpuStreamTrack(int32_t(device), stream, pid, tid);
+        fillGpu(gpu, kind, int32_t(device), stream);
+        haveGpu = true;
+    } else if (ph == 'i' || ph == 'I' || ph == 'R') {
+        if (ev.scope == 'g')
+            track = b.globalInstantTrack();
+        else if (ev.scope == 'p')
+            track = b.processInstantTrack(pid);
+        else
+            track = b.threadTrack(pid, tid);
+        b.addInstant(track, ev.ts, name, cat, storeArgs());
+        return;
+    } else {
+        track = threadTrack(pid, tid);
+    }
+    if (ph == 'E') {
+        b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());
+        return;
+    }
+    SliceInput in;
+    in.start = ev.ts;
+    in.dur = ph == 'X' ? ev.dur : 0;
+    in.name = name;
+    in.category = cat;
+    in.kind = kind;
+    int64_t v;
+    if (argInt(arg("correlation"), &v)) in.correlation = v;
+    if (argInt(arg("External id"), &v)) in.externalId = v;
+    if (haveGpu) in.gpu = &gpu;
+    in.args = storeArgs(in.correlation >= 0, in.externalId >= 0);
+    const PendingSlice ps = ph == 'X' ? b.addSlice(track, in) : b.addBegin(track, in);
+    if (ev.hasBind && (ev.flowIn || ev.flowOut))
+        b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
+    return;
+}
+
+// b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope).
+void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, StringId cat) {
+    const Event& ev = *evp;
+    if (!ev.id.present) return skip("async event without \"id\"");
+    std::string cookieText(ev.cat);
+    cookieText += '\x1f';
+    cookieText += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
+    cookieText += '\x1f';
+    cookieText.append(ev.id2Text);
+    const TrackId track = b.asyncTrack(pid, name, fnv1a(cookieText));
+    if (ph == 'n') {
+        b.addInstant(track, ev.ts, name, cat, storeArgs());
+    } else if (ph == 'b' || ph == 'S') {
+        SliceInput in;
+        in.start = ev.ts;
+        in.name = name;
+        in.category = cat;
+        in.kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+        in.args = storeArgs();
+        const PendingSlice ps = b.addBegin(track, in);
+        if (ev.hasBind && (ev.flowIn || ev.flowOut))
+            b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
+    } else {
+        b.addEnd(track, ev.ts, 0, storeArgs());
+    }
+    return;
+}
+
+// s, t, f: flow v1, bound at build time.
+void ChromeEventParser::Impl::flowEvent(char ph, int64_t pid, int64_t tid, StringId name,
+                                        StringId cat) {
+    const Event& ev = *evp;
+    if (!ev.id.present) return skip("flow event without \"id\"");
+    using P = TraceBuilder::FlowPhase;
+    const P phase = ph == 's' ? P::Start : ph == 't' ? P::Step : P::End;
+    b.addFlowV1(phase, threadTrack(pid, tid), ev.ts, flowId(ev.id), cat, name,
+                ph != 'f' || ev.bp == 'e');
+    return;
+}
+
+// C: one counter track per (pid, name [id], arg key).
+void ChromeEventParser::Impl::counterEvent(int64_t pid) {
+    const Event& ev = *evp;
+    std::string base(ev.name);
+    if (ev.id.present) {
+        base += " id: ";
+        base += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
+    }
+    if (ev.args.empty()) skip("counter event without args");
+    for (const ArgItem& a : ev.args) {
+        double value;
+        switch (a.type) {
+        case ArgValue::Type::Int:
+            value = double(a.i);
+            break;
+        case ArgValue::Type::UInt:
+            value = double(a.u);
+            break;
+        case ArgValue::Type::Double:
+            value = a.d;
+            break;
+        case ArgValue::Type::String: {
+            const char* e = a.s.data() + a.s.size();
+            if (std::from_chars(a.s.data(), e, value).ptr != e) {
+                skip("counter value that is not a number");
+                continue;
+            }
+            break;
+        }
+        default:
+            skip("counter value that is not a number");
+            continue;
+        }
+        std::string name = base;
+        name += ' ';
+        name.append(a.key);
+        b.addCounter(b.counterTrack(pid, b.intern(name)), ev.ts, value);
+    }
+}
+
+// M: process and thread names, labels and sort indices.
+void ChromeEventParser::Impl::metadataEvent(int64_t pid, int64_t tid) {
+    const Event& ev = *evp;
+    const ArgItem* a = nullptr;
+    if (ev.name == "process_name" || ev.name == "thread_name" || ev.name == "process_labels") {
+        a = arg(ev.name == "process_labels" ? "labels" : "name");
+        if (!a || a->type != ArgValue::Type::String) {
+            skip("metadata event '" + std::string(ev.name) + "' without a string value");
+            return;
+        }
+        const StringId v = b.intern(a->s);
+        if (ev.name == "process_name") {
+            b.setProcessName(pid, v);
+            namedProcesses.insert(pid);
+        } else if (ev.name == "thread_name") {
+            b.setThreadName(pid, tid, v);
+            namedThreads.insert({pid, tid});
+        } else {
+            b.addProcessLabel(pid, v);
+        }
+        return;
+    }
+    if (ev.name == "process_sort_index" || ev.name == "thread_sort_index") {
+        int64_t idx;
+        if (!argInt(arg("sort_index"), &idx)) {
+            skip("metadata event '" + std::string(ev.name) + "' without an integer sort_index");
+            return;
+        }
+        idx = std::clamp<int64_t>(idx, INT32_MIN, INT32_MAX);
+        if (ev.name == "process_sort_index")
+            b.setProcessSortIndex(pid, int32_t(idx));
+        else
+            b.setThreadSortIndex(pid, tid, int32_t(idx));
+        return;
+    }
+    skip("metadata event '" + std::string(ev.name) + "' (not used)");
+}
+
+ArgSetId ChromeEventParser::Impl::storeArgs(bool correlationKept, bool externalIdKept) {
+    const Event& ev = *evp;
+    if (ev.args.empty()) return kNoArgs;
+    ArgStore& st = b.args();
+    st.begin();
+    for (const ArgItem& a : ev.args) {
+        if ((correlationKept && a.key == "correlation") ||
+            (externalIdKept && a.key == "External id"))
+            continue;
+        const StringId key = intern(a.key);
+        switch (a.type) {
+        case ArgValue::Type::Null:
+            st.addNull(key);
+            break;
+        case ArgValue::Type::Bool:
+            st.addBool(key, a.b);
+            break;
+        case ArgValue::Type::Int:
+            st.addInt(key, a.i);
+            break;
+        case ArgValue::Type::UInt:
+            st.addUInt(key, a.u);
+            break;
+        case ArgValue::Type::Double:
+            st.addDouble(key, a.d);
+            break;
+        case ArgValue::Type::String:
+            st.addString(key, a.s);
+            break;
+        case ArgValue::Type::Json:
+            st.addJson(key, a.s);
+            break;
+        }
+    }
+    return st.finish();
+}
+
+void ChromeEventParser::Impl::fillGpu(GpuActivity& g, SliceKind kind, int32_t device,
+                                      int64_t stream) {
+    const Event& ev = *evp;
+    g.device = device;
+    g.stream = stream;
+    int64_t v;
+    if (argInt(arg("context"), &v)) g.context = v;
+    if (argInt(arg("registers per thread"), &v)) g.registersPerThread = int32_t(v);
+    if (argInt(arg("shared memory"), &v)) g.staticSharedBytes = int32_t(v);
+    if (argInt(arg("bytes"), &v)) g.bytes = v;
+    if (const ArgItem* a = arg("grid"); a && a->type == ArgValue::Type::Json)
+        parseDim3(a->s, &g.grid);
+    if (const ArgItem* a = arg("block"); a && a->type == ArgValue::Type::Json)
+        parseDim3(a->s, &g.block);
+    if (kind == SliceKind::Memcpy || kind == SliceKind::Memset) parseCopyName(ev.name, &g);
+}
+
+} // namespace strata
