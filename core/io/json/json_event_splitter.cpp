@@ -12,45 +12,6 @@ namespace {
 constexpr size_t kPadding = 64;     // >= SIMDJSON_PADDING
 constexpr size_t kWindowSlack = 64; // readable bytes after the window's end
 
-// Bit i set where block[i] == c, for 64 bytes.
-inline uint64_t eqMask(const __m128i v[4], char c) {
-    const __m128i cv = _mm_set1_epi8(c);
-    uint64_t m = 0;
-    for (int k = 0; k < 4; ++k)
-        m |= uint64_t(uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(v[k], cv)))) << (16 * k);
-    return m;
-}
-
-inline uint64_t prefixXor(uint64_t x) {
-    x ^= x << 1;
-    x ^= x << 2;
-    x ^= x << 4;
-    x ^= x << 8;
-    x ^= x << 16;
-    x ^= x << 32;
-    return x;
-}
-
-// Byte classes for the nested scanner (outside strings).
-enum : uint8_t { kBoring = 0, kQuote, kOpenObj, kOpenArr, kCloseObj, kCloseArr };
-constexpr std::array<uint8_t, 256> makeStructTable() {
-    std::array<uint8_t, 256> t{};
-    t['"'] = kQuote;
-    t['{'] = kOpenObj;
-    t['['] = kOpenArr;
-    t['}'] = kCloseObj;
-    t[']'] = kCloseArr;
-    return t;
-}
-constexpr std::array<uint8_t, 256> makeStringTable() {
-    std::array<uint8_t, 256> t{};
-    t['"'] = 1;
-    t['\\'] = 1;
-    return t;
-}
-constexpr auto kStruct = makeStructTable();
-constexpr auto kStringSpecial = makeStringTable();
-
 bool isWs(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
@@ -59,38 +20,7 @@ bool isScalarChar(char c) {
            c == '+' || c == '.';
 }
 
-std::string describe(char c) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    char buf[32];
-    if (u >= 0x20 && u < 0x7f)
-        std::snprintf(buf, sizeof buf, "'%c'", c);
-    else
-        std::snprintf(buf, sizeof buf, "byte 0x%02x", u);
-    return buf;
-}
-
 } // namespace
-
-uint64_t countNewlines(const char* p, const char* end) {
-    uint64_t n = 0;
-    const __m128i nl = _mm_set1_epi8('\n');
-    while (end - p >= 16 * 255) {
-        // Up to 255 blocks: per-byte counters cannot overflow.
-        __m128i acc = _mm_setzero_si128();
-        for (int k = 0; k < 255; ++k, p += 16)
-            acc = _mm_sub_epi8(
-                acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl));
-        const __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
-        n += uint64_t(_mm_cvtsi128_si64(sums)) + uint64_t(_mm_extract_epi16(sums, 4));
-    }
-    while (end - p >= 16) {
-        n += uint64_t(__builtin_popcount(uint32_t(_mm_movemask_epi8(
-            _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)))));
-        p += 16;
-    }
-    for (; p < end; ++p) n += *p == '\n';
-    return n;
-}
 
 JsonEventSplitter::JsonEventSplitter(JsonInput& in, size_t batchBytes, size_t chunkBytes)
     : in_(in), batchBytes_(batchBytes), chunkBytes_(chunkBytes) {
@@ -119,7 +49,7 @@ void JsonEventSplitter::fail(uint64_t absOffset, std::string message) {
 }
 
 void JsonEventSplitter::failHere(const std::string& expected) {
-    fail(winBase_ + pos_, "expected " + expected + ", found " + describe(win_[pos_]));
+    fail(winBase_ + pos_, "expected " + expected + ", found " + describeByte(win_[pos_]));
 }
 
 bool JsonEventSplitter::refill() {
@@ -174,146 +104,6 @@ void JsonEventSplitter::onEof() {
         state_ = State::Done;
         return;
     }
-}
-
-bool JsonEventSplitter::scanString() {
-    const char* w = win_.get();
-    while (pos_ < size_) {
-        if (escape_) {
-            escape_ = false;
-            ++pos_;
-            continue;
-        }
-        while (pos_ < size_ && !kStringSpecial[uint8_t(w[pos_])]) ++pos_;
-        if (pos_ == size_) return false;
-        if (w[pos_] == '\\') {
-            escape_ = true;
-            ++pos_;
-            continue;
-        }
-        ++pos_; // closing quote
-        inString_ = false;
-        return true;
-    }
-    return false;
-}
-
-// Finds the structure 64 bytes at a time: masks of quotes, backslashes and brackets; escaped
-// characters by the odd-backslash-run trick and string interiors by a prefix XOR of the real
-// quotes (the technique of simdjson's stage 1, Langdale & Lemire 2019); then only the brackets
-// outside strings are visited. Leaves pos_ at the first byte it did not account for.
-bool JsonEventSplitter::scanBlocks() {
-    const char* w = win_.get();
-    uint64_t prevEscaped = escape_ ? 1 : 0;
-    uint64_t prevInString = inString_ ? ~uint64_t(0) : 0;
-    constexpr uint64_t kEven = 0x5555555555555555ull;
-    while (size_ - pos_ >= 64) {
-        __m128i v[4];
-        for (int k = 0; k < 4; ++k)
-            v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + pos_ + 16 * k));
-        uint64_t backslash = eqMask(v, '\\');
-        backslash &= ~prevEscaped;
-        const uint64_t followsEscape = backslash << 1 | prevEscaped;
-        const uint64_t oddStarts = backslash & ~kEven & ~followsEscape;
-        uint64_t evenStarts;
-        const uint64_t carry = __builtin_add_overflow(oddStarts, backslash, &evenStarts) ? 1 : 0;
-        const uint64_t escaped = (kEven ^ (evenStarts << 1)) & followsEscape;
-        const uint64_t quotes = eqMask(v, '"') & ~escaped;
-        const uint64_t inString = prefixXor(quotes) ^ prevInString;
-        const uint64_t opens = eqMask(v, '{') | eqMask(v, '[');
-        const uint64_t closes = eqMask(v, '}') | eqMask(v, ']');
-        uint64_t structural = (opens | closes) & ~inString;
-        while (structural) {
-            const int bit = __builtin_ctzll(structural);
-            structural &= structural - 1;
-            const size_t at = pos_ + size_t(bit);
-            const char c = w[at];
-            if (c == '{' || c == '[') {
-                if (depth_ >= kJsonMaxDepth) {
-                    fail(winBase_ + at, "expected at most " + std::to_string(kJsonMaxDepth) +
-                                            " levels of nesting, found deeper");
-                    return false;
-                }
-                if (c == '{')
-                    stack_ |= (uint64_t(1) << depth_);
-                else
-                    stack_ &= ~(uint64_t(1) << depth_);
-                ++depth_;
-                continue;
-            }
-            const bool isObj = c == '}';
-            const bool openObj = depth_ > 0 && ((stack_ >> (depth_ - 1)) & 1);
-            if (depth_ == 0 || isObj != openObj) {
-                pos_ = at;
-                failHere(depth_ == 0 ? std::string("a value")
-                                     : std::string(openObj ? "'}' to close an object"
-                                                           : "']' to close an array"));
-                return false;
-            }
-            if (--depth_ == 0) {
-                pos_ = at + 1;
-                inString_ = false;
-                escape_ = false;
-                return true;
-            }
-        }
-        prevEscaped = carry;
-        prevInString = (inString >> 63) ? ~uint64_t(0) : 0;
-        pos_ += 64;
-    }
-    inString_ = prevInString != 0;
-    escape_ = prevEscaped != 0;
-    return false;
-}
-
-bool JsonEventSplitter::scanNested() {
-    const char* w = win_.get();
-    if (scanBlocks()) return true;
-    if (failed_) return false;
-    while (pos_ < size_) {
-        if (inString_) {
-            if (!scanString()) return false;
-            continue;
-        }
-        // Skip bytes that cannot change the structure.
-        while (pos_ < size_ && kStruct[uint8_t(w[pos_])] == kBoring) ++pos_;
-        if (pos_ == size_) return false;
-        switch (kStruct[uint8_t(w[pos_])]) {
-        case kQuote:
-            inString_ = true;
-            ++pos_;
-            break;
-        case kOpenObj:
-        case kOpenArr:
-            if (depth_ >= kJsonMaxDepth) {
-                fail(winBase_ + pos_, "expected at most " + std::to_string(kJsonMaxDepth) +
-                                          " levels of nesting, found deeper");
-                return false;
-            }
-            if (w[pos_] == '{')
-                stack_ |= (uint64_t(1) << depth_);
-            else
-                stack_ &= ~(uint64_t(1) << depth_);
-            ++depth_;
-            ++pos_;
-            break;
-        default: { // close
-            const bool isObj = w[pos_] == '}';
-            const bool openObj = depth_ > 0 && ((stack_ >> (depth_ - 1)) & 1);
-            if (depth_ == 0 || isObj != openObj) {
-                failHere(depth_ == 0 ? std::string("a value")
-                                     : std::string(openObj ? "'}' to close an object"
-                                                           : "']' to close an array"));
-                return false;
-            }
-            --depth_;
-            ++pos_;
-            if (depth_ == 0) return true;
-            break;
-        }
-        }
-    }
-    return false;
 }
 
 void JsonEventSplitter::emitEvent(EventBatch& b, size_t start, size_t end) {
@@ -381,8 +171,7 @@ void JsonEventSplitter::step(EventBatch& b) {
             }
             if (w[pos_] == '"') {
                 itemStart_ = pos_++;
-                inString_ = true;
-                escape_ = false;
+                scanner_.startString();
                 state_ = State::InKey;
             } else if (w[pos_] == '}' && state_ == State::ObjKeyOrEnd) {
                 ++pos_;
@@ -394,7 +183,7 @@ void JsonEventSplitter::step(EventBatch& b) {
             }
             break;
         case State::InKey:
-            if (!scanString()) {
+            if (scanner_.scanString(w, pos_, size_) != JsonNestingScanner::Result::Done) {
                 if (pos_ - itemStart_ > kJsonMaxTopLevelValue) {
                     fail(winBase_ + itemStart_, "expected a key shorter than 16 MiB");
                     return;
@@ -441,14 +230,11 @@ void JsonEventSplitter::step(EventBatch& b) {
             valueLine_ = lineAt(valueStartAbs_);
             valueDropped_ = false;
             if (w[pos_] == '{' || w[pos_] == '[') {
-                depth_ = 0;
-                inString_ = false;
-                escape_ = false;
+                scanner_.startNested();
                 state_ = State::InValueNested;
             } else if (w[pos_] == '"') {
                 ++pos_;
-                inString_ = true;
-                escape_ = false;
+                scanner_.startString();
                 state_ = State::InValueString;
             } else if (isScalarChar(w[pos_])) {
                 state_ = State::InValueScalar;
@@ -459,9 +245,13 @@ void JsonEventSplitter::step(EventBatch& b) {
             break;
         case State::InValueNested:
         case State::InValueString: {
-            const bool done = state_ == State::InValueNested ? scanNested() : scanString();
-            if (failed_) return;
-            if (done) {
+            const auto r = state_ == State::InValueNested ? scanner_.scanNested(w, pos_, size_)
+                                                          : scanner_.scanString(w, pos_, size_);
+            if (r == JsonNestingScanner::Result::Error) {
+                fail(winBase_ + pos_, scanner_.error());
+                return;
+            }
+            if (r == JsonNestingScanner::Result::Done) {
                 finishValue(pos_);
                 break;
             }
@@ -510,9 +300,7 @@ void JsonEventSplitter::step(EventBatch& b) {
                 state_ = State::EvAfterComma;
             } else if (c == '{' && state_ != State::EvNext) {
                 itemStart_ = pos_;
-                depth_ = 0;
-                inString_ = false;
-                escape_ = false;
+                scanner_.startNested();
                 state_ = State::InEvent;
             } else {
                 failHere(state_ == State::EvNext ? "',' or ']' after an event in traceEvents"
@@ -521,19 +309,21 @@ void JsonEventSplitter::step(EventBatch& b) {
             }
             break;
         }
-        case State::InEvent:
-            if (scanNested()) {
+        case State::InEvent: {
+            const auto r = scanner_.scanNested(w, pos_, size_);
+            if (r == JsonNestingScanner::Result::Done) {
                 emitEvent(b, itemStart_, pos_);
                 itemStart_ = SIZE_MAX;
                 state_ = State::EvNext;
                 if (b.data.size() >= batchBytes_) return;
                 break;
             }
-            if (failed_) return;
-            if (pos_ - itemStart_ > kJsonMaxEventBytes) {
+            if (r == JsonNestingScanner::Result::Error)
+                fail(winBase_ + pos_, scanner_.error());
+            else if (pos_ - itemStart_ > kJsonMaxEventBytes)
                 fail(winBase_ + itemStart_, "expected an event smaller than 64 MiB");
-            }
             return;
+        }
         case State::Trailing:
             if (isWs(w[pos_])) {
                 ++pos_;

@@ -7,6 +7,7 @@
 // "[ev,ev,...]" (with simdjson padding) for the parse thread. Other top-level values are kept as
 // raw JSON text. Only the current window of input is held in memory.
 #include "io/json/json_input.h"
+#include "io/json/json_nesting_scanner.h"
 
 #include <cstdint>
 #include <memory>
@@ -18,12 +19,8 @@ namespace strata {
 constexpr uint32_t kMaxBatchSlots = 4; // batches in flight between the threads
 
 // Limits (bad input must not cost unbounded memory or time).
-constexpr int kJsonMaxDepth = 64;                          // bracket nesting inside one event
 constexpr size_t kJsonMaxEventBytes = size_t(64) << 20;    // one event object
 constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20; // a kept top-level value
-
-// Number of '\n' bytes in [begin, end) (SSE2, several GB/s).
-uint64_t countNewlines(const char* begin, const char* end);
 
 struct EventBatch {
     struct Pos {
@@ -105,9 +102,6 @@ private:
     bool refill();
     void onEof();
     void step(EventBatch& b);
-    bool scanNested(); // true when the bracket opened at itemStart_ closes
-    bool scanBlocks(); // 64-byte-block fast path of scanNested
-    bool scanString(); // true when the string closes (pos_ after the quote)
     void fail(uint64_t absOffset, std::string message);
     void failHere(const std::string& expected);
     uint64_t lineAt(uint64_t absOffset);
@@ -139,12 +133,8 @@ private:
     uint64_t endLine_ = 0;
     uint64_t eventsEmitted_ = 0;
 
-    // Nested scanning state.
-    int depth_ = 0;
-    uint64_t stack_ = 0; // bit i set: level i is an object
-    bool inString_ = false;
-    bool escape_ = false;
-    uint32_t gapNewlines_ = 0; // newlines between the previous event and the next
+    JsonNestingScanner scanner_; // where the event or value being read ends
+    uint32_t gapNewlines_ = 0;   // newlines between the previous event and the next
 
     std::string key_;
     bool valueDropped_ = false;
