@@ -30,6 +30,9 @@ RangePanel::RangePanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     view_->setTextElideMode(Qt::ElideMiddle);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setObjectName(QStringLiteral("rangeSummary"));
+    summary_->setToolTip(tr("Slices are clipped to the range: one that crosses an edge counts "
+                            "the part inside (GPU statistics count a kernel whole, by its "
+                            "start)."));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_);
