@@ -180,14 +180,18 @@ struct Program {
         op.correlation = corr;
         op.start = std::max(rtStart + rng.range(2000, 6000), free + rng.range(0, 3000));
         if (kind == 0) {
+            // As in real programs, a kernel function has one register count and static shared
+            // memory, and is launched with a few shapes (what the .strata reader's value
+            // sharing sees in real recordings).
+            const uint64_t k = rng.next() % 6, shape = rng.next() % 4;
             op.kind = K::Kernel;
             op.dur = rng.range(1500, 150000);
-            op.grid = rng.range(1, 4096);
-            op.block = 32 * rng.range(1, 32);
-            op.name = kKernelNames[rng.next() % 6];
-            op.registers = rng.range(16, 255);
-            op.sharedBytes = 1024 * rng.range(0, 48);
-            op.occupancyPct = rng.range(0, 100);
+            op.grid = int64_t(64 << (k % 3)) * int64_t(1 + shape);
+            op.block = 128 << (shape % 2);
+            op.name = kKernelNames[k];
+            op.registers = 32 + 24 * int64_t(k);
+            op.sharedBytes = 4096 * int64_t(k);
+            op.occupancyPct = 25 + 10 * int64_t(shape);
             ++t.kernels;
             ++t.kernelsPerDevice[size_t(device)];
             t.kernelTimeNsPerDevice[size_t(device)] += op.dur;
