@@ -1,5 +1,5 @@
 # Chrome/Kineto JSON reader: hand-written fixtures (tests/data/json/), real traces in
 # ../shared/traces (skipped when absent), the synthetic generator and fuzz regressions.
-foreach(unit chrome_json_reader json_decimal synthetic_trace fuzz_regressions json_real_traces hostile_input)
+foreach(unit chrome_json_reader json_decimal synthetic_trace fuzz_regressions json_real_traces hostile_input json_damage)
   strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp LIBS strata_core ZLIB::ZLIB)
 endforeach()

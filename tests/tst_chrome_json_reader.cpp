@@ -448,11 +448,13 @@ void TestChromeJsonReader::truncatedGzip() {
 }
 
 void TestChromeJsonReader::corruptGzip() {
+    // Damaged before any event: nothing to keep, so an error that says where (a gzip stream
+    // damaged after events keeps them: tst_json_damage).
     std::string gz = gzipBytes(readAll(dataPath("kineto_small.json")));
     for (size_t i = 20; i < 60; ++i) gz[i] = char(gz[i] ^ 0x5a);
     const LoadResult r = readChromeJsonBuffer(gz, "bad.json.gz");
     QVERIFY(!r.ok());
-    QVERIFY2(r.error->message.find("corrupt gzip data") != std::string::npos,
+    QVERIFY2(r.error->message.find("gzip stream damaged at compressed byte") != std::string::npos,
              r.error->message.c_str());
     QCOMPARE(r.error->file, std::string("bad.json.gz"));
 }
@@ -464,12 +466,6 @@ void TestChromeJsonReader::errors_data() {
     QTest::addColumn<QString>("expected");
     QTest::newRow("empty") << "" << 0ull << 1ull << "found an empty file";
     QTest::newRow("not json") << "hello" << 0ull << 1ull << "expected '{' or '['";
-    QTest::newRow("missing comma") << "[{\"ph\":\"X\"} {\"ph\":\"X\"}]" << 12ull << 1ull
-                                   << "expected ',' or ']' after an event";
-    QTest::newRow("double comma") << "[{\"a\":1},,{\"a\":2}]" << 9ull << 1ull
-                                  << "expected '{' (an event) or ']'";
-    QTest::newRow("bracket mismatch")
-        << "[\n{\"args\": [1, 2}}]" << 16ull << 2ull << "expected ']' to close an array";
     QTest::newRow("garbage after") << "[]\n\nx" << 4ull << 3ull << "expected the end of the file";
     QTest::newRow("no traceEvents") << "{\"a\": 1}" << 8ull << 1ull << "\"traceEvents\"";
     QTest::newRow("traceEvents not array")
@@ -478,10 +474,6 @@ void TestChromeJsonReader::errors_data() {
         << "{\"traceEvents\" []}" << 15ull << 1ull << "expected ':' after the key";
     QTest::newRow("bad metadata value") << "{\"x\": tru, \"traceEvents\": []}" << 6ull << 1ull
                                         << "valid JSON value for the top-level key \"x\"";
-    QTest::newRow("too deep") << "[{\"args\":" + QString(70, '[') + QString(70, ']') + "}]"
-                              << qulonglong(9 + 63) << 1ull << "levels of nesting";
-    QTest::newRow("bad literal in event") << "[{\"ph\":\"X\",\"ts\":1,\"pid\":tru}]" << 1ull << 1ull
-                                          << "expected a valid JSON event object";
 }
 
 void TestChromeJsonReader::errors() {
@@ -495,26 +487,29 @@ void TestChromeJsonReader::errors() {
     QCOMPARE(r.error->file, std::string("inline.json"));
     const std::string msg = r.error->toString();
     QVERIFY2(msg.find(expected.toStdString()) != std::string::npos, msg.c_str());
-    if (QByteArray(QTest::currentDataTag()) == "bad literal in event") {
-        // Somewhere inside the event: its first byte or the bad token.
-        QVERIFY2(r.error->byteOffset >= 1 && r.error->byteOffset <= 26, msg.c_str());
-    } else {
-        QCOMPARE(qulonglong(r.error->byteOffset), offset);
-    }
+    QCOMPARE(qulonglong(r.error->byteOffset), offset);
     QCOMPARE(qulonglong(r.error->line), line);
     QVERIFY(msg.find("line " + std::to_string(line)) != std::string::npos);
 }
 
 void TestChromeJsonReader::errorLineInsideEvent() {
-    // Line numbers survive batching: the bad event is on line 4.
+    // Line numbers survive batching: the bad event on line 4 is skipped and named there (or on
+    // line 5, where its bad token is); the good one loads.
     const std::string text =
         "[\n{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n\n"
         "{\"ph\":\"X\",\n\"pid\": nul}\n]";
     const LoadResult r = loadText(text);
-    QVERIFY(!r.ok());
+    QVERIFY(r.ok());
+    QCOMPARE(r.trace->sliceCount(), size_t(1));
     const uint64_t eventStart = text.find("{\"ph\":\"X\",\n");
-    QVERIFY2(r.error->byteOffset >= eventStart, r.error->toString().c_str());
-    QVERIFY2(r.error->line == 4 || r.error->line == 5, r.error->toString().c_str());
+    bool named = false;
+    for (const auto& w : r.trace->warnings())
+        for (uint64_t at = eventStart; at < eventStart + 24; ++at)
+            named |=
+                w.find("malformed JSON event") != std::string::npos &&
+                w.find("first at byte " + std::to_string(at) + ", line") != std::string::npos &&
+                (w.find("line 4)") != std::string::npos || w.find("line 5)") != std::string::npos);
+    QVERIFY(named);
 }
 
 void TestChromeJsonReader::cancel() {

@@ -264,7 +264,8 @@ void TstCliSummary::missingFile() {
 }
 
 void TstCliSummary::malformedFile() {
-    // A missing comma on line 2: an error naming the file, the line and a byte offset; no output.
+    // A missing comma in the top-level object, on line 2 (not a trace's structure: a broken event
+    // would be skipped): an error naming the file, the line and a byte offset; no output.
     const CliRun r = runCli({QStringLiteral("--json"), fixture("malformed.json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.isEmpty());

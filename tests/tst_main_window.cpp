@@ -144,7 +144,7 @@ void TestMainWindow::loadErrorKeepsWindowUsable() {
     const QString e = w.errorText();
     QVERIFY2(e.contains(QStringLiteral("malformed.json")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("byte ")), qPrintable(e));  // the offset
-    QVERIFY2(e.contains(QStringLiteral("line 2")), qPrintable(e)); // the bad event is on line 2
+    QVERIFY2(e.contains(QStringLiteral("line 2")), qPrintable(e)); // the broken top level: line 2
     QVERIFY(!w.trace());
     // Still usable: the next load works and clears the banner.
     w.openFile(kSample);

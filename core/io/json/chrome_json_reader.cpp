@@ -194,7 +194,15 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
     if (!parser.addTopLevel(splitter.topLevel(), &parseError))
         return LoadResult{nullptr, parseError};
     parser.finish();
-    if (splitter.truncated()) {
+    for (const auto& [why, n] : splitter.notes())
+        builder.addWarning(why + ": " + std::to_string(n.count) +
+                           (n.count == 1 ? " place" : " places") + " (first at byte " +
+                           std::to_string(n.offset) + ", line " + std::to_string(n.line) +
+                           "); the events around it were kept");
+    if (!splitter.inputDamage().empty()) {
+        builder.addWarning(splitter.inputDamage() + ": loaded the " +
+                           std::to_string(splitter.eventsEmitted()) + " events before it");
+    } else if (splitter.truncated()) {
         std::string w = "truncated at byte " + std::to_string(splitter.endOffset()) + " (line " +
                         std::to_string(splitter.endLine()) + "): loaded " +
                         std::to_string(splitter.eventsEmitted()) + " events";

@@ -15,6 +15,11 @@ void ChromeEventParser::Impl::dispatch() {
     const Event& ev = *evp;
     ++eventsParsed;
     const char ph = ev.ph;
+    dropArgs = pos && pos->flags;
+    if (pos && (pos->flags & kEventArgsTooDeep))
+        repaired("args nested deeper than 64 levels, dropped (the event kept)");
+    if (pos && (pos->flags & kEventArgsTooLarge))
+        repaired("larger than 64 MiB: its args dropped (the event kept)");
     if (ev.numbersKeptAsText)
         repaired("kept with an args number out of range (1e400, an integer past 64 bits) as "
                  "its text");
@@ -238,6 +243,7 @@ void ChromeEventParser::Impl::metadataEvent(int64_t pid, int64_t tid) {
 }
 
 ArgSetId ChromeEventParser::Impl::storeArgs(bool correlationKept, bool externalIdKept) {
+    if (dropArgs) return kNoArgs;
     const Event& ev = *evp;
     if (ev.args.empty()) return kNoArgs;
     ArgStore& st = b.args();

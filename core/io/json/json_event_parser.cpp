@@ -3,6 +3,7 @@
 // skip and repair counts into warnings.
 #include "io/json/json_event_parser_impl.h" // first: sets the target for everything below
 
+#include "io/json/json_event_repair.h"
 #include "io/json/json_top_level.h"
 
 namespace strata {
@@ -14,49 +15,101 @@ extern const bool kJsonParserNeedsAvx2 = true;
 extern const bool kJsonParserNeedsAvx2 = false;
 #endif
 
-bool ChromeEventParser::Impl::locateError(const EventBatch& batch, size_t from, LoadError* error) {
-    std::string one;
+namespace {
+constexpr uint64_t kMaxBadEventsInARow = 1000;
+} // namespace
+
+simdjson::error_code ChromeEventParser::Impl::readText(std::string& text, const char** where) {
+    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    scratch.reset();
+    od::document doc;
+    od::object obj;
+    simdjson::error_code err =
+        parser.iterate(simdjson::padded_string_view(text.data(), text.size(), text.capacity()))
+            .get(doc);
+    const bool iterated = !err;
+    if (!err) err = doc.get_object().get(obj);
+    if (!err) err = readEvent(obj, scratch);
+    *where = nullptr;
+    const char* loc = nullptr;
+    if (err && iterated && !doc.current_location().get(loc) && loc >= text.data() &&
+        loc < text.data() + text.size())
+        *where = loc;
+    return err;
+}
+
+bool ChromeEventParser::Impl::parseAlone(std::string text, EventBatch::Pos at, bool inside,
+                                         LoadError* error) {
+    EventBatch::Pos here = at;
+    pos = &here;
+    const char* where = nullptr;
+    simdjson::error_code err = readText(text, &where);
+    if (err) {
+        // Repairs that keep the event: what other importers accept, what a writer garbled.
+        std::string fixed = text;
+        const bool controls = escapeControlCharactersInStrings(fixed);
+        const size_t badUtf8 = replaceInvalidUtf8(fixed);
+        const char* ignored = nullptr;
+        if ((controls || badUtf8) && !readText(fixed, &ignored)) {
+            if (controls)
+                repaired("raw control characters inside strings, accepted (as Chrome and "
+                         "Perfetto accept them)");
+            if (badUtf8) repaired("invalid UTF-8, replaced by U+FFFD");
+            err = simdjson::SUCCESS;
+        }
+    }
+    if (!err) {
+        evp = &scratch;
+        dispatch();
+        evp = &scratch;
+        badInARow = 0;
+        return true;
+    }
+    // Not one event: a writer that died mid-event and went on with the next. Keep the events
+    // inside it.
+    if (!inside) {
+        bool any = false;
+        for (const auto& [b, e] : eventsInside(text)) {
+            any = true;
+            if (!parseAlone(text.substr(b, e - b),
+                            EventBatch::Pos{uint32_t(at.inBatch + b), at.offset + b}, true, error))
+                return false;
+        }
+        pos = &here;
+        if (any) {
+            count(damaged, "broken JSON between events");
+            return true;
+        }
+    }
+    if (where) {
+        here.offset += uint64_t(where - text.data());
+        here.inBatch += uint32_t(where - text.data());
+    }
+    if (badInARow++ == 0) firstBadInARow = here;
+    if (badInARow > kMaxBadEventsInARow) {
+        error->byteOffset = firstBadInARow.offset;
+        error->line = batch->lineOf(firstBadInARow.inBatch);
+        error->message =
+            "expected trace events, found " + std::to_string(badInARow) +
+            " malformed ones in a row from here (the last: " + simdjson::error_message(err) + ")";
+        return false;
+    }
+    skip(std::string("malformed JSON event (") + simdjson::error_message(err) + ")");
+    return true;
+}
+
+bool ChromeEventParser::Impl::parseOneByOne(const EventBatch& batch, size_t from,
+                                            LoadError* error) {
     for (size_t i = from; i < batch.events.size(); ++i) {
         const size_t begin = batch.events[i].inBatch;
         size_t end = i + 1 < batch.events.size() ? batch.events[i + 1].inBatch
                                                  : batch.data.size() - 1; // before ']'
         while (end > begin && (batch.data[end - 1] == '\n' || batch.data[end - 1] == ','))
             --end; // the separator: ',' and newlines
-        one.assign(batch.data, begin, end - begin);
-        one.reserve(one.size() + simdjson::SIMDJSON_PADDING);
-        pos = &batch.events[i];
-        scratch.reset();
-        od::document doc;
-        od::object obj;
-        simdjson::error_code err =
-            parser.iterate(simdjson::padded_string_view(one.data(), one.size(), one.capacity()))
-                .get(doc);
-        const bool iterated = !err;
-        if (!err) err = doc.get_object().get(obj);
-        if (!err) err = readEvent(obj, scratch);
-        if (err == simdjson::UTF8_ERROR) {
-            skip("event with invalid UTF-8");
-            continue;
-        }
-        if (err) {
-            uint64_t off = batch.events[i].offset;
-            size_t inBatch = batch.events[i].inBatch;
-            const char* loc = nullptr;
-            if (iterated && !doc.current_location().get(loc) && loc >= one.data() &&
-                loc < one.data() + one.size()) {
-                off += uint64_t(loc - one.data());
-                inBatch += size_t(loc - one.data());
-            }
-            const uint64_t line = batch.lineOf(inBatch);
-            error->byteOffset = off;
-            error->line = line;
-            error->message =
-                std::string("expected a valid JSON event object: ") + simdjson::error_message(err);
+        if (!parseAlone(batch.data.substr(begin, end - begin), batch.events[i], false, error))
             return false;
-        }
-        evp = &scratch;
-        dispatch();
     }
+    pos = nullptr;
     return true;
 }
 
@@ -69,8 +122,9 @@ bool ChromeEventParser::Impl::parseBatch(EventBatch& batch, LoadError* error) {
         dispatch();
     }
     evp = &scratch;
+    if (!events.empty()) badInARow = 0;
     if (events.size() == batch.events.size()) return true;
-    return locateError(batch, events.size(), error);
+    return parseOneByOne(batch, events.size(), error);
 }
 
 ChromeEventParser::ChromeEventParser(TraceBuilder& builder) : d(std::make_unique<Impl>(builder)) {}
@@ -110,6 +164,11 @@ void ChromeEventParser::finish() {
                        std::to_string(s.line) + ")");
     };
     for (const auto& [why, s] : x.skips) warn("skipped ", why, s);
+    for (const auto& [why, s] : x.damaged)
+        x.b.addWarning("skipped " + why + " " + std::to_string(s.count) +
+                       (s.count == 1 ? " time" : " times") + " (first at byte " +
+                       std::to_string(s.offset) + ", line " + std::to_string(s.line) +
+                       "); the events around it were kept");
     for (const auto& [why, s] : x.repairs) warn("", why, s);
 }
 

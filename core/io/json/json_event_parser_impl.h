@@ -58,7 +58,7 @@ using namespace json_parser;
 struct ChromeEventParser::Impl {
     TraceBuilder& b;
     od::parser parser;
-    Event scratch;               // an event read by locateError()
+    Event scratch;               // an event read alone by parseAlone()
     const Event* evp = &scratch; // the event dispatch() works on
     uint64_t eventsParsed = 0;
     const EventBatch* batch = nullptr;
@@ -148,8 +148,10 @@ struct ChromeEventParser::Impl {
         return SliceKind(kindCache[cat] - 1);
     }
 
+    bool dropArgs = false; // the splitter flagged the event's args (too deep, too large)
     const ArgItem* arg(std::string_view key) const {
         const Event& ev = *evp;
+        if (dropArgs) return nullptr;
         for (const ArgItem& a : ev.args)
             if (a.key == key) return &a;
         return nullptr;
@@ -196,7 +198,13 @@ struct ChromeEventParser::Impl {
     void metadataEvent(int64_t pid, int64_t tid);
 
     // Slow path after a batch failed: parse events one by one from `from` to find the bad one.
-    bool locateError(const EventBatch& batch, size_t from, LoadError* error);
+    // The slow path after the walk of a batch stopped at a malformed event (json_event_parser.cpp).
+    bool parseOneByOne(const EventBatch& batch, size_t from, LoadError* error);
+    bool parseAlone(std::string text, EventBatch::Pos at, bool inside, LoadError* error);
+    simdjson::error_code readText(std::string& text, const char** where);
+    std::map<std::string, Skip> damaged; // malformed events skipped, by why
+    uint64_t badInARow = 0;
+    EventBatch::Pos firstBadInARow{};
 
     // The walk into Event fields runs on the splitter's thread (prepare) or here; this thread
     // only hands the fields to the builder.

@@ -1,5 +1,7 @@
 #include "io/json/json_event_splitter.h"
 
+#include "io/json/json_event_repair.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -87,7 +89,14 @@ void JsonEventSplitter::onEof() {
     endOffset_ = end;
     endLine_ = lineAt(end);
     if (in_.failed()) {
-        fail(end, in_.error());
+        // A damaged gzip stream: what came before the damage is kept, as after a truncation.
+        if (eventsEmitted_ == 0) {
+            fail(end, in_.error());
+            return;
+        }
+        inputDamage_ = in_.error();
+        truncated_ = true;
+        state_ = State::Done;
         return;
     }
     switch (state_) {
@@ -99,6 +108,10 @@ void JsonEventSplitter::onEof() {
         fail(end, end == 0 ? "expected '{' or '[' (a Chrome trace), found an empty file"
                            : "expected '{' or '[' (a Chrome trace), found only whitespace");
         return;
+    case State::Resync:
+        note("broken JSON to the end of the file", resyncFrom_);
+        state_ = State::Done;
+        return;
     default:
         truncated_ = true;
         state_ = State::Done;
@@ -106,8 +119,13 @@ void JsonEventSplitter::onEof() {
     }
 }
 
-void JsonEventSplitter::emitEvent(EventBatch& b, size_t start, size_t end) {
-    const uint64_t abs = winBase_ + start;
+void JsonEventSplitter::emitEvent(EventBatch& b, size_t start, size_t end, uint8_t flags) {
+    emitText(b, std::string_view(win_.get() + start, end - start), winBase_ + start, flags);
+}
+
+void JsonEventSplitter::emitText(EventBatch& b, std::string_view text, uint64_t abs,
+                                 uint8_t flags) {
+    badInARow_ = 0;
     if (b.data.empty()) {
         if (b.data.capacity() < batchBytes_ + kPadding) b.data.reserve(batchBytes_ + kPadding);
         b.data.push_back('[');
@@ -117,9 +135,82 @@ void JsonEventSplitter::emitEvent(EventBatch& b, size_t start, size_t end) {
         b.data.append(gapNewlines_, '\n');
     }
     gapNewlines_ = 0;
-    b.events.push_back({uint32_t(b.data.size()), abs});
-    b.data.append(win_.get() + start, end - start);
+    b.events.push_back({uint32_t(b.data.size()), abs, flags});
+    b.data.append(text);
     ++eventsEmitted_;
+}
+
+size_t JsonEventSplitter::salvage(EventBatch& b, size_t end) {
+    if (itemStart_ == SIZE_MAX) return 0;
+    const std::string_view text(win_.get() + itemStart_, end - itemStart_);
+    size_t last = 0;
+    for (const auto& [from, to] : eventsInside(text)) {
+        emitEvent(b, itemStart_ + from, itemStart_ + to);
+        last = itemStart_ + to;
+    }
+    return last;
+}
+
+void JsonEventSplitter::note(const std::string& why, uint64_t absOffset) {
+    SplitNote& n = notes_[why];
+    if (n.count++ == 0) {
+        n.offset = absOffset;
+        n.line = lineAt(absOffset);
+    }
+}
+
+void JsonEventSplitter::damaged(uint64_t absOffset, const std::string& why, size_t resumeAt) {
+    if (badInARow_++ == 0) firstBadInARow_ = absOffset;
+    if (badInARow_ > kMaxBrokenInARow) {
+        fail(firstBadInARow_, "expected trace events, found broken JSON " +
+                                  std::to_string(badInARow_) + " times in a row from here (" + why +
+                                  ")");
+        return;
+    }
+    note(why, absOffset);
+    // Look for the next place an event starts: a '{' after a line break or a ',', then a key.
+    state_ = State::Resync;
+    resyncFrom_ = absOffset;
+    sawBreak_ = false;
+    itemStart_ = SIZE_MAX;
+    pos_ = resumeAt;
+}
+
+// The text of an event that is too large to keep, up to the value of its "args" (found at the
+// event's top level), with empty args and the event closed; empty if there is no such key in
+// the first MiB.
+std::string JsonEventSplitter::headWithoutArgs(std::string_view e) {
+    bool inString = false, escape = false;
+    int depth = 0;
+    size_t keyStart = 0;
+    const size_t limit = std::min(e.size(), size_t(1) << 20);
+    for (size_t i = 0; i < limit; ++i) {
+        const char c = e[i];
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"') {
+                inString = false;
+                if (depth == 1 && e.substr(keyStart, i + 1 - keyStart) == "\"args\"") {
+                    size_t j = i + 1;
+                    while (j < e.size() && isWs(e[j])) ++j;
+                    if (j < e.size() && e[j] == ':') return std::string(e.substr(0, j + 1)) + "{}}";
+                }
+            }
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            keyStart = i;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        }
+    }
+    return {};
 }
 
 void JsonEventSplitter::finishValue(size_t end) {
@@ -303,27 +394,119 @@ void JsonEventSplitter::step(EventBatch& b) {
                 scanner_.startNested();
                 state_ = State::InEvent;
             } else {
-                failHere(state_ == State::EvNext ? "',' or ']' after an event in traceEvents"
-                                                 : "'{' (an event) or ']' in traceEvents");
-                return;
+                // Resync from this byte: a '{' here (a missing ',') starts the next event.
+                damaged(winBase_ + pos_,
+                        std::string("broken JSON between events (expected ") +
+                            (state_ == State::EvNext ? "',' or ']' after an event"
+                                                     : "'{' (an event) or ']'") +
+                            ", found " + describeByte(c) + ")",
+                        pos_);
+                sawBreak_ = true;
+                if (failed_) return;
             }
             break;
         }
         case State::InEvent: {
             const auto r = scanner_.scanNested(w, pos_, size_);
             if (r == JsonNestingScanner::Result::Done) {
-                emitEvent(b, itemStart_, pos_);
+                if (pos_ - itemStart_ > kJsonMaxEventBytes) { // ended in the chunk past the limit
+                    const std::string head =
+                        headWithoutArgs(std::string_view(w + itemStart_, pos_ - itemStart_));
+                    if (head.empty())
+                        note("skipped events larger than 64 MiB", winBase_ + itemStart_);
+                    else
+                        emitText(b, head, winBase_ + itemStart_, kEventArgsTooLarge);
+                    const size_t kept = head.empty() ? 0 : head.size() - 3; // without "{}}"
+                    gapNewlines_ += uint32_t(countNewlines(w + itemStart_ + kept, w + pos_));
+                } else {
+                    // The event object is level 1, its args level 2: deeper than the limit
+                    // inside args is dropped (the event kept).
+                    emitEvent(b, itemStart_, pos_,
+                              scanner_.deepest() > kJsonMaxDepth + 1 ? kEventArgsTooDeep : 0);
+                }
                 itemStart_ = SIZE_MAX;
                 state_ = State::EvNext;
                 if (b.data.size() >= batchBytes_) return;
                 break;
             }
-            if (r == JsonNestingScanner::Result::Error)
-                fail(winBase_ + pos_, scanner_.error());
-            else if (pos_ - itemStart_ > kJsonMaxEventBytes)
-                fail(winBase_ + itemStart_, "expected an event smaller than 64 MiB");
+            if (r == JsonNestingScanner::Result::Error) {
+                // Inside the broken event, the next events may start (a writer that died
+                // mid-event and went on): look from just after its '{'.
+                damaged(winBase_ + pos_, "broken JSON in an event (" + scanner_.error() + ")",
+                        itemStart_ + 1);
+                if (failed_) return;
+                break;
+            }
+            if (pos_ - itemStart_ > kJsonMaxEventBytes) {
+                // Whole events inside it: not one event but a broken one and what followed.
+                if (const size_t end = salvage(b, pos_)) {
+                    damaged(winBase_ + itemStart_, "broken JSON in an event (never closed)", end);
+                    if (failed_) return;
+                    break;
+                }
+                // Too large to keep: its head without args is kept, the rest read past.
+                bigStart_ = winBase_ + itemStart_;
+                bigHead_ = headWithoutArgs(std::string_view(w + itemStart_, pos_ - itemStart_));
+                bigHeadLine_ = lineAt(bigStart_) +
+                               countNewlines(bigHead_.data(), bigHead_.data() + bigHead_.size());
+                itemStart_ = SIZE_MAX;
+                state_ = State::SkipEvent;
+                break;
+            }
             return;
         }
+        case State::SkipEvent: {
+            const auto r = scanner_.scanNested(w, pos_, size_);
+            if (r == JsonNestingScanner::Result::NeedMore) return;
+            if (r == JsonNestingScanner::Result::Error) {
+                bigHead_.clear();
+                damaged(winBase_ + pos_, "broken JSON in an event (" + scanner_.error() + ")",
+                        pos_ + 1);
+                if (failed_) return;
+                break;
+            }
+            state_ = State::EvNext;
+            if (bigHead_.empty()) {
+                note("skipped events larger than 64 MiB", bigStart_);
+                break;
+            }
+            emitText(b, bigHead_, bigStart_, kEventArgsTooLarge);
+            // The lines of the part read past, for the next events' line numbers.
+            const uint64_t line = lineAt(winBase_ + pos_);
+            gapNewlines_ = uint32_t(line > bigHeadLine_ ? line - bigHeadLine_ : 0);
+            bigHead_.clear();
+            if (b.data.size() >= batchBytes_) return;
+            break;
+        }
+        case State::Resync:
+            while (pos_ < size_) {
+                const char c = w[pos_];
+                if (c == '\n' || c == ',') {
+                    sawBreak_ = true;
+                } else if (c == '{' && sawBreak_) {
+                    size_t q = pos_ + 1;
+                    while (q < size_ && isWs(w[q])) ++q;
+                    if (q == size_) {
+                        itemStart_ = pos_; // keep the '{' while more input comes
+                        return;
+                    }
+                    if (w[q] == '"') {
+                        itemStart_ = pos_;
+                        scanner_.startNested();
+                        state_ = State::InEvent;
+                        break;
+                    }
+                    sawBreak_ = false;
+                } else if (!isWs(c)) {
+                    sawBreak_ = false;
+                }
+                ++pos_;
+            }
+            if (state_ == State::Resync) {
+                itemStart_ = SIZE_MAX;
+                return;
+            }
+            break;
         case State::Trailing:
             if (isWs(w[pos_])) {
                 ++pos_;
@@ -347,6 +530,12 @@ bool JsonEventSplitter::next(EventBatch& b) {
     for (;;) {
         if (state_ == State::Done) break;
         if (pos_ == size_ && !refill()) {
+            // The input ended inside an event: a writer that died mid-event may have gone on
+            // writing whole events after it; those are kept.
+            if (state_ == State::InEvent && salvage(b, size_)) {
+                note("broken JSON in an event (never closed)", winBase_ + itemStart_);
+                state_ = State::Trailing;
+            }
             onEof();
             break;
         }

@@ -10,8 +10,10 @@
 #include "io/json/json_nesting_scanner.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -19,13 +21,21 @@ namespace strata {
 constexpr uint32_t kMaxBatchSlots = 4; // batches in flight between the threads
 
 // Limits (bad input must not cost unbounded memory or time).
-constexpr size_t kJsonMaxEventBytes = size_t(64) << 20;    // one event object
+constexpr size_t kJsonMaxEventBytes = size_t(64) << 20; // one event object kept whole
+constexpr uint64_t kMaxBrokenInARow = 1000; // broken places between good events, then it fails
 constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20; // a kept top-level value
+
+// What the splitter did to an event it kept: its args go (the reader counts them).
+enum EventFlags : uint8_t {
+    kEventArgsTooDeep = 1,  // args nested deeper than kJsonMaxDepth
+    kEventArgsTooLarge = 2, // the event was larger than kJsonMaxEventBytes; its head kept
+};
 
 struct EventBatch {
     struct Pos {
-        uint32_t inBatch; // offset of the event's '{' in data
-        uint64_t offset;  // byte offset of the event in the (decompressed) stream
+        uint32_t inBatch;  // offset of the event's '{' in data
+        uint64_t offset;   // byte offset of the event in the (decompressed) stream
+        uint8_t flags = 0; // EventFlags
     };
     // "[ev,ev,...]"; capacity includes simdjson padding. The separators carry as many newlines as
     // the file had between the events, so lines can be counted inside the batch.
@@ -47,6 +57,13 @@ struct TopLevelValue {
     uint64_t offset = 0;
     uint64_t line = 0;
     uint64_t size = 0; // bytes of the value in the file
+};
+
+// Input the splitter read past, counted by why (with where the first was).
+struct SplitNote {
+    uint64_t count = 0;
+    uint64_t offset = 0;
+    uint64_t line = 0;
 };
 
 struct SplitError {
@@ -73,6 +90,10 @@ public:
     const SplitError* error() const { return failed_ ? &error_ : nullptr; }
     const std::vector<TopLevelValue>& topLevel() const { return topLevel_; }
     uint64_t eventsEmitted() const { return eventsEmitted_; }
+    // Broken JSON read past inside traceEvents, by why.
+    const std::map<std::string, SplitNote>& notes() const { return notes_; }
+    // Why the input ended early (a damaged gzip stream), when it did.
+    const std::string& inputDamage() const { return inputDamage_; }
     // Frees the read window once splitting is over (the accessors above stay valid).
     void releaseBuffers() {
         win_.reset();
@@ -95,6 +116,8 @@ private:
         EvNext,
         EvAfterComma,
         InEvent,
+        SkipEvent, // an event too large to keep, read past
+        Resync,    // after broken JSON, looking for where the next event starts
         Trailing,
         Done,
     };
@@ -105,7 +128,15 @@ private:
     void fail(uint64_t absOffset, std::string message);
     void failHere(const std::string& expected);
     uint64_t lineAt(uint64_t absOffset);
-    void emitEvent(EventBatch& b, size_t start, size_t end);
+    void emitEvent(EventBatch& b, size_t start, size_t end, uint8_t flags = 0);
+    void emitText(EventBatch& b, std::string_view text, uint64_t absOffset, uint8_t flags);
+    void note(const std::string& why, uint64_t absOffset);
+    // Emits the whole events inside the unclosed event at itemStart_ (up to window index end);
+    // returns the window index after the last, 0 if none.
+    size_t salvage(EventBatch& b, size_t end);
+    // Broken JSON at absOffset: counted, and scanning resumes at window index resumeAt.
+    void damaged(uint64_t absOffset, const std::string& why, size_t resumeAt);
+    static std::string headWithoutArgs(std::string_view event);
     void finishValue(size_t end);
     void endOfEvents();
 
@@ -134,7 +165,14 @@ private:
     uint64_t eventsEmitted_ = 0;
 
     JsonNestingScanner scanner_; // where the event or value being read ends
-    uint32_t gapNewlines_ = 0;   // newlines between the previous event and the next
+    std::map<std::string, SplitNote> notes_;
+    std::string inputDamage_;
+    uint64_t badInARow_ = 0, firstBadInARow_ = 0;
+    uint64_t resyncFrom_ = 0;
+    bool sawBreak_ = false;
+    uint64_t bigStart_ = 0, bigHeadLine_ = 0;
+    std::string bigHead_;
+    uint32_t gapNewlines_ = 0; // newlines between the previous event and the next
 
     std::string key_;
     bool valueDropped_ = false;

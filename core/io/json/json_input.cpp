@@ -121,8 +121,9 @@ size_t JsonInput::readInflated(char* dst, size_t cap) {
         if (rc == Z_BUF_ERROR) continue; // needs more input
         if (rc != Z_OK) {
             const uint64_t at = rawConsumed_ - z.zs.avail_in;
-            error_ = "corrupt gzip data near compressed byte " + std::to_string(at) + ": " +
-                     (z.zs.msg ? z.zs.msg : "inflate error " + std::to_string(rc));
+            error_ = "gzip stream damaged at compressed byte " + std::to_string(at) +
+                     " (zlib: " + (z.zs.msg ? z.zs.msg : "inflate error " + std::to_string(rc)) +
+                     ")";
             break;
         }
     }

@@ -1,5 +1,6 @@
 #include "io/json/json_nesting_scanner.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -81,22 +82,21 @@ std::string describeByte(char c) {
 }
 
 bool JsonNestingScanner::open(const char* w, size_t at) {
-    if (depth_ >= kJsonMaxDepth) {
-        error_ = "expected at most " + std::to_string(kJsonMaxDepth) +
+    if (depth_ >= kJsonMaxScanDepth) {
+        error_ = "expected at most " + std::to_string(kJsonMaxScanDepth) +
                  " levels of nesting, found deeper";
         return false;
     }
-    if (w[at] == '{')
-        stack_ |= (uint64_t(1) << depth_);
-    else
-        stack_ &= ~(uint64_t(1) << depth_);
-    ++depth_;
+    uint64_t& word = stack_[depth_ / 64];
+    const uint64_t bit = uint64_t(1) << (depth_ % 64);
+    word = w[at] == '{' ? word | bit : word & ~bit;
+    deepest_ = std::max(deepest_, ++depth_);
     return true;
 }
 
 bool JsonNestingScanner::close(const char* w, size_t at) {
     const bool isObj = w[at] == '}';
-    const bool openObj = depth_ > 0 && ((stack_ >> (depth_ - 1)) & 1);
+    const bool openObj = depth_ > 0 && ((stack_[(depth_ - 1) / 64] >> ((depth_ - 1) % 64)) & 1);
     if (depth_ == 0 || isObj != openObj) {
         error_ = "expected " +
                  (depth_ == 0

@@ -9,7 +9,8 @@
 
 namespace strata {
 
-constexpr int kJsonMaxDepth = 64; // bracket nesting inside one event
+constexpr int kJsonMaxDepth = 64;       // nesting an event keeps its args within
+constexpr int kJsonMaxScanDepth = 1024; // nesting the scanner follows (and simdjson parses)
 
 // Number of '\n' bytes in [begin, end) (SSE2, several GB/s).
 uint64_t countNewlines(const char* begin, const char* end);
@@ -24,6 +25,7 @@ public:
     // Before a value that opens with a bracket (the bracket is the next byte scanned).
     void startNested() {
         depth_ = 0;
+        deepest_ = 0;
         inString_ = false;
         escape_ = false;
     }
@@ -39,6 +41,8 @@ public:
     // The same for the closing quote of a string (pos after it).
     Result scanString(const char* w, size_t& pos, size_t size);
     const std::string& error() const { return error_; }
+    // The deepest nesting of the value scanned since startNested().
+    int deepest() const { return deepest_; }
 
 private:
     bool scanBlocks(const char* w, size_t& pos, size_t size); // 64-byte fast path
@@ -46,7 +50,8 @@ private:
     bool close(const char* w, size_t at);                     // false: mismatched
 
     int depth_ = 0;
-    uint64_t stack_ = 0; // bit i set: level i is an object
+    int deepest_ = 0;
+    uint64_t stack_[kJsonMaxScanDepth / 64] = {}; // bit i set: level i is an object
     bool inString_ = false;
     bool escape_ = false;
     bool failed_ = false;

@@ -1,0 +1,109 @@
+#include "io/json/json_event_repair.h"
+
+#include "io/json/json_nesting_scanner.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace strata {
+
+bool escapeControlCharactersInStrings(std::string& text) {
+    std::string out;
+    bool inString = false, escape = false, changed = false;
+    out.reserve(text.size() + 16);
+    for (const char c : text) {
+        if (inString) {
+            if (escape) {
+                escape = false;
+            } else if (c == '\\') {
+                escape = true;
+            } else if (c == '"') {
+                inString = false;
+            } else if (uint8_t(c) < 0x20) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(uint8_t(c)));
+                out += buf;
+                changed = true;
+                continue;
+            }
+        } else if (c == '"') {
+            inString = true;
+        }
+        out += c;
+    }
+    if (changed) text.swap(out);
+    return changed;
+}
+
+size_t replaceInvalidUtf8(std::string& text) {
+    std::string out;
+    out.reserve(text.size() + 16);
+    size_t replaced = 0;
+    const auto b = [&](size_t k) { return uint8_t(text[k]); };
+    for (size_t i = 0; i < text.size();) {
+        const uint8_t c = b(i);
+        size_t n = 0;
+        uint32_t min = 0;
+        if (c < 0x80)
+            n = 1;
+        else if (c >= 0xc2 && c <= 0xdf)
+            n = 2, min = 0x80;
+        else if (c >= 0xe0 && c <= 0xef)
+            n = 3, min = 0x800;
+        else if (c >= 0xf0 && c <= 0xf4)
+            n = 4, min = 0x10000;
+        bool ok = n > 0 && i + n <= text.size();
+        uint32_t cp = n == 1 ? c : c & (0x7f >> n);
+        for (size_t k = 1; ok && k < n; ++k) {
+            ok = (b(i + k) & 0xc0) == 0x80;
+            cp = (cp << 6) | (b(i + k) & 0x3f);
+        }
+        if (ok && n > 1) ok = cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+        if (ok) {
+            out.append(text, i, n);
+            i += n;
+        } else {
+            out += "\xEF\xBF\xBD";
+            ++replaced;
+            ++i;
+        }
+    }
+    if (replaced) text.swap(out);
+    return replaced;
+}
+
+std::vector<std::pair<size_t, size_t>> eventsInside(std::string_view text) {
+    std::vector<std::pair<size_t, size_t>> out;
+    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    size_t i = 1;
+    while (i < text.size()) {
+        if (text[i] != '{') {
+            ++i;
+            continue;
+        }
+        // Before it (spaces aside): a line break or a ','. After it: a key.
+        size_t p = i;
+        bool lineBreak = false;
+        while (p > 0 && isSpace(text[p - 1])) lineBreak |= text[--p] == '\n';
+        size_t q = i + 1;
+        while (q < text.size() && isSpace(text[q])) ++q;
+        const bool startsEvent =
+            (lineBreak || (p > 0 && text[p - 1] == ',')) && q < text.size() && text[q] == '"';
+        if (!startsEvent) {
+            ++i;
+            continue;
+        }
+        JsonNestingScanner scanner;
+        scanner.startNested();
+        size_t end = i;
+        if (scanner.scanNested(text.data(), end, text.size()) == JsonNestingScanner::Result::Done) {
+            out.emplace_back(i, end);
+            i = end;
+        } else {
+            ++i;
+        }
+    }
+    return out;
+}
+
+} // namespace strata
