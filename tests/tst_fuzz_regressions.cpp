@@ -21,8 +21,8 @@ private slots:
 
 void TestFuzzRegressions::inputs_data() {
     QTest::addColumn<QString>("path");
-    for (const char* sub : {"json/fuzz_regressions", "json/fuzz_corpus", "record/fuzz_regressions",
-                            "record"}) {
+    for (const char* sub :
+         {"json/fuzz_regressions", "json/fuzz_corpus", "record/fuzz_regressions", "record"}) {
         const QDir dir(QString(STRATA_TEST_DATA) + "/" + sub);
         for (const QString& f : dir.entryList(QDir::Files)) {
             if (QString(sub).startsWith("record") && f.endsWith(".py")) continue;
@@ -38,7 +38,7 @@ void TestFuzzRegressions::inputs() {
     const QByteArray bytes = f.readAll();
     const std::string_view input(bytes.constData(), size_t(bytes.size()));
     const LoadResult r = path.contains("/record/") ? readStrataBuffer(input, "fuzz")
-                                                    : readChromeJsonBuffer(input, "fuzz");
+                                                   : readChromeJsonBuffer(input, "fuzz");
     QVERIFY(r.ok() || (r.error && !r.error->message.empty()));
 }
 

@@ -140,8 +140,8 @@ class TestStrataFormat : public QObject {
 
 private slots:
     void documentedSizesMatchTheFormat() {
-        // docs/strata-format.md's record table and GpuActivity size against io/strata/strata_format.h:
-        // the document is checked, not trusted.
+        // docs/strata-format.md's record table and GpuActivity size against
+        // io/strata/strata_format.h: the document is checked, not trusted.
         std::ifstream f(STRATA_TEST_DATA "/../../docs/strata-format.md");
         QVERIFY(f.good());
         const std::string doc((std::istreambuf_iterator<char>(f)), {});

@@ -1,5 +1,5 @@
-// The two-thread .strata load (io/strata/strata_parallel_load) against the sequential one: every file
-// here is read both ways and the models must be equal in every field a view or an analysis can
+// The two-thread .strata load (io/strata/strata_parallel_load) against the sequential one: every
+// file here is read both ways and the models must be equal in every field a view or an analysis can
 // see (GPU activity values compared by value: each half stores its own). Files cover every
 // record type, B/E pairs whose slices tie with X slices, unsorted and overlapping slices,
 // strings defined in the second half, and damage, where the parallel load must give way to the
