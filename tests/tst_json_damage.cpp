@@ -174,6 +174,37 @@ private slots:
         QCOMPARE(r.error->line, uint64_t(2)); // where the run started
     }
 
+    void largeTopLevelValuesAreReadPast() {
+        // Catapult-style keys Strata does not use (systemTraceEvents as an object, stackFrames,
+        // samples; 1-2 MB each) are read past, not kept, and named in the metadata; small
+        // values and deviceProperties are kept.
+        std::string big = "{\"events\":[";
+        for (int i = 0; i < 20000; ++i)
+            big += std::string(i ? "," : "") + "{\"pid\":1,\"ts\":" + std::to_string(i) + "}";
+        big += "]}";
+        std::string frames = "{";
+        for (int i = 0; i < 30000; ++i)
+            frames += std::string(i ? "," : "") + "\"" + std::to_string(i) + "\":{\"name\":\"f\"}";
+        frames += "}";
+        const std::string text =
+            "{\"schemaVersion\": 1, \"systemTraceEvents\": " + big +
+            ", \"deviceProperties\": [{\"id\": 0, \"name\": \"GPU\", \"numSms\": 132}], "
+            "\"stackFrames\": " +
+            frames + ", \"traceEvents\": [" + jsonEvent(0) + "," + jsonEvent(1) + "]}";
+        const LoadResult r = readChromeJsonBuffer(text, "catapult.json");
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        QCOMPARE(r.trace->sliceCount(), size_t(2));
+        QVERIFY(r.trace->warnings().empty());
+        const auto& meta = r.trace->metadata();
+        QCOMPARE(meta.at("schemaVersion"), std::string("1"));
+        QCOMPARE(meta.at("strata: top-level values not read"),
+                 "systemTraceEvents (" + std::to_string(big.size()) + " bytes), stackFrames (" +
+                     std::to_string(frames.size()) + " bytes)");
+        QVERIFY(!meta.count("systemTraceEvents"));
+        QCOMPARE(r.trace->devices().size(), size_t(1));
+        QCOMPARE(r.trace->devices()[0].smCount, 132);
+    }
+
     void damagedGzipKeepsWhatCameBefore() {
         std::string json = "{\"traceEvents\":[\n";
         for (int i = 0; i < 20000; ++i) json += jsonEvent(i) + (i + 1 < 20000 ? ",\n" : "\n");

@@ -24,6 +24,11 @@ bool isScalarChar(char c) {
 
 } // namespace
 
+size_t topLevelKeepLimit(std::string_view key) {
+    return key == "deviceProperties" || key == "distributedInfo" ? kJsonMaxTopLevelValue
+                                                                 : kJsonMaxTopLevelMetadata;
+}
+
 JsonEventSplitter::JsonEventSplitter(JsonInput& in, size_t batchBytes, size_t chunkBytes)
     : in_(in), batchBytes_(batchBytes), chunkBytes_(chunkBytes) {
     cap_ = chunkBytes_ * 2;
@@ -219,7 +224,8 @@ void JsonEventSplitter::finishValue(size_t end) {
     v.offset = valueStartAbs_;
     v.line = valueLine_;
     v.size = winBase_ + end - valueStartAbs_;
-    if (!valueDropped_) v.raw.assign(win_.get() + itemStart_, end - itemStart_);
+    if (!valueDropped_ && v.size <= topLevelKeepLimit(key_))
+        v.raw.assign(win_.get() + itemStart_, end - itemStart_);
     topLevel_.push_back(std::move(v));
     itemStart_ = SIZE_MAX;
     state_ = State::ObjCommaOrEnd;
@@ -346,7 +352,7 @@ void JsonEventSplitter::step(EventBatch& b) {
                 finishValue(pos_);
                 break;
             }
-            if (!valueDropped_ && pos_ - itemStart_ > kJsonMaxTopLevelValue) {
+            if (!valueDropped_ && pos_ - itemStart_ > topLevelKeepLimit(key_)) {
                 valueDropped_ = true; // keep scanning, stop keeping
             }
             if (valueDropped_) itemStart_ = SIZE_MAX;

@@ -23,7 +23,14 @@ constexpr uint32_t kMaxBatchSlots = 4; // batches in flight between the threads
 // Limits (bad input must not cost unbounded memory or time).
 constexpr size_t kJsonMaxEventBytes = size_t(64) << 20; // one event object kept whole
 constexpr uint64_t kMaxBrokenInARow = 1000; // broken places between good events, then it fails
-constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20; // a kept top-level value
+constexpr size_t kJsonMaxTopLevelValue = size_t(16) << 20;    // a top-level value the reader uses
+constexpr size_t kJsonMaxTopLevelMetadata = size_t(64) << 10; // any other top-level value
+
+// How much of a top-level value (other than traceEvents) is kept: the ones the reader uses
+// (deviceProperties, distributedInfo) up to kJsonMaxTopLevelValue, any other as metadata up to
+// kJsonMaxTopLevelMetadata. Larger ones (catapult's systemTraceEvents, stackFrames, samples)
+// are read past at scanning speed, not kept.
+size_t topLevelKeepLimit(std::string_view key);
 
 // What the splitter did to an event it kept: its args go (the reader counts them).
 enum EventFlags : uint8_t {

@@ -7,11 +7,16 @@
 namespace strata {
 
 bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, LoadError* error) {
+    std::string unread;
     for (const TopLevelValue& v : values) {
         if (v.raw.empty()) {
-            b.addWarning("top-level key \"" + v.key + "\" (" + std::to_string(v.size) +
-                         " bytes at byte " + std::to_string(v.offset) +
-                         ") not kept: larger than 16 MiB");
+            if (topLevelKeepLimit(v.key) == kJsonMaxTopLevelValue) // one the reader uses
+                b.addWarning("top-level key \"" + v.key + "\" (" + std::to_string(v.size) +
+                             " bytes at byte " + std::to_string(v.offset) +
+                             ") not kept: larger than 16 MiB");
+            else // not used by Strata: read past, said in the metadata
+                unread += (unread.empty() ? "" : ", ") + v.key + " (" + std::to_string(v.size) +
+                          " bytes)";
             continue;
         }
         nlohmann::json j = nlohmann::json::parse(v.raw, nullptr, /*allow_exceptions=*/false);
@@ -47,6 +52,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
             b.addDevice(info);
         }
     }
+    if (!unread.empty()) b.setMetadata("strata: top-level values not read", unread);
     return true;
 }
 
