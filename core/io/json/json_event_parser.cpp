@@ -44,9 +44,10 @@ bool ChromeEventParser::Impl::parseAlone(std::string text, EventBatch::Pos at, b
     pos = &here;
     const char* where = nullptr;
     simdjson::error_code err = readText(text, &where);
+    std::string fixed; // the repaired text: the event's fields point into it until dispatched
     if (err) {
         // Repairs that keep the event: what other importers accept, what a writer garbled.
-        std::string fixed = text;
+        fixed = text;
         const bool controls = escapeControlCharactersInStrings(fixed);
         const size_t badUtf8 = replaceInvalidUtf8(fixed);
         const char* ignored = nullptr;
