@@ -2,6 +2,7 @@
 // hand here (or by tests/data/record/make_strata_fixture.py, an independent writer in Python).
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_format.h"
+#include "io/strata/strata_records.h"
 #include "io/strata/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
@@ -141,7 +142,7 @@ class TestStrataFormat : public QObject {
 private slots:
     void documentedSizesMatchTheFormat() {
         // docs/strata-format.md's record table and GpuActivity size against
-        // io/strata/strata_format.h: the document is checked, not trusted.
+        // io/strata/strata_records.h: the document is checked, not trusted.
         std::ifstream f(STRATA_TEST_DATA "/../../docs/strata-format.md");
         QVERIFY(f.good());
         const std::string doc((std::istreambuf_iterator<char>(f)), {});

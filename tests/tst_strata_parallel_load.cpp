@@ -3,7 +3,11 @@
 // see (GPU activity values compared by value: each half stores its own). Files cover every
 // record type, B/E pairs whose slices tie with X slices, unsorted and overlapping slices,
 // strings defined in the second half, and damage, where the parallel load must give way to the
-// sequential one and end with the same model and the same warnings.
+// sequential one and end with the same model and the same warnings; and a record type only this
+// test declares, added to the readers' record table.
+#include "io/strata/strata_record_sink.h"
+#include "io/strata/strata_record_table.h"
+#include "io/strata/strata_records.h"
 #include "io/strata/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "model/trace.h"
@@ -176,9 +180,11 @@ void writeEverything(const std::string& path, int loops) {
     QVERIFY(w.close());
 }
 
-void compareBothWays(const std::string& bytes, const std::string& name, bool expectParallel) {
-    const LoadResult seq = readStrataBuffer(bytes, name, {}, StrataLoadPath::Sequential);
-    const LoadResult par = readStrataBuffer(bytes, name, {}, StrataLoadPath::Parallel);
+// `records`: the record types both loads read (null: the standard ones).
+void compareBothWays(const std::string& bytes, const std::string& name, bool expectParallel,
+                     const strata_reader::RecordTable* records = nullptr) {
+    const LoadResult seq = readStrataBuffer(bytes, name, {}, StrataLoadPath::Sequential, records);
+    const LoadResult par = readStrataBuffer(bytes, name, {}, StrataLoadPath::Parallel, records);
     QVERIFY(seq.ok());
     QVERIFY(par.ok());
     QVERIFY(seq.trace->sliceCount() > 0);
@@ -187,6 +193,51 @@ void compareBothWays(const std::string& bytes, const std::string& name, bool exp
     // Which way it went shows in the GPU activity values: the two halves of a parallel load
     // store each value the file repeats once each; a load that fell back stores it once.
     QCOMPARE(par.trace->gpuActivities().size() > seq.trace->gpuActivities().size(), expectParallel);
+}
+
+// A record type of this test only, declared as those of io/strata/strata_records.h (the way a
+// "run" record would be): the command line (a string id) and exit code of the recorded program,
+// then a note filling the body.
+struct TestRunRecord {
+    static constexpr format::RecordType kType = format::RecordType(201);
+    static constexpr const char* kName = "TestRun";
+    static constexpr const char* kPrefixName = "command line and exit code";
+    static constexpr format::RecordUse kUse = format::RecordUse::FileOrder;
+    uint32_t commandLine = 0;
+    int32_t exitCode = 0;
+    std::string_view note;
+    using Body = format::PrefixedBody<
+        format::Fields<TestRunRecord, &TestRunRecord::commandLine, &TestRunRecord::exitCode>,
+        &TestRunRecord::note>;
+};
+
+// The same type id with a body too short for a TestRun record (4 bytes).
+struct ShortTestRunRecord {
+    static constexpr format::RecordType kType = TestRunRecord::kType;
+    uint32_t commandLine = 0;
+    using Body =
+        format::FixedBody<format::Fields<ShortTestRunRecord, &ShortTestRunRecord::commandLine>>;
+};
+
+// What a TestRun record means in the model: a warning naming the run.
+std::string loadTestRun(strata_reader::RecordSink& sink, const uint8_t* body, uint32_t bytes) {
+    const TestRunRecord r = format::readRecord<TestRunRecord>(body, bytes);
+    StringId command;
+    if (!sink.str(r.commandLine, &command)) return sink.problem();
+    sink.builder().addWarning("run: " + std::string(sink.builder().strings().view(command)) +
+                              " exited with " + std::to_string(r.exitCode) + " (" +
+                              std::string(r.note) + ")");
+    return {};
+}
+
+// The standard record types and TestRun.
+const strata_reader::RecordTable& withTestRun() {
+    static const strata_reader::RecordTable table = [] {
+        strata_reader::RecordTable t = strata_reader::RecordTable::standard();
+        t.add<TestRunRecord>(&loadTestRun);
+        return t;
+    }();
+    return table;
 }
 
 } // namespace
@@ -295,6 +346,69 @@ private slots:
         }
         QVERIFY(w.close());
         compareBothWays(slurp(path), path, true);
+    }
+
+    // A record type added to the record table by this test alone is written through the
+    // writer's generic call and read the same way by both loads, the two-thread load staying on
+    // two threads; readers without it skip and count it; a body too short for it is damage.
+    void recordTypeAddedByATestLoadsTheSame() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("runs.strata").toStdString();
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(path, &error));
+        w.setAutoFlushBytes(4096);
+        const GpuActivity g = stream1();
+        const uint32_t launch = w.string("cudaLaunchKernel");
+        for (int i = 0; i < 1000; ++i) {
+            const TimeNs t = 100 * i;
+            w.cpuSlice(1, 1, t, t + 10, launch, SliceKind::CudaRuntime, i, 0);
+            w.gpuOp(t + 20, t + 40, w.string("kernel_" + std::to_string(i)), SliceKind::Kernel, g,
+                    i);
+            if (i % 100 == 7) // in both halves, naming a string defined just before
+                w.writeRecord(TestRunRecord{w.string("./app --step " + std::to_string(i)), i % 3,
+                                            "note " + std::to_string(i)});
+        }
+        QVERIFY(w.close());
+        const std::string bytes = slurp(path);
+        compareBothWays(bytes, path, true, &withTestRun());
+
+        const LoadResult r =
+            readStrataBuffer(bytes, path, {}, StrataLoadPath::Parallel, &withTestRun());
+        std::vector<std::string> expected;
+        for (int i = 7; i < 1000; i += 100)
+            expected.push_back("run: ./app --step " + std::to_string(i) + " exited with " +
+                               std::to_string(i % 3) + " (note " + std::to_string(i) + ")");
+        QCOMPARE(r.trace->warnings(), expected);
+
+        // Readers that do not know the type skip its records and count them, both ways.
+        compareBothWays(bytes, path, true);
+        for (const auto how : {StrataLoadPath::Sequential, StrataLoadPath::Parallel}) {
+            const LoadResult plain = readStrataBuffer(bytes, path, {}, how);
+            const auto& skipped = plain.trace->warnings();
+            QCOMPARE(skipped.size(), size_t(1));
+            QVERIFY2(skipped[0].find("skipped 10 record(s) of types this build does not know "
+                                     "(file version 1.2)") != std::string::npos,
+                     skipped[0].c_str());
+        }
+
+        // A body too short for the type's fields is damage, reported as for a standard type.
+        StrataTraceWriter bad;
+        QVERIFY(bad.open(path, &error));
+        bad.setAutoFlushBytes(4096);
+        for (int i = 0; i < 1000; ++i) {
+            bad.gpuOp(100 * i, 100 * i + 50, bad.string("kernel"), SliceKind::Kernel, g, i);
+            if (i == 700) bad.writeRecord(ShortTestRunRecord{bad.string("./app")});
+        }
+        QVERIFY(bad.close());
+        compareBothWays(slurp(path), path, false, &withTestRun());
+        const LoadResult damaged =
+            readStrataBuffer(slurp(path), path, {}, StrataLoadPath::Parallel, &withTestRun());
+        const auto& w2 = damaged.trace->warnings();
+        QVERIFY(std::any_of(w2.begin(), w2.end(), [](const std::string& s) {
+            return s.find("TestRun record shorter than its 8-byte command line and exit code") !=
+                   std::string::npos;
+        }));
     }
 
     void oneChunkFileLoadsTheSame() {

@@ -9,42 +9,25 @@ namespace strata {
 
 namespace {
 
-template <typename T> void append(std::vector<uint8_t>& column, T v) {
-    const size_t at = column.size();
-    column.resize(at + sizeof v);
-    std::memcpy(column.data() + at, &v, sizeof v);
-}
+using CpuBlock = format::CpuSliceBlockRecord;
+using GpuBlock = format::GpuOpBlockRecord;
 
-// GpuActivity as stored (format::kGpuActivityBytes).
-void appendGpuActivity(std::vector<uint8_t>& c, const GpuActivity& g) {
-    append(c, int32_t(g.device));
-    append(c, int64_t(g.stream));
-    append(c, int64_t(g.context));
-    for (int32_t v : g.grid) append(c, v);
-    for (int32_t v : g.block) append(c, v);
-    append(c, int32_t(g.registersPerThread));
-    append(c, int32_t(g.staticSharedBytes));
-    append(c, int32_t(g.dynamicSharedBytes));
-    append(c, int64_t(g.bytes));
-    append(c, uint8_t(g.copyKind));
-    append(c, uint8_t(g.srcMemory));
-    append(c, uint8_t(g.dstMemory));
-    append(c, int64_t(g.graphId));
-    append(c, int64_t(g.graphNodeId));
+template <typename T> void append(std::vector<uint8_t>& column, const T& v) {
+    const size_t at = column.size();
+    column.resize(at + format::Codec<T>::kBytes);
+    format::Codec<T>::write(column.data() + at, v);
 }
 
 uint32_t headBytes(bool gpu) {
-    return gpu ? format::kGpuOpBlockHead : format::kCpuSliceBlockHead;
+    return gpu ? GpuBlock::Body::kShape.head : CpuBlock::Body::kShape.head;
 }
 uint32_t rowBytes(bool gpu) {
-    return gpu ? format::kGpuOpRow : format::kCpuSliceRow;
+    return gpu ? GpuBlock::Body::kShape.row : CpuBlock::Body::kShape.row;
 }
 
 } // namespace
 
-StrataBlockBuffer::Block& StrataBlockBuffer::addRow(const Key& key, TimeNs start, TimeNs end,
-                                                    uint32_t name, SliceKind kind,
-                                                    int64_t correlation) {
+StrataBlockBuffer::Block& StrataBlockBuffer::openBlock(const Key& key) {
     auto [it, added] = index_.try_emplace(key, blocks_.size());
     if (added) blocks_.emplace_back().key = key;
     Block& b = blocks_[it->second];
@@ -53,26 +36,28 @@ StrataBlockBuffer::Block& StrataBlockBuffer::addRow(const Key& key, TimeNs start
         openOrder_.push_back(it->second);
         pendingBytes_ += format::kRecordHeaderBytes + headBytes(key.gpu);
     }
-    ++b.rows;
-    pendingBytes_ += rowBytes(key.gpu);
-    append(b.columns[0], int64_t(start));
-    append(b.columns[1], int64_t(end));
-    append(b.columns[2], name);
-    append(b.columns[3], uint8_t(kind));
-    append(b.columns[4], correlation);
     return b;
+}
+
+template <typename RowFields>
+void StrataBlockBuffer::appendRow(Block& b, const typename RowFields::Struct& row) {
+    ++b.rows;
+    pendingBytes_ += RowFields::kBytes;
+    RowFields::forEach(row, [&](size_t i, const auto& value) { append(b.columns[i], value); });
 }
 
 void StrataBlockBuffer::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name,
                                  SliceKind kind, int64_t correlation, int32_t returnCode) {
-    Block& b = addRow(Key{false, pid, tid}, start, end, name, kind, correlation);
-    append(b.columns[5], returnCode);
+    appendRow<format::CpuSliceRowFields>(
+        openBlock(Key{false, pid, tid}),
+        format::CpuSliceRow{start, end, name, uint8_t(kind), correlation, returnCode});
 }
 
 void StrataBlockBuffer::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
                               const GpuActivity& gpu, int64_t correlation) {
-    Block& b = addRow(Key{true, gpu.device, gpu.stream}, start, end, name, kind, correlation);
-    appendGpuActivity(b.columns[5], gpu);
+    appendRow<format::GpuOpRowFields>(
+        openBlock(Key{true, gpu.device, gpu.stream}),
+        format::GpuOpRow{start, end, name, uint8_t(kind), correlation, gpu});
 }
 
 void StrataBlockBuffer::write(Block& b, std::vector<uint8_t>& out) {
@@ -80,16 +65,13 @@ void StrataBlockBuffer::write(Block& b, std::vector<uint8_t>& out) {
     const size_t at = out.size();
     out.resize(at + format::kRecordHeaderBytes + body);
     uint8_t* p = out.data() + at;
-    *p++ = uint8_t(b.key.gpu ? format::RecordType::GpuOpBlock : format::RecordType::CpuSliceBlock);
+    *p++ = uint8_t(b.key.gpu ? GpuBlock::kType : CpuBlock::kType);
     std::memcpy(p, &body, 4);
     p += 4;
-    if (!b.key.gpu) {
-        std::memcpy(p, &b.key.a, 8);
-        std::memcpy(p + 8, &b.key.b, 8);
-        p += 16;
-    }
-    std::memcpy(p, &b.rows, 4);
-    p += 4;
+    if (b.key.gpu)
+        p = GpuBlock::Head::write(p, GpuBlock{b.rows});
+    else
+        p = CpuBlock::Head::write(p, CpuBlock{b.key.a, b.key.b, b.rows});
     for (std::vector<uint8_t>& c : b.columns) {
         if (!c.empty()) std::memcpy(p, c.data(), c.size());
         p += c.size();

@@ -1,13 +1,15 @@
 #pragma once
 // The slices the writer has not written out yet, one block per CPU thread and per GPU stream,
-// kept column by column (io/strata_format.h: CpuSliceBlock, GpuOpBlock) until the block is
+// kept column by column (io/strata/strata_records.h: CpuSliceBlock, GpuOpBlock) until the block is
 // closed: by the chunk's flush, or, for a thread, by its next NVTX push or pop, so that every
 // thread's slices and push/pops keep their order in the file. Plain std (the collector links
 // it through StrataTraceWriter); not synchronized (the writer's mutex covers it).
+#include "io/strata/strata_records.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
 #include "model/trace.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -41,21 +43,23 @@ private:
                           (uint64_t(k.b) * 0xC2B2AE3D27D4EB4Full) ^ uint64_t(k.gpu));
         }
     };
+    static constexpr size_t kColumns =
+        std::max(format::CpuSliceRowFields::kCount, format::GpuOpRowFields::kCount);
     struct Block {
         Key key;
         uint32_t rows = 0;
         bool open = false;
-        std::vector<uint8_t> columns[6]; // one per field of a row, in file order
+        std::vector<uint8_t> columns[kColumns]; // one per field of a row, in file order
     };
     std::unordered_map<Key, size_t, KeyHash> index_;
     std::vector<Block> blocks_;
     std::vector<size_t> openOrder_;
     size_t pendingBytes_ = 0;
 
-    // A new row of key's block, its cells shared by CPU slices and GPU ops (start, end, name,
-    // kind, correlation) appended; the caller appends the last one.
-    Block& addRow(const Key& key, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
-                  int64_t correlation);
+    // Key's block, opened if it is not.
+    Block& openBlock(const Key& key);
+    // A row appended to a block: each of its fields (RowFields, strata_slice_rows.h) to its column.
+    template <typename RowFields> void appendRow(Block& b, const typename RowFields::Struct& row);
     void write(Block& b, std::vector<uint8_t>& out);
 };
 

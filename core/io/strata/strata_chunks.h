@@ -1,8 +1,9 @@
 #pragma once
-// The chunk layer of a .strata file (io/strata_format.h), shared by the sequential and the
+// The chunk layer of a .strata file (io/strata/strata_format.h), shared by the sequential and the
 // parallel loads: where the chunks are, whether one is intact, and the walk over its records.
 // Internal to the reader.
 #include "io/strata/strata_format.h"
+#include "io/strata/strata_records.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -8,8 +8,11 @@
 // reference as it goes: no intermediate copy, no growing arrays, and file order kept within
 // every track. Pass 1 leaves the file pages it maps to pass 2, which hands them back as it goes
 // while backing the columns just ahead of its writes: the resident set stays near the file's
-// size. The rare records (strings, names, devices, metadata, warnings) are replayed in
+// size. The rare records (strings, names, devices, metadata, warnings: RecordUse::FileOrder in
+// io/strata/strata_records.h, and any type only the sink's RecordTable holds) are replayed in
 // file order through the sequential RecordSink, so they mean exactly what they mean there.
+// strata_half_loader.h holds the two passes of one half, this file's .cpp what runs between and
+// after them.
 //
 // Anything the sequential load would report (a damaged chunk or record, a string used before
 // its String record) — or would read differently (a string id defined twice) — makes this give

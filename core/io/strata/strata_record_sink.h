@@ -1,14 +1,16 @@
 #pragma once
-// Turns the records of a .strata chunk into TraceBuilder calls (used by strata_trace_reader.cpp;
-// layout in io/strata_format.h). Internal to the reader.
+// Turns the records of a .strata chunk into TraceBuilder calls: the sequential reader
+// (strata_trace_reader.cpp) applies every record through it, the two-thread load
+// (strata_parallel_load.cpp) the FileOrder ones (layouts in io/strata/strata_records.h).
+// Internal to the reader.
 #include "io/strata/strata_chunks.h"
 #include "io/strata/strata_format.h"
+#include "io/strata/strata_record_table.h"
+#include "io/strata/strata_records.h"
 #include "model/trace_builder.h"
 
 #include <cinttypes>
 #include <cstdint>
-#include <cstring>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -18,23 +20,6 @@ namespace strata::strata_reader {
 
 namespace fmt = format;
 
-// Fixed-width little-endian fields from a cursor (bounds were checked by the caller).
-struct Get {
-    const uint8_t* p;
-    template <typename T> T take() {
-        T v;
-        std::memcpy(&v, p, sizeof v);
-        p += sizeof v;
-        return v;
-    }
-    int64_t i64() { return take<int64_t>(); }
-    uint64_t u64() { return take<uint64_t>(); }
-    int32_t i32() { return take<int32_t>(); }
-    uint32_t u32() { return take<uint32_t>(); }
-    uint8_t u8() { return *p++; }
-    double f64() { return take<double>(); }
-};
-
 // end - start; 0, counted in `negatives`, for a slice that ends before it starts (or lasts over
 // 2^63 ns).
 inline TimeNs sliceDuration(TimeNs start, TimeNs end, uint64_t& negatives) {
@@ -43,48 +28,6 @@ inline TimeNs sliceDuration(TimeNs start, TimeNs end, uint64_t& negatives) {
     ++negatives;
     return 0;
 }
-
-// The GpuActivity of a GpuOp record (kGpuActivityBytes), advancing the cursor.
-GpuActivity readGpuActivity(Get& g);
-
-// Field i of a column of fixed-width values.
-template <typename T> T cell(const uint8_t* column, size_t i) {
-    T v;
-    std::memcpy(&v, column + i * sizeof(T), sizeof v);
-    return v;
-}
-
-// The columns every slice row starts with, the same in CPU and GPU blocks and records.
-struct SliceCells {
-    uint32_t rows = 0;
-    const uint8_t *start = nullptr, *end = nullptr, *name = nullptr, *kind = nullptr,
-                  *correlation = nullptr;
-    // Lays them out as a block's columns from `first` on; returns where the next column starts.
-    const uint8_t* layBlock(const uint8_t* first, uint32_t n);
-    // Points them at one record's fields (start at `first`, one row); returns the next field.
-    const uint8_t* layRecord(const uint8_t* first);
-};
-
-// CPU slices as columns: a CpuSliceBlock's, or one CpuSlice record's (one row).
-struct CpuSliceColumns : SliceCells {
-    int64_t pid = 0, tid = 0;
-    const uint8_t* returnCode = nullptr;
-    static constexpr const char* kBlockName = "CpuSliceBlock";
-    static constexpr uint32_t kHead = fmt::kCpuSliceBlockHead, kRow = fmt::kCpuSliceRow;
-    static CpuSliceColumns ofRecord(const uint8_t* body);
-    // A block's columns; nullopt when its size disagrees with the rows it announces.
-    static std::optional<CpuSliceColumns> ofBlock(const uint8_t* body, uint32_t bodyBytes);
-};
-
-// The same for GPU ops (activity: kGpuActivityBytes per row).
-struct GpuOpColumns : SliceCells {
-    const uint8_t* activity = nullptr;
-    static constexpr const char* kBlockName = "GpuOpBlock";
-    static constexpr uint32_t kHead = fmt::kGpuOpBlockHead, kRow = fmt::kGpuOpRow;
-    static GpuOpColumns ofRecord(const uint8_t* body);
-    static std::optional<GpuOpColumns> ofBlock(const uint8_t* body, uint32_t bodyBytes);
-    const uint8_t* activityOf(size_t i) const { return activity + i * fmt::kGpuActivityBytes; }
-};
 
 // (a, b) -> track, for the few keys a trace has (threads, GPU streams): a short array searched
 // linearly (cheaper than hashing for tens of keys), with a hash map behind it for many keys.
@@ -119,39 +62,44 @@ private:
     std::unordered_map<Key, TrackId, Hash> big_;
 };
 
-// Turns records into builder calls. Returns an empty string, or what was wrong with a record.
+// Turns records into builder calls: apply() reads a record through the RecordTable, which calls
+// the load() of its type below. Each returns an empty string, or what was wrong with a record.
 class RecordSink {
 public:
     static constexpr size_t kMaxStringIdGap = 1u << 16;
-    explicit RecordSink(TraceBuilder& b) : b_(b) {
+    explicit RecordSink(TraceBuilder& b, const RecordTable& records = RecordTable::standard())
+        : b_(b), records_(records) {
         strings_.push_back(StringPool::kEmpty);
         returnCodeKey_ = b_.intern("return_code");
         for (uint8_t k = 0; k <= fmt::kMaxSliceKind; ++k)
             kindCategory_[k] = b_.intern(sliceKindName(SliceKind(k)));
     }
 
-    std::string apply(fmt::RecordType type, Get g, uint32_t body);
+    // A record of any type: its body size checked against its type's shape, then loaded; a
+    // type the table does not hold is skipped and counted.
+    std::string apply(fmt::RecordType type, const uint8_t* body, uint32_t bytes);
 
-    // For the parallel load, which replays only the rare records through apply() and writes
-    // the others itself: file string id -> model id (UINT32_MAX: not defined), the category of
-    // a slice kind, the key of the return-code arg.
-    const std::vector<StringId>& stringMap() const { return strings_; }
-    StringId category(SliceKind k) const { return kindCategory_[uint8_t(k)]; }
-    StringId returnCodeKey() const { return returnCodeKey_; }
+    // What each record type means in the model (strata_records.h has their layouts).
+    std::string load(const fmt::StringRecord& r);
+    std::string load(const fmt::MetadataRecord& r);
+    std::string load(const fmt::ProcessRecord& r);
+    std::string load(const fmt::ThreadRecord& r);
+    std::string load(const fmt::DeviceRecord& r);
+    std::string load(const fmt::CpuSliceColumns& c); // CpuSlice and CpuSliceBlock
+    std::string load(const fmt::CpuBeginRecord& r);
+    std::string load(const fmt::CpuEndRecord& r);
+    std::string load(const fmt::AsyncSliceRecord& r);
+    std::string load(const fmt::InstantRecord& r);
+    std::string load(const fmt::GpuOpColumns& c); // GpuOp and GpuOpBlock
+    std::string load(const fmt::CounterRecord& r);
+    std::string load(const fmt::WarningRecord& r);
+    std::string load(const fmt::EndOfFileRecord& r);
+    std::string load(const fmt::NameColorRecord& r);
 
-    uint64_t unknownRecords = 0;
-    uint64_t negativeDurations = 0;
-    uint64_t endOfFileRecords = 0;
-
-private:
-    TraceBuilder& b_;
-    std::vector<StringId> strings_; // file string id -> model id
-    StringId returnCodeKey_ = 0;
-    StringId kindCategory_[fmt::kMaxSliceKind + 1] = {};
-    TrackCache threadTracks_;
-    TrackCache gpuTracks_;
-    std::string bad_;
-
+    // For the loads of record types added to the table (tests): the builder; the model's id of
+    // file string id `fileId` (false, and problem() says why, when no String record defined it
+    // yet); the SliceKind of a stored kind (false, and problem() says why, for an unknown one).
+    TraceBuilder& builder() { return b_; }
     bool str(uint32_t fileId, StringId* out) {
         if (fileId < strings_.size() && (fileId == 0 || strings_[fileId] != UINT32_MAX)) {
             *out = strings_[fileId];
@@ -169,6 +117,29 @@ private:
                       unsigned(fmt::kMaxSliceKind));
         return false;
     }
+    const std::string& problem() const { return bad_; }
+
+    // For the parallel load, which applies only the FileOrder records through apply() and
+    // writes the others itself: file string id -> model id (UINT32_MAX: not defined), the
+    // category of a slice kind, the key of the return-code arg.
+    const std::vector<StringId>& stringMap() const { return strings_; }
+    StringId category(SliceKind k) const { return kindCategory_[uint8_t(k)]; }
+    StringId returnCodeKey() const { return returnCodeKey_; }
+
+    uint64_t unknownRecords = 0;
+    uint64_t negativeDurations = 0;
+    uint64_t endOfFileRecords = 0;
+
+private:
+    TraceBuilder& b_;
+    const RecordTable& records_;
+    std::vector<StringId> strings_; // file string id -> model id
+    StringId returnCodeKey_ = 0;
+    StringId kindCategory_[fmt::kMaxSliceKind + 1] = {};
+    TrackCache threadTracks_;
+    TrackCache gpuTracks_;
+    std::string bad_;
+
     TrackId threadTrack(int64_t pid, int64_t tid) {
         return threadTracks_.get(pid, tid, [&] { return b_.threadTrack(pid, tid); });
     }
@@ -179,10 +150,8 @@ private:
     TimeNs duration(TimeNs start, TimeNs end) {
         return sliceDuration(start, end, negativeDurations);
     }
-    bool rowInput(const SliceCells& c, uint32_t i, SliceInput& s);
-    std::string cpuSlices(const CpuSliceColumns& c, bool block);
-    std::string gpuOps(const GpuOpColumns& c, bool block);
-    std::string rowError(uint32_t row, bool block) const;
+    bool rowInput(const fmt::SliceCells& c, uint32_t i, SliceInput& s);
+    std::string rowError(const fmt::SliceCells& c, uint32_t row) const;
 };
 
 } // namespace strata::strata_reader

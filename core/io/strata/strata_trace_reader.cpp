@@ -1,4 +1,4 @@
-// Reads a .strata file (io/strata_format.h) straight into a TraceBuilder.
+// Reads a .strata file (io/strata/strata_format.h) straight into a TraceBuilder.
 //
 // The file is mapped read-only; each chunk's header and CRC32C are checked before any of its
 // records reach the builder. A damaged or truncated chunk ends the load with a warning naming
@@ -10,8 +10,8 @@
 #include "io/strata/strata_parallel_load.h"
 #include "io/strata/strata_record_sink.h"
 #include "io/trace_loader.h"
-#include "util/phase_timer.h"
 #include "model/trace_builder.h"
+#include "util/phase_timer.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -124,7 +124,8 @@ std::string damageText(const std::string& path, uint32_t index, size_t offset, s
 
 // The whole load over bytes in memory; `file` (may be null) releases pages behind the cursor.
 LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& path,
-                           const LoadOptions& options, MappedFile* file, StrataLoadPath how) {
+                           const LoadOptions& options, MappedFile* file, StrataLoadPath how,
+                           const RecordTable& records) {
     LoadResult result;
     auto fail = [&](uint64_t offset, std::string message) {
         result.error = LoadError{path, offset, 0, std::move(message)};
@@ -149,7 +150,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
          std::thread::hardware_concurrency() > 1);
     if (parallel) {
         TraceBuilder builder;
-        RecordSink sink(builder);
+        RecordSink sink(builder, records);
         ParallelLoadHooks hooks;
         hooks.progress = options.progress;
         if (file) hooks.releaseBytes = [file](size_t from, size_t to) { file->release(from, to); };
@@ -175,7 +176,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     }
 
     TraceBuilder builder;
-    RecordSink sink(builder);
+    RecordSink sink(builder, records);
     std::string damage; // why loading stopped early
     uint32_t chunkIndex = 0;
     constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
@@ -187,7 +188,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
         if (bad.empty())
             bad = forEachRecord(data, chunk,
                                 [&](fmt::RecordType type, const uint8_t* body, uint32_t bytes) {
-                                    return sink.apply(type, Get{body}, bytes);
+                                    return sink.apply(type, body, bytes);
                                 });
         if (!bad.empty()) {
             damage = damageText(path, chunkIndex, chunk.offset, size, bad);
@@ -219,13 +220,15 @@ LoadResult readStrataTrace(const std::string& path, const LoadOptions& options) 
         r.error = LoadError{path, 0, 0, error};
         return r;
     }
-    return readStrataBytes(file.data(), file.size(), path, options, &file, StrataLoadPath::Auto);
+    return readStrataBytes(file.data(), file.size(), path, options, &file, StrataLoadPath::Auto,
+                           RecordTable::standard());
 }
 
 LoadResult readStrataBuffer(std::string_view bytes, const std::string& name,
-                            const LoadOptions& options, StrataLoadPath how) {
+                            const LoadOptions& options, StrataLoadPath how,
+                            const strata_reader::RecordTable* records) {
     return readStrataBytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), name,
-                           options, nullptr, how);
+                           options, nullptr, how, records ? *records : RecordTable::standard());
 }
 
 } // namespace strata

@@ -2,6 +2,7 @@
 
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_format.h"
+#include "io/strata/strata_records.h"
 
 #include <algorithm>
 #include <bit>
@@ -15,16 +16,12 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-// Appends fixed-width little-endian fields at a cursor.
+// Appends fixed-width little-endian fields at a cursor (the chunk header).
 struct Put {
     uint8_t* p;
     template <typename T> void operator()(T v) {
         std::memcpy(p, &v, sizeof v);
         p += sizeof v;
-    }
-    void bytes(std::string_view s) {
-        if (!s.empty()) std::memcpy(p, s.data(), s.size());
-        p += s.size();
     }
 };
 
@@ -103,10 +100,7 @@ uint32_t StrataTraceWriter::internLocked(std::string_view s) {
     if (it != strings_.end()) return it->second;
     const uint32_t id = nextString_++;
     strings_.emplace(std::string(s), id);
-    Put put{beginRecord(uint8_t(format::RecordType::String), uint32_t(4 + s.size()))};
-    put(id);
-    put.bytes(s);
-    endRecordLocked();
+    writeLocked(format::StringRecord{id, s});
     return id;
 }
 
@@ -120,48 +114,27 @@ void StrataTraceWriter::metadata(std::string_view key, std::string_view value) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
     const uint32_t k = internLocked(key);
-    value = clip(value);
-    Put put{beginRecord(uint8_t(format::RecordType::Metadata), uint32_t(4 + value.size()))};
-    put(k);
-    put.bytes(value);
-    endRecordLocked();
+    writeLocked(format::MetadataRecord{k, clip(value)});
 }
 
 void StrataTraceWriter::process(int64_t pid, std::string_view name) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    const uint32_t n = internLocked(name);
-    Put put{beginRecord(uint8_t(format::RecordType::Process), format::kProcessBody)};
-    put(pid);
-    put(n);
-    endRecordLocked();
+    writeLocked(format::ProcessRecord{pid, internLocked(name)});
 }
 
 void StrataTraceWriter::thread(int64_t pid, int64_t tid, std::string_view name) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    const uint32_t n = internLocked(name);
-    Put put{beginRecord(uint8_t(format::RecordType::Thread), format::kThreadBody)};
-    put(pid);
-    put(tid);
-    put(n);
-    endRecordLocked();
+    writeLocked(format::ThreadRecord{pid, tid, internLocked(name)});
 }
 
 void StrataTraceWriter::device(const DeviceInfo& d) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    const uint32_t n = internLocked(d.name);
-    Put put{beginRecord(uint8_t(format::RecordType::Device), format::kDeviceBody)};
-    put(int32_t(d.id));
-    put(n);
-    put(int32_t(d.smCount));
-    put(int64_t(d.totalMemoryBytes));
-    put(int32_t(d.computeMajor));
-    put(int32_t(d.computeMinor));
-    put(int64_t(d.clockRateKHz));
-    put(int64_t(d.memoryClockRateKHz));
-    endRecordLocked();
+    const uint32_t name = internLocked(d.name);
+    writeLocked(format::DeviceRecord{d.id, name, d.smCount, d.totalMemoryBytes, d.computeMajor,
+                                     d.computeMinor, d.clockRateKHz, d.memoryClockRateKHz});
 }
 
 void StrataTraceWriter::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name,
@@ -177,57 +150,33 @@ void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t n
     std::lock_guard lock(mutex_);
     if (!file_) return;
     chunkRecords_ += blocks_.closeThread(pid, tid, chunk_); // the thread's slices before it
-    Put put{beginRecord(uint8_t(format::RecordType::CpuBegin), format::kCpuBeginBody)};
-    put(pid);
-    put(tid);
-    put(int64_t(ts));
-    put(name);
-    put(uint8_t(kind));
-    endRecordLocked();
+    writeLocked(format::CpuBeginRecord{pid, tid, ts, name, uint8_t(kind)});
 }
 
 void StrataTraceWriter::cpuEnd(int64_t pid, int64_t tid, TimeNs ts) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
     chunkRecords_ += blocks_.closeThread(pid, tid, chunk_);
-    Put put{beginRecord(uint8_t(format::RecordType::CpuEnd), format::kCpuEndBody)};
-    put(pid);
-    put(tid);
-    put(int64_t(ts));
-    endRecordLocked();
+    writeLocked(format::CpuEndRecord{pid, tid, ts});
 }
 
 void StrataTraceWriter::asyncSlice(int64_t pid, uint64_t id, TimeNs start, TimeNs end,
                                    uint32_t name) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::AsyncSlice), format::kAsyncSliceBody)};
-    put(pid);
-    put(id);
-    put(int64_t(start));
-    put(int64_t(end));
-    put(name);
-    endRecordLocked();
+    writeLocked(format::AsyncSliceRecord{pid, id, start, end, name});
 }
 
 void StrataTraceWriter::instant(int64_t pid, int64_t tid, TimeNs ts, uint32_t name) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::Instant), format::kInstantBody)};
-    put(pid);
-    put(tid);
-    put(int64_t(ts));
-    put(name);
-    endRecordLocked();
+    writeLocked(format::InstantRecord{pid, tid, ts, name});
 }
 
 void StrataTraceWriter::nameColor(uint32_t name, uint32_t argb) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::NameColor), format::kNameColorBody)};
-    put(name);
-    put(argb);
-    endRecordLocked();
+    writeLocked(format::NameColorRecord{name, argb});
 }
 
 void StrataTraceWriter::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
@@ -241,12 +190,7 @@ void StrataTraceWriter::gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind
 void StrataTraceWriter::counter(int64_t pid, uint32_t name, TimeNs ts, double value) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    Put put{beginRecord(uint8_t(format::RecordType::Counter), format::kCounterBody)};
-    put(pid);
-    put(name);
-    put(int64_t(ts));
-    put(value);
-    endRecordLocked();
+    writeLocked(format::CounterRecord{pid, name, ts, value});
 }
 
 void StrataTraceWriter::warning(std::string_view text) {
@@ -256,10 +200,7 @@ void StrataTraceWriter::warning(std::string_view text) {
 
 void StrataTraceWriter::warningLocked(std::string_view text) {
     if (!file_) return;
-    text = clip(text);
-    Put put{beginRecord(uint8_t(format::RecordType::Warning), uint32_t(text.size()))};
-    put.bytes(text);
-    endRecordLocked();
+    writeLocked(format::WarningRecord{clip(text)});
 }
 
 bool StrataTraceWriter::flushLocked() {
@@ -313,7 +254,7 @@ bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::stri
 bool StrataTraceWriter::closeLocked() {
     if (!file_) return false;
     bool ok = flushLocked(); // the data, then a chunk holding only the end-of-file record
-    beginRecord(uint8_t(format::RecordType::EndOfFile), 0);
+    appendLocked(format::EndOfFileRecord{});
     ++chunkRecords_;
     ok = flushLocked() && ok;
     if (std::fclose(file_) != 0 && ok) {

@@ -1,5 +1,6 @@
 #pragma once
-// Writes a .strata file incrementally (layout: io/strata_format.h, docs/strata-format.md).
+// Writes a .strata file incrementally (layout: io/strata/strata_format.h and, record by record,
+// io/strata/strata_records.h; docs/strata-format.md).
 //
 // The CUPTI collector links this writer (kernels/collector), so it depends on nothing but the
 // standard library and the model headers' plain structs (DeviceInfo, GpuActivity, SliceKind,
@@ -12,6 +13,7 @@
 // Internally synchronized by one (timed) mutex: every member may be called from any thread. Calls
 // before open() or after close() are ignored (and return 0 / false where they return).
 #include "io/strata/strata_block_buffer.h"
+#include "io/strata/strata_records.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
 #include "model/trace.h"
@@ -71,6 +73,13 @@ public:
     void setAutoFlushBytes(size_t bytes);
     size_t autoFlushBytes() const;
 
+    // Writes one record of a type declared as those of io/strata/strata_records.h, as it is:
+    // for a type no call above writes (a test's own type). Its string ids come from string().
+    template <typename Record> void writeRecord(const Record& r) {
+        std::lock_guard lock(mutex_);
+        if (file_) writeLocked(r);
+    }
+
 private:
     mutable std::timed_mutex mutex_;
     std::FILE* file_ = nullptr;
@@ -95,6 +104,16 @@ private:
 
     uint32_t internLocked(std::string_view s);
     uint8_t* beginRecord(uint8_t type, uint32_t bodyBytes);
+    // Appends a record to the chunk (its layout from strata_records.h); writeLocked also counts
+    // it and flushes a full chunk.
+    template <typename Record> void appendLocked(const Record& r) {
+        using Body = typename Record::Body;
+        Body::write(beginRecord(uint8_t(Record::kType), Body::bytes(r)), r);
+    }
+    template <typename Record> void writeLocked(const Record& r) {
+        appendLocked(r);
+        endRecordLocked();
+    }
     void endRecordLocked();
     void autoFlushLocked();
     bool flushLocked();

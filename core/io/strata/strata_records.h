@@ -1,0 +1,338 @@
+#pragma once
+// The .strata record types: for each, its id, its fields in body order and the shape of its body
+// (fixed size, fields then a string, or a block of rows). Both readers (the sequential
+// RecordSink and the two-thread load) and the writer take sizes, offsets, reads and writes from
+// here; docs/strata-format.md describes the same records (a test compares its sizes with these).
+// Plain std and the model's plain structs (the writer, and so the collector, includes it).
+//
+// Adding a record type:
+//   1. its id in RecordType (a new id means a new minor version, format::kVersionMinor);
+//   2. its struct below: kType, kName, kUse, its members, and Body (a shape of strata_fields.h
+//      over Fields<Struct, &Struct::member, ...> in body order), and its name in StandardRecords;
+//   3. what it means in the model: RecordSink::load(const NewRecord&) (strata_record_sink.cpp);
+//      for kUse == TrackRows also HalfLoader::countRows and writeRows (strata_half_count.cpp,
+//      strata_half_write.cpp): the compiler asks for each. A FileOrder type needs nothing more
+//      in the two-thread load, which applies it through the RecordSink;
+//   4. a StrataTraceWriter call that writes it (writeLocked(NewRecord{...})), and its row in
+//      docs/strata-format.md.
+// A reader that does not know a type skips its records (bodyBytes) and counts them.
+#include "io/strata/strata_fields.h"
+#include "io/strata/strata_slice_rows.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace strata::format {
+
+enum class RecordType : uint8_t {
+    Invalid = 0,
+    String = 1,
+    Metadata = 2,
+    Process = 3,
+    Thread = 4,
+    Device = 5,
+    CpuSlice = 6,
+    CpuBegin = 7,
+    CpuEnd = 8,
+    AsyncSlice = 9,
+    Instant = 10,
+    GpuOp = 11,
+    Counter = 12,
+    Warning = 13,
+    EndOfFile = 14,
+    CpuSliceBlock = 15, // 1.1
+    GpuOpBlock = 16,    // 1.1
+    NameColor = 17,     // 1.2
+};
+
+// How a record reaches the model.
+enum class RecordUse : uint8_t {
+    // It adds rows to one track (slices, NVTX begin/end, instants, counter samples): the
+    // two-thread load counts them, then writes them straight into the track's columns.
+    TrackRows,
+    // Anything else (strings, names, devices, metadata, warnings): applied through the
+    // RecordSink in file order; the two-thread load does that on the calling thread between its
+    // passes.
+    FileOrder,
+};
+
+// 1: a string (UTF-8, no terminator) and the id records use for it; ids 1, 2, 3, ... in order.
+struct StringRecord {
+    static constexpr RecordType kType = RecordType::String;
+    static constexpr const char* kName = "String";
+    static constexpr const char* kPrefixName = "id";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    uint32_t id = 0;
+    std::string_view text;
+    using Body = PrefixedBody<Fields<StringRecord, &StringRecord::id>, &StringRecord::text>;
+};
+
+// 2: a metadata entry (command_line, host, rank, ...).
+struct MetadataRecord {
+    static constexpr RecordType kType = RecordType::Metadata;
+    static constexpr const char* kName = "Metadata";
+    static constexpr const char* kPrefixName = "key";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    uint32_t key = 0; // string id
+    std::string_view value;
+    using Body = PrefixedBody<Fields<MetadataRecord, &MetadataRecord::key>, &MetadataRecord::value>;
+};
+
+// 3: the name of a process.
+struct ProcessRecord {
+    static constexpr RecordType kType = RecordType::Process;
+    static constexpr const char* kName = "Process";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int64_t pid = 0;
+    uint32_t name = 0; // string id
+    using Body = FixedBody<Fields<ProcessRecord, &ProcessRecord::pid, &ProcessRecord::name>>;
+};
+
+// 4: the name of a thread.
+struct ThreadRecord {
+    static constexpr RecordType kType = RecordType::Thread;
+    static constexpr const char* kName = "Thread";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    uint32_t name = 0; // string id
+    using Body = FixedBody<
+        Fields<ThreadRecord, &ThreadRecord::pid, &ThreadRecord::tid, &ThreadRecord::name>>;
+};
+
+// 5: a GPU.
+struct DeviceRecord {
+    static constexpr RecordType kType = RecordType::Device;
+    static constexpr const char* kName = "Device";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int32_t id = 0;
+    uint32_t name = 0; // string id
+    int32_t smCount = 0;
+    int64_t totalMemoryBytes = 0;
+    int32_t computeMajor = 0;
+    int32_t computeMinor = 0;
+    int64_t clockRateKHz = 0;
+    int64_t memoryClockRateKHz = 0;
+    using Body = FixedBody<Fields<DeviceRecord, &DeviceRecord::id, &DeviceRecord::name,
+                                  &DeviceRecord::smCount, &DeviceRecord::totalMemoryBytes,
+                                  &DeviceRecord::computeMajor, &DeviceRecord::computeMinor,
+                                  &DeviceRecord::clockRateKHz, &DeviceRecord::memoryClockRateKHz>>;
+};
+
+// 6: one CPU slice of a thread (1.0; the writer now writes CpuSliceBlock). Readers take it as a
+// block of one row.
+struct CpuSliceRecord {
+    static constexpr RecordType kType = RecordType::CpuSlice;
+    static constexpr const char* kName = "CpuSlice";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    CpuSliceRow row;
+    using Body = FixedBody<
+        Fields<CpuSliceRecord, &CpuSliceRecord::pid, &CpuSliceRecord::tid, &CpuSliceRecord::row>>;
+    static CpuSliceColumns columns(const uint8_t* body, uint32_t) {
+        using F = Body::Layout;
+        return {F::get<&CpuSliceRecord::pid>(body), F::get<&CpuSliceRecord::tid>(body),
+                body + F::offsetOf<&CpuSliceRecord::row>(), 1, false};
+    }
+};
+
+// 7: an NVTX push: a slice of a thread begins (kind: SliceKind).
+struct CpuBeginRecord {
+    static constexpr RecordType kType = RecordType::CpuBegin;
+    static constexpr const char* kName = "CpuBegin";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    int64_t ts = 0;
+    uint32_t name = 0; // string id
+    uint8_t kind = 0;
+    using Body =
+        FixedBody<Fields<CpuBeginRecord, &CpuBeginRecord::pid, &CpuBeginRecord::tid,
+                         &CpuBeginRecord::ts, &CpuBeginRecord::name, &CpuBeginRecord::kind>>;
+};
+
+// 8: an NVTX pop: the thread's innermost open slice ends.
+struct CpuEndRecord {
+    static constexpr RecordType kType = RecordType::CpuEnd;
+    static constexpr const char* kName = "CpuEnd";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    int64_t ts = 0;
+    using Body =
+        FixedBody<Fields<CpuEndRecord, &CpuEndRecord::pid, &CpuEndRecord::tid, &CpuEndRecord::ts>>;
+};
+
+// 9: an NVTX start/end range, on the process's track of that name and id.
+struct AsyncSliceRecord {
+    static constexpr RecordType kType = RecordType::AsyncSlice;
+    static constexpr const char* kName = "AsyncSlice";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    uint64_t id = 0;
+    int64_t start = 0;
+    int64_t end = 0;
+    uint32_t name = 0; // string id
+    using Body = FixedBody<
+        Fields<AsyncSliceRecord, &AsyncSliceRecord::pid, &AsyncSliceRecord::id,
+               &AsyncSliceRecord::start, &AsyncSliceRecord::end, &AsyncSliceRecord::name>>;
+};
+
+// 10: an NVTX mark on a thread.
+struct InstantRecord {
+    static constexpr RecordType kType = RecordType::Instant;
+    static constexpr const char* kName = "Instant";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    int64_t ts = 0;
+    uint32_t name = 0; // string id
+    using Body = FixedBody<Fields<InstantRecord, &InstantRecord::pid, &InstantRecord::tid,
+                                  &InstantRecord::ts, &InstantRecord::name>>;
+};
+
+// 11: one GPU op (1.0; the writer now writes GpuOpBlock). Readers take it as a block of one row.
+struct GpuOpRecord {
+    static constexpr RecordType kType = RecordType::GpuOp;
+    static constexpr const char* kName = "GpuOp";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    GpuOpRow row;
+    using Body = FixedBody<Fields<GpuOpRecord, &GpuOpRecord::row>>;
+    static GpuOpColumns columns(const uint8_t* body, uint32_t) { return {body, 1, false}; }
+};
+
+// 12: a sample of a process's counter.
+struct CounterRecord {
+    static constexpr RecordType kType = RecordType::Counter;
+    static constexpr const char* kName = "Counter";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    uint32_t name = 0; // string id
+    int64_t ts = 0;
+    double value = 0;
+    using Body = FixedBody<Fields<CounterRecord, &CounterRecord::pid, &CounterRecord::name,
+                                  &CounterRecord::ts, &CounterRecord::value>>;
+};
+
+// 13: a warning of the recording (the text fills the body).
+struct WarningRecord {
+    static constexpr RecordType kType = RecordType::Warning;
+    static constexpr const char* kName = "Warning";
+    static constexpr const char* kPrefixName = "";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    std::string_view text;
+    using Body = PrefixedBody<Fields<WarningRecord>, &WarningRecord::text>;
+};
+
+// 14: the writer closed the file cleanly (empty body).
+struct EndOfFileRecord {
+    static constexpr RecordType kType = RecordType::EndOfFile;
+    static constexpr const char* kName = "EndOfFile";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    using Body = FixedBody<Fields<EndOfFileRecord>>;
+};
+
+// 15 (1.1): consecutive CPU slices of one thread, as columns of CpuSliceRow fields.
+struct CpuSliceBlockRecord {
+    static constexpr RecordType kType = RecordType::CpuSliceBlock;
+    static constexpr const char* kName = "CpuSliceBlock";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    uint32_t rows = 0;
+    using Head = Fields<CpuSliceBlockRecord, &CpuSliceBlockRecord::pid, &CpuSliceBlockRecord::tid,
+                        &CpuSliceBlockRecord::rows>;
+    using Body = BlockBody<Head, CpuSliceRowFields>;
+    static CpuSliceColumns columns(const uint8_t* body, uint32_t) {
+        return {Head::get<&CpuSliceBlockRecord::pid>(body),
+                Head::get<&CpuSliceBlockRecord::tid>(body), body + Head::kBytes,
+                Head::get<&CpuSliceBlockRecord::rows>(body), true};
+    }
+};
+
+// 16 (1.1): consecutive ops of one GPU stream, as columns of GpuOpRow fields.
+struct GpuOpBlockRecord {
+    static constexpr RecordType kType = RecordType::GpuOpBlock;
+    static constexpr const char* kName = "GpuOpBlock";
+    static constexpr RecordUse kUse = RecordUse::TrackRows;
+    uint32_t rows = 0;
+    using Head = Fields<GpuOpBlockRecord, &GpuOpBlockRecord::rows>;
+    using Body = BlockBody<Head, GpuOpRowFields>;
+    static GpuOpColumns columns(const uint8_t* body, uint32_t) {
+        return {body + Head::kBytes, Head::get<&GpuOpBlockRecord::rows>(body), true};
+    }
+};
+
+// A block's header ends with its row count (BodyShape::blockRows reads it there).
+static_assert(CpuSliceBlockRecord::Head::offsetOf<&CpuSliceBlockRecord::rows>() + 4 ==
+              CpuSliceBlockRecord::Head::kBytes);
+static_assert(GpuOpBlockRecord::Head::offsetOf<&GpuOpBlockRecord::rows>() + 4 ==
+              GpuOpBlockRecord::Head::kBytes);
+
+// 17 (1.2): the colour the program gave the slices of a name (NVTX event attributes).
+struct NameColorRecord {
+    static constexpr RecordType kType = RecordType::NameColor;
+    static constexpr const char* kName = "NameColor";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    uint32_t name = 0; // string id
+    uint32_t argb = 0; // 0xAARRGGBB
+    using Body = FixedBody<Fields<NameColorRecord, &NameColorRecord::name, &NameColorRecord::argb>>;
+};
+
+template <typename... Records> struct RecordList {};
+
+// Every record type this version reads and writes.
+using StandardRecords =
+    RecordList<StringRecord, MetadataRecord, ProcessRecord, ThreadRecord, DeviceRecord,
+               CpuSliceRecord, CpuBeginRecord, CpuEndRecord, AsyncSliceRecord, InstantRecord,
+               GpuOpRecord, CounterRecord, WarningRecord, EndOfFileRecord, CpuSliceBlockRecord,
+               GpuOpBlockRecord, NameColorRecord>;
+
+// f.template operator()<R>() for each record type R of the list, in order.
+template <typename F, typename... Records>
+constexpr void forEachRecordType(RecordList<Records...>, F&& f) {
+    (f.template operator()<Records>(), ...);
+}
+
+// Each standard type has its own id.
+static_assert([] {
+    bool seen[256] = {}, distinct = true;
+    forEachRecordType(StandardRecords{}, [&]<typename R>() {
+        distinct = distinct && !seen[uint8_t(R::kType)];
+        seen[uint8_t(R::kType)] = true;
+    });
+    return distinct;
+}());
+
+// What the readers take from a body of R whose size fits R::Body::kShape: R's fields, or, for the
+// slice records (those with columns()), their rows as columns.
+template <typename R> auto readRecord(const uint8_t* body, uint32_t bytes) {
+    if constexpr (requires { R::columns(body, bytes); })
+        return R::columns(body, bytes);
+    else
+        return R::Body::read(body, bytes);
+}
+
+// The shape of a standard type's body (kind Unknown for any other type).
+constexpr BodyShape bodyShape(RecordType type) {
+    BodyShape shape;
+    forEachRecordType(StandardRecords{}, [&]<typename R>() {
+        if (R::kType == type) shape = R::Body::kShape;
+    });
+    return shape;
+}
+
+// The body size of a fixed-size record type, or UINT32_MAX (variable size, or unknown).
+constexpr uint32_t fixedBodyBytes(RecordType type) {
+    const BodyShape shape = bodyShape(type);
+    return shape.kind == BodyShape::Fixed ? shape.head : UINT32_MAX;
+}
+
+// Blocks: a header, then `rows` rows of these many bytes (all columns together).
+inline constexpr uint32_t kCpuSliceBlockHead = CpuSliceBlockRecord::Body::kShape.head;
+inline constexpr uint32_t kCpuSliceRow = CpuSliceBlockRecord::Body::kShape.row;
+inline constexpr uint32_t kGpuOpBlockHead = GpuOpBlockRecord::Body::kShape.head;
+inline constexpr uint32_t kGpuOpRow = GpuOpBlockRecord::Body::kShape.row;
+
+} // namespace strata::format
