@@ -60,6 +60,7 @@ void JsonEventSplitter::failHere(const std::string& expected) {
 }
 
 bool JsonEventSplitter::refill() {
+    needMore_ = false;
     if (eof_) return false;
     // Drop what is no longer needed: everything before the item being read (or the scan position).
     const size_t keepFrom = std::min(itemStart_, pos_);
@@ -494,6 +495,7 @@ void JsonEventSplitter::step(EventBatch& b) {
                     while (q < size_ && isWs(w[q])) ++q;
                     if (q == size_) {
                         itemStart_ = pos_; // keep the '{' while more input comes
+                        needMore_ = true;
                         return;
                     }
                     if (w[q] == '"') {
@@ -535,7 +537,7 @@ bool JsonEventSplitter::next(EventBatch& b) {
     b.clear();
     for (;;) {
         if (state_ == State::Done) break;
-        if (pos_ == size_ && !refill()) {
+        if ((pos_ == size_ || needMore_) && !refill()) {
             // The input ended inside an event: a writer that died mid-event may have gone on
             // writing whole events after it; those are kept.
             if (state_ == State::InEvent && salvage(b, size_)) {

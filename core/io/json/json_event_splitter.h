@@ -177,6 +177,7 @@ private:
     uint64_t badInARow_ = 0, firstBadInARow_ = 0;
     uint64_t resyncFrom_ = 0;
     bool sawBreak_ = false;
+    bool needMore_ = false; // step() stopped before the window's end to wait for input
     uint64_t bigStart_ = 0, bigHeadLine_ = 0;
     std::string bigHead_;
     uint32_t gapNewlines_ = 0; // newlines between the previous event and the next
