@@ -8,6 +8,9 @@ if(TARGET strata_widgets)
   strata_add_qtest(tst_job_runner SOURCES tst_job_runner.cpp LIBS strata_widgets)
 endif()
 if(TARGET strata_app_gui)
+  strata_add_qtest(tst_gpu_in_view SOURCES tst_gpu_in_view.cpp LIBS strata_app_gui)
+  target_compile_definitions(tst_gpu_in_view PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   strata_add_qtest(tst_main_window SOURCES tst_main_window.cpp LIBS strata_app_gui)
   target_compile_definitions(tst_main_window PRIVATE
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")

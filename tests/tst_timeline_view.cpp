@@ -90,8 +90,12 @@ SliceRef find(const Trace& tr, std::string_view name, TimeNs start) {
 struct Fixture {
     std::shared_ptr<const Trace> trace;
     TimelineView view;
-    explicit Fixture(std::shared_ptr<const Trace> t = testTrace()) : trace(std::move(t)) {
+    // The geometry below is worked out for the CPU processes above the GPU (the layout's other
+    // order; the default, GPU first, is checked in trackTreeOrderGpuFirst).
+    explicit Fixture(std::shared_ptr<const Trace> t = testTrace(), bool gpuFirst = false)
+        : trace(std::move(t)) {
         view.resize(1230, 600);
+        view.setGpuSectionFirst(gpuFirst);
         view.setTrace(trace);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -113,6 +117,7 @@ class TstTimelineView : public QObject {
     Q_OBJECT
 private slots:
     void trackTreeOrder();
+    void trackTreeOrderGpuFirst();
     void sortIndexPutsGpuFirst();
     void collapse();
     void collapseByClickingHeader();
@@ -138,6 +143,7 @@ private slots:
 void TstTimelineView::trackTreeOrder() {
     auto tr = testTrace();
     TrackLayout l;
+    l.setGpuFirst(false);
     l.build(*tr);
     QStringList labels;
     QList<int> ys;
@@ -148,6 +154,24 @@ void TstTimelineView::trackTreeOrder() {
     QCOMPARE(labels, (QStringList{"python 100", "main 1", "GPU 0 (Test GPU)", "GPU idle",
                                   "Stream 7", "Stream 8"}));
     QCOMPARE(ys, (QList<int>{0, 22, 61, 83, 98, 125}));
+    QCOMPARE(l.contentHeight(), 152);
+}
+
+void TstTimelineView::trackTreeOrderGpuFirst() {
+    // The default: the GPU device group (header 22, idle row 12 + 3, two one-level streams of
+    // 18 + 3 + 6 each) before the CPU process (header 22, a two-level thread 36 + 3).
+    auto tr = testTrace();
+    TrackLayout l;
+    l.build(*tr);
+    QStringList labels;
+    QList<int> ys;
+    for (const TrackRow& r : l.rows()) {
+        labels << r.label;
+        ys << r.y;
+    }
+    QCOMPARE(labels, (QStringList{"GPU 0 (Test GPU)", "GPU idle", "Stream 7", "Stream 8",
+                                  "python 100", "main 1"}));
+    QCOMPARE(ys, (QList<int>{0, 22, 37, 64, 91, 113}));
     QCOMPARE(l.contentHeight(), 152);
 }
 

@@ -8,6 +8,7 @@
 #include "panels/warnings_panel.h"
 #include "shortcut_help.h"
 #include "timeline/timeline_view.h"
+#include "timeline/track_layout.h"
 
 #include <QAction>
 #include <QApplication>
@@ -214,6 +215,26 @@ void MainWindow::createActions() {
     flows->setToolTip(tr("Draw every flow arrow (launch \u2192 kernel, ...), not only the "
                          "selected slice's"));
     view->addAction(flows);
+    view->addSeparator();
+    QAction* gpuFirst =
+        make("actionGpuFirst", tr("&GPU Section at Top"), QKeySequence(), [this](bool on) {
+            timeline_->setGpuSectionFirst(on);
+            if (options_.restoreSettings)
+                QSettings().setValue(QStringLiteral("timeline/gpuFirst"), on);
+        });
+    gpuFirst->setCheckable(true);
+    gpuFirst->setToolTip(tr("The GPU devices and their streams above the CPU processes (else "
+                            "below them)"));
+    if (options_.restoreSettings)
+        timeline_->setGpuSectionFirst(
+            QSettings().value(QStringLiteral("timeline/gpuFirst"), true).toBool());
+    gpuFirst->setChecked(timeline_->gpuSectionFirst());
+    view->addAction(gpuFirst);
+    view->addAction(make("actionExpandThreads", tr("&Expand All Threads"), QKeySequence(),
+                         [this] { timeline_->setAllThreadsExpanded(true); }));
+    view->addAction(make("actionCollapseThreads",
+                         tr("&Collapse Threads to %1 Levels").arg(TrackLayout::kDepthCap),
+                         QKeySequence(), [this] { timeline_->setAllThreadsExpanded(false); }));
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

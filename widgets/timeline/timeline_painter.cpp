@@ -1,5 +1,7 @@
 #include "timeline_painter.h"
 
+#include "model/counter_units.h"
+
 #include "model/time_text.h"
 
 #include <QFontMetrics>
@@ -207,8 +209,10 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
     }
     f.p.setPen(QColor(90, 90, 90));
     f.pen = 0xff5a5a5a;
-    f.p.drawText(QRect(4, top + 1, f.w - 8, 14), Qt::AlignLeft | Qt::AlignTop,
-                 QStringLiteral("max %1").arg(mx, 0, 'g', 4));
+    const CounterUnit unit = counterUnit(f.trace.str(track.name));
+    f.p.drawText(
+        QRect(4, top + 1, f.w - 8, 14), Qt::AlignLeft | Qt::AlignTop,
+        QStringLiteral("max %1").arg(QString::fromStdString(formatCounterValue(mx, unit))));
 }
 
 void paintInstants(Frame& f, const TrackRow& r, int top) {

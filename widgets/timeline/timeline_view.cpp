@@ -77,6 +77,11 @@ void TimelineView::connectParts() {
     });
     connect(tree_, &TrackTreeWidget::groupToggled, this,
             [this](int g) { setGroupCollapsed(g, !s_->layout.collapsed(g)); });
+    connect(tree_, &TrackTreeWidget::rowExpandToggled, this, [this](int row) {
+        s_->layout.setExpanded(row, !s_->layout.rows()[row].expanded);
+        updateScrollBar();
+        repaintAll();
+    });
     connect(area_, &TracksArea::resized, this, [this](int w) {
         s_->axis.setWidth(w);
         updateScrollBar();
@@ -190,6 +195,10 @@ void TimelineView::onSelectedSlice(const TraceSliceRef&) {
 void TimelineView::reveal(SliceRef r) {
     const Trace* t = s_->trace.get();
     if (!t || !r.valid()) return;
+    // A slice below a thread's level cap: the thread shows all its levels.
+    const int row = s_->layout.rowOfTrack(r.track);
+    if (row >= 0 && s_->layout.sliceY(r.track, t->track(r.track).slices.depth[r.index]) < 0)
+        setThreadExpanded(r.track, true);
     ensureTrackVisible(r.track);
     const TimeRange v = s_->axis.visible();
     const TimeNs st = t->start(r), en = st + t->duration(r);
@@ -271,6 +280,38 @@ void TimelineView::setGroupCollapsed(int group, bool collapsed) {
     s_->layout.setCollapsed(group, collapsed);
     updateScrollBar();
     repaintAll();
+}
+
+void TimelineView::setGpuSectionFirst(bool on) {
+    if (s_->layout.gpuFirst() == on) return;
+    s_->layout.setGpuFirst(on);
+    if (s_->trace) s_->layout.rebuild(*s_->trace);
+    updateScrollBar();
+    repaintAll();
+}
+
+bool TimelineView::gpuSectionFirst() const {
+    return s_->layout.gpuFirst();
+}
+
+void TimelineView::setThreadExpanded(TrackId t, bool expanded) {
+    s_->layout.setExpanded(s_->layout.rowOfTrack(t), expanded);
+    updateScrollBar();
+    repaintAll();
+}
+
+void TimelineView::setAllThreadsExpanded(bool expanded) {
+    s_->layout.setAllExpanded(expanded);
+    updateScrollBar();
+    repaintAll();
+}
+
+QRect TimelineView::trackRect(TrackId t) const {
+    const int row = s_->layout.rowOfTrack(t);
+    if (row < 0) return {};
+    const TrackRow& r = s_->layout.rows()[row];
+    if (r.height == 0) return {};
+    return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
 }
 
 int TimelineView::groupCount() const {

@@ -68,6 +68,15 @@ public:
     void setVerticalScroll(int y);
     void setGroupCollapsed(int group, bool collapsed); // group index in track-tree order
     int groupCount() const;
+    // The GPU devices and their streams above the CPU processes (on by default) or below them.
+    void setGpuSectionFirst(bool on);
+    bool gpuSectionFirst() const;
+    // A CPU thread's levels past TrackLayout::kDepthCap shown (the thread of track t), or all
+    // threads'.
+    void setThreadExpanded(TrackId t, bool expanded);
+    void setAllThreadsExpanded(bool expanded);
+    // Where a track's row is (tracks-area coordinates, scroll applied); null when not shown.
+    QRect trackRect(TrackId t) const;
     void buildLevelOfDetail(); // builds every track's summary now (else built on first paint)
     size_t viewMemoryBytes() const;
     // Paints the tracks area alone into `p` (what paintEvent does), for the render benchmark.

@@ -12,12 +12,14 @@ namespace strata {
 namespace {
 
 struct GroupKey {
+    int section;   // with the GPU first: 0 GPU, 1 CPU, 2 global; else 0 and 2
     int rank;      // 0: has a sort index, 1: CPU without, 2: GPU without, 3: global
     int64_t index; // sort index
     int gpu;       // CPU before GPU on equal sort index
     int64_t id;    // pid or device
     bool operator<(const GroupKey& o) const {
-        return std::tie(rank, index, gpu, id) < std::tie(o.rank, o.index, o.gpu, o.id);
+        return std::tie(section, rank, index, gpu, id) <
+               std::tie(o.section, o.rank, o.index, o.gpu, o.id);
     }
 };
 } // namespace
@@ -46,8 +48,8 @@ void TrackLayout::build(const Trace& trace) {
         auto it = cpuKey.find(pid);
         if (it == cpuKey.end()) {
             const Process* p = trace.process(pid);
-            GroupKey k{p && p->hasSortIndex ? 0 : 1, p && p->hasSortIndex ? p->sortIndex : 0, 0,
-                       pid};
+            GroupKey k{gpuFirst_ ? 1 : 0, p && p->hasSortIndex ? 0 : 1,
+                       p && p->hasSortIndex ? p->sortIndex : 0, 0, pid};
             it = cpuKey.emplace(pid, k).first;
             Pending& pg = pend[k];
             pg.g.label = toQString(processGroupName(trace, pid));
@@ -59,7 +61,7 @@ void TrackLayout::build(const Trace& trace) {
         auto it = gpuKey.find(t.device);
         if (it == gpuKey.end()) {
             const Process* p = trace.process(t.pid);
-            GroupKey k{p && p->hasSortIndex ? 0 : 2, p && p->hasSortIndex ? p->sortIndex : 0, 1,
+            GroupKey k{0, p && p->hasSortIndex ? 0 : 2, p && p->hasSortIndex ? p->sortIndex : 0, 1,
                        t.device};
             it = gpuKey.emplace(t.device, k).first;
             Pending& pg = pend[k];
@@ -92,7 +94,7 @@ void TrackLayout::build(const Trace& trace) {
             cpuGroup(t.pid).rows[{3, 0, 0}].push_back(id);
             break;
         case TrackKind::GlobalInstants: {
-            Pending& g = pend[GroupKey{3, 0, 0, 0}];
+            Pending& g = pend[GroupKey{2, 3, 0, 0, 0}];
             g.g.label = QStringLiteral("Global");
             g.rows[{3, 0, 0}].push_back(id);
             break;
@@ -128,6 +130,7 @@ void TrackLayout::build(const Trace& trace) {
             r.group = gi;
             r.lanes = ids;
             r.label = toQString(trackRowName(trace, t0));
+            r.thread = t0.kind == TrackKind::Thread;
             if (t0.kind == TrackKind::GpuStream) {
                 r.gpuStream = true;
                 r.device = t0.device;
@@ -137,20 +140,42 @@ void TrackLayout::build(const Trace& trace) {
                        t0.kind == TrackKind::GlobalInstants) {
                 r.kind = TrackRow::Kind::Instants;
             }
-            int y = 0;
             for (size_t l = 0; l < ids.size(); ++l) {
-                const int depths = r.kind == TrackRow::Kind::Slices
-                                       ? std::max<int>(1, tracks[ids[l]].maxDepth)
-                                       : 1;
-                r.laneY.push_back(y);
-                r.laneDepths.push_back(depths);
+                r.fullDepths.push_back(r.kind == TrackRow::Kind::Slices
+                                           ? std::max<int>(1, tracks[ids[l]].maxDepth)
+                                           : 1);
                 rowOfTrack_[ids[l]] = static_cast<int>(rows_.size());
                 laneOfTrack_[ids[l]] = static_cast<int>(l);
-                y += depths * kDepthHeight;
             }
             rows_.push_back(std::move(r));
         }
     }
+    relayout();
+}
+
+void TrackLayout::rebuild(const Trace& trace) {
+    std::vector<TrackId> expanded;
+    std::vector<QString> collapsed;
+    for (const TrackRow& r : rows_)
+        if (r.expanded && !r.lanes.empty()) expanded.push_back(r.lanes.front());
+    for (const TrackGroup& g : groups_)
+        if (g.collapsed) collapsed.push_back(g.label);
+    build(trace);
+    for (TrackId t : expanded)
+        if (const int row = rowOfTrack(t); row >= 0) rows_[row].expanded = true;
+    for (TrackGroup& g : groups_)
+        g.collapsed = std::find(collapsed.begin(), collapsed.end(), g.label) != collapsed.end();
+    relayout();
+}
+
+void TrackLayout::setExpanded(int row, bool on) {
+    if (row < 0 || row >= static_cast<int>(rows_.size()) || rows_[row].expanded == on) return;
+    rows_[row].expanded = on;
+    relayout();
+}
+
+void TrackLayout::setAllExpanded(bool on) {
+    for (TrackRow& r : rows_) r.expanded = on;
     relayout();
 }
 
@@ -181,10 +206,23 @@ void TrackLayout::relayout() {
         case TrackRow::Kind::Instants:
             h = kInstantHeight + kRowPad;
             break;
-        case TrackRow::Kind::Slices:
-            h = (r.laneY.empty() ? 0 : r.laneY.back() + r.laneDepths.back() * kDepthHeight) +
-                kRowPad + (r.gpuStream ? kGapStrip : 0);
+        case TrackRow::Kind::Slices: {
+            // A CPU thread shows kDepthCap levels until expanded (its lanes together).
+            const bool capped = r.thread && !r.expanded;
+            r.laneY.clear();
+            r.laneDepths.clear();
+            r.hiddenLevels = 0;
+            int laneTop = 0;
+            for (const int full : r.fullDepths) {
+                const int shown = capped ? std::min(full, kDepthCap) : full;
+                r.hiddenLevels = std::max(r.hiddenLevels, full - shown);
+                r.laneY.push_back(laneTop);
+                r.laneDepths.push_back(shown);
+                laneTop += shown * kDepthHeight;
+            }
+            h = laneTop + kRowPad + (r.gpuStream ? kGapStrip : 0);
             break;
+        }
         }
         if (r.kind != TrackRow::Kind::Group && groups_[r.group].collapsed) h = 0;
         r.height = h;
@@ -207,6 +245,7 @@ int TrackLayout::sliceY(TrackId t, uint16_t depth) const {
     if (row < 0 || rows_[row].height == 0) return -1;
     const TrackRow& r = rows_[row];
     const int lane = laneOfTrack_[t];
+    if (depth >= r.laneDepths[lane]) return -1; // below the cap of a row not expanded
     return r.y + r.laneY[lane] + depth * kDepthHeight;
 }
 

@@ -15,10 +15,14 @@ struct TrackRow {
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
-    std::vector<TrackId> lanes; // Slices: lane tracks in lane order; Counter/Instants: one track
-    std::vector<int> laneY;     // y of each lane relative to the row top
-    std::vector<int> laneDepths;
-    int32_t device = -1; // GPU stream rows and the device idle row
+    std::vector<TrackId> lanes;  // Slices: lane tracks in lane order; Counter/Instants: one track
+    std::vector<int> laneY;      // y of each lane relative to the row top
+    std::vector<int> laneDepths; // levels shown per lane
+    std::vector<int> fullDepths; // levels each lane has
+    bool thread = false;         // a CPU thread: shown to kDepthCap levels unless expanded
+    bool expanded = false;
+    int hiddenLevels = 0; // levels beyond the cap, not shown (0 when expanded)
+    int32_t device = -1;  // GPU stream rows and the device idle row
     bool gpuStream = false;
     int y = 0;      // content coordinates; valid when shown
     int height = 0; // 0 when hidden (group collapsed)
@@ -42,9 +46,21 @@ public:
     static constexpr int kIdleHeight = 12;
     static constexpr int kInstantHeight = 14;
     static constexpr int kRowPad = 3;
+    static constexpr int kDepthCap = 12; // levels a CPU thread shows until it is expanded
 
+    // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
+    // The same, keeping which rows are expanded and which groups collapsed (after an option
+    // that changes the order).
+    void rebuild(const Trace& trace);
     void clear();
+
+    // GPU devices (and their streams, with the idle rows) before the CPU processes: on by
+    // default, so the GPU is in view when a trace opens whatever the CPU stacks' depth.
+    void setGpuFirst(bool on) { gpuFirst_ = on; }
+    bool gpuFirst() const { return gpuFirst_; }
+    void setExpanded(int row, bool on);
+    void setAllExpanded(bool on);
 
     const std::vector<TrackRow>& rows() const { return rows_; }
     const std::vector<TrackGroup>& groups() const { return groups_; }
@@ -62,6 +78,7 @@ public:
 
 private:
     void relayout();
+    bool gpuFirst_ = true;
     std::vector<TrackRow> rows_;
     std::vector<TrackGroup> groups_;
     std::vector<int> rowOfTrack_;

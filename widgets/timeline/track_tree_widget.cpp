@@ -58,6 +58,16 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
             p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(r.label, Qt::ElideRight, lr.width()));
         } else {
+            const QRect handle = levelsHandleRect(i);
+            if (!handle.isNull()) {
+                QFont link = small;
+                link.setUnderline(true);
+                p.setFont(link);
+                p.setPen(palette().color(QPalette::Link));
+                p.drawText(handle, Qt::AlignVCenter | Qt::AlignLeft,
+                           r.expanded ? tr("show %1 levels").arg(TrackLayout::kDepthCap)
+                                      : tr("+%1 levels").arg(r.hiddenLevels));
+            }
             const bool idle = r.kind == TrackRow::Kind::DeviceIdle;
             p.setFont(idle ? small : font());
             p.setPen(idle ? QColor(0xa0, 0x40, 0x38) : QColor(0x30, 0x34, 0x3a));
@@ -73,11 +83,25 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
     p.drawLine(width() - 1, 0, width() - 1, height());
 }
 
+QRect TrackTreeWidget::levelsHandleRect(int row) const {
+    if (row < 0 || row >= static_cast<int>(s_.layout.rows().size())) return {};
+    const TrackRow& r = s_.layout.rows()[row];
+    const bool more = r.hiddenLevels > 0;
+    bool fewer = false;
+    if (r.expanded)
+        for (int d : r.fullDepths) fewer |= d > TrackLayout::kDepthCap;
+    if (!r.thread || r.height == 0 || (!more && !fewer)) return {};
+    return QRect(24, r.y - s_.scrollY + TrackLayout::kDepthHeight + 2, width() - 28, 16);
+}
+
 void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
     const int row = s_.layout.rowAt(static_cast<int>(e->position().y()) + s_.scrollY);
     if (row < 0) return;
     const TrackRow& r = s_.layout.rows()[row];
-    if (r.kind == TrackRow::Kind::Group) emit groupToggled(r.group);
+    if (r.kind == TrackRow::Kind::Group)
+        emit groupToggled(r.group);
+    else if (levelsHandleRect(row).contains(e->position().toPoint()))
+        emit rowExpandToggled(row);
 }
 
 bool TrackTreeWidget::event(QEvent* e) {

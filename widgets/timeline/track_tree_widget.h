@@ -1,6 +1,7 @@
 #pragma once
 // The track names on the left of the timeline, aligned with the tracks area; clicking a group
-// header (process, GPU device) asks to collapse or expand it.
+// header (process, GPU device) asks to collapse or expand it, clicking a thread's "+N levels"
+// handle asks to show its levels past the cap (and "show fewer" to cap it again).
 #include <QWidget>
 
 namespace strata {
@@ -13,9 +14,12 @@ public:
     TrackTreeWidget(const TimelineState& state, QWidget* parent);
     static constexpr int kWidth = 230;
     int labelsInView() const; // the labels paintEvent draws
+    // Where a row's levels handle is drawn (widget coordinates); null when it has none.
+    QRect levelsHandleRect(int row) const;
 
 signals:
     void groupToggled(int group);
+    void rowExpandToggled(int row);
 
 protected:
     void paintEvent(QPaintEvent*) override;
