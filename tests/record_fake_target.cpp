@@ -3,19 +3,25 @@
 // own pid/rank/host and writes a small .strata file through StrataTraceWriter.
 //
 //   record_fake_target [--exit N] [--no-cuda] [--cupti-error TEXT] [--spawn-child]
-//                      [--env-to FILE] [--sleep-ms N]
+//                      [--env-to FILE] [--sleep-ms N] [--chatter N] [--ignore-sigint]
+//                      [--no-trace] [--survivor-ms N]
 //
 // --no-cuda       metadata cuda_initialized=0 and no GPU records (a target that never used CUDA)
 // --cupti-error   metadata cupti_error=TEXT (CUPTI taken by another tool)
 // --spawn-child   also runs itself once more (posix_spawn, same environment), so two processes
 //                 write two files; waits for it
 // --env-to FILE   writes the STRATA_* / *_INJECTION64_PATH variables it sees to FILE
+// --chatter N     writes N numbered lines to stdout and N to stderr, interleaved, unbuffered
+// --ignore-sigint ignores SIGINT (a Stop must escalate to SIGTERM)
+// --no-trace      writes no trace file (a program that died or never started CUDA)
+// --survivor-ms N forks a child that keeps stdout/stderr open and outlives this process by N ms
 // Exits with N (default 0).
 #include "io/strata/strata_trace_writer.h"
 #include "record/collector_env.h"
 #include "record/output_path.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +41,9 @@ int main(int argc, char** argv) {
     int sleepMs = 0;
     std::string cuptiError;
     std::string envTo;
+    int chatter = 0;
+    bool trace = true;
+    int survivorMs = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--exit" && i + 1 < argc)
@@ -49,6 +58,29 @@ int main(int argc, char** argv) {
             envTo = argv[++i];
         else if (a == "--sleep-ms" && i + 1 < argc)
             sleepMs = std::atoi(argv[++i]);
+        else if (a == "--chatter" && i + 1 < argc)
+            chatter = std::atoi(argv[++i]);
+        else if (a == "--ignore-sigint")
+            std::signal(SIGINT, SIG_IGN);
+        else if (a == "--no-trace")
+            trace = false;
+        else if (a == "--survivor-ms" && i + 1 < argc)
+            survivorMs = std::atoi(argv[++i]);
+    }
+    for (int k = 0; k < chatter; ++k) {
+        char line[64];
+        const int n = std::snprintf(line, sizeof line, "out %d\n", k);
+        (void)!write(1, line, size_t(n));
+        const int m = std::snprintf(line, sizeof line, "err %d\n", k);
+        (void)!write(2, line, size_t(m));
+    }
+    if (survivorMs > 0 && fork() == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(survivorMs + sleepMs));
+        _exit(0);
+    }
+    if (!trace) {
+        if (sleepMs > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sleepMs));
+        return exitCode;
     }
     if (!envTo.empty()) {
         if (std::FILE* f = std::fopen(envTo.c_str(), "w")) {

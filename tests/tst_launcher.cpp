@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -17,7 +18,9 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <poll.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace strata;
 
@@ -25,6 +28,27 @@ namespace {
 
 const std::string kCli = STRATA_BINARY_DIR "/app/strata-cli";
 const std::string kFakeTarget = STRATA_BINARY_DIR "/tests/record_fake_target";
+
+// Reads two pipes to their ends without letting either fill up (poll on both).
+std::pair<std::string, std::string> drainBoth(int outFd, int errFd) {
+    std::string text[2];
+    pollfd fds[2] = {{outFd, POLLIN, 0}, {errFd, POLLIN, 0}};
+    int open = 2;
+    char buf[4096];
+    while (open > 0 && ::poll(fds, 2, 10'000) > 0) {
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !fds[i].revents) continue;
+            const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                text[i].append(buf, size_t(n));
+            } else {
+                fds[i].fd = -1;
+                --open;
+            }
+        }
+    }
+    return {text[0], text[1]};
+}
 
 std::string readAll(const std::string& path) {
     std::ifstream f(path);
@@ -52,6 +76,9 @@ class TestLauncher : public QObject {
     QTemporaryDir dir_;
     std::string fakeCollector_;
     std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
+    std::string pathOf(const std::string& name) {
+        return dir_.filePath(QString::fromStdString(name)).toStdString();
+    }
     QProcessEnvironment cliEnv() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("STRATA_COLLECTOR", QString::fromStdString(fakeCollector_));
@@ -412,11 +439,119 @@ private slots:
         std::string error;
         QVERIFY2(l.start(o, &error), error.c_str());
         QVERIFY(l.outputFd() >= 0);
-        std::string text;
-        char buf[256];
-        for (ssize_t n; (n = ::read(l.outputFd(), buf, sizeof buf)) > 0;) text.append(buf, n);
+        QVERIFY(l.errorFd() >= 0);
+        const auto [out, err] = drainBoth(l.outputFd(), l.errorFd());
         QCOMPARE(l.wait(), 0);
-        QCOMPARE(text, std::string("out\nerr\neof\n")); // stdin was /dev/null
+        QCOMPARE(out, std::string("out\neof\n")); // stdin was /dev/null
+        QCOMPARE(err, std::string("err\n"));
+    }
+
+    void finishAppendsTheRunRecord() {
+        RecordOptions o = options({kFakeTarget, "--exit", "3"});
+        o.output = path("fin-{pid}.strata");
+        o.extraEnvironment = {{"STRATA_TEST_MARK", "x y"}};
+        o.removedEnvironment = {"HOME"};
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        QCOMPARE(l.wait(), 3);
+        const RecordingResult r = l.finish();
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QVERIFY(!r.runOnly);
+        QCOMPARE(r.files,
+                 std::vector<std::string>{pathOf("fin-" + std::to_string(l.pid()) + ".strata")});
+        const LoadResult loaded = loadTrace(r.files[0]);
+        QVERIFY(loaded.ok());
+        const auto& run = loaded.trace->run();
+        QVERIFY(run.has_value());
+        QCOMPARE(run->argv, (std::vector<std::string>{kFakeTarget, "--exit", "3"}));
+        QCOMPARE(run->exitCode, std::optional<int>(3));
+        QCOMPARE(run->signal, std::optional<int>());
+        QCOMPARE(run->pid, int64_t(l.pid()));
+        QCOMPARE(run->envAdded.size(), size_t(1));
+        QCOMPARE(run->envAdded[0].second, std::string("x y"));
+        QCOMPARE(run->envRemoved, std::vector<std::string>{"HOME"});
+        QCOMPARE(run->cwd, QDir::currentPath().toStdString());
+        QVERIFY(run->captured);
+        QVERIFY(run->durationNs > 0 && run->durationNs < 30'000'000'000);
+        QCOMPARE(loaded.trace->sliceCount(), size_t(4)); // what the target wrote is all there
+    }
+
+    void finishWritesARunOnlyTrace() {
+        // A target that wrote nothing (never initialised CUDA, died first): the run is kept.
+        RecordOptions o = options({kFakeTarget, "--no-trace", "--exit", "0"});
+        o.output = path("none-{pid}.strata");
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        QCOMPARE(l.wait(), 0);
+        const RecordingResult r = l.finish();
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QVERIFY(r.runOnly);
+        QCOMPARE(r.files,
+                 std::vector<std::string>{pathOf("none-" + std::to_string(l.pid()) + ".strata")});
+        const LoadResult loaded = loadTrace(r.files[0]);
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->run()->exitCode, std::optional<int>(0));
+        const std::string why = explainMissingGpuActivity(*loaded.trace);
+        QVERIFY2(why.find("never initialised CUDA") != std::string::npos, why.c_str());
+    }
+
+    void runWithoutTheCollector() {
+        RecordOptions o = options({"sh", "-c", "echo \"$CUDA_INJECTION64_PATH\""});
+        o.output = path("nocap-{pid}.strata");
+        o.collector = "/nonexistent/libstrata_collector.so"; // not needed without injection
+        o.inject = false;
+        o.captureOutput = true;
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        const auto [out, err] = drainBoth(l.outputFd(), l.errorFd());
+        QCOMPARE(l.wait(), 0);
+        QCOMPARE(out, std::string("\n")); // nothing injected
+        const RecordingResult r = l.finish();
+        QVERIFY(r.runOnly);
+        const LoadResult loaded = loadTrace(r.files.at(0));
+        QVERIFY(loaded.ok());
+        QVERIFY(!loaded.trace->run()->captured);
+        QCOMPARE(explainMissingGpuActivity(*loaded.trace),
+                 std::string("run without capture: the collector was not injected"));
+    }
+
+    void killedTargetGetsItsRunRecordToo() {
+        RecordOptions o = options({kFakeTarget, "--sleep-ms", "20000"});
+        o.output = path("stopped-{pid}.strata");
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        // Wait for its first chunk, then stop it the hard way.
+        const std::string file = pathOf("stopped-" + std::to_string(l.pid()) + ".strata");
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(QString::fromStdString(file)).size() > 8, 10000);
+        l.sendSignal(SIGKILL);
+        QCOMPARE(l.wait(), 137);
+        const RecordingResult r = l.finish();
+        QCOMPARE(r.files, std::vector<std::string>{file});
+        const LoadResult loaded = loadTrace(file);
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded.trace->run()->signal, std::optional<int>(SIGKILL));
+        QCOMPARE(loaded.trace->run()->stopSignals, std::vector<std::string>{"SIGKILL"});
+        QCOMPARE(loaded.trace->sliceCount(), size_t(4));
+    }
+
+    void survivorDoesNotHoldTheRunOpen() {
+        // The target exits at once; a child it forked keeps stdout/stderr open for 3 s. The exit
+        // is seen at once (the GUI reads the pipes without waiting for their end).
+        RecordOptions o = options({kFakeTarget, "--no-trace", "--survivor-ms", "3000"});
+        o.output = path("surv-{pid}.strata");
+        o.captureOutput = true;
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(o, &error), error.c_str());
+        QElapsedTimer t;
+        t.start();
+        QCOMPARE(l.wait(), 0);
+        QVERIFY(t.elapsed() < 2500);
+        QVERIFY(l.finish().runOnly);
     }
 
     void environmentReachesTarget() {

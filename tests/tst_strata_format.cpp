@@ -170,13 +170,16 @@ private slots:
             else if (type == format::RecordType::GpuOpBlock)
                 QCOMPARE(bytes, std::to_string(format::kGpuOpBlockHead) + "+" +
                                     std::to_string(format::kGpuOpRow) + "·rows");
+            else if (const auto shape = format::bodyShape(type);
+                     shape.kind == format::BodyShape::Prefixed)
+                QCOMPARE(bytes, shape.head ? std::to_string(shape.head) + "+n" : std::string("n"));
             else if (fixed == UINT32_MAX)
-                QVERIFY2(bytes == "n" || bytes == "4+n", cells[1].c_str());
+                QFAIL(("no fixed size for " + cells[1]).c_str());
             else
                 QVERIFY2(bytes == std::to_string(fixed), (cells[1] + ": " + bytes).c_str());
             ++rows;
         }
-        QCOMPARE(rows, 17);
+        QCOMPARE(rows, 18);
         QVERIFY(doc.find("`GpuActivity` (" + std::to_string(format::kGpuActivityBytes) +
                          " bytes)") != std::string::npos);
     }
@@ -186,7 +189,7 @@ private slots:
         QTemporaryDir dir;
         for (int n : {1, 3, 6, 7}) {
             const std::string path = dir.filePath("cut.strata").toStdString();
-            std::ofstream(path, std::ios::binary).write("STRATA\x01\x02", n);
+            std::ofstream(path, std::ios::binary).write("STRATA\x01\x03", n);
             const LoadResult r = loadTrace(path);
             QVERIFY(!r.ok());
             QCOMPARE(r.error->byteOffset, uint64_t(n));
@@ -241,7 +244,7 @@ private slots:
         QCOMPARE(w.bytesWritten(), uint64_t(73));
         const std::string b = readAll(p);
         QCOMPARE(b.size(), size_t(73));
-        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x02", 8));
+        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x03", 8));
         QCOMPARE(b.substr(8, 4), std::string("CHNK"));
         QCOMPARE(u32At(b, 12), 0u);          // sequence
         QCOMPARE(u32At(b, 16), 20u);         // payload bytes

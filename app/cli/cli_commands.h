@@ -11,5 +11,6 @@ using Args = std::vector<std::string>;
 int summary(const Args& args); // cli_summary.cpp
 int synth(const Args& args);   // cli_synth.cpp
 int record(const Args& args);  // cli_record.cpp
+int info(const Args& args);    // cli_info.cpp
 
 } // namespace strata::cli

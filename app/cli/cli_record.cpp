@@ -6,8 +6,10 @@
 
 #include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
+#include "model/time_text.h"
 #include "record/launcher.h"
 #include "record/record_summary.h"
+#include "util/terminal_text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -39,7 +41,14 @@ const char* kUsage =
     "  --flush-ms MS          collector flush interval (default 200)\n"
     "  --collector PATH       the collector library (default: $STRATA_COLLECTOR, then next to\n"
     "                         strata-cli, ../lib/strata/, ../kernels/collector/)\n"
+    "  --no-collector         run CMD without the collector (only the run record is written)\n"
+    "  -C, --cwd DIR          run CMD in DIR\n"
+    "  -e, --env NAME=VALUE   set NAME in CMD's environment (repeatable)\n"
+    "  -u, --unset NAME       remove NAME from CMD's environment (repeatable)\n"
     "  -q, --quiet            no summary\n"
+    "When CMD exits, each trace file it wrote gets a run record (command line, working directory,\n"
+    "environment changes, exit code or signal, start, duration, host); when it wrote none, a\n"
+    "file holding the run record is written at the output path (strata-cli info FILE shows it).\n"
     "Exit code: CMD's (128+N if a signal N killed it); 127 command not found, 126 not\n"
     "executable, 2 bad usage or collector missing.\n";
 
@@ -127,6 +136,10 @@ int record(const Args& args) {
             o.force = true;
             continue;
         }
+        if (a == "--no-collector") {
+            o.inject = false;
+            continue;
+        }
         if (a.empty() || a[0] != '-') break; // the command starts here
         if (!value(a, &v)) return usageError(a + " needs a value");
         if (a == "-o" || a == "--output")
@@ -161,6 +174,15 @@ int record(const Args& args) {
             o.flushMs = int(n);
         } else if (a == "--collector")
             o.collector = v;
+        else if (a == "-C" || a == "--cwd")
+            o.workingDirectory = v;
+        else if (a == "-e" || a == "--env") {
+            const size_t eq = v.find('=');
+            if (eq == std::string::npos || eq == 0)
+                return usageError("--env expects NAME=VALUE, got '" + v + "'");
+            o.extraEnvironment.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        } else if (a == "-u" || a == "--unset")
+            o.removedEnvironment.push_back(v);
         else if (a == "--synthetic-trace") {
             if (!parseInt(v, 0, 1ll << 40, &synthetic))
                 return usageError("--synthetic-trace expects a record count");
@@ -179,7 +201,8 @@ int record(const Args& args) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return error.find("not found") != std::string::npos ? 127 : 126;
     }
-    if (const char* other = std::getenv("CUDA_INJECTION64_PATH"); other && *other && !quiet)
+    if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
+        other && *other && !quiet && o.inject)
         std::fprintf(stderr,
                      "strata-cli record: note: CUDA_INJECTION64_PATH=%s (another tool?) is "
                      "replaced by the Strata collector for this run\n",
@@ -194,17 +217,21 @@ int record(const Args& args) {
         SignalForwarder forward(launcher.pid());
         code = launcher.wait();
     }
-    const std::vector<std::string> files = launcher.traceFiles();
+    const RecordingResult result = launcher.finish();
+    if (!result.error.empty())
+        std::fprintf(stderr, "strata-cli record: %s\n", terminalSafe(result.error).c_str());
     if (!quiet) {
-        std::string out = "strata-cli record: " + o.command[0] + " exited with code " +
-                          std::to_string(code) +
-                          (code > 128 ? " (signal " + std::to_string(code - 128) + ")" : "") + "\n";
-        if (files.empty()) {
-            out += "  no trace file matches " + launcher.outputTemplate() +
-                   " (did the target start CUDA? is the collector " + launcher.collectorPath() +
-                   " loadable?)\n";
-        }
-        for (const auto& f : files) out += formatTraceFileSummary(summarizeTraceFile(f));
+        std::string out = "strata-cli record: " + terminalSafe(o.command[0]) + " " +
+                          describeExit(launcher.run()) + " after " +
+                          formatDuration(launcher.run().durationNs) + "\n";
+        if (result.runOnly)
+            out += "  no trace file matches " + terminalSafe(launcher.outputTemplate()) +
+                   (o.inject ? " (did the target start CUDA? is the collector " +
+                                   terminalSafe(launcher.collectorPath()) + " loadable?)"
+                             : "") +
+                   "; the run record is in:\n";
+        for (const auto& f : result.files) out += formatTraceFileSummary(summarizeTraceFile(f));
+        for (const auto& n : result.notes) out += "  note: " + terminalSafe(n) + "\n";
         std::fputs(out.c_str(), stderr);
     }
     return code;

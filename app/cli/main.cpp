@@ -17,9 +17,12 @@ const Command kCommands[] = {
     {"summary", strata::cli::summary,
      "summary [--json] [--gap-threshold-us N] FILE   kernels, GPU time and launch gaps"},
     {"synth", strata::cli::synth,
-     "synth --events N --seed S [--devices D --streams K] -o FILE   deterministic Kineto-style trace"},
+     "synth --events N --seed S [--devices D --streams K] -o FILE   deterministic Kineto-style "
+     "trace"},
     {"record", strata::cli::record,
      "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
+    {"info", strata::cli::info,
+     "info [--json] FILE   what was run to make FILE, its metadata, why it has no GPU activity"},
 };
 
 void usage(FILE* out) {

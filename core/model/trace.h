@@ -3,6 +3,7 @@
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
 #include "model/id_index.h"
+#include "model/run_info.h"
 #include "model/string_pool.h"
 #include "model/track.h"
 #include "util/pod_vector.h"
@@ -10,6 +11,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -101,6 +103,8 @@ public:
     // Top-level metadata (key -> JSON text or plain string), e.g. schemaVersion.
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // What was run to record it (a .strata file the launcher completed), if known.
+    const std::optional<RunInfo>& run() const { return run_; }
     // Colours the recorded program gave slice names (NVTX event attributes, 0xAARRGGBB); a
     // viewer paints slices of other names from its own palette.
     const std::map<StringId, uint32_t>& nameColors() const { return nameColors_; }
@@ -152,6 +156,7 @@ private:
     std::vector<DeviceInfo> devices_;
     std::map<std::string, std::string> metadata_;
     std::vector<std::string> warnings_;
+    std::optional<RunInfo> run_;
     std::map<StringId, uint32_t> nameColors_;
     IdIndex correlationIndex_;
     IdIndex externalIndex_;

@@ -137,6 +137,12 @@ void TraceBuilder::addDevice(const DeviceInfo& dev) {
 void TraceBuilder::addWarning(std::string w) {
     d->trace->warnings_.push_back(std::move(w));
 }
+void TraceBuilder::setRunInfo(RunInfo run) {
+    if (d->trace->run_)
+        d->trace->warnings_.push_back("more than one run record: the last one (" +
+                                      formatUtcTime(run.startUnixNs) + ") is shown");
+    d->trace->run_ = std::move(run);
+}
 
 // The raw slice of an X or B event; its seq is its insertion order on the track.
 RawSlice TraceBuilder::Impl::rawSlice(TrackId track, const SliceInput& s) {

@@ -60,6 +60,8 @@ public:
     void addDevice(const DeviceInfo& d);
     void setNameColor(StringId name, uint32_t argb); // the last one given for a name holds
     void addWarning(std::string w);
+    // What was run (a .strata Run record). A second one replaces the first, with a warning.
+    void setRunInfo(RunInfo run);
 
     // Events.
     PendingSlice addSlice(TrackId track, const SliceInput& s);           // X

@@ -1,5 +1,6 @@
 #include "record/launcher.h"
 
+#include "io/strata/strata_append.h"
 #include "record/collector_env.h"
 #include "record/output_path.h"
 
@@ -7,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -165,24 +167,30 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                                 const std::string& collectorPath,
                                                 const std::string& outputTemplate,
                                                 const char* const* base) {
-    std::vector<std::pair<std::string, std::string>> set =
-        toCollectorEnvironment(options, outputTemplate);
-    set.emplace_back(collector_env::kCudaInjection, collectorPath);
-    set.emplace_back(collector_env::kNvtxInjection, collectorPath);
-    set.emplace_back(collector_env::kLauncherPid, std::to_string(getpid()));
-    const std::string injection = std::string(collector_env::kCudaInjection) + "=";
-    for (const char* const* e = base; e && *e; ++e) {
-        const std::string_view entry = *e;
-        if (entry.substr(0, injection.size()) == injection &&
-            entry.substr(injection.size()) != collectorPath && entry.size() > injection.size())
-            set.emplace_back(collector_env::kReplacedInjection,
-                             std::string(entry.substr(injection.size())));
+    std::vector<std::pair<std::string, std::string>> set;
+    if (options.inject) {
+        set = toCollectorEnvironment(options, outputTemplate);
+        set.emplace_back(collector_env::kCudaInjection, collectorPath);
+        set.emplace_back(collector_env::kNvtxInjection, collectorPath);
+        set.emplace_back(collector_env::kLauncherPid, std::to_string(getpid()));
+        const std::string injection = std::string(collector_env::kCudaInjection) + "=";
+        for (const char* const* e = base; e && *e; ++e) {
+            const std::string_view entry = *e;
+            if (entry.substr(0, injection.size()) == injection &&
+                entry.substr(injection.size()) != collectorPath && entry.size() > injection.size())
+                set.emplace_back(collector_env::kReplacedInjection,
+                                 std::string(entry.substr(injection.size())));
+        }
     }
     for (const auto& kv : options.extraEnvironment) set.push_back(kv);
-    // Variables a previous `record` may have left that these options do not set are removed.
+    // Variables a previous `record` may have left that these options do not set are removed
+    // (when injecting), and those the user asked to remove.
     auto ours = [&](std::string_view entry) {
         const std::string_view key = entry.substr(0, entry.find('='));
-        if (key.substr(0, 7) == "STRATA_" && key != collector_env::kCollectorPath) return true;
+        if (options.inject && key.substr(0, 7) == "STRATA_" && key != collector_env::kCollectorPath)
+            return true;
+        for (const auto& name : options.removedEnvironment)
+            if (name == key) return true;
         for (const auto& kv : set)
             if (kv.first == key) return true;
         return false;
@@ -206,6 +214,7 @@ Launcher::~Launcher() {
         wait();
     }
     if (outputFd_ >= 0) close(outputFd_);
+    if (errorFd_ >= 0) close(errorFd_);
 }
 
 bool Launcher::start(const RecordOptions& options, std::string* error) {
@@ -214,8 +223,10 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
         return false;
     }
     if (!validateRecordOptions(options, error)) return false;
-    collector_ = findCollector(options, error);
-    if (collector_.empty()) return false;
+    if (options.inject) {
+        collector_ = findCollector(options, error);
+        if (collector_.empty()) return false;
+    }
     const std::string program = resolveCommand(options.command[0], options.workingDirectory, error);
     if (program.empty()) return false;
 
@@ -248,34 +259,76 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     posix_spawn_file_actions_init(&actions);
     if (!options.workingDirectory.empty())
         posix_spawn_file_actions_addchdir_np(&actions, options.workingDirectory.c_str());
-    int pipeFds[2] = {-1, -1};
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
+    auto closeAll = [&] {
+        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]})
+            if (fd >= 0) close(fd);
+    };
     if (options.captureOutput) {
-        if (pipe2(pipeFds, O_CLOEXEC) != 0) {
-            *error = std::string("cannot create the output pipe: ") + std::strerror(errno);
+        if (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0) {
+            *error = std::string("cannot create the output pipes: ") + std::strerror(errno);
+            closeAll();
             posix_spawn_file_actions_destroy(&actions);
             posix_spawnattr_destroy(&attr);
             return false;
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
-        posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
     }
 
     startedAtSec_ = int64_t(now);
+    timespec wall{}, steady{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &steady);
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
-    if (pipeFds[1] >= 0) close(pipeFds[1]);
+    for (int* fd : {&outPipe[1], &errPipe[1]})
+        if (*fd >= 0) close(*fd), *fd = -1;
     if (rc != 0) {
-        if (pipeFds[0] >= 0) close(pipeFds[0]);
+        closeAll();
         *error = options.command[0] + ": cannot start: " + std::strerror(rc);
         return false;
     }
     pid_ = pid;
-    outputFd_ = pipeFds[0];
+    outputFd_ = outPipe[0];
+    errorFd_ = errPipe[0];
     finished_ = false;
+    startedSteadyNs_ = int64_t(steady.tv_sec) * 1'000'000'000 + steady.tv_nsec;
+    run_ = RunInfo{};
+    run_.argv = options.command;
+    run_.executable = program;
+    run_.cwd = canonical(options.workingDirectory.empty() ? "." : options.workingDirectory);
+    run_.envAdded = options.extraEnvironment;
+    run_.envRemoved = options.removedEnvironment;
+    run_.pid = pid;
+    run_.startUnixNs = int64_t(wall.tv_sec) * 1'000'000'000 + wall.tv_nsec;
+    run_.host = hostName();
+    run_.strataVersion = STRATA_VERSION;
+    run_.captured = options.inject;
+    // The target's {rank}: from the variables it was given, else from ours.
+    rank_ = rankFromEnvironment([&](const char* name) -> const char* {
+        for (const auto& [k, v] : options.extraEnvironment)
+            if (k == name) return v.c_str();
+        for (const auto& k : options.removedEnvironment)
+            if (k == name) return nullptr;
+        return std::getenv(name);
+    });
     return true;
+}
+
+void Launcher::exited(int status) {
+    finished_ = true;
+    timespec steady{};
+    clock_gettime(CLOCK_MONOTONIC, &steady);
+    run_.durationNs = int64_t(steady.tv_sec) * 1'000'000'000 + steady.tv_nsec - startedSteadyNs_;
+    if (WIFEXITED(status))
+        run_.exitCode = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        run_.signal = WTERMSIG(status);
+    exitCode_ = exitCodeFromWaitStatus(status);
 }
 
 int Launcher::wait() {
@@ -286,8 +339,7 @@ int Launcher::wait() {
     do {
         r = waitpid(pid_, &status, 0);
     } while (r < 0 && errno == EINTR);
-    finished_ = true;
-    exitCode_ = r == pid_ ? exitCodeFromWaitStatus(status) : 255;
+    exited(r == pid_ ? status : 255 << 8);
     return exitCode_;
 }
 
@@ -297,15 +349,46 @@ bool Launcher::poll(int* exitCode) {
         int status = 0;
         const pid_t r = waitpid(pid_, &status, WNOHANG);
         if (r == 0 || (r < 0 && errno == EINTR)) return false;
-        finished_ = true;
-        exitCode_ = r == pid_ ? exitCodeFromWaitStatus(status) : 255;
+        exited(r == pid_ ? status : 255 << 8);
     }
     if (exitCode) *exitCode = exitCode_;
     return true;
 }
 
 void Launcher::sendSignal(int sig) {
-    if (running()) kill(pid_, sig);
+    if (!running()) return;
+    const char* name = sigabbrev_np(sig);
+    run_.stopSignals.push_back(name ? std::string("SIG") + name : std::to_string(sig));
+    kill(pid_, sig);
+}
+
+RecordingResult Launcher::finish() {
+    RecordingResult result;
+    if (pid_ <= 0 || !finished_) {
+        result.error = "the target has not exited";
+        return result;
+    }
+    result.files = traceFiles();
+    for (const auto& f : result.files) {
+        const AppendResult a = appendRunRecord(f, run_);
+        if (!a.note.empty()) result.notes.push_back(a.note);
+    }
+    if (!result.files.empty()) return result;
+    RunInfo run = run_;
+    run.noTraceReason =
+        run.captured
+            ? "the program wrote no trace: it never initialised CUDA (no GPU here, or a program "
+              "that does not use CUDA), or it ended before the collector was loaded"
+            : "run without capture: the collector was not injected";
+    OutputPathValues values;
+    values.pid = pid_;
+    values.rank = safePathValue(rank_);
+    values.host = safePathValue(hostName());
+    const std::string path = expandOutputPath(outputTemplate_, values);
+    if (!writeRunOnlyTrace(path, run, &result.error)) return result;
+    result.files.push_back(path);
+    result.runOnly = true;
+    return result;
 }
 
 std::vector<std::string> Launcher::traceFiles() const {

@@ -1,7 +1,9 @@
 #pragma once
 // The one launcher (strata-cli record and the GUI's Launch dialog): finds the collector, builds
 // the injected environment, spawns the target without a shell (posix_spawn), waits, forwards
-// its exit code and lists the trace files the target and its exec'd children wrote.
+// its exit code, lists the trace files the target and its exec'd children wrote and completes
+// them with what was run (finish(): a Run record, io/strata/strata_append.h).
+#include "model/run_info.h"
 #include "record/record_options.h"
 
 #include <csignal>
@@ -23,11 +25,23 @@ std::string findCollector(const RecordOptions& options, std::string* error);
 std::string resolveCommand(const std::string& name, const std::string& workingDirectory,
                            std::string* error);
 
-// `base` ("NAME=value" strings, e.g. environ) with the collector's variables set/replaced.
+// `base` ("NAME=value" strings, e.g. environ) with the collector's variables set/replaced
+// (none when !options.inject), then options.removedEnvironment unset and
+// options.extraEnvironment set.
 std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                                 const std::string& collectorPath,
                                                 const std::string& outputTemplate,
                                                 const char* const* base);
+
+// What finish() did: the trace files of the run, each completed with the Run record.
+struct RecordingResult {
+    std::vector<std::string> files; // sorted; the run-only trace when the target wrote none
+    bool runOnly = false;           // files holds the launcher's run-record trace only
+    // Files not completed and why (still being written by a survivor, a damaged tail kept),
+    // and what was repaired; one line each, for the user.
+    std::vector<std::string> notes;
+    std::string error; // the run-only trace could not be written
+};
 
 // Exit code as a shell reports it: the code, or 128 + signal if the target was killed.
 int exitCodeFromWaitStatus(int status);
@@ -39,7 +53,8 @@ public:
     Launcher(const Launcher&) = delete;
     Launcher& operator=(const Launcher&) = delete;
 
-    // Validates the options, finds the collector, resolves the command and spawns it.
+    // Validates the options, finds the collector (unless !options.inject), resolves the command
+    // and spawns it.
     bool start(const RecordOptions& options, std::string* error);
     pid_t pid() const { return pid_; }
     bool running() const { return pid_ > 0 && !finished_; }
@@ -47,11 +62,20 @@ public:
     int wait();
     // Non-blocking: true (and *exitCode) once the target has exited.
     bool poll(int* exitCode);
-    void sendSignal(int sig); // e.g. the GUI's Stop: SIGINT, then SIGTERM
-    // With options.captureOutput: the read end of the target's stdout+stderr pipe (close-on-
-    // exec, blocking; EOF once the target and its children closed it), else -1. Owned by the
-    // launcher, closed by its destructor.
+    // e.g. the GUI's Stop: SIGINT, then SIGTERM; recorded in the run's stopSignals.
+    void sendSignal(int sig);
+    // With options.captureOutput: the read ends of the target's stdout and stderr pipes (close-
+    // on-exec, blocking; EOF once the target and its children closed them), else -1. Owned by
+    // the launcher, closed by its destructor.
     int outputFd() const { return outputFd_; }
+    int errorFd() const { return errorFd_; }
+
+    // What is being run: filled by start(), the exit and duration once wait()/poll() saw it.
+    const RunInfo& run() const { return run_; }
+    // After the target exited: appends the Run record to each trace file of the run, or, when
+    // there is none, writes one holding it (and the reason) at the output path expanded for the
+    // target's pid. Call once.
+    RecordingResult finish();
 
     const std::string& outputTemplate() const { return outputTemplate_; } // absolute
     const std::string& collectorPath() const { return collector_; }
@@ -63,9 +87,15 @@ private:
     bool finished_ = false;
     int exitCode_ = -1;
     int outputFd_ = -1;
+    int errorFd_ = -1;
     std::string outputTemplate_;
     std::string collector_;
     int64_t startedAtSec_ = 0;
+    int64_t startedSteadyNs_ = 0;
+    RunInfo run_;
+    std::string rank_; // the target's rank ({rank} of its output path)
+
+    void exited(int waitStatus);
 };
 
 // While alive, SIGINT/SIGTERM/SIGHUP sent to this process (kill, not the terminal's Ctrl-C,

@@ -63,6 +63,21 @@ bool validateRecordOptions(const RecordOptions& o, std::string* error) {
         *error = "--duration must be >= 0 seconds";
         return false;
     }
+    auto badName = [](const std::string& name) {
+        return name.empty() || name.find('=') != std::string::npos ||
+               name.find('\0') != std::string::npos;
+    };
+    for (const auto& [name, value] : o.extraEnvironment)
+        if (badName(name)) {
+            *error = "environment variable '" + name + "': a name must be non-empty, without '='";
+            return false;
+        }
+    for (const auto& name : o.removedEnvironment)
+        if (badName(name)) {
+            *error = "environment variable to remove '" + name +
+                     "': a name must be non-empty, without '='";
+            return false;
+        }
     if (o.flushMs < 0) {
         *error = "the flush interval must be >= 0 ms";
         return false;

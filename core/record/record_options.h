@@ -27,9 +27,13 @@ struct RecordOptions {
     std::string collector;        // explicit collector .so; empty = search (see findCollector)
     std::string workingDirectory; // empty = the launcher's
     std::vector<std::pair<std::string, std::string>> extraEnvironment; // set in the target
-    // The target's stdout and stderr go to a pipe (Launcher::outputFd) instead of the
-    // launcher's own: for the GUI's live console. stdin is /dev/null then.
+    std::vector<std::string> removedEnvironment; // variables unset in the target
+    // The target's stdout and stderr go to two pipes (Launcher::outputFd, errorFd) instead of
+    // the launcher's own: for the GUI's live console. stdin is /dev/null then.
     bool captureOutput = false;
+    // false: run the target as it is, without the collector (no CUDA toolkit when Strata was
+    // built, or the user's choice); the run is still recorded (a Run record, Launcher::finish).
+    bool inject = true;
 };
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.

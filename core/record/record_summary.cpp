@@ -34,7 +34,21 @@ TraceFileSummary summarizeTraceFile(const std::string& path) {
         s.cudaInitialized = it->second == "0" ? 0 : 1;
     if (auto it = meta.find(collector_env::kMetaCuptiError); it != meta.end())
         s.cuptiError = it->second;
+    s.noGpuReason = explainMissingGpuActivity(t);
     return s;
+}
+
+std::string explainMissingGpuActivity(const Trace& t) {
+    for (const Track& track : t.tracks())
+        if (track.kind == TrackKind::GpuStream && track.slices.size() != 0) return {};
+    if (t.run() && !t.run()->noTraceReason.empty()) return t.run()->noTraceReason;
+    const auto& meta = t.metadata();
+    if (auto it = meta.find(collector_env::kMetaCuptiError); it != meta.end())
+        return "CUPTI could not be used: " + it->second;
+    if (auto it = meta.find(collector_env::kMetaCudaInitialized);
+        it != meta.end() && it->second == "0")
+        return "the program never initialised CUDA: no GPU activity was recorded";
+    return "no GPU activity was recorded (no kernel, copy or set ran while capturing)";
 }
 
 namespace {
@@ -66,6 +80,8 @@ std::string formatTraceFileSummary(const TraceFileSummary& s) {
         out += "    the target never initialized CUDA (the trace keeps its CPU/process data)\n";
     if (!s.cuptiError.empty())
         out += "    CUPTI could not be used: " + terminalSafe(s.cuptiError) + "\n";
+    if (!s.noGpuReason.empty() && s.cudaInitialized != 0 && s.cuptiError.empty())
+        out += "    " + terminalSafe(s.noGpuReason) + "\n";
     for (const auto& w : s.warnings) out += "    warning: " + terminalSafe(w) + "\n";
     return out;
 }

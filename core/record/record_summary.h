@@ -1,6 +1,8 @@
 #pragma once
 // What a recording produced, for the launcher's closing summary (CLI and GUI): each trace
 // file loaded back with loadTrace, counted, and checked for the collector's problem reports.
+#include "model/trace.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +20,13 @@ struct TraceFileSummary {
     std::vector<std::string> warnings;
     int cudaInitialized = -1; // metadata cuda_initialized: 1, 0, or -1 if absent
     std::string cuptiError;   // metadata cupti_error, if any
+    std::string noGpuReason;  // explainMissingGpuActivity, when the file has no GPU op
 };
+
+// Why a recording holds no GPU activity, for the user: the run record's reason (the program
+// wrote no trace, or ran without capture), the collector's metadata (CUDA never initialised,
+// CUPTI taken by another tool), or a generic line; "" when it holds GPU ops.
+std::string explainMissingGpuActivity(const Trace& trace);
 
 TraceFileSummary summarizeTraceFile(const std::string& path);
 

@@ -1,5 +1,7 @@
 #include "io/strata/strata_record_sink.h"
 
+#include "io/strata/strata_run_json.h"
+
 #include <cinttypes>
 
 namespace strata::strata_reader {
@@ -156,6 +158,21 @@ std::string RecordSink::load(const fmt::NameColorRecord& r) {
     StringId name;
     if (!str(r.name, &name)) return bad_;
     b_.setNameColor(name, r.argb);
+    return {};
+}
+
+std::string RecordSink::load(const fmt::RunRecord& r) {
+    // The fixed fields hold the numbers; the JSON object the rest. A JSON text this reader cannot
+    // read keeps the numbers and says so.
+    RunInfo run;
+    run.startUnixNs = r.startUnixNs;
+    run.durationNs = r.durationNs;
+    run.pid = r.pid;
+    if (r.exitCode != fmt::RunRecord::kNone) run.exitCode = r.exitCode;
+    if (r.signal != fmt::RunRecord::kNone) run.signal = r.signal;
+    if (const std::string problem = runInfoFromJson(r.json, &run); !problem.empty())
+        b_.addWarning("run record: " + problem + "; its numbers are kept");
+    b_.setRunInfo(std::move(run));
     return {};
 }
 

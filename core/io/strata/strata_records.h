@@ -43,6 +43,7 @@ enum class RecordType : uint8_t {
     CpuSliceBlock = 15, // 1.1
     GpuOpBlock = 16,    // 1.1
     NameColor = 17,     // 1.2
+    Run = 18,           // 1.3
 };
 
 // How a record reaches the model.
@@ -280,6 +281,27 @@ struct NameColorRecord {
     using Body = FixedBody<Fields<NameColorRecord, &NameColorRecord::name, &NameColorRecord::argb>>;
 };
 
+// 18 (1.3): what was run to make the recording (model/run_info.h), appended by the launcher
+// when the target exited (in a chunk of its own, after the collector's last one), or the only
+// record of substance in a file the launcher wrote because the target wrote none. The numbers
+// in fixed fields, then the whole RunInfo as a JSON object (runInfoToJson) filling the body.
+struct RunRecord {
+    static constexpr RecordType kType = RecordType::Run;
+    static constexpr const char* kName = "Run";
+    static constexpr const char* kPrefixName = "start, duration, pid, exit code and signal";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    static constexpr int32_t kNone = INT32_MIN; // exitCode / signal not set
+    int64_t startUnixNs = 0;
+    int64_t durationNs = 0;
+    int64_t pid = 0;
+    int32_t exitCode = kNone;
+    int32_t signal = kNone;
+    std::string_view json;
+    using Body = PrefixedBody<Fields<RunRecord, &RunRecord::startUnixNs, &RunRecord::durationNs,
+                                     &RunRecord::pid, &RunRecord::exitCode, &RunRecord::signal>,
+                              &RunRecord::json>;
+};
+
 template <typename... Records> struct RecordList {};
 
 // Every record type this version reads and writes.
@@ -287,7 +309,7 @@ using StandardRecords =
     RecordList<StringRecord, MetadataRecord, ProcessRecord, ThreadRecord, DeviceRecord,
                CpuSliceRecord, CpuBeginRecord, CpuEndRecord, AsyncSliceRecord, InstantRecord,
                GpuOpRecord, CounterRecord, WarningRecord, EndOfFileRecord, CpuSliceBlockRecord,
-               GpuOpBlockRecord, NameColorRecord>;
+               GpuOpBlockRecord, NameColorRecord, RunRecord>;
 
 // f.template operator()<R>() for each record type R of the list, in order.
 template <typename F, typename... Records>

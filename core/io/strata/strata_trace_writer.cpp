@@ -8,6 +8,8 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace strata {
 
@@ -59,12 +61,47 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error) {
         std::fclose(f);
         return false;
     }
+    flock(fileno(f), LOCK_EX | LOCK_NB); // released by fclose; only a hint for the launcher
     file_ = f;
     path_ = path;
     error_.clear();
     failed_ = false;
+    appending_ = false;
     sequence_ = 0;
     bytesWritten_ = sizeof header;
+    recordsWritten_ = 0;
+    strings_.clear();
+    nextString_ = 1;
+    chunk_.assign(format::kChunkHeaderBytes, 0);
+    chunkRecords_ = 0;
+    blocks_.clear();
+    return true;
+}
+
+bool StrataTraceWriter::openAppend(const std::string& path, uint64_t keepBytes,
+                                   uint32_t nextSequence, std::string* error) {
+    std::lock_guard lock(mutex_);
+    auto fail = [&](const std::string& what, std::FILE* f) {
+        error_ = path + ": " + what + ": " + std::strerror(errno);
+        if (error) *error = error_;
+        if (f) std::fclose(f);
+        return false;
+    };
+    if (file_) {
+        errno = EBUSY;
+        return fail("the writer already has " + path_ + " open", nullptr);
+    }
+    std::FILE* f = std::fopen(path.c_str(), "r+be");
+    if (!f) return fail("cannot open for appending", nullptr);
+    if (ftruncate(fileno(f), off_t(keepBytes)) != 0) return fail("cannot cut the damaged tail", f);
+    if (fseeko(f, 0, SEEK_END) != 0) return fail("cannot seek to the end", f);
+    file_ = f;
+    path_ = path;
+    error_.clear();
+    failed_ = false;
+    appending_ = true;
+    sequence_ = nextSequence;
+    bytesWritten_ = keepBytes;
     recordsWritten_ = 0;
     strings_.clear();
     nextString_ = 1;
@@ -94,7 +131,7 @@ void StrataTraceWriter::autoFlushLocked() {
 }
 
 uint32_t StrataTraceWriter::internLocked(std::string_view s) {
-    if (s.empty()) return 0;
+    if (s.empty() || appending_) return 0; // appending: the file's ids are unknown
     s = clip(s);
     auto it = strings_.find(s);
     if (it != strings_.end()) return it->second;
@@ -203,6 +240,15 @@ void StrataTraceWriter::warningLocked(std::string_view text) {
     writeLocked(format::WarningRecord{clip(text)});
 }
 
+void StrataTraceWriter::run(const RunInfo& r) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    using R = format::RunRecord;
+    const std::string json = runInfoToJson(r);
+    writeLocked(R{r.startUnixNs, r.durationNs, r.pid, r.exitCode ? int32_t(*r.exitCode) : R::kNone,
+                  r.signal ? int32_t(*r.signal) : R::kNone, json});
+}
+
 bool StrataTraceWriter::flushLocked() {
     if (!file_ || failed_) return false;
     chunkRecords_ += blocks_.closeAll(chunk_);
@@ -254,9 +300,11 @@ bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::stri
 bool StrataTraceWriter::closeLocked() {
     if (!file_) return false;
     bool ok = flushLocked(); // the data, then a chunk holding only the end-of-file record
-    appendLocked(format::EndOfFileRecord{});
-    ++chunkRecords_;
-    ok = flushLocked() && ok;
+    if (!appending_) {
+        appendLocked(format::EndOfFileRecord{});
+        ++chunkRecords_;
+        ok = flushLocked() && ok;
+    }
     if (std::fclose(file_) != 0 && ok) {
         error_ = path_ + ": close failed: " + std::strerror(errno);
         ok = false;

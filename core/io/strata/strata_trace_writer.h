@@ -14,6 +14,7 @@
 // before open() or after close() are ignored (and return 0 / false where they return).
 #include "io/strata/strata_block_buffer.h"
 #include "io/strata/strata_records.h"
+#include "model/run_info.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
 #include "model/trace.h"
@@ -37,7 +38,15 @@ public:
     StrataTraceWriter(const StrataTraceWriter&) = delete;
     StrataTraceWriter& operator=(const StrataTraceWriter&) = delete;
 
-    bool open(const std::string& path, std::string* error); // writes the file header
+    // Creates the file and writes its header. The writer holds an exclusive flock on it until
+    // close(), so the launcher can tell a file still being written (io/strata/strata_append.h).
+    bool open(const std::string& path, std::string* error);
+    // Continues an existing .strata file: cuts it to `keepBytes` (a damaged tail) and appends
+    // chunks numbered from `nextSequence`; close() then writes no end-of-file record. The file's
+    // string ids are unknown to the writer: only records without strings may be written (run(),
+    // warning()). For io/strata/strata_append.h, which finds those two numbers.
+    bool openAppend(const std::string& path, uint64_t keepBytes, uint32_t nextSequence,
+                    std::string* error);
     uint32_t string(std::string_view s); // interned; the string record is emitted once
     void metadata(std::string_view key, std::string_view value);
     void process(int64_t pid, std::string_view name);
@@ -56,8 +65,9 @@ public:
                int64_t correlation);
     void counter(int64_t pid, uint32_t name, TimeNs ts, double value);
     void warning(std::string_view text);
-    bool flush(); // closes the current chunk (length + CRC), writes it, fflush
-    bool close(); // flush + end-of-file record
+    void run(const RunInfo& run); // what was run (a Run record, model/run_info.h)
+    bool flush();                 // closes the current chunk (length + CRC), writes it, fflush
+    bool close();                 // flush + end-of-file record
     // close() (after a warning record, if given) unless another thread holds the writer for
     // longer than `timeout`: then nothing is written and false returned. For a thread that must
     // not wait on one that may never run again (the collector's fatal-signal path).
@@ -91,7 +101,8 @@ private:
     uint64_t bytesWritten_ = 0;
     uint64_t recordsWritten_ = 0;
     size_t autoFlushBytes_ = 1u << 20;
-    bool failed_ = false; // a write failed: later records are dropped
+    bool failed_ = false;    // a write failed: later records are dropped
+    bool appending_ = false; // opened by openAppend: no strings, no end-of-file record
     struct Hash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const noexcept {

@@ -1,0 +1,79 @@
+// strata-cli info: what a trace file says about itself — what was run to make it (the Run
+// record), its top-level metadata and why it holds no GPU activity — as text or (--json) as one
+// JSON object (core/record/trace_info.h). The GUI's Trace Info panel shows the same rows.
+#include "cli_commands.h"
+#include "util/terminal_text.h"
+
+#include "io/trace_loader.h"
+#include "model/trace.h"
+#include "record/trace_info.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+const char* kUsage =
+    "usage: strata-cli info [--json] FILE\n"
+    "\n"
+    "  --json   print one JSON object: {\"file\", \"format\", \"run\" (what was run,\n"
+    "           or null), \"metadata\", \"no_gpu_reason\"}\n";
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli info: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int info(const Args& args) {
+    bool json = false;
+    std::string file;
+    for (const std::string& a : args) {
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
+        if (a == "--json")
+            json = true;
+        else if (a.size() > 1 && a[0] == '-')
+            return usageError("unknown option '" + a + "'");
+        else if (!file.empty())
+            return usageError("only one FILE, got '" + file + "' and '" + a + "'");
+        else
+            file = a;
+    }
+    if (file.empty()) return usageError("missing FILE");
+    std::string sniffError;
+    const TraceFormat format = sniffTraceFormat(file, &sniffError);
+    const LoadResult loaded = loadTrace(file);
+    if (!loaded.ok()) {
+        const std::string msg = loaded.error ? loaded.error->toString() : file + ": cannot load";
+        std::fprintf(stderr, "strata-cli info: %s\n", terminalSafe(msg).c_str());
+        return 1;
+    }
+    const TraceInfo info = traceInfo(*loaded.trace, file, format);
+    if (json) {
+        std::printf("%s\n", traceInfoToJson(info).c_str());
+        return 0;
+    }
+    size_t width = 0;
+    const auto rows = traceInfoRows(info);
+    for (const auto& [label, value] : rows) width = std::max(width, label.size());
+    for (const auto& [label, value] : rows) {
+        // Each line made safe on its own; continuation lines start under the first's value.
+        std::string text;
+        size_t from = 0;
+        for (size_t nl; (nl = value.find('\n', from)) != std::string::npos; from = nl + 1)
+            text +=
+                terminalSafe(value.substr(from, nl - from)) + "\n" + std::string(width + 2, ' ');
+        text += terminalSafe(value.substr(from));
+        std::printf("%-*s  %s\n", int(width), terminalSafe(label).c_str(), text.c_str());
+    }
+    return 0;
+}
+
+} // namespace strata::cli
