@@ -19,3 +19,23 @@ if(TARGET tst_run_record)
 endif()
 # The Launch dialog's arguments, split as a POSIX shell splits them (core/util/shell_words).
 strata_add_qtest(tst_shell_words SOURCES tst_shell_words.cpp LIBS strata_core)
+
+# Profiling from the GUI: Launch dialog, configurations, console, Stop, the trace opening
+# (issue 15); the helper programs are tests/record_fake_target and sh.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_launch SOURCES tst_launch.cpp LIBS strata_app_gui)
+  add_dependencies(tst_launch record_fake_target)
+endif()
+if(TARGET tst_screenshot)
+  add_dependencies(tst_screenshot record_fake_target) # `strata --launch --run --screenshot`
+endif()
+# GPU (label gpu): the GUI launch path on kernels/samples/launch_gaps; skips without a GPU.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_gpu_launch SOURCES tst_gpu_launch.cpp LIBS strata_app_gui LABELS gpu)
+  target_compile_definitions(tst_gpu_launch PRIVATE
+    STRATA_SAMPLES_DIR="${PROJECT_BINARY_DIR}/kernels/samples")
+  if(TARGET strata_collector)
+    add_dependencies(tst_gpu_launch strata_collector)
+  endif()
+  set_tests_properties(tst_gpu_launch PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP   : TestGpuLaunch::initTestCase")
+endif()

@@ -1,6 +1,8 @@
 // `strata --screenshot` under Xvfb (xvfb-run -a, the xcb platform) on a real trace: the PNG has
 // the requested size and is not blank, and the timeline draws as many track labels as an
 // independent python3 count from the trace says (tests/data/gui/count_track_labels.py).
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QProcess>
@@ -83,6 +85,8 @@ private slots:
     void realTraceIsNotBlank();
     void trackLabelsMatchTrace();
     void errors();
+    void launchRunScreenshot();
+    void launchThatCannotStart();
 };
 
 void TestScreenshot::initTestCase() {
@@ -161,6 +165,49 @@ void TestScreenshot::errors() {
                    QStringLiteral("500:1ms"), kSample});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(!QImage(png).isNull());
+}
+
+// `strata --launch --run --screenshot`: a program that never initialises CUDA still gives its
+// run-record trace, its console log and a screenshot of the window with the console and exit.
+void TestScreenshot::launchRunScreenshot() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("launch.png"));
+    // "--name" after "--" belongs to the program (Qt would take -name for itself).
+    const Run r =
+        runStrata({QStringLiteral("--launch"), QStringLiteral("--run"),
+                   QStringLiteral("--no-collector"), QStringLiteral("--screenshot"), png,
+                   QStringLiteral("-o"), dir.filePath(QStringLiteral("t-{pid}.strata")),
+                   QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                   QStringLiteral("echo \"$@\"; echo err >&2; exit 3"), QStringLiteral("sh"),
+                   QStringLiteral("--name"), QStringLiteral("run a")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const QImage img(png);
+    QCOMPARE(img.size(), QSize(1600, 1000));
+    const QStringList traces = QDir(dir.path()).entryList({QStringLiteral("t-*.strata")});
+    QCOMPARE(traces.size(), 1);
+    const QStringList logs = QDir(dir.path()).entryList({QStringLiteral("t-*.console.txt")});
+    QCOMPARE(logs.size(), 1);
+    QFile log(dir.filePath(logs.front()));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray text = log.readAll(); // the two streams' lines in arrival order
+    QVERIFY2(text == "--name run a\nerr\n" || text == "err\n--name run a\n", text.constData());
+}
+
+// A launch that cannot start says what the dialog says, on stderr, and exits with 2.
+void TestScreenshot::launchThatCannotStart() {
+    QTemporaryDir dir;
+    Run r = runStrata({QStringLiteral("--launch"), QStringLiteral("--run"), QStringLiteral("--"),
+                       dir.filePath(QStringLiteral("missing-program"))},
+                      false);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("missing-program: no such file")), qPrintable(r.err));
+    r = runStrata({QStringLiteral("--launch"), QStringLiteral("--run"),
+                   QStringLiteral("--no-collector"), QStringLiteral("-o"),
+                   dir.filePath(QStringLiteral("absent/t-{pid}.strata")), QStringLiteral("--"),
+                   QStringLiteral("true")},
+                  false);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("does not exist")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestScreenshot)

@@ -1,5 +1,6 @@
 // strata: the GUI. `strata [FILE...]` opens the first file here and each further file in a new
 // window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
+#include "launch_mode.h"
 #include "main_window.h"
 #include "model/time_text.h"
 #include "screenshot.h"
@@ -9,6 +10,7 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 
@@ -18,7 +20,11 @@ const char* const kDescription =
     "strata [FILE...]          open FILE (each further FILE in a new window)\n"
     "strata --screenshot OUT.png [--size WxH] [--range START:END] [--select-range START:END]\n"
     "                          [--find TEXT] [--print-track-labels] FILE\n"
-    "                          render the main window with FILE to a PNG and exit\n\n"
+    "                          render the main window with FILE to a PNG and exit\n"
+    "strata --launch [--run] [-o OUT] [-C DIR] [-e NAME=VALUE] [-u NAME] [--capture LIST]\n"
+    "                [--no-collector] [--screenshot OUT.png] -- CMD ARGS...\n"
+    "                          profile CMD: the Launch dialog filled in, or (--run) at once;\n"
+    "                          with --screenshot, render the window once its trace opened\n\n"
     "Times in --range and --select-range are relative to the start of the trace: a number with an "
     "optional\n"
     "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
@@ -37,7 +43,17 @@ bool parseSize(const QString& s, QSize* out) {
 } // namespace
 
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
+    // Everything after "--" is the command of --launch, kept from Qt: QApplication would take
+    // its own options out of it (-name, -display, -style...).
+    int qtArgc = argc;
+    QStringList afterDashes;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--") == 0) {
+            qtArgc = i;
+            for (int j = i + 1; j < argc; ++j) afterDashes << QString::fromLocal8Bit(argv[j]);
+            break;
+        }
+    QApplication app(qtArgc, argv);
     QApplication::setOrganizationName(QStringLiteral("Strata"));
     QApplication::setApplicationName(QStringLiteral("strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
@@ -70,11 +86,26 @@ int main(int argc, char** argv) {
         QStringLiteral("With --screenshot: find slices named TEXT and select the first."),
         QStringLiteral("TEXT"));
     parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt});
+    const strata::LaunchModeOptions launchOpts;
+    parser.addOptions(launchOpts.all());
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
-    const QStringList files = parser.positionalArguments();
+    const QStringList files = parser.positionalArguments() + afterDashes;
 
+    if (parser.isSet(launchOpts.launch)) {
+        QSize size(1600, 1000);
+        if (parser.isSet(sizeOpt) && !parseSize(parser.value(sizeOpt), &size)) {
+            std::fprintf(stderr, "strata: --size expects WxH (e.g. 1600x1000), got '%s'\n",
+                         qPrintable(parser.value(sizeOpt)));
+            return 2;
+        }
+        return strata::runLaunchMode(parser, launchOpts, files, parser.value(shotOpt), size);
+    }
+    if (parser.isSet(launchOpts.run)) {
+        std::fprintf(stderr, "strata: --run needs --launch\n");
+        return 2;
+    }
     if (parser.isSet(shotOpt)) {
         strata::ScreenshotOptions o;
         o.output = parser.value(shotOpt);

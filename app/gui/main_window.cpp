@@ -5,7 +5,9 @@
 #include "model/time_text.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
+#include "panels/trace_info_panel.h"
 #include "panels/warnings_panel.h"
+#include "profile_controller.h"
 #include "shortcut_help.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
@@ -53,7 +55,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     banner_->setPalette(pal);
     auto* bl = new QHBoxLayout(banner_);
     bl->setContentsMargins(8, 6, 8, 6);
-    auto* icon = new QLabel(banner_);
+    auto* icon = bannerIcon_ = new QLabel(banner_);
     icon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxCritical).pixmap(20, 20));
     bannerText_ = new QLabel(banner_);
     bannerText_->setWordWrap(true);
@@ -159,6 +161,10 @@ void MainWindow::createDocks() {
         addTracePanel<WarningsPanel>(tr("Warnings"), "warningsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(dockOf(range_), dockOf(warnings_));
     dockOf(range_)->raise();
+    traceInfo_ =
+        addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(dockOf(details_), dockOf(traceInfo_));
+    dockOf(details_)->raise();
     resizeDocks({dockOf(details_)}, {380}, Qt::Horizontal);
     resizeDocks({dockOf(range_)}, {210}, Qt::Vertical);
 }
@@ -235,6 +241,9 @@ void MainWindow::createActions() {
     view->addAction(make("actionCollapseThreads",
                          tr("&Collapse Threads to %1 Levels").arg(TrackLayout::kDepthCap),
                          QKeySequence(), [this] { timeline_->setAllThreadsExpanded(false); }));
+    profile_ = new ProfileController(this); // the Profile menu and the Console dock
+    tabifyDockWidget(dockOf(range_), profile_->consoleDock());
+    dockOf(range_)->raise();
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -333,6 +342,22 @@ void MainWindow::showShortcutHelp() {
 }
 
 void MainWindow::showError(const QString& message) {
+    showBanner(message, true);
+}
+
+void MainWindow::showNotice(const QString& message) {
+    showBanner(message, false);
+}
+
+void MainWindow::showBanner(const QString& message, bool error) {
+    QPalette pal = banner_->palette();
+    pal.setColor(QPalette::Window, error ? QColor(0xfd, 0xe2, 0xe1) : QColor(0xff, 0xf4, 0xce));
+    pal.setColor(QPalette::WindowText, error ? QColor(0x70, 0x10, 0x10) : QColor(0x5c, 0x44, 0x00));
+    banner_->setPalette(pal);
+    bannerIcon_->setPixmap(
+        style()
+            ->standardIcon(error ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxInformation)
+            .pixmap(20, 20));
     bannerText_->setText(message);
     banner_->show();
 }
@@ -368,6 +393,10 @@ void MainWindow::updateStatus() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!profile_->allowClose()) { // a program runs: asked, then stopped; closes when it exits
+        e->ignore();
+        return;
+    }
     if (job_) {
         job_->cancel();
         job_->waitForFinished();

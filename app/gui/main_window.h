@@ -26,6 +26,8 @@ namespace strata {
 
 class DetailsPanel;
 class FindBar;
+class ProfileController;
+class TraceInfoPanel;
 class LoadJob;
 class RangePanel;
 class TimelineView;
@@ -64,12 +66,18 @@ public:
     RangePanel* rangePanel() const { return range_; }
     WarningsPanel* warningsPanel() const { return warnings_; }
     FindBar* findBar() const { return findBar_; }
+    TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
+    ProfileController* profile() const { return profile_; }
     QWidget* errorBanner() const { return banner_; }
     QString errorText() const;
     QString statusText() const; // slices · load time · warnings
     QProgressBar* progressBar() const { return progress_; }
     QSpinBox* gapThresholdBox() const { return gapBox_; }
     QAction* action(const QString& objectName) const;
+
+    // A message above the timeline until dismissed: an error (red) or a notice (amber).
+    void showError(const QString& message);
+    void showNotice(const QString& message);
 
 signals:
     // Emitted when a load ends: ok, failed (error banner shown) or cancelled.
@@ -91,7 +99,7 @@ private:
     QWidget* createEmptyPage();
     void onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms);
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs);
-    void showError(const QString& message);
+    void showBanner(const QString& message, bool error);
     void hideError();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -111,9 +119,12 @@ private:
     DetailsPanel* details_ = nullptr;
     RangePanel* range_ = nullptr;
     WarningsPanel* warnings_ = nullptr;
+    TraceInfoPanel* traceInfo_ = nullptr;
+    ProfileController* profile_ = nullptr;
     FindBar* findBar_ = nullptr;
     QWidget* banner_ = nullptr;
     QLabel* bannerText_ = nullptr;
+    QLabel* bannerIcon_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QSpinBox* gapBox_ = nullptr;
     QProgressBar* progress_ = nullptr;

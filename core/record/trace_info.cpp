@@ -106,7 +106,12 @@ std::vector<std::pair<std::string, std::string>> traceInfoRows(const TraceInfo& 
         rows.emplace_back("Command", "— (not recorded: the file has no run record)");
     }
     if (!info.noGpuReason.empty()) rows.emplace_back("GPU activity", info.noGpuReason);
-    for (const auto& [k, v] : info.metadata) rows.emplace_back(k, v);
+    for (const auto& [k, v] : info.metadata) {
+        // The launcher's copies of what the run record already says (a run-only trace).
+        const bool repeated = info.run && (k == "command_line" || k == "host" || k == "pid" ||
+                                           k == "no_trace_reason");
+        if (!repeated) rows.emplace_back(k, v);
+    }
     return rows;
 }
 

@@ -1,0 +1,389 @@
+#include "launch/launch_dialog.h"
+
+#include "util/shell_words.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace strata {
+namespace {
+
+QSpinBox* stepBox(QWidget* parent, const char* name) {
+    auto* b = new QSpinBox(parent);
+    b->setObjectName(QString::fromLatin1(name));
+    b->setRange(-1, 1'000'000);
+    b->setSpecialValueText(QObject::tr("off"));
+    b->setValue(-1);
+    return b;
+}
+
+QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets) {
+    auto* w = new QWidget(parent);
+    auto* h = new QHBoxLayout(w);
+    h->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* x : widgets)
+        h->addWidget(x, x->inherits("QLineEdit") || x->inherits("QComboBox"));
+    return w;
+}
+
+} // namespace
+
+QLabel* LaunchDialog::errorLabel(const char* name) {
+    auto* l = new QLabel(this);
+    l->setObjectName(QString::fromLatin1(name));
+    l->setWordWrap(true);
+    l->setStyleSheet(QStringLiteral("color: #b00020;"));
+    l->hide();
+    return l;
+}
+
+LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Launch and Profile"));
+    setObjectName(QStringLiteral("launchDialog"));
+
+    // Saved configurations.
+    configs_ = new QComboBox(this);
+    configs_->setObjectName(QStringLiteral("configName"));
+    configs_->setMinimumContentsLength(24);
+    auto* saveB = new QPushButton(tr("Save As\u2026"), this);
+    saveB->setObjectName(QStringLiteral("saveConfig"));
+    auto* dupB = new QPushButton(tr("Duplicate"), this);
+    dupB->setObjectName(QStringLiteral("duplicateConfig"));
+    auto* renB = new QPushButton(tr("Rename\u2026"), this);
+    renB->setObjectName(QStringLiteral("renameConfig"));
+    auto* delB = new QPushButton(tr("Delete"), this);
+    delB->setObjectName(QStringLiteral("deleteConfig"));
+    connect(configs_, &QComboBox::textActivated, this, &LaunchDialog::pickConfig);
+    connect(saveB, &QPushButton::clicked, this, &LaunchDialog::saveAs);
+    connect(dupB, &QPushButton::clicked, this, &LaunchDialog::duplicateConfig);
+    connect(renB, &QPushButton::clicked, this, &LaunchDialog::renameConfig);
+    connect(delB, &QPushButton::clicked, this, &LaunchDialog::deleteConfig);
+
+    // The program.
+    executable_ = new QComboBox(this);
+    executable_->setObjectName(QStringLiteral("executable"));
+    executable_->setEditable(true);
+    executable_->setInsertPolicy(QComboBox::NoInsert);
+    executable_->addItems(LaunchConfigStore::recentExecutables());
+    executable_->setCurrentText(QString());
+    executable_->lineEdit()->setPlaceholderText(
+        tr("a program path, or a command in PATH (python3)"));
+    auto* browse = new QToolButton(this);
+    browse->setText(tr("\u2026"));
+    browse->setToolTip(tr("Choose the program"));
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Program to Profile"));
+        if (!f.isEmpty()) executable_->setCurrentText(f);
+    });
+    arguments_ = new QLineEdit(this);
+    arguments_->setObjectName(QStringLiteral("arguments"));
+    arguments_->setPlaceholderText(tr("train.py --epochs 1 'a name with spaces'"));
+    argv_ = new QLabel(this);
+    argv_->setObjectName(QStringLiteral("argvPreview"));
+    argv_->setWordWrap(true);
+    argv_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    argv_->setStyleSheet(QStringLiteral("color: #555;"));
+    workingDir_ = new QLineEdit(this);
+    workingDir_->setObjectName(QStringLiteral("workingDirectory"));
+    workingDir_->setPlaceholderText(tr("the program's folder"));
+    auto* browseDir = new QToolButton(this);
+    browseDir->setText(tr("\u2026"));
+    connect(browseDir, &QToolButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Working Directory"));
+        if (!d.isEmpty()) workingDir_->setText(d);
+    });
+    environment_ = new QPlainTextEdit(this);
+    environment_->setObjectName(QStringLiteral("environment"));
+    environment_->setPlaceholderText(tr("NAME=VALUE, one per line"));
+    environment_->setFixedHeight(52);
+    environment_->setTabChangesFocus(true);
+    unset_ = new QLineEdit(this);
+    unset_->setObjectName(QStringLiteral("unset"));
+    unset_->setPlaceholderText(tr("names to remove, e.g. PYTHONPATH LD_PRELOAD"));
+
+    // What to capture and when.
+    auto* captureRow = new QWidget(this);
+    auto* ch = new QHBoxLayout(captureRow);
+    ch->setContentsMargins(0, 0, 0, 0);
+    for (std::string_view g : captureGroups()) {
+        auto* box = new QCheckBox(QString::fromLatin1(g.data(), qsizetype(g.size())), captureRow);
+        box->setObjectName(QStringLiteral("capture_") + box->text());
+        box->setChecked(true);
+        capture_ << box;
+        ch->addWidget(box);
+        connect(box, &QCheckBox::toggled, this, &LaunchDialog::recheck);
+    }
+    ch->addStretch();
+    wait_ = stepBox(this, "scheduleWait");
+    warmup_ = stepBox(this, "scheduleWarmup");
+    active_ = stepBox(this, "scheduleActive");
+    repeat_ = stepBox(this, "scheduleRepeat");
+    stepName_ = new QLineEdit(this);
+    stepName_->setObjectName(QStringLiteral("stepName"));
+    stepName_->setPlaceholderText(tr("the NVTX range or mark that delimits a step (with a "
+                                     "schedule), e.g. ProfilerStep"));
+    auto* scheduleRow = row(
+        this, {new QLabel(tr("wait"), this), wait_, new QLabel(tr("warmup"), this), warmup_,
+               new QLabel(tr("active"), this), active_, new QLabel(tr("repeat"), this), repeat_});
+    captureRange_ = new QLineEdit(this);
+    captureRange_->setObjectName(QStringLiteral("captureRange"));
+    captureRange_->setPlaceholderText(
+        tr("an NVTX range name, or cudaProfilerApi (off: capture all)"));
+    duration_ = new QDoubleSpinBox(this);
+    duration_->setObjectName(QStringLiteral("maxDuration"));
+    duration_->setRange(0, 1e6);
+    duration_->setDecimals(1);
+    duration_->setSuffix(tr(" s"));
+    duration_->setSpecialValueText(tr("no limit"));
+    flush_ = new QSpinBox(this);
+    flush_->setObjectName(QStringLiteral("flushInterval"));
+    flush_->setRange(0, 60'000);
+    flush_->setSuffix(tr(" ms"));
+    flush_->setSpecialValueText(tr("default (200 ms)"));
+    output_ = new QLineEdit(this);
+    output_->setObjectName(QStringLiteral("output"));
+    auto* browseOut = new QToolButton(this);
+    browseOut->setText(tr("Folder\u2026"));
+    connect(browseOut, &QToolButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Output Folder"));
+        if (!d.isEmpty())
+            output_->setText(d + QStringLiteral("/") +
+                             QFileInfo(defaultOutputTemplate(config())).fileName());
+    });
+    withoutCapture_ = new QCheckBox(tr("Run without capture (no collector: keep the output and "
+                                       "what was run)"),
+                                    this);
+    withoutCapture_->setObjectName(QStringLiteral("withoutCapture"));
+
+    exeError_ = errorLabel("executableError");
+    argsError_ = errorLabel("argumentsError");
+    dirError_ = errorLabel("workingDirectoryError");
+    envError_ = errorLabel("environmentError");
+    outError_ = errorLabel("outputError");
+    optError_ = errorLabel("optionsError");
+    collector_ = errorLabel("collectorError");
+    collector_->setStyleSheet(QStringLiteral("color: #7a5500;"));
+
+    auto* program = new QGroupBox(tr("Program"), this);
+    auto* pf = new QFormLayout(program);
+    pf->addRow(tr("Executable"), row(this, {executable_, browse}));
+    pf->addRow(QString(), exeError_);
+    pf->addRow(tr("Arguments"), arguments_);
+    pf->addRow(QString(), argv_);
+    pf->addRow(QString(), argsError_);
+    pf->addRow(tr("Working directory"), row(this, {workingDir_, browseDir}));
+    pf->addRow(QString(), dirError_);
+    pf->addRow(tr("Environment"), environment_);
+    pf->addRow(tr("Unset"), unset_);
+    pf->addRow(QString(), envError_);
+
+    auto* capture = new QGroupBox(tr("Capture"), this);
+    auto* cf = new QFormLayout(capture);
+    cf->addRow(tr("Activity"), captureRow);
+    cf->addRow(tr("Schedule (steps)"), scheduleRow);
+    cf->addRow(tr("Step name"), stepName_);
+    cf->addRow(tr("Capture range"), captureRange_);
+    cf->addRow(tr("Maximum duration"), duration_);
+    cf->addRow(tr("Flush interval"), flush_);
+    cf->addRow(QString(), optError_);
+    cf->addRow(QString(), withoutCapture_);
+    cf->addRow(QString(), collector_);
+
+    auto* outBox = new QGroupBox(tr("Output"), this);
+    auto* of = new QFormLayout(outBox);
+    of->addRow(tr("Trace file"), row(this, {output_, browseOut}));
+    auto* outHelp = new QLabel(tr("{pid} {rank} {host} and {time} are filled in; a program that "
+                                  "execs others writes one file each."),
+                               this);
+    outHelp->setStyleSheet(QStringLiteral("color: #555;"));
+    of->addRow(QString(), outHelp);
+    of->addRow(QString(), outError_);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    run_ = buttons->addButton(tr("Run"), QDialogButtonBox::AcceptRole);
+    run_->setObjectName(QStringLiteral("runButton"));
+    run_->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        recheck();
+        if (problems_.ok()) accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* v = new QVBoxLayout(this);
+    v->addWidget(
+        row(this, {new QLabel(tr("Configuration"), this), configs_, saveB, dupB, renB, delB}));
+    v->addWidget(program);
+    v->addWidget(capture);
+    v->addWidget(outBox);
+    v->addWidget(buttons);
+
+    for (QLineEdit* e : {executable_->lineEdit(), arguments_, workingDir_, unset_, stepName_,
+                         captureRange_, output_})
+        connect(e, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
+    connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::recheck);
+    for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_})
+        connect(b, &QSpinBox::valueChanged, this, &LaunchDialog::recheck);
+    connect(duration_, &QDoubleSpinBox::valueChanged, this, &LaunchDialog::recheck);
+    connect(withoutCapture_, &QCheckBox::toggled, this, &LaunchDialog::recheck);
+    reloadNames(QString());
+    resize(760, sizeHint().height());
+    recheck();
+}
+
+void LaunchDialog::setConfig(const LaunchConfig& c) {
+    name_ = c.name;
+    executable_->setCurrentText(c.executable);
+    arguments_->setText(c.arguments);
+    workingDir_->setText(c.workingDirectory);
+    environment_->setPlainText(c.environment);
+    unset_->setText(c.unset.join(QLatin1Char(' ')));
+    for (QCheckBox* b : capture_)
+        b->setChecked(c.capture.isEmpty() || c.capture.contains(b->text()));
+    wait_->setValue(c.wait);
+    warmup_->setValue(c.warmup);
+    active_->setValue(c.active);
+    repeat_->setValue(c.repeat);
+    stepName_->setText(c.stepName);
+    captureRange_->setText(c.captureRange);
+    duration_->setValue(c.durationS);
+    flush_->setValue(c.flushMs);
+    output_->setText(c.output);
+    withoutCapture_->setChecked(c.withoutCapture);
+    reloadNames(c.name);
+    recheck();
+}
+
+LaunchConfig LaunchDialog::config() const {
+    LaunchConfig c;
+    c.name = name_;
+    c.executable = executable_->currentText().trimmed();
+    c.arguments = arguments_->text();
+    c.workingDirectory = workingDir_->text().trimmed();
+    c.environment = environment_->toPlainText();
+    c.unset = unset_->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList groups;
+    for (QCheckBox* b : capture_)
+        if (b->isChecked()) groups << b->text();
+    if (groups.size() != capture_.size()) c.capture = groups; // all = empty (the default)
+    c.wait = wait_->value();
+    c.warmup = warmup_->value();
+    c.active = active_->value();
+    c.repeat = repeat_->value();
+    c.stepName = stepName_->text().trimmed();
+    c.captureRange = captureRange_->text().trimmed();
+    c.durationS = duration_->value();
+    c.flushMs = flush_->value();
+    c.output = output_->text().trimmed();
+    c.withoutCapture = withoutCapture_->isChecked();
+    return c;
+}
+
+QString LaunchDialog::argvPreview() const {
+    return argv_->text();
+}
+
+void LaunchDialog::recheck() {
+    const LaunchConfig c = config();
+    problems_ = checkLaunchConfig(c);
+    auto show = [](QLabel* l, const QString& text) {
+        l->setText(text);
+        l->setVisible(!text.isEmpty());
+    };
+    show(exeError_, problems_.executable);
+    show(argsError_, problems_.arguments);
+    show(dirError_, problems_.workingDirectory);
+    show(envError_, problems_.environment);
+    show(outError_, problems_.output);
+    show(optError_, problems_.options);
+    show(collector_, problems_.collector);
+    QString splitError;
+    const QStringList words = splitArguments(c.arguments, &splitError);
+    if (splitError.isEmpty() && !c.executable.isEmpty()) {
+        QStringList shown{QStringLiteral("[0] ") + c.executable};
+        for (int i = 0; i < words.size(); ++i)
+            shown << QStringLiteral("[%1] %2").arg(i + 1).arg(
+                QString::fromStdString(quoteShellWord(words[i].toStdString())));
+        argv_->setText(tr("argv: %1").arg(shown.join(QStringLiteral("  "))));
+    } else {
+        argv_->clear();
+    }
+    output_->setPlaceholderText(defaultOutputTemplate(c));
+    run_->setEnabled(problems_.ok());
+    run_->setToolTip(problems_.ok() ? QString() : problems_.first());
+}
+
+void LaunchDialog::reloadNames(const QString& select) {
+    QSignalBlocker block(configs_);
+    configs_->clear();
+    configs_->addItem(tr("(unsaved)"));
+    configs_->addItems(LaunchConfigStore::names());
+    const int i = select.isEmpty() ? 0 : configs_->findText(select);
+    configs_->setCurrentIndex(i < 0 ? 0 : i);
+}
+
+void LaunchDialog::pickConfig(const QString& name) {
+    LaunchConfig c;
+    if (configs_->currentIndex() > 0 && LaunchConfigStore::load(name, &c)) setConfig(c);
+}
+
+void LaunchDialog::saveAs() {
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Save Configuration"), tr("Name:"),
+                                               QLineEdit::Normal, name_, &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty()) return;
+    LaunchConfig c = config();
+    c.name = name;
+    LaunchConfigStore::save(c);
+    name_ = name;
+    reloadNames(name);
+}
+
+void LaunchDialog::duplicateConfig() {
+    if (name_.isEmpty()) return;
+    LaunchConfig c = config();
+    c.name = LaunchConfigStore::copyName(name_);
+    LaunchConfigStore::save(c);
+    name_ = c.name;
+    reloadNames(c.name);
+}
+
+void LaunchDialog::renameConfig() {
+    if (name_.isEmpty()) return;
+    bool ok = false;
+    const QString to = QInputDialog::getText(this, tr("Rename Configuration"), tr("New name:"),
+                                             QLineEdit::Normal, name_, &ok)
+                           .trimmed();
+    if (!ok || to.isEmpty() || to == name_) return;
+    if (!LaunchConfigStore::rename(name_, to)) {
+        QMessageBox::warning(this, tr("Rename"), tr("A configuration named %1 exists.").arg(to));
+        return;
+    }
+    name_ = to;
+    reloadNames(to);
+}
+
+void LaunchDialog::deleteConfig() {
+    if (name_.isEmpty()) return;
+    LaunchConfigStore::remove(name_);
+    name_.clear();
+    reloadNames(QString());
+}
+
+} // namespace strata

@@ -1,0 +1,174 @@
+#include "launch/run_controller.h"
+
+#include <QSocketNotifier>
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace strata {
+namespace {
+
+constexpr int kReadChunk = 64 * 1024;
+// Per notifier wake-up: enough to keep up with a fast writer, small enough that the event loop
+// (painting, Stop) stays responsive under any rate.
+constexpr int kReadPerWake = 1 << 20;
+
+void setNonBlocking(int fd) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+} // namespace
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    poll_.setInterval(50);
+    connect(&poll_, &QTimer::timeout, this, &RunController::checkExit);
+    escalation_.setSingleShot(true);
+    connect(&escalation_, &QTimer::timeout, this, &RunController::escalate);
+}
+
+RunController::~RunController() {
+    if (running()) {
+        launcher_->sendSignal(SIGKILL);
+        launcher_->wait();
+    }
+    closePipes();
+}
+
+bool RunController::start(const RecordOptions& options, QString* error) {
+    if (running()) {
+        *error = tr("a program is already running");
+        return false;
+    }
+    closePipes();
+    auto launcher = std::make_unique<Launcher>();
+    std::string why;
+    RecordOptions o = options;
+    o.captureOutput = true;
+    if (!launcher->start(o, &why)) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
+    launcher_ = std::move(launcher);
+    options_ = o;
+    finished_ = false;
+    stopStage_ = 0;
+    endedMs_ = -1;
+    result_ = {};
+    clock_.start();
+    for (const auto& [fd, isErr] :
+         {std::pair{launcher_->outputFd(), false}, std::pair{launcher_->errorFd(), true}}) {
+        if (fd < 0) continue;
+        setNonBlocking(fd);
+        auto* n = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+        connect(n, &QSocketNotifier::activated, this,
+                [this, fd, isErr = isErr] { readSome(fd, isErr, kReadPerWake); });
+        (isErr ? errNotifier_ : outNotifier_) = n;
+    }
+    poll_.start();
+    return true;
+}
+
+void RunController::readSome(int fd, bool isStderr, int maxBytes) {
+    QByteArray buf;
+    int total = 0;
+    while (total < maxBytes) {
+        buf.resize(kReadChunk);
+        const ssize_t n = ::read(fd, buf.data(), kReadChunk);
+        if (n > 0) {
+            buf.resize(n);
+            total += int(n);
+            emit output(buf, isStderr);
+            continue;
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) { // the write end is closed: the target and its children are done with it
+            QSocketNotifier*& notifier = isStderr ? errNotifier_ : outNotifier_;
+            if (notifier) {
+                notifier->setEnabled(false);
+                notifier->deleteLater();
+                notifier = nullptr;
+            }
+        }
+        break; // EAGAIN: nothing more now
+    }
+}
+
+void RunController::checkExit() {
+    int code = 0;
+    if (!launcher_ || finished_ || !launcher_->poll(&code)) return;
+    poll_.stop();
+    escalation_.stop();
+    endedMs_ = clock_.elapsed();
+    // What the target wrote before it exited; a child that outlives it may keep the pipes open,
+    // so read what is there now and stop listening.
+    if (outNotifier_) readSome(launcher_->outputFd(), false, 64 << 20);
+    if (errNotifier_) readSome(launcher_->errorFd(), true, 64 << 20);
+    closePipes();
+    result_ = launcher_->finish();
+    finished_ = true;
+    emit stopStatusChanged(QString());
+    emit finished();
+}
+
+void RunController::stop() {
+    if (!running() || stopStage_ > 0) return;
+    stopStage_ = 1;
+    launcher_->sendSignal(SIGINT);
+    stageClock_.start();
+    escalation_.start(grace_.termAfterMs);
+    emit stopStatusChanged(stopStatus());
+}
+
+void RunController::escalate() {
+    if (!running()) return;
+    if (stopStage_ == 1) {
+        stopStage_ = 2;
+        launcher_->sendSignal(SIGTERM);
+        stageClock_.start();
+        escalation_.start(grace_.killAfterMs);
+    } else if (stopStage_ == 2) {
+        stopStage_ = 3;
+        launcher_->sendSignal(SIGKILL);
+    }
+    emit stopStatusChanged(stopStatus());
+}
+
+QString RunController::stopStatus() const {
+    if (!running() || stopStage_ == 0) return {};
+    auto left = [this](int graceMs) {
+        const double s = std::max<qint64>(0, graceMs - stageClock_.elapsed()) / 1000.0;
+        return QString::number(s, 'f', 1);
+    };
+    switch (stopStage_) {
+    case 1:
+        return tr("SIGINT sent \u00b7 SIGTERM in %1 s").arg(left(grace_.termAfterMs));
+    case 2:
+        return tr("SIGTERM sent \u00b7 SIGKILL in %1 s").arg(left(grace_.killAfterMs));
+    default:
+        return tr("SIGKILL sent");
+    }
+}
+
+qint64 RunController::elapsedMs() const {
+    if (endedMs_ >= 0) return endedMs_;
+    return clock_.isValid() ? clock_.elapsed() : 0;
+}
+
+const RunInfo& RunController::run() const {
+    static const RunInfo none;
+    return launcher_ ? launcher_->run() : none;
+}
+
+void RunController::closePipes() {
+    for (QSocketNotifier** n : {&outNotifier_, &errNotifier_}) {
+        if (!*n) continue;
+        (*n)->setEnabled(false);
+        (*n)->deleteLater();
+        *n = nullptr;
+    }
+}
+
+} // namespace strata

@@ -1,0 +1,73 @@
+#pragma once
+// Runs one launch for the GUI through the one launcher (core/record/launcher.h): the target's
+// stdout and stderr read as they come (QSocketNotifier, never blocking the GUI), its exit seen
+// without waiting on pipes a surviving child may hold, Stop escalating SIGINT -> SIGTERM ->
+// SIGKILL after grace periods, and the run completed (Run record appended, or the run-only
+// trace written) when it ends.
+#include "record/launcher.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+
+class QSocketNotifier;
+
+namespace strata {
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    struct Grace {
+        int termAfterMs = 3000; // SIGINT, then SIGTERM this long after
+        int killAfterMs = 3000; // then SIGKILL this long after the SIGTERM
+    };
+
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override; // a target still running is killed (SIGKILL) and reaped
+
+    bool start(const RecordOptions& options, QString* error);
+    bool running() const { return launcher_ && !finished_; }
+    // SIGINT now, SIGTERM and SIGKILL later unless the target exits first. Again: no effect.
+    void stop();
+    bool stopping() const { return stopStage_ > 0; }
+    void setGrace(Grace g) { grace_ = g; }
+    Grace grace() const { return grace_; }
+    // "SIGINT sent · SIGTERM in 2.4 s" while stopping, else empty.
+    QString stopStatus() const;
+    qint64 elapsedMs() const;
+    // What ran: complete (exit, duration) once finished() was emitted.
+    const RunInfo& run() const;
+    const RecordingResult& result() const { return result_; }
+    const RecordOptions& options() const { return options_; }
+
+signals:
+    void output(const QByteArray& bytes, bool isStderr);
+    void stopStatusChanged(const QString& text);
+    // The target exited and the run was completed: run() and result() are final.
+    void finished();
+
+private:
+    void readSome(int fd, bool isStderr, int maxBytes);
+    void checkExit();
+    void escalate();
+    void closePipes();
+
+    std::unique_ptr<Launcher> launcher_;
+    RecordOptions options_;
+    QSocketNotifier* outNotifier_ = nullptr;
+    QSocketNotifier* errNotifier_ = nullptr;
+    QTimer poll_;
+    QTimer escalation_;
+    QElapsedTimer clock_;
+    QElapsedTimer stageClock_;
+    qint64 endedMs_ = -1;
+    Grace grace_;
+    int stopStage_ = 0; // 0 running, 1 SIGINT sent, 2 SIGTERM sent, 3 SIGKILL sent
+    bool finished_ = false;
+    RecordingResult result_;
+};
+
+} // namespace strata

@@ -1,0 +1,192 @@
+#include "panels/console_panel.h"
+
+#include <QFile>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTemporaryFile>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QVBoxLayout>
+
+namespace strata {
+namespace {
+
+const QColor kStderrColor(0xb0, 0x00, 0x20);
+
+} // namespace
+
+ConsolePanel::ConsolePanel(QWidget* parent)
+    : QWidget(parent), status_(new QLabel(this)), stopStatus_(new QLabel(this)),
+      dropped_(new QLabel(this)), stop_(new QPushButton(tr("Stop"), this)),
+      text_(new QPlainTextEdit(this)) {
+    status_->setObjectName(QStringLiteral("consoleStatus"));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    stopStatus_->setObjectName(QStringLiteral("consoleStopStatus"));
+    dropped_->setObjectName(QStringLiteral("consoleDropped"));
+    dropped_->hide();
+    stop_->setObjectName(QStringLiteral("consoleStop"));
+    stop_->setEnabled(false);
+    stop_->setToolTip(tr("Stop the program: SIGINT, then SIGTERM and SIGKILL if it does not "
+                         "exit; what was captured is kept"));
+    connect(stop_, &QPushButton::clicked, this, &ConsolePanel::stopRequested);
+    text_->setObjectName(QStringLiteral("consoleText"));
+    text_->setReadOnly(true);
+    text_->setUndoRedoEnabled(false);
+    text_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text_->setMaximumBlockCount(maxLines_);
+    text_->setPlaceholderText(tr("Profile \u25b8 Launch\u2026 (Ctrl+R) runs a program here: its "
+                                 "output shows as it comes, stderr in red."));
+
+    auto* head = new QHBoxLayout;
+    head->setContentsMargins(6, 4, 6, 0);
+    head->addWidget(status_, 1);
+    head->addWidget(stopStatus_);
+    head->addWidget(stop_);
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    v->addLayout(head);
+    v->addWidget(dropped_);
+    v->addWidget(text_, 1);
+
+    flushTimer_.setInterval(50);
+    connect(&flushTimer_, &QTimer::timeout, this, &ConsolePanel::flush);
+}
+
+ConsolePanel::~ConsolePanel() = default;
+
+void ConsolePanel::setMaxLines(int n) {
+    maxLines_ = std::max(10, n);
+    text_->setMaximumBlockCount(maxLines_);
+}
+
+void ConsolePanel::begin(const QString& commandLine) {
+    text_->clear();
+    pending_.clear();
+    partialOut_.clear();
+    partialErr_.clear();
+    received_ = droppedPending_ = shownTotal_ = 0;
+    dropped_->hide();
+    stopStatus_->clear();
+    status_->setText(commandLine);
+    log_ = std::make_unique<QTemporaryFile>();
+    if (!log_->open()) log_.reset();
+    flushTimer_.start();
+}
+
+void ConsolePanel::append(const QByteArray& bytes, bool isStderr) {
+    if (log_) { // every byte, in arrival order; stderr lines are not told apart in the file
+        log_->write(bytes);
+    }
+    takeLines(isStderr ? partialErr_ : partialOut_, bytes, isStderr);
+}
+
+void ConsolePanel::takeLines(QByteArray& partial, const QByteArray& bytes, bool isStderr) {
+    qsizetype from = 0;
+    for (qsizetype nl; (nl = bytes.indexOf('\n', from)) >= 0; from = nl + 1) {
+        partial.append(bytes.constData() + from, nl - from);
+        pending_.push_back({QString::fromUtf8(partial), isStderr});
+        partial.clear();
+        ++received_;
+    }
+    partial.append(bytes.constData() + from, bytes.size() - from);
+    // Keep at most maxLines_ waiting: more could never all be shown.
+    while (qsizetype(pending_.size()) > maxLines_) {
+        pending_.pop_front();
+        ++droppedPending_;
+    }
+}
+
+void ConsolePanel::flush() {
+    if (pending_.empty()) return;
+    QScrollBar* bar = text_->verticalScrollBar();
+    const bool atEnd = bar->value() >= bar->maximum() - 2;
+    QTextCursor c(text_->document());
+    c.movePosition(QTextCursor::End);
+    c.beginEditBlock();
+    QTextCharFormat plain;
+    QTextCharFormat err;
+    err.setForeground(kStderrColor);
+    for (const Line& l : pending_) {
+        if (shownTotal_ > 0) c.insertBlock();
+        c.insertText(l.text, l.isStderr ? err : plain);
+        ++shownTotal_;
+    }
+    c.endEditBlock();
+    pending_.clear();
+    if (atEnd) bar->setValue(bar->maximum());
+    updateDropped();
+}
+
+qint64 ConsolePanel::linesDropped() const {
+    const qint64 shownNow = shownTotal_ == 0 ? 0 : text_->document()->blockCount();
+    return droppedPending_ + (shownTotal_ - shownNow);
+}
+
+void ConsolePanel::updateDropped() {
+    const qint64 n = linesDropped();
+    if (n <= 0) return;
+    dropped_->setText(tr("%L1 earlier lines dropped from the view (it keeps the last %L2); the "
+                         "whole output is saved beside the trace")
+                          .arg(n)
+                          .arg(maxLines_));
+    dropped_->show();
+}
+
+void ConsolePanel::setStatus(const QString& text) {
+    status_->setText(text);
+}
+
+void ConsolePanel::setStopStatus(const QString& text) {
+    stopStatus_->setText(text);
+}
+
+void ConsolePanel::setStopEnabled(bool on) {
+    stop_->setEnabled(on);
+}
+
+void ConsolePanel::end(const QString& status) {
+    for (auto [partial, isErr] : {std::pair{&partialOut_, false}, std::pair{&partialErr_, true}}) {
+        if (partial->isEmpty()) continue;
+        pending_.push_back({QString::fromUtf8(*partial), isErr});
+        partial->clear();
+        ++received_;
+    }
+    flush();
+    flushTimer_.stop();
+    if (log_) log_->flush();
+    stop_->setEnabled(false);
+    stopStatus_->clear();
+    status_->setText(status);
+}
+
+bool ConsolePanel::saveLog(const QString& path, QString* error) const {
+    if (!log_) {
+        *error = tr("no output was logged");
+        return false;
+    }
+    log_->flush();
+    QFile::remove(path);
+    if (!QFile::copy(log_->fileName(), path)) {
+        *error = tr("cannot write %1").arg(path);
+        return false;
+    }
+    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
+                                    QFile::ReadOther);
+    return true;
+}
+
+QString ConsolePanel::shownText() const {
+    return text_->toPlainText();
+}
+
+QString ConsolePanel::statusText() const {
+    return status_->text();
+}
+
+} // namespace strata
