@@ -415,6 +415,24 @@ private slots:
         QCOMPARE(p->console()->linesReceived(), qint64(4)); // the output stays
     }
 
+    void cuptiTakenByAnotherToolIsNamed() {
+        MainWindow w(testOptions());
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        QString error;
+        QVERIFY2(w.profile()->launch(fake(QStringLiteral("--no-cuda --cupti-error 'CUPTI is in use "
+                                                         "by Nsight Systems'"),
+                                          QStringLiteral("cupti")),
+                                     &error),
+                 qPrintable(error));
+        QVERIFY(loaded.wait(20000));
+        QVERIFY2(w.errorText().contains(
+                     QStringLiteral("CUPTI could not be used: CUPTI is in use by Nsight Systems")),
+                 qPrintable(w.errorText()));
+        QCOMPARE(w.traceInfoPanel()->value(QStringLiteral("cupti_error")),
+                 QStringLiteral("CUPTI is in use by Nsight Systems"));
+    }
+
     void launchErrorsSayWhat() {
         MainWindow w(testOptions());
         ProfileController* p = w.profile();
