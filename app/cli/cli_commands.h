@@ -8,9 +8,10 @@ namespace strata::cli {
 
 using Args = std::vector<std::string>;
 
-int summary(const Args& args); // cli_summary.cpp
-int synth(const Args& args);   // cli_synth.cpp
-int record(const Args& args);  // cli_record.cpp
-int info(const Args& args);    // cli_info.cpp
+int summary(const Args& args);     // cli_summary.cpp
+int synth(const Args& args);       // cli_synth.cpp
+int record(const Args& args);      // cli_record.cpp
+int info(const Args& args);        // cli_info.cpp
+int exportTrace(const Args& args); // cli_export.cpp
 
 } // namespace strata::cli

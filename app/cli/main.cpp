@@ -21,6 +21,8 @@ const Command kCommands[] = {
      "trace"},
     {"record", strata::cli::record,
      "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
+    {"export", strata::cli::exportTrace,
+     "export --format perfetto-json [--range START:END] [--gzip] IN OUT   Perfetto JSON"},
     {"info", strata::cli::info,
      "info [--json] FILE   what was run to make FILE, its metadata, why it has no GPU activity"},
 };

@@ -8,10 +8,12 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     const strata::bench::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
     if (cmd == "load") return strata::bench::load(args);
+    if (cmd == "export") return strata::bench::exportJson(args);
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
 #endif
     std::fprintf(stderr, "usage: strata-bench load FILE\n"
+                         "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
 #endif

@@ -288,7 +288,12 @@ void ChromeEventParser::Impl::fillGpu(GpuActivity& g, SliceKind kind, int32_t de
     int64_t v;
     if (argInt(arg("context"), &v)) g.context = v;
     if (argInt(arg("registers per thread"), &v)) g.registersPerThread = int32_t(v);
-    if (argInt(arg("shared memory"), &v)) g.staticSharedBytes = int32_t(v);
+    // Kineto's "shared memory" is static + dynamic; Strata's export also writes the two parts.
+    if (argInt(arg("static shared memory"), &v))
+        g.staticSharedBytes = int32_t(v);
+    else if (argInt(arg("shared memory"), &v))
+        g.staticSharedBytes = int32_t(v);
+    if (argInt(arg("dynamic shared memory"), &v)) g.dynamicSharedBytes = int32_t(v);
     if (argInt(arg("bytes"), &v)) g.bytes = v;
     if (const ArgItem* a = arg("grid"); a && a->type == ArgValue::Type::Json)
         parseDim3(a->s, &g.grid);

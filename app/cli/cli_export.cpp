@@ -1,0 +1,129 @@
+// strata-cli export --format perfetto-json [--range START:END] [--gzip] IN OUT: any trace Strata
+// opens, written as Perfetto / Chrome JSON (core/io/export/perfetto_json_export.h,
+// docs/export.md). OUT "-" is standard output.
+#include "cli_commands.h"
+#include "util/terminal_text.h"
+
+#include "io/export/perfetto_json_export.h"
+#include "io/trace_loader.h"
+#include "model/time_text.h"
+#include "model/trace.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* kUsage =
+    "usage: strata-cli export --format perfetto-json [--range START:END] [--gzip] IN OUT\n"
+    "\n"
+    "  --format perfetto-json  Chrome Trace Event JSON as Perfetto, chrome://tracing, HTA and\n"
+    "                          Strata read it (the only format for now)\n"
+    "  --range START:END       only events that overlap this range, relative to the trace\n"
+    "                          start (a number with ns, us, ms or s; plain = microseconds);\n"
+    "                          slices crossing an edge are kept whole and marked\n"
+    "  --gzip                  gzip the output (also when OUT ends in .gz)\n"
+    "  OUT                     the file to write, or - for standard output\n";
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli export: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+bool endsWith(const std::string& s, const char* tail) {
+    const std::string t(tail);
+    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int exportTrace(const Args& args) {
+    std::string format, in, out, rangeText;
+    bool gzip = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
+        if (a == "--format" || a == "--range") {
+            if (i + 1 >= args.size()) return usageError(a + " needs a value");
+            (a == "--format" ? format : rangeText) = args[++i];
+        } else if (a == "--gzip") {
+            gzip = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError("unknown option '" + a + "'");
+        } else if (in.empty()) {
+            in = a;
+        } else if (out.empty()) {
+            out = a;
+        } else {
+            return usageError("expected IN and OUT, got a third file '" + a + "'");
+        }
+    }
+    if (format.empty()) return usageError("--format is required (perfetto-json)");
+    if (format != "perfetto-json")
+        return usageError("unknown format '" + format + "' (known: perfetto-json)");
+    if (in.empty() || out.empty()) return usageError("expected IN and OUT");
+    PerfettoExportOptions o;
+    o.gzip = gzip || endsWith(out, ".gz");
+    o.sourceFile = in;
+    std::optional<TimeRange> relative;
+    if (!rangeText.empty()) {
+        std::string error;
+        relative = parseTimeRange(rangeText, &error);
+        if (!relative) return usageError("--range: " + error);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const LoadResult loaded = loadTrace(in);
+    if (!loaded.ok()) {
+        const std::string msg = loaded.error ? loaded.error->toString() : in + ": cannot load";
+        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(msg).c_str());
+        return 1;
+    }
+    const Trace& t = *loaded.trace;
+    if (relative)
+        o.range = TimeRange{t.bounds().start + relative->start, t.bounds().start + relative->end};
+    const auto t1 = std::chrono::steady_clock::now();
+    const PerfettoExportResult r = exportPerfettoJson(t, out, o);
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!r.ok) {
+        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(r.error).c_str());
+        return 1;
+    }
+    if (out != "-") {
+        char gz[64] = "";
+        if (o.gzip) std::snprintf(gz, sizeof gz, ", %.1f MB gzip'd", double(r.bytesOut) / 1e6);
+        const std::string gzipNote = gz;
+        const double s = std::chrono::duration<double>(t2 - t1).count();
+        std::fprintf(stderr,
+                     "strata-cli export: %s: %llu events (%llu slices, %llu flows, %llu counter "
+                     "samples, %llu instants), %.1f MB of JSON%s in %.2f s (loaded in %.2f s)\n",
+                     terminalSafe(out).c_str(), static_cast<unsigned long long>(r.events),
+                     static_cast<unsigned long long>(r.slices),
+                     static_cast<unsigned long long>(r.flows),
+                     static_cast<unsigned long long>(r.counterSamples),
+                     static_cast<unsigned long long>(r.instants), double(r.bytes) / 1e6,
+                     gzipNote.c_str(), s, std::chrono::duration<double>(t1 - t0).count());
+        if (r.overlapThreads)
+            std::fprintf(stderr, "  %llu overlapping lane(s) written as threads of their own\n",
+                         static_cast<unsigned long long>(r.overlapThreads));
+        if (r.edgeSlices)
+            std::fprintf(stderr, "  %llu slice(s) cross the range's edges: kept whole, marked\n",
+                         static_cast<unsigned long long>(r.edgeSlices));
+        if (r.replacedBytes)
+            std::fprintf(stderr, "  %llu byte(s) of text that were not UTF-8 written as U+FFFD\n",
+                         static_cast<unsigned long long>(r.replacedBytes));
+        if (r.nonFiniteNumbers)
+            std::fprintf(stderr, "  %llu NaN/infinite value(s) written as null\n",
+                         static_cast<unsigned long long>(r.nonFiniteNumbers));
+    }
+    return 0;
+}
+
+} // namespace strata::cli

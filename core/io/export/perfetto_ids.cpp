@@ -1,0 +1,161 @@
+#include "io/export/perfetto_ids.h"
+
+#include <algorithm>
+#include <climits>
+#include <set>
+
+namespace strata {
+namespace {
+
+bool goodId(int64_t v) {
+    return v >= 1 && v <= INT32_MAX;
+}
+
+} // namespace
+
+int64_t PerfettoIds::freshPid() {
+    while (usedPid_.count(nextPid_)) ++nextPid_;
+    usedPid_[nextPid_] = 1;
+    return nextPid_++;
+}
+
+int64_t PerfettoIds::freshTid() {
+    while (usedTid_.count(nextTid_)) ++nextTid_;
+    usedTid_[nextTid_] = 1;
+    return nextTid_++;
+}
+
+int64_t PerfettoIds::processFor(int64_t original) {
+    if (auto it = pidOf_.find(original); it != pidOf_.end()) return it->second;
+    const int64_t p = goodId(original) && !usedPid_.count(original) ? original : freshPid();
+    usedPid_[p] = 1;
+    pidOf_[original] = p;
+    return p;
+}
+
+PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
+    const auto& tracks = t.tracks();
+    pid_.assign(tracks.size(), 0);
+    tid_.assign(tracks.size(), 0);
+    // CPU processes first, keeping their ids where they are good (reserved before fresh ones
+    // are handed out, so a fresh id never takes one a later process needs).
+    for (const Process& p : t.processes())
+        if (goodId(p.pid)) usedPid_[p.pid] = 1;
+    for (const Track& tr : tracks)
+        if (tr.kind == TrackKind::Thread && tr.lane == 0 && goodId(tr.tid)) usedTid_[tr.tid] = 0;
+    pidOf_.clear();
+    // Processes with something on the CPU side (a GPU-only "process", as Kineto names the
+    // device's pid, becomes the GPU process below).
+    std::set<int64_t> cpuPids;
+    for (const Track& tr : tracks)
+        if (tr.kind != TrackKind::GpuStream && tr.kind != TrackKind::GlobalInstants)
+            cpuPids.insert(tr.pid);
+    for (int64_t p : cpuPids) {
+        // A good pid keeps itself even though it is in usedPid_ already.
+        const int64_t mapped = goodId(p) ? p : freshPid();
+        pidOf_[p] = mapped;
+    }
+    // Threads: (pid, tid) keep the tid when it is good and no other process's thread took it.
+    std::map<std::pair<int64_t, int64_t>, int64_t> tidOf;
+    std::map<int64_t, int64_t> tidOwner; // exported tid -> original pid
+    auto threadTid = [&](int64_t pid, int64_t tid) {
+        const auto key = std::make_pair(pid, tid);
+        if (auto it = tidOf.find(key); it != tidOf.end()) return it->second;
+        int64_t mapped;
+        if (goodId(tid) && !tidOwner.count(tid)) {
+            mapped = tid;
+            usedTid_[tid] = 1;
+        } else {
+            mapped = freshTid();
+        }
+        tidOwner[mapped] = pid;
+        tidOf[key] = mapped;
+        return mapped;
+    };
+    // Sort indices: CPU processes in their order (their own sort index, else pid), then GPUs.
+    std::vector<int64_t> order(cpuPids.begin(), cpuPids.end());
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        const Process* pa = t.process(a);
+        const Process* pb = t.process(b);
+        const int64_t ka = pa && pa->hasSortIndex ? pa->sortIndex : 0;
+        const int64_t kb = pb && pb->hasSortIndex ? pb->sortIndex : 0;
+        return ka < kb;
+    });
+    int32_t sort = 0;
+    for (int64_t p : order) {
+        ExportProcess e;
+        e.pid = pidOf_[p];
+        const Process* proc = t.process(p);
+        e.name = proc && proc->name ? std::string(t.str(proc->name)) : std::string();
+        if (e.name.empty()) e.name = "Process " + std::to_string(p);
+        e.sortIndex = sort++;
+        processes_.push_back(e);
+    }
+    std::set<int32_t> devices;
+    for (const Track& tr : tracks)
+        if (tr.kind == TrackKind::GpuStream) devices.insert(tr.device);
+    for (int32_t d : devices) {
+        ExportProcess e;
+        e.pid = goodId(int64_t(d) + 1'000'000'000) && !usedPid_.count(int64_t(d) + 1'000'000'000)
+                    ? int64_t(d) + 1'000'000'000
+                    : freshPid();
+        usedPid_[e.pid] = 1;
+        gpuPid_[d] = e.pid;
+        e.name = "GPU " + std::to_string(d);
+        for (const DeviceInfo& info : t.devices())
+            if (info.id == d) e.label = info.name;
+        e.sortIndex = 1'000'000 + d;
+        processes_.push_back(e);
+    }
+
+    for (TrackId i = 0; i < tracks.size(); ++i) {
+        const Track& tr = tracks[i];
+        switch (tr.kind) {
+        case TrackKind::Thread: {
+            pid_[i] = pidOf_[tr.pid];
+            const int64_t base = threadTid(tr.pid, tr.tid);
+            const Thread* th = t.thread(tr.pid, tr.tid);
+            std::string name = th && th->name ? std::string(t.str(th->name)) : std::string();
+            if (name.empty()) name = "Thread " + std::to_string(tr.tid);
+            const int32_t s = th && th->hasSortIndex ? th->sortIndex : 0;
+            if (tr.lane == 0) {
+                tid_[i] = base;
+                threads_.push_back({pid_[i], base, name, s * 64});
+            } else {
+                tid_[i] = freshTid();
+                ++overlapThreads_;
+                threads_.push_back({pid_[i], tid_[i],
+                                    name + " (overlapping, lane " + std::to_string(tr.lane) + ")",
+                                    s * 64 + int32_t(std::min<uint32_t>(tr.lane, 63))});
+            }
+            break;
+        }
+        case TrackKind::GpuStream: {
+            pid_[i] = gpuPid_[tr.device];
+            std::string name = "stream " + std::to_string(tr.tid);
+            if (tr.lane == 0 && goodId(tr.tid) && !usedTid_.count(tr.tid)) {
+                tid_[i] = tr.tid;
+                usedTid_[tr.tid] = 1;
+            } else {
+                tid_[i] = freshTid();
+            }
+            if (tr.lane > 0) {
+                ++overlapThreads_;
+                name += " (overlapping, lane " + std::to_string(tr.lane) + ")";
+            }
+            const int32_t s = int32_t(std::clamp<int64_t>(tr.tid, 0, 1 << 20)) * 64 +
+                              int32_t(std::min<uint32_t>(tr.lane, 63));
+            threads_.push_back({pid_[i], tid_[i], name, s});
+            break;
+        }
+        case TrackKind::GlobalInstants:
+            pid_[i] = processes_.empty() ? freshPid() : processes_.front().pid;
+            break;
+        default:
+            pid_[i] = pidOf_[tr.pid];
+            break;
+        }
+    }
+}
+
+} // namespace strata

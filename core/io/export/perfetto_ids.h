@@ -1,0 +1,60 @@
+#pragma once
+// The pids and tids of a Perfetto JSON export. Every reader accepts positive 32-bit integers,
+// and Perfetto's importer gives pid/tid 0 a meaning of its own (the idle "swapper"), so: CPU
+// processes and threads keep their ids when those are in 1..2^31-1 and unique, and get fresh
+// ones otherwise; each GPU device is one process and each of its streams one thread (the real
+// device and stream ids travel in the events' args, as Kineto writes them); a track lane that
+// holds slices overlapping the main lane (model/spill_lanes) becomes a thread of its own named
+// "<thread> (overlapping, lane N)". Names and sort indices put the CPU processes first, then
+// the GPU devices in order.
+#include "model/trace.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct ExportProcess {
+    int64_t pid = 0;
+    std::string name;
+    std::string label; // process_labels (a GPU's model name), or empty
+    int32_t sortIndex = 0;
+};
+
+struct ExportThread {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    std::string name;
+    int32_t sortIndex = 0;
+};
+
+class PerfettoIds {
+public:
+    explicit PerfettoIds(const Trace& trace);
+
+    // The exported (pid, tid) of a Thread or GpuStream track; pid alone for the other kinds.
+    int64_t pid(TrackId track) const { return pid_[track]; }
+    int64_t tid(TrackId track) const { return tid_[track]; }
+
+    const std::vector<ExportProcess>& processes() const { return processes_; }
+    const std::vector<ExportThread>& threads() const { return threads_; }
+    size_t overlapThreads() const { return overlapThreads_; }
+
+private:
+    int64_t freshPid();
+    int64_t freshTid();
+    int64_t processFor(int64_t originalPid);
+
+    const Trace& trace_;
+    std::vector<int64_t> pid_, tid_;
+    std::map<int64_t, int64_t> pidOf_;             // original CPU pid -> exported
+    std::map<int32_t, int64_t> gpuPid_;            // device -> exported pid
+    std::map<int64_t, int64_t> usedPid_, usedTid_; // exported id -> 1
+    int64_t nextPid_ = 0x40000000, nextTid_ = 0x40000000;
+    std::vector<ExportProcess> processes_;
+    std::vector<ExportThread> threads_;
+    size_t overlapThreads_ = 0;
+};
+
+} // namespace strata

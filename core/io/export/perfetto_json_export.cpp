@@ -1,0 +1,635 @@
+#include "io/export/perfetto_json_export.h"
+
+#include "io/export/json_out.h"
+#include "io/export/perfetto_ids.h"
+#include "model/run_info.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace strata {
+namespace {
+
+// Arg keys the writer fills in itself from the model; a stored arg of the same key is not
+// written a second time.
+constexpr std::string_view kOwnKeys[] = {"device",
+                                         "stream",
+                                         "context",
+                                         "grid",
+                                         "block",
+                                         "registers per thread",
+                                         "shared memory",
+                                         "static shared memory",
+                                         "dynamic shared memory",
+                                         "bytes",
+                                         "graph id",
+                                         "graph node id",
+                                         "correlation",
+                                         "External id",
+                                         "color",
+                                         "strata_range_edge"};
+
+struct Link {
+    SliceRef from, to;
+    std::string_view category, name;
+};
+
+struct Bind {
+    uint64_t id = 0;
+    bool out = false;
+};
+
+class Writer {
+public:
+    Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r)
+        : t_(t), out_(out), o_(o), r_(r), ids_(t) {}
+
+    bool run() {
+        origin_ = t_.bounds().start;
+        for (const Track& tr : t_.tracks())
+            total_ += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
+        header();
+        metadataEvents();
+        planFlows();
+        for (TrackId i = 0; i < t_.tracks().size(); ++i) {
+            if (!slices(i) || !counters(i) || !instants(i)) return false;
+        }
+        v1Flows();
+        out_.raw("\n]}\n");
+        out_.flush();
+        r_.overlapThreads = ids_.overlapThreads();
+        return true;
+    }
+
+private:
+    bool included(const Track& tr, SliceIndex i) const {
+        if (!o_.range) return true;
+        const TimeNs s = tr.slices.start[i], e = s + tr.slices.dur[i];
+        if (tr.slices.dur[i] == 0) return s >= o_.range->start && s < o_.range->end;
+        return s < o_.range->end && e > o_.range->start;
+    }
+    bool included(SliceRef r) const { return included(t_.track(r.track), r.index); }
+    bool tick(size_t units) {
+        done_ += double(units);
+        if (done_ - lastReport_ < 65536) return true;
+        lastReport_ = done_;
+        if (o_.progress && !o_.progress(total_ > 0 ? done_ / total_ : 1.0)) {
+            r_.cancelled = true;
+            return false;
+        }
+        return !out_.failed();
+    }
+    void beginEvent() {
+        out_.raw(first_ ? "\n" : ",\n");
+        first_ = false;
+        ++r_.events;
+    }
+
+    void header() {
+        out_.raw("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"exported_by\": \"strata\", "
+                 "\"strata_origin_ns\": ");
+        out_.str(std::to_string(origin_));
+        if (!o_.sourceFile.empty()) {
+            out_.raw(", \"source\": ");
+            out_.str(o_.sourceFile);
+        }
+        if (o_.range) {
+            out_.raw(", \"range_start_ns\": ");
+            out_.str(std::to_string(o_.range->start));
+            out_.raw(", \"range_end_ns\": ");
+            out_.str(std::to_string(o_.range->end));
+            out_.raw(", \"range_slices\": \"every slice that overlaps the range, whole; those "
+                     "crossing an edge carry the arg strata_range_edge\"");
+        }
+        bool hasDeviceProps = false;
+        for (const auto& [k, v] : t_.metadata()) {
+            if (k == "deviceProperties" || k == "distributedInfo" || k == "schemaVersion" ||
+                k == "otherData" || k == "strata_run")
+                continue;
+            out_.raw(", ");
+            out_.str(k);
+            out_.raw(": ");
+            out_.str(v);
+        }
+        out_.raw("}");
+        for (const auto& [k, v] : t_.metadata()) {
+            const bool structured = !v.empty() && (v.front() == '[' || v.front() == '{');
+            if ((k == "deviceProperties" || k == "distributedInfo") && structured) {
+                out_.raw(",\n");
+                out_.str(k);
+                out_.raw(": ");
+                out_.raw(v);
+                hasDeviceProps |= k == "deviceProperties";
+            } else if (k == "schemaVersion") {
+                out_.raw(",\n\"schemaVersion\": ");
+                const bool number =
+                    !v.empty() && v.find_first_not_of("0123456789") == v.npos && v.size() < 18;
+                if (number)
+                    out_.raw(v);
+                else
+                    out_.str(v);
+            }
+        }
+        if (!hasDeviceProps && !t_.devices().empty()) {
+            // Kineto's keys (torch.cuda.get_device_properties).
+            out_.raw(",\n\"deviceProperties\": [");
+            bool firstDev = true;
+            for (const DeviceInfo& d : t_.devices()) {
+                out_.raw(firstDev ? "\n  {" : ",\n  {");
+                firstDev = false;
+                out_.raw("\"id\": ");
+                out_.i64(d.id);
+                out_.raw(", \"name\": ");
+                out_.str(d.name);
+                out_.raw(", \"totalGlobalMem\": ");
+                out_.i64(d.totalMemoryBytes);
+                out_.raw(", \"computeMajor\": ");
+                out_.i64(d.computeMajor);
+                out_.raw(", \"computeMinor\": ");
+                out_.i64(d.computeMinor);
+                out_.raw(", \"numSms\": ");
+                out_.i64(d.smCount);
+                out_.raw(", \"clockRate\": ");
+                out_.i64(d.clockRateKHz);
+                out_.raw(", \"memoryClockRate\": ");
+                out_.i64(d.memoryClockRateKHz);
+                out_.raw("}");
+            }
+            out_.raw("]");
+        }
+        if (t_.run()) {
+            out_.raw(",\n\"strata_run\": ");
+            out_.raw(runInfoToJson(*t_.run()));
+        }
+        out_.raw(",\n\"traceEvents\": [");
+    }
+
+    void metadataEvents() {
+        for (const ExportProcess& p : ids_.processes()) {
+            meta("process_name", p.pid, 0, "name", p.name);
+            if (!p.label.empty()) meta("process_labels", p.pid, 0, "labels", p.label);
+            beginEvent();
+            out_.raw("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": ");
+            out_.i64(p.pid);
+            out_.raw(", \"args\": {\"sort_index\": ");
+            out_.i64(p.sortIndex);
+            out_.raw("}}");
+        }
+        for (const ExportThread& th : ids_.threads()) {
+            meta("thread_name", th.pid, th.tid, "name", th.name);
+            beginEvent();
+            out_.raw("{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": ");
+            out_.i64(th.pid);
+            out_.raw(", \"tid\": ");
+            out_.i64(th.tid);
+            out_.raw(", \"args\": {\"sort_index\": ");
+            out_.i64(th.sortIndex);
+            out_.raw("}}");
+        }
+    }
+    void meta(const char* what, int64_t pid, int64_t tid, const char* key, std::string_view v) {
+        beginEvent();
+        out_.raw("{\"ph\": \"M\", \"name\": \"");
+        out_.raw(what);
+        out_.raw("\", \"pid\": ");
+        out_.i64(pid);
+        if (tid) {
+            out_.raw(", \"tid\": ");
+            out_.i64(tid);
+        }
+        out_.raw(", \"args\": {\"");
+        out_.raw(key);
+        out_.raw("\": ");
+        out_.str(v);
+        out_.raw("}}");
+    }
+
+    // Which links become v2 bind ids on their slices, which v1 s/f pairs.
+    void planFlows() {
+        std::vector<Link> links;
+        for (const Flow& f : t_.flows())
+            if (f.from.valid() && f.to.valid() && included(f.from) && included(f.to))
+                links.push_back({f.from, f.to, f.category ? t_.str(f.category) : "ac2g",
+                                 f.name ? t_.str(f.name) : "ac2g"});
+        const auto& tracks = t_.tracks();
+        for (TrackId ti = 0; ti < tracks.size(); ++ti) {
+            if (tracks[ti].kind != TrackKind::GpuStream) continue;
+            const SliceColumns& s = tracks[ti].slices;
+            for (SliceIndex i = 0; i < s.size(); ++i) {
+                if (s.extra[i] == kNoExtra || !included(tracks[ti], i)) continue;
+                const SliceRef op{ti, i};
+                const SliceRef launch = t_.launchOf(op);
+                if (!launch.valid() || !included(launch)) continue;
+                bool linked = false;
+                for (uint32_t fi : t_.flowsTo(op)) linked |= t_.flows()[fi].from == launch;
+                if (!linked) links.push_back({launch, op, "ac2g", "ac2g"});
+            }
+        }
+        // Per slice (flat, by track offset): how many links leave and arrive (saturating).
+        base_.assign(tracks.size() + 1, 0);
+        for (TrackId ti = 0; ti < tracks.size(); ++ti)
+            base_[ti + 1] = base_[ti] + tracks[ti].slices.size();
+        std::vector<uint8_t> outDeg(base_.back(), 0), inDeg(base_.back(), 0);
+        for (const Link& l : links) {
+            uint8_t& o = outDeg[flat(l.from)];
+            uint8_t& n = inDeg[flat(l.to)];
+            o = uint8_t(std::min(o + 1, 2));
+            n = uint8_t(std::min(n + 1, 2));
+        }
+        bind_.assign(links.empty() ? 0 : base_.back(), Bind{});
+        uint64_t id = 0;
+        for (const Link& l : links) {
+            ++id;
+            const size_t f = flat(l.from), t = flat(l.to);
+            if (outDeg[f] == 1 && inDeg[f] == 0 && inDeg[t] == 1 && outDeg[t] == 0) {
+                bind_[f] = {id, true};
+                bind_[t] = {id, false};
+            } else {
+                v1_.push_back({l, id});
+            }
+        }
+        r_.flows = links.size();
+        r_.flowsV1 = v1_.size();
+    }
+    size_t flat(SliceRef r) const { return base_[r.track] + r.index; }
+
+    void v1Flows() {
+        for (const auto& [l, id] : v1_) {
+            for (int end = 0; end < 2; ++end) {
+                const SliceRef r = end ? l.to : l.from;
+                beginEvent();
+                out_.raw(end ? "{\"ph\": \"f\", \"bp\": \"e\", \"id\": "
+                             : "{\"ph\": \"s\", \"id\": ");
+                out_.u64(id);
+                out_.raw(", \"cat\": ");
+                out_.str(l.category);
+                out_.raw(", \"name\": ");
+                out_.str(l.name);
+                out_.raw(", \"pid\": ");
+                out_.i64(ids_.pid(r.track));
+                out_.raw(", \"tid\": ");
+                out_.i64(ids_.tid(r.track));
+                out_.raw(", \"ts\": ");
+                out_.micros(t_.start(r) - origin_);
+                out_.raw("}");
+            }
+        }
+    }
+
+    std::string_view category(const SliceColumns& s, SliceIndex i) const {
+        if (s.category[i]) return t_.str(s.category[i]);
+        return s.kind[i] == SliceKind::Generic ? std::string_view() : sliceKindName(s.kind[i]);
+    }
+
+    bool slices(TrackId ti) {
+        const Track& tr = t_.track(ti);
+        const SliceColumns& s = tr.slices;
+        if (s.size() == 0) return true;
+        const bool async = tr.kind == TrackKind::Async;
+        if (tr.kind != TrackKind::Thread && tr.kind != TrackKind::GpuStream && !async)
+            return tick(s.size());
+        const int64_t pid = ids_.pid(ti), tid = ids_.tid(ti);
+        char asyncId[40] = {};
+        if (async)
+            std::snprintf(asyncId, sizeof asyncId, "\"0x%llx\"",
+                          static_cast<unsigned long long>(tr.cookie ^ (uint64_t(tr.lane) << 56)));
+        for (SliceIndex i = 0; i < s.size(); ++i) {
+            if ((i & 4095) == 0 && !tick(i ? 4096 : 0)) return false;
+            if (!included(tr, i)) continue;
+            ++r_.slices;
+            const std::string_view cat = category(s, i);
+            if (async) {
+                for (int end = 0; end < 2; ++end) {
+                    beginEvent();
+                    out_.raw(end ? "{\"ph\": \"e\"" : "{\"ph\": \"b\"");
+                    if (!cat.empty()) {
+                        out_.raw(", \"cat\": ");
+                        out_.str(cat);
+                    }
+                    out_.raw(", \"name\": ");
+                    out_.str(t_.str(s.name[i]));
+                    out_.raw(", \"id\": ");
+                    out_.raw(asyncId);
+                    out_.raw(", \"pid\": ");
+                    out_.i64(pid);
+                    out_.raw(", \"ts\": ");
+                    out_.micros(s.start[i] + (end ? s.dur[i] : 0) - origin_);
+                    if (!end) args(tr, ti, i);
+                    out_.raw("}");
+                }
+                continue;
+            }
+            beginEvent();
+            out_.raw("{\"ph\": \"X\"");
+            if (!cat.empty()) {
+                out_.raw(", \"cat\": ");
+                out_.str(cat);
+            }
+            out_.raw(", \"name\": ");
+            out_.str(t_.str(s.name[i]));
+            out_.raw(", \"pid\": ");
+            out_.i64(pid);
+            out_.raw(", \"tid\": ");
+            out_.i64(tid);
+            out_.raw(", \"ts\": ");
+            out_.micros(s.start[i] - origin_);
+            out_.raw(", \"dur\": ");
+            out_.micros(s.dur[i]);
+            if (!bind_.empty()) {
+                if (const Bind& bd = bind_[base_[ti] + i]; bd.id) {
+                    out_.raw(", \"bind_id\": ");
+                    out_.u64(bd.id);
+                    out_.raw(bd.out ? ", \"flow_out\": true" : ", \"flow_in\": true");
+                }
+            }
+            args(tr, ti, i);
+            out_.raw("}");
+        }
+        return tick(s.size() % 4096);
+    }
+
+    // "args": {...} of slice i, when it has any.
+    void args(const Track& tr, TrackId ti, SliceIndex i) {
+        const SliceColumns& s = tr.slices;
+        bool open = false;
+        auto key = [&](const char* k) {
+            out_.raw(open ? ", \"" : ", \"args\": {\"");
+            open = true;
+            out_.raw(k);
+            out_.raw("\": ");
+        };
+        const SliceRef ref{ti, i};
+        if (s.extra[i] != kNoExtra) {
+            const SliceExtra& x = t_.extras()[s.extra[i]];
+            if (x.gpu != SliceExtra::kNone) {
+                const GpuActivity& g = t_.gpuActivities()[x.gpu];
+                key("device");
+                out_.i64(g.device);
+                key("stream");
+                out_.i64(g.stream);
+                if (g.context >= 0) {
+                    key("context");
+                    out_.i64(g.context);
+                }
+                if (g.grid[0] || g.grid[1] || g.grid[2]) {
+                    key("grid");
+                    dim3(g.grid);
+                    key("block");
+                    dim3(g.block);
+                }
+                if (g.registersPerThread >= 0) {
+                    key("registers per thread");
+                    out_.i64(g.registersPerThread);
+                }
+                if (g.staticSharedBytes >= 0 || g.dynamicSharedBytes >= 0) {
+                    // Kineto's "shared memory" is static + dynamic; both parts kept too.
+                    key("shared memory");
+                    out_.i64(std::max(0, g.staticSharedBytes) + std::max(0, g.dynamicSharedBytes));
+                    if (g.staticSharedBytes >= 0) {
+                        key("static shared memory");
+                        out_.i64(g.staticSharedBytes);
+                    }
+                    if (g.dynamicSharedBytes >= 0) {
+                        key("dynamic shared memory");
+                        out_.i64(g.dynamicSharedBytes);
+                    }
+                }
+                if (g.bytes >= 0) {
+                    key("bytes");
+                    out_.i64(g.bytes);
+                }
+                if (g.graphId >= 0) {
+                    key("graph id");
+                    out_.i64(g.graphId);
+                }
+            }
+            if (x.correlation >= 0) {
+                key("correlation");
+                out_.i64(x.correlation);
+            }
+            if (x.external != SliceExtra::kNone) {
+                key("External id");
+                out_.i64(t_.externalIds()[x.external]);
+            }
+        }
+        if (!t_.nameColors().empty()) {
+            if (auto c = t_.nameColors().find(s.name[i]); c != t_.nameColors().end()) {
+                char hex[16];
+                std::snprintf(hex, sizeof hex, "#%06x", c->second & 0xFFFFFFu);
+                key("color");
+                out_.str(hex);
+            }
+        }
+        if (o_.range) {
+            const bool before = s.start[i] < o_.range->start;
+            const bool after = s.start[i] + s.dur[i] > o_.range->end;
+            if (before || after) {
+                ++r_.edgeSlices;
+                key("strata_range_edge");
+                out_.raw(before && after ? "\"both\"" : before ? "\"start\"" : "\"end\"");
+            }
+        }
+        (void)ref;
+        if (s.args[i] != kNoArgs) {
+            for (const Arg& a : t_.args(s.args[i])) {
+                const std::string_view k = t_.str(a.key);
+                bool own = false;
+                for (std::string_view o : kOwnKeys) own |= o == k;
+                if (own) continue;
+                out_.raw(open ? ", " : ", \"args\": {");
+                open = true;
+                out_.str(k);
+                out_.raw(": ");
+                value(a.value);
+            }
+        }
+        if (open) out_.raw("}");
+    }
+
+    void value(const ArgValue& v) {
+        switch (v.type) {
+        case ArgValue::Type::Null:
+            out_.raw("null");
+            break;
+        case ArgValue::Type::Bool:
+            out_.raw(v.b ? "true" : "false");
+            break;
+        case ArgValue::Type::Int:
+            out_.i64(v.i);
+            break;
+        case ArgValue::Type::UInt:
+            out_.u64(v.u);
+            break;
+        case ArgValue::Type::Double:
+            out_.dbl(v.d);
+            break;
+        case ArgValue::Type::String:
+            out_.str(v.s);
+            break;
+        case ArgValue::Type::Json:
+            out_.raw(v.s);
+            break;
+        }
+    }
+
+    void dim3(const std::array<int32_t, 3>& d) {
+        out_.ch('[');
+        out_.i64(d[0]);
+        out_.raw(", ");
+        out_.i64(d[1]);
+        out_.raw(", ");
+        out_.i64(d[2]);
+        out_.ch(']');
+    }
+
+    bool counters(TrackId ti) {
+        const Track& tr = t_.track(ti);
+        const CounterColumns& c = tr.counter;
+        if (c.size() == 0) return true;
+        // The loader names a counter "<name> <arg key>" (as Perfetto does): split at the last
+        // space so that the name reads back the same; a name without one reads back as
+        // "<name> value".
+        const std::string_view full = t_.str(tr.name);
+        const size_t sp = full.rfind(' ');
+        const std::string_view base = sp == full.npos ? full : full.substr(0, sp);
+        const std::string_view arg =
+            sp == full.npos ? std::string_view("value") : full.substr(sp + 1);
+        size_t first = 0, last = c.size();
+        if (o_.range) {
+            // Samples inside the range, and the one before it (the value at the range start).
+            while (first < c.size() && c.ts[first] < o_.range->start) ++first;
+            if (first > 0) --first;
+            last = first;
+            while (last < c.size() && c.ts[last] < o_.range->end) ++last;
+        }
+        const int64_t pid = ids_.pid(ti);
+        for (size_t i = first; i < last; ++i) {
+            if ((i & 4095) == 0 && !tick(4096)) return false;
+            ++r_.counterSamples;
+            beginEvent();
+            out_.raw("{\"ph\": \"C\", \"name\": ");
+            out_.str(base);
+            out_.raw(", \"pid\": ");
+            out_.i64(pid);
+            out_.raw(", \"ts\": ");
+            out_.micros(c.ts[i] - origin_);
+            out_.raw(", \"args\": {");
+            out_.str(arg);
+            out_.raw(": ");
+            out_.dbl(c.value[i]);
+            out_.raw("}}");
+        }
+        return true;
+    }
+
+    bool instants(TrackId ti) {
+        const Track& tr = t_.track(ti);
+        const InstantColumns& in = tr.instants;
+        if (in.size() == 0) return true;
+        const char* scope = tr.kind == TrackKind::GlobalInstants    ? "g"
+                            : tr.kind == TrackKind::ProcessInstants ? "p"
+                                                                    : "t";
+        const bool async = tr.kind == TrackKind::Async;
+        for (size_t i = 0; i < in.size(); ++i) {
+            if ((i & 4095) == 0 && !tick(4096)) return false;
+            if (o_.range && (in.ts[i] < o_.range->start || in.ts[i] >= o_.range->end)) continue;
+            ++r_.instants;
+            beginEvent();
+            out_.raw(async ? "{\"ph\": \"n\"" : "{\"ph\": \"i\", \"s\": \"");
+            if (!async) {
+                out_.raw(scope);
+                out_.raw("\"");
+            }
+            if (in.category[i]) {
+                out_.raw(", \"cat\": ");
+                out_.str(t_.str(in.category[i]));
+            }
+            out_.raw(", \"name\": ");
+            out_.str(t_.str(in.name[i]));
+            out_.raw(", \"pid\": ");
+            out_.i64(ids_.pid(ti));
+            if (tr.kind == TrackKind::Thread || tr.kind == TrackKind::GpuStream) {
+                out_.raw(", \"tid\": ");
+                out_.i64(ids_.tid(ti));
+            }
+            if (async) {
+                char id[40];
+                std::snprintf(
+                    id, sizeof id, "\"0x%llx\"",
+                    static_cast<unsigned long long>(tr.cookie ^ (uint64_t(tr.lane) << 56)));
+                out_.raw(", \"id\": ");
+                out_.raw(id);
+            }
+            out_.raw(", \"ts\": ");
+            out_.micros(in.ts[i] - origin_);
+            if (in.args[i] != kNoArgs) {
+                bool open = false;
+                for (const Arg& a : t_.args(in.args[i])) {
+                    out_.raw(open ? ", " : ", \"args\": {");
+                    open = true;
+                    out_.str(t_.str(a.key));
+                    out_.raw(": ");
+                    value(a.value);
+                }
+                if (open) out_.raw("}");
+            }
+            out_.raw("}");
+        }
+        return true;
+    }
+
+    const Trace& t_;
+    JsonOut& out_;
+    const PerfettoExportOptions& o_;
+    PerfettoExportResult& r_;
+    PerfettoIds ids_;
+    TimeNs origin_ = 0;
+    bool first_ = true;
+    double total_ = 0, done_ = 0, lastReport_ = 0;
+    std::vector<size_t> base_; // first flat slice index of each track
+    std::vector<Bind> bind_;   // by flat slice index; id 0 = none
+    std::vector<std::pair<Link, uint64_t>> v1_;
+};
+
+} // namespace
+
+PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
+                                       const PerfettoExportOptions& options) {
+    PerfettoExportResult r;
+    JsonOut out(sink);
+    Writer w(trace, out, options, r);
+    const bool done = w.run();
+    out.flush();
+    r.bytes = out.bytes();
+    r.replacedBytes = out.replacedBytes();
+    r.nonFiniteNumbers = out.nonFinite();
+    if (out.failed()) {
+        r.error = sink.error();
+        return r;
+    }
+    r.ok = done && !r.cancelled;
+    return r;
+}
+
+PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& path,
+                                        const PerfettoExportOptions& options) {
+    PerfettoExportResult r;
+    std::unique_ptr<ExportSink> sink = openExportSink(path, options.gzip, &r.error);
+    if (!sink) return r;
+    r = writePerfettoJson(trace, *sink, options);
+    if (!r.ok) {
+        sink->abort();
+        if (r.error.empty() && !r.cancelled) r.error = sink->error();
+        if (r.cancelled) r.error = "cancelled: no file was written";
+        return r;
+    }
+    if (!sink->commit()) {
+        r.ok = false;
+        r.error = sink->error();
+        return r;
+    }
+    r.bytesOut = sink->bytesOut();
+    return r;
+}
+
+} // namespace strata
