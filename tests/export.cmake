@@ -6,3 +6,8 @@ if(TARGET tst_export)
   add_dependencies(tst_export strata-cli)
   set_tests_properties(tst_export PROPERTIES LABELS "real_traces")
 endif()
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_export_gui SOURCES tst_export_gui.cpp LIBS strata_app_gui)
+  target_compile_definitions(tst_export_gui PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+endif()

@@ -306,6 +306,37 @@ private slots:
         roundTrip(file.toStdString());
     }
 
+    void whatWasRunTravels() {
+        // A recording with its run record: the export carries it and the loader reads it back.
+        const std::string src = path(QStringLiteral("run.strata"));
+        {
+            StrataTraceWriter w;
+            std::string error;
+            QVERIFY(w.open(src, &error));
+            w.process(7, "train");
+            w.thread(7, 7, "main");
+            w.cpuSlice(7, 7, 1000, 2000, w.string("step"), SliceKind::UserAnnotation, -1, 0);
+            RunInfo run;
+            run.argv = {"python3", "train.py", "a b"};
+            run.cwd = "/w";
+            run.exitCode = 3;
+            run.startUnixNs = 1'700'000'000'000'000'000;
+            run.durationNs = 5'000'000'000;
+            run.host = "node1";
+            run.strataVersion = "0.1.0";
+            w.run(run);
+            QVERIFY(w.close());
+        }
+        const auto a = load(src);
+        QVERIFY(a && a->run());
+        const std::string out = path(QStringLiteral("run.json"));
+        QVERIFY(exportPerfettoJson(*a, out).ok);
+        const auto b = load(out);
+        QVERIFY(b);
+        QVERIFY(b->run().has_value());
+        QCOMPARE(*b->run(), *a->run());
+    }
+
     void rangeExportHoldsWhatOverlaps() {
         const auto a = load(STRATA_SOURCE_DIR "/resources/sample_trace.json");
         QVERIFY(a);

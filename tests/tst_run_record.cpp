@@ -104,7 +104,7 @@ private slots:
             "{\"argv\": [\"a b\", \"c\\\"d\"], \"executable\": \"\", \"cwd\": \"/w\", "
             "\"env_added\": {\"K\": \"v\"}, "
             "\"env_removed\": [], \"pid\": 7, \"exit_code\": null, \"signal\": 9, "
-            "\"start_unix_ns\": 1500000000, \"start_time\": \"1970-01-01T00:00:01.500Z\", "
+            "\"start_unix_ns\": 1500000000, \"start_time\": \"1970-01-01T00:00:01.500Z\", \"duration_ns\": 1234567890, "
             "\"duration_s\": 1.234567890, \"host\": \"h\", \"strata_version\": \"1.0\", "
             "\"captured\": false, \"no_trace_reason\": \"\", \"stop_signals\": []}";
         QCOMPARE(runInfoToJson(r), expected);

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
 #include "model/time_text.h"
@@ -185,6 +186,7 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(make("actionOpenSample", tr("Open the &Sample Trace"), QKeySequence(),
                          [this] { openSample(); }));
+    exports_ = new ExportActions(this, file); // File > Export
     file->addSeparator();
     file->addAction(make("actionNewWindow", tr("&New Window"), QKeySequence::New, [] {
         auto* w = new MainWindow;

@@ -25,6 +25,7 @@ class QToolButton;
 namespace strata {
 
 class DetailsPanel;
+class ExportActions;
 class FindBar;
 class ProfileController;
 class TraceInfoPanel;
@@ -68,6 +69,7 @@ public:
     FindBar* findBar() const { return findBar_; }
     TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
     ProfileController* profile() const { return profile_; }
+    ExportActions* exportActions() const { return exports_; }
     QWidget* errorBanner() const { return banner_; }
     QString errorText() const;
     QString statusText() const; // slices · load time · warnings
@@ -121,6 +123,7 @@ private:
     WarningsPanel* warnings_ = nullptr;
     TraceInfoPanel* traceInfo_ = nullptr;
     ProfileController* profile_ = nullptr;
+    ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;
     QWidget* banner_ = nullptr;
     QLabel* bannerText_ = nullptr;

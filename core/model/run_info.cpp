@@ -77,6 +77,8 @@ std::string runInfoToJson(const RunInfo& r) {
     o += std::to_string(r.startUnixNs);
     appendKey(o, "start_time");
     appendJsonString(o, formatUtcTime(r.startUnixNs));
+    appendKey(o, "duration_ns");
+    o += std::to_string(r.durationNs);
     appendKey(o, "duration_s");
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.9f", double(r.durationNs) / 1e9);

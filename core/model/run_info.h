@@ -38,7 +38,7 @@ struct RunInfo {
 // The JSON object the Run record carries (and `strata-cli info --json` prints as "run"):
 // {"argv": [...], "executable": str, "cwd": str, "env_added": {k: v}, "env_removed": [...],
 //  "pid": int, "exit_code": int|null, "signal": int|null, "start_unix_ns": int,
-//  "start_time": "2026-11-23T21:04:05.123Z", "duration_s": float, "host": str,
+//  "start_time": "2026-11-23T21:04:05.123Z", "duration_ns": int, "duration_s": float, "host": str,
 //  "strata_version": str, "captured": bool, "no_trace_reason": str, "stop_signals": [...]}.
 std::string runInfoToJson(const RunInfo& run);
 

@@ -1,7 +1,10 @@
 #include "io/json/json_top_level.h"
 
+#include "io/strata/strata_run_json.h"
+
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <type_traits>
 
 namespace strata {
@@ -25,6 +28,24 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
             error->line = v.line;
             error->message = "expected a valid JSON value for the top-level key \"" + v.key + "\"";
             return false;
+        }
+        if (v.key == "strata_run" && j.is_object()) {
+            // What was run, as Strata's export writes it (io/export): back into the model.
+            RunInfo run;
+            auto num = [&](const char* key) -> std::optional<int64_t> {
+                auto it = j.find(key);
+                if (it == j.end() || !it->is_number_integer()) return std::nullopt;
+                return it->get<int64_t>();
+            };
+            run.pid = num("pid").value_or(0);
+            if (auto c = num("exit_code")) run.exitCode = int(*c);
+            if (auto s = num("signal")) run.signal = int(*s);
+            run.startUnixNs = num("start_unix_ns").value_or(0);
+            run.durationNs = num("duration_ns").value_or(0);
+            if (strata_reader::runInfoFromJson(v.raw, &run).empty()) {
+                b.setRunInfo(run);
+                continue;
+            }
         }
         if (j.is_string())
             b.setMetadata(v.key, j.get<std::string>());
