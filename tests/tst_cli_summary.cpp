@@ -145,10 +145,12 @@ void TstCliSummary::kinetoTwoDevices() {
     QCOMPARE(streams[0].toObject()["gaps_over_threshold"].toInt(), 1);
     QVERIFY(near(streams[0].toObject()["idle_us"].toDouble(), 22.75));
     QVERIFY(near(streams[0].toObject()["longest_us"].toDouble(), 17.25));
-    // Stream 8 has one kernel (the memcpy is no kernel): no gap.
+    // Stream 8: memcpy [25,35) then relu [60.001,61.001): one kernel, one gap of 25.001 (copies are
+    // busy time on their stream, and the stream idles after the copy).
     QCOMPARE(streams[1].toObject()["stream"].toInt(), 8);
     QCOMPARE(streams[1].toObject()["kernels"].toInt(), 1);
-    QCOMPARE(streams[1].toObject()["gaps_over_threshold"].toInt(), 0);
+    QCOMPARE(streams[1].toObject()["gaps_over_threshold"].toInt(), 1);
+    QVERIFY(near(streams[1].toObject()["idle_us"].toDouble(), 25.001));
     QCOMPARE(streams[2].toObject()["device"].toInt(), 1);
     // Device 0 union [10,15) [20.5,22.75) [25,35) [40,50) [60.001,61.001):
     // holes 5.5, 2.25, 5, 10.001 -> idle 22.751, longest 10.001, one over 10.
@@ -203,9 +205,11 @@ void TstCliSummary::rangeRestriction() {
     QCOMPARE(gpu["kernels"].toInt(), 2);
     QCOMPARE(gpu["memcpy"].toInt(), 1);
     QVERIFY(near(gpu["kernel_time_us_by_device"].toObject()["0"].toDouble(), 7.25));
-    QCOMPARE(j["gaps"].toObject()["by_stream"].toArray().size(), 1);
+    // Stream 7 (gap 5.5) and stream 8 (the memcpy alone: no gap).
+    QCOMPARE(j["gaps"].toObject()["by_stream"].toArray().size(), 2);
     QVERIFY(
         near(j["gaps"].toObject()["by_stream"].toArray()[0].toObject()["idle_us"].toDouble(), 5.5));
+    QCOMPARE(j["gaps"].toObject()["by_stream"].toArray()[1].toObject()["gaps"].toInt(), 0);
     QCOMPARE(j["launch_latency"].toObject()["matched"].toInt(), 2);
 }
 
@@ -222,7 +226,8 @@ void TstCliSummary::tableOutput() {
 void TstCliSummary::oldKinetoSchema() {
     // 2021 Kineto: categories "Kernel", "Memset", "Runtime", string tids "stream 7".
     // Kernels [130,134) and [160,166), memset [140,142) (µs after 1620000000000000).
-    // Stream gap 160 - 134 = 26; device holes 6 and 18. Latencies 130-110 = 20, 160-120 = 40.
+    // Stream holes (the memset is busy time) 140 - 134 = 6 and 160 - 142 = 18, as the device's.
+    // Latencies 130-110 = 20, 160-120 = 40.
     const QJsonObject j = runJson({fixture("kineto_2021_schema.json")});
     const QJsonObject gpu = j["gpu"].toObject();
     QCOMPARE(gpu["kernels"].toInt(), 2);
@@ -232,7 +237,8 @@ void TstCliSummary::oldKinetoSchema() {
     QCOMPARE(streams.size(), 1);
     QCOMPARE(streams[0].toObject()["stream"].toInt(), 7);
     QCOMPARE(streams[0].toObject()["gaps_over_threshold"].toInt(), 1);
-    QVERIFY(near(streams[0].toObject()["idle_us"].toDouble(), 26.0));
+    QVERIFY(near(streams[0].toObject()["idle_us"].toDouble(), 24.0));
+    QVERIFY(near(streams[0].toObject()["longest_us"].toDouble(), 18.0));
     const QJsonObject dev = j["gaps"].toObject()["by_device"].toArray()[0].toObject();
     QCOMPARE(dev["gaps_over_threshold"].toInt(), 1);
     QVERIFY(near(dev["idle_us"].toDouble(), 24.0));

@@ -20,6 +20,7 @@ private slots:
     void overlappingKernelsOnLanes();
     void previousKernelInStartOrder();
     void memcpyCountsBusyForDeviceOnly();
+    void memcpyBetweenKernelsIsNoGap();
     void streamsMergeIntoDevice();
     void zeroLengthKernel();
     void devicesAreSeparate();
@@ -183,26 +184,27 @@ void TstGpuGaps::overlappingKernelsOnLanes() {
 }
 
 void TstGpuGaps::previousKernelInStartOrder() {
-    // The per-stream definition takes the PREVIOUS kernel in start order, not the latest end:
-    // [0,100) contains [10,20); then [30,40): gap 30 - 20 = 10 on the stream, although [0,100)
-    // keeps the device busy (no device gap).
+    // A stream's gaps are the holes in the union of its ops: [0,100) contains [10,20) and
+    // [30,40), so the stream is busy from 0 to 100 without a gap (as the device is).
     GpuTraceFixture f;
     f.kernel(0, 7, 0, 100, "outer");
     f.kernel(0, 7, 10, 10, "inner");
     f.kernel(0, 7, 30, 10, "after");
     const auto trace = f.build();
     const GpuGaps g = computeGpuGaps(*trace, 0);
-    QCOMPARE(g.byStream[0].gaps, 1u);
-    QCOMPARE(g.byStream[0].idle, 10);
+    QCOMPARE(g.byStream[0].gaps, 0u);
+    QCOMPARE(g.byStream[0].idle, 0);
+    QCOMPARE(g.byStream[0].lastEnd, 100);
     QCOMPARE(g.byDevice[0].gaps, 0u);
     QCOMPARE(g.byDevice[0].busy, 100);
 }
 
 void TstGpuGaps::memcpyCountsBusyForDeviceOnly() {
-    // Kernels on stream 7: [0,10) and [50,60): stream gap 40.
-    // Memcpy on stream 8: [20,40); memset on stream 7: [45,48).
+    // Kernels on stream 7: [0,10) and [50,60); memset on stream 7: [45,48); memcpy on stream 8:
+    // [20,40). Copies and sets are busy time on their stream as on the device:
+    // stream 7 union [0,10) [45,48) [50,60): holes 35 and 2 -> idle 37, longest 35 (one > 4);
+    // stream 8: one op, no gap.
     // Device union: [0,10) [20,40) [45,48) [50,60): holes 10, 5, 2 -> idle 17, longest 10.
-    // Stream 8 has no kernel: no stream entry. Memset does not enter the stream's kernel gaps.
     GpuTraceFixture f;
     f.kernel(0, 7, 0, 10);
     f.kernel(0, 7, 50, 10);
@@ -210,12 +212,19 @@ void TstGpuGaps::memcpyCountsBusyForDeviceOnly() {
     f.memset(0, 7, 45, 3);
     const auto trace = f.build();
     const GpuGaps g = computeGpuGaps(*trace, 4);
-    QCOMPARE(g.byStream.size(), size_t(1));
+    QCOMPARE(g.byStream.size(), size_t(2));
     QCOMPARE(g.byStream[0].stream, 7);
     QCOMPARE(g.byStream[0].kernels, 2u);
-    QCOMPARE(g.byStream[0].gaps, 1u);
-    QCOMPARE(g.byStream[0].idle, 40);
-    QCOMPARE(g.byStream[0].longest, 40);
+    QCOMPARE(g.byStream[0].ops, 3u);
+    QCOMPARE(g.byStream[0].gaps, 2u);
+    QCOMPARE(g.byStream[0].gapsOverThreshold, 1u);
+    QCOMPARE(g.byStream[0].idle, 37);
+    QCOMPARE(g.byStream[0].longest, 35);
+    QCOMPARE(g.byStream[1].stream, 8);
+    QCOMPARE(g.byStream[1].kernels, 0u);
+    QCOMPARE(g.byStream[1].ops, 1u);
+    QCOMPARE(g.byStream[1].gaps, 0u);
+    QCOMPARE(trace->kind(g.streamGaps[1].prev), SliceKind::Memset);
     QCOMPARE(g.byDevice.size(), size_t(1));
     const DeviceGapStats& d = g.byDevice[0];
     QCOMPARE(d.ops, 4u);
@@ -230,6 +239,22 @@ void TstGpuGaps::memcpyCountsBusyForDeviceOnly() {
     QCOMPARE(trace->kind(g.deviceGaps[0].next), SliceKind::Memcpy);
     QCOMPARE(trace->kind(g.deviceGaps[1].prev), SliceKind::Memcpy);
     QCOMPARE(trace->kind(g.deviceGaps[1].next), SliceKind::Memset);
+}
+
+void TstGpuGaps::memcpyBetweenKernelsIsNoGap() {
+    // Issue 21's fixture: kernel [0,100) µs, memcpy [100,200) µs, kernel [200,300) µs on one
+    // stream: the stream never idles (it was reported as a 100 µs gap).
+    GpuTraceFixture f;
+    f.kernel(0, 7, 0, 100'000);
+    f.memcpy(0, 7, 100'000, 100'000);
+    f.kernel(0, 7, 200'000, 100'000);
+    const auto trace = f.build();
+    const GpuGaps g = computeGpuGaps(*trace, 10'000);
+    QCOMPARE(g.byStream.size(), size_t(1));
+    QCOMPARE(g.byStream[0].gaps, 0u);
+    QCOMPARE(g.byStream[0].idle, 0);
+    QCOMPARE(g.streamGaps.size(), size_t(0));
+    QCOMPARE(g.byDevice[0].gaps, 0u);
 }
 
 void TstGpuGaps::streamsMergeIntoDevice() {

@@ -59,14 +59,17 @@ void TstTraceSummary::jsonContract() {
 
     const json& gaps = j["gaps"];
     QCOMPARE(gaps["threshold_us"].get<double>(), 1.0);
-    QCOMPARE(gaps["by_stream"].size(), size_t(2)); // (0, 7) and (3, 1); stream 8 has no kernel
+    QCOMPARE(gaps["by_stream"].size(), size_t(3)); // (0, 7), (0, 8) (the memset) and (3, 1)
     QCOMPARE(gaps["by_stream"][0]["device"].get<int>(), 0);
     QCOMPARE(gaps["by_stream"][0]["stream"].get<int>(), 7);
     QCOMPARE(gaps["by_stream"][0]["kernels"].get<int>(), 2);
     QCOMPARE(gaps["by_stream"][0]["gaps_over_threshold"].get<int>(), 1);
     QCOMPARE(gaps["by_stream"][0]["idle_us"].get<double>(), 2.0);
     QCOMPARE(gaps["by_stream"][0]["longest_us"].get<double>(), 2.0);
-    QCOMPARE(gaps["by_stream"][1]["device"].get<int>(), 3);
+    QCOMPARE(gaps["by_stream"][1]["stream"].get<int>(), 8);
+    QCOMPARE(gaps["by_stream"][1]["kernels"].get<int>(), 0);
+    QCOMPARE(gaps["by_stream"][1]["gaps"].get<int>(), 0);
+    QCOMPARE(gaps["by_stream"][2]["device"].get<int>(), 3);
     QCOMPARE(gaps["by_device"].size(), size_t(2));
     QCOMPARE(gaps["by_device"][0]["gaps_over_threshold"].get<int>(), 0);
     QCOMPARE(gaps["by_device"][0]["gaps"].get<int>(), 2);

@@ -8,31 +8,38 @@ namespace strata {
 
 namespace {
 
+// One stream's ops (sorted by start): the holes in the union of its kernels, copies and sets.
+// A copy or set between two kernels keeps the stream busy, as it keeps the device busy.
 void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuGaps& out) {
     StreamGapStats st;
     st.device = first->device;
     st.stream = first->stream;
-    const GpuOp* prev = nullptr;
+    bool any = false;
+    TimeNs busyEnd = 0;
+    SliceRef busyLast; // the op with the latest end so far
     for (const GpuOp* op = first; op != last; ++op) {
-        if (op->kind != SliceKind::Kernel) continue;
-        ++st.kernels;
-        if (!prev) {
+        if (!isGpuBusyKind(op->kind)) continue;
+        if (op->kind == SliceKind::Kernel) ++st.kernels;
+        ++st.ops;
+        if (!any) {
+            any = true;
             st.firstStart = op->start;
-        } else {
-            const TimeNs gap = op->start - prev->end;
-            if (gap > 0) {
-                ++st.gaps;
-                if (gap > threshold) ++st.gapsOverThreshold;
-                st.idle = addSaturating(st.idle, gap);
-                st.longest = std::max(st.longest, gap);
-                out.streamGaps.push_back(
-                    GpuGap{prev->end, op->start, st.device, st.stream, prev->ref, op->ref});
-            }
+        } else if (op->start > busyEnd) {
+            const TimeNs gap = op->start - busyEnd;
+            ++st.gaps;
+            if (gap > threshold) ++st.gapsOverThreshold;
+            st.idle = addSaturating(st.idle, gap);
+            st.longest = std::max(st.longest, gap);
+            out.streamGaps.push_back(
+                GpuGap{busyEnd, op->start, st.device, st.stream, busyLast, op->ref});
         }
-        st.lastEnd = op->end;
-        prev = op;
+        if (st.ops == 1 || op->end >= busyEnd) {
+            busyEnd = op->end;
+            busyLast = op->ref;
+        }
     }
-    if (st.kernels > 0) out.byStream.push_back(st);
+    st.lastEnd = busyEnd;
+    if (any) out.byStream.push_back(st);
 }
 
 } // namespace

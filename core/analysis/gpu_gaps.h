@@ -1,10 +1,11 @@
 #pragma once
 // GPU idle gaps, per (device, stream) and per device, over the GPU work that starts in a range.
 //
-// Per stream (kernels only; overflow lanes of one stream merged): the stream's kernels sorted by
-// (start, end); for each consecutive pair, gap = next.start - (prev.start + prev.dur). Only
-// positive gaps are gaps; zero and negative (overlap) are not. idle = sum of the gaps (so it lies
-// between the first and the last kernel), longest = the largest gap.
+// Per stream (overflow lanes of one stream merged): the holes in the union of the stream's
+// kernels, copies and sets (a copy between two kernels keeps the stream busy, as it keeps the
+// device busy): ops sorted by start, a gap where an op starts after every earlier op ended.
+// idle = sum of the gaps (so it lies between the first op's start and the last end), longest =
+// the largest gap.
 //
 // Per device: the holes in the union of the device's kernels, copies and sets over all its
 // streams (see deviceBusySegments), between its first start and its last end.
@@ -34,12 +35,13 @@ struct StreamGapStats {
     int32_t device = -1;
     int64_t stream = -1;
     uint64_t kernels = 0;
+    uint64_t ops = 0;  // kernels, copies and sets
     uint64_t gaps = 0; // positive gaps
     uint64_t gapsOverThreshold = 0;
     TimeNs idle = 0;
     TimeNs longest = 0;
-    TimeNs firstStart = 0; // first kernel's start
-    TimeNs lastEnd = 0;    // last kernel's end (end of the last kernel in start order)
+    TimeNs firstStart = 0; // first op's start
+    TimeNs lastEnd = 0;    // latest op end
 };
 
 struct DeviceGapStats {
@@ -57,7 +59,7 @@ struct DeviceGapStats {
 struct GpuGaps {
     TimeRange range;
     TimeNs threshold = 0;
-    std::vector<StreamGapStats> byStream; // by (device, stream); streams with >= 1 kernel
+    std::vector<StreamGapStats> byStream; // by (device, stream); streams with >= 1 kernel, copy or set
     std::vector<DeviceGapStats> byDevice; // by device; devices with >= 1 kernel, copy or set
     std::vector<GpuGap> streamGaps;       // by (device, stream, start)
     std::vector<GpuGap> deviceGaps;       // by (device, start)

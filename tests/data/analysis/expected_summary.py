@@ -6,8 +6,8 @@ gzip, and computes by its own means (no Strata code involved):
 
   gpu:    kernel / memcpy / memset counts, kernel time per device (sum of kernel durations),
           busy time per device (union of kernels, copies and sets), top kernels by total time
-  gaps:   per (device, stream): the stream's kernels sorted by (start, end); gap = next.start -
-          (prev.start + prev.dur); positive gaps only; over-threshold means strictly longer.
+  gaps:   per (device, stream): holes in the union of the stream's kernels, copies and sets
+          (a copy between two kernels is busy time); over-threshold means strictly longer.
           per device: holes in the union of kernels, copies and sets of all its streams.
   launch: kernel start - start of the cuda_runtime / cuda_driver call with the same correlation.
 
@@ -139,17 +139,17 @@ def expected_summary(path, threshold_ns):
             by_name.setdefault(op["name"], []).append(op["end"] - op["start"])
     devices = sorted({op["device"] for op in ops})
 
-    # Per stream: kernels only.
+    # Per stream: holes in the union of the stream's kernels, copies and sets.
     streams = {}
     for op in ops:
-        if op["kind"] == "kernel":
-            streams.setdefault((op["device"], op["stream"]), []).append((op["start"], op["end"]))
+        streams.setdefault((op["device"], op["stream"]), []).append(op)
     by_stream = []
     for (device, stream) in sorted(streams):
-        kernels = sorted(streams[(device, stream)])
-        gaps = [b[0] - a[1] for a, b in zip(kernels, kernels[1:])]
-        gaps = [g for g in gaps if g > 0]
-        by_stream.append({"device": device, "stream": stream, "kernels": len(kernels),
+        sops = streams[(device, stream)]
+        segs = union_segments([(op["start"], op["end"]) for op in sops])
+        gaps = [b[0] - a[1] for a, b in zip(segs, segs[1:])]
+        by_stream.append({"device": device, "stream": stream,
+                          "kernels": sum(1 for op in sops if op["kind"] == "kernel"),
                           "gaps": len(gaps),
                           "gaps_over_threshold": sum(1 for g in gaps if g > threshold_ns),
                           "idle_ns": sum(gaps), "longest_ns": max(gaps, default=0)})
