@@ -10,6 +10,7 @@
 #include "panels/warnings_panel.h"
 #include "profile_controller.h"
 #include "shortcut_help.h"
+#include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 
@@ -339,7 +340,8 @@ QList<ShortcutEntry> MainWindow::shortcuts() const {
 }
 
 void MainWindow::showShortcutHelp() {
-    ShortcutHelpDialog dialog(shortcuts(), this);
+    ShortcutHelpDialog dialog(shortcuts(),
+                              timelineLegendHtml(double(timeline_->gapThresholdNs()) / 1000), this);
     dialog.exec();
 }
 

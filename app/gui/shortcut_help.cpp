@@ -2,6 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -22,7 +23,8 @@ QList<ShortcutEntry> timelineShortcuts() {
     };
 }
 
-ShortcutHelpDialog::ShortcutHelpDialog(const QList<ShortcutEntry>& entries, QWidget* parent)
+ShortcutHelpDialog::ShortcutHelpDialog(const QList<ShortcutEntry>& entries,
+                                       const QString& legendHtml, QWidget* parent)
     : QDialog(parent), table_(new QTableWidget(this)) {
     setWindowTitle(tr("Keyboard shortcuts"));
     table_->setColumnCount(3);
@@ -47,10 +49,16 @@ ShortcutHelpDialog::ShortcutHelpDialog(const QList<ShortcutEntry>& entries, QWid
     table_->setAlternatingRowColors(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* legend = new QLabel(legendHtml, this);
+    legend->setObjectName(QStringLiteral("timelineLegend"));
+    legend->setWordWrap(true);
+    legend->setTextFormat(Qt::RichText);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(table_);
+    layout->addWidget(legend);
+    legend->setVisible(!legendHtml.isEmpty());
     layout->addWidget(buttons);
-    resize(560, 520);
+    resize(600, 680);
 }
 
 } // namespace strata

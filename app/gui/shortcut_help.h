@@ -17,7 +17,9 @@ struct ShortcutEntry {
 class ShortcutHelpDialog : public QDialog {
     Q_OBJECT
 public:
-    explicit ShortcutHelpDialog(const QList<ShortcutEntry>& entries, QWidget* parent = nullptr);
+    // `legendHtml`: what the timeline's colours mean (timeline/timeline_legend.h), shown below.
+    explicit ShortcutHelpDialog(const QList<ShortcutEntry>& entries,
+                                const QString& legendHtml = QString(), QWidget* parent = nullptr);
     QTableWidget* table() const { return table_; }
 
 private:

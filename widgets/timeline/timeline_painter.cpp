@@ -65,24 +65,90 @@ void drawLabel(Frame& f, const QRect& rc, StringId name, QRgb bg) {
     f.p.drawStaticText(vis.x(), vis.y() + (vis.height() - f.fm.height()) / 2, *st);
 }
 
-// Long gaps of a sorted list in view: solid strip, and a length label where there is room.
-void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int stripH, int labelY,
-                  int labelH) {
-    size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
-    QRect run; // touching gap rects are filled as one
+// Long gaps (over the threshold) as they are at this zoom. Each pixel column shows the share of
+// its time that lies in long gaps, as the height of red from the bottom of the band: a gap wider
+// than a pixel fills its columns; a 12 µs gap in a column of 500 µs is the 2 % it is (nothing
+// at the band's height), never a full red column. Zooming changes the detail, not the truth.
+void drawIdleShare(Frame& f, const GapList& gaps, int y, int h) {
+    if (gaps.empty() || h <= 0) return;
+    const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
+    if (x1 <= x0) return;
     const QColor red = QColor::fromRgb(kLongGap);
-    while (i < gaps.size() && gaps[i].start < f.tq1) {
-        const GapSpan& g = gaps[i];
-        const QRect rc = f.s.spanRect(g.start, g.end, stripY, stripH);
-        if (!run.isNull() && rc.x() <= run.x() + run.width()) {
-            run.setRight(std::max(run.right(), rc.right()));
-        } else {
-            if (!run.isNull()) f.p.fillRect(run, red);
-            run = rc;
+    const double nsPerPx = f.s.axis.nsPerPixel();
+    int runX = x0, runH = 0;
+    TimeNs prevT = f.s.axis.timeForX(x0);
+    TimeNs prevIdle = gaps.idleBefore(prevT);
+    for (int x = x0; x <= x1; ++x) {
+        int hp = 0;
+        if (x < x1) {
+            const TimeNs t = f.s.axis.timeForX(x + 1);
+            double share;
+            if (nsPerPx < 1.0 || t <= prevT) // deeper than 1 ns per pixel: inside a gap or not
+                share = double(gaps.idleBetween(prevT, prevT + 1));
+            else
+                share = double(gaps.idleBefore(t) - prevIdle) / double(t - prevT);
+            // Whole pixels of red only: a share below 1/h of the band shows nothing (a level
+            // a user could not tell from noise), a partial column no more than its share.
+            hp = int(std::clamp(share, 0.0, 1.0) * h);
+            if (t > prevT) {
+                prevT = t;
+                prevIdle = gaps.idleBefore(t);
+            }
         }
+        if (hp != runH || x == x1) {
+            if (runH > 0) f.p.fillRect(QRect(runX, y + h - runH, x - runX, runH), red);
+            runX = x;
+            runH = hp;
+        }
+    }
+}
+
+// The busy/idle band: grey where the stream or device runs any kernel, copy or set in the
+// pixel column, hatched where it runs none (idle, however briefly) — from every gap of the
+// union, not from the drawn slices (a level-of-detail span that merges a GPU annotation with
+// kernels would pass for idle).
+void drawBusyColumns(Frame& f, const GapList& all, int y, int h) {
+    const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
+    int runX = x0;
+    int runBusy = -1;
+    for (int x = x0; x <= x1; ++x) {
+        int busy = -1;
+        if (x < x1) {
+            const TimeNs t0 = f.s.axis.timeForX(x), t1 = std::max(t0 + 1, f.s.axis.timeForX(x + 1));
+            busy = all.busyBetween(t0, t1) > 0 ? 1 : 0;
+        }
+        if (busy != runBusy || x == x1) {
+            if (runBusy == 1)
+                f.p.fillRect(QRect(runX, y, x - runX, h), QColor::fromRgb(kBusyStrip));
+            else if (runBusy == 0)
+                fillIdleBand(f, runX, x, y, h);
+            runX = x;
+            runBusy = busy;
+        }
+    }
+}
+
+// True when no slice of `track` at depth 0 overlaps [t0, t1): a gap's label may go there.
+bool depthZeroFree(const Track& track, TimeNs t0, TimeNs t1) {
+    const auto [first, last] = track.overlapping(t0, t1);
+    for (SliceIndex i = first; i < last; ++i)
+        if (track.slices.depth[i] == 0 && track.slices.start[i] < t1 &&
+            track.slices.start[i] + track.slices.dur[i] > t0)
+            return false;
+    return true;
+}
+
+// Length labels of the long gaps wide enough to hold one, in `labelY`..+labelH, centred on the
+// gap; `free` says whether the label may go there (not over a slice). The hovered gap outlined.
+template <typename Free>
+void drawGapLabels(Frame& f, const GapList& gaps, int stripY, int stripH, int labelY, int labelH,
+                   QRgb color, Free free) {
+    if (gaps.empty()) return;
+    const auto& v = *gaps.spans;
+    for (size_t i = GapIndex::firstEndingAfter(v, f.tq0); i < v.size() && v[i].start < f.tq1;) {
+        const GapSpan& g = v[i];
+        const QRect rc = f.s.spanRect(g.start, g.end, stripY, stripH);
         if (f.s.hoveredGap && f.s.hoveredGap->start == g.start && f.s.hoveredGap->end == g.end) {
-            f.p.fillRect(run, red);
-            run = QRect();
             f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
             f.pen = kSelection;
             f.p.drawRect(rc.adjusted(0, 0, -1, -1));
@@ -90,21 +156,27 @@ void drawLongGaps(Frame& f, const std::vector<GapSpan>& gaps, int stripY, int st
         if (rc.width() >= kGapLabelWidth && labelH > 0) {
             const QRect lr = QRect(rc.x(), labelY, rc.width(), labelH)
                                  .intersected(QRect(0, labelY, f.w, labelH));
-            f.p.setPen(red);
-            f.pen = kLongGap;
-            f.p.drawText(lr, Qt::AlignCenter, QString::fromStdString(formatDuration(g.duration())));
+            const QString text = QString::fromStdString(formatDuration(g.duration()));
+            const int tw = f.fm.horizontalAdvance(text) + 6;
+            // Where the text goes (centred), within the gap: it must be free of slices.
+            const QRect tr(lr.x() + (lr.width() - tw) / 2, labelY, tw, labelH);
+            const TimeNs a = std::max(g.start, f.s.axis.timeForX(tr.x()));
+            const TimeNs b = std::min(g.end, f.s.axis.timeForX(tr.x() + tr.width()));
+            if (lr.width() >= tw && free(a, b)) {
+                f.p.setPen(QColor::fromRgb(color));
+                f.pen = color;
+                f.p.drawText(lr, Qt::AlignCenter, text);
+            }
         }
-        // Skip the gaps that end inside the pixel just drawn.
-        const TimeNs next = f.s.axis.timeForX(rc.x() + rc.width());
-        i = GapIndex::firstEndingAfter(gaps, i + 1, next);
+        // Skip the gaps that end inside the pixel just looked at.
+        const TimeNs next = f.s.axis.timeForX(rc.x() + std::max(1, rc.width()));
+        i = GapIndex::firstEndingAfter(v, i + 1, next);
     }
-    if (!run.isNull()) f.p.fillRect(run, red);
 }
 
 void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     constexpr int H = TrackLayout::kDepthHeight;
     const int stripY = top + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip;
-    if (r.gpuStream) fillIdleBand(f, 0, f.w, stripY, TrackLayout::kGapStrip);
     for (size_t l = 0; l < r.lanes.size(); ++l) {
         const TrackId id = r.lanes[l];
         const Track& track = f.trace.track(id);
@@ -113,18 +185,11 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
         for (int d = 0; d < r.laneDepths[l]; ++d) {
             const int y = top + r.laneY[l] + d * H;
             const bool onScreen = y + H > 0 && y < f.h;
-            // The idle strip is busy where kernels, copies or sets run, at any depth (GPU user
-            // annotations wrap kernels on some streams).
-            const bool strip = r.gpuStream && stripY + TrackLayout::kGapStrip > 0 && stripY < f.h;
-            if (!onScreen && !strip) continue;
+            if (!onScreen) continue;
             f.spans.clear();
             lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.spans);
             for (const LodSpan& sp : f.spans) {
                 QRect rc = f.s.spanRect(sp.start, sp.end, y + 1, H - 2);
-                if (strip && isGpuBusyKind(c.kind[sp.slice]))
-                    f.p.fillRect(QRect(rc.x(), stripY, rc.width(), TrackLayout::kGapStrip),
-                                 QColor::fromRgb(kBusyStrip));
-                if (!onScreen) continue;
                 QRgb col = f.c.color(c.name[sp.slice], c.kind[sp.slice]);
                 if (sp.merged) col = mergedColor(col);
                 rc = rc.intersected(QRect(-2, rc.y(), f.w + 4, rc.height()));
@@ -136,59 +201,28 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     }
     if (r.gpuStream && !r.lanes.empty()) {
         const Track& t0 = f.trace.track(r.lanes.front());
-        drawLongGaps(f, f.s.gaps.streamGaps(t0.device, t0.tid), stripY, TrackLayout::kGapStrip,
-                     top + r.laneY[0], H);
+        const GapList gaps = f.s.gaps.streamList(t0.device, t0.tid);
+        drawBusyColumns(f, f.s.gaps.streamAllGaps(t0.device, t0.tid), stripY,
+                        TrackLayout::kGapStrip);
+        drawIdleShare(f, gaps, stripY, TrackLayout::kGapStrip);
+        // The length goes in the stream's first row where it is free of slices (a GPU user
+        // annotation may cover the gap there), else nowhere.
+        drawGapLabels(f, gaps, stripY, TrackLayout::kGapStrip, top + r.laneY[0], H, kLongGap,
+                      [&](TimeNs a, TimeNs b) { return depthZeroFree(t0, a, b); });
     }
 }
 
 void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
     const int y = top + 1, h = TrackLayout::kIdleHeight - 1;
-    f.busy.assign(static_cast<size_t>(f.w), 0);
-    for (const TrackRow& sr : f.s.layout.rows()) {
-        if (sr.group != r.group || !sr.gpuStream) continue;
-        for (size_t l = 0; l < sr.lanes.size(); ++l) {
-            const TrackId id = sr.lanes[l];
-            const Track& track = f.trace.track(id);
-            f.spans.clear();
-            for (int d = 0; d < sr.laneDepths[l]; ++d)
-                f.c.lod(id).query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.spans);
-            for (const LodSpan& sp : f.spans) {
-                if (!isGpuBusyKind(track.slices.kind[sp.slice])) continue;
-                const QRect rc = f.s.spanRect(sp.start, sp.end, 0, 1);
-                const int a = std::clamp(rc.x(), 0, f.w),
-                          b = std::clamp(rc.x() + rc.width(), 0, f.w);
-                std::fill(f.busy.begin() + a, f.busy.begin() + b, uint8_t{1});
-            }
-        }
-    }
-    int x = 0;
-    while (x < f.w) {
-        int e = x;
-        while (e < f.w && f.busy[e] == f.busy[x]) ++e;
-        if (f.busy[x])
-            f.p.fillRect(QRect(x, y, e - x, h), QColor::fromRgb(kBusyStrip));
-        else
-            fillIdleBand(f, x, e, y, h);
-        x = e;
-    }
+    drawBusyColumns(f, f.s.gaps.deviceAllGaps(r.device), y, h);
     QFont small = f.p.font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
     f.p.save();
     f.p.setFont(small);
-    drawLongGaps(f, f.s.gaps.deviceGaps(r.device), y, h, y, 0);
-    // Length labels of long device gaps, white on the red band.
-    const auto& gaps = f.s.gaps.deviceGaps(r.device);
-    for (size_t i = GapIndex::firstEndingAfter(gaps, f.tq0);
-         i < gaps.size() && gaps[i].start < f.tq1;) {
-        const QRect rc = f.s.spanRect(gaps[i].start, gaps[i].end, y, h);
-        if (rc.width() >= kGapLabelWidth) {
-            f.p.setPen(Qt::white);
-            f.pen = 0xffffffff;
-            f.p.drawText(rc.intersected(QRect(0, y, f.w, h)), Qt::AlignCenter,
-                         QString::fromStdString(formatDuration(gaps[i].duration())));
-        }
-        i = GapIndex::firstEndingAfter(gaps, i + 1, f.s.axis.timeForX(rc.x() + rc.width()));
-    }
+    const GapList gaps = f.s.gaps.deviceList(r.device);
+    drawIdleShare(f, gaps, y, h);
+    // Length labels of long device gaps, white on the red band (the gap is idle: no slice).
+    drawGapLabels(f, gaps, y, h, y, h, 0xffffffff, [](TimeNs, TimeNs) { return true; });
     f.p.restore();
     f.pen = 0; // unknown after restore()
 }

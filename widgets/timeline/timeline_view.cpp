@@ -314,6 +314,13 @@ QRect TimelineView::trackRect(TrackId t) const {
     return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
 }
 
+QRect TimelineView::deviceIdleRect(int32_t device) const {
+    for (const TrackRow& r : s_->layout.rows())
+        if (r.kind == TrackRow::Kind::DeviceIdle && r.device == device && r.height > 0)
+            return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
+    return {};
+}
+
 int TimelineView::groupCount() const {
     return static_cast<int>(s_->layout.groups().size());
 }

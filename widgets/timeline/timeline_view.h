@@ -77,6 +77,8 @@ public:
     void setAllThreadsExpanded(bool expanded);
     // Where a track's row is (tracks-area coordinates, scroll applied); null when not shown.
     QRect trackRect(TrackId t) const;
+    // Where a GPU device's idle row is (tracks-area coordinates, scroll applied), null if hidden.
+    QRect deviceIdleRect(int32_t device) const;
     void buildLevelOfDetail(); // builds every track's summary now (else built on first paint)
     size_t viewMemoryBytes() const;
     // Paints the tracks area alone into `p` (what paintEvent does), for the render benchmark.

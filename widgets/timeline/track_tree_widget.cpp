@@ -7,6 +7,8 @@
 #include <QPainter>
 #include <QToolTip>
 
+#include "timeline/timeline_legend.h"
+
 namespace strata {
 
 TrackTreeWidget::TrackTreeWidget(const TimelineState& state, QWidget* parent)
@@ -108,9 +110,18 @@ bool TrackTreeWidget::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const int row = s_.layout.rowAt(he->pos().y() + s_.scrollY);
-        if (row >= 0)
-            QToolTip::showText(he->globalPos(), s_.layout.rows()[row].label, this);
-        else
+        if (row >= 0) {
+            const TrackRow& r = s_.layout.rows()[row];
+            // GPU rows say what their colours mean (the legend, also in the ? help).
+            const bool gpu = r.kind == TrackRow::Kind::DeviceIdle || r.gpuStream;
+            QToolTip::showText(
+                he->globalPos(),
+                gpu ? QStringLiteral("<b>%1</b><br>%2")
+                          .arg(r.label.toHtmlEscaped(),
+                               timelineLegendHtml(double(s_.gaps.threshold()) / 1000))
+                    : r.label,
+                this);
+        } else
             QToolTip::hideText();
         return true;
     }

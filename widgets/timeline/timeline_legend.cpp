@@ -1,0 +1,26 @@
+#include "timeline/timeline_legend.h"
+
+#include <QObject>
+
+namespace strata {
+
+QString timelineLegendHtml(double thresholdUs) {
+    return QObject::tr(
+               "<b>GPU rows</b><br>"
+               "<span style='background:#d6453a;color:white'>&nbsp;red&nbsp;</span> idle gaps "
+               "longer than the threshold (now %1 \u00b5s; the toolbar's \u201cLaunch gaps "
+               "\u2265\u201d). At coarse zoom each pixel column is red as high as the share of "
+               "its time spent in such gaps: a 12 \u00b5s gap in a 500 \u00b5s column shows as "
+               "nothing, a gap wider than a pixel as itself, with its length where there is "
+               "room.<br>"
+               "<span style='background:#f7dcd8;color:#d98a80'>&nbsp;////&nbsp;</span> hatched: "
+               "no kernel, copy or set runs anywhere in that column (any idle time, however "
+               "short).<br>"
+               "<span style='background:#b9c2cc'>&nbsp;&nbsp;&nbsp;&nbsp;</span> grey strip: "
+               "the stream (or, on the GPU-idle row, the device) is busy.<br>"
+               "A stream's gaps are the holes between its kernels, copies and sets; the device's "
+               "the holes in the union of all its streams.")
+        .arg(thresholdUs, 0, 'g', 6);
+}
+
+} // namespace strata
