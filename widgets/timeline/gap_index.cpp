@@ -15,8 +15,6 @@ void GapIndex::clear() {
     devices_.clear();
     streamCum_.clear();
     deviceCum_.clear();
-    streamAll_.clear();
-    deviceAll_.clear();
 }
 
 namespace {
@@ -39,24 +37,6 @@ TimeNs GapList::idleBefore(TimeNs t) const {
     return idle;
 }
 
-TimeNs GapList::busyBetween(TimeNs t0, TimeNs t1) const {
-    const TimeNs a = std::max(t0, active.start), b = std::min(t1, active.end);
-    if (b <= a) return 0;
-    return (b - a) - (spans ? idleBetween(a, b) : 0);
-}
-
-GapList GapIndex::streamAllGaps(int32_t device, int64_t stream) const {
-    auto it = streamAll_.find({device, stream});
-    if (it == streamAll_.end()) return {};
-    return {&it->second.spans, &it->second.cum, it->second.active};
-}
-
-GapList GapIndex::deviceAllGaps(int32_t device) const {
-    auto it = deviceAll_.find(device);
-    if (it == deviceAll_.end()) return {};
-    return {&it->second.spans, &it->second.cum, it->second.active};
-}
-
 GapList GapIndex::streamList(int32_t device, int64_t stream) const {
     auto it = streamCum_.find({device, stream});
     return {&streamGaps(device, stream), it == streamCum_.end() ? &kNoCum : &it->second};
@@ -71,21 +51,6 @@ void GapIndex::compute(const Trace& trace, TimeNs threshold) {
     clear();
     threshold_ = threshold;
     const GpuGaps g = computeGpuGaps(trace, threshold);
-    for (const GpuGap& gap : g.streamGaps)
-        streamAll_[{gap.device, gap.stream}].spans.push_back({gap.start, gap.end});
-    for (const GpuGap& gap : g.deviceGaps)
-        deviceAll_[gap.device].spans.push_back({gap.start, gap.end});
-    for (const StreamGapStats& st : g.byStream)
-        streamAll_[{st.device, st.stream}].active = {st.firstStart, st.lastEnd};
-    for (const DeviceGapStats& d : g.byDevice)
-        deviceAll_[d.device].active = {d.firstStart, d.lastEnd};
-    auto finish = [](AllGaps& a) {
-        std::sort(a.spans.begin(), a.spans.end(),
-                  [](const GapSpan& x, const GapSpan& y) { return x.start < y.start; });
-        a.cum = cumulativeOf(a.spans);
-    };
-    for (auto& [k, a] : streamAll_) finish(a);
-    for (auto& [k, a] : deviceAll_) finish(a);
     for (const GpuGap& gap : g.streamGaps)
         if (gap.duration() > threshold)
             streams_[{gap.device, gap.stream}].push_back({gap.start, gap.end});
@@ -140,10 +105,6 @@ size_t GapIndex::memoryBytes() const {
     for (const auto& [k, v] : devices_) b += v.capacity() * sizeof(GapSpan) + 64;
     for (const auto& [k, v] : streamCum_) b += v.capacity() * sizeof(TimeNs);
     for (const auto& [k, v] : deviceCum_) b += v.capacity() * sizeof(TimeNs);
-    for (const auto& [k, a] : streamAll_)
-        b += a.spans.capacity() * sizeof(GapSpan) + a.cum.capacity() * sizeof(TimeNs);
-    for (const auto& [k, a] : deviceAll_)
-        b += a.spans.capacity() * sizeof(GapSpan) + a.cum.capacity() * sizeof(TimeNs);
     return b;
 }
 

@@ -23,14 +23,10 @@ struct GapSpan {
 struct GapList {
     const std::vector<GapSpan>* spans = nullptr;
     const std::vector<TimeNs>* cumulative = nullptr; // cumulative[i] = idle of spans[0..i)
-    TimeRange active{0, 0}; // first op's start to last op's end (for busyBetween)
     // Idle time (inside the listed gaps) before t.
     TimeNs idleBefore(TimeNs t) const;
     TimeNs idleBetween(TimeNs t0, TimeNs t1) const { return idleBefore(t1) - idleBefore(t0); }
     bool empty() const { return !spans || spans->empty(); }
-    // Busy time in [t0, t1): inside `active` and in none of the gaps (with the list of every
-    // gap, however short: whether a pixel column holds any GPU work at all).
-    TimeNs busyBetween(TimeNs t0, TimeNs t1) const;
 };
 
 class GapIndex {
@@ -44,9 +40,6 @@ public:
     const std::vector<GapSpan>& deviceGaps(int32_t device) const;
     GapList streamList(int32_t device, int64_t stream) const;
     GapList deviceList(int32_t device) const;
-    // Every gap (any length) and the active range: where a stream or device is busy at all.
-    GapList streamAllGaps(int32_t device, int64_t stream) const;
-    GapList deviceAllGaps(int32_t device) const;
     // Index of the first gap in `gaps` that ends after t.
     static size_t firstEndingAfter(const std::vector<GapSpan>& gaps, TimeNs t);
     // The same, searching forward from `from` (galloping: cheap when the answer is near).
@@ -59,13 +52,6 @@ private:
     std::map<int32_t, std::vector<GapSpan>> devices_;
     std::map<std::pair<int32_t, int64_t>, std::vector<TimeNs>> streamCum_;
     std::map<int32_t, std::vector<TimeNs>> deviceCum_;
-    struct AllGaps {
-        std::vector<GapSpan> spans;
-        std::vector<TimeNs> cum;
-        TimeRange active{0, 0};
-    };
-    std::map<std::pair<int32_t, int64_t>, AllGaps> streamAll_;
-    std::map<int32_t, AllGaps> deviceAll_;
 };
 
 } // namespace strata

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace strata {
 
@@ -41,6 +42,9 @@ struct Frame {
     QFontMetrics fm;
     int xTraceStart, xTraceEnd;
     QRgb pen = 0;
+    // Per GPU stream track, which pixel columns it is busy in (this frame): a stream's band and
+    // its device's idle row ask the same question.
+    std::map<TrackId, std::vector<uint8_t>> busyColumns{};
 };
 
 void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
@@ -103,28 +107,67 @@ void drawIdleShare(Frame& f, const GapList& gaps, int y, int h) {
     }
 }
 
-// The busy/idle band: grey where the stream or device runs any kernel, copy or set in the
-// pixel column, hatched where it runs none (idle, however briefly) — from every gap of the
-// union, not from the drawn slices (a level-of-detail span that merges a GPU annotation with
-// kernels would pass for idle).
-void drawBusyColumns(Frame& f, const GapList& all, int y, int h) {
+// A kernel, copy or set of `track` in [t0, t1) (kNoSlice if none), looking at its slices at every
+// depth (kernels can sit under GPU annotations). Scans from the first slice not before t0 and stops
+// at the first busy one, so a column full of kernels costs one binary search per depth.
+SliceIndex busyIn(const Track& track, const TrackLod& lod, TimeNs t0, TimeNs t1) {
+    const SliceColumns& c = track.slices;
+    for (uint16_t d = 0; d < track.maxDepth; ++d) {
+        const uint32_t n = lod.countAt(d);
+        for (uint32_t p = lod.firstNotBefore(track, d, t0); p < n; ++p) {
+            const SliceIndex s = lod.sliceAtDepth(d, p);
+            if (c.start[s] >= t1) break;
+            if (isGpuBusyKind(c.kind[s])) return s;
+        }
+    }
+    return kNoSlice;
+}
+
+// Which pixel columns of the trace's x-range `id` runs a kernel, copy or set in (computed once per
+// frame; a long op that covers many columns is tried before searching again).
+const std::vector<uint8_t>& busyColumnsOf(Frame& f, TrackId id) {
+    auto [it, fresh] = f.busyColumns.try_emplace(id);
+    std::vector<uint8_t>& cols = it->second;
+    if (!fresh) return cols;
+    cols.assign(size_t(std::max(0, f.w)), 0);
+    const Track& track = f.trace.track(id);
+    const TrackLod& lod = f.c.lod(id);
+    const SliceColumns& c = track.slices;
+    SliceIndex last = kNoSlice;
     const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
-    int runX = x0;
-    int runBusy = -1;
-    for (int x = x0; x <= x1; ++x) {
-        int busy = -1;
-        if (x < x1) {
-            const TimeNs t0 = f.s.axis.timeForX(x), t1 = std::max(t0 + 1, f.s.axis.timeForX(x + 1));
-            busy = all.busyBetween(t0, t1) > 0 ? 1 : 0;
+    for (int x = x0; x < x1; ++x) {
+        const TimeNs t0 = f.s.axis.timeForX(x), t1 = std::max(t0 + 1, f.s.axis.timeForX(x + 1));
+        if (last != kNoSlice && c.start[last] < t1 && c.end(last) > t0) {
+            cols[size_t(x)] = 1;
+            continue;
         }
-        if (busy != runBusy || x == x1) {
-            if (runBusy == 1)
-                f.p.fillRect(QRect(runX, y, x - runX, h), QColor::fromRgb(kBusyStrip));
-            else if (runBusy == 0)
-                fillIdleBand(f, runX, x, y, h);
-            runX = x;
-            runBusy = busy;
+        const SliceIndex s = busyIn(track, lod, t0, t1);
+        if (s != kNoSlice) {
+            cols[size_t(x)] = 1;
+            last = s;
         }
+    }
+    return cols;
+}
+
+// The busy/idle band of GPU stream tracks (a stream's lanes, or every stream of a device): grey
+// where one of them runs any kernel, copy or set in the pixel column, hatched where none does -
+// from the slices themselves, never from a level-of-detail span that merged a GPU annotation with
+// kernels (which used to pass for idle).
+void drawBusyColumns(Frame& f, const std::vector<TrackId>& tracks, int y, int h) {
+    const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
+    if (x1 <= x0) return;
+    fillIdleBand(f, x0, x1, y, h); // hatched, then the busy runs over it (one pattern fill)
+    std::vector<uint8_t> any(size_t(f.w), 0);
+    for (TrackId id : tracks) {
+        const std::vector<uint8_t>& cols = busyColumnsOf(f, id);
+        for (int x = x0; x < x1; ++x) any[size_t(x)] |= cols[size_t(x)];
+    }
+    for (int x = x0; x < x1;) {
+        int e = x;
+        while (e < x1 && any[size_t(e)] == any[size_t(x)]) ++e;
+        if (any[size_t(x)]) f.p.fillRect(QRect(x, y, e - x, h), QColor::fromRgb(kBusyStrip));
+        x = e;
     }
 }
 
@@ -202,8 +245,7 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     if (r.gpuStream && !r.lanes.empty()) {
         const Track& t0 = f.trace.track(r.lanes.front());
         const GapList gaps = f.s.gaps.streamList(t0.device, t0.tid);
-        drawBusyColumns(f, f.s.gaps.streamAllGaps(t0.device, t0.tid), stripY,
-                        TrackLayout::kGapStrip);
+        drawBusyColumns(f, r.lanes, stripY, TrackLayout::kGapStrip);
         drawIdleShare(f, gaps, stripY, TrackLayout::kGapStrip);
         // The length goes in the stream's first row where it is free of slices (a GPU user
         // annotation may cover the gap there), else nowhere.
@@ -214,7 +256,11 @@ void paintSliceRow(Frame& f, const TrackRow& r, int top) {
 
 void paintDeviceIdle(Frame& f, const TrackRow& r, int top) {
     const int y = top + 1, h = TrackLayout::kIdleHeight - 1;
-    drawBusyColumns(f, f.s.gaps.deviceAllGaps(r.device), y, h);
+    std::vector<TrackId> streams;
+    for (const TrackRow& sr : f.s.layout.rows())
+        if (sr.group == r.group && sr.gpuStream)
+            streams.insert(streams.end(), sr.lanes.begin(), sr.lanes.end());
+    drawBusyColumns(f, streams, y, h);
     QFont small = f.p.font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
     f.p.save();
