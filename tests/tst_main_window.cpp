@@ -82,6 +82,7 @@ private slots:
     void kernelDetails();
     void cpuOpDetails();
     void clickingLinkSelectsTarget();
+    void detailsKeepEveryDigit();
     void findBar();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
@@ -211,7 +212,10 @@ void TestMainWindow::kernelDetails() {
     // Correlated: launched by cudaLaunchKernel; same External id: aten::mm.
     QStringList links;
     for (QTreeWidgetItem* item : d->linkItems())
-        links << item->text(0) + QLatin1Char('=') + item->text(1).section(QLatin1Char(' '), 0, 0);
+        links << item->text(0) + QLatin1Char('=') +
+                     item->text(1)
+                         .section(QStringLiteral(" \u00b7 "), 1)
+                         .section(QLatin1Char(' '), 0, 0);
     QVERIFY2(links.contains(QStringLiteral("Launched by=cudaLaunchKernel")),
              qPrintable(links.join(QLatin1Char('|'))));
     QVERIFY2(links.contains(QStringLiteral("Same External id=aten::mm")),
@@ -235,7 +239,10 @@ void TestMainWindow::cpuOpDetails() {
     QVERIFY(d->value(QStringLiteral("Track")).contains(QStringLiteral("python3 (main)")));
     QStringList links;
     for (QTreeWidgetItem* item : d->linkItems())
-        links << item->text(0) + QLatin1Char('=') + item->text(1).section(QLatin1Char(' '), 0, 0);
+        links << item->text(0) + QLatin1Char('=') +
+                     item->text(1)
+                         .section(QStringLiteral(" \u00b7 "), 1)
+                         .section(QLatin1Char(' '), 0, 0);
     // External id 3 is shared by the launch and the kernel; the parent is the Linear forward.
     QVERIFY2(links.contains(QStringLiteral("Same External id=cudaLaunchKernel")),
              qPrintable(links.join(QLatin1Char('|'))));
@@ -275,6 +282,42 @@ void TestMainWindow::clickingLinkSelectsTarget() {
     QVERIFY(launched);
     clickValueCell(w.details()->tree(), launched);
     QCOMPARE(w.timeline()->selectedSlice(), k);
+}
+
+void TestMainWindow::detailsKeepEveryDigit() {
+    // A launch 1.234567891 s after the trace start (10 digits of ns) and its kernel, which
+    // carries no launch configuration.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("digits.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "first", "pid": 1, "tid": 1, "ts": 1000, "dur": 1},
+{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+ "ts": 1235567.891, "dur": 5, "args": {"correlation": 5}},
+{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1235580, "dur": 3,
+ "args": {"device": 0, "stream": 7, "correlation": 5}}]})");
+    f.close();
+    MainWindow w(testOptions());
+    w.resize(900, 700); // a narrow Details dock
+    QVERIFY(w.openFileSync(path));
+    w.show();
+    const SliceRef k = firstNamed(*w.trace(), "k");
+    w.details()->showSlice(k);
+    QTreeWidgetItem* launchedBy = nullptr;
+    for (QTreeWidgetItem* item : w.details()->linkItems())
+        if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
+    QVERIFY(launchedBy);
+    // The time first and whole (names elide, numbers never).
+    QVERIFY2(
+        launchedBy->text(1).startsWith(QStringLiteral("1.234567891 s \u00b7 cudaLaunchKernel")),
+        qPrintable(launchedBy->text(1)));
+    QCOMPARE(w.details()->tree()->textElideMode(), Qt::ElideRight);
+    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("1.23458 s"));
+    QCOMPARE(w.details()->value(QStringLiteral("Grid")), QStringLiteral("\u2014 (not recorded)"));
+    QCOMPARE(w.details()->value(QStringLiteral("Block")), QStringLiteral("\u2014 (not recorded)"));
+    QCOMPARE(w.details()->value(QStringLiteral("Threads")),
+             QStringLiteral("\u2014 (not recorded)"));
 }
 
 void TestMainWindow::findBar() {

@@ -29,17 +29,34 @@ std::string_view trim(std::string_view s) {
 } // namespace
 
 std::string formatPreciseDuration(TimeNs ns) {
+    // Exact: integer arithmetic, every nanosecond the value has kept (trailing zeros dropped), so
+    // a Kineto time shows its µs and a .strata time its ns at any size ("1.234567 s").
     const bool negative = ns < 0;
-    const double a = std::fabs(static_cast<double>(ns));
-    std::string s;
-    if (a < 1e3)
-        s = trimmedNumber(a, 0) + " ns";
-    else if (a < 1e6)
-        s = trimmedNumber(a / 1e3, 3) + " \xC2\xB5s";
-    else if (a < 1e9)
-        s = trimmedNumber(a / 1e6, 3) + " ms";
-    else
-        s = trimmedNumber(a / 1e9, 3) + " s";
+    const uint64_t a = negative ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
+    uint64_t div = 1;
+    int digits = 0;
+    const char* unit = " ns";
+    if (a >= 1'000'000'000) {
+        div = 1'000'000'000;
+        digits = 9;
+        unit = " s";
+    } else if (a >= 1'000'000) {
+        div = 1'000'000;
+        digits = 6;
+        unit = " ms";
+    } else if (a >= 1'000) {
+        div = 1'000;
+        digits = 3;
+        unit = " \xC2\xB5s";
+    }
+    std::string s = std::to_string(a / div);
+    if (digits) {
+        std::string frac = std::to_string(a % div);
+        frac.insert(0, size_t(digits) - frac.size(), '0');
+        while (!frac.empty() && frac.back() == '0') frac.pop_back();
+        if (!frac.empty()) s += "." + frac;
+    }
+    s += unit;
     return negative ? "-" + s : s;
 }
 

@@ -61,8 +61,8 @@ DetailsPanel::DetailsPanel(Workspace* workspace, Navigation* navigation, QWidget
     tree_->header()->setStretchLastSection(true);
     tree_->setRootIsDecorated(true);
     tree_->setAlternatingRowColors(true);
-    tree_->setWordWrap(false); // long values elide in the middle; the tooltip has them whole
-    tree_->setTextElideMode(Qt::ElideMiddle);
+    tree_->setWordWrap(false); // long values elide at their end; the tooltip has them whole
+    tree_->setTextElideMode(Qt::ElideRight);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setMouseTracking(true);
     connect(tree_, &QTreeWidget::itemClicked, this,
@@ -108,10 +108,11 @@ QTreeWidgetItem* DetailsPanel::row(QTreeWidgetItem* parent, const QString& field
 
 QTreeWidgetItem* DetailsPanel::link(QTreeWidgetItem* parent, const QString& field,
                                     SliceRef target) {
-    // Short enough to read in the dock; the track is in the tooltip.
-    const QString text = QStringLiteral("%1  @ %2")
-                             .arg(toQString(trace_->name(target)),
-                                  dur(trace_->start(target) - trace_->bounds().start));
+    // The time first and whole, then the name (elided at its end when the dock is narrow: names
+    // are elided, numbers never); the track is in the tooltip.
+    const QString text = QStringLiteral("%1 \u00b7 %2")
+                             .arg(dur(trace_->start(target) - trace_->bounds().start),
+                                  toQString(trace_->name(target)));
     QTreeWidgetItem* item = row(parent, field, text);
     item->setData(1, kLinkTrackRole, target.track);
     item->setData(1, kLinkIndexRole, target.index);
@@ -203,13 +204,16 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
         if (g->context >= 0) row(s, tr("Context"), QString::number(g->context));
         const SliceKind k = t.kind(r);
         if (k == SliceKind::Kernel || g->grid[0] > 0) {
-            row(s, tr("Grid"), dims(g->grid));
-            row(s, tr("Block"), dims(g->block));
+            // A launch configuration the trace does not carry is "not recorded", never zeros.
+            const QString none = tr("\u2014 (not recorded)");
+            const bool known = g->grid[0] > 0 && g->block[0] > 0;
+            row(s, tr("Grid"), known ? dims(g->grid) : none);
+            row(s, tr("Block"), known ? dims(g->block) : none);
             const int64_t threads = int64_t(g->grid[0]) * g->grid[1] * g->grid[2] * g->block[0] *
                                     g->block[1] * g->block[2];
-            row(s, tr("Threads"), QString::number(threads));
-            if (g->registersPerThread >= 0)
-                row(s, tr("Registers per thread"), QString::number(g->registersPerThread));
+            row(s, tr("Threads"), known ? QString::number(threads) : none);
+            row(s, tr("Registers per thread"),
+                g->registersPerThread >= 0 ? QString::number(g->registersPerThread) : none);
             // Kineto's "shared memory" is one number (kept as static); CUPTI gives both.
             if (g->staticSharedBytes >= 0)
                 row(s,
