@@ -83,6 +83,8 @@ private slots:
     void cpuOpDetails();
     void clickingLinkSelectsTarget();
     void detailsKeepEveryDigit();
+    void jumpScrollsToTheTargetRow();
+    void findZoomsToASubPixelMatch();
     void findBar();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
@@ -282,6 +284,45 @@ void TestMainWindow::clickingLinkSelectsTarget() {
     QVERIFY(launched);
     clickValueCell(w.details()->tree(), launched);
     QCOMPARE(w.timeline()->selectedSlice(), k);
+    // The keyboard is the timeline's again, and the jump brought the target's row into view.
+    QTRY_VERIFY(w.timeline()->hasFocus() ||
+                w.timeline()->isAncestorOf(QApplication::focusWidget()));
+    const QRect row = w.timeline()->trackRect(k.track);
+    QVERIFY(!row.isNull());
+    QVERIFY2(w.timeline()->tracksArea()->rect().contains(row),
+             qPrintable(QStringLiteral("row y %1..%2").arg(row.top()).arg(row.bottom())));
+}
+
+void TestMainWindow::jumpScrollsToTheTargetRow() {
+    // A deep CPU stack pushes the launching thread below the fold; "Launched by" from the
+    // kernel scrolls to it.
+    MainWindow w(testOptions());
+    w.resize(1200, 420);
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const SliceRef k = firstNamed(*w.trace(), kGemm);
+    const SliceRef launch = w.trace()->launchOf(k);
+    QVERIFY(launch.valid());
+    w.timeline()->selectSlice(k);
+    w.details()->showSlice(k);
+    // Scroll the launching thread out of view (the GPU rows come first).
+    w.timeline()->setVerticalScroll(0);
+    QTest::qWait(20);
+    const QRect before = w.timeline()->sliceRect(launch);
+    QVERIFY2(before.isNull() || !w.timeline()->tracksArea()->rect().contains(before.center()),
+             qPrintable(QStringLiteral("already in view at y %1").arg(before.center().y())));
+    QTreeWidgetItem* launchedBy = nullptr;
+    for (QTreeWidgetItem* item : w.details()->linkItems())
+        if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
+    QVERIFY(launchedBy);
+    clickValueCell(w.details()->tree(), launchedBy);
+    QCOMPARE(w.timeline()->selectedSlice(), launch);
+    const QRect target = w.timeline()->sliceRect(launch);
+    QVERIFY2(!target.isNull() && w.timeline()->tracksArea()->rect().contains(target.center()),
+             qPrintable(QStringLiteral("slice at y %1").arg(target.center().y())));
+    QTRY_VERIFY(w.timeline()->hasFocus() ||
+                w.timeline()->isAncestorOf(QApplication::focusWidget()));
 }
 
 void TestMainWindow::detailsKeepEveryDigit() {
@@ -318,6 +359,33 @@ void TestMainWindow::detailsKeepEveryDigit() {
     QCOMPARE(w.details()->value(QStringLiteral("Block")), QStringLiteral("\u2014 (not recorded)"));
     QCOMPARE(w.details()->value(QStringLiteral("Threads")),
              QStringLiteral("\u2014 (not recorded)"));
+}
+
+void TestMainWindow::findZoomsToASubPixelMatch() {
+    // A 3 µs kernel in a 1.2 s trace is a fraction of a pixel at whole-trace zoom: finding it
+    // zooms to it as F does (10 % margin each side: 3.6 µs in view).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("tiny.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"traceEvents": [
+{"ph": "X", "cat": "cpu_op", "name": "first", "pid": 1, "tid": 1, "ts": 1000, "dur": 1},
+{"ph": "X", "cat": "cpu_op", "name": "last", "pid": 1, "tid": 1, "ts": 1201000, "dur": 1},
+{"ph": "X", "cat": "kernel", "name": "tiny_kernel", "pid": 0, "tid": 7, "ts": 600000, "dur": 3,
+ "args": {"device": 0, "stream": 7}}]})");
+    f.close();
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(path));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.timeline()->zoomToAll();
+    w.findBar()->show();
+    w.findBar()->edit()->setText(QStringLiteral("tiny_kernel"));
+    w.findBar()->search();
+    QCOMPARE(w.findBar()->statusText(), QStringLiteral("1 of 1"));
+    const TimeRange v = w.timeline()->visibleRange();
+    QCOMPARE(v.duration(), TimeNs(3600));
+    QCOMPARE(v.start - w.trace()->bounds().start, TimeNs(599'000'000 - 300));
 }
 
 void TestMainWindow::findBar() {

@@ -28,6 +28,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -94,6 +95,19 @@ MainWindow::MainWindow(Options options, QWidget* parent)
         rangeLabel_->setText(
             r ? tr("Range %1").arg(QString::fromStdString(formatPreciseDuration(r->duration())))
               : QString());
+    });
+    // Following a link in Details hands the keyboard back to the timeline (W/A/S/D keep working).
+    connect(details_, &DetailsPanel::sliceActivated, this, [this] {
+        QTimer::singleShot(0, timeline_, [this] { timeline_->setFocus(Qt::OtherFocusReason); });
+    });
+    // A match narrower than a pixel is zoomed to, as F does (else it is there but unseen).
+    connect(findBar_, &FindBar::currentChanged, this, [this](SliceRef r) {
+        const auto t = trace();
+        if (!t || !r.valid()) return;
+        const TimeRange v = timeline_->visibleRange();
+        const double px = double(t->duration(r)) * timeline_->tracksArea()->width() /
+                          double(std::max<TimeNs>(1, v.duration()));
+        if (px < 1.0) timeline_->zoomToSelection();
     });
     connect(findBar_, &FindBar::highlightsChanged, this,
             [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });
@@ -273,8 +287,14 @@ void MainWindow::createActions() {
     gapBox_->setValue(static_cast<int>(timeline_->gapThresholdNs() / 1000));
     gapBox_->setToolTip(tr("GPU idle gaps at least this long are marked on the stream tracks"));
     gapBox_->setKeyboardTracking(false);
-    connect(gapBox_, &QSpinBox::valueChanged, this,
-            [this](int us) { timeline_->setGapThresholdNs(TimeNs(us) * 1000); });
+    connect(gapBox_, &QSpinBox::valueChanged, this, [this](int us) {
+        timeline_->setGapThresholdNs(TimeNs(us) * 1000);
+        if (options_.restoreSettings)
+            QSettings().setValue(QStringLiteral("timeline/gapThresholdUs"), us);
+    });
+    if (options_.restoreSettings) // the threshold is remembered between runs
+        gapBox_->setValue(
+            QSettings().value(QStringLiteral("timeline/gapThresholdUs"), gapBox_->value()).toInt());
     bar->addWidget(gapLabel);
     bar->addWidget(gapBox_);
 }
