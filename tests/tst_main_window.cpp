@@ -11,6 +11,7 @@
 #include "panels/warnings_panel.h"
 #include "shortcut_help.h"
 #include "strata_resources.h"
+#include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
 
 #include <QAbstractItemModelTester>
@@ -85,6 +86,7 @@ private slots:
     void detailsKeepEveryDigit();
     void jumpScrollsToTheTargetRow();
     void findZoomsToASubPixelMatch();
+    void rulerLastLabelNotClipped();
     void findBar();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
@@ -386,6 +388,29 @@ void TestMainWindow::findZoomsToASubPixelMatch() {
     const TimeRange v = w.timeline()->visibleRange();
     QCOMPARE(v.duration(), TimeNs(3600));
     QCOMPARE(v.start - w.trace()->bounds().start, TimeNs(599'000'000 - 300));
+}
+
+void TestMainWindow::rulerLastLabelNotClipped() {
+    // At many widths, no label text touches the ruler's right edge (the last label used to run
+    // off it): the rightmost columns above the tick marks hold no text pixel.
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* ruler = w.timeline()->findChild<TimelineRuler*>();
+    QVERIFY(ruler);
+    for (int width = 1000; width <= 1500; width += 23) {
+        w.resize(width, 700);
+        QTest::qWait(10);
+        const QImage img = ruler->grab().toImage().convertToFormat(QImage::Format_RGB32);
+        for (int x = img.width() - 2; x < img.width(); ++x)
+            for (int y = 0; y < img.height() - 11; ++y)
+                QVERIFY2(qGray(img.pixel(x, y)) > 160,
+                         qPrintable(QStringLiteral("width %1: text at the right edge (%2, %3)")
+                                        .arg(width)
+                                        .arg(x)
+                                        .arg(y)));
+    }
 }
 
 void TestMainWindow::findBar() {

@@ -45,9 +45,16 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
     for (; t <= rel1; t += step) {
         const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
         p.drawLine(x, height() - 10, x, height() - 1);
-        p.drawText(
-            QRect(x + 3, 0, 200, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
-            QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step))));
+        const QString label =
+            QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step)));
+        // Right of its tick, or left of it where the right edge would clip it (the last one).
+        const int w = p.fontMetrics().horizontalAdvance(label);
+        if (x + 3 + w <= width())
+            p.drawText(QRect(x + 3, 0, w + 2, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
+                       label);
+        else
+            p.drawText(QRect(x - 3 - w, 0, w, height() - 6), Qt::AlignRight | Qt::AlignVCenter,
+                       label);
     }
 }
 
