@@ -118,6 +118,8 @@ void TestMainWindow::asyncLoad() {
     QSignalSpy spy(&w, &MainWindow::loadFinished);
     w.openFile(kSample);
     QVERIFY(w.isLoading() || !spy.isEmpty());
+    // The welcome page gives way to the load's progress as soon as it starts.
+    if (spy.isEmpty()) QCOMPARE(w.currentPage()->objectName(), QStringLiteral("loadingPage"));
     bool ok = false, cancelled = true;
     QVERIFY(waitLoad(w, spy, &ok, &cancelled));
     QVERIFY(ok);
@@ -132,6 +134,7 @@ void TestMainWindow::asyncLoad() {
     QVERIFY2(w.statusText().contains(QStringLiteral("loaded in")), qPrintable(w.statusText()));
     QCOMPARE(w.windowTitle(), QStringLiteral("sample_trace.json \u2014 Strata"));
     QVERIFY(w.timeline()->isVisible());
+    QCOMPARE(w.currentPage(), static_cast<QWidget*>(w.timeline()));
     QCOMPARE(w.recentFiles().value(0), QFileInfo(kSample).absoluteFilePath());
 }
 

@@ -74,7 +74,8 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     banner_->hide();
 
     stack_ = new QStackedWidget(central);
-    stack_->addWidget(createEmptyPage());
+    stack_->addWidget(emptyPage_ = createEmptyPage());
+    stack_->addWidget(loadingPage_ = createLoadingPage());
     timeline_ = new TimelineView(workspace_, nav_, stack_);
     stack_->addWidget(timeline_);
 
@@ -164,6 +165,35 @@ QWidget* MainWindow::createEmptyPage() {
     v->addWidget(hint);
     v->addStretch(3);
     return page;
+}
+
+QWidget* MainWindow::createLoadingPage() {
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("loadingPage"));
+    auto* v = new QVBoxLayout(page);
+    v->addStretch(2);
+    loadingLabel_ = new QLabel(page);
+    loadingLabel_->setAlignment(Qt::AlignCenter);
+    loadingLabel_->setWordWrap(true);
+    loadingBar_ = new QProgressBar(page);
+    loadingBar_->setRange(0, 1000);
+    loadingBar_->setFormat(QStringLiteral("%p%"));
+    loadingBar_->setMaximumWidth(480);
+    auto* cancel = new QPushButton(tr("Cancel"), page);
+    connect(cancel, &QPushButton::clicked, this, &MainWindow::cancelLoad);
+    auto* row = new QHBoxLayout;
+    row->addStretch();
+    row->addWidget(loadingBar_, 1);
+    row->addWidget(cancel);
+    row->addStretch();
+    v->addWidget(loadingLabel_);
+    v->addLayout(row);
+    v->addStretch(3);
+    return page;
+}
+
+QWidget* MainWindow::currentPage() const {
+    return stack_->currentWidget();
 }
 
 QDockWidget* MainWindow::dockOf(QWidget* panel) {

@@ -74,6 +74,7 @@ public:
     QString errorText() const;
     QString statusText() const; // slices · load time · warnings
     QProgressBar* progressBar() const { return progress_; }
+    QWidget* currentPage() const; // the welcome page, the loading page or the timeline
     QSpinBox* gapThresholdBox() const { return gapBox_; }
     QAction* action(const QString& objectName) const;
 
@@ -99,6 +100,7 @@ private:
     void createDocks();
     void createStatusBar();
     QWidget* createEmptyPage();
+    QWidget* createLoadingPage();
     void onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms);
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs);
     void showBanner(const QString& message, bool error);
@@ -117,6 +119,11 @@ private:
     QPointer<LoadJob> job_;
 
     QStackedWidget* stack_ = nullptr;
+    QWidget* emptyPage_ = nullptr;
+    // Shown instead of the welcome page as soon as a file starts loading (name, progress, Cancel).
+    QWidget* loadingPage_ = nullptr;
+    QLabel* loadingLabel_ = nullptr;
+    QProgressBar* loadingBar_ = nullptr;
     TimelineView* timeline_ = nullptr;
     DetailsPanel* details_ = nullptr;
     RangePanel* range_ = nullptr;

@@ -80,8 +80,18 @@ void MainWindow::openFile(const QString& path) {
     progress_->show();
     cancelButton_->show();
     statusBar()->showMessage(tr("Loading %1\u2026").arg(QFileInfo(path).fileName()));
+    // No trace yet: the welcome page gives way to the load's progress at once.
+    if (stack_->currentWidget() == emptyPage_ || stack_->currentWidget() == loadingPage_) {
+        loadingLabel_->setText(tr("<h3>Loading %1\u2026</h3><p>%2</p>")
+                                   .arg(QFileInfo(path).fileName().toHtmlEscaped(),
+                                        QFileInfo(path).absolutePath().toHtmlEscaped()));
+        loadingBar_->setValue(0);
+        stack_->setCurrentWidget(loadingPage_);
+    }
     connect(job, &LoadJob::progress, progress_, [this, job](double f) {
-        if (job_ == job) progress_->setValue(static_cast<int>(f * 1000));
+        if (job_ != job) return;
+        progress_->setValue(static_cast<int>(f * 1000));
+        loadingBar_->setValue(static_cast<int>(f * 1000));
     });
     connect(job, &LoadJob::finished, this,
             [this, job](const LoadResult& r, bool cancelled, qint64 ms) {
@@ -96,6 +106,8 @@ void MainWindow::onLoadFinished(LoadJob* job, const LoadResult& result, bool can
     job_ = nullptr;
     progress_->hide();
     cancelButton_->hide();
+    if (stack_->currentWidget() == loadingPage_ && (cancelled || !result.ok()))
+        stack_->setCurrentWidget(emptyPage_); // nothing loaded: welcome again
     if (cancelled) {
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(job->path()).fileName()),
                                  8000);
