@@ -133,6 +133,7 @@ private slots:
     void lodClusterStillDrawn();
     void keyboard();
     void wheelZoomAtCursor();
+    void wheelScrollsSetting();
     void rangeOnRuler();
     void zoomToSelection();
     void viewMemoryUnderTenthOfModel();
@@ -435,6 +436,38 @@ void TstTimelineView::wheelZoomAtCursor() {
                     Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(area, &ev2);
     QCOMPARE(f.view.visibleRange().duration(), TimeNs(25600));
+    // A horizontal wheel (touchpad) pans by a tenth of the view per notch: -(-120/120) * 0.1.
+    const TimeRange beforePan = f.view.visibleRange();
+    QWheelEvent ev3(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(-120, 0),
+                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(area, &ev3);
+    QCOMPARE(f.view.visibleRange().start, beforePan.start + 2560);
+    QCOMPARE(f.view.visibleRange().duration(), beforePan.duration());
+}
+
+void TstTimelineView::wheelScrollsSetting() {
+    // Perfetto's habit: the wheel scrolls the tracks, Ctrl zooms, Shift pans.
+    Fixture f;
+    f.view.setWheelScrolls(true);
+    QWidget* area = f.view.tracksArea();
+    const QPoint pos(f.x(11000), 60);
+    const TimeRange v0 = f.view.visibleRange();
+    f.view.setVerticalScroll(40);
+    const int scroll0 = f.view.verticalScroll();
+    QWheelEvent down(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, -120),
+                     Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(area, &down);
+    QCOMPARE(f.view.visibleRange(), v0);         // no zoom
+    QVERIFY(f.view.verticalScroll() >= scroll0); // scrolled down (or at the bottom already)
+    QWheelEvent zoom(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, 120),
+                     Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(area, &zoom);
+    QCOMPARE(f.view.visibleRange().duration(), TimeNs(32000));
+    const TimeRange v1 = f.view.visibleRange();
+    QWheelEvent pan(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, -120),
+                    Qt::NoButton, Qt::ShiftModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(area, &pan);
+    QCOMPARE(f.view.visibleRange().start, v1.start + 3200);
 }
 
 void TstTimelineView::rangeOnRuler() {

@@ -283,6 +283,20 @@ void MainWindow::createActions() {
             QSettings().value(QStringLiteral("timeline/gpuFirst"), true).toBool());
     gpuFirst->setChecked(timeline_->gpuSectionFirst());
     view->addAction(gpuFirst);
+    QAction* wheel = make("actionWheelScrolls", tr("&Wheel Scrolls the Tracks (Ctrl+Wheel Zooms)"),
+                          QKeySequence(), [this](bool on) {
+                              timeline_->setWheelScrolls(on);
+                              if (options_.restoreSettings)
+                                  QSettings().setValue(QStringLiteral("timeline/wheelScrolls"), on);
+                          });
+    wheel->setCheckable(true);
+    wheel->setToolTip(tr("Perfetto's habit: the wheel scrolls, Ctrl+wheel zooms, Shift+wheel "
+                         "pans; off: the wheel zooms at the cursor, Shift+wheel scrolls"));
+    if (options_.restoreSettings)
+        timeline_->setWheelScrolls(
+            QSettings().value(QStringLiteral("timeline/wheelScrolls"), false).toBool());
+    wheel->setChecked(timeline_->wheelScrolls());
+    view->addAction(wheel);
     view->addAction(make("actionExpandThreads", tr("&Expand All Threads"), QKeySequence(),
                          [this] { timeline_->setAllThreadsExpanded(true); }));
     view->addAction(make("actionCollapseThreads",

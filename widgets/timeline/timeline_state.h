@@ -29,6 +29,9 @@ struct TimelineState {
     GapIndex gaps;
     TimeNs gapThreshold = 10'000;
     bool showAllFlows = false;
+    // The wheel over the timeline: false = zooms (Shift scrolls the tracks); true = Perfetto's
+    // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.
+    bool wheelScrolls = false;
 
     Correlated correlated;                 // of the selected slice
     std::vector<SliceRef> highlights;      // sorted (find results)

@@ -93,6 +93,7 @@ void TimelineView::connectParts() {
     connect(area_, &TracksArea::zoomRequested, this, &TimelineView::zoomBy);
     connect(area_, &TracksArea::panRequested, this, &TimelineView::panBy);
     connect(area_, &TracksArea::scrollRequested, this, &TimelineView::setVerticalScroll);
+    connect(tree_, &TrackTreeWidget::scrollRequested, this, &TimelineView::setVerticalScroll);
     connect(area_, &TracksArea::clicked, this,
             [this](QPoint pos) { selectSlice(sliceAtPixel(pos), false); });
     connect(area_, &TracksArea::hoverChanged, this,
@@ -228,6 +229,14 @@ void TimelineView::setGapThresholdNs(TimeNs t) {
 
 TimeNs TimelineView::gapThresholdNs() const {
     return s_->gapThreshold;
+}
+
+void TimelineView::setWheelScrolls(bool on) {
+    s_->wheelScrolls = on;
+}
+
+bool TimelineView::wheelScrolls() const {
+    return s_->wheelScrolls;
 }
 
 void TimelineView::setShowAllFlows(bool on) {

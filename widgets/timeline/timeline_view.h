@@ -52,6 +52,10 @@ public:
     void setGapThresholdNs(TimeNs t);
     TimeNs gapThresholdNs() const; // default 10'000
     void setShowAllFlows(bool on);
+    // The wheel scrolls the tracks (Ctrl+wheel zooms, Shift+wheel pans), as in Perfetto; off:
+    // the wheel zooms at the cursor (Shift+wheel scrolls).
+    void setWheelScrolls(bool on);
+    bool wheelScrolls() const;
     bool showAllFlows() const;
     void setHighlightedSlices(std::vector<SliceRef> refs); // e.g. find results
 

@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
 
 #include "timeline/timeline_legend.h"
 
@@ -104,6 +105,12 @@ void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
         emit groupToggled(r.group);
     else if (levelsHandleRect(row).contains(e->position().toPoint()))
         emit rowExpandToggled(row);
+}
+
+void TrackTreeWidget::wheelEvent(QWheelEvent* e) {
+    const int dy = e->angleDelta().y();
+    if (dy != 0) emit scrollRequested(s_.scrollY - dy / 2);
+    e->accept();
 }
 
 bool TrackTreeWidget::event(QEvent* e) {

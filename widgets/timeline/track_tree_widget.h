@@ -20,11 +20,13 @@ public:
 signals:
     void groupToggled(int group);
     void rowExpandToggled(int row);
+    void scrollRequested(int scrollY); // the wheel over the labels scrolls the tracks
 
 protected:
     void paintEvent(QPaintEvent*) override;
     void mousePressEvent(QMouseEvent* e) override;
     bool event(QEvent* e) override; // tooltips with the full name
+    void wheelEvent(QWheelEvent* e) override;
 
 private:
     const TimelineState& s_;

@@ -63,13 +63,25 @@ void TracksArea::mouseReleaseEvent(QMouseEvent* e) {
 
 void TracksArea::wheelEvent(QWheelEvent* e) {
     const QPoint a = e->angleDelta();
-    if (e->modifiers() & Qt::ShiftModifier) {
-        emit scrollRequested(s_.scrollY - (a.y() != 0 ? a.y() : a.x()) / 2);
+    const bool shift = e->modifiers() & Qt::ShiftModifier;
+    const bool ctrl = e->modifiers() & Qt::ControlModifier;
+    auto pan = [&](int delta) {
+        emit panRequested(
+            static_cast<TimeNs>(std::llround(-delta / 120.0 * 0.1 * s_.axis.visible().duration())));
+    };
+    if (a.y() == 0 && a.x() != 0) {
+        pan(a.x()); // a touchpad's horizontal scroll pans, in either mode
+    } else if (s_.wheelScrolls) {
+        if (ctrl)
+            emit zoomRequested(std::pow(0.8, a.y() / 120.0), e->position().x());
+        else if (shift)
+            pan(a.y());
+        else
+            emit scrollRequested(s_.scrollY - a.y() / 2);
+    } else if (shift) {
+        emit scrollRequested(s_.scrollY - a.y() / 2);
     } else if (a.y() != 0) {
         emit zoomRequested(std::pow(0.8, a.y() / 120.0), e->position().x());
-    } else if (a.x() != 0) {
-        emit panRequested(
-            static_cast<TimeNs>(std::llround(-a.x() / 120.0 * 0.1 * s_.axis.visible().duration())));
     }
     e->accept();
 }
