@@ -4,14 +4,19 @@
 // percent of the other columns (it was red from end to end); the gap's length label is drawn
 // where there is room and not over slices.
 #include "main_window.h"
+#include "model/time_text.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QImage>
+#include <QMenu>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <fstream>
+#include <memory>
 
 using namespace strata;
 
@@ -94,6 +99,7 @@ Columns countRed(const QImage& img, QRect band, TimeRange visible, TimeRange gap
 class TestGapDrawing : public QObject {
     Q_OBJECT
 private slots:
+    void gapMenu(); // right-click on a gap: zoom to it, copy its figures
     void redFollowsIdleTime_data() {
         QTest::addColumn<double>("fromS");
         QTest::addColumn<double>("toS");
@@ -152,6 +158,44 @@ private slots:
         }
     }
 };
+
+void TestGapDrawing::gapMenu() {
+    QTemporaryDir dir;
+    int64_t gs = 0, ge = 0;
+    const QString path = dir.filePath(QStringLiteral("busy.json"));
+    std::ofstream(path.toStdString()) << busyTrace(&gs, &ge);
+    MainWindow::Options o;
+    o.restoreSettings = false;
+    MainWindow w(o);
+    w.resize(1600, 900);
+    QVERIFY(w.openFileSync(path));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineView* v = w.timeline();
+    const TimeRange b = w.trace()->bounds();
+    const TimeRange gap{b.start + (gs - 10) * 1000, b.start + (ge - 10) * 1000};
+    // The middle of the 1 s gap on the GPU-idle row.
+    const QRect idle = v->deviceIdleRect(0);
+    const TimeRange vis = v->visibleRange();
+    const int x = int(double((gap.start + gap.end) / 2 - vis.start) * v->tracksArea()->width() /
+                      double(vis.duration()));
+    std::unique_ptr<QMenu> m(v->contextMenuAt(QPoint(x, idle.center().y())));
+    QAction* copy = nullptr;
+    QAction* zoom = nullptr;
+    for (QAction* a : m->actions()) {
+        if (a->text() == QStringLiteral("Copy Gap Figures")) copy = a;
+        if (a->text() == QStringLiteral("Zoom to Gap")) zoom = a;
+    }
+    QVERIFY(copy && zoom);
+    copy->trigger();
+    // 1 s gap, from (gs - 10) µs after the trace start; the trace starts at 10 µs.
+    QCOMPARE(QGuiApplication::clipboard()->text(),
+             QStringLiteral("GPU idle 1 s, from %1 to %2 (threshold 10 \u00b5s)")
+                 .arg(QString::fromStdString(formatPreciseDuration(gap.start - b.start)),
+                      QString::fromStdString(formatPreciseDuration(gap.end - b.start))));
+    zoom->trigger();
+    QCOMPARE(v->visibleRange(), (TimeRange{gap.start - 100'000'000, gap.end + 100'000'000}));
+}
 
 QTEST_MAIN(TestGapDrawing)
 #include "tst_gap_drawing.moc"

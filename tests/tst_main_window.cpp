@@ -16,8 +16,11 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
@@ -30,6 +33,8 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QtTest>
+
+#include <memory>
 
 using namespace strata;
 
@@ -87,6 +92,7 @@ private slots:
     void jumpScrollsToTheTargetRow();
     void findZoomsToASubPixelMatch();
     void rulerLastLabelNotClipped();
+    void rightClickMenus();
     void findBar();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
@@ -414,6 +420,42 @@ void TestMainWindow::rulerLastLabelNotClipped() {
                                         .arg(x)
                                         .arg(y)));
     }
+}
+
+void TestMainWindow::rightClickMenus() {
+    MainWindow w(testOptions());
+    w.resize(1400, 900);
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    TimelineView* v = w.timeline();
+    auto trigger = [](QMenu* m, const QString& prefix) {
+        for (QAction* a : m->actions())
+            if (a->text().startsWith(prefix)) {
+                a->trigger();
+                return true;
+            }
+        return false;
+    };
+    // On a slice: copy its name, select its range, find all with its name, zoom to it.
+    const SliceRef k = firstNamed(*w.trace(), kGemm);
+    v->selectSlice(k);
+    QTest::qWait(20);
+    const QPoint at = v->sliceRect(k).center();
+    std::unique_ptr<QMenu> m(v->contextMenuAt(at));
+    QVERIFY(trigger(m.get(), QStringLiteral("Copy Name")));
+    QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromLatin1(kGemm));
+    QVERIFY(trigger(m.get(), QStringLiteral("Select Its Time Range")));
+    QCOMPARE(w.navigation()->selectedRange(),
+             std::optional<TimeRange>(
+                 TimeRange{w.trace()->start(k), w.trace()->start(k) + w.trace()->duration(k)}));
+    QVERIFY(trigger(m.get(), QStringLiteral("Find All With This Name")));
+    QVERIFY(w.findBar()->isVisible());
+    QVERIFY(w.findBar()->matches().size() >= 1);
+    QVERIFY(trigger(m.get(), QStringLiteral("Zoom to Slice")));
+    const TimeNs d = w.trace()->duration(k);
+    QCOMPARE(v->visibleRange().duration(), d + 2 * (d / 10));
+    QVERIFY(trigger(m.get(), QStringLiteral("Collapse")));
 }
 
 void TestMainWindow::findBar() {

@@ -20,6 +20,7 @@
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
@@ -109,6 +110,11 @@ MainWindow::MainWindow(Options options, QWidget* parent)
         const double px = double(t->duration(r)) * timeline_->tracksArea()->width() /
                           double(std::max<TimeNs>(1, v.duration()));
         if (px < 1.0) timeline_->zoomToSelection();
+    });
+    connect(timeline_, &TimelineView::findRequested, this, [this](const QString& text) {
+        findBar_->show();
+        findBar_->edit()->setText(text);
+        findBar_->search();
     });
     connect(findBar_, &FindBar::highlightsChanged, this,
             [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });

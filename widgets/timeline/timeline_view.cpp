@@ -1,11 +1,15 @@
 #include "timeline_view.h"
 
+#include "model/time_text.h"
 #include "timeline_painter.h"
 #include "timeline_ruler.h"
 #include "timeline_state.h"
 #include "track_tree_widget.h"
 #include "tracks_area.h"
 #include "workspace/navigation.h"
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QMenu>
 
 #include <QGridLayout>
 #include <QKeyEvent>
@@ -94,6 +98,11 @@ void TimelineView::connectParts() {
     connect(area_, &TracksArea::panRequested, this, &TimelineView::panBy);
     connect(area_, &TracksArea::scrollRequested, this, &TimelineView::setVerticalScroll);
     connect(tree_, &TrackTreeWidget::scrollRequested, this, &TimelineView::setVerticalScroll);
+    connect(area_, &TracksArea::contextMenuRequested, this, [this](QPoint pos, QPoint global) {
+        QMenu* menu = contextMenuAt(pos);
+        if (!menu->isEmpty()) menu->exec(global);
+        menu->deleteLater();
+    });
     connect(area_, &TracksArea::clicked, this,
             [this](QPoint pos) { selectSlice(sliceAtPixel(pos), false); });
     connect(area_, &TracksArea::hoverChanged, this,
@@ -321,6 +330,54 @@ QRect TimelineView::trackRect(TrackId t) const {
     const TrackRow& r = s_->layout.rows()[row];
     if (r.height == 0) return {};
     return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
+}
+
+QMenu* TimelineView::contextMenuAt(QPoint pos) {
+    auto* menu = new QMenu(this);
+    const Trace* t = s_->trace.get();
+    if (!t) return menu;
+    const SliceRef slice = sliceAtPixel(pos);
+    const std::optional<GapSpan> gap = slice.valid() ? std::nullopt : area_->gapAt(pos);
+    if (slice.valid()) {
+        const QString name =
+            QString::fromUtf8(t->name(slice).data(), qsizetype(t->name(slice).size()));
+        const TimeRange span{t->start(slice), t->start(slice) + t->duration(slice)};
+        menu->addAction(tr("Zoom to Slice"), this, [this, slice] {
+            selectSlice(slice);
+            zoomToSelection();
+        });
+        menu->addAction(tr("Copy Name"), this,
+                        [name] { QGuiApplication::clipboard()->setText(name); });
+        menu->addAction(tr("Find All With This Name"), this,
+                        [this, name] { emit findRequested(name); });
+        menu->addAction(tr("Select Its Time Range"), this,
+                        [this, span] { setSelectedRange(span); });
+    } else if (gap) {
+        const GapSpan g = *gap;
+        menu->addAction(tr("Zoom to Gap"), this, [this, g] {
+            const TimeNs m = std::max<TimeNs>(1, g.duration() / 10);
+            setVisibleRange({g.start - m, g.end + m});
+        });
+        const TimeNs origin = t->bounds().start;
+        const QString figures =
+            tr("GPU idle %1, from %2 to %3 (threshold %4)")
+                .arg(QString::fromStdString(formatPreciseDuration(g.duration())),
+                     QString::fromStdString(formatPreciseDuration(g.start - origin)),
+                     QString::fromStdString(formatPreciseDuration(g.end - origin)),
+                     QString::fromStdString(formatPreciseDuration(s_->gapThreshold)));
+        menu->addAction(tr("Copy Gap Figures"), this,
+                        [figures] { QGuiApplication::clipboard()->setText(figures); });
+    }
+    const int row = s_->layout.rowAt(pos.y() + s_->scrollY);
+    if (row >= 0) {
+        const int group = s_->layout.rows()[row].group;
+        if (group >= 0 && group < int(s_->layout.groups().size())) {
+            if (!menu->isEmpty()) menu->addSeparator();
+            menu->addAction(tr("Collapse \u201c%1\u201d").arg(s_->layout.groups()[group].label),
+                            this, [this, group] { setGroupCollapsed(group, true); });
+        }
+    }
+    return menu;
 }
 
 QRect TimelineView::deviceIdleRect(int32_t device) const {

@@ -18,6 +18,8 @@
 
 class QScrollBar;
 
+class QMenu;
+
 namespace strata {
 
 struct TimelineState;
@@ -81,6 +83,10 @@ public:
     void setAllThreadsExpanded(bool expanded);
     // Where a track's row is (tracks-area coordinates, scroll applied); null when not shown.
     QRect trackRect(TrackId t) const;
+    // The right-click menu at `pos` (tracks-area coordinates): on a slice (zoom to it, copy its
+    // name, find all with its name, select its time range), on a gap (zoom to it, copy its
+    // figures), and the row's group (collapse/expand). The caller owns the menu.
+    QMenu* contextMenuAt(QPoint pos);
     // Where a GPU device's idle row is (tracks-area coordinates, scroll applied), null if hidden.
     QRect deviceIdleRect(int32_t device) const;
     void buildLevelOfDetail(); // builds every track's summary now (else built on first paint)
@@ -95,6 +101,8 @@ signals:
     void sliceSelected(strata::SliceRef r); // invalid SliceRef = cleared
     void rangeSelected(std::optional<strata::TimeRange> r);
     void visibleRangeChanged(strata::TimeRange r);
+    // "Find All With This Name" from a slice's menu (the window's find bar answers it).
+    void findRequested(const QString& text);
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;

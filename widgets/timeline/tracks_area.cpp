@@ -1,5 +1,7 @@
 #include "tracks_area.h"
 
+#include <QContextMenuEvent>
+
 #include "model/time_text.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
@@ -90,38 +92,45 @@ void TracksArea::leaveEvent(QEvent*) {
     emit hoverChanged(std::nullopt, std::nullopt, SliceRef{});
 }
 
+std::optional<GapSpan> TracksArea::gapAt(QPoint pos) const {
+    if (!s_.trace) return std::nullopt;
+    const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
+    if (row < 0) return std::nullopt;
+    const TimeNs t = s_.axis.timeForX(pos.x());
+    const TrackRow& r = s_.layout.rows()[row];
+    const std::vector<GapSpan>* gaps = nullptr;
+    if (r.kind == TrackRow::Kind::DeviceIdle)
+        gaps = &s_.gaps.deviceGaps(r.device);
+    else if (r.gpuStream && !r.lanes.empty()) {
+        const Track& t0 = s_.trace->track(r.lanes.front());
+        const int stripTop =
+            r.y + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip - s_.scrollY;
+        const bool inLane0 = pos.y() - (r.y - s_.scrollY) < TrackLayout::kDepthHeight;
+        if ((pos.y() >= stripTop || inLane0) && !painter_.sliceAt(s_, pos).valid())
+            gaps = &s_.gaps.streamGaps(t0.device, t0.tid);
+    }
+    if (!gaps) return std::nullopt;
+    const TimeNs slack = static_cast<TimeNs>(std::ceil(2 * s_.axis.nsPerPixel()));
+    const size_t i = GapIndex::firstEndingAfter(*gaps, t - slack);
+    if (i < gaps->size() && (*gaps)[i].start <= t + slack) return (*gaps)[i];
+    return std::nullopt;
+}
+
+void TracksArea::contextMenuEvent(QContextMenuEvent* e) {
+    emit contextMenuRequested(e->pos(), e->globalPos());
+    e->accept();
+}
+
 void TracksArea::hover(QPoint pos, QPoint globalPos) {
     if (!s_.trace) {
         emit hoverChanged(pos.x(), std::nullopt, SliceRef{});
         return;
     }
-    std::optional<GapSpan> gap;
+    const std::optional<GapSpan> gap = gapAt(pos);
     QString tip;
-    const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
-    const TimeNs t = s_.axis.timeForX(pos.x());
-    if (row >= 0) {
-        const TrackRow& r = s_.layout.rows()[row];
-        const std::vector<GapSpan>* gaps = nullptr;
-        if (r.kind == TrackRow::Kind::DeviceIdle)
-            gaps = &s_.gaps.deviceGaps(r.device);
-        else if (r.gpuStream && !r.lanes.empty()) {
-            const Track& t0 = s_.trace->track(r.lanes.front());
-            const int stripTop =
-                r.y + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip - s_.scrollY;
-            const bool inLane0 = pos.y() - (r.y - s_.scrollY) < TrackLayout::kDepthHeight;
-            if ((pos.y() >= stripTop || inLane0) && !painter_.sliceAt(s_, pos).valid())
-                gaps = &s_.gaps.streamGaps(t0.device, t0.tid);
-        }
-        if (gaps) {
-            const TimeNs slack = static_cast<TimeNs>(std::ceil(2 * s_.axis.nsPerPixel()));
-            const size_t i = GapIndex::firstEndingAfter(*gaps, t - slack);
-            if (i < gaps->size() && (*gaps)[i].start <= t + slack) {
-                gap = (*gaps)[i];
-                tip = QStringLiteral("GPU idle %1")
-                          .arg(QString::fromStdString(formatDuration(gap->duration())));
-            }
-        }
-    }
+    if (gap)
+        tip = QStringLiteral("GPU idle %1")
+                  .arg(QString::fromStdString(formatDuration(gap->duration())));
     const SliceRef slice = gap ? SliceRef{} : painter_.sliceAt(s_, pos);
     if (slice.valid())
         tip = QStringLiteral("%1\n%2").arg(

@@ -32,9 +32,15 @@ signals:
     // The mouse moved (x) or left (nullopt); what lies under it.
     void hoverChanged(std::optional<double> x, std::optional<strata::GapSpan> gap,
                       strata::SliceRef slice);
+    void contextMenuRequested(QPoint pos, QPoint globalPos);
+
+public:
+    // The long GPU idle gap under `pos` (GPU-idle row, or a stream's band or free first row).
+    std::optional<GapSpan> gapAt(QPoint pos) const;
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
     void resizeEvent(QResizeEvent*) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
