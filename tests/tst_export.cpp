@@ -297,12 +297,14 @@ private slots:
     void realTraces_data() {
         QTest::addColumn<QString>("file");
         const QDir d(QStringLiteral(STRATA_SHARED_TRACES));
-        for (const QString& f :
-             d.entryList({QStringLiteral("*.json"), QStringLiteral("*.gz")}, QDir::Files))
-            QTest::newRow(qPrintable(f)) << d.filePath(f);
+        const QStringList files =
+            d.entryList({QStringLiteral("*.json"), QStringLiteral("*.gz")}, QDir::Files);
+        for (const QString& f : files) QTest::newRow(qPrintable(f)) << d.filePath(f);
+        if (files.isEmpty()) QTest::newRow("none") << QString(); // the folder is absent
     }
     void realTraces() {
         QFETCH(QString, file);
+        if (file.isEmpty()) QSKIP("../shared/traces is absent: no real trace to round-trip");
         roundTrip(file.toStdString());
     }
 
