@@ -4,29 +4,19 @@
 #include "main_window.h"
 #include "panels/console_panel.h"
 #include "profile_controller.h"
+#include "screenshot.h"
 #include "util/shell_words.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDockWidget>
-#include <QElapsedTimer>
 #include <QPixmap>
-#include <QThread>
 #include <QTimer>
 
 #include <cstdio>
 
 namespace strata {
 namespace {
-
-void settle(int ms) {
-    QElapsedTimer t;
-    t.start();
-    do {
-        QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(5);
-    } while (t.elapsed() < ms);
-}
 
 bool save(QWidget* w, const QString& path) {
     const QPixmap shot = w->grab();
@@ -71,7 +61,7 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
         dialog.setConfig(c);
         if (!screenshot.isEmpty()) {
             dialog.show();
-            settle(150);
+            settleEvents(150);
             return save(&dialog, screenshot) ? 0 : 1;
         }
         if (dialog.exec() != QDialog::Accepted) return 0;
@@ -99,7 +89,7 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
                      [&code, w, screenshot, size](const QStringList& files, bool) {
                          auto shoot = [&code, w, screenshot, size] {
                              w->resize(size);
-                             settle(200);
+                             settleEvents(200);
                              code = save(w, screenshot) ? 0 : 1;
                              QApplication::exit(code);
                          };

@@ -17,9 +17,7 @@
 
 namespace strata {
 
-namespace {
-// Lets layouts, resizes and deferred paints settle.
-void settle(int ms) {
+void settleEvents(int ms) {
     QElapsedTimer t;
     t.start();
     do {
@@ -27,7 +25,6 @@ void settle(int ms) {
         QThread::msleep(5);
     } while (t.elapsed() < ms);
 }
-} // namespace
 
 int runScreenshot(const ScreenshotOptions& o) {
     MainWindow::Options wo;
@@ -40,9 +37,9 @@ int runScreenshot(const ScreenshotOptions& o) {
         return 1;
     }
     w.show();
-    settle(150);
+    settleEvents(150);
     w.resize(o.size); // a window manager may have changed it on show
-    settle(100);
+    settleEvents(100);
     const TimeRange b = w.trace()->bounds();
     if (o.selectRange) {
         w.timeline()->setSelectedRange(
@@ -67,7 +64,7 @@ int runScreenshot(const ScreenshotOptions& o) {
                 break;
             }
         }
-        settle(50);
+        settleEvents(50);
     }
     if (o.range) {
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
@@ -77,7 +74,7 @@ int runScreenshot(const ScreenshotOptions& o) {
             return 1;
         }
         w.timeline()->setVisibleRange(r);
-        settle(100);
+        settleEvents(100);
     }
     const QPixmap shot = w.grab();
     if (shot.isNull() || !shot.save(o.output, "PNG")) {

@@ -21,4 +21,8 @@ struct ScreenshotOptions {
 
 int runScreenshot(const ScreenshotOptions& options);
 
+// Processes events for `ms` milliseconds: layouts, resizes and deferred paints settle (before a
+// window is grabbed).
+void settleEvents(int ms);
+
 } // namespace strata

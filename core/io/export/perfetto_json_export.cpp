@@ -2,32 +2,13 @@
 
 #include "io/export/json_out.h"
 #include "io/export/perfetto_ids.h"
-#include "model/run_info.h"
+#include "io/export/perfetto_json_parts.h"
 
 #include <algorithm>
 #include <vector>
 
 namespace strata {
 namespace {
-
-// Arg keys the writer fills in itself from the model; a stored arg of the same key is not
-// written a second time.
-constexpr std::string_view kOwnKeys[] = {"device",
-                                         "stream",
-                                         "context",
-                                         "grid",
-                                         "block",
-                                         "registers per thread",
-                                         "shared memory",
-                                         "static shared memory",
-                                         "dynamic shared memory",
-                                         "bytes",
-                                         "graph id",
-                                         "graph node id",
-                                         "correlation",
-                                         "External id",
-                                         "color",
-                                         "strata_range_edge"};
 
 struct Link {
     SliceRef from, to;
@@ -48,7 +29,7 @@ public:
         origin_ = t_.bounds().start;
         for (const Track& tr : t_.tracks())
             total_ += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
-        header();
+        writePerfettoHeader(out_, t_, o_, origin_);
         metadataEvents();
         planFlows();
         for (TrackId i = 0; i < t_.tracks().size(); ++i) {
@@ -83,85 +64,6 @@ private:
         out_.raw(first_ ? "\n" : ",\n");
         first_ = false;
         ++r_.events;
-    }
-
-    void header() {
-        out_.raw("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"exported_by\": \"strata\", "
-                 "\"strata_origin_ns\": ");
-        out_.str(std::to_string(origin_));
-        if (!o_.sourceFile.empty()) {
-            out_.raw(", \"source\": ");
-            out_.str(o_.sourceFile);
-        }
-        if (o_.range) {
-            out_.raw(", \"range_start_ns\": ");
-            out_.str(std::to_string(o_.range->start));
-            out_.raw(", \"range_end_ns\": ");
-            out_.str(std::to_string(o_.range->end));
-            out_.raw(", \"range_slices\": \"every slice that overlaps the range, whole; those "
-                     "crossing an edge carry the arg strata_range_edge\"");
-        }
-        bool hasDeviceProps = false;
-        for (const auto& [k, v] : t_.metadata()) {
-            if (k == "deviceProperties" || k == "distributedInfo" || k == "schemaVersion" ||
-                k == "otherData" || k == "strata_run")
-                continue;
-            out_.raw(", ");
-            out_.str(k);
-            out_.raw(": ");
-            out_.str(v);
-        }
-        out_.raw("}");
-        for (const auto& [k, v] : t_.metadata()) {
-            const bool structured = !v.empty() && (v.front() == '[' || v.front() == '{');
-            if ((k == "deviceProperties" || k == "distributedInfo") && structured) {
-                out_.raw(",\n");
-                out_.str(k);
-                out_.raw(": ");
-                out_.raw(v);
-                hasDeviceProps |= k == "deviceProperties";
-            } else if (k == "schemaVersion") {
-                out_.raw(",\n\"schemaVersion\": ");
-                const bool number =
-                    !v.empty() && v.find_first_not_of("0123456789") == v.npos && v.size() < 18;
-                if (number)
-                    out_.raw(v);
-                else
-                    out_.str(v);
-            }
-        }
-        if (!hasDeviceProps && !t_.devices().empty()) {
-            // Kineto's keys (torch.cuda.get_device_properties).
-            out_.raw(",\n\"deviceProperties\": [");
-            bool firstDev = true;
-            for (const DeviceInfo& d : t_.devices()) {
-                out_.raw(firstDev ? "\n  {" : ",\n  {");
-                firstDev = false;
-                out_.raw("\"id\": ");
-                out_.i64(d.id);
-                out_.raw(", \"name\": ");
-                out_.str(d.name);
-                out_.raw(", \"totalGlobalMem\": ");
-                out_.i64(d.totalMemoryBytes);
-                out_.raw(", \"computeMajor\": ");
-                out_.i64(d.computeMajor);
-                out_.raw(", \"computeMinor\": ");
-                out_.i64(d.computeMinor);
-                out_.raw(", \"numSms\": ");
-                out_.i64(d.smCount);
-                out_.raw(", \"clockRate\": ");
-                out_.i64(d.clockRateKHz);
-                out_.raw(", \"memoryClockRate\": ");
-                out_.i64(d.memoryClockRateKHz);
-                out_.raw("}");
-            }
-            out_.raw("]");
-        }
-        if (t_.run()) {
-            out_.raw(",\n\"strata_run\": ");
-            out_.raw(runInfoToJson(*t_.run()));
-        }
-        out_.raw(",\n\"traceEvents\": [");
     }
 
     void metadataEvents() {
@@ -314,7 +216,7 @@ private:
                     out_.i64(pid);
                     out_.raw(", \"ts\": ");
                     out_.micros(s.start[i] + (end ? s.dur[i] : 0) - origin_);
-                    if (!end) args(tr, ti, i);
+                    if (!end) writeSliceArgs(out_, t_, ti, i, o_.range, r_.edgeSlices);
                     out_.raw("}");
                 }
                 continue;
@@ -342,144 +244,10 @@ private:
                     out_.raw(bd.out ? ", \"flow_out\": true" : ", \"flow_in\": true");
                 }
             }
-            args(tr, ti, i);
+            writeSliceArgs(out_, t_, ti, i, o_.range, r_.edgeSlices);
             out_.raw("}");
         }
         return tick(s.size() % 4096);
-    }
-
-    // "args": {...} of slice i, when it has any.
-    void args(const Track& tr, TrackId ti, SliceIndex i) {
-        const SliceColumns& s = tr.slices;
-        bool open = false;
-        auto key = [&](const char* k) {
-            out_.raw(open ? ", \"" : ", \"args\": {\"");
-            open = true;
-            out_.raw(k);
-            out_.raw("\": ");
-        };
-        const SliceRef ref{ti, i};
-        if (s.extra[i] != kNoExtra) {
-            const SliceExtra& x = t_.extras()[s.extra[i]];
-            if (x.gpu != SliceExtra::kNone) {
-                const GpuActivity& g = t_.gpuActivities()[x.gpu];
-                key("device");
-                out_.i64(g.device);
-                key("stream");
-                out_.i64(g.stream);
-                if (g.context >= 0) {
-                    key("context");
-                    out_.i64(g.context);
-                }
-                if (g.grid[0] || g.grid[1] || g.grid[2]) {
-                    key("grid");
-                    dim3(g.grid);
-                    key("block");
-                    dim3(g.block);
-                }
-                if (g.registersPerThread >= 0) {
-                    key("registers per thread");
-                    out_.i64(g.registersPerThread);
-                }
-                if (g.staticSharedBytes >= 0 || g.dynamicSharedBytes >= 0) {
-                    // Kineto's "shared memory" is static + dynamic; both parts kept too.
-                    key("shared memory");
-                    out_.i64(std::max(0, g.staticSharedBytes) + std::max(0, g.dynamicSharedBytes));
-                    if (g.staticSharedBytes >= 0) {
-                        key("static shared memory");
-                        out_.i64(g.staticSharedBytes);
-                    }
-                    if (g.dynamicSharedBytes >= 0) {
-                        key("dynamic shared memory");
-                        out_.i64(g.dynamicSharedBytes);
-                    }
-                }
-                if (g.bytes >= 0) {
-                    key("bytes");
-                    out_.i64(g.bytes);
-                }
-                if (g.graphId >= 0) {
-                    key("graph id");
-                    out_.i64(g.graphId);
-                }
-            }
-            if (x.correlation >= 0) {
-                key("correlation");
-                out_.i64(x.correlation);
-            }
-            if (x.external != SliceExtra::kNone) {
-                key("External id");
-                out_.i64(t_.externalIds()[x.external]);
-            }
-        }
-        if (!t_.nameColors().empty()) {
-            if (auto c = t_.nameColors().find(s.name[i]); c != t_.nameColors().end()) {
-                char hex[16];
-                std::snprintf(hex, sizeof hex, "#%06x", c->second & 0xFFFFFFu);
-                key("color");
-                out_.str(hex);
-            }
-        }
-        if (o_.range) {
-            const bool before = s.start[i] < o_.range->start;
-            const bool after = s.start[i] + s.dur[i] > o_.range->end;
-            if (before || after) {
-                ++r_.edgeSlices;
-                key("strata_range_edge");
-                out_.raw(before && after ? "\"both\"" : before ? "\"start\"" : "\"end\"");
-            }
-        }
-        (void)ref;
-        if (s.args[i] != kNoArgs) {
-            for (const Arg& a : t_.args(s.args[i])) {
-                const std::string_view k = t_.str(a.key);
-                bool own = false;
-                for (std::string_view o : kOwnKeys) own |= o == k;
-                if (own) continue;
-                out_.raw(open ? ", " : ", \"args\": {");
-                open = true;
-                out_.str(k);
-                out_.raw(": ");
-                value(a.value);
-            }
-        }
-        if (open) out_.raw("}");
-    }
-
-    void value(const ArgValue& v) {
-        switch (v.type) {
-        case ArgValue::Type::Null:
-            out_.raw("null");
-            break;
-        case ArgValue::Type::Bool:
-            out_.raw(v.b ? "true" : "false");
-            break;
-        case ArgValue::Type::Int:
-            out_.i64(v.i);
-            break;
-        case ArgValue::Type::UInt:
-            out_.u64(v.u);
-            break;
-        case ArgValue::Type::Double:
-            out_.dbl(v.d);
-            break;
-        case ArgValue::Type::String:
-            out_.str(v.s);
-            break;
-        case ArgValue::Type::Json:
-            out_.raw(v.s);
-            break;
-        }
-    }
-
-    void dim3(const std::array<int32_t, 3>& d) {
-        out_.ch('[');
-        out_.i64(d[0]);
-        out_.raw(", ");
-        out_.i64(d[1]);
-        out_.raw(", ");
-        out_.i64(d[2]);
-        out_.ch(']');
     }
 
     bool counters(TrackId ti) {
@@ -569,7 +337,7 @@ private:
                     open = true;
                     out_.str(t_.str(a.key));
                     out_.raw(": ");
-                    value(a.value);
+                    writeArgValue(out_, a.value);
                 }
                 if (open) out_.raw("}");
             }
