@@ -455,6 +455,23 @@ void TestMainWindow::rightClickMenus() {
     QVERIFY(trigger(m.get(), QStringLiteral("Zoom to Slice")));
     const TimeNs d = w.trace()->duration(k);
     QCOMPARE(v->visibleRange().duration(), d + 2 * (d / 10));
+    // On a track: pin the CPU thread that launched it to the top, hide it, show it again.
+    const SliceRef launch = w.trace()->launchOf(k);
+    v->setVerticalScroll(0);
+    m.reset(v->contextMenuAt(v->sliceRect(launch).center()));
+    QVERIFY(trigger(m.get(), QStringLiteral("Pin Track to Top")));
+    v->setVerticalScroll(0);
+    QCOMPARE(v->trackRect(launch.track).top(), 0);
+    m.reset(v->contextMenuAt(v->sliceRect(launch).center()));
+    QVERIFY(trigger(m.get(), QStringLiteral("Hide Track")));
+    QVERIFY(v->trackRect(launch.track).isNull());
+    m.reset(v->contextMenuAt(QPoint(10, 5)));
+    QVERIFY(trigger(m.get(), QStringLiteral("Show 1 Hidden Track")));
+    QCOMPARE(v->trackRect(launch.track).top(), 0);
+    m.reset(v->contextMenuAt(v->sliceRect(launch).center()));
+    QVERIFY(trigger(m.get(), QStringLiteral("Unpin Track")));
+    QVERIFY(v->trackRect(launch.track).top() > 0);
+    m.reset(v->contextMenuAt(at));
     QVERIFY(trigger(m.get(), QStringLiteral("Collapse")));
 }
 

@@ -300,6 +300,24 @@ void TimelineView::setGroupCollapsed(int group, bool collapsed) {
     repaintAll();
 }
 
+void TimelineView::setTrackHidden(TrackId t, bool hidden) {
+    s_->layout.setHidden(s_->layout.rowOfTrack(t), hidden);
+    updateScrollBar();
+    repaintAll();
+}
+
+void TimelineView::setTrackPinned(TrackId t, bool pinned) {
+    s_->layout.setPinned(s_->layout.rowOfTrack(t), pinned);
+    updateScrollBar();
+    repaintAll();
+}
+
+void TimelineView::showAllTracks() {
+    s_->layout.showAll();
+    updateScrollBar();
+    repaintAll();
+}
+
 void TimelineView::setGpuSectionFirst(bool on) {
     if (s_->layout.gpuFirst() == on) return;
     s_->layout.setGpuFirst(on);
@@ -370,13 +388,22 @@ QMenu* TimelineView::contextMenuAt(QPoint pos) {
     }
     const int row = s_->layout.rowAt(pos.y() + s_->scrollY);
     if (row >= 0) {
-        const int group = s_->layout.rows()[row].group;
-        if (group >= 0 && group < int(s_->layout.groups().size())) {
-            if (!menu->isEmpty()) menu->addSeparator();
+        const TrackRow& r = s_->layout.rows()[row];
+        if (!menu->isEmpty()) menu->addSeparator();
+        if (r.kind != TrackRow::Kind::Group && !r.lanes.empty()) {
+            const TrackId track = r.lanes.front();
+            menu->addAction(tr("Hide Track"), this, [this, track] { setTrackHidden(track, true); });
+            menu->addAction(r.pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
+                            [this, track, on = !r.pinned] { setTrackPinned(track, on); });
+        }
+        const int group = r.group;
+        if (group >= 0 && group < int(s_->layout.groups().size()))
             menu->addAction(tr("Collapse \u201c%1\u201d").arg(s_->layout.groups()[group].label),
                             this, [this, group] { setGroupCollapsed(group, true); });
-        }
     }
+    if (const int n = s_->layout.hiddenCount(); n > 0)
+        menu->addAction(tr("Show %n Hidden Track(s)", nullptr, n), this,
+                        [this] { showAllTracks(); });
     return menu;
 }
 

@@ -73,6 +73,10 @@ public:
     int verticalScroll() const;
     void setVerticalScroll(int y);
     void setGroupCollapsed(int group, bool collapsed); // group index in track-tree order
+    // The row of track t hidden, or pinned to the top of the tracks; every hidden row shown.
+    void setTrackHidden(TrackId t, bool hidden);
+    void setTrackPinned(TrackId t, bool pinned);
+    void showAllTracks();
     int groupCount() const;
     // The GPU devices and their streams above the CPU processes (on by default) or below them.
     void setGpuSectionFirst(bool on);

@@ -154,10 +154,14 @@ void TrackLayout::build(const Trace& trace) {
 }
 
 void TrackLayout::rebuild(const Trace& trace) {
-    std::vector<TrackId> expanded;
+    std::vector<TrackId> expanded, hidden, pinned;
     std::vector<QString> collapsed;
-    for (const TrackRow& r : rows_)
-        if (r.expanded && !r.lanes.empty()) expanded.push_back(r.lanes.front());
+    for (const TrackRow& r : rows_) {
+        if (r.lanes.empty()) continue;
+        if (r.expanded) expanded.push_back(r.lanes.front());
+        if (r.hidden) hidden.push_back(r.lanes.front());
+        if (r.pinned) pinned.push_back(r.lanes.front());
+    }
     for (const TrackGroup& g : groups_)
         if (g.collapsed) collapsed.push_back(g.label);
     build(trace);
@@ -165,7 +169,60 @@ void TrackLayout::rebuild(const Trace& trace) {
         if (const int row = rowOfTrack(t); row >= 0) rows_[row].expanded = true;
     for (TrackGroup& g : groups_)
         g.collapsed = std::find(collapsed.begin(), collapsed.end(), g.label) != collapsed.end();
+    for (TrackId t : hidden)
+        if (const int row = rowOfTrack(t); row >= 0) rows_[row].hidden = true;
+    for (TrackId t : pinned)
+        if (const int row = rowOfTrack(t); row >= 0) setPinned(row, true);
     relayout();
+}
+
+void TrackLayout::setHidden(int row, bool on) {
+    if (row < 0 || row >= static_cast<int>(rows_.size()) ||
+        rows_[row].kind == TrackRow::Kind::Group || rows_[row].hidden == on)
+        return;
+    rows_[row].hidden = on;
+    relayout();
+}
+
+void TrackLayout::showAll() {
+    for (TrackRow& r : rows_) r.hidden = false;
+    relayout();
+}
+
+int TrackLayout::hiddenCount() const {
+    return static_cast<int>(
+        std::count_if(rows_.begin(), rows_.end(), [](const TrackRow& r) { return r.hidden; }));
+}
+
+void TrackLayout::setPinned(int row, bool on) {
+    if (row < 0 || row >= static_cast<int>(rows_.size()) ||
+        rows_[row].kind == TrackRow::Kind::Group || rows_[row].pinned == on)
+        return;
+    TrackRow r = std::move(rows_[row]);
+    rows_.erase(rows_.begin() + row);
+    r.pinned = on;
+    if (on) {
+        const auto firstUnpinned =
+            std::find_if(rows_.begin(), rows_.end(), [](const TrackRow& x) { return !x.pinned; });
+        rows_.insert(firstUnpinned, std::move(r));
+    } else {
+        // Back to the end of its group (after its header and the group's other rows).
+        size_t at = rows_.size();
+        for (size_t i = 0; i < rows_.size(); ++i)
+            if (!rows_[i].pinned && rows_[i].group == r.group) at = i + 1;
+        rows_.insert(rows_.begin() + static_cast<ptrdiff_t>(at), std::move(r));
+    }
+    reindex();
+    relayout();
+}
+
+void TrackLayout::reindex() {
+    std::fill(rowOfTrack_.begin(), rowOfTrack_.end(), -1);
+    for (size_t i = 0; i < rows_.size(); ++i) {
+        const TrackRow& r = rows_[i];
+        if (r.kind == TrackRow::Kind::Group) groups_[r.group].headerRow = static_cast<int>(i);
+        for (TrackId t : r.lanes) rowOfTrack_[t] = static_cast<int>(i);
+    }
 }
 
 void TrackLayout::setExpanded(int row, bool on) {
@@ -224,7 +281,8 @@ void TrackLayout::relayout() {
             break;
         }
         }
-        if (r.kind != TrackRow::Kind::Group && groups_[r.group].collapsed) h = 0;
+        if (r.kind != TrackRow::Kind::Group && groups_[r.group].collapsed && !r.pinned) h = 0;
+        if (r.hidden) h = 0;
         r.height = h;
         if (h > 0) shownRows_.push_back(static_cast<int>(i));
         y += h;

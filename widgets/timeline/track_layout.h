@@ -22,6 +22,8 @@ struct TrackRow {
     bool thread = false;         // a CPU thread: shown to kDepthCap levels unless expanded
     bool expanded = false;
     int hiddenLevels = 0; // levels beyond the cap, not shown (0 when expanded)
+    bool hidden = false;  // hidden by the user (right-click > Hide Track)
+    bool pinned = false;  // pinned to the top of the tracks, above every group
     int32_t device = -1;  // GPU stream rows and the device idle row
     bool gpuStream = false;
     int y = 0;      // content coordinates; valid when shown
@@ -61,6 +63,13 @@ public:
     bool gpuFirst() const { return gpuFirst_; }
     void setExpanded(int row, bool on);
     void setAllExpanded(bool on);
+    // A row hidden (0 high) until shown again; showAll() shows every hidden row.
+    void setHidden(int row, bool on);
+    void showAll();
+    int hiddenCount() const;
+    // A row moved to the top of the tracks (pinned rows in the order they were pinned), or back
+    // to the end of its group. Row indices change: look rows up again (rowOfTrack).
+    void setPinned(int row, bool on);
 
     const std::vector<TrackRow>& rows() const { return rows_; }
     const std::vector<TrackGroup>& groups() const { return groups_; }
@@ -78,6 +87,7 @@ public:
 
 private:
     void relayout();
+    void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
     bool gpuFirst_ = true;
     std::vector<TrackRow> rows_;
     std::vector<TrackGroup> groups_;
