@@ -19,6 +19,8 @@
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
+#include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMimeData>
@@ -93,6 +95,7 @@ private slots:
     void findZoomsToASubPixelMatch();
     void rulerLastLabelNotClipped();
     void rightClickMenus();
+    void selectionOutlineLeavesTheLabelWhole();
     void findBar();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
@@ -361,11 +364,11 @@ void TestMainWindow::detailsKeepEveryDigit() {
         if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
     QVERIFY(launchedBy);
     // The time first and whole (names elide, numbers never).
-    QVERIFY2(
-        launchedBy->text(1).startsWith(QStringLiteral("1.234567891 s \u00b7 cudaLaunchKernel")),
-        qPrintable(launchedBy->text(1)));
+    QVERIFY2(launchedBy->text(1).startsWith(
+                 QStringLiteral("1.234\u2009567\u2009891 s \u00b7 cudaLaunchKernel")),
+             qPrintable(launchedBy->text(1)));
     QCOMPARE(w.details()->tree()->textElideMode(), Qt::ElideRight);
-    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("1.23458 s"));
+    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("1.234\u200958 s"));
     QCOMPARE(w.details()->value(QStringLiteral("Grid")), QStringLiteral("\u2014 (not recorded)"));
     QCOMPARE(w.details()->value(QStringLiteral("Block")), QStringLiteral("\u2014 (not recorded)"));
     QCOMPARE(w.details()->value(QStringLiteral("Threads")),
@@ -473,6 +476,39 @@ void TestMainWindow::rightClickMenus() {
     QVERIFY(v->trackRect(launch.track).top() > 0);
     m.reset(v->contextMenuAt(at));
     QVERIFY(trigger(m.get(), QStringLiteral("Collapse")));
+}
+
+void TestMainWindow::selectionOutlineLeavesTheLabelWhole() {
+    // The outline of the selected slice lies outside it: no pixel inside the slice (where its
+    // label's underscores sit) has the outline's colour, the pixel just left of it has.
+    MainWindow w(testOptions());
+    w.resize(1400, 900);
+    QVERIFY(w.openFileSync(kSample));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const SliceRef k = firstNamed(*w.trace(), kGemm);
+    w.timeline()->selectSlice(k);
+    w.timeline()->zoomToSelection();
+    QTest::qWait(30);
+    const QRect r = w.timeline()->sliceRect(k);
+    const QImage img =
+        w.timeline()->tracksArea()->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    constexpr QRgb kOutline = 0xff101418;
+    const QRect inside = r.intersected(img.rect());
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            QVERIFY2(img.pixel(x, y) != kOutline,
+                     qPrintable(QStringLiteral("(%1, %2)").arg(x).arg(y)));
+    QCOMPARE(img.pixel(std::max(0, r.left() - 1), r.center().y()), kOutline);
+    // The Details title holds the whole name in its tooltip and copies it.
+    w.details()->showSlice(k);
+    auto* title = w.details()->findChild<QLabel*>(QStringLiteral("detailsTitle"));
+    QVERIFY(title);
+    QCOMPARE(title->toolTip(), QString::fromLatin1(kGemm));
+    auto* copy = w.details()->findChild<QAction*>(QStringLiteral("copySliceName"));
+    QVERIFY(copy);
+    copy->trigger();
+    QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromLatin1(kGemm));
 }
 
 void TestMainWindow::findBar() {

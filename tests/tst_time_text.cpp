@@ -24,10 +24,10 @@ void TestTimeText::format_data() {
     QTest::newRow("us exact") << qint64(84'503) << "84.503 \u00b5s";
     QTest::newRow("us rounds to 3 decimals") << qint64(1'234) << "1.234 \u00b5s";
     // Exact to the ns at every size (issue 21: "1.17 s" hid the µs a trace had).
-    QTest::newRow("ms") << qint64(1'234'567) << "1.234567 ms";
+    QTest::newRow("ms") << qint64(1'234'567) << "1.234\u2009567 ms";
     QTest::newRow("ms at us precision") << qint64(48'616'000) << "48.616 ms";
-    QTest::newRow("10 digits") << qint64(1'234'567'891) << "1.234567891 s";
-    QTest::newRow("s at us precision") << qint64(1'170'123'000) << "1.170123 s";
+    QTest::newRow("10 digits") << qint64(1'234'567'891) << "1.234\u2009567\u2009891 s";
+    QTest::newRow("s at us precision") << qint64(1'170'123'000) << "1.170\u2009123 s";
     QTest::newRow("ms whole") << qint64(6'000'000) << "6 ms";
     QTest::newRow("s") << qint64(2'500'000'000) << "2.5 s";
     QTest::newRow("negative") << qint64(-1'500) << "-1.5 \u00b5s";

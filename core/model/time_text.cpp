@@ -54,7 +54,15 @@ std::string formatPreciseDuration(TimeNs ns) {
         std::string frac = std::to_string(a % div);
         frac.insert(0, size_t(digits) - frac.size(), '0');
         while (!frac.empty() && frac.back() == '0') frac.pop_back();
-        if (!frac.empty()) s += "." + frac;
+        if (!frac.empty()) {
+            // Digit grouping past the first three decimals (thin spaces, as ISO 80000 writes
+            // them): "1.234 567 891 s" reads where "1.234567891 s" blurs.
+            s += '.';
+            for (size_t i = 0; i < frac.size(); ++i) {
+                if (i && i % 3 == 0) s += "\xE2\x80\x89";
+                s += frac[i];
+            }
+        }
     }
     s += unit;
     return negative ? "-" + s : s;

@@ -11,7 +11,8 @@
 namespace strata {
 
 // Adaptive units, exact to the nanosecond (trailing zeros dropped), for values people read one at
-// a time (details, range, links): "0 ns", "850 ns", "12.3 µs", "1.234 ms", "1.234567891 s".
+// a time (details, range, links): "0 ns", "850 ns", "12.3 µs", "1.234 ms", "1.234 567 891 s"
+// (decimals past the third grouped by thin spaces, U+2009).
 std::string formatPreciseDuration(TimeNs ns);
 // A duration with a unit that suits its size and 3 significant digits, for labels in tight
 // places (slice tooltips, gap labels): "850 ns", "12.3 µs", "4.56 ms", "1.23 s".

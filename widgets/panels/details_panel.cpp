@@ -7,6 +7,9 @@
 #include "model/track_names.h"
 #include "qt_text.h"
 
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -54,6 +57,18 @@ DetailsPanel::DetailsPanel(Workspace* workspace, Navigation* navigation, QWidget
     tf.setBold(true);
     title_->setFont(tf);
     layout->addWidget(title_);
+    // Right-click or Ctrl+C on the title copies the whole name (templated kernel names run to
+    // hundreds of characters).
+    auto* copy = new QAction(tr("Copy Name"), title_);
+    copy->setObjectName(QStringLiteral("copySliceName"));
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(copy, &QAction::triggered, this, [this] {
+        if (trace_ && slice_.valid())
+            QGuiApplication::clipboard()->setText(toQString(trace_->name(slice_)));
+    });
+    title_->addAction(copy);
+    title_->setContextMenuPolicy(Qt::ActionsContextMenu);
     layout->addWidget(tree_);
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Field"), tr("Value")});
@@ -154,6 +169,7 @@ void DetailsPanel::showSlice(SliceRef r) {
     title.replace(QStringLiteral("&lt;"), QStringLiteral("&lt;\u200b"));
     title.replace(QStringLiteral(","), QStringLiteral(",\u200b"));
     title_->setText(title);
+    title_->setToolTip(toQString(trace_->name(r))); // the whole name, however long
     title_->show();
     addSliceRows(r);
     addLaunchRows(r);

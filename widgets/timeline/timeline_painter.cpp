@@ -367,9 +367,12 @@ void paintOverlays(Frame& f) {
     f.p.setRenderHint(QPainter::Antialiasing, false);
     const QRect sel = s.sliceRect(s.selected());
     if (!sel.isNull() && sel.intersects(view)) {
+        // Two pixels just outside the slice: its label (underscores on the bottom row
+        // included) stays whole.
         f.p.setBrush(Qt::NoBrush);
-        f.p.setPen(QPen(QColor::fromRgb(kSelection), 2));
-        f.p.drawRect(sel.adjusted(1, 1, -1, -1));
+        f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
+        f.p.drawRect(sel.adjusted(-1, -1, 0, 0));
+        f.p.drawRect(sel.adjusted(-2, -2, 1, 1));
     }
     if (range) {
         const QString text = QString::fromStdString(formatDuration(range->duration()));
