@@ -132,6 +132,8 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
         return result;
     };
     const size_t magicSeen = std::min(size, sizeof fmt::kMagic);
+    if (size == 0) // (an empty mapping has no data pointer to compare)
+        return fail(0, "not a complete .strata header: the file is empty");
     if (std::memcmp(data, fmt::kMagic, magicSeen) != 0)
         return fail(0, "expected the .strata header (\"STRATA\" + 2 version bytes)");
     if (size < fmt::kFileHeaderBytes)
