@@ -31,3 +31,8 @@ if(Python3_Interpreter_FOUND)
     set_tests_properties(summary_real_traces PROPERTIES LABELS "real_traces" SKIP_RETURN_CODE 77)
   endif()
 endif()
+
+# Why the GPU waited: a cause for every gap over the threshold, and strata-cli gaps (issue 18).
+strata_add_qtest(tst_gap_causes SOURCES tst_gap_causes.cpp analysis_trace_fixture.h
+                 LIBS strata_core nlohmann_json::nlohmann_json)
+add_dependencies(tst_gap_causes strata-cli)

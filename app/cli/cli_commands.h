@@ -13,5 +13,6 @@ int synth(const Args& args);       // cli_synth.cpp
 int record(const Args& args);      // cli_record.cpp
 int info(const Args& args);        // cli_info.cpp
 int exportTrace(const Args& args); // cli_export.cpp
+int gaps(const Args& args);        // cli_gaps.cpp
 
 } // namespace strata::cli

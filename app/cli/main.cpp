@@ -23,6 +23,8 @@ const Command kCommands[] = {
      "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
     {"export", strata::cli::exportTrace,
      "export --format perfetto-json [--range START:END] [--gzip] IN OUT   Perfetto JSON"},
+    {"gaps", strata::cli::gaps,
+     "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE   why the GPU waited, per gap"},
     {"info", strata::cli::info,
      "info [--json] FILE   what was run to make FILE, its metadata, why it has no GPU activity"},
 };

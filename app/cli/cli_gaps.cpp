@@ -1,0 +1,165 @@
+// strata-cli gaps: every GPU idle gap over the threshold with its cause (launch_bound,
+// synchronization, dependency, unattributed; core/analysis/gap_causes.h), per device and per
+// stream, as a table or (--json) one JSON object.
+#include "cli_commands.h"
+#include "util/terminal_text.h"
+
+#include "analysis/gap_causes.h"
+#include "io/trace_loader.h"
+#include "model/time_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* kUsage =
+    "usage: strata-cli gaps [--json] [--gap-threshold-us N] [--range-us START:END] FILE\n"
+    "\n"
+    "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps (per\n"
+    "                       device, stream null, then per stream), by_cause (device gaps)\n"
+    "  --gap-threshold-us N gaps strictly longer than N microseconds (default 10)\n"
+    "  --range-us START:END only GPU work that starts in [START, END) µs from the trace start\n";
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli gaps: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+double us(TimeNs ns) {
+    return double(ns) / 1000.0;
+}
+
+nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
+    nlohmann::json g;
+    g["device"] = e.gap.device;
+    g["stream"] = e.gap.stream < 0 ? nlohmann::json() : nlohmann::json(e.gap.stream);
+    g["start_us"] = us(e.gap.start - origin);
+    g["dur_us"] = us(e.gap.duration());
+    g["cause"] = gapCauseName(e.cause);
+    const bool late = e.cause == GapCause::LaunchBound || e.cause == GapCause::Synchronization;
+    g["late_us"] = late ? nlohmann::json(us(e.late)) : nlohmann::json();
+    nlohmann::json cpu = nlohmann::json::array();
+    for (const CpuOverlap& c : e.cpu)
+        cpu.push_back({{"name", std::string(t.str(c.name))}, {"us", us(c.overlap)}});
+    g["cpu_slices"] = cpu;
+    g["cpu_covered_share"] = late && e.gap.duration() > 0
+                                 ? nlohmann::json(double(e.cpuCovered) / double(e.gap.duration()))
+                                 : nlohmann::json();
+    g["blocking_call"] = e.blockingCall.valid()
+                             ? nlohmann::json(std::string(t.name(e.blockingCall)))
+                             : nlohmann::json();
+    return g;
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int gaps(const Args& args) {
+    bool json = false;
+    double thresholdUs = 10;
+    std::optional<std::pair<double, double>> rangeUs;
+    std::string file;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--gap-threshold-us") {
+            if (i + 1 >= args.size()) return usageError("--gap-threshold-us needs a value");
+            char* end = nullptr;
+            thresholdUs = std::strtod(args[++i].c_str(), &end);
+            if (*end || !std::isfinite(thresholdUs) || thresholdUs < 0)
+                return usageError("--gap-threshold-us expects a non-negative number");
+        } else if (a == "--range-us") {
+            if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
+            double s = 0, e = 0;
+            if (std::sscanf(args[++i].c_str(), "%lf:%lf", &s, &e) != 2 || !(s >= 0 && e > s))
+                return usageError("--range-us expects START:END with 0 <= START < END");
+            rangeUs = std::make_pair(s, e);
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError("unknown option '" + a + "'");
+        } else if (!file.empty()) {
+            return usageError("only one FILE");
+        } else {
+            file = a;
+        }
+    }
+    if (file.empty()) return usageError("missing FILE");
+    const LoadResult loaded = loadTrace(file);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "strata-cli gaps: %s\n",
+                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
+        return 1;
+    }
+    const Trace& t = *loaded.trace;
+    const TimeNs origin = t.bounds().start;
+    TimeRange range = wholeTrace();
+    if (rangeUs)
+        range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
+                 origin + TimeNs(std::llround(rangeUs->second * 1000))};
+    const auto t0 = std::chrono::steady_clock::now();
+    const GapCauses g = explainGpuGaps(t, TimeNs(std::llround(thresholdUs * 1000)), range);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (json) {
+        nlohmann::json j;
+        j["threshold_us"] = thresholdUs;
+        j["analysis_ms"] = ms;
+        j["warnings"] = g.warnings;
+        nlohmann::json list = nlohmann::json::array();
+        for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
+        for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
+        j["gaps"] = list;
+        nlohmann::json by = nlohmann::json::object();
+        for (int c = 0; c < kGapCauseCount; ++c)
+            by[gapCauseName(GapCause(c))] = {{"count", g.byCause[size_t(c)].count},
+                                             {"idle_us", us(g.byCause[size_t(c)].idle)}};
+        j["by_cause"] = by;
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("GPU idle gaps over %s (analysed in %.1f ms)\n",
+                formatPreciseDuration(TimeNs(std::llround(thresholdUs * 1000))).c_str(), ms);
+    for (const std::string& w : g.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
+    std::printf("\n%-16s %8s %14s\n", "cause", "gaps", "idle");
+    for (int c = 0; c < kGapCauseCount; ++c)
+        std::printf("%-16s %8llu %14s\n", gapCauseName(GapCause(c)),
+                    static_cast<unsigned long long>(g.byCause[size_t(c)].count),
+                    formatPreciseDuration(g.byCause[size_t(c)].idle).c_str());
+    std::vector<const ExplainedGap*> longest;
+    for (const ExplainedGap& e : g.deviceGaps) longest.push_back(&e);
+    std::sort(longest.begin(), longest.end(), [](const ExplainedGap* a, const ExplainedGap* b) {
+        return a->gap.duration() > b->gap.duration();
+    });
+    if (longest.size() > 10) longest.resize(10);
+    if (!longest.empty()) std::printf("\nlongest device gaps:\n");
+    for (const ExplainedGap* e : longest) {
+        std::printf("  GPU %d at %s: %s, %s", e->gap.device,
+                    formatPreciseDuration(e->gap.start - origin).c_str(),
+                    formatPreciseDuration(e->gap.duration()).c_str(), gapCauseName(e->cause));
+        if (e->blockingCall.valid())
+            std::printf(" (after %s)", terminalSafe(t.name(e->blockingCall)).c_str());
+        if (e->cause == GapCause::LaunchBound || e->cause == GapCause::Synchronization)
+            std::printf(", launched %s late", formatPreciseDuration(e->late).c_str());
+        if (!e->cpu.empty())
+            std::printf("; CPU busy in %s", terminalSafe(t.str(e->cpu.front().name)).c_str());
+        std::printf("\n");
+    }
+    return 0;
+}
+
+} // namespace strata::cli

@@ -1,0 +1,145 @@
+// Why the GPU waited (core/analysis/gap_causes): one gap of each cause on a hand-made trace, the
+// CPU work on the launching thread during a launch-bound gap, the blocking call of a
+// synchronization gap, the clock-skew warning, and `strata-cli gaps --json`. Times in ns,
+// threshold 10 ns; expectations worked out by hand from the fixture below.
+#include "analysis/gap_causes.h"
+#include "analysis_trace_fixture.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace strata;
+using strata::test::GpuTraceFixture;
+
+namespace {
+
+// Stream 7 of GPU 0, kernels K1..K5 of 100 ns each with 100 ns gaps:
+//   K1 [0,100)   launched at -50           gap [100,200)  ends with K2
+//   K2 [200,300) launched at 150 (late 50)  -> launch_bound; aten::add [110,140) ran meanwhile
+//   K3 [400,500) launched at 350 (late 50), cudaDeviceSynchronize [250,320) ended at 320 inside
+//                gap [300,400)              -> synchronization
+//   K4 [600,700) launched at 380, before gap [500,600) began -> dependency
+//   K5 [800,900) no launch record            gap [700,800) -> unattributed
+std::shared_ptr<const Trace> causesTrace() {
+    GpuTraceFixture f;
+    f.launch(-50, 10, 1);
+    f.kernel(0, 7, 0, 100, "K1", 1);
+    f.cpuOp(110, 30, "aten::add");
+    f.launch(150, 10, 2);
+    f.kernel(0, 7, 200, 100, "K2", 2);
+    f.launch(250, 70, -1, "cudaDeviceSynchronize");
+    f.launch(350, 10, 3);
+    f.kernel(0, 7, 400, 100, "K3", 3);
+    f.launch(380, 10, 4);
+    f.kernel(0, 7, 600, 100, "K4", 4);
+    f.kernel(0, 7, 800, 100, "K5");
+    return f.build();
+}
+
+} // namespace
+
+class TestGapCauses : public QObject {
+    Q_OBJECT
+private slots:
+    void oneOfEachCause() {
+        const auto t = causesTrace();
+        const GapCauses g = explainGpuGaps(*t, 10);
+        QCOMPARE(g.deviceGaps.size(), size_t(4));
+        QCOMPARE(g.streamGaps.size(), size_t(4)); // one stream: the same gaps
+        const GapCause expected[] = {GapCause::LaunchBound, GapCause::Synchronization,
+                                     GapCause::Dependency, GapCause::Unattributed};
+        for (size_t i = 0; i < 4; ++i) {
+            QCOMPARE(g.deviceGaps[i].gap.start, TimeNs(100 + 200 * TimeNs(i)));
+            QCOMPARE(g.deviceGaps[i].gap.duration(), TimeNs(100));
+            QCOMPARE(int(g.deviceGaps[i].cause), int(expected[i]));
+            QCOMPARE(int(g.streamGaps[i].cause), int(expected[i]));
+            QCOMPARE(g.streamGaps[i].gap.stream, int64_t(7));
+        }
+        // launch_bound: 50 ns late; aten::add covered 30 ns of the gap, the launch call 10 ns.
+        const ExplainedGap& lb = g.deviceGaps[0];
+        QCOMPARE(lb.late, TimeNs(50));
+        QCOMPARE(lb.cpu.size(), size_t(2));
+        QCOMPARE(t->str(lb.cpu[0].name), std::string_view("aten::add"));
+        QCOMPARE(lb.cpu[0].overlap, TimeNs(30));
+        QCOMPARE(t->str(lb.cpu[1].name), std::string_view("cudaLaunchKernel"));
+        QCOMPARE(lb.cpu[1].overlap, TimeNs(10));
+        QCOMPARE(lb.cpuCovered, TimeNs(40));
+        QVERIFY(!lb.blockingCall.valid());
+        // synchronization: the synchronize ended at 320, inside [300, 400); launched 50 late.
+        const ExplainedGap& sy = g.deviceGaps[1];
+        QVERIFY(sy.blockingCall.valid());
+        QCOMPARE(t->name(sy.blockingCall), std::string_view("cudaDeviceSynchronize"));
+        QCOMPARE(sy.late, TimeNs(50));
+        // The synchronize [250,320) covers 20 ns, the launch at 350 10 ns, the one at 380 10 ns.
+        QCOMPARE(sy.cpuCovered, TimeNs(40));
+        // Per cause over the device gaps: one each, 100 ns each.
+        for (int c = 0; c < kGapCauseCount; ++c) {
+            QCOMPARE(g.byCause[size_t(c)].count, uint64_t(1));
+            QCOMPARE(g.byCause[size_t(c)].idle, TimeNs(100));
+        }
+        QVERIFY(g.warnings.empty());
+    }
+
+    void blockingNames() {
+        for (const char* n :
+             {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize",
+              "cudaEventSynchronize", "cudaMemcpy", "cuMemcpyHtoD_v2", "cudaFree", "cudaMemset"})
+            QVERIFY2(isBlockingCallName(n), n);
+        for (const char* n : {"cudaMemcpyAsync", "cudaLaunchKernel", "cudaMemsetAsync",
+                              "cudaStreamWaitEvent", "cudaEventRecord"})
+            QVERIFY2(!isBlockingCallName(n), n);
+    }
+
+    void clockSkewIsSaid() {
+        GpuTraceFixture f;
+        f.launch(150, 10, 9);
+        f.kernel(0, 7, 100, 10, "early", 9); // starts before its launch call
+        const GapCauses g = explainGpuGaps(*f.build(), 10);
+        QCOMPARE(g.warnings.size(), size_t(1));
+        QVERIFY(g.warnings[0].find("1 kernel(s) start before their launch call") !=
+                std::string::npos);
+    }
+
+    void cliJson() {
+        // The same program as Kineto JSON (µs, so the gaps are 100 µs; threshold 10 µs).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("causes.json"));
+        std::ofstream(path.toStdString()) << R"({"traceEvents": [
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":950,"dur":10,"args":{"correlation":1}},
+{"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":1000,"dur":100,"args":{"device":0,"stream":7,"correlation":1}},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1110,"dur":30},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1150,"dur":10,"args":{"correlation":2}},
+{"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":1200,"dur":100,"args":{"device":0,"stream":7,"correlation":2}}
+]})";
+        QProcess p;
+        p.start(QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli"),
+                {QStringLiteral("gaps"), QStringLiteral("--json"), path});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+        QCOMPARE(j["threshold_us"].get<double>(), 10.0);
+        QVERIFY(j["analysis_ms"].is_number());
+        QCOMPARE(j["gaps"].size(), size_t(2)); // the device gap and the stream gap
+        const auto& d = j["gaps"][0];
+        QCOMPARE(d["device"].get<int>(), 0);
+        QVERIFY(d["stream"].is_null());
+        QCOMPARE(d["start_us"].get<double>(), 150.0); // 1100 - 950
+        QCOMPARE(d["dur_us"].get<double>(), 100.0);
+        QCOMPARE(d["cause"].get<std::string>(), std::string("launch_bound"));
+        QCOMPARE(d["late_us"].get<double>(), 50.0);
+        QCOMPARE(d["cpu_slices"][0]["name"].get<std::string>(), std::string("aten::add"));
+        QCOMPARE(d["cpu_slices"][0]["us"].get<double>(), 30.0);
+        QVERIFY(d["blocking_call"].is_null());
+        QCOMPARE(j["gaps"][1]["stream"].get<int>(), 7);
+        QCOMPARE(j["by_cause"]["launch_bound"]["count"].get<int>(), 1);
+        QCOMPARE(j["by_cause"]["launch_bound"]["idle_us"].get<double>(), 100.0);
+        QCOMPARE(j["by_cause"]["dependency"]["count"].get<int>(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGapCauses)
+#include "tst_gap_causes.moc"
