@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config python3
   qt6-base-dev qt6-base-dev-tools libgl-dev
-  libqcustomplot-dev libqcustomplot2.1-qt6
+  libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   xvfb xauth fonts-dejavu-core
 )

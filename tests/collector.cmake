@@ -31,7 +31,8 @@ if(TARGET strata_collector)
   strata_add_collector(strata_collector_fake fake_cupti)
 
   add_executable(collector_harness collector_harness.cpp)
-  target_include_directories(collector_harness PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
+  target_include_directories(collector_harness PRIVATE ${CUDAToolkit_INCLUDE_DIRS}
+                                                       ${PROJECT_SOURCE_DIR}/kernels/include)
   target_link_libraries(collector_harness PRIVATE strata_collector_fake fake_cupti)
   set_target_properties(collector_harness PROPERTIES AUTOMOC OFF)
 

@@ -7,6 +7,7 @@
 
 #include <cupti.h>
 #include <generated_nvtx_meta.h>
+#include <strata/sections_host.h>
 
 #include <atomic>
 #include <csignal>
@@ -429,6 +430,82 @@ int signalScenario(int sig, bool ownHandler) {
     return 99; // not reached
 }
 
+// A kernel launch as the CUDA runtime makes it (the runtime call around the driver's, each with
+// its own correlation id), or as CuPy/Numba make it (the driver's alone, runtimeCorr 0).
+void launchCall(uint32_t runtimeCorr, uint32_t driverCorr) {
+    CUpti_CallbackData d;
+    std::memset(&d, 0, sizeof d);
+    for (const CUpti_ApiCallbackSite site : {CUPTI_API_ENTER, CUPTI_API_EXIT}) {
+        d.callbackSite = site;
+        d.correlationId = runtimeCorr;
+        if (runtimeCorr && site == CUPTI_API_ENTER)
+            fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                       CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &d);
+        d.correlationId = driverCorr;
+        fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_DRIVER_API,
+                                   CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &d);
+        d.correlationId = runtimeCorr;
+        if (runtimeCorr && site == CUPTI_API_EXIT)
+            fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                                       CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &d);
+    }
+}
+
+// `blocks` blocks x 2 sections ("load", "compute"); block b's section s lasts 100 * (b + 1) +
+// 10 * s cycles, at 1 GHz; the device tried to write `attempted` records.
+void submitSections(const char* kernelName, uint32_t blocks, uint64_t attempted) {
+    std::vector<strata::SectionRecord> records;
+    for (uint32_t b = 0; b < blocks; ++b)
+        for (uint16_t s = 0; s < 2; ++s) {
+            strata::SectionRecord r{};
+            r.start_clock = 1000 * b + 500 * s;
+            r.end_clock = r.start_clock + 100 * (b + 1) + 10 * s;
+            r.start_ns = 5000 + r.start_clock;
+            r.end_ns = 5000 + r.end_clock;
+            r.block = b;
+            r.section = s;
+            r.sm = uint16_t(b % 3);
+            records.push_back(r);
+        }
+    const char* names[] = {"load", "compute"};
+    StrataSectionsSubmission s{};
+    s.version = STRATA_SECTIONS_ABI_VERSION;
+    s.device = 0;
+    s.name_count = 2;
+    s.names = names;
+    s.kernel = kernelName;
+    s.clock_hz = 1e9;
+    s.records = records.data();
+    s.record_count = records.size();
+    s.attempted = attempted;
+    s.correlation = strata::sections_detail::collectorLastLaunch(); // as the helper does
+    std::string file, error;
+    const auto d = strata::sections_detail::deliver(s, &file, &error);
+    std::printf("delivered_%s=%s\n", kernelName,
+                d == strata::SectionsDelivery::Collector ? "collector" : "file");
+}
+
+int sectionsScenario() {
+    // Launches before arming are not noted; after it, the runtime call's correlation id (not the
+    // driver call inside it) and, for a driver-only launch, the driver call's.
+    InitializeInjection();
+    launchCall(3, 4);
+    std::printf("last_before_arm=%lld\n",
+                (long long)strata::sections_detail::collectorLastLaunch());
+    std::printf("arm=%d\n", strata::sections_detail::collectorArm());
+    launchCall(5, 6);
+    std::printf("last_runtime=%lld\n", (long long)strata::sections_detail::collectorLastLaunch());
+    submitSections("matmul", 4, 8); // the helper's name; CUPTI's is the mangled one
+    launchCall(0, 8);
+    std::printf("last_driver=%lld\n", (long long)strata::sections_detail::collectorLastLaunch());
+    submitSections("reduce", 3, 10); // 4 records lost
+    api(true, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 1000, 2000, 5);
+    api(false, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 3000, 4000, 8);
+    kernel("_Z6matmulv", 5000, 9000, 5);
+    kernel("reduce", 10000, 12000, 8);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -581,6 +658,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (s == "schedule") return scheduleScenario();
+    if (s == "sections") return sectionsScenario();
     if (s == "capture_range") return captureRangeScenario();
     if (s == "profiler_api") return profilerApiScenario();
     if (s == "fork") return forkScenario();

@@ -26,3 +26,9 @@ if(TARGET strata)
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   add_dependencies(tst_screenshot strata)
 endif()
+
+# The Sections dock (tables cell by cell, chart export, SM timeline raster) and the timeline's
+# in-kernel section lanes, on a recording written by the test.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_sections_view SOURCES tst_sections_view.cpp LIBS strata_app_gui)
+endif()

@@ -3,10 +3,12 @@
 // read back with loadTrace. Expected values are the records the harness feeds (see
 // collector_harness.cpp), worked through by hand: e.g. a runtime call [1000, 5000) ns with
 // correlation 7 launches a kernel [10000, 25000) ns with correlation 7.
+#include "analysis/section_lanes.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 
 #include <QElapsedTimer>
+
 #include <QtTest>
 
 #include <csignal>
@@ -122,6 +124,7 @@ private slots:
     void maximumDuration();
     void clockSkewCounted();
     void throughput();
+    void sectionsHandOver();
 
 private:
     QTemporaryDir dir_;
@@ -604,6 +607,55 @@ void TestCollector::clockSkewCounted() {
     QVERIFY(hasWarning(*t, "2 GPU operations started before the API call that launched them"));
     QCOMPARE(slicesNamed(*t, "skewed").size(), size_t(1)); // kept, flagged by the count
     QCOMPARE(slicesNamed(*t, "in_order").size(), size_t(1));
+}
+
+void TestCollector::sectionsHandOver() {
+    // The host helper's hand-over (strata/sections_host.h, through dlsym) into the collector:
+    // each launch's records attached to that launch by correlation id (the runtime call's, or a
+    // driver-only launch's), names, clock rate and lost records kept.
+    const QString file = path("sections.strata");
+    const Run r = runHarness("sections", {"STRATA_OUTPUT=" + file});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out.value("last_before_arm"), QString("-1")); // not armed: launches not noted
+    QCOMPARE(r.out.value("arm"), QString("1"));
+    QCOMPARE(r.out.value("last_runtime"), QString("5"));
+    QCOMPARE(r.out.value("last_driver"), QString("8"));
+    QCOMPARE(r.out.value("delivered_matmul"), QString("collector"));
+    QCOMPARE(r.out.value("delivered_reduce"), QString("collector"));
+    auto t = load(file);
+    QVERIFY(t);
+    QCOMPARE(t->sections().size(), size_t(2));
+    const SectionSet& mm = t->sections()[0];
+    QCOMPARE(mm.correlation, int64_t(5));
+    QCOMPARE(mm.kernel, std::string("matmul"));
+    QCOMPARE(mm.names, (std::vector<std::string>{"load", "compute"}));
+    QCOMPARE(mm.clockHz, 1e9);
+    QCOMPARE(mm.lost, uint64_t(0));
+    QCOMPARE(mm.samples.size(), size_t(8));
+    // Ordered by (block, warp, section, start): block 1's compute lasts 100*2 + 10 cycles.
+    QCOMPARE(mm.samples[3].block, 1u);
+    QCOMPARE(mm.samples[3].section, uint16_t(1));
+    QCOMPARE(mm.samples[3].cycles, int64_t(210));
+    QCOMPARE(mm.samples[3].startNs, int64_t(5000 + 1000 + 500));
+    QCOMPARE(mm.samples[3].sm, uint16_t(1));
+    const SectionSet& red = t->sections()[1];
+    QCOMPARE(red.correlation, int64_t(8));
+    QCOMPARE(red.kernel, std::string("reduce"));
+    QCOMPARE(red.samples.size(), size_t(6));
+    QCOMPARE(red.lost, uint64_t(4));
+    QVERIFY(hasWarning(*t, "sections of kernel reduce: 4 records lost"));
+    // Each set finds its launch's kernel: by correlation id (the helper's "matmul" is CUPTI's
+    // _Z6matmulv, shown demangled) and by name where they agree ("reduce").
+    const SliceRef mmKernel = kernelOfSections(*t, mm), redKernel = kernelOfSections(*t, red);
+    QVERIFY(mmKernel.valid() && redKernel.valid());
+    QCOMPARE(t->kind(mmKernel), SliceKind::Kernel);
+    QCOMPARE(t->start(mmKernel), TimeNs(5000));
+    QCOMPARE(t->name(redKernel), std::string_view("reduce"));
+    QCOMPARE(t->start(redKernel), TimeNs(10000));
+    QCOMPARE(t->sectionsOf(5).size(), size_t(1));
+    QCOMPARE(t->sectionsOf(8).size(), size_t(1));
+    // Placed on the trace's clock at the kernel's start: device ns 5000 -> 5000.
+    QCOMPARE(sectionTimeShift(*t, mm), TimeNs(0));
 }
 
 QTEST_GUILESS_MAIN(TestCollector)

@@ -8,11 +8,13 @@ namespace strata::cli {
 
 using Args = std::vector<std::string>;
 
-int summary(const Args& args);     // cli_summary.cpp
-int synth(const Args& args);       // cli_synth.cpp
-int record(const Args& args);      // cli_record.cpp
-int info(const Args& args);        // cli_info.cpp
-int exportTrace(const Args& args); // cli_export.cpp
-int gaps(const Args& args);        // cli_gaps.cpp
+int summary(const Args& args);       // cli_summary.cpp
+int synth(const Args& args);         // cli_synth.cpp
+int record(const Args& args);        // cli_record.cpp
+int info(const Args& args);          // cli_info.cpp
+int exportTrace(const Args& args);   // cli_export.cpp
+int gaps(const Args& args);          // cli_gaps.cpp
+int sections(const Args& args);      // cli_sections.cpp
+int synthSections(const Args& args); // cli_synth_sections.cpp
 
 } // namespace strata::cli

@@ -25,6 +25,11 @@ const Command kCommands[] = {
      "export --format perfetto-json [--range START:END] [--gzip] IN OUT   Perfetto JSON"},
     {"gaps", strata::cli::gaps,
      "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE   why the GPU waited, per gap"},
+    {"synth-sections", strata::cli::synthSections,
+     "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
+    {"sections", strata::cli::sections,
+     "sections [--json] [--names A,B] [--clock-hz F] [--kernel K] FILE   in-kernel section "
+     "statistics"},
     {"info", strata::cli::info,
      "info [--json] FILE   what was run to make FILE, its metadata, why it has no GPU activity"},
 };

@@ -85,7 +85,29 @@ int main(int argc, char** argv) {
         QStringLiteral("find"),
         QStringLiteral("With --screenshot: find slices named TEXT and select the first."),
         QStringLiteral("TEXT"));
-    parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt});
+    const QCommandLineOption sectionsOpt(
+        QStringLiteral("sections"),
+        QStringLiteral("With --screenshot: import this timer-sections file (.npy, .csv, .json, "
+                       ".sections) into the Sections dock."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption sectionsTabOpt(
+        QStringLiteral("sections-tab"),
+        QStringLiteral("With --screenshot: render the Sections dock on this tab (table, box, "
+                       "iterations, heatmap, sm)."),
+        QStringLiteral("TAB"));
+    const QCommandLineOption sectionsChoiceOpt(
+        QStringLiteral("sections-choice"),
+        QStringLiteral("With --sections-tab: show the Sections dock's N-th choice (0 = first)."),
+        QStringLiteral("N"));
+    const QCommandLineOption selectBlockOpt(
+        QStringLiteral("select-block"),
+        QStringLiteral("With --sections-tab: select row N of the slowest blocks (0 = slowest)."),
+        QStringLiteral("N"));
+    const QCommandLineOption expandSectionsOpt(
+        QStringLiteral("expand-sections"),
+        QStringLiteral("With --screenshot: open the timeline's in-kernel section SM lanes."));
+    parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt, sectionsOpt,
+                       sectionsTabOpt, sectionsChoiceOpt, selectBlockOpt, expandSectionsOpt});
     const strata::LaunchModeOptions launchOpts;
     parser.addOptions(launchOpts.all());
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
@@ -134,6 +156,12 @@ int main(int argc, char** argv) {
             return 2;
         o.find = parser.value(findOpt);
         o.printTrackLabels = parser.isSet(labelsOpt);
+        o.sections = parser.value(sectionsOpt);
+        o.sectionsTab = parser.value(sectionsTabOpt);
+        o.sectionsChoice =
+            parser.isSet(sectionsChoiceOpt) ? parser.value(sectionsChoiceOpt).toInt() : -1;
+        o.selectBlock = parser.isSet(selectBlockOpt) ? parser.value(selectBlockOpt).toInt() : -1;
+        o.expandSections = parser.isSet(expandSectionsOpt);
         return strata::runScreenshot(o);
     }
     if (parser.isSet(sizeOpt) || parser.isSet(rangeOpt) || parser.isSet(labelsOpt)) {

@@ -9,6 +9,7 @@
 #include "panels/trace_info_panel.h"
 #include "panels/warnings_panel.h"
 #include "profile_controller.h"
+#include "sections/sections_panel.h"
 #include "shortcut_help.h"
 #include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
@@ -212,6 +213,9 @@ void MainWindow::createDocks() {
     warnings_ =
         addTracePanel<WarningsPanel>(tr("Warnings"), "warningsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(dockOf(range_), dockOf(warnings_));
+    sections_ =
+        addTracePanel<SectionsPanel>(tr("Sections"), "sectionsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(dockOf(range_), dockOf(sections_));
     dockOf(range_)->raise();
     traceInfo_ =
         addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);
@@ -237,6 +241,12 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(make("actionOpenSample", tr("Open the &Sample Trace"), QKeySequence(),
                          [this] { openSample(); }));
+    file->addAction(
+        make("actionImportSections", tr("Import Timer &Sections\u2026"), QKeySequence(), [this] {
+            dockOf(sections_)->show();
+            dockOf(sections_)->raise();
+            sections_->importInteractively();
+        }));
     exports_ = new ExportActions(this, file); // File > Export
     file->addSeparator();
     file->addAction(make("actionNewWindow", tr("&New Window"), QKeySequence::New, [] {

@@ -29,6 +29,7 @@ class ExportActions;
 class FindBar;
 class ProfileController;
 class TraceInfoPanel;
+class SectionsPanel;
 class LoadJob;
 class RangePanel;
 class TimelineView;
@@ -68,6 +69,10 @@ public:
     WarningsPanel* warningsPanel() const { return warnings_; }
     FindBar* findBar() const { return findBar_; }
     TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
+    SectionsPanel* sectionsPanel() const { return sections_; }
+    // Timer sections (.npy, .csv, .sections; File > Import Timer Sections… for .json too) into
+    // the Sections dock, raised; false and *error (also shown) when the file cannot be read.
+    bool importSectionsFile(const QString& path, QString* error);
     ProfileController* profile() const { return profile_; }
     ExportActions* exportActions() const { return exports_; }
     QWidget* errorBanner() const { return banner_; }
@@ -129,6 +134,7 @@ private:
     RangePanel* range_ = nullptr;
     WarningsPanel* warnings_ = nullptr;
     TraceInfoPanel* traceInfo_ = nullptr;
+    SectionsPanel* sections_ = nullptr;
     ProfileController* profile_ = nullptr;
     ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;

@@ -8,6 +8,7 @@
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
 #include "panels/warnings_panel.h"
+#include "sections/sections_panel.h"
 #include "strata_resources.h"
 #include "timeline/timeline_view.h"
 
@@ -67,7 +68,32 @@ void MainWindow::cancelLoad() {
     statusBar()->showMessage(tr("Cancelling\u2026"));
 }
 
+bool MainWindow::importSectionsFile(const QString& path, QString* error) {
+    QString message;
+    const bool ok = sections_->importFile(path, &message);
+    dockOf(sections_)->show();
+    dockOf(sections_)->raise();
+    if (!ok)
+        showError(message);
+    else
+        statusBar()->showMessage(message.isEmpty() ? tr("Imported %1").arg(path) : message);
+    if (error) *error = message;
+    return ok;
+}
+
+namespace {
+// Files the Sections dock reads rather than the trace loader (.json stays a trace).
+bool opensAsSections(const QString& path) {
+    const QString s = QFileInfo(path).suffix().toLower();
+    return s == "npy" || s == "csv" || s == "sections";
+}
+} // namespace
+
 void MainWindow::openFile(const QString& path) {
+    if (opensAsSections(path)) {
+        importSectionsFile(path, nullptr);
+        return;
+    }
     if (job_) {
         // The old job finishes on its own (its result is dropped) and deletes itself.
         job_->cancel();
@@ -127,6 +153,7 @@ void MainWindow::onLoadFinished(LoadJob* job, const LoadResult& result, bool can
 }
 
 bool MainWindow::openFileSync(const QString& path, QString* error) {
+    if (opensAsSections(path)) return importSectionsFile(path, error);
     QElapsedTimer clock;
     clock.start();
     const QString abs = QFileInfo(path).absoluteFilePath();

@@ -5,9 +5,12 @@
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
+#include "sections/sections_panel.h"
 #include "timeline/timeline_view.h"
+#include "timeline/track_layout.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLineEdit>
@@ -26,6 +29,48 @@ void settleEvents(int ms) {
     } while (t.elapsed() < ms);
 }
 
+namespace {
+
+// The Sections dock alone, floated to the screenshot's size, on the tab asked for.
+int screenshotSections(MainWindow& w, const ScreenshotOptions& o) {
+    static const QStringList tabs{"table", "box", "iterations", "heatmap", "sm"};
+    const int tab = int(tabs.indexOf(o.sectionsTab));
+    if (tab < 0) {
+        std::fprintf(stderr, "strata: --sections-tab expects one of %s\n",
+                     qPrintable(tabs.join(", ")));
+        return 2;
+    }
+    SectionsPanel* p = w.sectionsPanel();
+    if (o.sectionsChoice >= 0) {
+        if (o.sectionsChoice >= p->choiceCount()) {
+            std::fprintf(stderr, "strata: --sections-choice %d: there are %d choices\n",
+                         o.sectionsChoice, p->choiceCount());
+            return 2;
+        }
+        p->setChoice(o.sectionsChoice);
+    }
+    p->waitForJobs();
+    auto* dock = qobject_cast<QDockWidget*>(p->parentWidget());
+    dock->setFloating(true);
+    dock->resize(o.size);
+    p->showTab(SectionsPanel::Tab(tab));
+    settleEvents(200);
+    if (o.selectBlock >= 0) p->selectSlowestBlock(o.selectBlock);
+    settleEvents(200);
+    const QPixmap shot = p->grab();
+    if (shot.isNull() || !shot.save(o.output, "PNG")) {
+        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
+        return 1;
+    }
+    for (int i = 0; i < p->choiceCount(); ++i)
+        std::printf("choice %d: %s\n", i, qPrintable(p->choiceLabel(i)));
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
 int runScreenshot(const ScreenshotOptions& o) {
     MainWindow::Options wo;
     wo.restoreSettings = false;
@@ -36,11 +81,28 @@ int runScreenshot(const ScreenshotOptions& o) {
         std::fprintf(stderr, "strata: %s\n", qPrintable(error));
         return 1;
     }
+    if (!o.sections.isEmpty() && !w.importSectionsFile(o.sections, &error)) {
+        std::fprintf(stderr, "strata: %s\n", qPrintable(error));
+        return 1;
+    }
     w.show();
     settleEvents(150);
     w.resize(o.size); // a window manager may have changed it on show
     settleEvents(100);
+    if (!o.sectionsTab.isEmpty()) return screenshotSections(w, o);
+    if (!w.trace()) {
+        std::fprintf(stderr, "strata: %s holds no trace to show (give --sections-tab)\n",
+                     qPrintable(o.trace));
+        return 1;
+    }
     const TimeRange b = w.trace()->bounds();
+    if (o.expandSections) {
+        const auto& rows = w.timeline()->layout().rows();
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].kind == TrackRow::Kind::Sections)
+                w.timeline()->setRowExpanded(int(i), true);
+        settleEvents(50);
+    }
     if (o.selectRange) {
         w.timeline()->setSelectedRange(
             TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});

@@ -17,6 +17,11 @@ struct ScreenshotOptions {
     std::optional<TimeRange> selectRange; // trace-relative; fills the Range table
     QString find;                         // find bar text; selects (and scrolls to) the first match
     bool printTrackLabels = false;        // print "track labels: N" and "tracks: M" to stdout
+    QString sections;                     // a timer-sections file imported into the Sections dock
+    QString sectionsTab;         // table|box|iterations|heatmap|sm: render the Sections dock alone
+    int sectionsChoice = -1;     // the Sections dock's choice (launch or kernel) to show
+    int selectBlock = -1;        // the Sections dock's slowest-blocks row to select
+    bool expandSections = false; // open the timeline's in-kernel section SM lanes
 };
 
 int runScreenshot(const ScreenshotOptions& options);

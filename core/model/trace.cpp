@@ -57,6 +57,14 @@ std::vector<SliceRef> Trace::gpuOpsOf(SliceRef launch) const {
     return out;
 }
 
+std::vector<const SectionSet*> Trace::sectionsOf(int64_t correlation) const {
+    std::vector<const SectionSet*> out;
+    auto it = std::lower_bound(sections_.begin(), sections_.end(), correlation,
+                               [](const SectionSet& s, int64_t c) { return s.correlation < c; });
+    for (; it != sections_.end() && it->correlation == correlation; ++it) out.push_back(&*it);
+    return out;
+}
+
 std::vector<SliceRef> Trace::ancestors(SliceRef r) const {
     std::vector<SliceRef> chain;
     if (!r.valid()) return chain;

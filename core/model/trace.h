@@ -3,6 +3,7 @@
 // it through `const Trace&` (or std::shared_ptr<const Trace> across threads).
 #include "model/arg_store.h"
 #include "model/id_index.h"
+#include "model/kernel_sections.h"
 #include "model/run_info.h"
 #include "model/string_pool.h"
 #include "model/track.h"
@@ -108,6 +109,11 @@ public:
     // Colours the recorded program gave slice names (NVTX event attributes, 0xAARRGGBB); a
     // viewer paints slices of other names from its own palette.
     const std::map<StringId, uint32_t>& nameColors() const { return nameColors_; }
+    // In-kernel timer sections recorded with the trace, one set per kernel launch
+    // (model/kernel_sections.h); a set's correlation id names its launch.
+    const std::vector<SectionSet>& sections() const { return sections_; }
+    // The section sets of the launch with this correlation id (usually none or one).
+    std::vector<const SectionSet*> sectionsOf(int64_t correlation) const;
 
     // [earliest start, latest end) over every slice, instant and counter sample.
     TimeRange bounds() const { return bounds_; }
@@ -158,6 +164,7 @@ private:
     std::vector<std::string> warnings_;
     std::optional<RunInfo> run_;
     std::map<StringId, uint32_t> nameColors_;
+    std::vector<SectionSet> sections_; // ordered by correlation id
     IdIndex correlationIndex_;
     IdIndex externalIndex_;
     TimeRange bounds_;

@@ -295,6 +295,10 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
                    tr.externalIndex_);
     phases.mark("build: ids");
     x.listProcessesAndThreads();
+    for (SectionSet& s : tr.sections_) finishSectionSet(s);
+    std::stable_sort(
+        tr.sections_.begin(), tr.sections_.end(),
+        [](const SectionSet& a, const SectionSet& b) { return a.correlation < b.correlation; });
     tr.bounds_ = bounds;
     tr.args_.shrink();
 

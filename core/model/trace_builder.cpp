@@ -144,6 +144,22 @@ void TraceBuilder::setRunInfo(RunInfo run) {
     d->trace->run_ = std::move(run);
 }
 
+SectionSet& TraceBuilder::sectionSet(int64_t correlation, std::string_view kernel, int32_t device) {
+    std::vector<SectionSet>& sets = d->trace->sections_;
+    auto same = [&](const SectionSet& s) {
+        return s.correlation == correlation && s.kernel == kernel && s.device == device;
+    };
+    if (correlation >= 0 && !sets.empty() && same(sets.back())) return sets.back(); // next piece
+    if (correlation >= 0)
+        for (SectionSet& s : sets)
+            if (s.correlation == correlation && s.kernel == kernel && s.device == device) return s;
+    SectionSet& s = sets.emplace_back();
+    s.correlation = correlation;
+    s.kernel = std::string(kernel);
+    s.device = device;
+    return s;
+}
+
 // The raw slice of an X or B event; its seq is its insertion order on the track.
 RawSlice TraceBuilder::Impl::rawSlice(TrackId track, const SliceInput& s) {
     RawSlice r;

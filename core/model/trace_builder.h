@@ -62,6 +62,9 @@ public:
     void addWarning(std::string w);
     // What was run (a .strata Run record). A second one replaces the first, with a warning.
     void setRunInfo(RunInfo run);
+    // In-kernel sections: the set of one launch (its records may arrive in several pieces: the
+    // set of the same correlation id, kernel and device is continued). Finished by build().
+    SectionSet& sectionSet(int64_t correlation, std::string_view kernel, int32_t device);
 
     // Events.
     PendingSlice addSlice(TrackId track, const SliceInput& s);           // X

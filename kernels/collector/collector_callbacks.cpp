@@ -2,6 +2,7 @@
 
 #include "collector_instance.h"
 #include "nvtx_events.h"
+#include "section_handover.h"
 
 #include <mutex>
 #include <string>
@@ -108,6 +109,7 @@ void CUPTIAPI subscriberCallback(void*, CUpti_CallbackDomain domain, CUpti_Callb
         return;
     }
     if (onProfilerApi(c, domain, cbid, data)) return;
+    if (onLaunchApi(c, domain, cbid, data)) return;
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {
         const auto* info = static_cast<const CUpti_CallbackData*>(data);

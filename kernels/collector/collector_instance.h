@@ -58,6 +58,7 @@ public:
     std::thread closer;
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
+    std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
 
     void start(bool fromCuda);
     void enableActivities();

@@ -18,6 +18,7 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     labelWidth_.assign(strings, -1);
     fullLabel_.assign(strings, QStaticText());
     counterMax_.clear();
+    sections_.reset(trace_.get());
     if (!trace_) return;
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);

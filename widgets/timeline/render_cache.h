@@ -7,6 +7,7 @@
 #include "flow_index.h"
 #include "lod_cache.h"
 #include "model/trace.h"
+#include "section_lanes.h"
 #include "slice_palette.h"
 
 #include <QFontMetrics>
@@ -24,6 +25,7 @@ public:
     void reset(std::shared_ptr<const Trace> trace, bool withFlows);
     void buildFlows(); // when "all flows" is turned on
     const FlowIndex& flows() const { return flows_; }
+    const SectionLanesCache& sections() const { return sections_; }
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
@@ -41,6 +43,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     LodCache lods_;
     FlowIndex flows_;
+    SectionLanesCache sections_;
     std::vector<double> counterMax_;
     SliceColorCache colors_;
     std::vector<QString> labels_;

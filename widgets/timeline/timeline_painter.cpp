@@ -439,9 +439,13 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         case TrackRow::Kind::Instants:
             paintInstants(f, r, top);
             break;
+        case TrackRow::Kind::Sections:
+            paintSectionLanes(p, s, cache_.sections(), r, top, f.w);
+            break;
         }
         p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));
     }
+    paintSectionMarkers(p, s, cache_.sections(), f.w, f.h);
     paintOverlays(f);
 }
 

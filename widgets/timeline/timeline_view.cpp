@@ -336,6 +336,16 @@ void TimelineView::setThreadExpanded(TrackId t, bool expanded) {
     repaintAll();
 }
 
+void TimelineView::setRowExpanded(int row, bool expanded) {
+    s_->layout.setExpanded(row, expanded);
+    updateScrollBar();
+    repaintAll();
+}
+
+const TrackLayout& TimelineView::layout() const {
+    return s_->layout;
+}
+
 void TimelineView::setAllThreadsExpanded(bool expanded) {
     s_->layout.setAllExpanded(expanded);
     updateScrollBar();

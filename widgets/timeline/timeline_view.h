@@ -25,6 +25,7 @@ namespace strata {
 struct TimelineState;
 class Navigation;
 class TimelinePainter;
+class TrackLayout;
 class TimelineRuler;
 class TrackTreeWidget;
 class TracksArea;
@@ -85,6 +86,9 @@ public:
     // threads'.
     void setThreadExpanded(TrackId t, bool expanded);
     void setAllThreadsExpanded(bool expanded);
+    // A row of layout() expanded: a CPU thread's levels, a device's in-kernel section SM lanes.
+    void setRowExpanded(int row, bool expanded);
+    const TrackLayout& layout() const;
     // Where a track's row is (tracks-area coordinates, scroll applied); null when not shown.
     QRect trackRect(TrackId t) const;
     // The right-click menu at `pos` (tracks-area coordinates): on a slice (zoom to it, copy its

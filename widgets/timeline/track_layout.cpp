@@ -149,8 +149,31 @@ void TrackLayout::build(const Trace& trace) {
             }
             rows_.push_back(std::move(r));
         }
+        if (pg.g.gpu) addSectionsRow(trace, gi);
     }
     relayout();
+}
+
+void TrackLayout::addSectionsRow(const Trace& trace, int group) {
+    const int32_t device = groups_[size_t(group)].device;
+    std::vector<uint16_t> sms;
+    int launches = 0;
+    for (const SectionSet& s : trace.sections()) {
+        if (!s.hasTimes || s.device != device) continue;
+        ++launches;
+        for (const SectionSample& x : s.samples) sms.push_back(x.sm);
+    }
+    if (launches == 0) return;
+    std::sort(sms.begin(), sms.end());
+    TrackRow r;
+    r.kind = TrackRow::Kind::Sections;
+    r.group = group;
+    r.device = device;
+    r.smLanes = int(std::unique(sms.begin(), sms.end()) - sms.begin());
+    r.label = QStringLiteral("In-kernel sections (%1 launch%2)")
+                  .arg(launches)
+                  .arg(launches == 1 ? "" : "es");
+    rows_.push_back(std::move(r));
 }
 
 void TrackLayout::rebuild(const Trace& trace) {
@@ -232,7 +255,8 @@ void TrackLayout::setExpanded(int row, bool on) {
 }
 
 void TrackLayout::setAllExpanded(bool on) {
-    for (TrackRow& r : rows_) r.expanded = on;
+    for (TrackRow& r : rows_)
+        if (r.kind != TrackRow::Kind::Sections) r.expanded = on; // SM lanes open one at a time
     relayout();
 }
 
@@ -262,6 +286,9 @@ void TrackLayout::relayout() {
             break;
         case TrackRow::Kind::Instants:
             h = kInstantHeight + kRowPad;
+            break;
+        case TrackRow::Kind::Sections:
+            h = kSectionsHeader + (r.expanded ? r.smLanes * kSmLaneHeight : 0) + kRowPad;
             break;
         case TrackRow::Kind::Slices: {
             // A CPU thread shows kDepthCap levels until expanded (its lanes together).

@@ -11,7 +11,7 @@
 namespace strata {
 
 struct TrackRow {
-    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle };
+    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections };
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
@@ -24,7 +24,8 @@ struct TrackRow {
     int hiddenLevels = 0; // levels beyond the cap, not shown (0 when expanded)
     bool hidden = false;  // hidden by the user (right-click > Hide Track)
     bool pinned = false;  // pinned to the top of the tracks, above every group
-    int32_t device = -1;  // GPU stream rows and the device idle row
+    int32_t device = -1;  // GPU stream rows, the device idle row and its sections row
+    int smLanes = 0;      // Sections: SM lanes shown when expanded
     bool gpuStream = false;
     int y = 0;      // content coordinates; valid when shown
     int height = 0; // 0 when hidden (group collapsed)
@@ -48,7 +49,9 @@ public:
     static constexpr int kIdleHeight = 12;
     static constexpr int kInstantHeight = 14;
     static constexpr int kRowPad = 3;
-    static constexpr int kDepthCap = 12; // levels a CPU thread shows until it is expanded
+    static constexpr int kDepthCap = 12;       // levels a CPU thread shows until it is expanded
+    static constexpr int kSectionsHeader = 16; // a Sections row's launch strip
+    static constexpr int kSmLaneHeight = 4;    // one SM's lane in an expanded Sections row
 
     // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
@@ -87,6 +90,7 @@ public:
 
 private:
     void relayout();
+    void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
     void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
     bool gpuFirst_ = true;
     std::vector<TrackRow> rows_;

@@ -71,6 +71,19 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
                            r.expanded ? tr("show %1 levels").arg(TrackLayout::kDepthCap)
                                       : tr("+%1 levels").arg(r.hiddenLevels));
             }
+            if (r.kind == TrackRow::Kind::Sections) {
+                p.setFont(small);
+                p.setPen(palette().color(QPalette::Link));
+                const QRect lr(12, top, width() - 16, TrackLayout::kSectionsHeader);
+                const QString text =
+                    (r.expanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) + r.label +
+                    (r.expanded ? QString() : tr(" — click for %1 SM lanes").arg(r.smLanes));
+                p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
+                           p.fontMetrics().elidedText(text, Qt::ElideRight, lr.width()));
+                p.setPen(QColor(0xe0, 0xe2, 0xe6));
+                p.drawLine(0, top + r.height - 1, width(), top + r.height - 1);
+                continue;
+            }
             const bool idle = r.kind == TrackRow::Kind::DeviceIdle;
             p.setFont(idle ? small : font());
             p.setPen(idle ? QColor(0xa0, 0x40, 0x38) : QColor(0x30, 0x34, 0x3a));
@@ -103,6 +116,8 @@ void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
     const TrackRow& r = s_.layout.rows()[row];
     if (r.kind == TrackRow::Kind::Group)
         emit groupToggled(r.group);
+    else if (r.kind == TrackRow::Kind::Sections)
+        emit rowExpandToggled(row); // its SM lanes
     else if (levelsHandleRect(row).contains(e->position().toPoint()))
         emit rowExpandToggled(row);
 }

@@ -25,7 +25,7 @@ namespace strata::format {
 
 inline constexpr char kMagic[6] = {'S', 'T', 'R', 'A', 'T', 'A'};
 inline constexpr uint8_t kVersionMajor = 1; // a reader refuses other majors
-inline constexpr uint8_t kVersionMinor = 3; // newer minors only add record types (skipped, counted)
+inline constexpr uint8_t kVersionMinor = 4; // newer minors only add record types (skipped, counted)
 inline constexpr size_t kFileHeaderBytes = 8;
 
 inline constexpr uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" read as little-endian u32

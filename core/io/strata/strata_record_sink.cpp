@@ -176,4 +176,25 @@ std::string RecordSink::load(const fmt::RunRecord& r) {
     return {};
 }
 
+std::string RecordSink::load(const fmt::SectionsRecord& r) {
+    if (r.records.size() % kSectionRecordBytes != 0)
+        return sprint("Sections record of %zu record bytes, not a multiple of %zu",
+                      r.records.size(), kSectionRecordBytes);
+    StringId kernel, names;
+    if (!str(r.kernel, &kernel) || !str(r.names, &names)) return bad_;
+    SectionSet& set = b_.sectionSet(r.correlation, b_.strings().view(kernel), r.device);
+    if (set.names.empty()) set.names = splitSectionNames(b_.strings().view(names));
+    set.clockHz = r.clockHz;
+    set.perWarp = r.scope == 1;
+    set.source = "collector";
+    size_t bad = 0;
+    appendSectionRecords(set, reinterpret_cast<const uint8_t*>(r.records.data()),
+                         r.records.size() / kSectionRecordBytes, &bad);
+    set.lost = r.attempted > set.samples.size() + bad ? r.attempted - set.samples.size() - bad : 0;
+    if (bad)
+        b_.addWarning(sprint("%zu section records of kernel %s end before they start; skipped", bad,
+                             set.kernel.c_str()));
+    return {};
+}
+
 } // namespace strata::strata_reader

@@ -96,6 +96,7 @@ public:
     std::string load(const fmt::EndOfFileRecord& r);
     std::string load(const fmt::NameColorRecord& r);
     std::string load(const fmt::RunRecord& r);
+    std::string load(const fmt::SectionsRecord& r);
 
     // For the loads of record types added to the table (tests): the builder; the model's id of
     // file string id `fileId` (false, and problem() says why, when no String record defined it

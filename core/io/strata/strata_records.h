@@ -44,6 +44,7 @@ enum class RecordType : uint8_t {
     GpuOpBlock = 16,    // 1.1
     NameColor = 17,     // 1.2
     Run = 18,           // 1.3
+    Sections = 19,      // 1.4
 };
 
 // How a record reaches the model.
@@ -302,6 +303,30 @@ struct RunRecord {
                               &RunRecord::json>;
 };
 
+// 19 (1.4): in-kernel timer sections of one kernel launch (model/kernel_sections.h), as the host
+// helper handed them to the collector: the launch and how to read its records in fixed fields,
+// then the 48-byte device records of kernels/include/strata/sections.cuh filling the body. A
+// launch with many records comes in several Sections records with the same correlation id.
+struct SectionsRecord {
+    static constexpr RecordType kType = RecordType::Sections;
+    static constexpr const char* kName = "Sections";
+    static constexpr const char* kPrefixName = "launch fields";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int64_t correlation = -1; // the launch's correlation id, -1 unknown
+    uint32_t kernel = 0;      // string id: the kernel's name
+    uint32_t names = 0;       // string id: the section names by id, joined by '\n'
+    int32_t device = -1;
+    uint8_t scope = 0;        // 0 one recorder per block, 1 per warp
+    double clockHz = 0;       // SM clock rate, 0 unknown
+    uint64_t attempted = 0;   // records the launch's kernel tried to write (all pieces)
+    std::string_view records; // 48 bytes each
+    using Body =
+        PrefixedBody<Fields<SectionsRecord, &SectionsRecord::correlation, &SectionsRecord::kernel,
+                            &SectionsRecord::names, &SectionsRecord::device, &SectionsRecord::scope,
+                            &SectionsRecord::clockHz, &SectionsRecord::attempted>,
+                     &SectionsRecord::records>;
+};
+
 template <typename... Records> struct RecordList {};
 
 // Every record type this version reads and writes.
@@ -309,7 +334,7 @@ using StandardRecords =
     RecordList<StringRecord, MetadataRecord, ProcessRecord, ThreadRecord, DeviceRecord,
                CpuSliceRecord, CpuBeginRecord, CpuEndRecord, AsyncSliceRecord, InstantRecord,
                GpuOpRecord, CounterRecord, WarningRecord, EndOfFileRecord, CpuSliceBlockRecord,
-               GpuOpBlockRecord, NameColorRecord, RunRecord>;
+               GpuOpBlockRecord, NameColorRecord, RunRecord, SectionsRecord>;
 
 // f.template operator()<R>() for each record type R of the list, in order.
 template <typename F, typename... Records>

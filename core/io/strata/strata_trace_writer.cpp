@@ -249,6 +249,27 @@ void StrataTraceWriter::run(const RunInfo& r) {
                   r.signal ? int32_t(*r.signal) : R::kNone, json});
 }
 
+void StrataTraceWriter::sections(const SectionsLaunch& l) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    std::string joined;
+    for (size_t i = 0; i < l.names.size(); ++i) {
+        if (i) joined += '\n';
+        joined += l.names[i];
+    }
+    const uint32_t kernel = internLocked(l.kernel), names = internLocked(joined);
+    size_t at = 0;
+    do {
+        const size_t n = std::min(l.count - at, kSectionRecordsPerRecord);
+        const std::string_view bytes(reinterpret_cast<const char*>(l.records) +
+                                         at * kSectionRecordBytes,
+                                     n * kSectionRecordBytes);
+        writeLocked(format::SectionsRecord{l.correlation, kernel, names, l.device, l.scope,
+                                           l.clockHz, l.attempted, bytes});
+        at += n;
+    } while (at < l.count);
+}
+
 bool StrataTraceWriter::flushLocked() {
     if (!file_ || failed_) return false;
     chunkRecords_ += blocks_.closeAll(chunk_);

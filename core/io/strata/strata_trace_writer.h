@@ -66,8 +66,23 @@ public:
     void counter(int64_t pid, uint32_t name, TimeNs ts, double value);
     void warning(std::string_view text);
     void run(const RunInfo& run); // what was run (a Run record, model/run_info.h)
-    bool flush();                 // closes the current chunk (length + CRC), writes it, fflush
-    bool close();                 // flush + end-of-file record
+    // In-kernel sections of one launch: `count` 48-byte device records (model/kernel_sections.h),
+    // written as Sections records of at most kSectionRecordsPerRecord records each.
+    struct SectionsLaunch {
+        int64_t correlation = -1;
+        std::string_view kernel;
+        std::vector<std::string_view> names;
+        int32_t device = -1;
+        uint8_t scope = 0;
+        double clockHz = 0;
+        uint64_t attempted = 0;
+        const uint8_t* records = nullptr;
+        size_t count = 0;
+    };
+    static constexpr size_t kSectionRecordsPerRecord = 16384; // 768 KiB
+    void sections(const SectionsLaunch& launch);
+    bool flush(); // closes the current chunk (length + CRC), writes it, fflush
+    bool close(); // flush + end-of-file record
     // close() (after a warning record, if given) unless another thread holds the writer for
     // longer than `timeout`: then nothing is written and false returned. For a thread that must
     // not wait on one that may never run again (the collector's fatal-signal path).

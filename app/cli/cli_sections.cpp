@@ -1,0 +1,202 @@
+// strata-cli sections: statistics of in-kernel timer sections (core/analysis/section_stats.h)
+// from a timer array (.npy, .csv, .json), the host helper's .sections file or a .strata
+// recording with Sections records, as a table or (--json) one JSON object.
+#include "cli_commands.h"
+#include "util/terminal_text.h"
+
+#include "analysis/section_stats.h"
+#include "io/sections/sections_import.h"
+#include "io/trace_loader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* kUsage =
+    "usage: strata-cli sections [--json] [--names A,B,...] [--clock-hz F] [--kernel NAME] FILE\n"
+    "\n"
+    "  FILE            a timer array times[section][iteration] (.npy int64/int32, .csv with a\n"
+    "                  header row of names, .json {\"sections\", \"clock_hz\", \"times\"}), a\n"
+    "                  .sections file of the host helper, or a .strata recording\n"
+    "  --json          one JSON object: unit, sections [{name, count, total, mean, median,\n"
+    "                  p95, max, share}], and the launches, blocks, lost records and warnings\n"
+    "  --names A,B     the section names (a .npy has none)\n"
+    "  --clock-hz F    the SM clock rate (e.g. 1.98e9): values become ns\n"
+    "  --kernel NAME   the kernel whose launches to pool (when the file has several)\n";
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli sections: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+std::vector<std::string> splitNames(const std::string& s) {
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (true) {
+        const size_t c = s.find(',', at);
+        out.push_back(s.substr(at, c == std::string::npos ? c : c - at));
+        if (c == std::string::npos) break;
+        at = c + 1;
+    }
+    return out;
+}
+
+bool endsWith(const std::string& s, const char* suffix) {
+    const std::string x(suffix);
+    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+nlohmann::json statsJson(const SectionStats& st) {
+    nlohmann::json j;
+    j["unit"] = st.unit();
+    j["clock_hz"] = st.clockHz > 0 ? nlohmann::json(st.clockHz) : nlohmann::json();
+    j["launches"] = st.launches;
+    j["blocks"] = st.blocks;
+    j["lost"] = st.lost;
+    j["total"] = st.total;
+    nlohmann::json list = nlohmann::json::array();
+    for (const SectionStat& s : st.sections)
+        list.push_back({{"name", s.name},
+                        {"count", s.samples.count},
+                        {"total", s.samples.total},
+                        {"mean", s.samples.mean},
+                        {"median", s.samples.median},
+                        {"p95", s.samples.p95},
+                        {"max", s.samples.max},
+                        {"share", s.share},
+                        {"blocks", s.blocks.count},
+                        {"block_mean", s.blocks.mean},
+                        {"block_max", s.blocks.max}});
+    j["sections"] = list;
+    j["warnings"] = st.warnings;
+    return j;
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int sections(const Args& args) {
+    bool json = false;
+    SectionsImportOptions options;
+    std::string file, kernel;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--names") {
+            if (i + 1 >= args.size()) return usageError("--names needs A,B,...");
+            options.names = splitNames(args[++i]);
+        } else if (a == "--clock-hz") {
+            if (i + 1 >= args.size()) return usageError("--clock-hz needs a value");
+            if (!parseSectionsNumber(args[++i], &options.clockHz) || !(options.clockHz > 0) ||
+                options.clockHz > 1e15)
+                return usageError(
+                    "--clock-hz expects a positive number, e.g. 1980000000 or 1.98e9");
+        } else if (a == "--kernel") {
+            if (i + 1 >= args.size()) return usageError("--kernel needs a name");
+            kernel = args[++i];
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError("unknown option '" + a + "'");
+        } else if (!file.empty()) {
+            return usageError("only one FILE");
+        } else {
+            file = a;
+        }
+    }
+    if (file.empty()) return usageError("missing FILE");
+
+    std::vector<SectionSet> owned;
+    std::vector<std::string> warnings;
+    std::shared_ptr<const Trace> trace;
+    std::vector<const SectionSet*> sets;
+    if (endsWith(file, ".strata")) {
+        const LoadResult loaded = loadTrace(file);
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "strata-cli sections: %s\n",
+                         terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
+            return 1;
+        }
+        trace = loaded.trace;
+        for (const SectionSet& s : trace->sections()) sets.push_back(&s);
+        if (sets.empty()) {
+            std::fprintf(stderr, "strata-cli sections: %s has no in-kernel sections\n",
+                         terminalSafe(file).c_str());
+            return 1;
+        }
+    } else {
+        SectionsImport imported = importSections(file, options);
+        if (!imported.ok()) {
+            std::fprintf(stderr, "strata-cli sections: %s\n", terminalSafe(imported.error).c_str());
+            return 1;
+        }
+        owned = std::move(imported.sets);
+        warnings = std::move(imported.warnings);
+        for (const SectionSet& s : owned) sets.push_back(&s);
+    }
+    std::map<std::string, size_t> kernels;
+    for (const SectionSet* s : sets) ++kernels[s->kernel];
+    if (!kernel.empty()) {
+        std::erase_if(sets, [&](const SectionSet* s) { return s->kernel != kernel; });
+        if (sets.empty()) {
+            std::string known;
+            for (const auto& [name, n] : kernels) known += (known.empty() ? "" : ", ") + name;
+            std::fprintf(stderr,
+                         "strata-cli sections: no sections of kernel '%s' in %s (kernels: %s)\n",
+                         terminalSafe(kernel).c_str(), terminalSafe(file).c_str(),
+                         terminalSafe(known).c_str());
+            return 1;
+        }
+    } else if (kernels.size() > 1) {
+        std::string known;
+        for (const auto& [name, n] : kernels)
+            known += "\n  " + name + " (" + std::to_string(n) + " launches)";
+        std::fprintf(stderr,
+                     "strata-cli sections: %s has sections of %zu kernels; pick one with "
+                     "--kernel NAME:%s\n",
+                     terminalSafe(file).c_str(), kernels.size(), terminalSafe(known).c_str());
+        return 2;
+    }
+    // A .strata file's clock rate is the recorded one unless --clock-hz overrides it.
+    const auto t0 = std::chrono::steady_clock::now();
+    SectionStats st = sectionStats(sets, options.clockHz);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    st.warnings.insert(st.warnings.begin(), warnings.begin(), warnings.end());
+    if (json) {
+        nlohmann::json j = statsJson(st);
+        j["kernel"] = sets.front()->kernel;
+        j["analysis_ms"] = ms;
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("%s: %llu launch%s, %llu block%s, values in %s",
+                terminalSafe(sets.front()->kernel).c_str(),
+                static_cast<unsigned long long>(st.launches), st.launches == 1 ? "" : "es",
+                static_cast<unsigned long long>(st.blocks), st.blocks == 1 ? "" : "s", st.unit());
+    if (st.clockHz > 0) std::printf(" (clock %.6g Hz)", st.clockHz);
+    std::printf("\n");
+    for (const std::string& w : st.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
+    std::printf("\n%-24s %10s %14s %12s %12s %12s %12s %7s\n", "section", "count", "total", "mean",
+                "median", "p95", "max", "share");
+    for (const SectionStat& s : st.sections)
+        std::printf("%-24s %10llu %14.6g %12.6g %12.6g %12.6g %12.6g %6.1f%%\n",
+                    terminalSafe(s.name).c_str(), static_cast<unsigned long long>(s.samples.count),
+                    s.samples.total, s.samples.mean, s.samples.median, s.samples.p95, s.samples.max,
+                    100.0 * s.share);
+    return 0;
+}
+
+} // namespace strata::cli

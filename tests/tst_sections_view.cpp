@@ -1,0 +1,230 @@
+// The Sections dock and the timeline's section lanes, on a recording written here with three
+// blocks whose numbers are worked out by hand below (1 GHz: one cycle is one ns).
+//   block 0, SM 0: a [0, 100), b [100, 300)
+//   block 1, SM 0: a [0, 50),  b [50, 100)    (resident beside block 0: SM 0's second slot)
+//   block 2, SM 1: a [0, 400)
+// a: samples 100, 50, 400 (total 550); b: 200, 50 (total 250); all sections 800.
+#include "analysis/section_lanes.h"
+#include "charts/chart_export.h"
+#include "io/strata/strata_trace_writer.h"
+#include "main_window.h"
+#include "sections/section_charts.h"
+#include "sections/section_stats_model.h"
+#include "sections/sections_panel.h"
+#include "sections/slowest_blocks_model.h"
+#include "timeline/timeline_view.h"
+#include "timeline/track_layout.h"
+
+#include <qcustomplot.h>
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+
+using namespace strata;
+
+namespace {
+
+std::string record(uint64_t t0, uint64_t t1, uint32_t block, uint16_t section, uint16_t sm) {
+    std::string r(48, '\0');
+    const uint64_t c0 = t0 + 7000, c1 = t1 + 7000; // the SM clock's own origin
+    std::memcpy(&r[0], &c0, 8);
+    std::memcpy(&r[8], &c1, 8);
+    std::memcpy(&r[16], &t0, 8);
+    std::memcpy(&r[24], &t1, 8);
+    std::memcpy(&r[32], &block, 4);
+    std::memcpy(&r[40], &section, 2);
+    std::memcpy(&r[42], &sm, 2);
+    return r;
+}
+
+QString cell(QAbstractItemModel* m, int row, int col, int role = Qt::DisplayRole) {
+    return m->data(m->index(row, col), role).toString();
+}
+
+} // namespace
+
+class TestSectionsView : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString path_;
+
+private slots:
+    void initTestCase() {
+        path_ = dir_.filePath("three_blocks.strata");
+        const std::string recs = record(0, 100, 0, 0, 0) + record(100, 300, 0, 1, 0) +
+                                 record(0, 50, 1, 0, 0) + record(50, 100, 1, 1, 0) +
+                                 record(0, 400, 2, 0, 1);
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(path_.toStdString(), &error));
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        w.cpuSlice(1, 1, 1000, 2000, w.string("cudaLaunchKernel"), SliceKind::CudaRuntime, 9, 0);
+        w.gpuOp(5000, 5500, w.string("_Z4tinyv"), SliceKind::Kernel, g, 9);
+        StrataTraceWriter::SectionsLaunch l;
+        l.correlation = 9;
+        l.kernel = "tiny";
+        l.names = {"a", "b"};
+        l.device = 0;
+        l.clockHz = 1e9;
+        l.attempted = 5;
+        l.records = reinterpret_cast<const uint8_t*>(recs.data());
+        l.count = 5;
+        w.sections(l);
+        QVERIFY(w.close());
+    }
+
+    void tablesCellByCell() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        QString error;
+        QVERIFY2(w.openFileSync(path_, &error), qPrintable(error));
+        SectionsPanel* p = w.sectionsPanel();
+        QCOMPARE(p->choiceCount(), 1);
+        QCOMPARE(p->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+        p->waitForJobs();
+        QAbstractItemModel* m = p->statsModel();
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(cell(m, 0, SectionStatsModel::Name), QString("a"));
+        QCOMPARE(cell(m, 0, SectionStatsModel::Samples), QString("3"));
+        QCOMPARE(cell(m, 0, SectionStatsModel::Blocks), QString("3"));
+        // Over blocks: 100, 50, 400: mean 183.33 (shown to the ns), median 100, p95 (rank 3) 400.
+        QCOMPARE(cell(m, 0, SectionStatsModel::Mean), QString("183 ns"));
+        QCOMPARE(m->data(m->index(0, SectionStatsModel::Mean), Qt::UserRole).toDouble(), 550.0 / 3);
+        QCOMPARE(cell(m, 0, SectionStatsModel::Median), QString("100 ns"));
+        QCOMPARE(cell(m, 0, SectionStatsModel::P95), QString("400 ns"));
+        QCOMPARE(cell(m, 0, SectionStatsModel::Max), QString("400 ns"));
+        QCOMPARE(cell(m, 0, SectionStatsModel::Share), QString("68.8 %")); // 550 / 800
+        QCOMPARE(cell(m, 0, SectionStatsModel::Max, Qt::ToolTipRole),
+                 QString("400 cycles at 1 GHz"));
+        // b over blocks 0 and 1: 200, 50: mean 125, median 125, p95 (rank 2) 200; share 250/800.
+        QCOMPARE(cell(m, 1, SectionStatsModel::Blocks), QString("2"));
+        QCOMPARE(cell(m, 1, SectionStatsModel::Median), QString("125 ns"));
+        QCOMPARE(cell(m, 1, SectionStatsModel::P95), QString("200 ns"));
+        QCOMPARE(cell(m, 1, SectionStatsModel::Share), QString("31.3 %")); // 31.25 rounded up
+        // Slowest blocks: 2 (400), 0 (300), 1 (100).
+        QAbstractItemModel* s = p->slowestModel();
+        QCOMPARE(s->rowCount(), 3);
+        QCOMPARE(s->columnCount(), 5);
+        QCOMPARE(s->headerData(3, Qt::Horizontal).toString(), QString("a"));
+        QCOMPARE(cell(s, 0, 0), QString("2"));
+        QCOMPARE(cell(s, 0, 1), QString("1"));
+        QCOMPARE(cell(s, 0, 2), QString("400 ns"));
+        QCOMPARE(cell(s, 1, 0), QString("0"));
+        QCOMPARE(cell(s, 1, 4), QString("200 ns"));
+        QCOMPARE(cell(s, 2, 2), QString("100 ns"));
+        // The CSV export of the table: numbers, not text.
+        const QString csv = dir_.filePath("stats.csv");
+        QVERIFY(saveTableCsv(m, csv, &error));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QCOMPARE(lines[0], QByteArray("Section,Samples,Blocks,Mean / block,Median,P95,Max,Share"));
+        QCOMPARE(lines[2], QByteArray("b,2,2,125,125,200,200,0.3125"));
+        // Every chart exports as PNG, SVG and PDF.
+        for (auto tab : {SectionsPanel::BoxTab, SectionsPanel::IterationsTab,
+                         SectionsPanel::HeatmapTab, SectionsPanel::SmTimelineTab})
+            for (const char* ext : {"png", "svg", "pdf"}) {
+                const QString out = dir_.filePath(QString("chart%1.%2").arg(int(tab)).arg(ext));
+                QVERIFY2(saveChart(p->chart(tab), out, &error), qPrintable(error));
+                QVERIFY(QFileInfo(out).size() > 100);
+            }
+    }
+
+    void smTimelineRaster() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        QString error;
+        QVERIFY(w.openFileSync(path_, &error));
+        w.sectionsPanel()->waitForJobs();
+        const SectionViewData* v = w.sectionsPanel()->view();
+        QVERIFY(v);
+        // SM 0 needs two slots (blocks 0 and 1 overlap), SM 1 one.
+        QCOMPARE(v->lanes.rows.size(), size_t(3));
+        QCOMPARE(v->lanes.rowOfBlock, (std::vector<uint32_t>{0, 1, 2}));
+        // 8 bins of 50 ns over [0, 400): section + 1 per cell (later samples drawn over).
+        const std::vector<uint16_t> c = rasterSmTimeline(*v, 8);
+        QCOMPARE(std::vector<uint16_t>(c.begin(), c.begin() + 8),
+                 (std::vector<uint16_t>{1, 1, 2, 2, 2, 2, 2, 0}));
+        QCOMPARE(std::vector<uint16_t>(c.begin() + 8, c.begin() + 16),
+                 (std::vector<uint16_t>{1, 2, 2, 0, 0, 0, 0, 0}));
+        QCOMPARE(std::vector<uint16_t>(c.begin() + 16, c.end()), std::vector<uint16_t>(8, 1));
+        // The iterations chart's data: one iteration, a 550, b 250.
+        QCOMPARE(v->iterations.size(), size_t(1));
+        QCOMPARE(v->iterations[0], (std::vector<double>{550, 250}));
+    }
+
+    void timelineMarkerAndLanes() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        QString error;
+        QVERIFY(w.openFileSync(path_, &error));
+        const TrackLayout& layout = w.timeline()->layout();
+        int sectionsRow = -1;
+        for (size_t i = 0; i < layout.rows().size(); ++i)
+            if (layout.rows()[i].kind == TrackRow::Kind::Sections) sectionsRow = int(i);
+        QVERIFY(sectionsRow >= 0);
+        const TrackRow& r = layout.rows()[size_t(sectionsRow)];
+        QCOMPARE(r.device, 0);
+        QCOMPARE(r.smLanes, 2);
+        QCOMPARE(r.label, QString("In-kernel sections (1 launch)"));
+        QCOMPARE(r.height, TrackLayout::kSectionsHeader + TrackLayout::kRowPad);
+        w.timeline()->setRowExpanded(sectionsRow, true);
+        QCOMPARE(layout.rows()[size_t(sectionsRow)].height, TrackLayout::kSectionsHeader +
+                                                                2 * TrackLayout::kSmLaneHeight +
+                                                                TrackLayout::kRowPad);
+        // The kernel's slice carries the marker: its launch is in the lanes cache, shifted so
+        // the first section starts with the kernel (device ns 0 -> trace 5000).
+        w.timeline()->buildLevelOfDetail();
+        QImage img(1200, 800, QImage::Format_ARGB32);
+        QPainter painter(&img);
+        w.timeline()->paintTracksArea(painter); // paints the expanded lanes without failing
+        painter.end();
+        // Selecting the kernel shows its launch in the Sections dock.
+        SliceRef kernel;
+        for (SliceRef s : w.trace()->byCorrelation(9))
+            if (w.trace()->kind(s) == SliceKind::Kernel) kernel = s;
+        QVERIFY(kernel.valid());
+        QCOMPARE(w.trace()->start(kernel), TimeNs(5000));
+        QCOMPARE(sectionTimeShift(*w.trace(), w.trace()->sections()[0]), TimeNs(5000));
+        w.timeline()->selectSlice(kernel);
+        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+    }
+
+    void importErrorsNameTheFile() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        const QString bad = dir_.filePath("ragged.csv");
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("a,b\n1,2\n3\n");
+        f.close();
+        QString error;
+        QVERIFY(!w.openFileSync(bad, &error));
+        QVERIFY2(error.contains("ragged.csv: line 3 has 1 values"), qPrintable(error));
+        QCOMPARE(w.sectionsPanel()->choiceCount(), 0);
+        // A good one beside no trace: its choice shows.
+        const QString good = dir_.filePath("ok.csv");
+        QFile g(good);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("load,store\n10,20\n30,40\n");
+        g.close();
+        QVERIFY(w.openFileSync(good, &error));
+        QCOMPARE(w.sectionsPanel()->choiceCount(), 1);
+        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("ok.csv (imported)"));
+        w.sectionsPanel()->waitForJobs();
+        QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
+                 QString("40 cycles")); // one block (0): its load total 10 + 30
+    }
+};
+
+QTEST_MAIN(TestSectionsView)
+#include "tst_sections_view.moc"

@@ -1,0 +1,108 @@
+#include "chart_export.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModel>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSvgGenerator>
+
+namespace strata {
+
+QString chartFileFilter() {
+    return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
+}
+
+QString tableFileFilter() {
+    return QObject::tr("CSV table (*.csv)");
+}
+
+bool saveChart(QCustomPlot* plot, const QString& path, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const int w = plot->width() > 0 ? plot->width() : 900,
+              h = plot->height() > 0 ? plot->height() : 500;
+    bool ok = false;
+    if (suffix == "png") {
+        ok = plot->savePng(path, w, h, 2.0);
+    } else if (suffix == "pdf") {
+        ok = plot->savePdf(path, w, h);
+    } else if (suffix == "svg") {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(QSize(w, h));
+        svg.setViewBox(QRect(0, 0, w, h));
+        svg.setTitle(plot->objectName());
+        QCPPainter painter;
+        ok = painter.begin(&svg);
+        if (ok) {
+            plot->toPainter(&painter, w, h);
+            ok = painter.end();
+        }
+    } else {
+        if (error) *error = QObject::tr("%1: not a chart format (.png, .svg or .pdf)").arg(path);
+        return false;
+    }
+    if (!ok && error) *error = QObject::tr("%1: could not be written").arg(path);
+    return ok;
+}
+
+namespace {
+QString csvCell(QString s) {
+    if (s.contains(',') || s.contains('"') || s.contains('\n'))
+        s = '"' + s.replace("\"", "\"\"") + '"';
+    return s;
+}
+} // namespace
+
+bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    QStringList line;
+    for (int c = 0; c < model->columnCount(); ++c)
+        line << csvCell(model->headerData(c, Qt::Horizontal).toString());
+    QByteArray out = line.join(',').toUtf8() + '\n';
+    for (int r = 0; r < model->rowCount(); ++r) {
+        line.clear();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const QModelIndex i = model->index(r, c);
+            const QVariant raw = model->data(i, Qt::UserRole);
+            const bool number =
+                raw.isValid() && raw.canConvert<double>() && raw.typeId() != QMetaType::QString;
+            line << csvCell(number ? QString::number(raw.toDouble(), 'g', 15)
+                                   : model->data(i, Qt::DisplayRole).toString());
+        }
+        out += line.join(',').toUtf8() + '\n';
+    }
+    if (f.write(out) != out.size()) {
+        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void exportChartInteractively(QWidget* parent, QCustomPlot* plot, const QString& baseName) {
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(
+        parent, QObject::tr("Export Chart"), baseName + ".png", chartFileFilter(), &filter);
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveChart(plot, path, &error))
+        QMessageBox::warning(parent, QObject::tr("Export Chart"), error);
+}
+
+void exportTableInteractively(QWidget* parent, const QAbstractItemModel* model,
+                              const QString& baseName) {
+    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export Table"),
+                                                      baseName + ".csv", tableFileFilter());
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveTableCsv(model, path, &error))
+        QMessageBox::warning(parent, QObject::tr("Export Table"), error);
+}
+
+} // namespace strata

@@ -1,0 +1,287 @@
+#include "section_charts.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+constexpr int kTimelineBins = 1600;
+constexpr int kMaxHeatmapColumns = 4096; // more blocks are binned (a bin shows its slowest)
+
+QString unitLabel(const SectionViewData& v) {
+    return v.ns ? QObject::tr("time per block (ns)") : QObject::tr("cycles per block");
+}
+
+void setSectionTicks(QCPAxis* axis, const SectionViewData& v) {
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (size_t s = 0; s < v.names.size(); ++s)
+        ticker->addTick(double(s), QString::fromStdString(v.names[s]));
+    axis->setTicker(ticker);
+}
+
+void reset(QCustomPlot* plot) {
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->plotLayout()->clear();
+    plot->plotLayout()->addElement(0, 0, new QCPAxisRect(plot));
+    QCPAxisRect* rect = plot->axisRect();
+    plot->xAxis = rect->axis(QCPAxis::atBottom);
+    plot->yAxis = rect->axis(QCPAxis::atLeft);
+    plot->xAxis2 = rect->axis(QCPAxis::atTop);
+    plot->yAxis2 = rect->axis(QCPAxis::atRight);
+    plot->legend = new QCPLegend;
+    rect->insetLayout()->addElement(plot->legend, Qt::AlignRight | Qt::AlignTop);
+    plot->legend->setLayer("legend");
+    plot->legend->setBrush(QColor(255, 255, 255, 215));
+    plot->legend->setVisible(false);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+}
+
+// Empty bars whose only use is a legend entry in section s's colour.
+void legendEntry(QCustomPlot* plot, size_t s, const QString& name) {
+    auto* b = new QCPBars(plot->xAxis, plot->yAxis);
+    b->setName(name);
+    b->setBrush(sectionColor(s));
+    b->setPen(QPen(sectionColor(s).darker(130)));
+}
+
+} // namespace
+
+QColor sectionColor(size_t s) {
+    static const QRgb palette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
+                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+    return QColor::fromRgb(palette[s % (sizeof palette / sizeof palette[0])]);
+}
+
+BoxStats boxStats(std::vector<double>& v) {
+    BoxStats b;
+    if (v.empty()) return b;
+    std::sort(v.begin(), v.end());
+    auto quantile = [&](double q) { // linear interpolation between closest ranks
+        const double at = q * double(v.size() - 1);
+        const size_t lo = size_t(std::floor(at));
+        const size_t hi = std::min(lo + 1, v.size() - 1);
+        return v[lo] + (v[hi] - v[lo]) * (at - double(lo));
+    };
+    b.q1 = quantile(0.25);
+    b.median = quantile(0.5);
+    b.q3 = quantile(0.75);
+    const double iqr = b.q3 - b.q1, lo = b.q1 - 1.5 * iqr, hi = b.q3 + 1.5 * iqr;
+    b.min = b.q1;
+    b.max = b.q3;
+    for (double x : v) {
+        if (x < lo || x > hi)
+            b.outliers.push_back(x);
+        else {
+            b.min = std::min(b.min, x);
+            b.max = std::max(b.max, x);
+        }
+    }
+    return b;
+}
+
+void plotSectionBoxes(QCustomPlot* plot, const SectionViewData& v) {
+    reset(plot);
+    const size_t S = v.names.size();
+    std::vector<std::vector<double>> perSection(S);
+    for (const BlockSections& b : v.blocks)
+        for (size_t s = 0; s < S && s < b.bySection.size(); ++s)
+            if (b.bySection[s] > 0) perSection[s].push_back(b.bySection[s]);
+    double top = 0;
+    for (size_t s = 0; s < S; ++s) {
+        if (perSection[s].empty()) continue;
+        BoxStats st = boxStats(perSection[s]);
+        if (st.outliers.size() > 500) { // the extremes are what matter
+            std::sort(st.outliers.begin(), st.outliers.end());
+            st.outliers.erase(st.outliers.begin() + 250, st.outliers.end() - 250);
+        }
+        auto* box = new QCPStatisticalBox(plot->xAxis, plot->yAxis);
+        box->setBrush(sectionColor(s).lighter(130));
+        box->setPen(QPen(sectionColor(s).darker(150)));
+        box->setWidth(0.5);
+        box->addData(double(s), st.min, st.q1, st.median, st.q3, st.max,
+                     QVector<double>(st.outliers.begin(), st.outliers.end()));
+        top = std::max(top, perSection[s].back());
+    }
+    setSectionTicks(plot->xAxis, v);
+    plot->xAxis->setRange(-0.6, double(S) - 0.4);
+    plot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+    plot->yAxis->setLabel(unitLabel(v));
+    plot->xAxis->setLabel(
+        QObject::tr("section (box: quartiles; whiskers: 1.5 IQR; dots: outliers) — %1 blocks")
+            .arg(v.blocks.size()));
+    plot->replot();
+}
+
+void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v) {
+    reset(plot);
+    const size_t I = v.iterations.size();
+    QCPBars* below = nullptr;
+    double top = 0;
+    std::vector<double> stack(I, 0.0);
+    for (size_t s = 0; s < v.names.size(); ++s) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setName(QString::fromStdString(v.names[s]));
+        bars->setBrush(sectionColor(s));
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.8);
+        QVector<double> keys, values;
+        for (size_t i = 0; i < I; ++i) {
+            const double x = s < v.iterations[i].size() ? v.iterations[i][s] : 0;
+            keys.push_back(double(i));
+            values.push_back(x);
+            stack[i] += x;
+        }
+        bars->setData(keys, values, true);
+        if (below) bars->moveAbove(below);
+        below = bars;
+    }
+    for (double x : stack) top = std::max(top, x);
+    plot->legend->setVisible(true);
+    QSharedPointer<QCPAxisTickerFixed> whole(new QCPAxisTickerFixed);
+    whole->setTickStep(1);
+    whole->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    plot->xAxis->setTicker(whole);
+    plot->xAxis->setRange(-0.6, double(I) - 0.4);
+    plot->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+    plot->xAxis->setLabel(QObject::tr("iteration (the n-th time a block entered a section)"));
+    plot->yAxis->setLabel(v.ns ? QObject::tr("time summed over blocks (ns)")
+                               : QObject::tr("cycles summed over blocks"));
+    plot->replot();
+}
+
+void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highlight) {
+    reset(plot);
+    const size_t B = v.blocks.size(), S = v.names.size();
+    if (B == 0 || S == 0) {
+        plot->replot();
+        return;
+    }
+    const size_t columns = std::min<size_t>(B, kMaxHeatmapColumns);
+    auto* map = new QCPColorMap(plot->xAxis, plot->yAxis);
+    map->data()->setSize(int(columns), int(S));
+    map->data()->setRange(QCPRange(0, double(B - 1)), QCPRange(0, double(S - 1)));
+    map->data()->fill(0);
+    // Each block's time in a section over the section's median block: imbalance shows whatever
+    // the sections' sizes (a 100 ns store and a 6 µs compute on one scale would hide it).
+    std::vector<double> median(S, 0.0);
+    for (size_t s = 0; s < S; ++s) {
+        std::vector<double> x;
+        for (const BlockSections& b : v.blocks)
+            if (s < b.bySection.size() && b.bySection[s] > 0) x.push_back(b.bySection[s]);
+        median[s] = valueStats(x).median;
+    }
+    for (size_t b = 0; b < B; ++b) {
+        const int col = int(b * columns / B);
+        for (size_t s = 0; s < S && s < v.blocks[b].bySection.size(); ++s)
+            if (median[s] > 0)
+                map->data()->setCell(
+                    col, int(s),
+                    std::max(map->data()->cell(col, int(s)), v.blocks[b].bySection[s] / median[s]));
+    }
+    map->setInterpolate(false);
+    map->setGradient(QCPColorGradient::gpThermal);
+    auto* scale = new QCPColorScale(plot);
+    plot->plotLayout()->addElement(0, 1, scale);
+    scale->setLabel(QObject::tr("× the section's median block"));
+    map->setColorScale(scale);
+    map->rescaleDataRange(true);
+    auto* margins = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    setSectionTicks(plot->yAxis, v);
+    plot->xAxis->setLabel(B > columns ? QObject::tr("block (binned: each column shows its slowest)")
+                                      : QObject::tr("block"));
+    plot->xAxis->setRange(-0.5, double(B) - 0.5);
+    plot->yAxis->setRange(-0.5, double(S) - 0.5);
+    if (highlight >= 0 && size_t(highlight) < B) {
+        auto* r = new QCPItemRect(plot);
+        r->topLeft->setCoords(double(v.blocks[size_t(highlight)].block) - 0.5, double(S) - 0.5);
+        r->bottomRight->setCoords(double(v.blocks[size_t(highlight)].block) + 0.5, -0.5);
+        r->setPen(QPen(QColor(230, 0, 180), 2));
+    }
+    plot->replot();
+}
+
+std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins) {
+    const size_t rows = v.lanes.rows.size();
+    std::vector<uint16_t> cells(rows * size_t(bins), 0);
+    if (!v.launch || rows == 0 || v.lanes.endNs <= v.lanes.startNs) return cells;
+    const double span = double(v.lanes.endNs - v.lanes.startNs);
+    // The block index of each sample: blocks are sorted by block id (blockSections).
+    for (const SectionSample& s : v.launch->samples) {
+        const auto it =
+            std::lower_bound(v.blocks.begin(), v.blocks.end(), s.block,
+                             [](const BlockSections& b, uint32_t x) { return b.block < x; });
+        if (it == v.blocks.end() || it->block != s.block) continue;
+        const size_t row = v.lanes.rowOfBlock[size_t(it - v.blocks.begin())];
+        int b0 = int(double(s.startNs - v.lanes.startNs) / span * bins);
+        int b1 = int(double(s.endNs - v.lanes.startNs) / span * bins);
+        b0 = std::clamp(b0, 0, bins - 1);
+        b1 = std::clamp(b1, b0, bins - 1);
+        for (int b = b0; b <= b1; ++b)
+            cells[row * size_t(bins) + size_t(b)] = uint16_t(s.section + 1);
+    }
+    return cells;
+}
+
+void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight) {
+    reset(plot);
+    const size_t rows = v.lanes.rows.size(), S = v.names.size();
+    if (rows == 0 || !v.launch || !v.launch->hasTimes) {
+        auto* text = new QCPItemText(plot);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setText(QObject::tr("No SM timeline: these sections carry no %globaltimer times\n"
+                                  "(an imported timer array). Record them with sections.cuh."));
+        plot->replot();
+        return;
+    }
+    const double spanUs = double(v.lanes.endNs - v.lanes.startNs) / 1000.0;
+    const std::vector<uint16_t> cells = rasterSmTimeline(v, kTimelineBins);
+    auto* map = new QCPColorMap(plot->xAxis, plot->yAxis);
+    map->data()->setSize(kTimelineBins, int(rows));
+    map->data()->setRange(QCPRange(0, spanUs), QCPRange(0, double(rows - 1)));
+    for (size_t r = 0; r < rows; ++r)
+        for (int b = 0; b < kTimelineBins; ++b)
+            map->data()->setCell(b, int(r), cells[r * kTimelineBins + size_t(b)]);
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setLevelCount(int(S) + 1);
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setColorStopAt(0, QColor(250, 250, 250));
+    // S + 1 levels sampled at k / S: exactly the stops (value k = section k - 1, 0 = idle).
+    for (size_t s = 0; s < S; ++s) g.setColorStopAt(double(s + 1) / double(S), sectionColor(s));
+    map->setGradient(g);
+    map->setInterpolate(false);
+    map->setDataRange(QCPRange(0, double(S)));
+    for (size_t s = 0; s < S; ++s) legendEntry(plot, s, QString::fromStdString(v.names[s]));
+    plot->legend->setVisible(true);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const size_t step = std::max<size_t>(1, v.lanes.sms.size() / 24);
+    for (size_t k = 0; k < v.lanes.sms.size(); k += step)
+        ticker->addTick(double(v.lanes.firstRowOfSm[k]), QString("SM %1").arg(v.lanes.sms[k]));
+    plot->yAxis->setTicker(ticker);
+    plot->yAxis->setRangeReversed(true);
+    plot->yAxis->setRange(-0.5, double(rows) - 0.5);
+    plot->xAxis->setRange(0, spanUs);
+    plot->xAxis->setLabel(
+        QObject::tr("µs since the launch's first section began (%1 blocks on %2 SMs)")
+            .arg(v.blocks.size())
+            .arg(v.lanes.sms.size()));
+    if (highlight >= 0 && size_t(highlight) < v.blocks.size()) {
+        const BlockSections& b = v.blocks[size_t(highlight)];
+        const double row = double(v.lanes.rowOfBlock[size_t(highlight)]);
+        auto* r = new QCPItemRect(plot);
+        r->topLeft->setCoords(double(b.startNs - v.lanes.startNs) / 1000.0, row - 0.5);
+        r->bottomRight->setCoords(double(b.endNs - v.lanes.startNs) / 1000.0, row + 0.5);
+        r->setPen(QPen(QColor(230, 0, 180), 2));
+    }
+    plot->replot();
+}
+
+} // namespace strata

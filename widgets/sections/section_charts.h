@@ -1,0 +1,35 @@
+#pragma once
+// The Sections view's charts, drawn with QCustomPlot from a SectionViewData: a box plot per
+// section across blocks, stacked bars per iteration, a block x section heatmap and the SM
+// timeline (one row per SM slot, each block's sections in time from %globaltimer). Each
+// function clears the plot and draws; `highlightBlock` (an index into SectionViewData::blocks,
+// or -1) is outlined where the chart shows blocks.
+#include "section_view_data.h"
+
+#include <QColor>
+
+class QCustomPlot;
+
+namespace strata {
+
+// Section s's colour (a qualitative palette; the same in every chart and on the timeline).
+QColor sectionColor(size_t s);
+
+void plotSectionBoxes(QCustomPlot* plot, const SectionViewData& v);
+void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v);
+void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highlightBlock);
+void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlightBlock);
+
+// Box statistics of `values` (sorted in place): min and max within 1.5 IQR of the quartiles,
+// and the values beyond them (outliers).
+struct BoxStats {
+    double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
+    std::vector<double> outliers;
+};
+BoxStats boxStats(std::vector<double>& values);
+
+// A section of the SM timeline raster: per row, kBins cells of (section + 1), 0 where no section
+// of any block runs. Exposed for tests.
+std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins);
+
+} // namespace strata

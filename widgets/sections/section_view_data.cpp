@@ -1,0 +1,49 @@
+#include "section_view_data.h"
+
+#include "model/time_text.h"
+
+#include <cmath>
+
+namespace strata {
+
+SectionViewData computeSectionView(const QString& title, std::vector<const SectionSet*> sets) {
+    SectionViewData v;
+    v.title = title;
+    if (sets.empty()) return v;
+    v.stats = sectionStats(sets);
+    v.ns = v.stats.ns;
+    v.launch = sets.front();
+    const SectionSet& one = *v.launch;
+    for (uint16_t s = 0; s < uint16_t(std::min<size_t>(one.names.size(), 65535)); ++s)
+        v.names.push_back(one.nameOf(s));
+    for (const SectionSample& x : one.samples)
+        while (v.names.size() <= x.section) v.names.push_back(one.nameOf(uint16_t(v.names.size())));
+    v.clockHz = v.ns ? one.clockHz : 0;
+    // Per block and per iteration in the pool's unit (cycles when any launch lacks a clock).
+    v.blocks = blockSections(one, 0);
+    v.iterations = iterationSections(one, 0);
+    if (!v.ns && one.clockHz > 0) { // the pool is in cycles: undo the launch's conversion
+        const double k = one.clockHz / 1e9;
+        for (BlockSections& b : v.blocks) {
+            b.total *= k;
+            for (double& x : b.bySection) x *= k;
+        }
+        for (auto& row : v.iterations)
+            for (double& x : row) x *= k;
+    }
+    if (one.hasTimes) v.lanes = layoutSmLanes(v.blocks);
+    return v;
+}
+
+QString sectionValueText(double value, bool ns) {
+    if (!ns) {
+        QString digits = QString::number(std::llround(value));
+        for (qsizetype at = digits.size() - 3; at > (digits.startsWith('-') ? 1 : 0); at -= 3)
+            digits.insert(at, QChar(0x2009)); // thin-space groups, as the time formatter
+        return digits + " cycles";
+    }
+    if (value < 100) return QString::number(value, 'f', value < 10 ? 2 : 1) + " ns";
+    return QString::fromStdString(formatDuration(TimeNs(std::llround(value))));
+}
+
+} // namespace strata

@@ -1,0 +1,34 @@
+#pragma once
+// What the Sections view shows for one choice of launches, computed off the GUI thread
+// (core/analysis/section_stats.h, section_lanes.h): the statistics over the pooled launches,
+// and for one launch (the chosen one, or the first of a pool) its blocks, iterations and SM lanes.
+#include "analysis/section_lanes.h"
+#include "analysis/section_stats.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace strata {
+
+struct SectionViewData {
+    QString title;                      // "matmul — 5 launches", "matmul — launch 42", a file
+    SectionStats stats;                 // pooled
+    const SectionSet* launch = nullptr; // the one launch the per-block charts show
+    std::vector<std::string> names;     // section names by id (of `launch`)
+    std::vector<BlockSections> blocks;  // of `launch`, by block index
+    std::vector<std::vector<double>> iterations; // of `launch`: [iteration][section]
+    SmLaneLayout lanes;                          // of `launch` (empty for imports: no times)
+    double clockHz = 0;                          // of `launch`: cycles -> ns (0: values in cycles)
+    bool ns = false;                             // values in ns
+};
+
+// Computes the view of `sets` (pooled; the first is the one launch shown per block).
+SectionViewData computeSectionView(const QString& title, std::vector<const SectionSet*> sets);
+
+// A value of the view as text: a time ("12.3 µs", "850 ns", "3.5 ns") when `ns`, else cycles
+// ("12,345 cycles").
+QString sectionValueText(double value, bool ns);
+
+} // namespace strata

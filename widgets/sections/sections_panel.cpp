@@ -1,0 +1,282 @@
+#include "sections_panel.h"
+
+#include "charts/chart_export.h"
+#include "io/sections/sections_import.h"
+#include "section_charts.h"
+#include "section_stats_model.h"
+#include "slowest_blocks_model.h"
+#include "workspace/job_runner.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace strata {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(Qt::UserRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(false);
+    view->setAlternatingRowColors(true);
+    return view;
+}
+
+} // namespace
+
+SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      choice_(new QComboBox(this)), info_(new QLabel(this)), tabs_(new QTabWidget(this)),
+      stats_(new SectionStatsModel(this)), slowest_(new SlowestBlocksModel(this)) {
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Sections of:"), this));
+    choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    top->addWidget(choice_, 1);
+    auto* importButton = new QToolButton(this);
+    importButton->setText(tr("Import…"));
+    importButton->setToolTip(tr("Import a timer array times[section][iteration] (.npy, .csv, "
+                                ".json) or a .sections file"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export the table shown as CSV, or the chart as PNG, SVG or PDF"));
+    top->addWidget(importButton);
+    top->addWidget(exportButton);
+    info_->setWordWrap(true);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    statsView_ = makeTable(stats_, this);
+    slowestView_ = makeTable(slowest_, this);
+    auto* tableTab = new QSplitter(Qt::Vertical, this);
+    tableTab->addWidget(statsView_);
+    auto* slowestBox = new QWidget(this);
+    auto* sl = new QVBoxLayout(slowestBox);
+    sl->setContentsMargins(0, 0, 0, 0);
+    sl->addWidget(new QLabel(tr("Slowest blocks (select one to mark it on the heatmap and the SM "
+                                "timeline)"),
+                             slowestBox));
+    sl->addWidget(slowestView_);
+    tableTab->addWidget(slowestBox);
+    tableTab->setStretchFactor(0, 1);
+    tableTab->setStretchFactor(1, 2);
+    tabs_->addTab(tableTab, tr("Table"));
+    const char* names[] = {"Box Plot", "Iterations", "Heatmap", "SM Timeline"};
+    for (int i = 0; i < 4; ++i) {
+        charts_[i] = new QCustomPlot(this);
+        charts_[i]->setObjectName(names[i]);
+        tabs_->addTab(charts_[i], tr(names[i]));
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(info_);
+    layout->addWidget(tabs_, 1);
+
+    connect(choice_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+    connect(importButton, &QToolButton::clicked, this, &SectionsPanel::importInteractively);
+    connect(exportButton, &QToolButton::clicked, this, &SectionsPanel::exportCurrent);
+    connect(slowestView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                auto* proxy = static_cast<QSortFilterProxyModel*>(slowestView_->model());
+                const QModelIndex src = proxy->mapToSource(current);
+                highlight_ = src.isValid() ? long(slowest_->blockAt(src.row())) : -1;
+                redrawCharts();
+            });
+    traceChanged(trace());
+}
+
+SectionsPanel::~SectionsPanel() = default;
+
+QCustomPlot* SectionsPanel::chart(Tab t) const {
+    return t == TableTab ? nullptr : charts_[int(t) - 1];
+}
+
+int SectionsPanel::choiceCount() const {
+    return int(choices_.size());
+}
+
+QString SectionsPanel::choiceLabel(int i) const {
+    return choices_[size_t(i)].label;
+}
+
+void SectionsPanel::setChoice(int i) {
+    choice_->setCurrentIndex(i);
+}
+
+void SectionsPanel::showTab(Tab t) {
+    tabs_->setCurrentIndex(int(t));
+}
+
+void SectionsPanel::selectSlowestBlock(int row) {
+    slowestView_->selectRow(row);
+    slowestView_->setCurrentIndex(slowestView_->model()->index(row, 0));
+}
+
+void SectionsPanel::waitForJobs() {
+    jobs_->waitForFinished();
+}
+
+void SectionsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
+    rebuildChoices();
+}
+
+void SectionsPanel::rebuildChoices() {
+    const QSignalBlocker block(choice_);
+    choices_.clear();
+    choice_->clear();
+    if (trace_) {
+        std::map<std::string, std::vector<const SectionSet*>> byKernel;
+        for (const SectionSet& s : trace_->sections()) byKernel[s.kernel].push_back(&s);
+        for (const auto& [kernel, sets] : byKernel) {
+            const QString name = QString::fromStdString(kernel);
+            if (sets.size() > 1)
+                choices_.push_back({tr("%1 — all %2 launches").arg(name).arg(sets.size()), sets});
+            for (const SectionSet* s : sets)
+                choices_.push_back({tr("%1 — launch %2 (%3 blocks)")
+                                        .arg(name)
+                                        .arg(s->correlation)
+                                        .arg(s->blockCount()),
+                                    {s}});
+        }
+    }
+    for (const SectionSet& s : imported_)
+        choices_.push_back({tr("%1 (imported)").arg(QString::fromStdString(s.kernel)), {&s}});
+    for (const Choice& c : choices_) choice_->addItem(c.label);
+    compute();
+}
+
+void SectionsPanel::selectedSliceChanged(const TraceSliceRef& r) {
+    if (!trace_ || !r.valid() || trace_->kind(r.slice) != SliceKind::Kernel) return;
+    const SliceRef launch = r.slice;
+    for (size_t i = 0; i < choices_.size(); ++i) {
+        const Choice& c = choices_[i];
+        if (c.sets.size() != 1 || c.sets[0]->correlation < 0) continue;
+        for (SliceRef k : trace_->byCorrelation(c.sets[0]->correlation))
+            if (k == launch) {
+                choice_->setCurrentIndex(int(i));
+                return;
+            }
+    }
+}
+
+void SectionsPanel::compute() {
+    const int i = choice_->currentIndex();
+    if (i < 0 || size_t(i) >= choices_.size()) {
+        jobs_->cancel();
+        show(nullptr);
+        info_->setText(trace_ ? tr("This trace has no in-kernel sections. Instrument a kernel with "
+                                   "kernels/include/strata/sections.cuh and record it, or import a "
+                                   "timer array (Import…).")
+                              : tr("Import a timer array (Import…) or open a recording with "
+                                   "sections."));
+        return;
+    }
+    info_->setText(tr("Computing…"));
+    // The sets live in the trace (held by the job) or in imported_ (never erased).
+    jobs_->run(
+        [trace = trace_, c = choices_[size_t(i)]](JobControl&) {
+            return std::make_shared<SectionViewData>(computeSectionView(c.label, c.sets));
+        },
+        [this](std::shared_ptr<SectionViewData> v) { show(std::move(v)); });
+}
+
+void SectionsPanel::show(std::shared_ptr<SectionViewData> v) {
+    stats_->setData(nullptr);
+    slowest_->setData(nullptr);
+    view_ = std::move(v);
+    highlight_ = -1;
+    stats_->setData(view_.get());
+    slowest_->setData(view_.get());
+    if (view_) {
+        const SectionStats& st = view_->stats;
+        QString text = tr("%1 %2, %3 blocks, values in %4")
+                           .arg(st.launches)
+                           .arg(st.launches == 1 ? tr("launch") : tr("launches"))
+                           .arg(st.blocks)
+                           .arg(st.ns ? tr("time (clock %1 GHz; hover for cycles)")
+                                            .arg(st.clockHz / 1e9, 0, 'g', 4)
+                                      : tr("cycles (no clock rate known)"));
+        for (const std::string& w : st.warnings) text += "\n⚠ " + QString::fromStdString(w);
+        info_->setText(text);
+        statsView_->resizeColumnsToContents();
+        slowestView_->resizeColumnsToContents();
+    }
+    redrawCharts();
+}
+
+void SectionsPanel::redrawCharts() {
+    if (!view_) {
+        for (QCustomPlot* c : charts_) {
+            c->clearPlottables();
+            c->clearItems();
+            c->replot();
+        }
+        return;
+    }
+    plotSectionBoxes(charts_[0], *view_);
+    plotSectionIterations(charts_[1], *view_);
+    plotSectionHeatmap(charts_[2], *view_, highlight_);
+    plotSmTimeline(charts_[3], *view_, highlight_);
+}
+
+bool SectionsPanel::importFile(const QString& path, QString* error) {
+    SectionsImport r = importSections(path.toStdString());
+    if (!r.ok()) {
+        if (error) *error = QString::fromStdString(r.error);
+        return false;
+    }
+    for (SectionSet& s : r.sets) imported_.push_back(std::move(s));
+    rebuildChoices();
+    choice_->setCurrentIndex(choice_->count() - 1);
+    if (error && !r.warnings.empty()) *error = QString::fromStdString(r.warnings.front());
+    return true;
+}
+
+void SectionsPanel::importInteractively() {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Import Timer Sections"), {},
+        tr("Timer sections (*.npy *.csv *.json *.sections);;All files (*)"));
+    if (path.isEmpty()) return;
+    QString error;
+    if (!importFile(path, &error)) QMessageBox::warning(this, tr("Import Timer Sections"), error);
+}
+
+void SectionsPanel::exportCurrent() {
+    const QString base = view_ ? view_->title.section(' ', 0, 0) + "-sections" : "sections";
+    if (tabs_->currentIndex() == TableTab) {
+        const bool slowest = slowestView_->hasFocus();
+        exportTableInteractively(this,
+                                 slowest ? static_cast<QAbstractItemModel*>(slowest_) : stats_,
+                                 base + (slowest ? "-blocks" : ""));
+        return;
+    }
+    QCustomPlot* plot = charts_[tabs_->currentIndex() - 1];
+    exportChartInteractively(this, plot,
+                             base + "-" + plot->objectName().toLower().replace(' ', '-'));
+}
+
+} // namespace strata

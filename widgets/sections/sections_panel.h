@@ -1,0 +1,80 @@
+#pragma once
+// The Sections dock: in-kernel timer sections (kernels/include/strata/sections.cuh) of the
+// current trace's kernel launches, and timer arrays imported from files (File > Import Timer
+// Sections…). For the chosen launch, or all launches of a kernel, or an imported array: a table
+// per section, the slowest blocks, a box plot per section across blocks, stacked bars per
+// iteration, a block x section heatmap and the SM timeline. Selecting a kernel with sections on
+// the timeline shows its launch; every table exports CSV and every chart PNG/SVG/PDF. Computed off
+// the GUI thread.
+#include "section_view_data.h"
+#include "workspace/trace_panel.h"
+
+#include <deque>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace strata {
+
+class JobRunner;
+class SectionStatsModel;
+class SlowestBlocksModel;
+
+class SectionsPanel : public TracePanel {
+    Q_OBJECT
+public:
+    enum Tab { TableTab, BoxTab, IterationsTab, HeatmapTab, SmTimelineTab };
+    SectionsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
+    ~SectionsPanel() override;
+
+    // Reads a timer array or .sections file into the view (as a new choice, shown); false and
+    // *error (naming the file and what is wrong) when it cannot.
+    bool importFile(const QString& path, QString* error);
+    int choiceCount() const;
+    QString choiceLabel(int i) const;
+    void setChoice(int i);
+    void showTab(Tab t);
+    void selectSlowestBlock(int row); // marks it on the charts
+    void importInteractively();       // File > Import Timer Sections…
+    void waitForJobs();               // screenshots, tests
+
+    const SectionViewData* view() const { return view_.get(); }
+    SectionStatsModel* statsModel() const { return stats_; }
+    SlowestBlocksModel* slowestModel() const { return slowest_; }
+    QCustomPlot* chart(Tab t) const;
+
+protected:
+    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
+    void selectedSliceChanged(const TraceSliceRef& r) override;
+
+private:
+    struct Choice {
+        QString label;
+        std::vector<const SectionSet*> sets;
+    };
+    void rebuildChoices();
+    void compute();
+    void show(std::shared_ptr<SectionViewData> v);
+    void redrawCharts();
+    void exportCurrent();
+
+    std::shared_ptr<const Trace> trace_;
+    std::deque<SectionSet> imported_;
+    std::vector<Choice> choices_;
+    std::shared_ptr<SectionViewData> view_;
+    long highlight_ = -1;
+    JobRunner* jobs_;
+    QComboBox* choice_;
+    QLabel* info_;
+    QTabWidget* tabs_;
+    QTableView* statsView_;
+    QTableView* slowestView_;
+    SectionStatsModel* stats_;
+    SlowestBlocksModel* slowest_;
+    QCustomPlot* charts_[4] = {};
+};
+
+} // namespace strata

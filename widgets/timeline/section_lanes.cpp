@@ -1,0 +1,143 @@
+#include "section_lanes.h"
+
+#include "analysis/section_lanes.h"
+#include "analysis/section_stats.h"
+
+#include <QImage>
+
+#include <algorithm>
+#include <set>
+
+namespace strata {
+
+namespace {
+
+QRgb sectionRgb(size_t s) { // the Sections view's palette (widgets/sections/section_charts.cpp)
+    static const QRgb palette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
+                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+    return 0xff000000u | palette[s % (sizeof palette / sizeof palette[0])];
+}
+
+} // namespace
+
+void SectionLanesCache::reset(const Trace* trace) {
+    launches_.clear();
+    sms_.clear();
+    if (!trace) return;
+    std::map<int32_t, std::set<uint16_t>> sms;
+    for (const SectionSet& set : trace->sections()) {
+        const SliceRef k = kernelOfSections(*trace, set);
+        if (!k.valid() || !set.hasTimes) continue;
+        Launch l;
+        l.set = &set;
+        l.kernel = k;
+        l.start = trace->start(k);
+        l.end = l.start + trace->duration(k);
+        l.shift = sectionTimeShift(*trace, set);
+        const GpuActivity* g = trace->gpu(k);
+        l.device = g ? g->device : set.device;
+        const std::vector<const SectionSet*> one{&set};
+        const SectionStats st = sectionStats(one);
+        l.summary =
+            QStringLiteral("§ ") + QString::fromStdString(set.kernel) + QStringLiteral(" —");
+        for (size_t i = 0; i < st.sections.size(); ++i)
+            l.summary += (i ? QStringLiteral(" ·") : QString()) +
+                         QStringLiteral(" %1 %2%")
+                             .arg(QString::fromStdString(st.sections[i].name))
+                             .arg(100.0 * st.sections[i].share, 0, 'f', 0);
+        for (const SectionSample& x : set.samples) sms[l.device].insert(x.sm);
+        launches_.push_back(std::move(l));
+    }
+    std::sort(launches_.begin(), launches_.end(),
+              [](const Launch& a, const Launch& b) { return a.start < b.start; });
+    for (auto& [d, s] : sms) sms_[d] = std::vector<uint16_t>(s.begin(), s.end());
+}
+
+const std::vector<uint16_t>& SectionLanesCache::smsOf(int32_t device) const {
+    static const std::vector<uint16_t> none;
+    const auto it = sms_.find(device);
+    return it == sms_.end() ? none : it->second;
+}
+
+void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCache& c,
+                       const TrackRow& r, int top, int width) {
+    const TimeRange v = s.axis.visible();
+    const int header = TrackLayout::kSectionsHeader;
+    const std::vector<uint16_t>& sms = c.smsOf(r.device);
+    const int lanes = r.expanded ? int(sms.size()) : 0;
+    const int laneH = TrackLayout::kSmLaneHeight;
+    QImage raster;
+    if (lanes > 0) {
+        raster = QImage(width, lanes * laneH, QImage::Format_ARGB32_Premultiplied);
+        raster.fill(Qt::transparent);
+    }
+    p.setFont([&] {
+        QFont f = p.font();
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+        return f;
+    }());
+    for (const SectionLanesCache::Launch& l : c.launches()) {
+        if (l.device != r.device || l.end <= v.start || l.start >= v.end) continue;
+        const QRect strip = s.spanRect(l.start, l.end, top + 1, header - 2);
+        const QRect clipped = strip.intersected(QRect(0, top, width, header));
+        if (clipped.width() <= 0) continue;
+        p.fillRect(clipped, QColor(0xe6, 0xea, 0xf2));
+        p.fillRect(QRect(clipped.x(), clipped.y(), std::max(1, std::min(2, clipped.width())),
+                         clipped.height()),
+                   QColor(0x55, 0x60, 0x78));
+        if (clipped.width() > 24) {
+            p.setPen(QColor(0x30, 0x38, 0x48));
+            p.drawText(clipped.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(l.summary, Qt::ElideRight, clipped.width() - 6));
+        }
+        if (lanes == 0) continue;
+        // Every sample of the launch into its SM's lane, one pixel column at a time.
+        QRgb* pixels = reinterpret_cast<QRgb*>(raster.bits());
+        const qsizetype stride = raster.bytesPerLine() / 4;
+        for (const SectionSample& x : l.set->samples) {
+            const QRect rc = s.spanRect(x.startNs + l.shift, x.endNs + l.shift, 0, 1);
+            const int x0 = std::max(0, rc.x()),
+                      x1 = std::min(width, rc.x() + std::max(1, rc.width()));
+            if (x1 <= x0) continue;
+            const auto it = std::lower_bound(sms.begin(), sms.end(), x.sm);
+            const int lane = int(it - sms.begin());
+            const QRgb color = sectionRgb(x.section);
+            for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
+                std::fill(pixels + y * stride + x0, pixels + y * stride + x1, color);
+        }
+    }
+    if (lanes > 0) {
+        p.drawImage(QPoint(0, top + header), raster);
+        // SM labels every few lanes, at the left edge.
+        p.setPen(QColor(0x40, 0x40, 0x48));
+        const int every = std::max(1, 14 / laneH);
+        for (int k = 0; k < lanes; k += every * 4)
+            p.drawText(QRect(2, top + header + k * laneH - 2, 60, 12), Qt::AlignLeft | Qt::AlignTop,
+                       QStringLiteral("SM %1").arg(sms[size_t(k)]));
+    }
+}
+
+void paintSectionMarkers(QPainter& p, const TimelineState& s, const SectionLanesCache& c, int width,
+                         int height) {
+    const TimeRange v = s.axis.visible();
+    for (const SectionLanesCache::Launch& l : c.launches()) {
+        if (l.end <= v.start || l.start >= v.end) continue;
+        const QRect rc = s.sliceRect(l.kernel);
+        if (rc.isNull() || rc.bottom() < 0 || rc.top() > height || rc.right() < 0 ||
+            rc.left() > width)
+            continue;
+        // A dark corner tab with §: the launch has in-kernel sections (open the Sections dock).
+        // At the slice's right end (its label starts at the left), inside the view.
+        const int x = std::clamp(rc.right() - 10, std::max(0, rc.left()), width - 11);
+        const QRect tab(x, rc.top(), 11, std::min(11, rc.height()));
+        p.fillRect(tab, QColor(0x2a, 0x32, 0x48));
+        p.setPen(Qt::white);
+        QFont f = p.font();
+        f.setPixelSize(9);
+        f.setBold(true);
+        p.setFont(f);
+        p.drawText(tab, Qt::AlignCenter, QStringLiteral("§"));
+    }
+}
+
+} // namespace strata
