@@ -4,6 +4,8 @@
 // cudaGetDeviceCount fails. Expected values come from what each sample does by construction
 // (launch_gaps: 1000 launches, 50 µs of host work between them; pinned_vs_pageable: 16 MiB
 // copies; ...), and from CUDA events the sample measures itself.
+#include "analysis/section_lanes.h"
+#include "analysis/section_stats.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 
@@ -109,6 +111,9 @@ private slots:
     void forkChild();
     void kernelTimesMatchEvents();
     void launchOverhead();
+    void sectionsRecorded_data();
+    void sectionsRecorded();
+    void sectionsOverhead();
 
 private:
     QTemporaryDir dir_;
@@ -306,6 +311,76 @@ void TestGpuRecord::launchOverhead() {
     QCOMPARE(QString::fromStdString(t->metadata().at("cupti_dropped_records")), QString("0"));
     QVERIFY2(traced - plain <= 1000.0,
              qPrintable(QString("%1 ns added per launch").arg(traced - plain)));
+}
+
+// The instrumented samples recorded end to end: their section records reach the trace through
+// the collector, attached to their kernels; every block of the launch configuration is there, on
+// an SM the device has; each block's sections fit in its kernel, and together the sections cover
+// the kernel's duration to within 5 %.
+void TestGpuRecord::sectionsRecorded_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<int>("sections");
+    QTest::newRow("matmul") << "sections_matmul"
+                            << "matmul" << 3;
+    QTest::newRow("reduce") << "sections_reduce"
+                            << "reduce" << 3;
+}
+
+void TestGpuRecord::sectionsRecorded() {
+    QFETCH(QString, sample);
+    QFETCH(QString, kernel);
+    QFETCH(int, sections);
+    const Recorded r = record(sub(qPrintable(sample)), sample, {});
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.values.value("delivery"), QString("collector"));
+    auto t = load(r.files.value(0));
+    QVERIFY(t);
+    QCOMPARE(t->sections().size(), size_t(5)); // five launches
+    const uint32_t blocks = r.values.value("blocks").toUInt();
+    QVERIFY(blocks > 0);
+    const int smCount = t->devices().empty() ? 0 : t->devices().front().smCount;
+    QVERIFY(smCount > 0);
+    for (const SectionSet& s : t->sections()) {
+        QCOMPARE(QString::fromStdString(s.kernel), kernel);
+        QCOMPARE(int(s.names.size()), sections);
+        QCOMPARE(s.lost, uint64_t(0));
+        QVERIFY(s.clockHz > 1e8);
+        QCOMPARE(s.blockCount(), blocks);
+        const SliceRef k = kernelOfSections(*t, s);
+        QVERIFY2(k.valid(), "the launch's kernel is in the trace");
+        const TimeNs kernelNs = t->duration(k);
+        int64_t first = INT64_MAX, last = INT64_MIN;
+        for (const BlockSections& b : blockSections(s)) {
+            QVERIFY(b.sm < smCount);
+            first = std::min(first, b.startNs);
+            last = std::max(last, b.endNs);
+            QVERIFY2(double(b.endNs - b.startNs) <= 1.05 * double(kernelNs),
+                     "a block fits its kernel");
+        }
+        const double covered = double(last - first);
+        qInfo("%s: sections cover %.0f ns of a %lld ns kernel", qPrintable(kernel), covered,
+              static_cast<long long>(kernelNs));
+        QVERIFY(std::abs(covered - double(kernelNs)) <= 0.05 * double(kernelNs));
+    }
+}
+
+// What the marks cost: the same kernel with and without them (STRATA_SECTIONS=0), CUDA events,
+// best of 3 runs each way. Target 2 %; the check allows 5 % for run-to-run noise and prints both.
+void TestGpuRecord::sectionsOverhead() {
+    const QList<QPair<QString, QStringList>> runs{{"sections_matmul", {"2048", "20"}},
+                                                  {"sections_reduce", {"67108864", "20"}}};
+    for (const auto& [sample, args] : runs) {
+        double on = 1e300, off = 1e300;
+        for (int i = 0; i < 3; ++i) {
+            on = std::min(on, runPlain(sample, args).value("mean_kernel_ms").toDouble());
+            off = std::min(off, runPlain(sample + "_off", args).value("mean_kernel_ms").toDouble());
+        }
+        qInfo("%s: %.4f ms with marks, %.4f ms without: %+.2f %%", qPrintable(sample), on, off,
+              100.0 * (on - off) / off);
+        QVERIFY(off > 0);
+        QVERIFY(on <= off * 1.05);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestGpuRecord)

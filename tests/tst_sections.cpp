@@ -404,6 +404,31 @@ private slots:
                  r.error.c_str());
     }
 
+    void synthesizedRecordingAddsUp() {
+        // strata-cli synth-sections sums each section's cycles as it generates them; loading the
+        // recording and pooling its launches must give the same totals (at the clock, in ns).
+        const QString out = dir_.filePath("synth.strata");
+        QProcess proc;
+        proc.start(STRATA_CLI, {"synth-sections", "--launches", "2", "--blocks", "300", "--tiles",
+                                "4", "-o", out});
+        QVERIFY(proc.waitForFinished(60000));
+        QCOMPARE(proc.exitCode(), 0);
+        const QJsonObject gen = QJsonDocument::fromJson(proc.readAllStandardOutput()).object();
+        QCOMPARE(gen["records"].toInt(), 2 * 300 * (2 * 4 + 1));
+        const LoadResult loaded = loadTrace(out.toStdString());
+        QVERIFY(loaded.ok());
+        std::vector<const SectionSet*> sets;
+        for (const SectionSet& s : loaded.trace->sections()) sets.push_back(&s);
+        QCOMPARE(sets.size(), size_t(2));
+        const SectionStats st = sectionStats(sets, 1e9); // 1 GHz: a cycle is a ns
+        const QJsonObject cycles = gen["cycles"].toObject();
+        for (const char* name : {"load tile", "compute", "store"})
+            QCOMPARE(find(st, name)->samples.total, cycles[name].toDouble());
+        // Every launch is attached to its kernel slice (correlation id) on the trace.
+        for (const SectionSet* s : sets)
+            QCOMPARE(loaded.trace->sectionsOf(s->correlation).size(), size_t(1));
+    }
+
     void cliJson() {
         // The CSV of csvByHand at 2 GHz (--clock-hz as an exponent): load 50, 150 ns.
         const std::string p = write("cli.csv", "load,compute\n100,200\n300,400\n");

@@ -24,6 +24,16 @@ const char* kKernel =
     "    if (i < n) x[i] = v;\n"
     "    s.end();\n"
     "}\n"
+    "extern \"C\" __global__ void fromPointers(const float* x, float* y, int n,\n"
+    "        strata::SectionRecord* records, unsigned long long* count, unsigned int capacity) {\n"
+    "    strata::Sections s({records, count, capacity, 1});  // docs/sections.md's CuPy form\n"
+    "    s.begin(0);\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    float v = i < n ? x[i] : 0.f;\n"
+    "    s.next(1);\n"
+    "    if (i < n) y[i] = 2.f * v;\n"
+    "    s.end();\n"
+    "}\n"
     "extern \"C\" __global__ void perWarp(float* x, strata::SectionsBuffer sb) {\n"
     "    strata::Sections s(sb, strata::kPerWarp);\n"
     "    s.begin(0);\n"
@@ -73,6 +83,7 @@ private slots:
         const std::string ptx = compile({}, &log);
         QVERIFY2(!ptx.empty(), log.c_str());
         QVERIFY(ptx.find(".entry scale") != std::string::npos);
+        QVERIFY(ptx.find(".entry fromPointers") != std::string::npos);
         QVERIFY(count(ptx, "%globaltimer") >= 1);
         QVERIFY(count(ptx, "%smid") >= 1);
         QVERIFY(count(ptx, "%clock64") >= 1);

@@ -19,7 +19,10 @@ uint32_t SectionSet::blockCount() const {
 }
 
 void appendSectionRecords(SectionSet& set, const uint8_t* records, size_t count, size_t* bad) {
-    set.samples.reserve(set.samples.size() + count);
+    // Pieces of one launch arrive one after another: grow geometrically, not to each piece.
+    const size_t need = set.samples.size() + count;
+    if (need > set.samples.capacity())
+        set.samples.reserve(std::max(need, 2 * set.samples.capacity()));
     for (size_t i = 0; i < count; ++i) {
         const uint8_t* r = records + i * kSectionRecordBytes;
         uint64_t startClock, endClock, startNs, endNs;

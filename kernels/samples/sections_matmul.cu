@@ -3,7 +3,8 @@
 // (marks on) and sections_matmul_off (-DSTRATA_SECTIONS=0, the same kernel without marks), so
 // the cost of the marks is the difference of their kernel times (docs/sections.md).
 //   sections_matmul [N=1024] [LAUNCHES=5]
-// Prints the kernel's mean time (CUDA events) and where the records went.
+// Prints key=value lines: the blocks, the kernel's mean time (CUDA events, the first launch
+// left out) and where the records went.
 #include "sample_common.h"
 
 #include <strata/sections_host.h>
@@ -70,16 +71,14 @@ int main(int argc, char** argv) {
 #if STRATA_SECTIONS
         const auto d = rec.collect("matmul");
         if (i == 0)
-            std::printf("sections: %s%s\n",
-                        d == strata::SectionsDelivery::Collector ? "to the collector"
-                        : d == strata::SectionsDelivery::File    ? "to the file "
-                                                                 : "failed: ",
-                        d == strata::SectionsDelivery::File ? rec.filePath().c_str()
-                                                            : rec.error().c_str());
+            std::printf("delivery=%s\n", d == strata::SectionsDelivery::Collector ? "collector"
+                                         : d == strata::SectionsDelivery::File    ? "file"
+                                                                                  : "failed");
 #endif
     }
     CHECK(cudaMemcpy(host.data(), c, sizeof(float), cudaMemcpyDeviceToHost));
-    std::printf("matmul n=%d sections=%d mean_kernel_ms=%.4f check=%g\n", n, STRATA_SECTIONS,
-                launches > 1 ? totalMs / float(launches - 1) : 0.f, double(host[0]));
+    std::printf("n=%d\nblocks=%u\nsections=%d\nmean_kernel_ms=%.4f\ncheck=%g\n", n, grid.x * grid.y,
+                STRATA_SECTIONS, launches > 1 ? totalMs / float(launches - 1) : 0.f,
+                double(host[0]));
     return host[0] == float(n) ? 0 : 1;
 }

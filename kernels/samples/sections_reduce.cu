@@ -64,11 +64,16 @@ int main(int argc, char** argv) {
         CHECK(cudaEventElapsedTime(&ms, e0, e1));
         if (i > 0) totalMs += ms;
 #if STRATA_SECTIONS
-        rec.collect("reduce");
+        const auto d = rec.collect("reduce");
+        if (i == 0)
+            std::printf("delivery=%s\n", d == strata::SectionsDelivery::Collector ? "collector"
+                                         : d == strata::SectionsDelivery::File    ? "file"
+                                                                                  : "failed");
 #endif
     }
     CHECK(cudaMemcpy(&result, out, sizeof(float), cudaMemcpyDeviceToHost));
-    std::printf("reduce n=%d sections=%d mean_kernel_ms=%.4f sum=%g\n", n, STRATA_SECTIONS,
+    std::printf("n=%d\nblocks=%d\nwarps_per_block=%d\nsections=%d\nmean_kernel_ms=%.4f\nsum=%g\n",
+                n, blocks, kThreads / 32, STRATA_SECTIONS,
                 launches > 1 ? totalMs / float(launches - 1) : 0.f, double(result));
     return result == float(n) ? 0 : 1;
 }

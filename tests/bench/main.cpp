@@ -9,11 +9,13 @@ int main(int argc, char** argv) {
     const strata::bench::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
     if (cmd == "load") return strata::bench::load(args);
     if (cmd == "export") return strata::bench::exportJson(args);
+    if (cmd == "sections") return strata::bench::sections(args);
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
 #endif
     std::fprintf(stderr, "usage: strata-bench load FILE\n"
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
+                         "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
 #endif

@@ -51,6 +51,37 @@ void SectionLanesCache::reset(const Trace* trace) {
     std::sort(launches_.begin(), launches_.end(),
               [](const Launch& a, const Launch& b) { return a.start < b.start; });
     for (auto& [d, s] : sms) sms_[d] = std::vector<uint16_t>(s.begin(), s.end());
+    for (Launch& l : launches_) buildDetail(l);
+}
+
+void SectionLanesCache::buildDetail(Launch& l) const {
+    const auto& samples = l.set->samples;
+    const std::vector<uint16_t>& sms = smsOf(l.device);
+    l.byStart.resize(samples.size());
+    for (uint32_t i = 0; i < samples.size(); ++i) l.byStart[i] = i;
+    std::sort(l.byStart.begin(), l.byStart.end(),
+              [&](uint32_t a, uint32_t b) { return samples[a].startNs < samples[b].startNs; });
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const SectionSample& x : samples) {
+        l.maxDuration = std::max(l.maxDuration, x.endNs - x.startNs);
+        first = std::min(first, x.startNs);
+        last = std::max(last, x.endNs);
+    }
+    if (samples.empty() || sms.empty() || last <= first) return;
+    l.buckets = int(std::clamp<size_t>(samples.size() / sms.size(), 64, 4096));
+    l.summary_.assign(sms.size() * size_t(l.buckets), 0);
+    l.summaryStart = first;
+    l.summaryEnd = last;
+    const double scale = double(l.buckets) / double(last - first);
+    for (uint32_t i : l.byStart) { // in start order: a later sample is drawn over
+        const SectionSample& x = samples[i];
+        const size_t lane = size_t(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin());
+        const int b0 = std::clamp(int(double(x.startNs - first) * scale), 0, l.buckets - 1);
+        const int b1 = std::clamp(int(double(x.endNs - first) * scale), b0, l.buckets - 1);
+        std::fill(l.summary_.begin() + ptrdiff_t(lane * size_t(l.buckets) + size_t(b0)),
+                  l.summary_.begin() + ptrdiff_t(lane * size_t(l.buckets) + size_t(b1) + 1),
+                  uint16_t(x.section + 1));
+    }
 }
 
 const std::vector<uint16_t>& SectionLanesCache::smsOf(int32_t device) const {
@@ -91,16 +122,37 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
                        p.fontMetrics().elidedText(l.summary, Qt::ElideRight, clipped.width() - 6));
         }
         if (lanes == 0) continue;
-        // Every sample of the launch into its SM's lane, one pixel column at a time.
         QRgb* pixels = reinterpret_cast<QRgb*>(raster.bits());
         const qsizetype stride = raster.bytesPerLine() / 4;
-        for (const SectionSample& x : l.set->samples) {
+        const QRect span = s.spanRect(l.summaryStart + l.shift, l.summaryEnd + l.shift, 0, 1);
+        if (l.buckets > 0 && span.width() <= l.buckets) {
+            // Narrower than its buckets: each pixel column shows the bucket under its centre.
+            const int x0 = std::max(0, span.x()), x1 = std::min(width, span.x() + span.width());
+            for (int lane = 0; lane < lanes; ++lane) {
+                const uint16_t* row = l.summary_.data() + size_t(lane) * size_t(l.buckets);
+                for (int x = x0; x < x1; ++x) {
+                    const int b = std::min(l.buckets - 1, int((double(x - span.x()) + 0.5) *
+                                                              l.buckets / span.width()));
+                    if (!row[b]) continue;
+                    const QRgb color = sectionRgb(size_t(row[b] - 1));
+                    for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
+                        pixels[y * stride + x] = color;
+                }
+            }
+            continue;
+        }
+        // Zoomed in: the samples that start before the view's end and may reach into it.
+        const auto& samples = l.set->samples;
+        const int64_t from = v.start - l.shift - l.maxDuration, to = v.end - l.shift;
+        auto it = std::lower_bound(l.byStart.begin(), l.byStart.end(), from,
+                                   [&](uint32_t i, int64_t t) { return samples[i].startNs < t; });
+        for (; it != l.byStart.end() && samples[*it].startNs < to; ++it) {
+            const SectionSample& x = samples[*it];
             const QRect rc = s.spanRect(x.startNs + l.shift, x.endNs + l.shift, 0, 1);
             const int x0 = std::max(0, rc.x()),
                       x1 = std::min(width, rc.x() + std::max(1, rc.width()));
             if (x1 <= x0) continue;
-            const auto it = std::lower_bound(sms.begin(), sms.end(), x.sm);
-            const int lane = int(it - sms.begin());
+            const int lane = int(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin());
             const QRgb color = sectionRgb(x.section);
             for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
                 std::fill(pixels + y * stride + x0, pixels + y * stride + x1, color);

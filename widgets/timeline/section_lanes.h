@@ -26,6 +26,15 @@ public:
         TimeNs shift = 0;          // device ns -> trace time
         int32_t device = -1;
         QString summary; // "§ matmul — load tile 41% · compute 52% · store 7%"
+        // Level of detail: the samples by start (a zoomed frame reads the ones in view), and a
+        // raster of `buckets` time buckets per SM lane of the device (section + 1 of the last
+        // sample in the bucket, 0 none) that a frame showing the launch narrower than its
+        // buckets draws instead of the samples.
+        std::vector<uint32_t> byStart;
+        int64_t maxDuration = 0;
+        int buckets = 0;
+        int64_t summaryStart = 0, summaryEnd = 0; // device ns the buckets cover
+        std::vector<uint16_t> summary_;
     };
     void reset(const Trace* trace);
     const std::vector<Launch>& launches() const { return launches_; } // by kernel start
@@ -34,11 +43,12 @@ public:
     bool empty() const { return launches_.empty(); }
 
 private:
+    void buildDetail(Launch& l) const;
     std::vector<Launch> launches_;
     std::map<int32_t, std::vector<uint16_t>> sms_;
 };
 
-// The row of kind Sections at `top` (tracks-area coordinates), [t0, t1) in view.
+// The row of kind Sections at `top` (tracks-area coordinates).
 void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCache& c,
                        const TrackRow& r, int top, int width);
 // The § marker on each kernel slice with sections that is drawn in view.
