@@ -155,6 +155,16 @@ private slots:
         QCOMPARE(std::vector<uint16_t>(c.begin() + 8, c.begin() + 16),
                  (std::vector<uint16_t>{1, 2, 2, 0, 0, 0, 0, 0}));
         QCOMPARE(std::vector<uint16_t>(c.begin() + 16, c.end()), std::vector<uint16_t>(8, 1));
+        // What the pointer shows: times with raw cycles (1 GHz: equal), the sample under it.
+        QCOMPARE(sectionChartTip(SectionChart::SmTimeline, *v, 0.15, 0.0),
+                 QString("block 0 on SM 0 (slot 0)\nb, iteration 0: 200 ns (200 cycles)"));
+        QCOMPARE(sectionChartTip(SectionChart::SmTimeline, *v, 0.35, 2.0),
+                 QString("block 2 on SM 1 (slot 0)\na, iteration 0: 400 ns (400 cycles)"));
+        QCOMPARE(sectionChartTip(SectionChart::SmTimeline, *v, 0.35, 1.0), QString());
+        QCOMPARE(sectionChartTip(SectionChart::Heatmap, *v, 1.0, 1.0),
+                 QString("block 1 (SM 0), b: 50.0 ns (50 cycles)"));
+        QCOMPARE(sectionChartTip(SectionChart::Box, *v, 0.1, 250.0),
+                 QString("a: 250 ns (250 cycles) per block"));
         // The iterations chart's data: one iteration, a 550, b 250.
         QCOMPARE(v->iterations.size(), size_t(1));
         QCOMPARE(v->iterations[0], (std::vector<double>{550, 250}));

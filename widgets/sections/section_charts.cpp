@@ -284,4 +284,81 @@ void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight)
     plot->replot();
 }
 
+namespace {
+
+// "3.83 µs (6 718 cycles)" in ns views, "6 718 cycles" otherwise.
+QString timeAndCycles(const SectionViewData& v, double x) {
+    if (!v.ns || v.clockHz <= 0) return sectionValueText(x, v.ns);
+    return QObject::tr("%1 (%2)").arg(sectionValueText(x, true),
+                                      sectionValueText(x * v.clockHz / 1e9, false));
+}
+
+QString nameOf(const SectionViewData& v, size_t s) {
+    return s < v.names.size() ? QString::fromStdString(v.names[s]) : QString::number(s);
+}
+
+} // namespace
+
+QString sectionChartTip(SectionChart chart, const SectionViewData& v, double key, double value) {
+    const long k = std::lround(key);
+    switch (chart) {
+    case SectionChart::Box:
+        if (k < 0 || size_t(k) >= v.names.size() || value < 0) return {};
+        return QObject::tr("%1: %2 per block").arg(nameOf(v, size_t(k)), timeAndCycles(v, value));
+    case SectionChart::Iterations: {
+        if (k < 0 || size_t(k) >= v.iterations.size()) return {};
+        QString tip = QObject::tr("iteration %1, summed over blocks:").arg(k);
+        for (size_t s = 0; s < v.iterations[size_t(k)].size(); ++s)
+            tip += "\n  " + nameOf(v, s) + ": " + timeAndCycles(v, v.iterations[size_t(k)][s]);
+        return tip;
+    }
+    case SectionChart::Heatmap: {
+        const long s = std::lround(value);
+        const auto it =
+            std::lower_bound(v.blocks.begin(), v.blocks.end(), uint32_t(std::max(0L, k)),
+                             [](const BlockSections& b, uint32_t x) { return b.block < x; });
+        if (k < 0 || s < 0 || size_t(s) >= v.names.size() || it == v.blocks.end() ||
+            long(it->block) != k)
+            return {};
+        const double x = size_t(s) < it->bySection.size() ? it->bySection[size_t(s)] : 0;
+        return QObject::tr("block %1 (SM %2), %3: %4")
+            .arg(k)
+            .arg(it->sm)
+            .arg(nameOf(v, size_t(s)), timeAndCycles(v, x));
+    }
+    case SectionChart::SmTimeline: {
+        const long row = std::lround(value);
+        if (!v.launch || row < 0 || size_t(row) >= v.lanes.rows.size()) return {};
+        const int64_t t = v.lanes.startNs + int64_t(std::llround(key * 1000.0));
+        for (size_t b = 0; b < v.blocks.size(); ++b) {
+            if (v.lanes.rowOfBlock[b] != uint32_t(row) || t < v.blocks[b].startNs ||
+                t > v.blocks[b].endNs)
+                continue;
+            const uint32_t block = v.blocks[b].block;
+            const auto& samples = v.launch->samples; // by block (finishSectionSet)
+            auto s =
+                std::lower_bound(samples.begin(), samples.end(), block,
+                                 [](const SectionSample& x, uint32_t id) { return x.block < id; });
+            for (; s != samples.end() && s->block == block; ++s) {
+                if (t < s->startNs || t > s->endNs) continue;
+                const double ns = double(s->endNs - s->startNs);
+                return QObject::tr("block %1 on SM %2 (slot %3)\n%4, iteration %5: %6 ns (%7)")
+                    .arg(block)
+                    .arg(s->sm)
+                    .arg(v.lanes.rows[size_t(row)].slot)
+                    .arg(nameOf(v, s->section))
+                    .arg(s->iteration)
+                    .arg(ns, 0, 'f', 0)
+                    .arg(sectionValueText(double(s->cycles), false));
+            }
+            return QObject::tr("block %1 on SM %2, between sections")
+                .arg(block)
+                .arg(v.blocks[b].sm);
+        }
+        return {};
+    }
+    }
+    return {};
+}
+
 } // namespace strata

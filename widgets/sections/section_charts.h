@@ -20,6 +20,11 @@ void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v);
 void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highlightBlock);
 void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlightBlock);
 
+// What the pointer is over in a chart (its axis coordinates `key`, `value`), as a tooltip: the
+// block, section, iteration, time and raw cycles there; empty over nothing.
+enum class SectionChart { Box, Iterations, Heatmap, SmTimeline };
+QString sectionChartTip(SectionChart chart, const SectionViewData& v, double key, double value);
+
 // Box statistics of `values` (sorted in place): min and max within 1.5 IQR of the quartiles,
 // and the values beyond them (outliers).
 struct BoxStats {

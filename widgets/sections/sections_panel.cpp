@@ -21,6 +21,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <map>
@@ -95,6 +96,21 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
     layout->addWidget(info_);
     layout->addWidget(tabs_, 1);
 
+    const SectionChart kinds[] = {SectionChart::Box, SectionChart::Iterations,
+                                  SectionChart::Heatmap, SectionChart::SmTimeline};
+    for (int i = 0; i < 4; ++i) {
+        QCustomPlot* plot = charts_[i];
+        connect(plot, &QCustomPlot::mouseMove, this, [this, plot, kind = kinds[i]](QMouseEvent* e) {
+            if (!view_) return;
+            const QString tip =
+                sectionChartTip(kind, *view_, plot->xAxis->pixelToCoord(e->position().x()),
+                                plot->yAxis->pixelToCoord(e->position().y()));
+            if (tip.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(e->globalPosition().toPoint(), tip, plot);
+        });
+    }
     connect(choice_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
     connect(importButton, &QToolButton::clicked, this, &SectionsPanel::importInteractively);
     connect(exportButton, &QToolButton::clicked, this, &SectionsPanel::exportCurrent);
