@@ -104,6 +104,123 @@ private slots:
                 std::string::npos);
     }
 
+    void dependencyNamesWhatItWaitedOn() {
+        // Stream 7: K1 [0,100); stream 8: a copy [100,300); stream 7: K2 [350,450), launched at
+        // -30 after a cudaStreamWaitEvent at -35. Stream 7's gap [100,350) and the device gap
+        // [300,350) are dependencies that waited on the copy (it ended last inside them).
+        GpuTraceFixture f;
+        f.launch(-50, 5, 1);
+        f.kernel(0, 7, 0, 100, "K1", 1);
+        f.launch(-40, 4, 5, "cudaMemcpyAsync");
+        f.op(SliceKind::Memcpy, 0, 8, 100, 200, "Memcpy HtoD", 5);
+        f.launch(-35, 2, -1, "cudaStreamWaitEvent");
+        f.launch(-30, 5, 2);
+        f.kernel(0, 7, 350, 100, "K2", 2);
+        const auto t = f.build();
+        const GapCauses g = explainGpuGaps(*t, 10);
+        QCOMPARE(g.deviceGaps.size(), size_t(1));
+        const ExplainedGap& d = g.deviceGaps[0];
+        QCOMPARE(d.gap.start, TimeNs(300));
+        QCOMPARE(int(d.cause), int(GapCause::Dependency));
+        QVERIFY(d.waitedOn.valid());
+        QCOMPARE(t->name(d.waitedOn), std::string_view("Memcpy HtoD"));
+        QCOMPARE(t->name(d.waitCall), std::string_view("cudaStreamWaitEvent"));
+        const ExplainedGap* s7 = nullptr;
+        for (const ExplainedGap& e : g.streamGaps)
+            if (e.gap.stream == 7) s7 = &e;
+        QVERIFY(s7);
+        QCOMPARE(s7->gap.start, TimeNs(100));
+        QCOMPARE(s7->gap.end, TimeNs(350));
+        QCOMPARE(t->name(s7->waitedOn), std::string_view("Memcpy HtoD"));
+    }
+
+    void perStepAndEdges() {
+        // ProfilerStep#1 [0,500), ProfilerStep#2 [500,1000). Kernels [0,100) (launched at -10),
+        // [300,400) launched at 250: gap [100,300) launch_bound; [600,700) launched at 280,
+        // before gap [400,600) began: dependency (it starts in step 1).
+        // Step 1 idle: 200 + [400,500) 100 = 300 ns; step 2: [500,600) 100 + after the last op
+        // [700,1000) 300 = 400 ns. Edges: 0 before the first op, 300 after the last.
+        GpuTraceFixture f;
+        f.cpuOp(0, 500, "ProfilerStep#1");
+        f.cpuOp(500, 500, "ProfilerStep#2");
+        f.launch(-10, 5, 1);
+        f.kernel(0, 7, 0, 100, "A", 1);
+        f.launch(250, 5, 2);
+        f.kernel(0, 7, 300, 100, "B", 2);
+        f.launch(280, 5, 3);
+        f.kernel(0, 7, 600, 100, "C", 3);
+        const GapCauses g = explainGpuGaps(*f.build(), 10);
+        QCOMPARE(g.steps.size(), size_t(2));
+        QCOMPARE(g.steps[0].step.name, std::string("ProfilerStep#1"));
+        QCOMPARE(g.steps[0].idle, TimeNs(300));
+        QCOMPARE(g.steps[0].byCause[size_t(GapCause::LaunchBound)].count, uint64_t(1));
+        QCOMPARE(g.steps[0].byCause[size_t(GapCause::LaunchBound)].idle, TimeNs(200));
+        QCOMPARE(g.steps[0].byCause[size_t(GapCause::Dependency)].idle, TimeNs(200));
+        QCOMPARE(g.steps[1].idle, TimeNs(400));
+        QCOMPARE(g.steps[1].byCause[size_t(GapCause::Dependency)].count, uint64_t(0));
+        QCOMPARE(g.edges.size(), size_t(1));
+        QCOMPARE(g.edges[0].before, TimeNs(10)); // the trace starts with the launch at -10
+        QCOMPARE(g.edges[0].after, TimeNs(300));
+    }
+
+    void graphReplaysMissingKernels() {
+        // Three cudaGraphLaunch calls of graph 5: the first ran 3 kernels, the second 1 (two
+        // missing), the third none in the trace.
+        GpuTraceFixture f;
+        auto graphKernel = [&](TimeNs start, int64_t corr, int64_t node) {
+            GpuActivity a;
+            a.device = 0;
+            a.stream = 7;
+            a.graphId = 5;
+            a.graphNodeId = node;
+            SliceInput s;
+            s.start = start;
+            s.dur = 10;
+            s.name = f.b.intern("node");
+            s.category = f.b.intern("kernel");
+            s.kind = SliceKind::Kernel;
+            s.correlation = corr;
+            s.gpu = &a;
+            f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), s);
+        };
+        f.launch(0, 5, 10, "cudaGraphLaunch");
+        for (int n = 0; n < 3; ++n) graphKernel(100 + 20 * n, 10, n);
+        f.launch(200, 5, 11, "cudaGraphLaunch");
+        graphKernel(300, 11, 0);
+        f.launch(400, 5, 12, "cudaGraphLaunch");
+        const GapCauses g = explainGpuGaps(*f.build(), 10);
+        QCOMPARE(g.warnings.size(), size_t(2));
+        QVERIFY2(g.warnings[0].find("1 of 3 CUDA graph launches have no GPU work") == 0,
+                 g.warnings[0].c_str());
+        QVERIFY2(g.warnings[1].find("1 CUDA graph replay(s) have fewer kernels") == 0,
+                 g.warnings[1].c_str());
+    }
+
+    void captureWindowCuts() {
+        // A kernel at -500 whose launch is not in the trace (the capture began after it was
+        // launched); K [0,100) launched at -50; a launch at 50 whose kernel is missing inside
+        // the capture (lost); a launch at 200, after the last op, with no kernel (cut) inside
+        // ProfilerStep#3 [150, 400).
+        GpuTraceFixture f;
+        f.kernel(0, 7, -500, 10, "early", 99);
+        f.launch(-50, 5, 1);
+        f.kernel(0, 7, 0, 100, "K", 1);
+        f.launch(50, 5, 2);
+        f.cpuOp(150, 250, "ProfilerStep#3");
+        f.launch(200, 5, 3);
+        const GapCauses g = explainGpuGaps(*f.build(), 10);
+        QCOMPARE(g.warnings.size(), size_t(3));
+        QVERIFY2(g.warnings[0].find("the capture ended inside ProfilerStep#3: 1 kernel launch(es) "
+                                    "after the last GPU op") == 0,
+                 g.warnings[0].c_str());
+        QVERIFY2(
+            g.warnings[1].find("the capture began inside a step (before ProfilerStep#3): 1 GPU "
+                               "op(s)") == 0,
+            g.warnings[1].c_str());
+        QVERIFY2(g.warnings[2].find("1 kernel launch(es) inside the capture have no kernel") == 0,
+                 g.warnings[2].c_str());
+    }
+
     void cliJson() {
         // The same program as Kineto JSON (µs, so the gaps are 100 µs; threshold 10 µs).
         QTemporaryDir dir;

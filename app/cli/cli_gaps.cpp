@@ -27,7 +27,8 @@ const char* kUsage =
     "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps (per\n"
     "                       device, stream null, then per stream), by_cause (device gaps)\n"
     "  --gap-threshold-us N gaps strictly longer than N microseconds (default 10)\n"
-    "  --range-us START:END only GPU work that starts in [START, END) µs from the trace start\n";
+    "  --range-us START:END only GPU work that starts in [START, END) µs from the trace start\n"
+    "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
 
 int usageError(const std::string& message) {
     std::fprintf(stderr, "strata-cli gaps: %s\n\n%s", message.c_str(), kUsage);
@@ -57,6 +58,17 @@ nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     g["blocking_call"] = e.blockingCall.valid()
                              ? nlohmann::json(std::string(t.name(e.blockingCall)))
                              : nlohmann::json();
+    nlohmann::json waited;
+    if (e.waitedOn.valid()) {
+        const GpuActivity* a = t.gpu(e.waitedOn);
+        waited = {{"name", std::string(t.name(e.waitedOn))},
+                  {"kind", std::string(sliceKindName(t.kind(e.waitedOn)))},
+                  {"stream", a ? nlohmann::json(a->stream) : nlohmann::json()},
+                  {"end_us", us(t.start(e.waitedOn) + t.duration(e.waitedOn) - origin)}};
+    }
+    g["waited_on"] = waited;
+    g["wait_call"] =
+        e.waitCall.valid() ? nlohmann::json(std::string(t.name(e.waitCall))) : nlohmann::json();
     return g;
 }
 
@@ -68,6 +80,7 @@ int gaps(const Args& args) {
     bool json = false;
     double thresholdUs = 10;
     std::optional<std::pair<double, double>> rangeUs;
+    std::string stepPrefix;
     std::string file;
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -83,6 +96,9 @@ int gaps(const Args& args) {
             thresholdUs = std::strtod(args[++i].c_str(), &end);
             if (*end || !std::isfinite(thresholdUs) || thresholdUs < 0)
                 return usageError("--gap-threshold-us expects a non-negative number");
+        } else if (a == "--step-name") {
+            if (i + 1 >= args.size()) return usageError("--step-name needs a prefix");
+            stepPrefix = args[++i];
         } else if (a == "--range-us") {
             if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
             double s = 0, e = 0;
@@ -111,7 +127,8 @@ int gaps(const Args& args) {
         range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
                  origin + TimeNs(std::llround(rangeUs->second * 1000))};
     const auto t0 = std::chrono::steady_clock::now();
-    const GapCauses g = explainGpuGaps(t, TimeNs(std::llround(thresholdUs * 1000)), range);
+    const GapCauses g =
+        explainGpuGaps(t, TimeNs(std::llround(thresholdUs * 1000)), range, stepPrefix);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
@@ -128,6 +145,31 @@ int gaps(const Args& args) {
             by[gapCauseName(GapCause(c))] = {{"count", g.byCause[size_t(c)].count},
                                              {"idle_us", us(g.byCause[size_t(c)].idle)}};
         j["by_cause"] = by;
+        auto causes = [](const std::array<CauseTotals, 4>& c) {
+            nlohmann::json o = nlohmann::json::object();
+            for (int k = 0; k < kGapCauseCount; ++k)
+                o[gapCauseName(GapCause(k))] = {{"count", c[size_t(k)].count},
+                                                {"idle_us", us(c[size_t(k)].idle)}};
+            return o;
+        };
+        nlohmann::json steps = nlohmann::json::array();
+        for (const StepGaps& s : g.steps)
+            steps.push_back({{"name", s.step.name},
+                             {"device", s.device},
+                             {"start_us", us(s.step.start - origin)},
+                             {"dur_us", us(s.step.end - s.step.start)},
+                             {"idle_us", us(s.idle)},
+                             {"idle_share", s.step.end > s.step.start
+                                                ? double(s.idle) / double(s.step.end - s.step.start)
+                                                : 0.0},
+                             {"by_cause", causes(s.byCause)}});
+        j["steps"] = steps;
+        nlohmann::json edges = nlohmann::json::array();
+        for (const EdgeIdle& e : g.edges)
+            edges.push_back({{"device", e.device},
+                             {"before_first_op_us", us(e.before)},
+                             {"after_last_op_us", us(e.after)}});
+        j["edges"] = edges;
         std::printf("%s\n",
                     j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
@@ -140,6 +182,20 @@ int gaps(const Args& args) {
         std::printf("%-16s %8llu %14s\n", gapCauseName(GapCause(c)),
                     static_cast<unsigned long long>(g.byCause[size_t(c)].count),
                     formatPreciseDuration(g.byCause[size_t(c)].idle).c_str());
+    if (!g.steps.empty())
+        std::printf("\n%-24s %6s %14s %14s %7s\n", "step", "device", "length", "idle", "idle%");
+    for (const StepGaps& s : g.steps)
+        std::printf("%-24s %6d %14s %14s %6.1f%%\n", terminalSafe(s.step.name).c_str(), s.device,
+                    formatPreciseDuration(s.step.end - s.step.start).c_str(),
+                    formatPreciseDuration(s.idle).c_str(),
+                    s.step.end > s.step.start
+                        ? 100.0 * double(s.idle) / double(s.step.end - s.step.start)
+                        : 0.0);
+    for (const EdgeIdle& e : g.edges)
+        std::printf(
+            "GPU %d: idle %s before its first op, %s after its last (not counted as gaps)\n",
+            e.device, formatPreciseDuration(e.before).c_str(),
+            formatPreciseDuration(e.after).c_str());
     std::vector<const ExplainedGap*> longest;
     for (const ExplainedGap& e : g.deviceGaps) longest.push_back(&e);
     std::sort(longest.begin(), longest.end(), [](const ExplainedGap* a, const ExplainedGap* b) {

@@ -1,5 +1,8 @@
 #include "analysis/gap_causes.h"
 
+#include "analysis/gap_checks.h"
+#include "analysis/gpu_ops.h"
+
 #include <algorithm>
 #include <map>
 
@@ -17,6 +20,17 @@ ExplainedGap explain(const Trace& t, const GpuGap& g) {
     const TimeNs launchStart = t.start(e.launch);
     if (launchStart < g.start) {
         e.cause = GapCause::Dependency;
+        // A stream-wait call on the launching thread, the last before the launch.
+        const Track& track = t.track(e.launch.track);
+        const auto [first, last] = track.overlapping(launchStart - 10'000'000, launchStart);
+        for (SliceIndex i = last; i-- > first;) {
+            const std::string_view n = t.str(track.slices.name[i]);
+            if (track.slices.start[i] < launchStart && (n.substr(0, 19) == "cudaStreamWaitEvent" ||
+                                                        n.substr(0, 17) == "cuStreamWaitEvent")) {
+                e.waitCall = {e.launch.track, i};
+                break;
+            }
+        }
         return e;
     }
     e.late = launchStart - g.start;
@@ -99,34 +113,103 @@ bool isBlockingCallName(std::string_view n) {
     return false;
 }
 
-GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range) {
+namespace {
+
+// The op of another stream of `device` that ended last in [from, to], from the ops sorted by
+// (device, stream, start): per stream, the ops starting before `to`, latest end.
+SliceRef lastEndedElsewhere(const GpuOpList& ops, int32_t device, int64_t stream, TimeNs from,
+                            TimeNs to) {
+    SliceRef best;
+    TimeNs bestEnd = from - 1;
+    auto it = std::lower_bound(ops.ops.begin(), ops.ops.end(), device,
+                               [](const GpuOp& o, int32_t d) { return o.device < d; });
+    while (it != ops.ops.end() && it->device == device) {
+        const int64_t s = it->stream;
+        auto end = std::find_if(
+            it, ops.ops.end(), [&](const GpuOp& o) { return o.device != device || o.stream != s; });
+        if (s != stream) {
+            // Ops of this stream starting at or before `to`; the last few hold the latest ends.
+            auto stop =
+                std::upper_bound(it, end, to, [](TimeNs x, const GpuOp& o) { return x < o.start; });
+            for (auto k = stop; k != it && std::distance(k, stop) < 64;) {
+                --k;
+                if (k->end <= to && k->end > bestEnd) {
+                    bestEnd = k->end;
+                    best = k->ref;
+                }
+            }
+        }
+        it = end;
+    }
+    return best;
+}
+
+} // namespace
+
+GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range,
+                         const std::string& stepPrefix) {
     GapCauses out;
     out.threshold = threshold;
-    const GpuGaps gaps = computeGpuGaps(trace, threshold, range);
+    const GpuOpList ops = collectGpuOps(trace, range);
+    const GpuGaps gaps = computeGpuGaps(ops, threshold);
+    auto findWaitedOn = [&](ExplainedGap& e) {
+        if (e.cause != GapCause::Dependency || !e.gap.next.valid()) return;
+        const GpuActivity* next = trace.gpu(e.gap.next);
+        const int64_t stream = next ? next->stream : -1;
+        if (e.gap.stream < 0) { // device gap: the previous op, when it ran on another stream
+            const GpuActivity* prev = e.gap.prev.valid() ? trace.gpu(e.gap.prev) : nullptr;
+            if (prev && prev->stream != stream) e.waitedOn = e.gap.prev;
+            return;
+        }
+        e.waitedOn = lastEndedElsewhere(ops, e.gap.device, stream, e.gap.start, e.gap.end);
+    };
     for (const GpuGap& g : gaps.deviceGaps) {
         if (g.duration() <= threshold) continue;
         out.deviceGaps.push_back(explain(trace, g));
+        findWaitedOn(out.deviceGaps.back());
         CauseTotals& c = out.byCause[size_t(out.deviceGaps.back().cause)];
         ++c.count;
         c.idle += g.duration();
     }
     for (const GpuGap& g : gaps.streamGaps)
-        if (g.duration() > threshold) out.streamGaps.push_back(explain(trace, g));
-    // Clock skew: a kernel that starts before the call that launched it.
-    uint64_t skewed = 0;
-    for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
-        const Track& tr = trace.track(ti);
-        if (tr.kind != TrackKind::GpuStream) continue;
-        for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
-            if (tr.slices.kind[i] != SliceKind::Kernel) continue;
-            const SliceRef l = trace.launchOf({ti, i});
-            if (l.valid() && tr.slices.start[i] < trace.start(l)) ++skewed;
+        if (g.duration() > threshold) {
+            out.streamGaps.push_back(explain(trace, g));
+            findWaitedOn(out.streamGaps.back());
+        }
+
+    // Per step and device: every idle gap clipped to the step; the causes of those over the
+    // threshold that start in it.
+    const std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
+    for (const TraceStep& st : steps) {
+        if (st.end <= range.start || st.start >= range.end) continue;
+        for (const DeviceGapStats& d : gaps.byDevice) {
+            StepGaps sg;
+            sg.step = st;
+            sg.device = d.device;
+            for (const GpuGap& g : gaps.deviceGaps) {
+                if (g.device != d.device || g.end <= st.start || g.start >= st.end) continue;
+                sg.idle += std::min(g.end, st.end) - std::max(g.start, st.start);
+            }
+            // Before the device's first op or after its last, inside the step: idle too.
+            sg.idle += std::max<TimeNs>(0, std::min(st.end, d.firstStart) - st.start);
+            sg.idle += std::max<TimeNs>(0, st.end - std::max(st.start, d.lastEnd));
+            for (const ExplainedGap& e : out.deviceGaps)
+                if (e.gap.device == d.device && e.gap.start >= st.start && e.gap.start < st.end) {
+                    ++sg.byCause[size_t(e.cause)].count;
+                    sg.byCause[size_t(e.cause)].idle += e.gap.duration();
+                }
+            out.steps.push_back(sg);
         }
     }
-    if (skewed)
-        out.warnings.push_back(std::to_string(skewed) +
-                               " kernel(s) start before their launch call: CPU and GPU clocks "
-                               "disagree, so how late a launch was (late_us) is not reliable");
+    const TimeRange b = trace.bounds();
+    const TimeNs r0 = std::max(range.start, b.start), r1 = std::min(range.end, b.end);
+    for (const DeviceGapStats& d : gaps.byDevice)
+        out.edges.push_back({d.device, std::max<TimeNs>(0, d.firstStart - r0),
+                             std::max<TimeNs>(0, r1 - d.lastEnd)});
+
+    for (auto warnings : {clockSkewWarnings(trace), graphReplayWarnings(trace),
+                          captureWindowWarnings(trace, steps)})
+        for (std::string& w : warnings) out.warnings.push_back(std::move(w));
     return out;
 }
 

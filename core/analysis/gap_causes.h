@@ -11,10 +11,16 @@
 //   dependency       the work was launched before the gap began yet started after it (it waited
 //                    on an event, another stream, a copy engine or the device);
 //   unattributed     the trace has no launch record for it (said, never guessed).
-// Warnings say what would make the figures false (kernels that start before their launch call:
-// CPU/GPU clock skew).
+// For a dependency, what it waited on when the trace shows it: the op of another stream of the
+// device that ended last inside the gap (the device gap's previous op, when it ran on another
+// stream), and a stream-wait call (cudaStreamWaitEvent) the launching thread made before the
+// launch. Per step (analysis/trace_steps.h) the same totals, and the idle time before the
+// device's first op and after its last (in the range) apart. Warnings say what would make the
+// figures false (analysis/gap_checks.h: clock skew, graph replays missing kernels, a capture
+// window that cuts a step).
 #include "analysis/analysis_range.h"
 #include "analysis/gpu_gaps.h"
+#include "analysis/trace_steps.h"
 #include "model/trace.h"
 
 #include <array>
@@ -45,6 +51,8 @@ struct ExplainedGap {
     SliceRef blockingCall;       // synchronization: the call that ended inside the gap
     std::vector<CpuOverlap> cpu; // on the launching thread: top 5 by overlap, leaf-most first
     TimeNs cpuCovered = 0;       // traced CPU time on that thread inside the gap
+    SliceRef waitedOn;           // dependency: the other stream's op that ended last in the gap
+    SliceRef waitCall;           // dependency: a stream-wait call before the launch
 };
 
 struct CauseTotals {
@@ -52,14 +60,34 @@ struct CauseTotals {
     TimeNs idle = 0;
 };
 
+// One step's device time: its length, the device idle inside it (every gap, clipped to the
+// step) and, over the gaps over the threshold that start in it, the totals per cause.
+struct StepGaps {
+    TraceStep step;
+    int32_t device = -1;
+    TimeNs idle = 0;
+    std::array<CauseTotals, 4> byCause{};
+};
+
+// Idle time of a device at the edges of the range: before its first op and after its last.
+struct EdgeIdle {
+    int32_t device = -1;
+    TimeNs before = 0; // range start (or trace start) .. first op start
+    TimeNs after = 0;  // last op end .. range end (or trace end)
+};
+
 struct GapCauses {
     TimeNs threshold = 0;
     std::vector<ExplainedGap> deviceGaps; // over the threshold, by (device, start)
     std::vector<ExplainedGap> streamGaps; // over the threshold, by (device, stream, start)
     std::array<CauseTotals, kGapCauseCount> byCause{}; // over the device gaps
+    std::vector<StepGaps> steps;                       // by (step, device)
+    std::vector<EdgeIdle> edges;                       // by device
     std::vector<std::string> warnings;
 };
 
-GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace());
+// `stepPrefix`: how steps are named (analysis/trace_steps.h; empty: ProfilerStep#).
+GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace(),
+                         const std::string& stepPrefix = {});
 
 } // namespace strata

@@ -1,0 +1,29 @@
+#pragma once
+// What would make an idle percentage false, checked before one is reported (strata-cli gaps,
+// summary, advise, the Gaps view): each check returns its warnings (empty when it finds nothing).
+//   clock skew       GPU ops that start before their launch call: CPU and GPU clocks disagree;
+//   graph replays    cudaGraphLaunch calls with no GPU work in the trace, or fewer kernels than
+//                    earlier replays of the same graph: the kernels missing ran, and their time
+//                    would count as idle (graph kernel tracing off, or records lost);
+//   capture window   kernel launches after the last GPU op with no kernel in the trace (the
+//                    capture ended inside a step), GPU ops before the first launch call with no
+//                    launch (it began inside one); kernel launches missing their kernel elsewhere
+//                    (records lost): the idle time around them is then not the GPU's.
+#include "analysis/trace_steps.h"
+#include "model/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace strata {
+
+std::vector<std::string> clockSkewWarnings(const Trace& trace);
+std::vector<std::string> graphReplayWarnings(const Trace& trace);
+std::vector<std::string> captureWindowWarnings(const Trace& trace,
+                                               const std::vector<TraceStep>& steps);
+
+// A launch call that should put work on the GPU (kernel launches, graph launches, async copies
+// and sets), by its name.
+bool isGpuWorkCallName(std::string_view name);
+
+} // namespace strata
