@@ -1,5 +1,5 @@
 # core/analysis: kernel statistics, GPU idle gaps, launch latency, and strata-cli summary.
-foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation)
+foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation op_stats)
   strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
 endforeach()
 
@@ -23,6 +23,12 @@ if(Python3_Interpreter_FOUND)
                COMMAND ${Python3_EXECUTABLE} ${_summary_py} --gap-threshold-us 10 --gap-threshold-us 1
                        --gap-threshold-us 0 --check $<TARGET_FILE:strata-cli> ${trace})
       set_tests_properties(summary_real_${_trace_id} PROPERTIES
+        LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      # strata-cli gaps agrees with the summary: per-cause sums = the device gaps over 10 µs.
+      add_test(NAME gaps_real_${_trace_id}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/check_gaps_consistency.py
+                       $<TARGET_FILE:strata-cli> ${trace})
+      set_tests_properties(gaps_real_${_trace_id} PROPERTIES
         LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
     endforeach()
   else()

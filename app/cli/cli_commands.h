@@ -16,5 +16,7 @@ int exportTrace(const Args& args);   // cli_export.cpp
 int gaps(const Args& args);          // cli_gaps.cpp
 int sections(const Args& args);      // cli_sections.cpp
 int synthSections(const Args& args); // cli_synth_sections.cpp
+int stats(const Args& args);         // cli_stats.cpp
+int advise(const Args& args);        // cli_advise.cpp
 
 } // namespace strata::cli

@@ -25,6 +25,11 @@ const Command kCommands[] = {
      "export --format perfetto-json [--range START:END] [--gzip] IN OUT   Perfetto JSON"},
     {"gaps", strata::cli::gaps,
      "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE   why the GPU waited, per gap"},
+    {"stats", strata::cli::stats,
+     "stats [--json] [--group-by-op] [--range-us A:B] FILE   kernel, category, CPU op and copy "
+     "tables"},
+    {"advise", strata::cli::advise,
+     "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
     {"synth-sections", strata::cli::synthSections,
      "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
     {"sections", strata::cli::sections,

@@ -1,0 +1,227 @@
+// strata-cli stats: kernel and op statistics (core/analysis/op_stats.h) with the GPU overview
+// (busy and idle per device and per step, core/analysis/gap_causes.h), as tables or (--json) one
+// JSON object.
+#include "cli_commands.h"
+#include "util/terminal_text.h"
+
+#include "analysis/gap_causes.h"
+#include "analysis/op_stats.h"
+#include "io/trace_loader.h"
+#include "model/cupti_names.h"
+#include "model/time_text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* kUsage =
+    "usage: strata-cli stats [--json] [--group-by-op] [--range-us START:END] [--top N] FILE\n"
+    "\n"
+    "  --json               one JSON object: analysis_ms, devices, steps, categories, kernels,\n"
+    "                       cpu_ops, copies\n"
+    "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
+    "  --range-us START:END only work that starts in [START, END) µs from the trace start\n"
+    "  --top N              rows per table in the text output (default 15)\n";
+
+int usageError(const std::string& message) {
+    std::fprintf(stderr, "strata-cli stats: %s\n\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+double us(double ns) {
+    return ns / 1000.0;
+}
+
+std::string copyLabel(const CopyRow& c) {
+    std::string k(copyKindName(c.copyKind));
+    if (k.empty()) k = "unknown";
+    return k + (c.pageable ? " (pageable)" : "");
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int stats(const Args& args) {
+    bool json = false;
+    OpStatsOptions o;
+    std::optional<std::pair<double, double>> rangeUs;
+    size_t top = 15;
+    std::string file;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("%s", kUsage);
+            return 0;
+        }
+        if (a == "--json") {
+            json = true;
+        } else if (a == "--group-by-op") {
+            o.groupByLaunchingOp = true;
+        } else if (a == "--top") {
+            if (i + 1 >= args.size()) return usageError("--top needs a number");
+            top = size_t(std::max(1L, std::strtol(args[++i].c_str(), nullptr, 10)));
+        } else if (a == "--range-us") {
+            if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
+            double s = 0, e = 0;
+            if (std::sscanf(args[++i].c_str(), "%lf:%lf", &s, &e) != 2 || !(s >= 0 && e > s))
+                return usageError("--range-us expects START:END with 0 <= START < END");
+            rangeUs = std::make_pair(s, e);
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError("unknown option '" + a + "'");
+        } else if (!file.empty()) {
+            return usageError("only one FILE");
+        } else {
+            file = a;
+        }
+    }
+    if (file.empty()) return usageError("missing FILE");
+    const LoadResult loaded = loadTrace(file);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "strata-cli stats: %s\n",
+                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
+        return 1;
+    }
+    const Trace& t = *loaded.trace;
+    const TimeNs origin = t.bounds().start;
+    if (rangeUs)
+        o.range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
+                   origin + TimeNs(std::llround(rangeUs->second * 1000))};
+    const auto t0 = std::chrono::steady_clock::now();
+    const OpStats st = computeOpStats(t, o);
+    const GapCauses gaps = explainGpuGaps(t, 10'000, o.range);
+    const GpuGaps overview = computeGpuGaps(t, 10'000, o.range);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    if (json) {
+        nlohmann::json j;
+        j["analysis_ms"] = ms;
+        j["warnings"] = gaps.warnings;
+        j["kernel_time_us"] = us(double(st.kernelTime));
+        nlohmann::json devices = nlohmann::json::array();
+        for (const DeviceGapStats& d : overview.byDevice) {
+            const TimeNs span = d.lastEnd - d.firstStart;
+            devices.push_back({{"device", d.device},
+                               {"span_us", us(double(span))},
+                               {"busy_us", us(double(d.busy))},
+                               {"idle_us", us(double(d.idle))},
+                               {"busy_share", span > 0 ? double(d.busy) / double(span) : 0.0}});
+        }
+        j["devices"] = devices;
+        nlohmann::json steps = nlohmann::json::array();
+        for (const StepGaps& s : gaps.steps) {
+            const TimeNs len = s.step.end - s.step.start;
+            steps.push_back({{"name", s.step.name},
+                             {"device", s.device},
+                             {"dur_us", us(double(len))},
+                             {"busy_us", us(double(len - s.idle))},
+                             {"idle_us", us(double(s.idle))}});
+        }
+        j["steps"] = steps;
+        nlohmann::json cats = nlohmann::json::array();
+        for (const CategoryRow& c : st.categories)
+            cats.push_back({{"category", kernelCategoryName(c.category)},
+                            {"count", c.count},
+                            {"time_us", us(double(c.time))},
+                            {"share", c.share}});
+        j["categories"] = cats;
+        nlohmann::json ks = nlohmann::json::array();
+        for (const KernelRow& k : st.kernels)
+            ks.push_back({{"name", k.name},
+                          {"launched_by",
+                           o.groupByLaunchingOp ? nlohmann::json(k.launchedBy) : nlohmann::json()},
+                          {"category", kernelCategoryName(k.category)},
+                          {"count", k.time.count},
+                          {"total_us", us(double(k.time.total))},
+                          {"mean_us", us(k.time.mean)},
+                          {"min_us", us(double(k.time.min))},
+                          {"max_us", us(double(k.time.max))},
+                          {"median_us", us(double(k.time.median))},
+                          {"p95_us", us(double(k.time.p95))},
+                          {"share", k.share},
+                          {"configs", k.configs},
+                          {"config_count", k.configCount},
+                          {"launched", k.launched},
+                          {"launch_latency_mean_us",
+                           k.launched ? nlohmann::json(us(k.launchLatencyMean)) : nlohmann::json()},
+                          {"launch_call_mean_us",
+                           k.launched ? nlohmann::json(us(k.launchCallMean)) : nlohmann::json()}});
+        j["kernels"] = ks;
+        nlohmann::json ops = nlohmann::json::array();
+        for (const CpuOpRow& c : st.cpuOps)
+            ops.push_back({{"name", c.name},
+                           {"count", c.count},
+                           {"total_us", us(double(c.total))},
+                           {"self_us", us(double(c.self))},
+                           {"gpu_ops", c.gpuOps},
+                           {"gpu_us", us(double(c.gpuTime))}});
+        j["cpu_ops"] = ops;
+        nlohmann::json copies = nlohmann::json::array();
+        for (const CopyRow& c : st.copies)
+            copies.push_back({{"kind", std::string(copyKindName(c.copyKind))},
+                              {"pageable", c.pageable},
+                              {"count", c.count},
+                              {"bytes", c.bytes},
+                              {"time_us", us(double(c.time))},
+                              {"gb_per_s", c.gbPerSecond}});
+        j["copies"] = copies;
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(file).c_str(), ms);
+    for (const std::string& w : gaps.warnings)
+        std::printf("warning: %s\n", terminalSafe(w).c_str());
+    std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");
+    for (const DeviceGapStats& d : overview.byDevice) {
+        const TimeNs span = d.lastEnd - d.firstStart;
+        std::printf("%-8d %16s %16s %7.1f%%\n", d.device, formatPreciseDuration(d.busy).c_str(),
+                    formatPreciseDuration(d.idle).c_str(),
+                    span > 0 ? 100.0 * double(d.busy) / double(span) : 0.0);
+    }
+    std::printf("\n%-16s %8s %16s %7s\n", "category", "count", "time", "share");
+    for (const CategoryRow& c : st.categories)
+        if (c.count)
+            std::printf("%-16s %8llu %16s %6.1f%%\n", kernelCategoryName(c.category),
+                        static_cast<unsigned long long>(c.count),
+                        formatPreciseDuration(c.time).c_str(), 100.0 * c.share);
+    std::printf("\n%12s %7s %11s %11s %11s %6s %11s  %s\n", "total_us", "count", "mean_us",
+                "p95_us", "latency_us", "share", "category", "kernel");
+    for (size_t i = 0; i < st.kernels.size() && i < top; ++i) {
+        const KernelRow& k = st.kernels[i];
+        std::string name = k.name.size() > 70 ? k.name.substr(0, 67) + "..." : k.name;
+        if (!k.launchedBy.empty()) name += "  <- " + k.launchedBy;
+        std::printf("%12.3f %7llu %11.3f %11.3f %11s %5.1f%% %11s  %s\n", us(double(k.time.total)),
+                    static_cast<unsigned long long>(k.time.count), us(k.time.mean),
+                    us(double(k.time.p95)),
+                    k.launched ? std::to_string(us(k.launchLatencyMean)).substr(0, 9).c_str() : "-",
+                    100.0 * k.share, kernelCategoryName(k.category), terminalSafe(name).c_str());
+    }
+    std::printf("\n%12s %12s %12s %7s  %s\n", "gpu_us", "total_us", "self_us", "count", "cpu op");
+    for (size_t i = 0; i < st.cpuOps.size() && i < top; ++i) {
+        const CpuOpRow& c = st.cpuOps[i];
+        std::printf("%12.3f %12.3f %12.3f %7llu  %s\n", us(double(c.gpuTime)), us(double(c.total)),
+                    us(double(c.self)), static_cast<unsigned long long>(c.count),
+                    terminalSafe(c.name.substr(0, 80)).c_str());
+    }
+    if (!st.copies.empty()) {
+        std::printf("\n%-22s %7s %14s %14s %9s\n", "copy", "count", "bytes", "time", "GB/s");
+        for (const CopyRow& c : st.copies)
+            std::printf("%-22s %7llu %14llu %14s %9.2f\n", copyLabel(c).c_str(),
+                        static_cast<unsigned long long>(c.count),
+                        static_cast<unsigned long long>(c.bytes),
+                        formatPreciseDuration(c.time).c_str(), c.gbPerSecond);
+    }
+    return 0;
+}
+
+} // namespace strata::cli

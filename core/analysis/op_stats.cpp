@@ -1,0 +1,193 @@
+#include "analysis/op_stats.h"
+
+#include "analysis/gpu_ops.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace strata {
+
+namespace {
+
+bool isCpuOpKind(SliceKind k) {
+    return k == SliceKind::CpuOp || k == SliceKind::UserAnnotation;
+}
+
+std::string configText(const GpuActivity& g) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "grid [%d,%d,%d] block [%d,%d,%d]", g.grid[0], g.grid[1],
+                  g.grid[2], g.block[0], g.block[1], g.block[2]);
+    return buf;
+}
+
+// The innermost CPU op or annotation enclosing `r` on its track (r excluded), or invalid.
+SliceRef launchingOp(const Trace& t, SliceRef r) {
+    const SliceColumns& c = t.track(r.track).slices;
+    for (SliceIndex p = c.parent[r.index]; p != kNoSlice; p = c.parent[p])
+        if (isCpuOpKind(c.kind[p])) return {r.track, p};
+    return {};
+}
+
+struct KernelAcc {
+    StringId name = 0, by = 0;
+    bool grouped = false;
+    KernelCategory category = KernelCategory::Other;
+    std::vector<TimeNs> durations;
+    std::map<std::string, uint32_t> configs;
+    uint64_t launched = 0;
+    double latencySum = 0, callSum = 0;
+};
+
+} // namespace
+
+OpStats computeOpStats(const Trace& t, const OpStatsOptions& o) {
+    OpStats out;
+    out.range = o.range;
+    const GpuOpList ops = collectGpuOps(t, o.range);
+
+    // Kernels by (name, launching op); categories; copies.
+    std::unordered_map<uint64_t, size_t> kernelIndex;
+    std::vector<KernelAcc> kernels;
+    std::array<CategoryRow, kKernelCategoryCount> categories{};
+    std::vector<KernelCategory> categoryOf(t.strings().size(), KernelCategory::Other);
+    std::vector<uint8_t> categoryKnown(t.strings().size(), 0);
+    std::map<std::pair<uint8_t, bool>, CopyRow> copies;
+    TimeNs allOpTime = 0;
+    for (const GpuOp& op : ops.ops) {
+        const StringId name = t.track(op.ref.track).slices.name[op.ref.index];
+        if (!categoryKnown[name]) {
+            categoryOf[name] = kernelCategory(op.kind, t.str(name));
+            categoryKnown[name] = 1;
+        }
+        const KernelCategory cat = op.kind == SliceKind::Kernel   ? categoryOf[name]
+                                   : op.kind == SliceKind::Memcpy ? KernelCategory::Memcpy
+                                                                  : KernelCategory::Memset;
+        CategoryRow& cr = categories[size_t(cat)];
+        ++cr.count;
+        cr.time += op.duration();
+        allOpTime += op.duration();
+        const GpuActivity* g = t.gpu(op.ref);
+        if (op.kind == SliceKind::Memcpy) {
+            const bool pageable = g && (g->srcMemory == 1 || g->dstMemory == 1);
+            CopyRow& c = copies[{g ? g->copyKind : uint8_t(0), pageable}];
+            c.copyKind = g ? g->copyKind : 0;
+            c.pageable = pageable;
+            ++c.count;
+            c.bytes += g && g->bytes > 0 ? uint64_t(g->bytes) : 0;
+            c.time += op.duration();
+        }
+        if (op.kind != SliceKind::Kernel) continue;
+        out.kernelTime += op.duration();
+        const SliceRef launch = t.launchOf(op.ref);
+        StringId by = 0;
+        if (o.groupByLaunchingOp && launch.valid())
+            if (const SliceRef p = launchingOp(t, launch); p.valid())
+                by = t.track(p.track).slices.name[p.index];
+        const uint64_t key = uint64_t(name) << 32 | by;
+        auto [it, fresh] = kernelIndex.try_emplace(key, kernels.size());
+        if (fresh) {
+            KernelAcc a;
+            a.name = name;
+            a.by = by;
+            a.grouped = o.groupByLaunchingOp;
+            a.category = cat;
+            kernels.push_back(std::move(a));
+        }
+        KernelAcc& k = kernels[it->second];
+        k.durations.push_back(op.duration());
+        if (g && k.configs.size() < 64) ++k.configs[configText(*g)];
+        if (launch.valid()) {
+            ++k.launched;
+            k.latencySum += double(op.start - t.start(launch));
+            k.callSum += double(t.duration(launch));
+        }
+    }
+    for (KernelAcc& a : kernels) {
+        KernelRow r;
+        r.name = std::string(t.str(a.name));
+        r.launchedBy = a.by ? std::string(t.str(a.by)) : std::string();
+        r.category = a.category;
+        r.time = summarizeDurations(a.durations);
+        r.share = out.kernelTime > 0 ? double(r.time.total) / double(out.kernelTime) : 0;
+        r.configCount = uint32_t(a.configs.size());
+        for (const auto& [text, n] : a.configs)
+            if (r.configs.size() < 8) r.configs.push_back(text);
+        r.launched = a.launched;
+        if (a.launched) {
+            r.launchLatencyMean = a.latencySum / double(a.launched);
+            r.launchCallMean = a.callSum / double(a.launched);
+        }
+        out.kernels.push_back(std::move(r));
+    }
+    std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelRow& a, const KernelRow& b) {
+        if (a.time.total != b.time.total) return a.time.total > b.time.total;
+        return std::tie(a.name, a.launchedBy) < std::tie(b.name, b.launchedBy);
+    });
+    for (int c = 0; c < kKernelCategoryCount; ++c) {
+        CategoryRow r = categories[size_t(c)];
+        r.category = KernelCategory(c);
+        r.share = allOpTime > 0 ? double(r.time) / double(allOpTime) : 0;
+        out.categories.push_back(r);
+    }
+    std::stable_sort(out.categories.begin(), out.categories.end(),
+                     [](const CategoryRow& a, const CategoryRow& b) { return a.time > b.time; });
+    for (auto& [key, c] : copies) {
+        c.gbPerSecond = c.time > 0 ? double(c.bytes) / double(c.time) : 0; // bytes/ns = GB/s
+        out.copies.push_back(c);
+    }
+    std::sort(out.copies.begin(), out.copies.end(),
+              [](const CopyRow& a, const CopyRow& b) { return a.time > b.time; });
+
+    // CPU ops: count, total, self; then the GPU time launched inside each (once per name).
+    std::vector<int32_t> rowOf(t.strings().size(), -1);
+    std::vector<TimeNs> childTime;
+    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
+        const Track& tr = t.track(ti);
+        if (tr.kind == TrackKind::GpuStream) continue;
+        const SliceColumns& c = tr.slices;
+        childTime.assign(c.size(), 0);
+        for (SliceIndex i = 0; i < c.size(); ++i)
+            if (c.parent[i] != kNoSlice) childTime[c.parent[i]] += c.dur[i];
+        for (SliceIndex i = 0; i < c.size(); ++i) {
+            if (!isCpuOpKind(c.kind[i]) || !o.range.contains(c.start[i])) continue;
+            int32_t& row = rowOf[c.name[i]];
+            if (row < 0) {
+                row = int32_t(out.cpuOps.size());
+                CpuOpRow r;
+                r.name = std::string(t.str(c.name[i]));
+                r.kind = c.kind[i];
+                out.cpuOps.push_back(std::move(r));
+            }
+            CpuOpRow& r = out.cpuOps[size_t(row)];
+            ++r.count;
+            r.total += c.dur[i];
+            r.self += std::max<TimeNs>(0, c.dur[i] - childTime[i]);
+        }
+    }
+    std::vector<StringId> seen;
+    for (const GpuOp& op : ops.ops) {
+        const SliceRef launch = t.launchOf(op.ref);
+        if (!launch.valid()) continue;
+        const SliceColumns& c = t.track(launch.track).slices;
+        seen.clear();
+        for (SliceIndex p = c.parent[launch.index]; p != kNoSlice; p = c.parent[p]) {
+            if (!isCpuOpKind(c.kind[p]) || rowOf[c.name[p]] < 0) continue;
+            if (std::find(seen.begin(), seen.end(), c.name[p]) != seen.end()) continue;
+            seen.push_back(c.name[p]);
+            CpuOpRow& r = out.cpuOps[size_t(rowOf[c.name[p]])];
+            ++r.gpuOps;
+            r.gpuTime += op.duration();
+        }
+    }
+    std::sort(out.cpuOps.begin(), out.cpuOps.end(), [](const CpuOpRow& a, const CpuOpRow& b) {
+        if (a.gpuTime != b.gpuTime) return a.gpuTime > b.gpuTime;
+        if (a.total != b.total) return a.total > b.total;
+        return a.name < b.name;
+    });
+    return out;
+}
+
+} // namespace strata
