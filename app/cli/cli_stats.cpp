@@ -5,6 +5,7 @@
 #include "util/terminal_text.h"
 
 #include "analysis/gap_causes.h"
+#include "analysis/gpu_ops.h"
 #include "analysis/op_stats.h"
 #include "io/trace_loader.h"
 #include "model/cupti_names.h"
@@ -96,9 +97,9 @@ int stats(const Args& args) {
         o.range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
                    origin + TimeNs(std::llround(rangeUs->second * 1000))};
     const auto t0 = std::chrono::steady_clock::now();
-    const OpStats st = computeOpStats(t, o);
-    const GapCauses gaps = explainGpuGaps(t, 10'000, o.range);
-    const GpuGaps overview = computeGpuGaps(t, 10'000, o.range);
+    const GpuOpList ops = collectGpuOps(t, o.range);
+    const OpStats st = computeOpStats(t, ops, o);
+    const GapCauses gaps = explainGpuGaps(t, ops, 10'000);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -108,7 +109,7 @@ int stats(const Args& args) {
         j["warnings"] = gaps.warnings;
         j["kernel_time_us"] = us(double(st.kernelTime));
         nlohmann::json devices = nlohmann::json::array();
-        for (const DeviceGapStats& d : overview.byDevice) {
+        for (const DeviceGapStats& d : gaps.devices) {
             const TimeNs span = d.lastEnd - d.firstStart;
             devices.push_back({{"device", d.device},
                                {"span_us", us(double(span))},
@@ -182,7 +183,7 @@ int stats(const Args& args) {
     for (const std::string& w : gaps.warnings)
         std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");
-    for (const DeviceGapStats& d : overview.byDevice) {
+    for (const DeviceGapStats& d : gaps.devices) {
         const TimeNs span = d.lastEnd - d.firstStart;
         std::printf("%-8d %16s %16s %7.1f%%\n", d.device, formatPreciseDuration(d.busy).c_str(),
                     formatPreciseDuration(d.idle).c_str(),

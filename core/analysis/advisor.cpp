@@ -28,8 +28,8 @@ std::string dur(TimeNs ns) {
     return formatPreciseDuration(ns);
 }
 
-void idleRule(const GapCauses& g, const GpuGaps& gaps, Advice& a) {
-    for (const DeviceGapStats& d : gaps.byDevice) {
+void idleRule(const GapCauses& g, Advice& a) {
+    for (const DeviceGapStats& d : g.devices) {
         const TimeNs span = d.lastEnd - d.firstStart;
         if (span <= 0) continue;
         const double share = double(d.idle) / double(span);
@@ -368,14 +368,13 @@ double theoreticalOccupancy(const SmLimits& l, int threads, int regs, int shared
 Advice adviseTrace(const Trace& t, TimeRange range) {
     Advice a;
     const GpuOpList ops = collectGpuOps(t, range);
-    const GapCauses g = explainGpuGaps(t, 10'000, range);
-    const GpuGaps gaps = computeGpuGaps(ops, 10'000);
+    const GapCauses g = explainGpuGaps(t, ops, 10'000);
     a.warnings = g.warnings;
-    idleRule(g, gaps, a);
+    idleRule(g, a);
     graphsRule(t, ops, a);
     OpStatsOptions so;
     so.range = range;
-    const OpStats st = computeOpStats(t, so);
+    const OpStats st = computeOpStats(t, ops, so);
     std::vector<TimeRange> pageableAt;
     for (const GpuOp& o : ops.ops)
         if (o.kind == SliceKind::Memcpy && pageableAt.size() < 3)

@@ -148,10 +148,16 @@ SliceRef lastEndedElsewhere(const GpuOpList& ops, int32_t device, int64_t stream
 
 GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range,
                          const std::string& stepPrefix) {
+    return explainGpuGaps(trace, collectGpuOps(trace, range), threshold, stepPrefix);
+}
+
+GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs threshold,
+                         const std::string& stepPrefix) {
     GapCauses out;
     out.threshold = threshold;
-    const GpuOpList ops = collectGpuOps(trace, range);
-    const GpuGaps gaps = computeGpuGaps(ops, threshold);
+    const TimeRange range = ops.range;
+    const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // stream gaps over it only
+    out.devices = gaps.byDevice;
     auto findWaitedOn = [&](ExplainedGap& e) {
         if (e.cause != GapCause::Dependency || !e.gap.next.valid()) return;
         const GpuActivity* next = trace.gpu(e.gap.next);

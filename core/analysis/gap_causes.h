@@ -83,11 +83,16 @@ struct GapCauses {
     std::array<CauseTotals, kGapCauseCount> byCause{}; // over the device gaps
     std::vector<StepGaps> steps;                       // by (step, device)
     std::vector<EdgeIdle> edges;                       // by device
+    std::vector<DeviceGapStats> devices;               // busy, idle, gaps per device
     std::vector<std::string> warnings;
 };
 
 // `stepPrefix`: how steps are named (analysis/trace_steps.h; empty: ProfilerStep#).
 GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace(),
+                         const std::string& stepPrefix = {});
+// The same over ops already collected (collectGpuOps), so several analyses share one pass.
+struct GpuOpList;
+GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs threshold,
                          const std::string& stepPrefix = {});
 
 } // namespace strata

@@ -10,7 +10,8 @@ namespace {
 
 // One stream's ops (sorted by start): the holes in the union of its kernels, copies and sets.
 // A copy or set between two kernels keeps the stream busy, as it keeps the device busy.
-void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuGaps& out) {
+void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, TimeNs keepOver,
+                   GpuGaps& out) {
     StreamGapStats st;
     st.device = first->device;
     st.stream = first->stream;
@@ -30,8 +31,9 @@ void addStreamGaps(const GpuOp* first, const GpuOp* last, TimeNs threshold, GpuG
             if (gap > threshold) ++st.gapsOverThreshold;
             st.idle = addSaturating(st.idle, gap);
             st.longest = std::max(st.longest, gap);
-            out.streamGaps.push_back(
-                GpuGap{busyEnd, op->start, st.device, st.stream, busyLast, op->ref});
+            if (gap > keepOver)
+                out.streamGaps.push_back(
+                    GpuGap{busyEnd, op->start, st.device, st.stream, busyLast, op->ref});
         }
         if (st.ops == 1 || op->end >= busyEnd) {
             busyEnd = op->end;
@@ -48,7 +50,7 @@ GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range) {
     return computeGpuGaps(collectGpuOps(trace, range), threshold);
 }
 
-GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold) {
+GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold, TimeNs keepStreamGapsOver) {
     GpuGaps out;
     out.range = list.range;
     out.threshold = threshold;
@@ -59,12 +61,13 @@ GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold) {
         size_t j = i;
         while (j < ops.size() && ops[j].device == ops[i].device && ops[j].stream == ops[i].stream)
             ++j;
-        addStreamGaps(ops.data() + i, ops.data() + j, threshold, out);
+        addStreamGaps(ops.data() + i, ops.data() + j, threshold, keepStreamGapsOver, out);
         i = j;
     }
 
     // Per device: holes between consecutive busy segments.
     const std::vector<BusySegment> segments = deviceBusySegments(ops);
+    out.deviceGaps.reserve(segments.size());
     for (size_t i = 0; i < segments.size(); ++i) {
         const BusySegment& seg = segments[i];
         if (out.byDevice.empty() || out.byDevice.back().device != seg.device) {

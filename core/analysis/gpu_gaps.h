@@ -59,7 +59,8 @@ struct DeviceGapStats {
 struct GpuGaps {
     TimeRange range;
     TimeNs threshold = 0;
-    std::vector<StreamGapStats> byStream; // by (device, stream); streams with >= 1 kernel, copy or set
+    std::vector<StreamGapStats>
+        byStream; // by (device, stream); streams with >= 1 kernel, copy or set
     std::vector<DeviceGapStats> byDevice; // by device; devices with >= 1 kernel, copy or set
     std::vector<GpuGap> streamGaps;       // by (device, stream, start)
     std::vector<GpuGap> deviceGaps;       // by (device, start)
@@ -69,6 +70,8 @@ struct GpuOpList;
 
 GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace());
 // The same over ops already collected (collectGpuOps), so several analyses share one pass.
-GpuGaps computeGpuGaps(const GpuOpList& ops, TimeNs threshold);
+// `keepStreamGapsOver`: only stream gaps longer than this are kept as intervals (the statistics
+// count every gap); -1 keeps all. Device gaps are always all kept.
+GpuGaps computeGpuGaps(const GpuOpList& ops, TimeNs threshold, TimeNs keepStreamGapsOver = -1);
 
 } // namespace strata

@@ -21,6 +21,10 @@ GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
     GpuOpList out;
     out.range = range;
     const auto& tracks = trace.tracks();
+    size_t gpuSlices = 0; // room for the GPU tracks' ops at once (no regrowth on millions)
+    for (const Track& track : tracks)
+        if (track.kind == TrackKind::GpuStream) gpuSlices += track.slices.size();
+    out.ops.reserve(gpuSlices);
     for (TrackId t = 0; t < tracks.size(); ++t) {
         const Track& track = tracks[t];
         const SliceColumns& s = track.slices;
@@ -47,10 +51,13 @@ GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
             out.ops.push_back(op);
         }
     }
-    std::sort(out.ops.begin(), out.ops.end(), [](const GpuOp& a, const GpuOp& b) {
+    const auto order = [](const GpuOp& a, const GpuOp& b) {
         return std::tie(a.device, a.stream, a.start, a.end, a.ref) <
                std::tie(b.device, b.stream, b.start, b.end, b.ref);
-    });
+    };
+    // Tracks come sorted by start: usually the list already is (one lane per stream).
+    if (!std::is_sorted(out.ops.begin(), out.ops.end(), order))
+        std::sort(out.ops.begin(), out.ops.end(), order);
     return out;
 }
 
@@ -104,6 +111,7 @@ std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
         d = e;
     }
     std::vector<BusySegment> segments;
+    segments.reserve(ops.size() / 4 + 16);
     for (const Key& k : order) {
         const SliceRef ref = ops[k.index].ref;
         if (!segments.empty() && segments.back().device == k.device &&

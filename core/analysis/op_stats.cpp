@@ -44,9 +44,12 @@ struct KernelAcc {
 } // namespace
 
 OpStats computeOpStats(const Trace& t, const OpStatsOptions& o) {
+    return computeOpStats(t, collectGpuOps(t, o.range), o);
+}
+
+OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOptions& o) {
     OpStats out;
     out.range = o.range;
-    const GpuOpList ops = collectGpuOps(t, o.range);
 
     // Kernels by (name, launching op); categories; copies.
     std::unordered_map<uint64_t, size_t> kernelIndex;

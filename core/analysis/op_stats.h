@@ -77,5 +77,8 @@ struct OpStatsOptions {
 };
 
 OpStats computeOpStats(const Trace& trace, const OpStatsOptions& options = {});
+// The same over ops already collected (collectGpuOps over options.range).
+struct GpuOpList;
+OpStats computeOpStats(const Trace& trace, const GpuOpList& ops, const OpStatsOptions& options);
 
 } // namespace strata

@@ -9,6 +9,7 @@
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
+#include "analysis/section_lanes.h"
 #include "analysis/section_stats.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
