@@ -22,7 +22,9 @@ using namespace strata;
 
 namespace {
 
-constexpr QRgb kRed = 0xffd6453a; // the painter's long-gap colour
+// The painter's long-gap colour for this fixture's gaps: its kernels have no launch records, so
+// every gap is unattributed (grey; launch-bound gaps are red, gap_index.h: gapCauseColor).
+constexpr QRgb kRed = 0xff8c8c8c;
 
 // 1 s of 500 µs kernels every 512 µs, a 1 s gap, 1 s more (times in µs), stream 7 of GPU 0.
 std::string busyTrace(int64_t* gapStartUs, int64_t* gapEndUs) {

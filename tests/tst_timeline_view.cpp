@@ -274,12 +274,16 @@ void TstTimelineView::selectionSignal() {
     QTest::mouseClick(f.view.tracksArea(), Qt::LeftButton, {}, QPoint(f.x(15000), 107));
     QCOMPARE(spy.count(), 1);
     QCOMPARE(spy.at(0).at(0).value<SliceRef>(), k);
-    // Clicking the same slice again does not signal; clicking empty space clears.
+    // Clicking the same slice again does not signal; clicking a gap selects the call that
+    // launched the op ending it (add_kernel's cudaLaunchKernel at 6500); empty space clears.
     QTest::mouseClick(f.view.tracksArea(), Qt::LeftButton, {}, QPoint(f.x(15000), 107));
     QCOMPARE(spy.count(), 1);
     QTest::mouseClick(f.view.tracksArea(), Qt::LeftButton, {}, QPoint(f.x(30000), 107));
     QCOMPARE(spy.count(), 2);
-    QVERIFY(!spy.at(1).at(0).value<SliceRef>().valid());
+    QCOMPARE(spy.at(1).at(0).value<SliceRef>(), find(*f.trace, "cudaLaunchKernel", 6500));
+    QTest::mouseClick(f.view.tracksArea(), Qt::LeftButton, {}, QPoint(f.x(1500), 10));
+    QCOMPARE(spy.count(), 3);
+    QVERIFY(!spy.at(2).at(0).value<SliceRef>().valid());
     QVERIFY(!f.view.selectedSlice().valid());
 }
 
@@ -340,6 +344,12 @@ void TstTimelineView::gapsComputed() {
     QCOMPARE(g.deviceGaps(0).size(), size_t(1));
     QCOMPARE(g.deviceGaps(0)[0].start, TimeNs(22000));
     QCOMPARE(g.deviceGaps(0)[0].end, TimeNs(40000));
+    // Its cause and tooltip: add_kernel was launched at 6500, before the gap began.
+    QCOMPARE(int(g.deviceGaps(0)[0].cause), int(GapCause::Dependency));
+    const ExplainedGap* e = g.explained(g.deviceGaps(0)[0]);
+    QVERIFY(e);
+    QCOMPARE(gapDescription(*tr, *e).section('\n', 0, 1),
+             QString("GPU idle 18.0 µs · dependency\nlaunched before the gap began"));
     g.compute(*tr, 18'000); // strictly longer than the threshold
     QCOMPARE(g.streamGaps(0, 7).size(), size_t(1));
     QVERIFY(g.deviceGaps(0).empty());
@@ -354,8 +364,9 @@ void TstTimelineView::gapsDrawn() {
     QImage img = f.image();
     const int stripY = 98 + 27 - 3 - 6 + 3; // inside Stream 7's idle strip
     const int idleY = 83 + 6;               // inside the device idle row
-    QCOMPARE(img.pixel(f.x(30000), stripY), kLongGap);
-    QCOMPARE(img.pixel(f.x(30000), idleY), kLongGap);
+    // add_kernel (at 40000) was launched at 6500, before the gap began: a dependency, violet.
+    QCOMPARE(img.pixel(f.x(30000), stripY), gapCauseColor(int(GapCause::Dependency)));
+    QCOMPARE(img.pixel(f.x(30000), idleY), gapCauseColor(int(GapCause::Dependency)));
     // The 500 ns device gap is idle but not highlighted.
     const QRgb p = img.pixel(f.x(20250), idleY);
     QVERIFY2(p == kIdleFill || p == kIdleHatch, qPrintable(QString::number(p, 16)));

@@ -1,6 +1,9 @@
 #include "gap_index.h"
 
-#include "analysis/gpu_gaps.h"
+#include "analysis/gap_causes.h"
+
+#include "model/time_text.h"
+#include "qt_text.h"
 
 #include <algorithm>
 
@@ -15,6 +18,9 @@ void GapIndex::clear() {
     devices_.clear();
     streamCum_.clear();
     deviceCum_.clear();
+    streamCause_.clear();
+    deviceCause_.clear();
+    causes_ = GapCauses{};
 }
 
 namespace {
@@ -25,9 +31,28 @@ std::vector<TimeNs> cumulativeOf(const std::vector<GapSpan>& v) {
     return c;
 }
 
+std::array<std::vector<TimeNs>, 4> causeCumulativeOf(const std::vector<GapSpan>& v) {
+    std::array<std::vector<TimeNs>, 4> c;
+    for (int k = 0; k < 4; ++k) {
+        c[size_t(k)].assign(v.size() + 1, 0);
+        for (size_t i = 0; i < v.size(); ++i)
+            c[size_t(k)][i + 1] = c[size_t(k)][i] + (v[i].cause == k ? v[i].duration() : 0);
+    }
+    return c;
+}
+
 const std::vector<TimeNs> kNoCum{0};
 
 } // namespace
+
+TimeNs GapList::idleBefore(TimeNs t, int cause) const {
+    if (empty() || !byCause || cause < 0 || cause >= 4) return 0;
+    const size_t i = GapIndex::firstEndingAfter(*spans, t);
+    TimeNs idle = (*byCause)[size_t(cause)][i];
+    if (i < spans->size() && t > (*spans)[i].start && (*spans)[i].cause == cause)
+        idle += t - (*spans)[i].start;
+    return idle;
+}
 
 TimeNs GapList::idleBefore(TimeNs t) const {
     if (empty()) return 0;
@@ -39,33 +64,83 @@ TimeNs GapList::idleBefore(TimeNs t) const {
 
 GapList GapIndex::streamList(int32_t device, int64_t stream) const {
     auto it = streamCum_.find({device, stream});
-    return {&streamGaps(device, stream), it == streamCum_.end() ? &kNoCum : &it->second};
+    auto c = streamCause_.find({device, stream});
+    return {&streamGaps(device, stream), it == streamCum_.end() ? &kNoCum : &it->second,
+            c == streamCause_.end() ? nullptr : &c->second};
 }
 
 GapList GapIndex::deviceList(int32_t device) const {
     auto it = deviceCum_.find(device);
-    return {&deviceGaps(device), it == deviceCum_.end() ? &kNoCum : &it->second};
+    auto c = deviceCause_.find(device);
+    return {&deviceGaps(device), it == deviceCum_.end() ? &kNoCum : &it->second,
+            c == deviceCause_.end() ? nullptr : &c->second};
+}
+
+QString gapDescription(const Trace& t, const ExplainedGap& e) {
+    auto d = [](TimeNs ns) { return QString::fromStdString(formatDuration(ns)); };
+    QString s = QStringLiteral("GPU idle %1 · %2").arg(d(e.gap.duration()), gapCauseName(e.cause));
+    switch (e.cause) {
+    case GapCause::LaunchBound:
+    case GapCause::Synchronization: {
+        s += QStringLiteral("\nlaunched %1 late").arg(d(e.late));
+        if (e.blockingCall.valid())
+            s += QStringLiteral(", after %1 ended in the gap")
+                     .arg(toQString(t.name(e.blockingCall)));
+        if (e.gap.duration() > 0)
+            s += QStringLiteral("; traced CPU work covered %1 % of it")
+                     .arg(100.0 * double(e.cpuCovered) / double(e.gap.duration()), 0, 'f', 0);
+        if (!e.cpu.empty()) {
+            s += QStringLiteral("\nCPU:");
+            for (size_t i = 0; i < e.cpu.size() && i < 3; ++i)
+                s += QStringLiteral(" %1 %2%3")
+                         .arg(toQString(t.str(e.cpu[i].name)).left(60), d(e.cpu[i].overlap),
+                              i + 1 < std::min<size_t>(3, e.cpu.size()) ? "," : "");
+        }
+        break;
+    }
+    case GapCause::Dependency:
+        s += QStringLiteral("\nlaunched before the gap began");
+        if (e.waitedOn.valid())
+            s += QStringLiteral("; waited on %1 (ended %2 before the next op)")
+                     .arg(toQString(t.name(e.waitedOn)).left(80),
+                          d(e.gap.end - (t.start(e.waitedOn) + t.duration(e.waitedOn))));
+        if (e.waitCall.valid())
+            s += QStringLiteral("; after %1").arg(toQString(t.name(e.waitCall)));
+        break;
+    case GapCause::Unattributed:
+        s += QStringLiteral("\nthe trace has no launch call for the op that ends it");
+        break;
+    }
+    return s;
 }
 
 void GapIndex::compute(const Trace& trace, TimeNs threshold) {
     clear();
     threshold_ = threshold;
-    const GpuGaps g = computeGpuGaps(trace, threshold);
-    for (const GpuGap& gap : g.streamGaps)
-        if (gap.duration() > threshold)
-            streams_[{gap.device, gap.stream}].push_back({gap.start, gap.end});
-    for (const GpuGap& gap : g.deviceGaps)
-        if (gap.duration() > threshold) devices_[gap.device].push_back({gap.start, gap.end});
+    // The gaps over the threshold with their causes (core/analysis/gap_causes: one definition).
+    causes_ = explainGpuGaps(trace, threshold);
+    const size_t d = causes_.deviceGaps.size();
+    for (size_t i = 0; i < d; ++i) {
+        const ExplainedGap& e = causes_.deviceGaps[i];
+        devices_[e.gap.device].push_back({e.gap.start, e.gap.end, uint8_t(e.cause), uint32_t(i)});
+    }
+    for (size_t i = 0; i < causes_.streamGaps.size(); ++i) {
+        const ExplainedGap& e = causes_.streamGaps[i];
+        streams_[{e.gap.device, e.gap.stream}].push_back(
+            {e.gap.start, e.gap.end, uint8_t(e.cause), uint32_t(d + i)});
+    }
     auto byStart = [](const GapSpan& a, const GapSpan& b) { return a.start < b.start; };
     for (auto& [k, v] : streams_) {
         std::sort(v.begin(), v.end(), byStart);
         v.shrink_to_fit();
         streamCum_[k] = cumulativeOf(v);
+        streamCause_[k] = causeCumulativeOf(v);
     }
     for (auto& [k, v] : devices_) {
         std::sort(v.begin(), v.end(), byStart);
         v.shrink_to_fit();
         deviceCum_[k] = cumulativeOf(v);
+        deviceCause_[k] = causeCumulativeOf(v);
     }
 }
 

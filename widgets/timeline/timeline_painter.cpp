@@ -77,9 +77,8 @@ void drawIdleShare(Frame& f, const GapList& gaps, int y, int h) {
     if (gaps.empty() || h <= 0) return;
     const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
     if (x1 <= x0) return;
-    const QColor red = QColor::fromRgb(kLongGap);
     const double nsPerPx = f.s.axis.nsPerPixel();
-    int runX = x0, runH = 0;
+    int runX = x0, runH = 0, cause = 0, runCause = 0;
     TimeNs prevT = f.s.axis.timeForX(x0);
     TimeNs prevIdle = gaps.idleBefore(prevT);
     for (int x = x0; x <= x1; ++x) {
@@ -94,15 +93,27 @@ void drawIdleShare(Frame& f, const GapList& gaps, int y, int h) {
             // Whole pixels of red only: a share below 1/h of the band shows nothing (a level
             // a user could not tell from noise), a partial column no more than its share.
             hp = int(std::clamp(share, 0.0, 1.0) * h);
+            // Coloured by the cause with the most idle time in the column.
+            if (hp > 0 && gaps.byCause) {
+                const TimeNs a = prevT, b = std::max(t, prevT + 1);
+                TimeNs most = -1;
+                for (int c = 0; c < kGapCauseCount; ++c) {
+                    const TimeNs idle = gaps.idleBefore(b, c) - gaps.idleBefore(a, c);
+                    if (idle > most) most = idle, cause = c;
+                }
+            }
             if (t > prevT) {
                 prevT = t;
                 prevIdle = gaps.idleBefore(t);
             }
         }
-        if (hp != runH || x == x1) {
-            if (runH > 0) f.p.fillRect(QRect(runX, y + h - runH, x - runX, runH), red);
+        if (hp != runH || cause != runCause || x == x1) {
+            if (runH > 0)
+                f.p.fillRect(QRect(runX, y + h - runH, x - runX, runH),
+                             QColor::fromRgb(gapCauseColor(runCause)));
             runX = x;
             runH = hp;
+            runCause = cause;
         }
     }
 }

@@ -103,8 +103,20 @@ void TimelineView::connectParts() {
         if (!menu->isEmpty()) menu->exec(global);
         menu->deleteLater();
     });
-    connect(area_, &TracksArea::clicked, this,
-            [this](QPoint pos) { selectSlice(sliceAtPixel(pos), false); });
+    connect(area_, &TracksArea::clicked, this, [this](QPoint pos) {
+        const SliceRef slice = sliceAtPixel(pos);
+        if (!slice.valid()) {
+            // A gap: select the call that launched the op ending it, highlight the CPU work on
+            // that thread during the gap.
+            if (const auto gap = area_->gapAt(pos))
+                if (const ExplainedGap* e = s_->gaps.explained(*gap); e && e->launch.valid()) {
+                    selectSlice(e->launch, true);
+                    setHighlightedSlices(cpuSlicesDuring(*s_->trace, e->launch.track, e->gap));
+                    return;
+                }
+        }
+        selectSlice(slice, false);
+    });
     connect(area_, &TracksArea::hoverChanged, this,
             [this](std::optional<double> x, std::optional<GapSpan> gap, SliceRef slice) {
                 s_->hoverX = x;
@@ -115,6 +127,16 @@ void TimelineView::connectParts() {
                 if (gapChanged) area_->update();
                 nav_->setHoveredSlice(workspace_->ref(slice));
             });
+}
+
+std::vector<SliceRef> TimelineView::cpuSlicesDuring(const Trace& t, TrackId track,
+                                                    const GpuGap& g) {
+    std::vector<SliceRef> out;
+    const Track& tr = t.track(track);
+    const auto [first, last] = tr.overlapping(g.start, g.end);
+    for (SliceIndex i = first; i < last; ++i)
+        if (tr.slices.start[i] < g.end && tr.slices.end(i) > g.start) out.push_back({track, i});
+    return out;
 }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {

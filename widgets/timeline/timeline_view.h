@@ -7,6 +7,7 @@
 // It shows the workspace's current trace and follows the navigation (visible range, selected
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
 // keeps its own (setTrace() then sets that workspace's trace).
+#include "analysis/gpu_gaps.h"
 #include "meta_types.h"
 #include "model/trace.h"
 
@@ -89,6 +90,8 @@ public:
     // A row of layout() expanded: a CPU thread's levels, a device's in-kernel section SM lanes.
     void setRowExpanded(int row, bool expanded);
     const TrackLayout& layout() const;
+    // The slices of `track` that overlap a gap (what a click on a gap highlights).
+    static std::vector<SliceRef> cpuSlicesDuring(const Trace& t, TrackId track, const GpuGap& g);
     // Where a track's row is (tracks-area coordinates, scroll applied); null when not shown.
     QRect trackRect(TrackId t) const;
     // The right-click menu at `pos` (tracks-area coordinates): on a slice (zoom to it, copy its

@@ -128,9 +128,12 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
     }
     const std::optional<GapSpan> gap = gapAt(pos);
     QString tip;
-    if (gap)
-        tip = QStringLiteral("GPU idle %1")
-                  .arg(QString::fromStdString(formatDuration(gap->duration())));
+    if (gap) {
+        const ExplainedGap* e = s_.gaps.explained(*gap);
+        tip = e ? gapDescription(*s_.trace, *e)
+                : QStringLiteral("GPU idle %1")
+                      .arg(QString::fromStdString(formatDuration(gap->duration())));
+    }
     const SliceRef slice = gap ? SliceRef{} : painter_.sliceAt(s_, pos);
     if (slice.valid())
         tip = QStringLiteral("%1\n%2").arg(
