@@ -32,3 +32,8 @@ endif()
 if(TARGET strata_app_gui)
   strata_add_qtest(tst_sections_view SOURCES tst_sections_view.cpp LIBS strata_app_gui)
 endif()
+
+# The Gaps dock: table cell by cell, totals, row click, range restriction, export (issue 18).
+if(TARGET strata_widgets)
+  strata_add_qtest(tst_gaps_view SOURCES tst_gaps_view.cpp analysis_trace_fixture.h LIBS strata_widgets)
+endif()

@@ -106,8 +106,13 @@ int main(int argc, char** argv) {
     const QCommandLineOption expandSectionsOpt(
         QStringLiteral("expand-sections"),
         QStringLiteral("With --screenshot: open the timeline's in-kernel section SM lanes."));
+    const QCommandLineOption dockOpt(
+        QStringLiteral("dock"),
+        QStringLiteral("With --screenshot: render this analysis dock alone (gaps)."),
+        QStringLiteral("NAME"));
     parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt, sectionsOpt,
-                       sectionsTabOpt, sectionsChoiceOpt, selectBlockOpt, expandSectionsOpt});
+                       sectionsTabOpt, sectionsChoiceOpt, selectBlockOpt, expandSectionsOpt,
+                       dockOpt});
     const strata::LaunchModeOptions launchOpts;
     parser.addOptions(launchOpts.all());
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
@@ -162,6 +167,7 @@ int main(int argc, char** argv) {
             parser.isSet(sectionsChoiceOpt) ? parser.value(sectionsChoiceOpt).toInt() : -1;
         o.selectBlock = parser.isSet(selectBlockOpt) ? parser.value(selectBlockOpt).toInt() : -1;
         o.expandSections = parser.isSet(expandSectionsOpt);
+        o.dock = parser.value(dockOpt);
         return strata::runScreenshot(o);
     }
     if (parser.isSet(sizeOpt) || parser.isSet(rangeOpt) || parser.isSet(labelsOpt)) {

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "analysis/gaps_panel.h"
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
@@ -216,6 +217,8 @@ void MainWindow::createDocks() {
     sections_ =
         addTracePanel<SectionsPanel>(tr("Sections"), "sectionsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(dockOf(range_), dockOf(sections_));
+    gaps_ = addTracePanel<GapsPanel>(tr("Gaps"), "gapsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(dockOf(range_), dockOf(gaps_));
     dockOf(range_)->raise();
     traceInfo_ =
         addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);
@@ -349,6 +352,7 @@ void MainWindow::createActions() {
     gapBox_->setKeyboardTracking(false);
     connect(gapBox_, &QSpinBox::valueChanged, this, [this](int us) {
         timeline_->setGapThresholdNs(TimeNs(us) * 1000);
+        gaps_->setThreshold(TimeNs(us) * 1000);
         if (options_.restoreSettings)
             QSettings().setValue(QStringLiteral("timeline/gapThresholdUs"), us);
     });

@@ -30,6 +30,7 @@ class FindBar;
 class ProfileController;
 class TraceInfoPanel;
 class SectionsPanel;
+class GapsPanel;
 class LoadJob;
 class RangePanel;
 class TimelineView;
@@ -70,6 +71,7 @@ public:
     FindBar* findBar() const { return findBar_; }
     TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
     SectionsPanel* sectionsPanel() const { return sections_; }
+    GapsPanel* gapsPanel() const { return gaps_; }
     // Timer sections (.npy, .csv, .sections; File > Import Timer Sections… for .json too) into
     // the Sections dock, raised; false and *error (also shown) when the file cannot be read.
     bool importSectionsFile(const QString& path, QString* error);
@@ -135,6 +137,7 @@ private:
     WarningsPanel* warnings_ = nullptr;
     TraceInfoPanel* traceInfo_ = nullptr;
     SectionsPanel* sections_ = nullptr;
+    GapsPanel* gaps_ = nullptr;
     ProfileController* profile_ = nullptr;
     ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include "model/time_text.h"
 
+#include "analysis/gaps_panel.h"
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
@@ -69,6 +70,36 @@ int screenshotSections(MainWindow& w, const ScreenshotOptions& o) {
     return 0;
 }
 
+// An analysis dock alone (after its computation, on the selected range if one is given).
+int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
+    QWidget* panel = nullptr;
+    if (o.dock == "gaps") {
+        if (o.selectRange && w.trace()) {
+            const TimeRange b = w.trace()->bounds();
+            w.timeline()->setSelectedRange(
+                TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});
+        }
+        settleEvents(50);
+        w.gapsPanel()->waitForJobs();
+        panel = w.gapsPanel();
+    } else {
+        std::fprintf(stderr, "strata: --dock expects gaps\n");
+        return 2;
+    }
+    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    dock->setFloating(true);
+    dock->resize(o.size);
+    settleEvents(300);
+    const QPixmap shot = panel->grab();
+    if (shot.isNull() || !shot.save(o.output, "PNG")) {
+        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
+        return 1;
+    }
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    std::fflush(stdout);
+    return 0;
+}
+
 } // namespace
 
 int runScreenshot(const ScreenshotOptions& o) {
@@ -90,6 +121,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     w.resize(o.size); // a window manager may have changed it on show
     settleEvents(100);
     if (!o.sectionsTab.isEmpty()) return screenshotSections(w, o);
+    if (!o.dock.isEmpty()) return screenshotDock(w, o);
     if (!w.trace()) {
         std::fprintf(stderr, "strata: %s holds no trace to show (give --sections-tab)\n",
                      qPrintable(o.trace));

@@ -22,6 +22,7 @@ struct ScreenshotOptions {
     int sectionsChoice = -1;     // the Sections dock's choice (launch or kernel) to show
     int selectBlock = -1;        // the Sections dock's slowest-blocks row to select
     bool expandSections = false; // open the timeline's in-kernel section SM lanes
+    QString dock;                // render this analysis dock alone ("gaps")
 };
 
 int runScreenshot(const ScreenshotOptions& options);

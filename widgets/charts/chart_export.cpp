@@ -73,8 +73,10 @@ bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString*
             const QVariant raw = model->data(i, Qt::UserRole);
             const bool number =
                 raw.isValid() && raw.canConvert<double>() && raw.typeId() != QMetaType::QString;
-            line << csvCell(number ? QString::number(raw.toDouble(), 'g', 15)
-                                   : model->data(i, Qt::DisplayRole).toString());
+            QString text = number ? QString::number(raw.toDouble(), 'g', 15)
+                                  : model->data(i, Qt::DisplayRole).toString();
+            if (text == QStringLiteral("—")) text.clear(); // "not applicable": an empty cell
+            line << csvCell(text);
         }
         out += line.join(',').toUtf8() + '\n';
     }

@@ -1,0 +1,246 @@
+#include "gaps_panel.h"
+
+#include "charts/chart_export.h"
+#include "gaps_table_model.h"
+#include "model/time_text.h"
+#include "timeline/gap_index.h"
+#include "workspace/job_runner.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+QString dur(TimeNs ns) {
+    return QString::fromStdString(formatPreciseDuration(ns));
+}
+
+// Bars of idle time per cause, in the causes' colours.
+void plotCauses(QCustomPlot* plot, const GapCauses& g) {
+    plot->clearPlottables();
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 0;
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setBrush(QColor::fromRgb(gapCauseColor(c)));
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.6);
+        const double ms = double(g.byCause[size_t(c)].idle) / 1e6;
+        bars->addData(c, ms);
+        top = std::max(top, ms);
+        ticker->addTick(c, QStringLiteral("%1\n%2 gaps")
+                               .arg(gapCauseName(GapCause(c)))
+                               .arg(g.byCause[size_t(c)].count));
+    }
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(-0.6, kGapCauseCount - 0.4);
+    plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    plot->yAxis->setLabel(QObject::tr("idle time (ms)"));
+    plot->replot();
+}
+
+// Device gap lengths on log bins (4 per decade from the threshold up), stacked by cause.
+void plotHistogram(QCustomPlot* plot, const GapCauses& g) {
+    plot->clearPlottables();
+    const double lo = std::max(1.0, double(g.threshold));
+    double hi = lo * 10;
+    for (const ExplainedGap& e : g.deviceGaps) hi = std::max(hi, double(e.gap.duration()));
+    const int bins = std::max(1, int(std::ceil(4 * std::log10(hi / lo))) + 1);
+    std::vector<std::array<double, kGapCauseCount>> counts(size_t(bins),
+                                                           std::array<double, kGapCauseCount>{});
+    for (const ExplainedGap& e : g.deviceGaps) {
+        const int b = std::clamp(int(4 * std::log10(double(e.gap.duration()) / lo)), 0, bins - 1);
+        counts[size_t(b)][size_t(e.cause)] += 1;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int b = 0; b < bins; b += std::max(1, bins / 8))
+        ticker->addTick(
+            b, QString::fromStdString(formatDuration(TimeNs(lo * std::pow(10.0, b / 4.0)))));
+    QCPBars* below = nullptr;
+    double top = 0;
+    std::vector<double> stack(size_t(bins), 0.0);
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setBrush(QColor::fromRgb(gapCauseColor(c)));
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.9);
+        for (int b = 0; b < bins; ++b) {
+            bars->addData(b, counts[size_t(b)][size_t(c)]);
+            stack[size_t(b)] += counts[size_t(b)][size_t(c)];
+        }
+        if (below) bars->moveAbove(below);
+        below = bars;
+    }
+    for (double s : stack) top = std::max(top, s);
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setRange(-0.6, bins - 0.4);
+    plot->xAxis->setLabel(QObject::tr("gap length (log scale, 4 bins per decade)"));
+    plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    plot->yAxis->setLabel(QObject::tr("device gaps"));
+    plot->replot();
+}
+
+} // namespace
+
+GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      summary_(new QLabel(this)), byCause_(new QCustomPlot(this)),
+      histogram_(new QCustomPlot(this)), table_(new QTableView(this)),
+      model_(new GapsTableModel(this)) {
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    byCause_->setObjectName("gaps-by-cause");
+    histogram_->setObjectName("gap-lengths");
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    table_->setModel(proxy);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(GapsTableModel::Length, Qt::DescendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(exportButton, 0, Qt::AlignTop);
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(byCause_);
+    charts->addWidget(histogram_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(charts);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    connect(exportButton, &QToolButton::clicked, this, &GapsPanel::exportMenu);
+    connect(table_, &QTableView::activated, this,
+            [this](const QModelIndex& i) { activateRow(i.row()); });
+    connect(table_, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { activateRow(i.row()); });
+    traceChanged(trace());
+}
+
+GapsPanel::~GapsPanel() = default;
+
+void GapsPanel::setThreshold(TimeNs t) {
+    if (t == threshold_) return;
+    threshold_ = t;
+    compute();
+}
+
+void GapsPanel::waitForJobs() {
+    jobs_->waitForFinished();
+}
+
+QString GapsPanel::summaryText() const {
+    return summary_->text();
+}
+
+void GapsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
+    range_.reset();
+    compute();
+}
+
+void GapsPanel::selectedRangeChanged(std::optional<TimeRange> r) {
+    range_ = r;
+    compute();
+}
+
+void GapsPanel::compute() {
+    if (!trace_) {
+        jobs_->cancel();
+        show(nullptr);
+        return;
+    }
+    jobs_->run(
+        [trace = trace_, range = range_.value_or(wholeTrace()),
+         threshold = threshold_](JobControl&) {
+            return std::shared_ptr<const GapCauses>(
+                std::make_shared<GapCauses>(explainGpuGaps(*trace, threshold, range)));
+        },
+        [this](std::shared_ptr<const GapCauses> g) { show(std::move(g)); });
+}
+
+void GapsPanel::show(std::shared_ptr<const GapCauses> g) {
+    gaps_ = g;
+    model_->setGaps(trace_, gaps_);
+    if (!g) {
+        summary_->setText(tr("Open a trace with GPU work to see why the GPU waited."));
+        byCause_->clearPlottables();
+        histogram_->clearPlottables();
+        byCause_->replot();
+        histogram_->replot();
+        return;
+    }
+    TimeNs idle = 0;
+    uint64_t count = 0;
+    for (const CauseTotals& c : g->byCause) idle += c.idle, count += c.count;
+    QString text =
+        tr("<b>%1 device gaps over %2</b> (%3 idle)%4.")
+            .arg(count)
+            .arg(dur(g->threshold), dur(idle), range_ ? tr(" in the selected range") : QString());
+    for (const DeviceGapStats& d : g->devices) {
+        const TimeNs span = d.lastEnd - d.firstStart;
+        text +=
+            tr(" GPU %1 idle %2 of its span (%3 in all gaps).")
+                .arg(d.device)
+                .arg(QString::number(span > 0 ? 100.0 * double(d.idle) / double(span) : 0, 'f', 1) +
+                         " %",
+                     dur(d.idle));
+    }
+    for (const EdgeIdle& e : g->edges)
+        text += tr(" Apart: GPU %1 idle %2 before its first op, %3 after its last.")
+                    .arg(e.device)
+                    .arg(dur(e.before), dur(e.after));
+    for (const std::string& w : g->warnings)
+        text += "<br><span style='color:#a04000'>⚠ " + QString::fromStdString(w).toHtmlEscaped() +
+                "</span>";
+    summary_->setText(text);
+    plotCauses(byCause_, *g);
+    plotHistogram(histogram_, *g);
+    table_->resizeColumnsToContents();
+}
+
+void GapsPanel::activateRow(int row) {
+    auto* proxy = static_cast<QSortFilterProxyModel*>(table_->model());
+    const QModelIndex src = proxy->mapToSource(proxy->index(row, 0));
+    const ExplainedGap* e = model_->gapAt(src.row());
+    if (!e || !trace_) return;
+    const TimeNs pad = std::max<TimeNs>(e->gap.duration(), 1000);
+    navigation()->setVisibleRange({e->gap.start - pad, e->gap.end + pad});
+    if (e->launch.valid()) navigation()->setSelectedSlice(workspace()->ref(e->launch), true);
+}
+
+void GapsPanel::exportMenu() {
+    QMenu menu(this);
+    menu.addAction(tr("Table as CSV…"), this,
+                   [this] { exportTableInteractively(this, model_, "gaps"); });
+    menu.addAction(tr("Idle by cause chart…"), this,
+                   [this] { exportChartInteractively(this, byCause_, "gaps-by-cause"); });
+    menu.addAction(tr("Gap length histogram…"), this,
+                   [this] { exportChartInteractively(this, histogram_, "gap-lengths"); });
+    menu.exec(QCursor::pos());
+}
+
+} // namespace strata
