@@ -3,6 +3,7 @@
 // there and selecting the launch call, the selected range restricting everything, CSV export.
 #include "analysis/gaps_panel.h"
 #include "analysis/gaps_table_model.h"
+#include "analysis/stats_panel.h"
 #include "analysis_trace_fixture.h"
 #include "charts/chart_export.h"
 #include "workspace/navigation.h"
@@ -93,6 +94,70 @@ private slots:
         QCOMPARE(lines[1].left(21), QByteArray("550,100,dependency,,0"));
         QVERIFY(saveChart(p.causeChart(), dir.filePath("c.svg"), &error));
         QVERIFY(saveChart(p.histogram(), dir.filePath("h.pdf"), &error));
+    }
+
+    void statsDockCellByCell() {
+        // The trace of tst_op_stats' tablesByHand: aten::mm [0,1000) launching gemm_k twice
+        // (100 and 300 ns, latencies 50 and 70, calls 10 and 20), ew_elementwise outside it, two
+        // pageable HtoD copies of 1000 bytes in 100 ns each.
+        GpuTraceFixture f;
+        f.cpuOp(0, 1000, "aten::mm");
+        f.launch(100, 10, 1);
+        f.kernel(0, 7, 150, 100, "gemm_k", 1);
+        f.launch(400, 20, 2);
+        f.kernel(0, 7, 470, 300, "gemm_k", 2);
+        f.launch(1760, 10, 3);
+        f.kernel(0, 7, 1800, 50, "ew_elementwise", 3);
+        for (TimeNs s : {2000, 2200}) {
+            GpuActivity a;
+            a.device = 0;
+            a.stream = 7;
+            a.copyKind = 1;
+            a.srcMemory = 1;
+            a.dstMemory = 3;
+            a.bytes = 1000;
+            SliceInput in;
+            in.start = s;
+            in.dur = 100;
+            in.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
+            in.category = f.b.intern("gpu_memcpy");
+            in.kind = SliceKind::Memcpy;
+            in.gpu = &a;
+            f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), in);
+        }
+        Workspace ws;
+        Navigation nav(&ws);
+        StatsPanel p(&ws, &nav);
+        ws.replaceCurrent(f.build(), "ops");
+        p.waitForJobs();
+        QAbstractItemModel* k = p.kernelsModel();
+        QCOMPARE(k->rowCount(), 2);
+        QCOMPARE(cell(k, 0, 0), QString("gemm_k"));
+        QCOMPARE(cell(k, 0, 2), QString("gemm"));
+        QCOMPARE(cell(k, 0, 3), QString("2"));
+        QCOMPARE(cell(k, 0, 4), QString("400 ns"));
+        QCOMPARE(cell(k, 0, 5), QString("200 ns"));
+        QCOMPARE(cell(k, 0, 10), QString("88.9 %")); // 400 / 450
+        QCOMPARE(cell(k, 0, 11), QString("60 ns"));
+        QCOMPARE(cell(k, 0, 12), QString("15 ns"));
+        QAbstractItemModel* c = p.cpuOpsModel();
+        QCOMPARE(cell(c, 0, 0), QString("aten::mm"));
+        QCOMPARE(cell(c, 0, 2), QString("1.00 µs"));
+        QCOMPARE(cell(c, 0, 3), QString("970 ns"));
+        QCOMPARE(cell(c, 0, 5), QString("400 ns"));
+        QAbstractItemModel* m = p.copiesModel();
+        QCOMPARE(cell(m, 0, 0), QString("HtoD (pageable)"));
+        QCOMPARE(cell(m, 0, 2), QString("2\u2009000"));
+        QCOMPARE(cell(m, 0, 4), QString("10.00"));
+        // The advisor says pageable copies are there.
+        bool pageable = false;
+        for (int r = 0; r < p.findingsModel()->rowCount(); ++r)
+            pageable = pageable || cell(p.findingsModel(), r, 1) == QString("pageable");
+        QVERIFY(pageable);
+        // Grouped by the launching op: gemm_k under aten::mm.
+        p.setGroupByOp(true);
+        p.waitForJobs();
+        QCOMPARE(cell(k, 0, 1), QString("aten::mm"));
     }
 };
 

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "analysis/gaps_panel.h"
+#include "analysis/stats_panel.h"
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
@@ -219,6 +220,8 @@ void MainWindow::createDocks() {
     tabifyDockWidget(dockOf(range_), dockOf(sections_));
     gaps_ = addTracePanel<GapsPanel>(tr("Gaps"), "gapsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(dockOf(range_), dockOf(gaps_));
+    stats_ = addTracePanel<StatsPanel>(tr("Statistics"), "statsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(dockOf(range_), dockOf(stats_));
     dockOf(range_)->raise();
     traceInfo_ =
         addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);

@@ -31,6 +31,7 @@ class ProfileController;
 class TraceInfoPanel;
 class SectionsPanel;
 class GapsPanel;
+class StatsPanel;
 class LoadJob;
 class RangePanel;
 class TimelineView;
@@ -72,6 +73,7 @@ public:
     TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
     SectionsPanel* sectionsPanel() const { return sections_; }
     GapsPanel* gapsPanel() const { return gaps_; }
+    StatsPanel* statsPanel() const { return stats_; }
     // Timer sections (.npy, .csv, .sections; File > Import Timer Sections… for .json too) into
     // the Sections dock, raised; false and *error (also shown) when the file cannot be read.
     bool importSectionsFile(const QString& path, QString* error);
@@ -138,6 +140,7 @@ private:
     TraceInfoPanel* traceInfo_ = nullptr;
     SectionsPanel* sections_ = nullptr;
     GapsPanel* gaps_ = nullptr;
+    StatsPanel* stats_ = nullptr;
     ProfileController* profile_ = nullptr;
     ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;

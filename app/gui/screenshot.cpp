@@ -3,6 +3,7 @@
 #include "model/time_text.h"
 
 #include "analysis/gaps_panel.h"
+#include "analysis/stats_panel.h"
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
@@ -82,8 +83,20 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         settleEvents(50);
         w.gapsPanel()->waitForJobs();
         panel = w.gapsPanel();
+    } else if (o.dock.startsWith("stats")) { // stats, stats:kernels, stats:advisor, ...
+        static const QStringList tabs{"overview", "kernels", "cpuops", "copies", "advisor"};
+        const int tab = o.dock.contains(':') ? int(tabs.indexOf(o.dock.section(':', 1))) : 0;
+        if (tab < 0) {
+            std::fprintf(stderr, "strata: --dock stats:TAB expects one of %s\n",
+                         qPrintable(tabs.join(", ")));
+            return 2;
+        }
+        w.statsPanel()->waitForJobs();
+        w.statsPanel()->showTab(StatsPanel::Tab(tab));
+        if (tab == 1) w.statsPanel()->selectKernelRow(0);
+        panel = w.statsPanel();
     } else {
-        std::fprintf(stderr, "strata: --dock expects gaps\n");
+        std::fprintf(stderr, "strata: --dock expects gaps or stats[:TAB]\n");
         return 2;
     }
     auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());

@@ -110,6 +110,7 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
     }
     for (KernelAcc& a : kernels) {
         KernelRow r;
+        r.nameId = a.name;
         r.name = std::string(t.str(a.name));
         r.launchedBy = a.by ? std::string(t.str(a.by)) : std::string();
         r.category = a.category;

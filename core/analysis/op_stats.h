@@ -26,6 +26,7 @@
 namespace strata {
 
 struct KernelRow {
+    StringId nameId = 0;
     std::string name;
     std::string launchedBy; // grouped: the launching CPU op / annotation ("" none or not grouped)
     KernelCategory category = KernelCategory::Other;

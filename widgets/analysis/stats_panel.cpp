@@ -1,0 +1,432 @@
+#include "stats_panel.h"
+
+#include "analysis/gpu_ops.h"
+#include "charts/chart_export.h"
+#include "charts/row_table_model.h"
+#include "model/cupti_names.h"
+#include "model/time_text.h"
+#include "workspace/job_runner.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+QString d(double ns) {
+    return QString::fromStdString(formatDuration(TimeNs(std::llround(ns))));
+}
+// 1234567 -> "1 234 567" with thin spaces, as the time formatter groups digits.
+QString grouped(uint64_t n) {
+    QString s = QString::number(n);
+    for (qsizetype at = s.size() - 3; at > 0; at -= 3) s.insert(at, QChar(0x2009));
+    return s;
+}
+
+QString pct(double share) {
+    return QString::number(100.0 * share, 'f', 1) + " %";
+}
+
+struct BusyRow {
+    QString what; // "GPU 0" or a step's name
+    int32_t device = -1;
+    TimeNs span = 0, busy = 0, idle = 0;
+};
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(Qt::UserRole);
+    auto* v = new QTableView(parent);
+    v->setModel(proxy);
+    v->setSortingEnabled(true);
+    v->sortByColumn(-1, Qt::AscendingOrder);
+    v->setSelectionBehavior(QAbstractItemView::SelectRows);
+    v->setSelectionMode(QAbstractItemView::SingleSelection);
+    v->verticalHeader()->hide();
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+    v->horizontalHeader()->setStretchLastSection(true);
+    v->setAlternatingRowColors(true);
+    return v;
+}
+
+} // namespace
+
+struct StatsPanel::Models {
+    RowTableModel<KernelRow> kernels{{
+        {"Kernel",
+         [](const KernelRow& r) { return QString::fromStdString(r.name); },
+         {},
+         [](const KernelRow& r) { return QString::fromStdString(r.name); }},
+        {"Launched by",
+         [](const KernelRow& r) { return QString::fromStdString(r.launchedBy); },
+         {}},
+        {"Category",
+         [](const KernelRow& r) { return QString(kernelCategoryName(r.category)); },
+         {}},
+        {"Count", [](const KernelRow& r) { return QString::number(r.time.count); },
+         [](const KernelRow& r) { return double(r.time.count); }},
+        {"Total", [](const KernelRow& r) { return d(double(r.time.total)); },
+         [](const KernelRow& r) { return double(r.time.total); }},
+        {"Mean", [](const KernelRow& r) { return d(r.time.mean); },
+         [](const KernelRow& r) { return r.time.mean; }},
+        {"Min", [](const KernelRow& r) { return d(double(r.time.min)); },
+         [](const KernelRow& r) { return double(r.time.min); }},
+        {"Median", [](const KernelRow& r) { return d(double(r.time.median)); },
+         [](const KernelRow& r) { return double(r.time.median); }},
+        {"P95", [](const KernelRow& r) { return d(double(r.time.p95)); },
+         [](const KernelRow& r) { return double(r.time.p95); }},
+        {"Max", [](const KernelRow& r) { return d(double(r.time.max)); },
+         [](const KernelRow& r) { return double(r.time.max); }},
+        {"% GPU", [](const KernelRow& r) { return pct(r.share); },
+         [](const KernelRow& r) { return r.share; }},
+        {"Launch latency",
+         [](const KernelRow& r) { return r.launched ? d(r.launchLatencyMean) : QString("—"); },
+         [](const KernelRow& r) { return r.launchLatencyMean; }},
+        {"Launch call",
+         [](const KernelRow& r) { return r.launched ? d(r.launchCallMean) : QString("—"); },
+         [](const KernelRow& r) { return r.launchCallMean; }},
+        {"Configs",
+         [](const KernelRow& r) {
+             QString s = QString::number(r.configCount);
+             if (!r.configs.empty()) s += ": " + QString::fromStdString(r.configs.front());
+             return s;
+         },
+         {},
+         [](const KernelRow& r) {
+             QStringList l;
+             for (const std::string& c : r.configs) l << QString::fromStdString(c);
+             return l.join('\n');
+         }},
+    }};
+    RowTableModel<CpuOpRow> cpuOps{{
+        {"CPU op", [](const CpuOpRow& r) { return QString::fromStdString(r.name); }, {}},
+        {"Count", [](const CpuOpRow& r) { return QString::number(r.count); },
+         [](const CpuOpRow& r) { return double(r.count); }},
+        {"Total", [](const CpuOpRow& r) { return d(double(r.total)); },
+         [](const CpuOpRow& r) { return double(r.total); }},
+        {"Self", [](const CpuOpRow& r) { return d(double(r.self)); },
+         [](const CpuOpRow& r) { return double(r.self); }},
+        {"GPU ops", [](const CpuOpRow& r) { return QString::number(r.gpuOps); },
+         [](const CpuOpRow& r) { return double(r.gpuOps); }},
+        {"GPU time launched", [](const CpuOpRow& r) { return d(double(r.gpuTime)); },
+         [](const CpuOpRow& r) { return double(r.gpuTime); }},
+    }};
+    RowTableModel<CopyRow> copies{{
+        {"Copy",
+         [](const CopyRow& r) {
+             const QString k = QString::fromUtf8(copyKindName(r.copyKind).data(),
+                                                 qsizetype(copyKindName(r.copyKind).size()));
+             return (k.isEmpty() ? QString("unknown") : k) + (r.pageable ? " (pageable)" : "");
+         },
+         {}},
+        {"Count", [](const CopyRow& r) { return QString::number(r.count); },
+         [](const CopyRow& r) { return double(r.count); }},
+        {"Bytes", [](const CopyRow& r) { return grouped(r.bytes); },
+         [](const CopyRow& r) { return double(r.bytes); }},
+        {"Time", [](const CopyRow& r) { return d(double(r.time)); },
+         [](const CopyRow& r) { return double(r.time); }},
+        {"GB/s", [](const CopyRow& r) { return QString::number(r.gbPerSecond, 'f', 2); },
+         [](const CopyRow& r) { return r.gbPerSecond; }},
+    }};
+    RowTableModel<Finding> findings{{
+        {"Severity", [](const Finding& f) { return QString(findingSeverityName(f.severity)); }, {}},
+        {"Rule", [](const Finding& f) { return QString::fromStdString(f.rule); }, {}},
+        {"Finding",
+         [](const Finding& f) { return QString::fromStdString(f.title); },
+         {},
+         [](const Finding& f) { return QString::fromStdString(f.detail); }},
+    }};
+    RowTableModel<BusyRow> busy{{
+        {"GPU / step", [](const BusyRow& r) { return r.what; }, {}},
+        {"GPU", [](const BusyRow& r) { return QString::number(r.device); },
+         [](const BusyRow& r) { return double(r.device); }},
+        {"Length", [](const BusyRow& r) { return d(double(r.span)); },
+         [](const BusyRow& r) { return double(r.span); }},
+        {"Busy", [](const BusyRow& r) { return d(double(r.busy)); },
+         [](const BusyRow& r) { return double(r.busy); }},
+        {"Idle", [](const BusyRow& r) { return d(double(r.idle)); },
+         [](const BusyRow& r) { return double(r.idle); }},
+        {"Busy %",
+         [](const BusyRow& r) { return pct(r.span > 0 ? double(r.busy) / double(r.span) : 0); },
+         [](const BusyRow& r) { return r.span > 0 ? double(r.busy) / double(r.span) : 0; }},
+    }};
+};
+
+StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      summary_(new QLabel(this)), tabs_(new QTabWidget(this)),
+      group_(new QCheckBox(tr("Group by the launching CPU op / NVTX range"), this)),
+      categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
+      findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
+    summary_->setWordWrap(true);
+    categories_->setObjectName("kernel-time-by-category");
+    histogram_->setObjectName("kernel-durations");
+    findingDetail_->setWordWrap(true);
+    findingDetail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* overview = new QSplitter(Qt::Horizontal, this);
+    overview->addWidget(categories_);
+    tables_.push_back(makeTable(&m_->busy, this));
+    overview->addWidget(tables_.back());
+    tabs_->addTab(overview, tr("Overview"));
+    auto* kernels = new QWidget(this);
+    auto* kl = new QVBoxLayout(kernels);
+    kl->setContentsMargins(0, 0, 0, 0);
+    kl->addWidget(group_);
+    auto* ks = new QSplitter(Qt::Vertical, kernels);
+    tables_.push_back(makeTable(&m_->kernels, this));
+    ks->addWidget(tables_.back());
+    ks->addWidget(histogram_);
+    ks->setStretchFactor(0, 3);
+    ks->setStretchFactor(1, 2);
+    kl->addWidget(ks, 1);
+    tabs_->addTab(kernels, tr("Kernels"));
+    tables_.push_back(makeTable(&m_->cpuOps, this));
+    tabs_->addTab(tables_.back(), tr("CPU Ops"));
+    tables_.push_back(makeTable(&m_->copies, this));
+    tabs_->addTab(tables_.back(), tr("Copies"));
+    auto* advisor = new QSplitter(Qt::Vertical, this);
+    tables_.push_back(makeTable(&m_->findings, this));
+    advisor->addWidget(tables_.back());
+    advisor->addWidget(findingDetail_);
+    tabs_->addTab(advisor, tr("Advisor"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary_, 1);
+    top->addWidget(exportButton, 0, Qt::AlignTop);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(tabs_, 1);
+    connect(exportButton, &QToolButton::clicked, this, &StatsPanel::exportMenu);
+    connect(group_, &QCheckBox::toggled, this, &StatsPanel::setGroupByOp);
+    QTableView* kt = tables_[1];
+    connect(kt->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, kt](const QModelIndex& i) {
+                auto* proxy = static_cast<QSortFilterProxyModel*>(kt->model());
+                selectKernelRow(proxy->mapToSource(i).row());
+            });
+    QTableView* ft = tables_[4];
+    connect(ft->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, ft](const QModelIndex& i) {
+                auto* proxy = static_cast<QSortFilterProxyModel*>(ft->model());
+                const Finding* f = m_->findings.rowAt(proxy->mapToSource(i).row());
+                if (!f) return;
+                QString text = "<b>" + QString::fromStdString(f->title).toHtmlEscaped() +
+                               "</b><br>" + QString::fromStdString(f->detail).toHtmlEscaped() +
+                               "<br>";
+                for (const auto& [k, v] : f->evidence)
+                    text += QString::fromStdString(k) + " = " + QString::number(v, 'g', 6) + "; ";
+                findingDetail_->setText(text);
+                if (!f->where.empty()) {
+                    const TimeRange w = f->where.front();
+                    const TimeNs pad = std::max<TimeNs>(w.duration(), 1000);
+                    this->navigation()->setVisibleRange({w.start - pad, w.end + pad});
+                }
+            });
+    traceChanged(trace());
+}
+
+StatsPanel::~StatsPanel() = default;
+
+QAbstractItemModel* StatsPanel::kernelsModel() const {
+    return &m_->kernels;
+}
+QAbstractItemModel* StatsPanel::cpuOpsModel() const {
+    return &m_->cpuOps;
+}
+QAbstractItemModel* StatsPanel::copiesModel() const {
+    return &m_->copies;
+}
+QAbstractItemModel* StatsPanel::findingsModel() const {
+    return &m_->findings;
+}
+QAbstractItemModel* StatsPanel::devicesModel() const {
+    return &m_->busy;
+}
+
+void StatsPanel::waitForJobs() {
+    jobs_->waitForFinished();
+}
+void StatsPanel::showTab(Tab t) {
+    tabs_->setCurrentIndex(int(t));
+}
+
+void StatsPanel::setGroupByOp(bool on) {
+    if (on == groupByOp_) return;
+    groupByOp_ = on;
+    const QSignalBlocker b(group_);
+    group_->setChecked(on);
+    compute();
+}
+
+void StatsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
+    range_.reset();
+    compute();
+}
+
+void StatsPanel::selectedRangeChanged(std::optional<TimeRange> r) {
+    range_ = r;
+    compute();
+}
+
+void StatsPanel::compute() {
+    if (!trace_) {
+        jobs_->cancel();
+        show(nullptr);
+        return;
+    }
+    OpStatsOptions o;
+    o.range = range_.value_or(wholeTrace());
+    o.groupByLaunchingOp = groupByOp_;
+    jobs_->run(
+        [trace = trace_, o](JobControl&) {
+            auto dat = std::make_shared<StatsViewData>();
+            const GpuOpList ops = collectGpuOps(*trace, o.range);
+            dat->ops = computeOpStats(*trace, ops, o);
+            dat->gaps = explainGpuGaps(*trace, ops, 10'000);
+            dat->advice = adviseTrace(*trace, o.range);
+            return std::shared_ptr<const StatsViewData>(dat);
+        },
+        [this](std::shared_ptr<const StatsViewData> dat) { show(std::move(dat)); });
+}
+
+void StatsPanel::show(std::shared_ptr<const StatsViewData> dat) {
+    data_ = dat;
+    m_->kernels.setRows(dat ? dat->ops.kernels : std::vector<KernelRow>{});
+    m_->cpuOps.setRows(dat ? dat->ops.cpuOps : std::vector<CpuOpRow>{});
+    m_->copies.setRows(dat ? dat->ops.copies : std::vector<CopyRow>{});
+    m_->findings.setRows(dat ? dat->advice.findings : std::vector<Finding>{});
+    std::vector<BusyRow> busy;
+    categories_->clearPlottables();
+    histogram_->clearPlottables();
+    if (dat) {
+        for (const DeviceGapStats& g : dat->gaps.devices)
+            busy.push_back({tr("GPU %1 (its span)").arg(g.device), g.device,
+                            g.lastEnd - g.firstStart, g.busy, g.idle});
+        for (const StepGaps& s : dat->gaps.steps)
+            busy.push_back({QString::fromStdString(s.step.name), s.device,
+                            s.step.end - s.step.start, s.step.end - s.step.start - s.idle, s.idle});
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        auto* bars = new QCPBars(categories_->yAxis, categories_->xAxis); // horizontal
+        bars->setBrush(QColor(0x4e, 0x79, 0xa7));
+        bars->setPen(Qt::NoPen);
+        double top = 0;
+        int k = 0;
+        for (const CategoryRow& c : dat->ops.categories) {
+            if (!c.count) continue;
+            bars->addData(k, double(c.time) / 1e6);
+            ticker->addTick(
+                k, QStringLiteral("%1 (%2)").arg(kernelCategoryName(c.category), pct(c.share)));
+            top = std::max(top, double(c.time) / 1e6);
+            ++k;
+        }
+        categories_->yAxis->setTicker(ticker);
+        categories_->yAxis->setRange(-0.6, std::max(1, k) - 0.4);
+        categories_->yAxis->setRangeReversed(true);
+        categories_->xAxis->setRange(0, top > 0 ? top * 1.1 : 1);
+        categories_->xAxis->setLabel(tr("GPU time by category (ms)"));
+        uint64_t kernels = 0;
+        for (const KernelRow& r : dat->ops.kernels) kernels += r.time.count;
+        QString text = tr("%1 kernels, %2 of kernel time, %3 kernel names%4.")
+                           .arg(kernels)
+                           .arg(d(double(dat->ops.kernelTime)))
+                           .arg(dat->ops.kernels.size())
+                           .arg(range_ ? tr(" in the selected range") : QString());
+        for (const std::string& w : dat->advice.warnings)
+            text += "<br><span style='color:#a04000'>⚠ " +
+                    QString::fromStdString(w).toHtmlEscaped() + "</span>";
+        summary_->setText(text);
+    } else {
+        summary_->setText(tr("Open a trace with GPU work to see its kernel and op statistics."));
+    }
+    m_->busy.setRows(busy);
+    categories_->replot();
+    histogram_->replot();
+    for (QTableView* t : tables_) t->resizeColumnsToContents();
+    if (tables_[1]->columnWidth(0) > 420) tables_[1]->setColumnWidth(0, 420);
+    if (tables_[2]->columnWidth(0) > 420) tables_[2]->setColumnWidth(0, 420);
+}
+
+void StatsPanel::selectKernelRow(int row) {
+    histogram_->clearPlottables();
+    const KernelRow* k = m_->kernels.rowAt(row);
+    if (!k || !trace_) {
+        histogram_->replot();
+        return;
+    }
+    // The durations of this kernel in the range, on log bins (4 per decade).
+    const TimeRange r = range_.value_or(wholeTrace());
+    std::vector<double> durs;
+    for (const Track& t : trace_->tracks()) {
+        if (t.kind != TrackKind::GpuStream) continue;
+        for (SliceIndex i = 0; i < t.slices.size(); ++i)
+            if (t.slices.name[i] == k->nameId && t.slices.kind[i] == SliceKind::Kernel &&
+                r.contains(t.slices.start[i]))
+                durs.push_back(double(std::max<TimeNs>(1, t.slices.dur[i])));
+    }
+    if (durs.empty()) {
+        histogram_->replot();
+        return;
+    }
+    const double lo = *std::min_element(durs.begin(), durs.end());
+    const double hi = *std::max_element(durs.begin(), durs.end());
+    const int bins = std::max(1, int(std::ceil(8 * std::log10(std::max(hi / lo, 1.0001)))));
+    std::vector<double> counts(size_t(bins), 0.0);
+    for (double x : durs) counts[size_t(std::clamp(int(8 * std::log10(x / lo)), 0, bins - 1))] += 1;
+    auto* bars = new QCPBars(histogram_->xAxis, histogram_->yAxis);
+    bars->setBrush(QColor(0xf2, 0x8e, 0x2b));
+    bars->setPen(Qt::NoPen);
+    bars->setWidth(0.9);
+    double top = 0;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int b = 0; b < bins; ++b) {
+        bars->addData(b, counts[size_t(b)]);
+        top = std::max(top, counts[size_t(b)]);
+        if (b % std::max(1, bins / 8) == 0) ticker->addTick(b, d(lo * std::pow(10.0, b / 8.0)));
+    }
+    histogram_->xAxis->setTicker(ticker);
+    histogram_->xAxis->setRange(-0.6, bins - 0.4);
+    histogram_->xAxis->setLabel(tr("duration of %1 (log scale, 8 bins per decade)")
+                                    .arg(QString::fromStdString(k->name).left(80)));
+    histogram_->yAxis->setRange(0, top * 1.15);
+    histogram_->yAxis->setLabel(tr("kernels"));
+    histogram_->replot();
+}
+
+void StatsPanel::exportMenu() {
+    QMenu menu(this);
+    menu.addAction(tr("Kernels as CSV…"), this,
+                   [this] { exportTableInteractively(this, &m_->kernels, "kernels"); });
+    menu.addAction(tr("CPU ops as CSV…"), this,
+                   [this] { exportTableInteractively(this, &m_->cpuOps, "cpu-ops"); });
+    menu.addAction(tr("Copies as CSV…"), this,
+                   [this] { exportTableInteractively(this, &m_->copies, "copies"); });
+    menu.addAction(tr("GPU busy per device and step as CSV…"), this,
+                   [this] { exportTableInteractively(this, &m_->busy, "gpu-busy"); });
+    menu.addAction(tr("Findings as CSV…"), this,
+                   [this] { exportTableInteractively(this, &m_->findings, "findings"); });
+    menu.addAction(tr("Category chart…"), this,
+                   [this] { exportChartInteractively(this, categories_, "kernel-categories"); });
+    menu.addAction(tr("Duration histogram…"), this,
+                   [this] { exportChartInteractively(this, histogram_, "kernel-durations"); });
+    menu.exec(QCursor::pos());
+}
+
+} // namespace strata
