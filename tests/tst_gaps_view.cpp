@@ -6,6 +6,8 @@
 #include "analysis/stats_panel.h"
 #include "analysis_trace_fixture.h"
 #include "charts/chart_export.h"
+#include "timeline/gpu_utilisation.h"
+#include "timeline/track_layout.h"
 #include "workspace/navigation.h"
 
 #include <qcustomplot.h>
@@ -158,6 +160,36 @@ private slots:
         p.setGroupByOp(true);
         p.waitForJobs();
         QCOMPARE(cell(k, 0, 1), QString("aten::mm"));
+    }
+
+    void utilisationByHand() {
+        // Device 0: [0,100) on stream 7 and [50,150) on stream 8 overlap -> busy [0,150); then
+        // [300,400). Busy in [0,400) 250; in [100,350) 50 + 50; in [120,130) 10; device 1 none.
+        GpuTraceFixture f;
+        f.kernel(0, 7, 0, 100);
+        f.kernel(0, 8, 50, 100);
+        f.kernel(0, 7, 300, 100);
+        const auto t = f.build();
+        GpuUtilisation u;
+        u.reset(t.get());
+        QCOMPARE(u.busyBetween(0, 0, 400), TimeNs(250));
+        QCOMPARE(u.busyBetween(0, 100, 350), TimeNs(100));
+        QCOMPARE(u.busyBetween(0, 120, 130), TimeNs(10));
+        QCOMPARE(u.busyBetween(1, 0, 400), TimeNs(0));
+        // The layout adds a utilisation row under the device's idle row when asked.
+        TrackLayout layout;
+        layout.build(*t);
+        const auto kinds = [&] {
+            std::vector<TrackRow::Kind> k;
+            for (const TrackRow& r : layout.rows()) k.push_back(r.kind);
+            return k;
+        };
+        QCOMPARE(std::count(kinds().begin(), kinds().end(), TrackRow::Kind::Utilisation), 0);
+        layout.setShowUtilisation(true);
+        layout.rebuild(*t);
+        const auto k = kinds();
+        QCOMPARE(k[1], TrackRow::Kind::DeviceIdle);
+        QCOMPARE(k[2], TrackRow::Kind::Utilisation);
     }
 };
 

@@ -110,9 +110,12 @@ int main(int argc, char** argv) {
         QStringLiteral("dock"),
         QStringLiteral("With --screenshot: render this analysis dock alone (gaps)."),
         QStringLiteral("NAME"));
+    const QCommandLineOption utilOpt(
+        QStringLiteral("utilisation"),
+        QStringLiteral("With --screenshot: show the GPU utilisation rows."));
     parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt, sectionsOpt,
                        sectionsTabOpt, sectionsChoiceOpt, selectBlockOpt, expandSectionsOpt,
-                       dockOpt});
+                       dockOpt, utilOpt});
     const strata::LaunchModeOptions launchOpts;
     parser.addOptions(launchOpts.all());
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
@@ -168,6 +171,7 @@ int main(int argc, char** argv) {
         o.selectBlock = parser.isSet(selectBlockOpt) ? parser.value(selectBlockOpt).toInt() : -1;
         o.expandSections = parser.isSet(expandSectionsOpt);
         o.dock = parser.value(dockOpt);
+        o.utilisation = parser.isSet(utilOpt);
         return strata::runScreenshot(o);
     }
     if (parser.isSet(sizeOpt) || parser.isSet(rangeOpt) || parser.isSet(labelsOpt)) {

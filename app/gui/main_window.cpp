@@ -305,6 +305,20 @@ void MainWindow::createActions() {
             QSettings().value(QStringLiteral("timeline/gpuFirst"), true).toBool());
     gpuFirst->setChecked(timeline_->gpuSectionFirst());
     view->addAction(gpuFirst);
+    QAction* util =
+        make("actionUtilisation", tr("GPU &Utilisation Rows"), QKeySequence(), [this](bool on) {
+            timeline_->setShowUtilisation(on);
+            if (options_.restoreSettings)
+                QSettings().setValue(QStringLiteral("timeline/utilisation"), on);
+        });
+    util->setCheckable(true);
+    util->setToolTip(tr("Under each GPU's idle row, how busy it was over time: each pixel "
+                        "column as high as the share of its time the device ran work"));
+    if (options_.restoreSettings)
+        timeline_->setShowUtilisation(
+            QSettings().value(QStringLiteral("timeline/utilisation"), false).toBool());
+    util->setChecked(timeline_->showUtilisation());
+    view->addAction(util);
     QAction* wheel = make("actionWheelScrolls", tr("&Wheel Scrolls the Tracks (Ctrl+Wheel Zooms)"),
                           QKeySequence(), [this](bool on) {
                               timeline_->setWheelScrolls(on);

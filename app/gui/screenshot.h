@@ -23,6 +23,7 @@ struct ScreenshotOptions {
     int selectBlock = -1;        // the Sections dock's slowest-blocks row to select
     bool expandSections = false; // open the timeline's in-kernel section SM lanes
     QString dock;                // render this analysis dock alone ("gaps")
+    bool utilisation = false;    // show the GPU utilisation rows
 };
 
 int runScreenshot(const ScreenshotOptions& options);

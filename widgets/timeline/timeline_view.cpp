@@ -348,6 +348,18 @@ void TimelineView::setGpuSectionFirst(bool on) {
     repaintAll();
 }
 
+void TimelineView::setShowUtilisation(bool on) {
+    if (s_->layout.showUtilisation() == on) return;
+    s_->layout.setShowUtilisation(on);
+    if (s_->trace) s_->layout.rebuild(*s_->trace);
+    updateScrollBar();
+    repaintAll();
+}
+
+bool TimelineView::showUtilisation() const {
+    return s_->layout.showUtilisation();
+}
+
 bool TimelineView::gpuSectionFirst() const {
     return s_->layout.gpuFirst();
 }

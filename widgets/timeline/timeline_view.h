@@ -82,6 +82,9 @@ public:
     int groupCount() const;
     // The GPU devices and their streams above the CPU processes (on by default) or below them.
     void setGpuSectionFirst(bool on);
+    // A GPU utilisation row per device (busy share per pixel column), off by default.
+    void setShowUtilisation(bool on);
+    bool showUtilisation() const;
     bool gpuSectionFirst() const;
     // A CPU thread's levels past TrackLayout::kDepthCap shown (the thread of track t), or all
     // threads'.

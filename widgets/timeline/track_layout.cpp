@@ -122,6 +122,14 @@ void TrackLayout::build(const Trace& trace) {
             idle.label = QStringLiteral("GPU idle");
             rows_.push_back(idle);
         }
+        if (pg.g.gpu && showUtilisation_) {
+            TrackRow util;
+            util.kind = TrackRow::Kind::Utilisation;
+            util.group = gi;
+            util.device = pg.g.device;
+            util.label = QStringLiteral("GPU utilisation");
+            rows_.push_back(util);
+        }
         for (auto& [rk, ids] : pg.rows) {
             std::sort(ids.begin(), ids.end(),
                       [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
@@ -289,6 +297,9 @@ void TrackLayout::relayout() {
             break;
         case TrackRow::Kind::Sections:
             h = kSectionsHeader + (r.expanded ? r.smLanes * kSmLaneHeight : 0) + kRowPad;
+            break;
+        case TrackRow::Kind::Utilisation:
+            h = kUtilisationHeight + kRowPad;
             break;
         case TrackRow::Kind::Slices: {
             // A CPU thread shows kDepthCap levels until expanded (its lanes together).

@@ -11,7 +11,7 @@
 namespace strata {
 
 struct TrackRow {
-    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections };
+    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections, Utilisation };
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
@@ -49,9 +49,10 @@ public:
     static constexpr int kIdleHeight = 12;
     static constexpr int kInstantHeight = 14;
     static constexpr int kRowPad = 3;
-    static constexpr int kDepthCap = 12;       // levels a CPU thread shows until it is expanded
-    static constexpr int kSectionsHeader = 16; // a Sections row's launch strip
-    static constexpr int kSmLaneHeight = 4;    // one SM's lane in an expanded Sections row
+    static constexpr int kDepthCap = 12;          // levels a CPU thread shows until it is expanded
+    static constexpr int kSectionsHeader = 16;    // a Sections row's launch strip
+    static constexpr int kUtilisationHeight = 22; // a device's GPU utilisation row
+    static constexpr int kSmLaneHeight = 4;       // one SM's lane in an expanded Sections row
 
     // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
@@ -63,6 +64,9 @@ public:
     // GPU devices (and their streams, with the idle rows) before the CPU processes: on by
     // default, so the GPU is in view when a trace opens whatever the CPU stacks' depth.
     void setGpuFirst(bool on) { gpuFirst_ = on; }
+    // A "GPU utilisation" row under each device's idle row (off by default; rebuild() applies it).
+    void setShowUtilisation(bool on) { showUtilisation_ = on; }
+    bool showUtilisation() const { return showUtilisation_; }
     bool gpuFirst() const { return gpuFirst_; }
     void setExpanded(int row, bool on);
     void setAllExpanded(bool on);
@@ -93,6 +97,7 @@ private:
     void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
     void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
     bool gpuFirst_ = true;
+    bool showUtilisation_ = false;
     std::vector<TrackRow> rows_;
     std::vector<TrackGroup> groups_;
     std::vector<int> rowOfTrack_;
