@@ -1,5 +1,5 @@
 # core/analysis: kernel statistics, GPU idle gaps, launch latency, and strata-cli summary.
-foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation op_stats)
+foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation op_stats call_tree)
   strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
 endforeach()
 

@@ -1,6 +1,9 @@
 // The Gaps dock on the hand-made trace of tst_gap_causes (one gap of each cause, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
+#include "analysis/call_tree_model.h"
+#include "analysis/call_tree_panel.h"
+#include "analysis/flame_graph.h"
 #include "analysis/gaps_panel.h"
 #include "analysis/gaps_table_model.h"
 #include "analysis/stats_panel.h"
@@ -190,6 +193,36 @@ private slots:
         const auto k = kinds();
         QCOMPARE(k[1], TrackRow::Kind::DeviceIdle);
         QCOMPARE(k[2], TrackRow::Kind::Utilisation);
+    }
+
+    void flameGraphAndTree() {
+        // A [0,100) > B [10,40); A [200,300) > B [210,260): A total 200, B 80 (40 % of A).
+        GpuTraceFixture f;
+        f.cpuOp(0, 100, "A");
+        f.cpuOp(10, 30, "B");
+        f.cpuOp(200, 100, "A");
+        f.cpuOp(210, 50, "B");
+        Workspace ws;
+        Navigation nav(&ws);
+        CallTreePanel p(&ws, &nav);
+        ws.replaceCurrent(f.build(), "tree");
+        p.waitForJobs();
+        QCOMPARE(p.model()->rowCount(), 1);
+        const QModelIndex a = p.model()->index(0, 0);
+        QCOMPARE(p.model()->data(a).toString(), QString("A"));
+        QCOMPARE(p.model()->data(p.model()->index(0, CallTreeModel::Self)).toString(),
+                 QString("120 ns"));
+        QCOMPARE(p.model()->rowCount(a), 1);
+        // The flame graph, 500 px wide: the root row 0, A row 1 full width, B row 2 at 40 %.
+        FlameGraph* g = p.flameGraph();
+        g->resize(500, 200);
+        g->setTree(ws.current(), p.tree());
+        const CallTree& t = *p.tree();
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(490, 18 + 5))].total, TimeNs(200)); // A
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(190, 36 + 5))].total, TimeNs(80));  // B: [0, 200) px
+        QCOMPARE(g->nodeAt(QPoint(210, 36 + 5)), UINT32_MAX);                 // A's self time
+        g->zoomTo(g->nodeAt(QPoint(190, 36 + 5)));                            // B fills it
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(490, 36 + 5))].total, TimeNs(80));
     }
 };
 

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "analysis/call_tree_panel.h"
 #include "analysis/gaps_panel.h"
 #include "analysis/stats_panel.h"
 #include "export_actions.h"
@@ -222,6 +223,9 @@ void MainWindow::createDocks() {
     tabifyDockWidget(dockOf(range_), dockOf(gaps_));
     stats_ = addTracePanel<StatsPanel>(tr("Statistics"), "statsDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(dockOf(range_), dockOf(stats_));
+    callTree_ =
+        addTracePanel<CallTreePanel>(tr("Call Tree"), "callTreeDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(dockOf(range_), dockOf(callTree_));
     dockOf(range_)->raise();
     traceInfo_ =
         addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);

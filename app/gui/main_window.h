@@ -32,6 +32,7 @@ class TraceInfoPanel;
 class SectionsPanel;
 class GapsPanel;
 class StatsPanel;
+class CallTreePanel;
 class LoadJob;
 class RangePanel;
 class TimelineView;
@@ -74,6 +75,7 @@ public:
     SectionsPanel* sectionsPanel() const { return sections_; }
     GapsPanel* gapsPanel() const { return gaps_; }
     StatsPanel* statsPanel() const { return stats_; }
+    CallTreePanel* callTreePanel() const { return callTree_; }
     // Timer sections (.npy, .csv, .sections; File > Import Timer Sections… for .json too) into
     // the Sections dock, raised; false and *error (also shown) when the file cannot be read.
     bool importSectionsFile(const QString& path, QString* error);
@@ -141,6 +143,7 @@ private:
     SectionsPanel* sections_ = nullptr;
     GapsPanel* gaps_ = nullptr;
     StatsPanel* stats_ = nullptr;
+    CallTreePanel* callTree_ = nullptr;
     ProfileController* profile_ = nullptr;
     ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include "model/time_text.h"
 
+#include "analysis/call_tree_panel.h"
 #include "analysis/gaps_panel.h"
 #include "analysis/stats_panel.h"
 #include "find_bar.h"
@@ -95,8 +96,15 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.statsPanel()->showTab(StatsPanel::Tab(tab));
         if (tab == 1) w.statsPanel()->selectKernelRow(0);
         panel = w.statsPanel();
+    } else if (o.dock.startsWith("calltree")) { // calltree, calltree:bottomup, calltree:gpu
+        w.callTreePanel()->setBottomUp(o.dock.endsWith(":bottomup"));
+        w.callTreePanel()->setGpuWeight(o.dock.endsWith(":gpu"));
+        if (!o.find.isEmpty()) w.callTreePanel()->setSearch(o.find);
+        w.callTreePanel()->waitForJobs();
+        panel = w.callTreePanel();
     } else {
-        std::fprintf(stderr, "strata: --dock expects gaps or stats[:TAB]\n");
+        std::fprintf(stderr,
+                     "strata: --dock expects gaps, stats[:TAB] or calltree[:bottomup|:gpu]\n");
         return 2;
     }
     auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());

@@ -1,0 +1,132 @@
+#include "call_tree_panel.h"
+
+#include "call_tree_model.h"
+#include "flame_graph.h"
+#include "model/track_names.h"
+#include "qt_text.h"
+#include "workspace/job_runner.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      thread_(new QComboBox(this)), direction_(new QComboBox(this)),
+      gpu_(new QCheckBox(tr("Flame widths by GPU time launched"), this)),
+      search_(new QLineEdit(this)), view_(new QTreeView(this)), model_(new CallTreeModel(this)),
+      flame_(new FlameGraph(this)) {
+    direction_->addItems({tr("Top-down"), tr("Bottom-up")});
+    search_->setPlaceholderText(tr("Highlight names containing…"));
+    search_->setClearButtonEnabled(true);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Thread:"), this));
+    top->addWidget(thread_, 1);
+    top->addWidget(direction_);
+    top->addWidget(gpu_);
+    top->addWidget(search_, 1);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model_);
+    proxy->setSortRole(Qt::UserRole);
+    view_->setModel(proxy);
+    view_->setSortingEnabled(true);
+    view_->sortByColumn(CallTreeModel::Total, Qt::DescendingOrder);
+    view_->setUniformRowHeights(true);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(view_);
+    split->addWidget(flame_);
+    split->setSizes({560, 840});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    connect(thread_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+    connect(direction_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+    connect(gpu_, &QCheckBox::toggled, this, [this](bool on) {
+        flame_->setGpuWeight(on);
+        compute();
+    });
+    connect(search_, &QLineEdit::textChanged, flame_, &FlameGraph::setSearch);
+    connect(flame_, &FlameGraph::nodeClicked, this, [this, proxy](uint32_t n) {
+        const QModelIndex i = proxy->mapFromSource(model_->indexOf(n));
+        if (i.isValid()) {
+            view_->scrollTo(i);
+            view_->setCurrentIndex(i);
+        }
+    });
+    traceChanged(trace());
+}
+
+CallTreePanel::~CallTreePanel() = default;
+
+void CallTreePanel::setBottomUp(bool on) {
+    direction_->setCurrentIndex(on ? 1 : 0);
+}
+void CallTreePanel::setGpuWeight(bool on) {
+    gpu_->setChecked(on);
+}
+void CallTreePanel::setSearch(const QString& text) {
+    search_->setText(text);
+}
+void CallTreePanel::waitForJobs() {
+    jobs_->waitForFinished();
+}
+
+void CallTreePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
+    trace_ = trace;
+    range_.reset();
+    const QSignalBlocker b(thread_);
+    thread_->clear();
+    threads_.clear();
+    thread_->addItem(tr("All threads"));
+    if (trace_)
+        for (TrackId t = 0; t < trace_->tracks().size(); ++t)
+            if (trace_->track(t).kind == TrackKind::Thread && trace_->track(t).slices.size() > 0) {
+                threads_.push_back(t);
+                thread_->addItem(toQString(trackRowName(*trace_, trace_->track(t))));
+            }
+    compute();
+}
+
+void CallTreePanel::selectedRangeChanged(std::optional<TimeRange> r) {
+    range_ = r;
+    compute();
+}
+
+void CallTreePanel::compute() {
+    if (!trace_) {
+        jobs_->cancel();
+        model_->setTree(nullptr, nullptr);
+        flame_->setTree(nullptr, nullptr);
+        return;
+    }
+    CallTreeOptions o;
+    o.range = range_.value_or(wholeTrace());
+    const int t = thread_->currentIndex();
+    o.thread = t > 0 && size_t(t - 1) < threads_.size() ? threads_[size_t(t - 1)] : UINT32_MAX;
+    o.bottomUp = direction_->currentIndex() == 1;
+    o.withGpuTime = !o.bottomUp;
+    jobs_->run(
+        [trace = trace_, o](JobControl&) {
+            return std::shared_ptr<const CallTree>(
+                std::make_shared<CallTree>(buildCallTree(*trace, o)));
+        },
+        [this](std::shared_ptr<const CallTree> tree) {
+            tree_ = tree;
+            model_->setTree(trace_, tree_);
+            flame_->setTree(trace_, tree_);
+            view_->header()->resizeSection(0, 300);
+            for (int c = 1; c < CallTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
+        });
+}
+
+} // namespace strata
