@@ -187,7 +187,8 @@ private slots:
             for (const TrackRow& r : layout.rows()) k.push_back(r.kind);
             return k;
         };
-        QCOMPARE(std::count(kinds().begin(), kinds().end(), TrackRow::Kind::Utilisation), 0);
+        const std::vector<TrackRow::Kind> before = kinds();
+        QCOMPARE(std::count(before.begin(), before.end(), TrackRow::Kind::Utilisation), 0);
         layout.setShowUtilisation(true);
         layout.rebuild(*t);
         const auto k = kinds();

@@ -142,11 +142,20 @@ void graphsRule(const Trace& t, const GpuOpList& ops, Advice& a) {
     a.findings.push_back(std::move(f));
 }
 
-void pageableRule(const OpStats& st, const std::vector<TimeRange>& where, Advice& a) {
+// Copies from or to pageable host memory (the copies of op_stats.h with `pageable`).
+void pageableRule(const Trace& t, const GpuOpList& ops, Advice& a) {
     uint64_t n = 0, bytes = 0;
     TimeNs time = 0;
-    for (const CopyRow& c : st.copies)
-        if (c.pageable) n += c.count, bytes += c.bytes, time += c.time;
+    std::vector<TimeRange> where;
+    for (const GpuOp& o : ops.ops) {
+        if (o.kind != SliceKind::Memcpy) continue;
+        const GpuActivity* g = t.gpu(o.ref);
+        if (!g || (g->srcMemory != 1 && g->dstMemory != 1)) continue;
+        ++n;
+        bytes += g->bytes > 0 ? uint64_t(g->bytes) : 0;
+        time += o.duration();
+        if (where.size() < 3) where.push_back({o.start, o.end});
+    }
     if (!n) return;
     Finding f;
     f.rule = "pageable";
@@ -372,16 +381,7 @@ Advice adviseTrace(const Trace& t, TimeRange range) {
     a.warnings = g.warnings;
     idleRule(g, a);
     graphsRule(t, ops, a);
-    OpStatsOptions so;
-    so.range = range;
-    const OpStats st = computeOpStats(t, ops, so);
-    std::vector<TimeRange> pageableAt;
-    for (const GpuOp& o : ops.ops)
-        if (o.kind == SliceKind::Memcpy && pageableAt.size() < 3)
-            if (const GpuActivity* ga = t.gpu(o.ref);
-                ga && (ga->srcMemory == 1 || ga->dstMemory == 1))
-                pageableAt.push_back({o.start, o.end});
-    pageableRule(st, pageableAt, a);
+    pageableRule(t, ops, a);
     syncRule(t, range, findSteps(t), a);
     occupancyRule(t, ops, a);
     std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) {

@@ -2,6 +2,7 @@
 
 #include "analysis/gap_checks.h"
 #include "analysis/gpu_ops.h"
+#include "util/phase_timer.h"
 
 #include <algorithm>
 #include <map>
@@ -148,15 +149,20 @@ SliceRef lastEndedElsewhere(const GpuOpList& ops, int32_t device, int64_t stream
 
 GapCauses explainGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range,
                          const std::string& stepPrefix) {
-    return explainGpuGaps(trace, collectGpuOps(trace, range), threshold, stepPrefix);
+    PhaseTimer phases;
+    const GpuOpList ops = collectGpuOps(trace, range);
+    phases.mark("gaps: collect ops");
+    return explainGpuGaps(trace, ops, threshold, stepPrefix);
 }
 
 GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs threshold,
                          const std::string& stepPrefix) {
     GapCauses out;
     out.threshold = threshold;
+    PhaseTimer phases;
     const TimeRange range = ops.range;
-    const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // stream gaps over it only
+    const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // gaps over it kept only
+    phases.mark("gaps: intervals");
     out.devices = gaps.byDevice;
     auto findWaitedOn = [&](ExplainedGap& e) {
         if (e.cause != GapCause::Dependency || !e.gap.next.valid()) return;
@@ -183,22 +189,33 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
             findWaitedOn(out.streamGaps.back());
         }
 
-    // Per step and device: every idle gap clipped to the step; the causes of those over the
-    // threshold that start in it.
-    const std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
-    for (const TraceStep& st : steps) {
-        if (st.end <= range.start || st.start >= range.end) continue;
+    phases.mark("gaps: explain");
+    // Per step and device: idle = the step's length minus the device's busy time inside it (the
+    // busy segments streamed once; steps are sorted and disjoint); the causes of the gaps over
+    // the threshold that start in it.
+    std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
+    std::erase_if(
+        steps, [&](const TraceStep& st) { return st.end <= range.start || st.start >= range.end; });
+    std::map<int32_t, std::vector<TimeNs>> busyIn; // device -> busy time per step
+    if (!steps.empty()) {
+        for (const DeviceGapStats& d : gaps.byDevice) busyIn[d.device].assign(steps.size(), 0);
+        int32_t device = INT32_MIN;
+        size_t k = 0;
+        forEachBusySegment(ops.ops, [&](const BusySegment& s) {
+            if (s.device != device) device = s.device, k = 0;
+            std::vector<TimeNs>& busy = busyIn[s.device];
+            while (k < steps.size() && steps[k].end <= s.start) ++k;
+            for (size_t j = k; j < steps.size() && steps[j].start < s.end; ++j)
+                busy[j] += std::min(s.end, steps[j].end) - std::max(s.start, steps[j].start);
+        });
+    }
+    for (size_t k = 0; k < steps.size(); ++k) {
+        const TraceStep& st = steps[k];
         for (const DeviceGapStats& d : gaps.byDevice) {
             StepGaps sg;
             sg.step = st;
             sg.device = d.device;
-            for (const GpuGap& g : gaps.deviceGaps) {
-                if (g.device != d.device || g.end <= st.start || g.start >= st.end) continue;
-                sg.idle += std::min(g.end, st.end) - std::max(g.start, st.start);
-            }
-            // Before the device's first op or after its last, inside the step: idle too.
-            sg.idle += std::max<TimeNs>(0, std::min(st.end, d.firstStart) - st.start);
-            sg.idle += std::max<TimeNs>(0, st.end - std::max(st.start, d.lastEnd));
+            sg.idle = (st.end - st.start) - busyIn[d.device][k];
             for (const ExplainedGap& e : out.deviceGaps)
                 if (e.gap.device == d.device && e.gap.start >= st.start && e.gap.start < st.end) {
                     ++sg.byCause[size_t(e.cause)].count;
@@ -213,9 +230,12 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
         out.edges.push_back({d.device, std::max<TimeNs>(0, d.firstStart - r0),
                              std::max<TimeNs>(0, r1 - d.lastEnd)});
 
-    for (auto warnings : {clockSkewWarnings(trace), graphReplayWarnings(trace),
-                          captureWindowWarnings(trace, steps)})
-        for (std::string& w : warnings) out.warnings.push_back(std::move(w));
+    phases.mark("gaps: steps");
+    for (std::string& w : clockSkewWarnings(trace)) out.warnings.push_back(std::move(w));
+    phases.mark("gaps: skew check");
+    for (std::string& w : graphReplayWarnings(trace)) out.warnings.push_back(std::move(w));
+    for (std::string& w : captureWindowWarnings(trace, steps)) out.warnings.push_back(std::move(w));
+    phases.mark("gaps: graph, capture");
     return out;
 }
 

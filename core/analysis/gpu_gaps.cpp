@@ -50,7 +50,7 @@ GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range) {
     return computeGpuGaps(collectGpuOps(trace, range), threshold);
 }
 
-GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold, TimeNs keepStreamGapsOver) {
+GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold, TimeNs keepGapsOver) {
     GpuGaps out;
     out.range = list.range;
     out.threshold = threshold;
@@ -61,36 +61,35 @@ GpuGaps computeGpuGaps(const GpuOpList& list, TimeNs threshold, TimeNs keepStrea
         size_t j = i;
         while (j < ops.size() && ops[j].device == ops[i].device && ops[j].stream == ops[i].stream)
             ++j;
-        addStreamGaps(ops.data() + i, ops.data() + j, threshold, keepStreamGapsOver, out);
+        addStreamGaps(ops.data() + i, ops.data() + j, threshold, keepGapsOver, out);
         i = j;
     }
 
     // Per device: holes between consecutive busy segments.
-    const std::vector<BusySegment> segments = deviceBusySegments(ops);
-    out.deviceGaps.reserve(segments.size());
-    for (size_t i = 0; i < segments.size(); ++i) {
-        const BusySegment& seg = segments[i];
+    BusySegment prev;
+    forEachBusySegment(ops, [&](const BusySegment& seg) {
         if (out.byDevice.empty() || out.byDevice.back().device != seg.device) {
             DeviceGapStats d;
             d.device = seg.device;
             d.firstStart = seg.start;
             out.byDevice.push_back(d);
         } else {
-            const BusySegment& prev = segments[i - 1];
             const TimeNs gap = seg.start - prev.end; // > 0 by construction of the union
             DeviceGapStats& d = out.byDevice.back();
             ++d.gaps;
             if (gap > threshold) ++d.gapsOverThreshold;
             d.idle = addSaturating(d.idle, gap);
             d.longest = std::max(d.longest, gap);
-            out.deviceGaps.push_back(
-                GpuGap{prev.end, seg.start, seg.device, -1, prev.last, seg.first});
+            if (gap > keepGapsOver)
+                out.deviceGaps.push_back(
+                    GpuGap{prev.end, seg.start, seg.device, -1, prev.last, seg.first});
         }
         DeviceGapStats& d = out.byDevice.back();
         d.ops += seg.ops;
         d.busy = addSaturating(d.busy, seg.end - seg.start);
         d.lastEnd = seg.end;
-    }
+        prev = seg;
+    });
     return out;
 }
 

@@ -70,8 +70,8 @@ struct GpuOpList;
 
 GpuGaps computeGpuGaps(const Trace& trace, TimeNs threshold, TimeRange range = wholeTrace());
 // The same over ops already collected (collectGpuOps), so several analyses share one pass.
-// `keepStreamGapsOver`: only stream gaps longer than this are kept as intervals (the statistics
-// count every gap); -1 keeps all. Device gaps are always all kept.
-GpuGaps computeGpuGaps(const GpuOpList& ops, TimeNs threshold, TimeNs keepStreamGapsOver = -1);
+// `keepGapsOver`: only gaps longer than this are kept as intervals (the statistics count every
+// gap); -1 keeps all.
+GpuGaps computeGpuGaps(const GpuOpList& ops, TimeNs threshold, TimeNs keepGapsOver = -1);
 
 } // namespace strata

@@ -61,7 +61,53 @@ GpuOpList collectGpuOps(const Trace& trace, TimeRange range) {
     return out;
 }
 
+namespace {
+
+// One stream per device and the ops sorted (collectGpuOps): the union straight from the list,
+// without the order vector and the merges.
+bool oneStreamPerDevice(const std::vector<GpuOp>& ops) {
+    for (size_t i = 1; i < ops.size(); ++i) {
+        const GpuOp& a = ops[i - 1];
+        const GpuOp& b = ops[i];
+        if (a.device == b.device && a.stream != b.stream) return false;
+        if (std::tie(a.device, a.stream, a.start, a.end) >
+            std::tie(b.device, b.stream, b.start, b.end))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
 std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
+    std::vector<BusySegment> segments;
+    forEachBusySegment(ops, [&](const BusySegment& s) { segments.push_back(s); });
+    return segments;
+}
+
+void forEachBusySegment(const std::vector<GpuOp>& ops,
+                        const std::function<void(const BusySegment&)>& emit) {
+    // The segment being grown; emitted when an op starts past its end (or on another device).
+    BusySegment cur;
+    bool open = false;
+    auto add = [&](int32_t device, TimeNs start, TimeNs end, SliceRef ref) {
+        if (open && cur.device == device && start <= cur.end) {
+            if (end >= cur.end) {
+                cur.end = end;
+                cur.last = ref;
+            }
+            ++cur.ops;
+            return;
+        }
+        if (open) emit(cur);
+        cur = BusySegment{device, start, end, ref, ref, 1};
+        open = true;
+    };
+    if (oneStreamPerDevice(ops)) {
+        for (const GpuOp& o : ops) add(o.device, o.start, o.end, o.ref);
+        if (open) emit(cur);
+        return;
+    }
     // Order compact keys (not pointers into `ops`): cache-friendly on millions of ops.
     struct Key {
         int32_t device;
@@ -110,23 +156,8 @@ std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops) {
         }
         d = e;
     }
-    std::vector<BusySegment> segments;
-    segments.reserve(ops.size() / 4 + 16);
-    for (const Key& k : order) {
-        const SliceRef ref = ops[k.index].ref;
-        if (!segments.empty() && segments.back().device == k.device &&
-            k.start <= segments.back().end) {
-            BusySegment& seg = segments.back();
-            if (k.end >= seg.end) {
-                seg.end = k.end;
-                seg.last = ref;
-            }
-            ++seg.ops;
-            continue;
-        }
-        segments.push_back(BusySegment{k.device, k.start, k.end, ref, ref, 1});
-    }
-    return segments;
+    for (const Key& k : order) add(k.device, k.start, k.end, ops[k.index].ref);
+    if (open) emit(cur);
 }
 
 } // namespace strata

@@ -7,6 +7,7 @@
 #include "model/trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace strata {
@@ -48,5 +49,9 @@ struct BusySegment {
 // Union of the ops per device, sorted by (device, start). Fastest on ops sorted as
 // collectGpuOps sorts them (merges the stream runs); any order is accepted.
 std::vector<BusySegment> deviceBusySegments(const std::vector<GpuOp>& ops);
+// The same segments, in the same order, handed to `f` one by one (nothing kept: on millions of
+// ops the memory, and on some machines its page faults, are most of the cost).
+void forEachBusySegment(const std::vector<GpuOp>& ops,
+                        const std::function<void(const BusySegment&)>& f);
 
 } // namespace strata

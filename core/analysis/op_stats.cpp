@@ -1,6 +1,7 @@
 #include "analysis/op_stats.h"
 
 #include "analysis/gpu_ops.h"
+#include "util/phase_timer.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -36,7 +37,8 @@ struct KernelAcc {
     bool grouped = false;
     KernelCategory category = KernelCategory::Other;
     std::vector<TimeNs> durations;
-    std::map<std::string, uint32_t> configs;
+    std::map<std::array<int32_t, 6>, uint32_t> configs; // grid, block
+    const GpuActivity* lastConfig = nullptr;            // skips the lookup for repeated launches
     uint64_t launched = 0;
     double latencySum = 0, callSum = 0;
 };
@@ -50,6 +52,7 @@ OpStats computeOpStats(const Trace& t, const OpStatsOptions& o) {
 OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOptions& o) {
     OpStats out;
     out.range = o.range;
+    PhaseTimer phases;
 
     // Kernels by (name, launching op); categories; copies.
     std::unordered_map<uint64_t, size_t> kernelIndex;
@@ -101,7 +104,11 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
         }
         KernelAcc& k = kernels[it->second];
         k.durations.push_back(op.duration());
-        if (g && k.configs.size() < 64) ++k.configs[configText(*g)];
+        if (g && g != k.lastConfig && k.configs.size() < 64) {
+            ++k.configs[{g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1],
+                         g->block[2]}];
+            k.lastConfig = g; // equal activities are often shared (model/trace.h)
+        }
         if (launch.valid()) {
             ++k.launched;
             k.latencySum += double(op.start - t.start(launch));
@@ -117,8 +124,13 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
         r.time = summarizeDurations(a.durations);
         r.share = out.kernelTime > 0 ? double(r.time.total) / double(out.kernelTime) : 0;
         r.configCount = uint32_t(a.configs.size());
-        for (const auto& [text, n] : a.configs)
-            if (r.configs.size() < 8) r.configs.push_back(text);
+        for (const auto& [c, n] : a.configs) {
+            if (r.configs.size() >= 8) break;
+            GpuActivity g;
+            g.grid = {c[0], c[1], c[2]};
+            g.block = {c[3], c[4], c[5]};
+            r.configs.push_back(configText(g));
+        }
         r.launched = a.launched;
         if (a.launched) {
             r.launchLatencyMean = a.latencySum / double(a.launched);
@@ -145,6 +157,7 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
     std::sort(out.copies.begin(), out.copies.end(),
               [](const CopyRow& a, const CopyRow& b) { return a.time > b.time; });
 
+    phases.mark("stats: kernels");
     // CPU ops: count, total, self; then the GPU time launched inside each (once per name).
     std::vector<int32_t> rowOf(t.strings().size(), -1);
     std::vector<TimeNs> childTime;
@@ -152,11 +165,18 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
         const Track& tr = t.track(ti);
         if (tr.kind == TrackKind::GpuStream) continue;
         const SliceColumns& c = tr.slices;
-        childTime.assign(c.size(), 0);
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (c.parent[i] != kNoSlice) childTime[c.parent[i]] += c.dur[i];
-        for (SliceIndex i = 0; i < c.size(); ++i) {
-            if (!isCpuOpKind(c.kind[i]) || !o.range.contains(c.start[i])) continue;
+        // The slices that start in the range (sorted by start); their children start in it too
+        // (but for those a range cut off at its end).
+        const SliceIndex first = SliceIndex(
+            std::lower_bound(c.start.begin(), c.start.end(), o.range.start) - c.start.begin());
+        const SliceIndex last = SliceIndex(
+            std::lower_bound(c.start.begin(), c.start.end(), o.range.end) - c.start.begin());
+        childTime.assign(last - first, 0);
+        for (SliceIndex i = first; i < last; ++i)
+            if (c.parent[i] != kNoSlice && c.parent[i] >= first)
+                childTime[c.parent[i] - first] += c.dur[i];
+        for (SliceIndex i = first; i < last; ++i) {
+            if (!isCpuOpKind(c.kind[i])) continue;
             int32_t& row = rowOf[c.name[i]];
             if (row < 0) {
                 row = int32_t(out.cpuOps.size());
@@ -168,9 +188,10 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             CpuOpRow& r = out.cpuOps[size_t(row)];
             ++r.count;
             r.total += c.dur[i];
-            r.self += std::max<TimeNs>(0, c.dur[i] - childTime[i]);
+            r.self += std::max<TimeNs>(0, c.dur[i] - childTime[i - first]);
         }
     }
+    phases.mark("stats: cpu ops");
     std::vector<StringId> seen;
     for (const GpuOp& op : ops.ops) {
         const SliceRef launch = t.launchOf(op.ref);
@@ -186,6 +207,7 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             r.gpuTime += op.duration();
         }
     }
+    phases.mark("stats: gpu under ops");
     std::sort(out.cpuOps.begin(), out.cpuOps.end(), [](const CpuOpRow& a, const CpuOpRow& b) {
         if (a.gpuTime != b.gpuTime) return a.gpuTime > b.gpuTime;
         if (a.total != b.total) return a.total > b.total;
