@@ -224,6 +224,21 @@ private slots:
         QCOMPARE(g->nodeAt(QPoint(210, 36 + 5)), UINT32_MAX);                 // A's self time
         g->zoomTo(g->nodeAt(QPoint(190, 36 + 5)));                            // B fills it
         QCOMPARE(t.nodes[g->nodeAt(QPoint(490, 36 + 5))].total, TimeNs(80));
+        // Exports: the flame graph as PNG, SVG and PDF; the tree as CSV, depth first.
+        QTemporaryDir dir;
+        QString error;
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const QString out = dir.filePath(QString("flame.%1").arg(ext));
+            QVERIFY2(saveWidget(g, out, &error), qPrintable(error));
+            QVERIFY(QFileInfo(out).size() > 100);
+        }
+        QVERIFY(saveTreeCsv(p.model(), dir.filePath("tree.csv"), &error));
+        QFile csv(dir.filePath("tree.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines[0], QByteArray("depth,Name,Total,Self,Count,GPU launched"));
+        QCOMPARE(lines[1], QByteArray("1,A,200,120,2,0")); // A: 2 slices, 200 ns, self 120
+        QCOMPARE(lines[2], QByteArray("2,B,80,80,2,0"));
     }
 };
 

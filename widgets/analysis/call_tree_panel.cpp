@@ -1,6 +1,7 @@
 #include "call_tree_panel.h"
 
 #include "call_tree_model.h"
+#include "charts/chart_export.h"
 #include "flame_graph.h"
 #include "model/track_names.h"
 #include "qt_text.h"
@@ -12,8 +13,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -34,6 +37,17 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
     top->addWidget(direction_);
     top->addWidget(gpu_);
     top->addWidget(search_, 1);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    top->addWidget(exportButton);
+    connect(exportButton, &QToolButton::clicked, this, [this] {
+        QMenu menu(this);
+        menu.addAction(tr("Call tree as CSV…"), this,
+                       [this] { exportTreeInteractively(this, model_, "call-tree"); });
+        menu.addAction(tr("Flame graph…"), this,
+                       [this] { exportWidgetInteractively(this, flame_, "flame-graph"); });
+        menu.exec(QCursor::pos());
+    });
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model_);
     proxy->setSortRole(Qt::UserRole);

@@ -7,7 +7,10 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
+#include <functional>
 
 namespace strata {
 
@@ -85,6 +88,93 @@ bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString*
         return false;
     }
     return true;
+}
+
+bool saveWidget(QWidget* w, const QString& path, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (suffix == "png") {
+        ok = w->grab().save(path, "PNG");
+    } else if (suffix == "svg") {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(w->size());
+        svg.setViewBox(QRect(QPoint(0, 0), w->size()));
+        QPainter p;
+        ok = p.begin(&svg);
+        if (ok) {
+            w->render(&p);
+            ok = p.end();
+        }
+    } else if (suffix == "pdf") {
+        QPdfWriter pdf(path);
+        pdf.setPageSize(QPageSize(QSizeF(w->width(), w->height()), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(72);
+        QPainter p;
+        ok = p.begin(&pdf);
+        if (ok) {
+            w->render(&p);
+            ok = p.end();
+        }
+    } else {
+        if (error) *error = QObject::tr("%1: not a chart format (.png, .svg or .pdf)").arg(path);
+        return false;
+    }
+    if (!ok && error) *error = QObject::tr("%1: could not be written").arg(path);
+    return ok;
+}
+
+bool saveTreeCsv(const QAbstractItemModel* model, const QString& path, QString* error) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    QStringList line{QStringLiteral("depth")};
+    for (int c = 0; c < model->columnCount(); ++c)
+        line << csvCell(model->headerData(c, Qt::Horizontal).toString());
+    QByteArray out = line.join(',').toUtf8() + '\n';
+    std::function<void(const QModelIndex&, int)> walk = [&](const QModelIndex& parent, int depth) {
+        for (int r = 0; r < model->rowCount(parent); ++r) {
+            QStringList cells{QString::number(depth)};
+            for (int c = 0; c < model->columnCount(parent); ++c) {
+                const QModelIndex i = model->index(r, c, parent);
+                const QVariant raw = model->data(i, Qt::UserRole);
+                const bool number =
+                    raw.isValid() && raw.typeId() != QMetaType::QString && raw.canConvert<double>();
+                cells << csvCell(number ? QString::number(raw.toDouble(), 'g', 15)
+                                        : model->data(i, Qt::DisplayRole).toString());
+            }
+            out += cells.join(',').toUtf8() + '\n';
+            walk(model->index(r, 0, parent), depth + 1);
+        }
+    };
+    walk(QModelIndex(), 1);
+    if (f.write(out) != out.size()) {
+        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+void exportWidgetInteractively(QWidget* parent, QWidget* widget, const QString& baseName) {
+    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export Chart"),
+                                                      baseName + ".png", chartFileFilter());
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveWidget(widget, path, &error))
+        QMessageBox::warning(parent, QObject::tr("Export Chart"), error);
+}
+
+void exportTreeInteractively(QWidget* parent, const QAbstractItemModel* model,
+                             const QString& baseName) {
+    const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export Table"),
+                                                      baseName + ".csv", tableFileFilter());
+    if (path.isEmpty()) return;
+    QString error;
+    if (!saveTreeCsv(model, path, &error))
+        QMessageBox::warning(parent, QObject::tr("Export Table"), error);
 }
 
 void exportChartInteractively(QWidget* parent, QCustomPlot* plot, const QString& baseName) {
