@@ -394,63 +394,6 @@ QRect TimelineView::trackRect(TrackId t) const {
     return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
 }
 
-QMenu* TimelineView::contextMenuAt(QPoint pos) {
-    auto* menu = new QMenu(this);
-    const Trace* t = s_->trace.get();
-    if (!t) return menu;
-    const SliceRef slice = sliceAtPixel(pos);
-    const std::optional<GapSpan> gap = slice.valid() ? std::nullopt : area_->gapAt(pos);
-    if (slice.valid()) {
-        const QString name =
-            QString::fromUtf8(t->name(slice).data(), qsizetype(t->name(slice).size()));
-        const TimeRange span{t->start(slice), t->start(slice) + t->duration(slice)};
-        menu->addAction(tr("Zoom to Slice"), this, [this, slice] {
-            selectSlice(slice);
-            zoomToSelection();
-        });
-        menu->addAction(tr("Copy Name"), this,
-                        [name] { QGuiApplication::clipboard()->setText(name); });
-        menu->addAction(tr("Find All With This Name"), this,
-                        [this, name] { emit findRequested(name); });
-        menu->addAction(tr("Select Its Time Range"), this,
-                        [this, span] { setSelectedRange(span); });
-    } else if (gap) {
-        const GapSpan g = *gap;
-        menu->addAction(tr("Zoom to Gap"), this, [this, g] {
-            const TimeNs m = std::max<TimeNs>(1, g.duration() / 10);
-            setVisibleRange({g.start - m, g.end + m});
-        });
-        const TimeNs origin = t->bounds().start;
-        const QString figures =
-            tr("GPU idle %1, from %2 to %3 (threshold %4)")
-                .arg(QString::fromStdString(formatPreciseDuration(g.duration())),
-                     QString::fromStdString(formatPreciseDuration(g.start - origin)),
-                     QString::fromStdString(formatPreciseDuration(g.end - origin)),
-                     QString::fromStdString(formatPreciseDuration(s_->gapThreshold)));
-        menu->addAction(tr("Copy Gap Figures"), this,
-                        [figures] { QGuiApplication::clipboard()->setText(figures); });
-    }
-    const int row = s_->layout.rowAt(pos.y() + s_->scrollY);
-    if (row >= 0) {
-        const TrackRow& r = s_->layout.rows()[row];
-        if (!menu->isEmpty()) menu->addSeparator();
-        if (r.kind != TrackRow::Kind::Group && !r.lanes.empty()) {
-            const TrackId track = r.lanes.front();
-            menu->addAction(tr("Hide Track"), this, [this, track] { setTrackHidden(track, true); });
-            menu->addAction(r.pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
-                            [this, track, on = !r.pinned] { setTrackPinned(track, on); });
-        }
-        const int group = r.group;
-        if (group >= 0 && group < int(s_->layout.groups().size()))
-            menu->addAction(tr("Collapse \u201c%1\u201d").arg(s_->layout.groups()[group].label),
-                            this, [this, group] { setGroupCollapsed(group, true); });
-    }
-    if (const int n = s_->layout.hiddenCount(); n > 0)
-        menu->addAction(tr("Show %n Hidden Track(s)", nullptr, n), this,
-                        [this] { showAllTracks(); });
-    return menu;
-}
-
 QRect TimelineView::deviceIdleRect(int32_t device) const {
     for (const TrackRow& r : s_->layout.rows())
         if (r.kind == TrackRow::Kind::DeviceIdle && r.device == device && r.height > 0)
