@@ -69,4 +69,61 @@ public:
     TraceBuilder b;
 };
 
+// The hand-made trace of the gap-cause tests: stream 7 of GPU 0, kernels K1..K5 of 100 ns each
+// with 100 ns gaps, one of each cause:
+//   K1 [0,100)   launched at -50           gap [100,200)  ends with K2
+//   K2 [200,300) launched at 150 (late 50)  -> launch_bound; aten::add [110,140) ran meanwhile
+//   K3 [400,500) launched at 350 (late 50), cudaDeviceSynchronize [250,320) ended at 320 inside
+//                gap [300,400)              -> synchronization
+//   K4 [600,700) launched at 380, before gap [500,600) began -> dependency
+//   K5 [800,900) no launch record            gap [700,800) -> unattributed
+inline std::shared_ptr<const Trace> gapCausesTrace() {
+    GpuTraceFixture f;
+    f.launch(-50, 10, 1);
+    f.kernel(0, 7, 0, 100, "K1", 1);
+    f.cpuOp(110, 30, "aten::add");
+    f.launch(150, 10, 2);
+    f.kernel(0, 7, 200, 100, "K2", 2);
+    f.launch(250, 70, -1, "cudaDeviceSynchronize");
+    f.launch(350, 10, 3);
+    f.kernel(0, 7, 400, 100, "K3", 3);
+    f.launch(380, 10, 4);
+    f.kernel(0, 7, 600, 100, "K4", 4);
+    f.kernel(0, 7, 800, 100, "K5");
+    return f.build();
+}
+
+// The hand-made trace of the op statistics tests: aten::mm [0,1000) holds two launches of
+// "gemm_k": at 100 (10 ns) -> kernel [150,250), at 400 (20 ns) -> kernel [470,770): durations 100
+// and 300, latencies 50 and 70, calls 10 and 20. An "ew_elementwise" kernel [1800,1850) launched
+// at 1760 outside any op. Two pageable HtoD copies of 1000 bytes, 100 ns each (10 GB/s).
+inline std::shared_ptr<const Trace> opStatsTrace() {
+    GpuTraceFixture f;
+    f.cpuOp(0, 1000, "aten::mm");
+    f.launch(100, 10, 1);
+    f.kernel(0, 7, 150, 100, "gemm_k", 1);
+    f.launch(400, 20, 2);
+    f.kernel(0, 7, 470, 300, "gemm_k", 2);
+    f.launch(1760, 10, 3);
+    f.kernel(0, 7, 1800, 50, "ew_elementwise", 3);
+    for (TimeNs s : {2000, 2200}) {
+        GpuActivity a;
+        a.device = 0;
+        a.stream = 7;
+        a.copyKind = 1;  // HtoD
+        a.srcMemory = 1; // pageable
+        a.dstMemory = 3;
+        a.bytes = 1000;
+        SliceInput in;
+        in.start = s;
+        in.dur = 100;
+        in.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
+        in.category = f.b.intern("gpu_memcpy");
+        in.kind = SliceKind::Memcpy;
+        in.gpu = &a;
+        f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), in);
+    }
+    return f.build();
+}
+
 } // namespace strata::test

@@ -17,27 +17,9 @@ using strata::test::GpuTraceFixture;
 
 namespace {
 
-// Stream 7 of GPU 0, kernels K1..K5 of 100 ns each with 100 ns gaps:
-//   K1 [0,100)   launched at -50           gap [100,200)  ends with K2
-//   K2 [200,300) launched at 150 (late 50)  -> launch_bound; aten::add [110,140) ran meanwhile
-//   K3 [400,500) launched at 350 (late 50), cudaDeviceSynchronize [250,320) ended at 320 inside
-//                gap [300,400)              -> synchronization
-//   K4 [600,700) launched at 380, before gap [500,600) began -> dependency
-//   K5 [800,900) no launch record            gap [700,800) -> unattributed
+// gapCausesTrace() (analysis_trace_fixture.h): one gap of each cause, worked out there.
 std::shared_ptr<const Trace> causesTrace() {
-    GpuTraceFixture f;
-    f.launch(-50, 10, 1);
-    f.kernel(0, 7, 0, 100, "K1", 1);
-    f.cpuOp(110, 30, "aten::add");
-    f.launch(150, 10, 2);
-    f.kernel(0, 7, 200, 100, "K2", 2);
-    f.launch(250, 70, -1, "cudaDeviceSynchronize");
-    f.launch(350, 10, 3);
-    f.kernel(0, 7, 400, 100, "K3", 3);
-    f.launch(380, 10, 4);
-    f.kernel(0, 7, 600, 100, "K4", 4);
-    f.kernel(0, 7, 800, 100, "K5");
-    return f.build();
+    return strata::test::gapCausesTrace();
 }
 
 } // namespace

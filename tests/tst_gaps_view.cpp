@@ -24,23 +24,10 @@ using strata::test::GpuTraceFixture;
 
 namespace {
 
-// As in tst_gap_causes: K1 [0,100); gap [100,200) launch_bound (late 50); gap [300,400)
-// synchronization (cudaDeviceSynchronize ended at 320); gap [500,600) dependency; gap [700,800)
-// unattributed. The trace starts at -50 (the first launch call).
+// One gap of each cause, 100 ns each (analysis_trace_fixture.h: gapCausesTrace); the trace starts
+// at -50 (the first launch call).
 std::shared_ptr<const Trace> causesTrace() {
-    GpuTraceFixture f;
-    f.launch(-50, 10, 1);
-    f.kernel(0, 7, 0, 100, "K1", 1);
-    f.cpuOp(110, 30, "aten::add");
-    f.launch(150, 10, 2);
-    f.kernel(0, 7, 200, 100, "K2", 2);
-    f.launch(250, 70, -1, "cudaDeviceSynchronize");
-    f.launch(350, 10, 3);
-    f.kernel(0, 7, 400, 100, "K3", 3);
-    f.launch(380, 10, 4);
-    f.kernel(0, 7, 600, 100, "K4", 4);
-    f.kernel(0, 7, 800, 100, "K5");
-    return f.build();
+    return strata::test::gapCausesTrace();
 }
 
 QString cell(QAbstractItemModel* m, int row, int col) {
@@ -105,35 +92,10 @@ private slots:
         // The trace of tst_op_stats' tablesByHand: aten::mm [0,1000) launching gemm_k twice
         // (100 and 300 ns, latencies 50 and 70, calls 10 and 20), ew_elementwise outside it, two
         // pageable HtoD copies of 1000 bytes in 100 ns each.
-        GpuTraceFixture f;
-        f.cpuOp(0, 1000, "aten::mm");
-        f.launch(100, 10, 1);
-        f.kernel(0, 7, 150, 100, "gemm_k", 1);
-        f.launch(400, 20, 2);
-        f.kernel(0, 7, 470, 300, "gemm_k", 2);
-        f.launch(1760, 10, 3);
-        f.kernel(0, 7, 1800, 50, "ew_elementwise", 3);
-        for (TimeNs s : {2000, 2200}) {
-            GpuActivity a;
-            a.device = 0;
-            a.stream = 7;
-            a.copyKind = 1;
-            a.srcMemory = 1;
-            a.dstMemory = 3;
-            a.bytes = 1000;
-            SliceInput in;
-            in.start = s;
-            in.dur = 100;
-            in.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
-            in.category = f.b.intern("gpu_memcpy");
-            in.kind = SliceKind::Memcpy;
-            in.gpu = &a;
-            f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), in);
-        }
         Workspace ws;
         Navigation nav(&ws);
         StatsPanel p(&ws, &nav);
-        ws.replaceCurrent(f.build(), "ops");
+        ws.replaceCurrent(strata::test::opStatsTrace(), "ops");
         p.waitForJobs();
         QAbstractItemModel* k = p.kernelsModel();
         QCOMPARE(k->rowCount(), 2);

@@ -54,32 +54,7 @@ private slots:
         // at 400 (20 ns) -> kernel [470,770): durations 100 and 300, latencies 50 and 70, calls
         // 10 and 20. An "ew" kernel [800,850) launched at 760 outside any op. Two pageable HtoD
         // copies of 1000 bytes, 100 ns each: 2000 bytes in 200 ns = 10 GB/s.
-        GpuTraceFixture f;
-        f.cpuOp(0, 1000, "aten::mm");
-        f.launch(100, 10, 1);
-        f.kernel(0, 7, 150, 100, "gemm_k", 1);
-        f.launch(400, 20, 2);
-        f.kernel(0, 7, 470, 300, "gemm_k", 2);
-        f.launch(1760, 10, 3);
-        f.kernel(0, 7, 1800, 50, "ew_elementwise", 3);
-        for (TimeNs s : {2000, 2200}) {
-            GpuActivity a;
-            a.device = 0;
-            a.stream = 7;
-            a.copyKind = 1;  // HtoD
-            a.srcMemory = 1; // pageable
-            a.dstMemory = 3;
-            a.bytes = 1000;
-            SliceInput in;
-            in.start = s;
-            in.dur = 100;
-            in.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
-            in.category = f.b.intern("gpu_memcpy");
-            in.kind = SliceKind::Memcpy;
-            in.gpu = &a;
-            f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), in);
-        }
-        const auto t = f.build();
+        const auto t = strata::test::opStatsTrace();
         const OpStats s = computeOpStats(*t);
         QCOMPARE(s.kernelTime, TimeNs(450));
         const KernelRow* k = kernelNamed(s, "gemm_k");

@@ -1,6 +1,7 @@
 // strata-cli advise: the advisor's findings (core/analysis/advisor.h), each with its evidence and
 // where to look, as text or (--json) one JSON object.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
 #include "analysis/advisor.h"
@@ -40,13 +41,9 @@ int advise(const Args& args) {
         std::fprintf(stderr, "strata-cli advise: missing FILE\n");
         return 2;
     }
-    const LoadResult loaded = loadTrace(file);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "strata-cli advise: %s\n",
-                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
-        return 1;
-    }
-    const Trace& t = *loaded.trace;
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("advise", file);
+    if (!trace) return 1;
+    const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
     const auto t0 = std::chrono::steady_clock::now();
     const Advice a = adviseTrace(t);

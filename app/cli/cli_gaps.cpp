@@ -2,6 +2,7 @@
 // synchronization, dependency, unattributed; core/analysis/gap_causes.h), per device and per
 // stream, as a table or (--json) one JSON object.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
 #include "analysis/gap_causes.h"
@@ -101,10 +102,10 @@ int gaps(const Args& args) {
             stepPrefix = args[++i];
         } else if (a == "--range-us") {
             if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
-            double s = 0, e = 0;
-            if (std::sscanf(args[++i].c_str(), "%lf:%lf", &s, &e) != 2 || !(s >= 0 && e > s))
+            std::pair<double, double> r;
+            if (!parseRangeUs(args[++i], &r))
                 return usageError("--range-us expects START:END with 0 <= START < END");
-            rangeUs = std::make_pair(s, e);
+            rangeUs = r;
         } else if (a.size() > 1 && a[0] == '-') {
             return usageError("unknown option '" + a + "'");
         } else if (!file.empty()) {
@@ -114,18 +115,11 @@ int gaps(const Args& args) {
         }
     }
     if (file.empty()) return usageError("missing FILE");
-    const LoadResult loaded = loadTrace(file);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "strata-cli gaps: %s\n",
-                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
-        return 1;
-    }
-    const Trace& t = *loaded.trace;
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("gaps", file);
+    if (!trace) return 1;
+    const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
-    TimeRange range = wholeTrace();
-    if (rangeUs)
-        range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
-                 origin + TimeNs(std::llround(rangeUs->second * 1000))};
+    const TimeRange range = rangeFromUs(t, rangeUs);
     const auto t0 = std::chrono::steady_clock::now();
     const GapCauses g =
         explainGpuGaps(t, TimeNs(std::llround(thresholdUs * 1000)), range, stepPrefix);

@@ -2,6 +2,7 @@
 // from a timer array (.npy, .csv, .json), the host helper's .sections file or a .strata
 // recording with Sections records, as a table or (--json) one JSON object.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
 #include "analysis/section_stats.h"
@@ -122,13 +123,8 @@ int sections(const Args& args) {
     std::shared_ptr<const Trace> trace;
     std::vector<const SectionSet*> sets;
     if (endsWith(file, ".strata")) {
-        const LoadResult loaded = loadTrace(file);
-        if (!loaded.ok()) {
-            std::fprintf(stderr, "strata-cli sections: %s\n",
-                         terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
-            return 1;
-        }
-        trace = loaded.trace;
+        trace = loadTraceOrSay("sections", file);
+        if (!trace) return 1;
         for (const SectionSet& s : trace->sections()) sets.push_back(&s);
         if (sets.empty()) {
             std::fprintf(stderr, "strata-cli sections: %s has no in-kernel sections\n",

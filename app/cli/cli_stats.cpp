@@ -2,6 +2,7 @@
 // (busy and idle per device and per step, core/analysis/gap_causes.h), as tables or (--json) one
 // JSON object.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
 #include "analysis/gap_causes.h"
@@ -72,10 +73,10 @@ int stats(const Args& args) {
             top = size_t(std::max(1L, std::strtol(args[++i].c_str(), nullptr, 10)));
         } else if (a == "--range-us") {
             if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
-            double s = 0, e = 0;
-            if (std::sscanf(args[++i].c_str(), "%lf:%lf", &s, &e) != 2 || !(s >= 0 && e > s))
+            std::pair<double, double> r;
+            if (!parseRangeUs(args[++i], &r))
                 return usageError("--range-us expects START:END with 0 <= START < END");
-            rangeUs = std::make_pair(s, e);
+            rangeUs = r;
         } else if (a.size() > 1 && a[0] == '-') {
             return usageError("unknown option '" + a + "'");
         } else if (!file.empty()) {
@@ -85,17 +86,10 @@ int stats(const Args& args) {
         }
     }
     if (file.empty()) return usageError("missing FILE");
-    const LoadResult loaded = loadTrace(file);
-    if (!loaded.ok()) {
-        std::fprintf(stderr, "strata-cli stats: %s\n",
-                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
-        return 1;
-    }
-    const Trace& t = *loaded.trace;
-    const TimeNs origin = t.bounds().start;
-    if (rangeUs)
-        o.range = {origin + TimeNs(std::llround(rangeUs->first * 1000)),
-                   origin + TimeNs(std::llround(rangeUs->second * 1000))};
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", file);
+    if (!trace) return 1;
+    const Trace& t = *trace;
+    o.range = rangeFromUs(t, rangeUs);
     const auto t0 = std::chrono::steady_clock::now();
     const GpuOpList ops = collectGpuOps(t, o.range);
     const OpStats st = computeOpStats(t, ops, o);
