@@ -236,6 +236,8 @@ private slots:
         QCOMPARE(j["gaps"][1]["stream"].get<int>(), 7);
         QCOMPARE(j["by_cause"]["launch_bound"]["count"].get<int>(), 1);
         QCOMPARE(j["by_cause"]["launch_bound"]["idle_us"].get<double>(), 100.0);
+        // Its share of the device's span, K1's start to K2's end: 100 of 300 µs.
+        QCOMPARE(j["by_cause"]["launch_bound"]["share_of_span"].get<double>(), 100.0 / 300.0);
         QCOMPARE(j["by_cause"]["dependency"]["count"].get<int>(), 0);
     }
 };

@@ -134,10 +134,16 @@ int gaps(const Args& args) {
         for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
         for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
         j["gaps"] = list;
+        // Per cause: count, idle and its share of the devices' spans (first op to last end).
+        TimeNs span = 0;
+        for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
         nlohmann::json by = nlohmann::json::object();
         for (int c = 0; c < kGapCauseCount; ++c)
-            by[gapCauseName(GapCause(c))] = {{"count", g.byCause[size_t(c)].count},
-                                             {"idle_us", us(g.byCause[size_t(c)].idle)}};
+            by[gapCauseName(GapCause(c))] = {
+                {"count", g.byCause[size_t(c)].count},
+                {"idle_us", us(g.byCause[size_t(c)].idle)},
+                {"share_of_span",
+                 span > 0 ? double(g.byCause[size_t(c)].idle) / double(span) : 0.0}};
         j["by_cause"] = by;
         auto causes = [](const std::array<CauseTotals, 4>& c) {
             nlohmann::json o = nlohmann::json::object();

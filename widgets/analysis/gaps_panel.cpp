@@ -31,6 +31,8 @@ QString dur(TimeNs ns) {
 // Bars of idle time per cause, in the causes' colours.
 void plotCauses(QCustomPlot* plot, const GapCauses& g) {
     plot->clearPlottables();
+    TimeNs span = 0; // the devices' spans: each cause's share of them
+    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double top = 0;
     for (int c = 0; c < kGapCauseCount; ++c) {
@@ -41,9 +43,12 @@ void plotCauses(QCustomPlot* plot, const GapCauses& g) {
         const double ms = double(g.byCause[size_t(c)].idle) / 1e6;
         bars->addData(c, ms);
         top = std::max(top, ms);
-        ticker->addTick(c, QStringLiteral("%1\n%2 gaps")
+        const double share =
+            span > 0 ? 100.0 * double(g.byCause[size_t(c)].idle) / double(span) : 0;
+        ticker->addTick(c, QStringLiteral("%1\n%2 gaps, %3 % of the span")
                                .arg(gapCauseName(GapCause(c)))
-                               .arg(g.byCause[size_t(c)].count));
+                               .arg(g.byCause[size_t(c)].count)
+                               .arg(share, 0, 'f', 1));
     }
     plot->xAxis->setTicker(ticker);
     plot->xAxis->setRange(-0.6, kGapCauseCount - 0.4);
