@@ -164,13 +164,18 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
     const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // gaps over it kept only
     phases.mark("gaps: intervals");
     out.devices = gaps.byDevice;
+    // An op's stream: its track's (collectGpuOps' rule), else its activity's.
+    auto streamOf = [&](SliceRef r) -> int64_t {
+        const Track& tr = trace.track(r.track);
+        if (tr.kind == TrackKind::GpuStream) return tr.tid;
+        const GpuActivity* g = trace.gpu(r);
+        return g ? g->stream : -1;
+    };
     auto findWaitedOn = [&](ExplainedGap& e) {
         if (e.cause != GapCause::Dependency || !e.gap.next.valid()) return;
-        const GpuActivity* next = trace.gpu(e.gap.next);
-        const int64_t stream = next ? next->stream : -1;
+        const int64_t stream = e.gap.stream >= 0 ? e.gap.stream : streamOf(e.gap.next);
         if (e.gap.stream < 0) { // device gap: the previous op, when it ran on another stream
-            const GpuActivity* prev = e.gap.prev.valid() ? trace.gpu(e.gap.prev) : nullptr;
-            if (prev && prev->stream != stream) e.waitedOn = e.gap.prev;
+            if (e.gap.prev.valid() && streamOf(e.gap.prev) != stream) e.waitedOn = e.gap.prev;
             return;
         }
         e.waitedOn = lastEndedElsewhere(ops, e.gap.device, stream, e.gap.start, e.gap.end);
