@@ -344,12 +344,14 @@ void TstTimelineView::gapsComputed() {
     QCOMPARE(g.deviceGaps(0).size(), size_t(1));
     QCOMPARE(g.deviceGaps(0)[0].start, TimeNs(22000));
     QCOMPARE(g.deviceGaps(0)[0].end, TimeNs(40000));
-    // Its cause and tooltip: add_kernel was launched at 6500, before the gap began.
+    // Its cause and tooltip: add_kernel was launched at 6500, before the gap began; the op before
+    // the gap, the copy on stream 8 that ended at 22000, is what it waited on (18 µs before it).
     QCOMPARE(int(g.deviceGaps(0)[0].cause), int(GapCause::Dependency));
     const ExplainedGap* e = g.explained(g.deviceGaps(0)[0]);
     QVERIFY(e);
     QCOMPARE(gapDescription(*tr, *e).section('\n', 0, 1),
-             QString("GPU idle 18.0 µs · dependency\nlaunched before the gap began"));
+             QString("GPU idle 18.0 µs · dependency\nlaunched before the gap began; waited on "
+                     "Memcpy HtoD (ended 18.0 µs before the next op)"));
     g.compute(*tr, 18'000); // strictly longer than the threshold
     QCOMPARE(g.streamGaps(0, 7).size(), size_t(1));
     QVERIFY(g.deviceGaps(0).empty());
