@@ -375,9 +375,13 @@ double theoreticalOccupancy(const SmLimits& l, int threads, int regs, int shared
 }
 
 Advice adviseTrace(const Trace& t, TimeRange range) {
-    Advice a;
     const GpuOpList ops = collectGpuOps(t, range);
-    const GapCauses g = explainGpuGaps(t, ops, 10'000);
+    return adviseTrace(t, ops, explainGpuGaps(t, ops, 10'000));
+}
+
+Advice adviseTrace(const Trace& t, const GpuOpList& ops, const GapCauses& g) {
+    Advice a;
+    const TimeRange range = ops.range;
     a.warnings = g.warnings;
     idleRule(g, a);
     graphsRule(t, ops, a);

@@ -53,5 +53,10 @@ double theoreticalOccupancy(const SmLimits& l, int threadsPerBlock, int register
                             int sharedPerBlock, std::string* limiter);
 
 Advice adviseTrace(const Trace& trace, TimeRange range = wholeTrace());
+// The same from ops and gap causes already computed (collectGpuOps, explainGpuGaps over the same
+// range), so a view that shows them too computes them once.
+struct GapCauses;
+struct GpuOpList;
+Advice adviseTrace(const Trace& trace, const GpuOpList& ops, const GapCauses& gaps);
 
 } // namespace strata

@@ -301,7 +301,7 @@ void StatsPanel::compute() {
             const GpuOpList ops = collectGpuOps(*trace, o.range);
             dat->ops = computeOpStats(*trace, ops, o);
             dat->gaps = explainGpuGaps(*trace, ops, 10'000);
-            dat->advice = adviseTrace(*trace, o.range);
+            dat->advice = adviseTrace(*trace, ops, dat->gaps);
             return std::shared_ptr<const StatsViewData>(dat);
         },
         [this](std::shared_ptr<const StatsViewData> dat) { show(std::move(dat)); });
