@@ -277,7 +277,8 @@ private slots:
         QVERIFY(!parseSectionsNumber("2 GHz", &st.clockHz));
     }
 
-    // Records as the device writes them (sections.cuh's layout, built here byte by byte).
+    // Records as the device writes them (sections.cuh's layout, built here byte by byte: an
+    // encoding independent of model/kernel_sections.cpp's, which the tests check).
     static std::string record(uint64_t c0, uint64_t c1, uint64_t t0, uint64_t t1, uint32_t block,
                               uint16_t section, uint16_t sm) {
         std::string r(48, '\0');

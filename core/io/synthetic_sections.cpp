@@ -17,18 +17,9 @@ constexpr int64_t kPid = 4242, kTid = 4242;
 
 void putRecord(std::vector<uint8_t>& out, uint64_t c0, uint64_t c1, uint64_t t0, uint64_t t1,
                uint32_t block, uint16_t section, uint16_t sm, uint32_t launch) {
-    uint8_t r[kSectionRecordBytes] = {};
-    const uint32_t warp = 0;
-    std::memcpy(r + 0, &c0, 8);
-    std::memcpy(r + 8, &c1, 8);
-    std::memcpy(r + 16, &t0, 8);
-    std::memcpy(r + 24, &t1, 8);
-    std::memcpy(r + 32, &block, 4);
-    std::memcpy(r + 36, &warp, 4);
-    std::memcpy(r + 40, &section, 2);
-    std::memcpy(r + 42, &sm, 2);
-    std::memcpy(r + 44, &launch, 4);
-    out.insert(out.end(), r, r + kSectionRecordBytes);
+    out.resize(out.size() + kSectionRecordBytes);
+    writeSectionRecord(out.data() + out.size() - kSectionRecordBytes,
+                       {c0, c1, t0, t1, block, 0, section, sm, launch});
 }
 
 } // namespace

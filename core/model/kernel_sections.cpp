@@ -18,24 +18,50 @@ uint32_t SectionSet::blockCount() const {
     return uint32_t(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
 }
 
+namespace {
+template <typename T> void get(const uint8_t* at, T* v) {
+    std::memcpy(v, at, sizeof *v);
+}
+template <typename T> void put(uint8_t* at, const T& v) {
+    std::memcpy(at, &v, sizeof v);
+}
+} // namespace
+
+SectionRecordFields readSectionRecord(const uint8_t* r) {
+    SectionRecordFields f;
+    get(r + 0, &f.startClock);
+    get(r + 8, &f.endClock);
+    get(r + 16, &f.startNs);
+    get(r + 24, &f.endNs);
+    get(r + 32, &f.block);
+    get(r + 36, &f.warp);
+    get(r + 40, &f.section);
+    get(r + 42, &f.sm);
+    get(r + 44, &f.launch);
+    return f;
+}
+
+void writeSectionRecord(uint8_t* r, const SectionRecordFields& f) {
+    put(r + 0, f.startClock);
+    put(r + 8, f.endClock);
+    put(r + 16, f.startNs);
+    put(r + 24, f.endNs);
+    put(r + 32, f.block);
+    put(r + 36, f.warp);
+    put(r + 40, f.section);
+    put(r + 42, f.sm);
+    put(r + 44, f.launch);
+}
+
 void appendSectionRecords(SectionSet& set, const uint8_t* records, size_t count, size_t* bad) {
     // Pieces of one launch arrive one after another: grow geometrically, not to each piece.
     const size_t need = set.samples.size() + count;
     if (need > set.samples.capacity())
         set.samples.reserve(std::max(need, 2 * set.samples.capacity()));
     for (size_t i = 0; i < count; ++i) {
-        const uint8_t* r = records + i * kSectionRecordBytes;
-        uint64_t startClock, endClock, startNs, endNs;
-        uint32_t block, warp;
-        uint16_t section, sm;
-        std::memcpy(&startClock, r + 0, 8);
-        std::memcpy(&endClock, r + 8, 8);
-        std::memcpy(&startNs, r + 16, 8);
-        std::memcpy(&endNs, r + 24, 8);
-        std::memcpy(&block, r + 32, 4);
-        std::memcpy(&warp, r + 36, 4);
-        std::memcpy(&section, r + 40, 2);
-        std::memcpy(&sm, r + 42, 2);
+        const SectionRecordFields f = readSectionRecord(records + i * kSectionRecordBytes);
+        const uint64_t startClock = f.startClock, endClock = f.endClock, startNs = f.startNs,
+                       endNs = f.endNs;
         // clock64 is a signed 64-bit counter that never wraps in practice; globaltimer likewise.
         if (endClock < startClock || endNs < startNs || startNs > uint64_t(INT64_MAX) ||
             endNs > uint64_t(INT64_MAX)) {
@@ -46,10 +72,10 @@ void appendSectionRecords(SectionSet& set, const uint8_t* records, size_t count,
         s.startNs = int64_t(startNs);
         s.endNs = int64_t(endNs);
         s.cycles = int64_t(std::min<uint64_t>(endClock - startClock, uint64_t(INT64_MAX)));
-        s.block = block;
-        s.warp = warp;
-        s.section = section;
-        s.sm = sm;
+        s.block = f.block;
+        s.warp = f.warp;
+        s.section = f.section;
+        s.sm = f.sm;
         set.samples.push_back(s);
     }
     set.hasTimes = true;

@@ -47,6 +47,18 @@ struct SectionSet {
     uint32_t blockCount() const; // distinct blocks
 };
 
+// The fields of one device record, and their one encoding (offsets as in sections.cuh: u64
+// start_clock 0, end_clock 8, start_ns 16, end_ns 24, u32 block 32, warp 36, u16 section 40,
+// sm 42, u32 launch 44).
+struct SectionRecordFields {
+    uint64_t startClock = 0, endClock = 0, startNs = 0, endNs = 0;
+    uint32_t block = 0, warp = 0;
+    uint16_t section = 0, sm = 0;
+    uint32_t launch = 0;
+};
+SectionRecordFields readSectionRecord(const uint8_t* record);
+void writeSectionRecord(uint8_t* record, const SectionRecordFields& f); // kSectionRecordBytes
+
 // Appends the `count` 48-byte device records at `records` to `set` (cycles = end - start; a
 // record whose end precedes its start is counted in *bad and skipped). The records' launch field
 // is not kept (a set is one launch).

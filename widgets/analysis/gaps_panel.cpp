@@ -1,6 +1,7 @@
 #include "gaps_panel.h"
 
 #include "charts/chart_export.h"
+#include "charts/sortable_table.h"
 #include "gaps_table_model.h"
 #include "model/time_text.h"
 #include "timeline/gap_index.h"
@@ -103,23 +104,13 @@ void plotHistogram(QCustomPlot* plot, const GapCauses& g) {
 GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
       summary_(new QLabel(this)), byCause_(new QCustomPlot(this)),
-      histogram_(new QCustomPlot(this)), table_(new QTableView(this)),
-      model_(new GapsTableModel(this)) {
+      histogram_(new QCustomPlot(this)), model_(new GapsTableModel(this)) {
+    table_ = makeSortableTable(model_, this, true, false);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     byCause_->setObjectName("gaps-by-cause");
     histogram_->setObjectName("gap-lengths");
-    auto* proxy = new QSortFilterProxyModel(this);
-    proxy->setSourceModel(model_);
-    proxy->setSortRole(Qt::UserRole);
-    table_->setModel(proxy);
-    table_->setSortingEnabled(true);
-    table_->sortByColumn(GapsTableModel::Length, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->verticalHeader()->hide();
-    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->sortByColumn(GapsTableModel::Length, Qt::DescendingOrder); // the longest first
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     auto* top = new QHBoxLayout;

@@ -3,8 +3,10 @@
 #include "analysis/gpu_ops.h"
 #include "charts/chart_export.h"
 #include "charts/row_table_model.h"
+#include "charts/sortable_table.h"
 #include "model/cupti_names.h"
 #include "model/time_text.h"
+#include "qt_text.h"
 #include "workspace/job_runner.h"
 
 #include <qcustomplot.h>
@@ -30,13 +32,6 @@ namespace {
 QString d(double ns) {
     return QString::fromStdString(formatDuration(TimeNs(std::llround(ns))));
 }
-// 1234567 -> "1 234 567" with thin spaces, as the time formatter groups digits.
-QString grouped(uint64_t n) {
-    QString s = QString::number(n);
-    for (qsizetype at = s.size() - 3; at > 0; at -= 3) s.insert(at, QChar(0x2009));
-    return s;
-}
-
 QString pct(double share) {
     return QString::number(100.0 * share, 'f', 1) + " %";
 }
@@ -46,23 +41,6 @@ struct BusyRow {
     int32_t device = -1;
     TimeNs span = 0, busy = 0, idle = 0;
 };
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
-    auto* proxy = new QSortFilterProxyModel(parent);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(Qt::UserRole);
-    auto* v = new QTableView(parent);
-    v->setModel(proxy);
-    v->setSortingEnabled(true);
-    v->sortByColumn(-1, Qt::AscendingOrder);
-    v->setSelectionBehavior(QAbstractItemView::SelectRows);
-    v->setSelectionMode(QAbstractItemView::SingleSelection);
-    v->verticalHeader()->hide();
-    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
-    v->horizontalHeader()->setStretchLastSection(true);
-    v->setAlternatingRowColors(true);
-    return v;
-}
 
 } // namespace
 
@@ -136,7 +114,7 @@ struct StatsPanel::Models {
          {}},
         {"Count", [](const CopyRow& r) { return QString::number(r.count); },
          [](const CopyRow& r) { return double(r.count); }},
-        {"Bytes", [](const CopyRow& r) { return grouped(r.bytes); },
+        {"Bytes", [](const CopyRow& r) { return groupedDigits(static_cast<long long>(r.bytes)); },
          [](const CopyRow& r) { return double(r.bytes); }},
         {"Time", [](const CopyRow& r) { return d(double(r.time)); },
          [](const CopyRow& r) { return double(r.time); }},
@@ -180,7 +158,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     findingDetail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* overview = new QSplitter(Qt::Horizontal, this);
     overview->addWidget(categories_);
-    tables_.push_back(makeTable(&m_->busy, this));
+    tables_.push_back(makeSortableTable(&m_->busy, this, true));
     overview->addWidget(tables_.back());
     tabs_->addTab(overview, tr("Overview"));
     auto* kernels = new QWidget(this);
@@ -188,19 +166,19 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     kl->setContentsMargins(0, 0, 0, 0);
     kl->addWidget(group_);
     auto* ks = new QSplitter(Qt::Vertical, kernels);
-    tables_.push_back(makeTable(&m_->kernels, this));
+    tables_.push_back(makeSortableTable(&m_->kernels, this, true));
     ks->addWidget(tables_.back());
     ks->addWidget(histogram_);
     ks->setStretchFactor(0, 3);
     ks->setStretchFactor(1, 2);
     kl->addWidget(ks, 1);
     tabs_->addTab(kernels, tr("Kernels"));
-    tables_.push_back(makeTable(&m_->cpuOps, this));
+    tables_.push_back(makeSortableTable(&m_->cpuOps, this, true));
     tabs_->addTab(tables_.back(), tr("CPU Ops"));
-    tables_.push_back(makeTable(&m_->copies, this));
+    tables_.push_back(makeSortableTable(&m_->copies, this, true));
     tabs_->addTab(tables_.back(), tr("Copies"));
     auto* advisor = new QSplitter(Qt::Vertical, this);
-    tables_.push_back(makeTable(&m_->findings, this));
+    tables_.push_back(makeSortableTable(&m_->findings, this, true));
     advisor->addWidget(tables_.back());
     advisor->addWidget(findingDetail_);
     tabs_->addTab(advisor, tr("Advisor"));

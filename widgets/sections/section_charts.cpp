@@ -1,5 +1,7 @@
 #include "section_charts.h"
 
+#include "timeline/slice_palette.h"
+
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -52,9 +54,7 @@ void legendEntry(QCustomPlot* plot, size_t s, const QString& name) {
 } // namespace
 
 QColor sectionColor(size_t s) {
-    static const QRgb palette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
-                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-    return QColor::fromRgb(palette[s % (sizeof palette / sizeof palette[0])]);
+    return QColor::fromRgb(sectionColorRgb(s));
 }
 
 BoxStats boxStats(std::vector<double>& v) {

@@ -1,6 +1,7 @@
 #include "section_view_data.h"
 
 #include "model/time_text.h"
+#include "qt_text.h"
 
 #include <cmath>
 
@@ -36,12 +37,7 @@ SectionViewData computeSectionView(const QString& title, std::vector<const Secti
 }
 
 QString sectionValueText(double value, bool ns) {
-    if (!ns) {
-        QString digits = QString::number(std::llround(value));
-        for (qsizetype at = digits.size() - 3; at > (digits.startsWith('-') ? 1 : 0); at -= 3)
-            digits.insert(at, QChar(0x2009)); // thin-space groups, as the time formatter
-        return digits + " cycles";
-    }
+    if (!ns) return groupedDigits(std::llround(value)) + " cycles";
     if (value < 100) return QString::number(value, 'f', value < 10 ? 2 : 1) + " ns";
     return QString::fromStdString(formatDuration(TimeNs(std::llround(value))));
 }

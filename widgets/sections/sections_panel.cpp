@@ -1,6 +1,7 @@
 #include "sections_panel.h"
 
 #include "charts/chart_export.h"
+#include "charts/sortable_table.h"
 #include "io/sections/sections_import.h"
 #include "section_charts.h"
 #include "section_stats_model.h"
@@ -28,26 +29,7 @@
 
 namespace strata {
 
-namespace {
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
-    auto* proxy = new QSortFilterProxyModel(parent);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(Qt::UserRole);
-    auto* view = new QTableView(parent);
-    view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(-1, Qt::AscendingOrder);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(false);
-    view->setAlternatingRowColors(true);
-    return view;
-}
-
-} // namespace
+namespace {} // namespace
 
 SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
@@ -69,8 +51,8 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
     info_->setWordWrap(true);
     info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    statsView_ = makeTable(stats_, this);
-    slowestView_ = makeTable(slowest_, this);
+    statsView_ = makeSortableTable(stats_, this, false);
+    slowestView_ = makeSortableTable(slowest_, this, false);
     auto* tableTab = new QSplitter(Qt::Vertical, this);
     tableTab->addWidget(statsView_);
     auto* slowestBox = new QWidget(this);

@@ -1,5 +1,7 @@
 #include "section_lanes.h"
 
+#include "slice_palette.h"
+
 #include "analysis/section_lanes.h"
 #include "analysis/section_stats.h"
 
@@ -9,16 +11,6 @@
 #include <set>
 
 namespace strata {
-
-namespace {
-
-QRgb sectionRgb(size_t s) { // the Sections view's palette (widgets/sections/section_charts.cpp)
-    static const QRgb palette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
-                                   0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-    return 0xff000000u | palette[s % (sizeof palette / sizeof palette[0])];
-}
-
-} // namespace
 
 void SectionLanesCache::reset(const Trace* trace) {
     launches_.clear();
@@ -102,11 +94,10 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
         raster = QImage(width, lanes * laneH, QImage::Format_ARGB32_Premultiplied);
         raster.fill(Qt::transparent);
     }
-    p.setFont([&] {
-        QFont f = p.font();
-        f.setPointSizeF(f.pointSizeF() * 0.85);
-        return f;
-    }());
+    p.save(); // the smaller font stays in this row
+    QFont small = p.font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    p.setFont(small);
     for (const SectionLanesCache::Launch& l : c.launches()) {
         if (l.device != r.device || l.end <= v.start || l.start >= v.end) continue;
         const QRect strip = s.spanRect(l.start, l.end, top + 1, header - 2);
@@ -134,7 +125,7 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
                     const int b = std::min(l.buckets - 1, int((double(x - span.x()) + 0.5) *
                                                               l.buckets / span.width()));
                     if (!row[b]) continue;
-                    const QRgb color = sectionRgb(size_t(row[b] - 1));
+                    const QRgb color = sectionColorRgb(size_t(row[b] - 1));
                     for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
                         pixels[y * stride + x] = color;
                 }
@@ -153,7 +144,7 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
                       x1 = std::min(width, rc.x() + std::max(1, rc.width()));
             if (x1 <= x0) continue;
             const int lane = int(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin());
-            const QRgb color = sectionRgb(x.section);
+            const QRgb color = sectionColorRgb(x.section);
             for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
                 std::fill(pixels + y * stride + x0, pixels + y * stride + x1, color);
         }
@@ -167,11 +158,18 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
             p.drawText(QRect(2, top + header + k * laneH - 2, 60, 12), Qt::AlignLeft | Qt::AlignTop,
                        QStringLiteral("SM %1").arg(sms[size_t(k)]));
     }
+    p.restore();
 }
 
 void paintSectionMarkers(QPainter& p, const TimelineState& s, const SectionLanesCache& c, int width,
                          int height) {
     const TimeRange v = s.axis.visible();
+    p.save(); // the marker's font and pen stay here
+    QFont tabFont = p.font();
+    tabFont.setPixelSize(9);
+    tabFont.setBold(true);
+    p.setFont(tabFont);
+    p.setPen(Qt::white);
     for (const SectionLanesCache::Launch& l : c.launches()) {
         if (l.end <= v.start || l.start >= v.end) continue;
         const QRect rc = s.sliceRect(l.kernel);
@@ -183,13 +181,9 @@ void paintSectionMarkers(QPainter& p, const TimelineState& s, const SectionLanes
         const int x = std::clamp(rc.right() - 10, std::max(0, rc.left()), width - 11);
         const QRect tab(x, rc.top(), 11, std::min(11, rc.height()));
         p.fillRect(tab, QColor(0x2a, 0x32, 0x48));
-        p.setPen(Qt::white);
-        QFont f = p.font();
-        f.setPixelSize(9);
-        f.setBold(true);
-        p.setFont(f);
         p.drawText(tab, Qt::AlignCenter, QStringLiteral("§"));
     }
+    p.restore();
 }
 
 } // namespace strata

@@ -69,4 +69,10 @@ QRgb SliceColorCache::get(uint32_t nameId, std::string_view name, SliceKind kind
     return v;
 }
 
+QRgb sectionColorRgb(size_t s) {
+    static constexpr QRgb palette[] = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xe15759, 0x76b7b2,
+                                       0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+    return 0xff000000u | palette[s % (sizeof palette / sizeof palette[0])];
+}
+
 } // namespace strata

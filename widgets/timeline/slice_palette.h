@@ -16,6 +16,9 @@ uint32_t nameHash(std::string_view name); // FNV-1a, stable across runs and plat
 QRgb sliceColor(std::string_view name, SliceKind kind);
 QRgb textColorOn(QRgb background); // black or white, whichever reads better
 QRgb mergedColor(QRgb sliceColor); // the darker, greyer tone of merged sub-pixel activity
+// In-kernel section s's colour (opaque, qualitative): the same in the Sections dock's charts and
+// the timeline's SM lanes.
+QRgb sectionColorRgb(size_t s);
 
 // Per-(name id, kind family) cache, filled on first use; no allocation per frame once warm.
 class SliceColorCache {

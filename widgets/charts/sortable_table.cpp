@@ -1,0 +1,26 @@
+#include "sortable_table.h"
+
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+
+namespace strata {
+
+QTableView* makeSortableTable(QAbstractItemModel* model, QWidget* parent, bool stretchLastColumn,
+                              bool alternatingRows) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(Qt::UserRole);
+    auto* view = new QTableView(parent);
+    view->setModel(proxy);
+    view->setSortingEnabled(true);
+    view->sortByColumn(-1, Qt::AscendingOrder); // the model's order until a header is clicked
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(stretchLastColumn);
+    view->setAlternatingRowColors(alternatingRows);
+    return view;
+}
+
+} // namespace strata
