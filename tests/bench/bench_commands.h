@@ -8,4 +8,5 @@ int load(const Args& args);       // bench_load.cpp: strata-bench load FILE
 int render(const Args& args);     // bench_render.cpp: strata-bench render FILE [--size WxH]
 int exportJson(const Args& args); // bench_export.cpp: strata-bench export FILE OUT [--gzip]
 int sections(const Args& args);   // bench_sections.cpp: strata-bench sections FILE.strata
+int docks(const Args& args);      // bench_docks.cpp: strata-bench docks FILE (GUI)
 } // namespace strata::bench

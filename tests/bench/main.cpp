@@ -12,12 +12,14 @@ int main(int argc, char** argv) {
     if (cmd == "sections") return strata::bench::sections(args);
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
+    if (cmd == "docks") return strata::bench::docks(args);
 #endif
     std::fprintf(stderr, "usage: strata-bench load FILE\n"
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
+                         "       strata-bench docks FILE [--rounds N]\n"
 #endif
     );
     return 2;
