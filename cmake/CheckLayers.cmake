@@ -1,31 +1,46 @@
-# strata_check_layers(CORE_DIR): fails the configure step when a source in core/ includes a
-# layer above its own, or any Qt header. The layers, lowest first, and what each may include:
-#   util      util
-#   model     util model
-#   io        util model io record/output_path.h record/collector_env.h
-#   analysis  util model analysis
-#   record    util model io record
-# (io may name the output path template and the collector's variables: the writer a recording
-# process links is in io, the template's owner in record.)
-function(strata_check_layers core)
-  set(_allowed_util "util")
-  set(_allowed_model "util;model")
-  set(_allowed_io "util;model;io")
-  set(_allowed_analysis "util;model;analysis")
-  set(_allowed_record "util;model;io;record")
+# The floors of Strata's source tree, and the check that no include climbs them.
+#
+# strata_check_floors(ROOT DIR NAME TEXT [NO_QT] FLOORS "floor:below1,below2" ...)
+#   fails the configure step when a source under DIR/<floor>/ includes "<other>/..." for an
+#   <other> that is a floor of Strata (core's, widgets' or app's) not listed for it, or, with
+#   NO_QT, any Qt header. A floor may always include itself; an include without a folder (a
+#   neighbour in the same folder) is always allowed.
+#
+# The floors, lowest first (each may include the ones listed after it):
+#   core/      util: -   contract: util   model: util   io: util model contract
+#              analysis: util model   record: util model contract io
+#   widgets/   style: core's model util   workspace: style + core
+#              charts: style workspace + core   timeline: style workspace charts + core
+#              docks (panels, analysis_views, sections, launch): style workspace charts + core,
+#              never the timeline's internals nor each other
+#   app/       cli: core only, no Qt   gui: everything
+set(STRATA_CORE_FLOORS util contract model io analysis record)
+set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch)
+
+function(strata_check_floors)
+  cmake_parse_arguments(C "NO_QT" "ROOT;NAME" "FLOORS" ${ARGN})
+  set(_known ${STRATA_CORE_FLOORS} ${STRATA_WIDGET_FLOORS})
   set(_errors "")
-  foreach(layer util model io analysis record)
-    file(GLOB_RECURSE _files CONFIGURE_DEPENDS ${core}/${layer}/*.h ${core}/${layer}/*.cpp)
+  foreach(entry ${C_FLOORS})
+    string(REPLACE ":" ";" _parts "${entry}")
+    list(GET _parts 0 _floor)
+    set(_allowed ${_floor})
+    list(LENGTH _parts _n)
+    if(_n GREATER 1)
+      list(GET _parts 1 _below)
+      string(REPLACE "," ";" _below "${_below}")
+      list(APPEND _allowed ${_below})
+    endif()
+    file(GLOB_RECURSE _files CONFIGURE_DEPENDS ${C_ROOT}/${_floor}/*.h ${C_ROOT}/${_floor}/*.cpp)
     foreach(f ${_files})
       file(STRINGS ${f} _includes REGEX "^#include [\"<]")
       foreach(line ${_includes})
-        if(line MATCHES "^#include <Q")
-          list(APPEND _errors "${f}: ${line} (core/ is Qt-free)")
+        if(C_NO_QT AND line MATCHES "^#include <Q")
+          list(APPEND _errors "${f}: ${line} (${C_NAME} is Qt-free)")
         elseif(line MATCHES "^#include \"([a-z_]+)/")
           set(_to ${CMAKE_MATCH_1})
-          if(NOT _to IN_LIST _allowed_${layer}
-             AND NOT (layer STREQUAL "io" AND line MATCHES "\"record/(output_path|collector_env)\\.h\""))
-            list(APPEND _errors "${f}: ${line} (${layer} may include ${_allowed_${layer}})")
+          if(_to IN_LIST _known AND NOT _to IN_LIST _allowed)
+            list(APPEND _errors "${f}: ${line} (${_floor} may include ${_allowed})")
           endif()
         endif()
       endforeach()
@@ -33,6 +48,13 @@ function(strata_check_layers core)
   endforeach()
   if(_errors)
     list(JOIN _errors "\n  " _text)
-    message(FATAL_ERROR "Strata: includes that climb the layers of core/:\n  ${_text}")
+    message(FATAL_ERROR "Strata: includes that climb the floors of ${C_NAME}:\n  ${_text}")
   endif()
+endfunction()
+
+# core/: Qt-free, each layer on the ones below it.
+function(strata_check_layers core)
+  strata_check_floors(ROOT ${core} NAME "core/" NO_QT FLOORS
+    "util" "contract:util" "model:util" "io:util,model,contract"
+    "analysis:util,model" "record:util,model,contract,io")
 endfunction()

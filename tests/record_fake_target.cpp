@@ -17,8 +17,8 @@
 // --survivor-ms N forks a child that keeps stdout/stderr open and outlives this process by N ms
 // Exits with N (default 0).
 #include "io/strata/strata_trace_writer.h"
-#include "record/collector_env.h"
-#include "record/output_path.h"
+#include "contract/collector_env.h"
+#include "contract/output_path.h"
 
 #include <chrono>
 #include <csignal>

@@ -501,7 +501,7 @@ void TestCollector::unwritableOutputKeepsTargetRunning() {
 }
 
 void TestCollector::launcherContract() {
-    // strata-cli record passes its options as STRATA_* variables (record/collector_env.h); the
+    // strata-cli record passes its options as STRATA_* variables (contract/collector_env.h); the
     // harness (which calls InitializeInjection itself, as the driver would) runs the schedule
     // scenario under it, so the names and meanings on both sides must agree.
 #ifndef STRATA_CLI

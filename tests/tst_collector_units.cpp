@@ -1,5 +1,5 @@
 // The collector's CUPTI-free pieces: the activity-buffer pool, the options read from the
-// STRATA_* environment (record/collector_env.h) and the copy/memory kind names it shares with the
+// STRATA_* environment (contract/collector_env.h) and the copy/memory kind names it shares with the
 // JSON reader (model/cupti_names.h). Expected values follow from the definitions: e.g. 4 MiB
 // buffers -> max(16, 256 MiB / 4 MiB) = 64 buffers in the pool at most.
 #include "buffer_pool.h"

@@ -2,9 +2,9 @@
 // errors, trace files) and `strata-cli record` end to end with a fake target that writes its
 // own .strata file (tests/record_fake_target.cpp), so the whole path runs without a GPU.
 #include "io/trace_loader.h"
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 #include "record/launcher.h"
-#include "record/output_path.h"
+#include "contract/output_path.h"
 #include "record/record_options.h"
 #include "record/record_summary.h"
 
@@ -245,7 +245,7 @@ private slots:
         tm.tm_min = 4;
         tm.tm_sec = 5;
         tm.tm_isdst = -1;
-        QCOMPARE(defaultOutputTemplate(std::mktime(&tm)),
+        QCOMPARE(expandStartTime(defaultOutputTemplate(), std::mktime(&tm)),
                  std::string("strata-20260102-030405-{host}-{pid}.strata"));
     }
 

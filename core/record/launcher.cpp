@@ -1,8 +1,8 @@
 #include "record/launcher.h"
 
 #include "io/strata/strata_append.h"
-#include "record/collector_env.h"
-#include "record/output_path.h"
+#include "contract/collector_env.h"
+#include "contract/output_path.h"
 
 #include <algorithm>
 #include <atomic>
@@ -231,7 +231,8 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     if (program.empty()) return false;
 
     const std::time_t now = std::time(nullptr);
-    const std::string tmpl = options.output.empty() ? defaultOutputTemplate(now) : options.output;
+    const std::string tmpl =
+        expandStartTime(options.output.empty() ? defaultOutputTemplate() : options.output, now);
     // Absolute, so a target that changes directory still writes where the user asked.
     outputTemplate_ = absolutePath(tmpl, options.workingDirectory);
     if (!checkOutput(outputTemplate_, options.force, error)) return false;

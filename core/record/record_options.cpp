@@ -1,6 +1,6 @@
 #include "record/record_options.h"
 
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 #pragma once
 // What to record and how: the options of `strata-cli record` and of the GUI's Launch dialog.
-// toCollectorEnvironment() turns them into the STRATA_* variables (record/collector_env.h).
+// toCollectorEnvironment() turns them into the STRATA_* variables (contract/collector_env.h).
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 #include "record/record_summary.h"
 
 #include "io/trace_loader.h"
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 #include "util/terminal_text.h"
 
 #include <cinttypes>

@@ -10,8 +10,8 @@
 #include "other_tool.h"
 #include "process_hooks.h"
 #include "process_info.h"
-#include "record/collector_env.h"
-#include "record/output_path.h"
+#include "contract/collector_env.h"
+#include "contract/output_path.h"
 
 #include <cupti.h>
 

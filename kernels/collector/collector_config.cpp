@@ -1,7 +1,7 @@
 #include "collector_config.h"
 
-#include "record/collector_env.h"
-#include "record/output_path.h"
+#include "contract/collector_env.h"
+#include "contract/output_path.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,5 +1,5 @@
 #pragma once
-// The collector's options, read from the environment the launcher sets (record/collector_env.h).
+// The collector's options, read from the environment the launcher sets (contract/collector_env.h).
 // Bad values never stop the target: they fall back to defaults and are reported as warnings.
 #include "capture_schedule.h"
 

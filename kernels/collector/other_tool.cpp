@@ -1,6 +1,6 @@
 #include "other_tool.h"
 
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,5 +1,6 @@
 #include "launch/launch_config.h"
 
+#include "contract/output_path.h"
 #include "record/launcher.h"
 #include "util/shell_words.h"
 
@@ -123,10 +124,10 @@ QStringList splitArguments(const QString& arguments, QString* error) {
 QString defaultOutputTemplate(const LaunchConfig& c) {
     QString folder = c.workingDirectory;
     const QString exe = resolveExecutable(c);
-    const QString program = QFileInfo(c.executable.trimmed()).fileName();
     if (folder.isEmpty()) folder = exe.isEmpty() ? QDir::currentPath() : QFileInfo(exe).path();
-    return QDir(folder).filePath((program.isEmpty() ? QStringLiteral("trace") : program) +
-                                 QStringLiteral("-{time}-{pid}.strata"));
+    return QString::fromStdString(
+        strata::defaultOutputTemplate(QDir::cleanPath(folder).toStdString(),
+                                      QFileInfo(c.executable.trimmed()).fileName().toStdString()));
 }
 
 LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
@@ -205,9 +206,8 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
     }
     o.command.push_back(c.executable.trimmed().toStdString());
     for (const QString& a : args) o.command.push_back(a.toStdString());
-    QString output = c.output.isEmpty() ? defaultOutputTemplate(c) : c.output;
-    output.replace(QStringLiteral("{time}"), start.toString(QStringLiteral("yyyyMMdd-HHmmss")));
-    o.output = output.toStdString();
+    const QString output = c.output.isEmpty() ? defaultOutputTemplate(c) : c.output;
+    o.output = expandStartTime(output.toStdString(), std::time_t(start.toSecsSinceEpoch()));
     for (const QString& g : c.capture) o.capture.push_back(g.toStdString());
     o.wait = c.wait;
     o.warmup = c.warmup;

@@ -46,7 +46,8 @@ struct LaunchProblems {
 
 // The words of `arguments`, or an error naming the open quote and where.
 QStringList splitArguments(const QString& arguments, QString* error);
-// "<folder>/<program>-{time}-{pid}.strata", folder = working directory or the program's folder.
+// core's defaultOutputTemplate ("<folder>/<program>-{time}-{host}-{pid}.strata"), the folder
+// being the working directory or the program's folder.
 QString defaultOutputTemplate(const LaunchConfig& c);
 // Checks the files and folders too: executable missing / not executable / a folder, working
 // directory missing, output folder missing or not writable, environment lines not NAME=VALUE.

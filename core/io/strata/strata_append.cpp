@@ -3,7 +3,7 @@
 #include "io/strata/strata_chunks.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_trace_writer.h"
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 #include "util/shell_words.h"
 
 #include <cerrno>

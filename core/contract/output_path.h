@@ -1,7 +1,8 @@
 #pragma once
-// Output path templates: {pid}, {rank} and {host} in the path given to `strata-cli record -o`.
-// The launcher passes the template to the target in STRATA_OUTPUT; the collector expands it in
-// each process it is loaded into (so a target and its exec'd children write separate files),
+// Output path templates: {time}, {pid}, {rank} and {host} in the path given to `strata-cli record
+// -o` or the Launch dialog. The launcher fills in {time} (the run's start) before the target
+// starts and passes the template to the target in STRATA_OUTPUT; the collector expands the rest
+// in each process it is loaded into (so a target and its exec'd children write separate files),
 // and the launcher matches the expanded names afterwards to list them.
 // Plain std + POSIX (the collector may compile this file too).
 #include <cstdint>
@@ -42,8 +43,13 @@ OutputPathValues currentProcessValues();
 bool matchesOutputPath(std::string_view pathTemplate, std::string_view path);
 bool hasPlaceholders(std::string_view pathTemplate);
 
-// The launcher's default when no -o is given: "strata-YYYYmmdd-HHMMSS-{host}-{pid}.strata"
-// (local time of `now`), in the current directory.
-std::string defaultOutputTemplate(std::time_t now);
+// Every {time} replaced by `start` as local time, "YYYYmmdd-HHMMSS" (the same in every process
+// of a run, so the launcher fills it in).
+std::string expandStartTime(std::string_view pathTemplate, std::time_t start);
+
+// The default when no output is given (strata-cli record, the Launch dialog):
+// "<folder>/<program>-{time}-{host}-{pid}.strata"; no folder: the current directory; no program:
+// "strata".
+std::string defaultOutputTemplate(std::string_view folder = {}, std::string_view program = {});
 
 } // namespace strata

@@ -1,6 +1,6 @@
-#include "record/output_path.h"
+#include "contract/output_path.h"
 
-#include "record/collector_env.h"
+#include "contract/collector_env.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -168,12 +168,29 @@ bool hasPlaceholders(std::string_view t) {
     return false;
 }
 
-std::string defaultOutputTemplate(std::time_t now) {
+std::string expandStartTime(std::string_view t, std::time_t start) {
     std::tm tm{};
-    localtime_r(&now, &tm);
+    localtime_r(&start, &tm);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    return std::string("strata-") + stamp + "-{host}-{pid}.strata";
+    std::string out;
+    constexpr std::string_view kTime = "{time}";
+    for (size_t i = 0; i < t.size();) {
+        if (t.substr(i, kTime.size()) == kTime) {
+            out += stamp;
+            i += kTime.size();
+        } else {
+            out += t[i++];
+        }
+    }
+    return out;
+}
+
+std::string defaultOutputTemplate(std::string_view folder, std::string_view program) {
+    std::string out(folder);
+    if (!out.empty() && out.back() != '/') out += '/';
+    out += program.empty() ? std::string_view("strata") : program;
+    return out + "-{time}-{host}-{pid}.strata";
 }
 
 } // namespace strata

@@ -8,7 +8,7 @@ namespace strata::collector_env {
 // --- Set by the launcher, read by the collector in the target (and its exec'd children) ---
 
 // Output path template. The collector expands {pid}, {rank} and {host} (see
-// record/output_path.h: expandOutputPath) in each process that loads it.
+// contract/output_path.h: expandOutputPath) in each process that loads it.
 inline constexpr const char* kOutput = "STRATA_OUTPUT";
 // Comma-separated activity groups to capture: api,nvtx,kernels,memcpy,memset,sync,memory.
 inline constexpr const char* kCapture = "STRATA_CAPTURE";
