@@ -18,39 +18,14 @@ uint32_t SectionSet::blockCount() const {
     return uint32_t(std::unique(blocks.begin(), blocks.end()) - blocks.begin());
 }
 
-namespace {
-template <typename T> void get(const uint8_t* at, T* v) {
-    std::memcpy(v, at, sizeof *v);
-}
-template <typename T> void put(uint8_t* at, const T& v) {
-    std::memcpy(at, &v, sizeof v);
-}
-} // namespace
-
-SectionRecordFields readSectionRecord(const uint8_t* r) {
-    SectionRecordFields f;
-    get(r + 0, &f.startClock);
-    get(r + 8, &f.endClock);
-    get(r + 16, &f.startNs);
-    get(r + 24, &f.endNs);
-    get(r + 32, &f.block);
-    get(r + 36, &f.warp);
-    get(r + 40, &f.section);
-    get(r + 42, &f.sm);
-    get(r + 44, &f.launch);
+SectionRecord readSectionRecord(const uint8_t* r) {
+    SectionRecord f;
+    std::memcpy(&f, r, sizeof f); // little-endian, as every host Strata runs on
     return f;
 }
 
-void writeSectionRecord(uint8_t* r, const SectionRecordFields& f) {
-    put(r + 0, f.startClock);
-    put(r + 8, f.endClock);
-    put(r + 16, f.startNs);
-    put(r + 24, f.endNs);
-    put(r + 32, f.block);
-    put(r + 36, f.warp);
-    put(r + 40, f.section);
-    put(r + 42, f.sm);
-    put(r + 44, f.launch);
+void writeSectionRecord(uint8_t* r, const SectionRecord& f) {
+    std::memcpy(r, &f, sizeof f);
 }
 
 void appendSectionRecords(SectionSet& set, const uint8_t* records, size_t count, size_t* bad) {
@@ -59,9 +34,9 @@ void appendSectionRecords(SectionSet& set, const uint8_t* records, size_t count,
     if (need > set.samples.capacity())
         set.samples.reserve(std::max(need, 2 * set.samples.capacity()));
     for (size_t i = 0; i < count; ++i) {
-        const SectionRecordFields f = readSectionRecord(records + i * kSectionRecordBytes);
-        const uint64_t startClock = f.startClock, endClock = f.endClock, startNs = f.startNs,
-                       endNs = f.endNs;
+        const SectionRecord f = readSectionRecord(records + i * kSectionRecordBytes);
+        const uint64_t startClock = f.start_clock, endClock = f.end_clock, startNs = f.start_ns,
+                       endNs = f.end_ns;
         // clock64 is a signed 64-bit counter that never wraps in practice; globaltimer likewise.
         if (endClock < startClock || endNs < startNs || startNs > uint64_t(INT64_MAX) ||
             endNs > uint64_t(INT64_MAX)) {

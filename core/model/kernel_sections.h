@@ -3,6 +3,8 @@
 // block's (or warp's) closed sections with their clock64() cycles, %globaltimer ns and SM; or an
 // imported timer array (times[section][iteration] of clock deltas), whose samples have a
 // duration and an iteration but no time and no SM. Plain std: the collector's writer includes it.
+#include "strata/section_record.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -11,9 +13,10 @@
 
 namespace strata {
 
-// The device record of sections.cuh, as it lies in device memory, in the helper's .sections file
-// and in a .strata Sections record: 48 bytes, little-endian, no padding.
-inline constexpr size_t kSectionRecordBytes = 48;
+// The device record (strata/section_record.h: the one definition of its layout, shared with the
+// device header), as it lies in device memory, in the helper's .sections file and in a .strata
+// Sections record: 48 bytes, little-endian, no padding.
+inline constexpr size_t kSectionRecordBytes = sizeof(SectionRecord);
 
 // One closed section of one block (or warp).
 struct SectionSample {
@@ -47,17 +50,10 @@ struct SectionSet {
     uint32_t blockCount() const; // distinct blocks
 };
 
-// The fields of one device record, and their one encoding (offsets as in sections.cuh: u64
-// start_clock 0, end_clock 8, start_ns 16, end_ns 24, u32 block 32, warp 36, u16 section 40,
-// sm 42, u32 launch 44).
-struct SectionRecordFields {
-    uint64_t startClock = 0, endClock = 0, startNs = 0, endNs = 0;
-    uint32_t block = 0, warp = 0;
-    uint16_t section = 0, sm = 0;
-    uint32_t launch = 0;
-};
-SectionRecordFields readSectionRecord(const uint8_t* record);
-void writeSectionRecord(uint8_t* record, const SectionRecordFields& f); // kSectionRecordBytes
+// One device record from its bytes and back (kSectionRecordBytes; records in a file need not be
+// aligned).
+SectionRecord readSectionRecord(const uint8_t* record);
+void writeSectionRecord(uint8_t* record, const SectionRecord& r);
 
 // Appends the `count` 48-byte device records at `records` to `set` (cycles = end - start; a
 // record whose end precedes its start is counted in *bad and skipped). The records' launch field

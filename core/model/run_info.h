@@ -41,6 +41,10 @@ struct RunInfo {
 //  "start_time": "2026-11-23T21:04:05.123Z", "duration_ns": int, "duration_s": float, "host": str,
 //  "strata_version": str, "captured": bool, "no_trace_reason": str, "stop_signals": [...]}.
 std::string runInfoToJson(const RunInfo& run);
+// Reads that object back: fills the members it names (unknown keys are ignored, missing ones left
+// as they are; pid, exit code, signal, start and duration travel in the record's binary fields).
+// Returns empty, or what is wrong with the text (then `run` keeps what was read before it).
+std::string runInfoFromJson(std::string_view json, RunInfo* run);
 
 // "2026-11-23T21:04:05.123Z" (UTC, milliseconds).
 std::string formatUtcTime(int64_t unixNs);

@@ -1,79 +1,63 @@
 #include "util/json_text.h"
 
-#include <cstdint>
-#include <cstdio>
+#include "util/utf8.h"
 
 namespace strata {
-namespace {
 
-// Length of the well-formed UTF-8 sequence at s[i], or 0 if it is not one.
-size_t utf8Length(std::string_view s, size_t i) {
-    const auto b = [&](size_t k) { return uint8_t(s[i + k]); };
-    const uint8_t c = b(0);
-    const size_t left = s.size() - i;
-    auto cont = [&](size_t k) { return k < left && (b(k) & 0xC0) == 0x80; };
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (!cont(1) || !cont(2)) return 0;
-        if (c == 0xE0 && b(1) < 0xA0) return 0;  // overlong
-        if (c == 0xED && b(1) >= 0xA0) return 0; // surrogate
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (!cont(1) || !cont(2) || !cont(3)) return 0;
-        if (c == 0xF0 && b(1) < 0x90) return 0;  // overlong
-        if (c == 0xF4 && b(1) >= 0x90) return 0; // above U+10FFFF
-        return 4;
-    }
-    return 0;
-}
-
-} // namespace
-
-void appendJsonString(std::string& out, std::string_view text) {
-    out += '"';
-    for (size_t i = 0; i < text.size();) {
-        const char c = text[i];
-        const size_t len = utf8Length(text, i);
-        if (len == 0) {
-            out += "\\ufffd";
+void appendJsonString(std::string& out, std::string_view text, uint64_t* replaced) {
+    const size_t n = text.size();
+    out.push_back('"');
+    size_t run = 0; // start of the pending run of bytes that need no escaping
+    for (size_t i = 0; i < n;) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
             ++i;
             continue;
         }
-        if (len > 1) {
-            out.append(text.substr(i, len));
-            i += len;
-            continue;
+        if (c >= 0x80) {
+            if (const size_t len = utf8SequenceLength(text, i)) {
+                i += len;
+                continue;
+            }
         }
+        out.append(text.data() + run, i - run);
         switch (c) {
         case '"':
-            out += "\\\"";
+            out.append("\\\"");
             break;
         case '\\':
-            out += "\\\\";
+            out.append("\\\\");
             break;
         case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
+            out.append("\\n");
             break;
         case '\t':
-            out += "\\t";
+            out.append("\\t");
+            break;
+        case '\r':
+            out.append("\\r");
+            break;
+        case '\b':
+            out.append("\\b");
+            break;
+        case '\f':
+            out.append("\\f");
             break;
         default:
-            if (uint8_t(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", unsigned(uint8_t(c)));
-                out += buf;
+            if (c < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                const char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                out.append(e, 6);
             } else {
-                out += c;
+                out.append(kReplacementCharacter); // a byte that is not UTF-8
+                if (replaced) ++*replaced;
             }
         }
         ++i;
+        run = i;
     }
-    out += '"';
+    out.append(text.data() + run, n - run);
+    out.push_back('"');
 }
 
 } // namespace strata

@@ -1,86 +1,14 @@
 #include "io/export/json_out.h"
 
+#include "util/json_text.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
 
 namespace strata {
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i] (1..4), or 0 if it is not one.
-size_t utf8Length(const unsigned char* s, size_t i, size_t n) {
-    const unsigned char c = s[i];
-    auto cont = [&](size_t k) { return i + k < n && (s[i + k] & 0xC0) == 0x80; };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c == 0xE0) return i + 1 < n && s[i + 1] >= 0xA0 && s[i + 1] <= 0xBF && cont(2) ? 3 : 0;
-    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
-    if (c == 0xED) return i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x9F && cont(2) ? 3 : 0;
-    if (c == 0xF0)
-        return i + 1 < n && s[i + 1] >= 0x90 && s[i + 1] <= 0xBF && cont(2) && cont(3) ? 4 : 0;
-    if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-    if (c == 0xF4)
-        return i + 1 < n && s[i + 1] >= 0x80 && s[i + 1] <= 0x8F && cont(2) && cont(3) ? 4 : 0;
-    return 0;
-}
-
-} // namespace
-
 void JsonOut::str(std::string_view text) {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const size_t n = text.size();
-    buf_.push_back('"');
-    size_t run = 0; // start of the pending run of bytes that need no escaping
-    for (size_t i = 0; i < n;) {
-        const unsigned char c = s[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-            ++i;
-            continue;
-        }
-        if (c >= 0x80) {
-            const size_t len = utf8Length(s, i, n);
-            if (len) {
-                i += len;
-                continue;
-            }
-        }
-        buf_.append(text.data() + run, i - run);
-        switch (c) {
-        case '"':
-            buf_.append("\\\"");
-            break;
-        case '\\':
-            buf_.append("\\\\");
-            break;
-        case '\n':
-            buf_.append("\\n");
-            break;
-        case '\t':
-            buf_.append("\\t");
-            break;
-        case '\r':
-            buf_.append("\\r");
-            break;
-        case '\b':
-            buf_.append("\\b");
-            break;
-        case '\f':
-            buf_.append("\\f");
-            break;
-        default:
-            if (c < 0x20) {
-                static const char hex[] = "0123456789abcdef";
-                const char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-                buf_.append(e, 6);
-            } else {
-                buf_.append("\xEF\xBF\xBD"); // U+FFFD for a byte that is not UTF-8
-                ++replaced_;
-            }
-        }
-        ++i;
-        run = i;
-    }
-    buf_.append(text.data() + run, n - run);
-    buf_.push_back('"');
+    appendJsonString(buf_, text, &replaced_);
     maybeFlush();
 }
 

@@ -5,6 +5,7 @@
 
 #include "io/json/json_event_repair.h"
 #include "io/json/json_top_level.h"
+#include "util/utf8.h"
 
 namespace strata {
 namespace od = simdjson::ondemand;

@@ -35,43 +35,6 @@ bool escapeControlCharactersInStrings(std::string& text) {
     return changed;
 }
 
-size_t replaceInvalidUtf8(std::string& text) {
-    std::string out;
-    out.reserve(text.size() + 16);
-    size_t replaced = 0;
-    const auto b = [&](size_t k) { return uint8_t(text[k]); };
-    for (size_t i = 0; i < text.size();) {
-        const uint8_t c = b(i);
-        size_t n = 0;
-        uint32_t min = 0;
-        if (c < 0x80)
-            n = 1;
-        else if (c >= 0xc2 && c <= 0xdf)
-            n = 2, min = 0x80;
-        else if (c >= 0xe0 && c <= 0xef)
-            n = 3, min = 0x800;
-        else if (c >= 0xf0 && c <= 0xf4)
-            n = 4, min = 0x10000;
-        bool ok = n > 0 && i + n <= text.size();
-        uint32_t cp = n == 1 ? c : c & (0x7f >> n);
-        for (size_t k = 1; ok && k < n; ++k) {
-            ok = (b(i + k) & 0xc0) == 0x80;
-            cp = (cp << 6) | (b(i + k) & 0x3f);
-        }
-        if (ok && n > 1) ok = cp >= min && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-        if (ok) {
-            out.append(text, i, n);
-            i += n;
-        } else {
-            out += "\xEF\xBF\xBD";
-            ++replaced;
-            ++i;
-        }
-    }
-    if (replaced) text.swap(out);
-    return replaced;
-}
-
 std::vector<std::pair<size_t, size_t>> eventsInside(std::string_view text) {
     std::vector<std::pair<size_t, size_t>> out;
     auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };

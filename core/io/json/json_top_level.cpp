@@ -1,6 +1,6 @@
 #include "io/json/json_top_level.h"
 
-#include "io/strata/strata_run_json.h"
+#include "model/run_info.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,7 +42,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
             if (auto s = num("signal")) run.signal = int(*s);
             run.startUnixNs = num("start_unix_ns").value_or(0);
             run.durationNs = num("duration_ns").value_or(0);
-            if (strata_reader::runInfoFromJson(v.raw, &run).empty()) {
+            if (runInfoFromJson(v.raw, &run).empty()) {
                 b.setRunInfo(run);
                 continue;
             }

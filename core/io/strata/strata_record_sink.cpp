@@ -1,6 +1,6 @@
 #include "io/strata/strata_record_sink.h"
 
-#include "io/strata/strata_run_json.h"
+#include "model/run_info.h"
 
 #include <cinttypes>
 

@@ -28,40 +28,15 @@
 // atomics, no stores); the SectionsBuffer argument stays, so the kernel's signature does not
 // change.
 //
-// Record layout (48 bytes, 16-byte aligned, little-endian, no padding), in device memory and in the
-// .sections file the host helper writes (docs/sections.md):
-//     offset  0  u64 start_clock   clock64() when the section began
-//     offset  8  u64 end_clock     clock64() when it ended
-//     offset 16  u64 start_ns      %globaltimer when it began
-//     offset 24  u64 end_ns        %globaltimer when it ended
-//     offset 32  u32 block         linear block index (x + y*gridDim.x + z*gridDim.x*gridDim.y)
-//     offset 36  u32 warp          warp in the block (0 when one thread records per block)
-//     offset 40  u16 section       the section id given to begin()/next()
-//     offset 42  u16 sm            %smid
-//     offset 44  u32 launch        SectionsBuffer::launch (the host helper's launch number)
+// The record each closed section leaves (48 bytes) is defined in strata/section_record.h.
+
+#include "strata/section_record.h"
 
 #ifndef STRATA_SECTIONS
 #define STRATA_SECTIONS 1
 #endif
 
 namespace strata {
-
-typedef unsigned long long SectionsU64;
-typedef unsigned int SectionsU32;
-typedef unsigned short SectionsU16;
-
-struct alignas(16) SectionRecord {
-    SectionsU64 start_clock;
-    SectionsU64 end_clock;
-    SectionsU64 start_ns;
-    SectionsU64 end_ns;
-    SectionsU32 block;
-    SectionsU32 warp;
-    SectionsU16 section;
-    SectionsU16 sm;
-    SectionsU32 launch;
-};
-static_assert(sizeof(SectionRecord) == 48, "the record layout is 48 bytes");
 
 // What a kernel takes: where to write, how much room there is, the shared counter.
 struct SectionsBuffer {
