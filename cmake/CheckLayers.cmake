@@ -8,11 +8,11 @@
 #
 # The floors, lowest first (each may include the ones listed after it):
 #   core/      util: -   contract: util   model: util   io: util model contract
-#              analysis: util model   record: util model contract io
-#   widgets/   style: core's model util   workspace: style + core
+#              analysis: util model contract   record: util model contract io analysis
+#   widgets/   style: core's util model analysis   workspace: style + core
 #              charts: style workspace + core   timeline: style workspace charts + core
 #              docks (panels, analysis_views, sections, launch): style workspace charts + core,
-#              never the timeline's internals nor each other
+#              never the timeline nor each other
 #   app/       cli: core only, no Qt   gui: everything
 set(STRATA_CORE_FLOORS util contract model io analysis record)
 set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch)
@@ -53,8 +53,25 @@ function(strata_check_floors)
 endfunction()
 
 # core/: Qt-free, each layer on the ones below it.
+set(STRATA_CORE_ALL "util,contract,model,io,analysis,record")
 function(strata_check_layers core)
   strata_check_floors(ROOT ${core} NAME "core/" NO_QT FLOORS
     "util" "contract:util" "model:util" "io:util,model,contract"
-    "analysis:util,model" "record:util,model,contract,io")
+    "analysis:util,model,contract" "record:util,model,contract,io,analysis")
+endfunction()
+
+# widgets/: each floor on the ones below it; a dock never includes the timeline or another dock.
+function(strata_check_widget_floors widgets)
+  set(_docks "style,workspace,charts,${STRATA_CORE_ALL}")
+  strata_check_floors(ROOT ${widgets} NAME "widgets/" FLOORS
+    "style:util,model,analysis"
+    "workspace:style,${STRATA_CORE_ALL}"
+    "charts:style,workspace,${STRATA_CORE_ALL}"
+    "timeline:style,workspace,charts,${STRATA_CORE_ALL}"
+    "panels:${_docks}" "analysis_views:${_docks}" "sections:${_docks}" "launch:${_docks}")
+endfunction()
+
+# app/: strata-cli on core alone (no Qt); the GUI's window may include every floor.
+function(strata_check_app_floors app)
+  strata_check_floors(ROOT ${app} NAME "app/" NO_QT FLOORS "cli:${STRATA_CORE_ALL}")
 endfunction()

@@ -402,9 +402,9 @@ void TestChromeJsonReader::gzipSameAsPlain() {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(bytes.data(), qint64(bytes.size()));
     f.close();
-    QCOMPARE(sniffTraceFormat(gz), TraceFormat::ChromeJsonGzip);
     const LoadResult r = loadTrace(gz);
     QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+    QCOMPARE(r.format, std::string("chrome-json-gzip"));
     QCOMPARE(r.trace->sliceCount(), size_t(6));
     QCOMPARE(r.trace->flows().size(), size_t(1));
     QVERIFY(r.trace->warnings().empty());

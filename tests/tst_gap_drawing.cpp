@@ -5,6 +5,7 @@
 // where there is room and not over slices.
 #include "main_window.h"
 #include "model/time_text.h"
+#include "style/gap_style.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 

@@ -1,20 +1,23 @@
 // The Gaps dock on the hand-made trace of tst_gap_causes (one gap of each cause, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
-#include "analysis/call_tree_model.h"
-#include "analysis/call_tree_panel.h"
-#include "analysis/flame_graph.h"
-#include "analysis/gaps_panel.h"
-#include "analysis/gaps_table_model.h"
-#include "analysis/stats_panel.h"
 #include "analysis_trace_fixture.h"
+#include "analysis_views/call_tree_model.h"
+#include "analysis_views/call_tree_panel.h"
+#include "analysis_views/flame_graph.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/gaps_table_model.h"
+#include "analysis_views/stats_panel.h"
 #include "charts/chart_export.h"
 #include "timeline/gpu_utilisation.h"
+#include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
+#include "workspace/analyses.h"
 #include "workspace/navigation.h"
 
 #include <qcustomplot.h>
 
+#include <QAbstractItemModelTester>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -43,7 +46,9 @@ private slots:
         Workspace ws;
         Navigation nav(&ws);
         GapsPanel p(&ws, &nav);
-        p.setThreshold(10);
+        QAbstractItemModelTester tester(p.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ws.analyses()->setGapThreshold(10);
         const auto t = causesTrace();
         ws.replaceCurrent(t, "causes");
         p.waitForJobs();
@@ -95,6 +100,11 @@ private slots:
         Workspace ws;
         Navigation nav(&ws);
         StatsPanel p(&ws, &nav);
+        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+        for (QAbstractItemModel* m : {p.kernelsModel(), p.cpuOpsModel(), p.copiesModel(),
+                                      p.findingsModel(), p.devicesModel()})
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                m, QAbstractItemModelTester::FailureReportingMode::QtTest));
         ws.replaceCurrent(strata::test::opStatsTrace(), "ops");
         p.waitForJobs();
         QAbstractItemModel* k = p.kernelsModel();
@@ -125,6 +135,45 @@ private slots:
         p.setGroupByOp(true);
         p.waitForJobs();
         QCOMPARE(cell(k, 0, 1), QString("aten::mm"));
+    }
+
+    void oneAnalysisForEveryView() {
+        // The Gaps and Statistics docks and the timeline read one analysis of the trace: its gap
+        // causes are computed once and shared, and the workspace's threshold reaches all three.
+        Workspace ws;
+        Navigation nav(&ws);
+        GapsPanel gaps(&ws, &nav);
+        StatsPanel stats(&ws, &nav);
+        TimelineView timeline(&ws, &nav);
+        ws.analyses()->setGapThreshold(10);
+        ws.replaceCurrent(causesTrace(), "causes");
+        auto settle = [&] {
+            gaps.waitForJobs();
+            stats.waitForJobs();
+            timeline.waitForGaps();
+        };
+        settle();
+        QVERIFY(gaps.analysis());
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis().get(), timeline.gapAnalysis().get());
+        QCOMPARE(gaps.analysis().get(), ws.analyses()->current().get());
+        QCOMPARE(&gaps.analysis()->gapCauses(), &stats.analysis()->gapCauses());
+        QCOMPARE(gaps.model()->rowCount(), 4);
+        // 100 ns: the four gaps of 100 ns are not strictly longer; every view follows.
+        ws.analyses()->setGapThreshold(100);
+        settle();
+        QCOMPARE(gaps.model()->rowCount(), 0);
+        QCOMPARE(stats.analysis()->settings().gapThreshold, TimeNs(100));
+        QCOMPARE(timeline.gapThresholdNs(), TimeNs(100));
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis().get(), timeline.gapAnalysis().get());
+        // A selected range: both docks read the one analysis of that range; the timeline keeps
+        // the whole trace's.
+        nav.setSelectedRange(TimeRange{350, 900});
+        settle();
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis()->range(), (TimeRange{350, 900}));
+        QCOMPARE(timeline.gapAnalysis()->range(), wholeTrace());
     }
 
     void utilisationByHand() {
@@ -168,6 +217,8 @@ private slots:
         Workspace ws;
         Navigation nav(&ws);
         CallTreePanel p(&ws, &nav);
+        QAbstractItemModelTester tester(p.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         ws.replaceCurrent(f.build(), "tree");
         p.waitForJobs();
         QCOMPARE(p.model()->rowCount(), 1);

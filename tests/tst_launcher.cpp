@@ -1,10 +1,11 @@
 // core/record: output templates, options -> environment, the launcher (spawn, exit codes,
 // errors, trace files) and `strata-cli record` end to end with a fake target that writes its
 // own .strata file (tests/record_fake_target.cpp), so the whole path runs without a GPU.
-#include "io/trace_loader.h"
+#include "analysis/trace_info.h"
 #include "contract/collector_env.h"
-#include "record/launcher.h"
 #include "contract/output_path.h"
+#include "io/trace_loader.h"
+#include "record/launcher.h"
 #include "record/record_options.h"
 #include "record/record_summary.h"
 

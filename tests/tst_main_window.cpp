@@ -578,7 +578,7 @@ void TestMainWindow::rangeTable() {
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
     w.timeline()->setSelectedRange(TimeRange{t0 + 84'503, t0 + 84'503 + 42'593});
     QCOMPARE(spy.count(), 1);
-    w.rangePanel()->flush();
+    w.rangePanel()->waitForJobs();
     const RangeAggregationModel* m = w.rangePanel()->model();
     int gemmRow = -1;
     for (int r = 0; r < m->rowCount(); ++r) {
@@ -601,7 +601,7 @@ void TestMainWindow::rangeTable() {
              qPrintable(w.rangePanel()->summaryText()));
     // Clearing the range empties the table.
     w.timeline()->setSelectedRange(std::nullopt);
-    w.rangePanel()->flush();
+    w.rangePanel()->waitForJobs();
     QCOMPARE(m->rowCount(), 0);
 }
 
@@ -622,7 +622,7 @@ void TestMainWindow::dragOnRulerFillsRangeTable() {
     QTest::mouseRelease(ruler, Qt::LeftButton, {}, QPoint(ruler->width() / 2, y));
     const std::optional<TimeRange> r = w.timeline()->selectedRange();
     QVERIFY(r.has_value());
-    w.rangePanel()->flush();
+    w.rangePanel()->waitForJobs();
     QCOMPARE(w.rangePanel()->model()->range(), r);
     QVERIFY(w.rangePanel()->model()->rowCount() > 0);
     // The slice count agrees with a direct scan of the tracks.

@@ -1,6 +1,7 @@
 // What was run is part of the trace (issue 15): the Run record's JSON, its round trip through a
 // .strata file, an older reader's view of it, appending it to finished, killed and still-written
 // recordings, the run-only trace of a target that wrote none, and `strata-cli info`.
+#include "analysis/trace_info.h"
 #include "io/strata/strata_append.h"
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_trace_writer.h"
@@ -8,7 +9,6 @@
 #include "model/run_info.h"
 #include "model/trace.h"
 #include "record/record_summary.h"
-#include "record/trace_info.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -104,7 +104,8 @@ private slots:
             "{\"argv\": [\"a b\", \"c\\\"d\"], \"executable\": \"\", \"cwd\": \"/w\", "
             "\"env_added\": {\"K\": \"v\"}, "
             "\"env_removed\": [], \"pid\": 7, \"exit_code\": null, \"signal\": 9, "
-            "\"start_unix_ns\": 1500000000, \"start_time\": \"1970-01-01T00:00:01.500Z\", \"duration_ns\": 1234567890, "
+            "\"start_unix_ns\": 1500000000, \"start_time\": \"1970-01-01T00:00:01.500Z\", "
+            "\"duration_ns\": 1234567890, "
             "\"duration_s\": 1.234567890, \"host\": \"h\", \"strata_version\": \"1.0\", "
             "\"captured\": false, \"no_trace_reason\": \"\", \"stop_signals\": []}";
         QCOMPARE(runInfoToJson(r), expected);
@@ -124,7 +125,7 @@ private slots:
         QCOMPARE(*t->run(), run);
         QVERIFY2(t->warnings().empty(), joinedWarnings(*t).c_str());
         // Trace Info shows it: the command as a shell would take it back, the exit, the host.
-        const TraceInfo info = traceInfo(*t, "rt.strata", TraceFormat::Strata);
+        const TraceInfo info = traceInfo(*t, "rt.strata", "strata");
         const auto rows = traceInfoRows(info);
         auto row = [&](const std::string& label) {
             for (const auto& [l, v] : rows)

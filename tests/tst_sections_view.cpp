@@ -5,6 +5,7 @@
 //   block 2, SM 1: a [0, 400)
 // a: samples 100, 50, 400 (total 550); b: 200, 50 (total 250); all sections 800.
 #include "analysis/section_lanes.h"
+#include "analysis/trace_info.h"
 #include "charts/chart_export.h"
 #include "io/strata/strata_trace_writer.h"
 #include "main_window.h"
@@ -14,9 +15,11 @@
 #include "sections/slowest_blocks_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
+#include "workspace/workspace.h"
 
 #include <qcustomplot.h>
 
+#include <QAbstractItemModelTester>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -85,6 +88,10 @@ private slots:
         QString error;
         QVERIFY2(w.openFileSync(path_, &error), qPrintable(error));
         SectionsPanel* p = w.sectionsPanel();
+        QAbstractItemModelTester statsTester(
+            p->statsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester slowTester(p->slowestModel(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(p->choiceCount(), 1);
         QCOMPARE(p->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
         p->waitForJobs();
@@ -233,6 +240,36 @@ private slots:
         w.sectionsPanel()->waitForJobs();
         QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
                  QString("40 cycles")); // one block (0): its load total 10 + 30
+    }
+
+    void importBelongsToTheTrace() {
+        // A timer array opened beside a recording becomes part of it: the recording's launch
+        // (3 blocks) and the array are both in the trace, the slices unchanged, Trace Info still
+        // says what the file was; the array is a choice of the Sections dock, after the launch.
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        QVERIFY(w.openFileSync(path_));
+        const size_t slices = w.trace()->sliceCount();
+        const QString good = dir_.filePath("loads.csv");
+        QFile g(good);
+        QVERIFY(g.open(QIODevice::WriteOnly));
+        g.write("load,store\n10,20\n30,40\n");
+        g.close();
+        QString error;
+        QVERIFY2(w.openFileSync(good, &error), qPrintable(error));
+        QCOMPARE(w.trace()->sliceCount(), slices);
+        QCOMPARE(w.trace()->sections().size(), size_t(2));
+        QCOMPARE(w.currentFile(), path_);
+        QCOMPARE(w.workspace()->currentTrace()->format, QString("strata"));
+        QCOMPARE(w.sectionsPanel()->choiceCount(), 2);
+        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+        QCOMPARE(w.sectionsPanel()->choiceLabel(1), QString("loads.csv (imported)"));
+        // Trace Info lists both.
+        const TraceInfo info = traceInfo(*w.trace(), path_.toStdString(), "strata");
+        QCOMPARE(info.sectionLaunches, size_t(1));
+        QCOMPARE(info.sectionKernels, size_t(1));
+        QCOMPARE(info.importedSections, std::vector<std::string>{good.toStdString()});
     }
 };
 

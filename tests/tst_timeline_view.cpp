@@ -16,6 +16,7 @@
 // Bounds [1000, 41000). Stream 7 kernel gap: [20000,40000) = 20 us. Device busy union:
 // [10000,20000) [20500,22000) [40000,41000) -> device gaps 500 ns and [22000,40000) = 18 us.
 #include "analysis/correlation.h"
+#include "style/gap_style.h"
 #include "timeline/gap_index.h"
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
@@ -106,6 +107,7 @@ struct Fixture {
         return static_cast<int>((t - 1000) * static_cast<double>(width()) / 40000.0);
     }
     QImage image() {
+        view.waitForGaps(); // indexed off the GUI thread
         QImage img(view.tracksArea()->size(), QImage::Format_ARGB32_Premultiplied);
         view.tracksArea()->render(&img);
         return img;
@@ -335,8 +337,14 @@ void TstTimelineView::correlationDrawn() {
 
 void TstTimelineView::gapsComputed() {
     auto tr = testTrace();
+    // The index of the trace's analysis at a gap threshold.
+    auto at = [&tr](TimeNs threshold) {
+        AnalysisSettings s;
+        s.gapThreshold = threshold;
+        return std::make_shared<const TraceAnalysis>(tr, s);
+    };
     GapIndex g;
-    g.compute(*tr, 10'000);
+    g.build(at(10'000));
     QCOMPARE(g.streamGaps(0, 7).size(), size_t(1));
     QCOMPARE(g.streamGaps(0, 7)[0].start, TimeNs(20000));
     QCOMPARE(g.streamGaps(0, 7)[0].end, TimeNs(40000));
@@ -352,10 +360,10 @@ void TstTimelineView::gapsComputed() {
     QCOMPARE(gapDescription(*tr, *e).section('\n', 0, 1),
              QString("GPU idle 18.0 µs · dependency\nlaunched before the gap began; waited on "
                      "Memcpy HtoD (ended 18.0 µs before the next op)"));
-    g.compute(*tr, 18'000); // strictly longer than the threshold
+    g.build(at(18'000)); // strictly longer than the threshold
     QCOMPARE(g.streamGaps(0, 7).size(), size_t(1));
     QVERIFY(g.deviceGaps(0).empty());
-    g.compute(*tr, 400); // the 500 ns device gap now counts too
+    g.build(at(400)); // the 500 ns device gap now counts too
     QCOMPARE(g.deviceGaps(0).size(), size_t(2));
     QCOMPARE(g.deviceGaps(0)[0].start, TimeNs(20000));
 }

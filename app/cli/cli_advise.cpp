@@ -4,8 +4,7 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
-#include "analysis/advisor.h"
-#include "io/trace_loader.h"
+#include "analysis/trace_analysis.h"
 #include "model/time_text.h"
 
 #include <nlohmann/json.hpp>
@@ -14,39 +13,38 @@
 #include <cstdio>
 #include <string>
 
+namespace {
+
+const std::string kUsage =
+    std::string("usage: strata-cli advise [--json] [--gap-threshold-us N] [--step-name PREFIX]\n"
+                "                         [--range-us START:END] FILE\n"
+                "  Findings with their evidence: idle share and its main cause, runs of\n"
+                "  short kernels a CUDA graph would replay, pageable copies, blocking calls\n"
+                "  in the loop, low theoretical occupancy.\n"
+                "  --json               analysis_ms, warnings, findings [{rule, severity, title,\n"
+                "                       detail, evidence, where_us}]\n") +
+    strata::cli::kAnalysisOptionsUsage;
+
+} // namespace
+
 namespace strata::cli {
 
 int advise(const Args& args) {
     bool json = false;
-    std::string file;
-    for (const std::string& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::printf(
-                "usage: strata-cli advise [--json] FILE\n"
-                "  Findings with their evidence: idle share and its main cause, runs of\n"
-                "  short kernels a CUDA graph would replay, pageable copies, blocking calls\n"
-                "  in the loop, low theoretical occupancy. --json: analysis_ms, warnings,\n"
-                "  findings [{rule, severity, title, detail, evidence, where_us}].\n");
-            return 0;
-        }
-        if (a == "--json")
-            json = true;
-        else if (a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "strata-cli advise: unknown option '%s'\n", a.c_str());
-            return 2;
-        } else
-            file = a;
-    }
-    if (file.empty()) {
-        std::fprintf(stderr, "strata-cli advise: missing FILE\n");
-        return 2;
-    }
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("advise", kUsage);
+    line.flag("--json", &json).files(&files, 1, 1);
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::string& file = files.front();
     const std::shared_ptr<const Trace> trace = loadTraceOrSay("advise", file);
     if (!trace) return 1;
     const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
     const auto t0 = std::chrono::steady_clock::now();
-    const Advice a = adviseTrace(t);
+    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
+    const Advice& a = analysis.advice();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {

@@ -5,8 +5,7 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
-#include "analysis/gap_causes.h"
-#include "io/trace_loader.h"
+#include "analysis/trace_analysis.h"
 #include "model/time_text.h"
 
 #include <nlohmann/json.hpp>
@@ -22,19 +21,14 @@ namespace {
 
 using namespace strata;
 
-const char* kUsage =
-    "usage: strata-cli gaps [--json] [--gap-threshold-us N] [--range-us START:END] FILE\n"
-    "\n"
-    "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps (per\n"
-    "                       device, stream null, then per stream), by_cause (device gaps)\n"
-    "  --gap-threshold-us N gaps strictly longer than N microseconds (default 10)\n"
-    "  --range-us START:END only GPU work that starts in [START, END) µs from the trace start\n"
-    "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli gaps: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
+const std::string kUsage =
+    std::string(
+        "usage: strata-cli gaps [--json] [--gap-threshold-us N] [--step-name PREFIX]\n"
+        "                       [--range-us START:END] FILE\n"
+        "\n"
+        "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps\n"
+        "                       (per device, stream null, then per stream), by_cause\n") +
+    cli::kAnalysisOptionsUsage;
 
 double us(TimeNs ns) {
     return double(ns) / 1000.0;
@@ -79,50 +73,20 @@ namespace strata::cli {
 
 int gaps(const Args& args) {
     bool json = false;
-    double thresholdUs = 10;
-    std::optional<std::pair<double, double>> rangeUs;
-    std::string stepPrefix;
-    std::string file;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kUsage);
-            return 0;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--gap-threshold-us") {
-            if (i + 1 >= args.size()) return usageError("--gap-threshold-us needs a value");
-            char* end = nullptr;
-            thresholdUs = std::strtod(args[++i].c_str(), &end);
-            if (*end || !std::isfinite(thresholdUs) || thresholdUs < 0)
-                return usageError("--gap-threshold-us expects a non-negative number");
-        } else if (a == "--step-name") {
-            if (i + 1 >= args.size()) return usageError("--step-name needs a prefix");
-            stepPrefix = args[++i];
-        } else if (a == "--range-us") {
-            if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
-            std::pair<double, double> r;
-            if (!parseRangeUs(args[++i], &r))
-                return usageError("--range-us expects START:END with 0 <= START < END");
-            rangeUs = r;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usageError("unknown option '" + a + "'");
-        } else if (!file.empty()) {
-            return usageError("only one FILE");
-        } else {
-            file = a;
-        }
-    }
-    if (file.empty()) return usageError("missing FILE");
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("gaps", file);
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("gaps", kUsage);
+    line.flag("--json", &json).files(&files, 1, 1);
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("gaps", files.front());
     if (!trace) return 1;
     const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
-    const TimeRange range = rangeFromUs(t, rangeUs);
+    const double thresholdUs = analysisArgs.thresholdUs();
     const auto t0 = std::chrono::steady_clock::now();
-    const GapCauses g =
-        explainGpuGaps(t, TimeNs(std::llround(thresholdUs * 1000)), range, stepPrefix);
+    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
+    const GapCauses& g = analysis.gapCauses();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {

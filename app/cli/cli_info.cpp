@@ -2,11 +2,12 @@
 // record), its top-level metadata and why it holds no GPU activity — as text or (--json) as one
 // JSON object (core/record/trace_info.h). The GUI's Trace Info panel shows the same rows.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
+#include "analysis/trace_info.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
-#include "record/trace_info.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,16 +15,11 @@
 
 namespace {
 
-const char* kUsage =
+const char* const kUsage =
     "usage: strata-cli info [--json] FILE\n"
     "\n"
     "  --json   print one JSON object: {\"file\", \"format\", \"run\" (what was run,\n"
     "           or null), \"metadata\", \"no_gpu_reason\"}\n";
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli info: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
 
 } // namespace
 
@@ -31,31 +27,18 @@ namespace strata::cli {
 
 int info(const Args& args) {
     bool json = false;
-    std::string file;
-    for (const std::string& a : args) {
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kUsage);
-            return 0;
-        }
-        if (a == "--json")
-            json = true;
-        else if (a.size() > 1 && a[0] == '-')
-            return usageError("unknown option '" + a + "'");
-        else if (!file.empty())
-            return usageError("only one FILE, got '" + file + "' and '" + a + "'");
-        else
-            file = a;
-    }
-    if (file.empty()) return usageError("missing FILE");
-    std::string sniffError;
-    const TraceFormat format = sniffTraceFormat(file, &sniffError);
+    std::vector<std::string> files;
+    CommandLine line("info", kUsage);
+    line.flag("--json", &json).files(&files, 1, 1);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::string& file = files.front();
     const LoadResult loaded = loadTrace(file);
     if (!loaded.ok()) {
         const std::string msg = loaded.error ? loaded.error->toString() : file + ": cannot load";
         std::fprintf(stderr, "strata-cli info: %s\n", terminalSafe(msg).c_str());
         return 1;
     }
-    const TraceInfo info = traceInfo(*loaded.trace, file, format);
+    const TraceInfo info = traceInfo(*loaded.trace, file, loaded.format);
     if (json) {
         std::printf("%s\n", traceInfoToJson(info).c_str());
         return 0;

@@ -5,8 +5,135 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace strata::cli {
+
+CommandLine::CommandLine(std::string command, std::string usage)
+    : command_(std::move(command)), usage_(std::move(usage)) {}
+
+CommandLine& CommandLine::flag(const std::string& name, bool* on) {
+    options_.push_back({name, on, {}});
+    return *this;
+}
+
+CommandLine& CommandLine::option(const std::string& name, TakeValue take) {
+    options_.push_back({name, nullptr, std::move(take)});
+    return *this;
+}
+
+CommandLine& CommandLine::files(std::vector<std::string>* out, size_t min, size_t max,
+                                std::string what) {
+    files_ = out;
+    minFiles_ = min;
+    maxFiles_ = max;
+    filesWhat_ = std::move(what);
+    return *this;
+}
+
+int CommandLine::usageError(const std::string& message) const {
+    std::fprintf(stderr, "strata-cli %s: %s\n\n%s", command_.c_str(), terminalSafe(message).c_str(),
+                 usage_.c_str());
+    return 2;
+}
+
+std::optional<int> CommandLine::parse(const Args& args) const {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(usage_.c_str(), stdout);
+            return 0;
+        }
+        const Option* o = nullptr;
+        for (const Option& candidate : options_)
+            if (candidate.name == a) o = &candidate;
+        if (o && o->flag) {
+            *o->flag = true;
+        } else if (o) {
+            if (i + 1 >= args.size()) return usageError(a + " needs a value");
+            const std::string problem = o->take(args[++i]);
+            if (!problem.empty()) return usageError(problem);
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usageError("unknown option '" + a + "'");
+        } else if (!files_ || files_->size() >= maxFiles_) {
+            return usageError(files_ && maxFiles_ == 1 ? "only one " + filesWhat_ + ", got '" +
+                                                             files_->front() + "' and '" + a + "'"
+                                                       : "unexpected argument '" + a + "'");
+        } else {
+            files_->push_back(a);
+        }
+    }
+    if (files_ && files_->size() < minFiles_)
+        return usageError(files_->empty() ? "missing " + filesWhat_ : "expected " + filesWhat_);
+    return std::nullopt;
+}
+
+TakeValue nonNegativeNumber(const std::string& option, double* out) {
+    return [option, out](const std::string& v) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end || !std::isfinite(x) || x < 0)
+            return option + " expects a non-negative number, got '" + v + "'";
+        *out = x;
+        return {};
+    };
+}
+
+TakeValue wholeNumber(const std::string& option, uint64_t max, uint64_t* out) {
+    return [option, max, out](const std::string& v) -> std::string {
+        const bool digits =
+            !v.empty() && v.size() <= 19 && v.find_first_not_of("0123456789") == std::string::npos;
+        const uint64_t n = digits ? std::strtoull(v.c_str(), nullptr, 10) : 0;
+        if (!digits || n > max)
+            return option + " expects a whole number up to " + std::to_string(max) + ", got '" + v +
+                   "'";
+        *out = n;
+        return {};
+    };
+}
+
+TakeValue text(std::string* out) {
+    return [out](const std::string& v) -> std::string {
+        *out = v;
+        return {};
+    };
+}
+
+TakeValue rangeUs(const std::string& option, std::optional<std::pair<double, double>>* out) {
+    return [option, out](const std::string& v) -> std::string {
+        const size_t colon = v.find(':');
+        double s = -1, e = -1;
+        const std::string problem =
+            option + " expects START:END with 0 <= START < END, got '" + v + "'";
+        if (colon == std::string::npos ||
+            !nonNegativeNumber(option, &s)(v.substr(0, colon)).empty() ||
+            !nonNegativeNumber(option, &e)(v.substr(colon + 1)).empty() || !(e > s))
+            return problem;
+        *out = std::make_pair(s, e);
+        return {};
+    };
+}
+
+const char* const kAnalysisOptionsUsage =
+    "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
+    "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n"
+    "  --range-us START:END only work that starts in [START, END) µs from the trace start\n";
+
+void AnalysisArgs::declare(CommandLine& line) {
+    line.option("--gap-threshold-us", [this](const std::string& v) {
+        std::string problem = nonNegativeNumber("--gap-threshold-us", &thresholdUs_)(v);
+        if (problem.empty() && thresholdUs_ > 1e12)
+            problem = "--gap-threshold-us expects at most 1e12 microseconds, got '" + v + "'";
+        settings.gapThreshold = TimeNs(std::llround(thresholdUs_ * 1000.0));
+        return problem;
+    });
+    line.option("--step-name", text(&settings.stepPrefix));
+    line.option("--range-us", cli::rangeUs("--range-us", &rangeUs));
+}
+
+TimeRange AnalysisArgs::range(const Trace& trace) const {
+    return rangeFromUs(trace, rangeUs);
+}
 
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file) {
     const LoadResult loaded = loadTrace(file);
@@ -16,13 +143,6 @@ std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::stri
         return nullptr;
     }
     return loaded.trace;
-}
-
-bool parseRangeUs(const std::string& value, std::pair<double, double>* out) {
-    double s = 0, e = 0;
-    if (std::sscanf(value.c_str(), "%lf:%lf", &s, &e) != 2 || !(s >= 0 && e > s)) return false;
-    *out = {s, e};
-    return true;
 }
 
 TimeRange rangeFromUs(const Trace& trace, const std::optional<std::pair<double, double>>& us) {

@@ -1,21 +1,78 @@
 #pragma once
-// What several strata-cli subcommands share: loading FILE with the error printed as
-// "strata-cli CMD: ...", and the --range-us START:END option (microseconds from the trace start).
+// What strata-cli's commands share: one option loop (CommandLine), the value parsers it checks
+// options with, the analysis options (--gap-threshold-us, --step-name, --range-us) that summary,
+// gaps, stats and advise take, and loading FILE with the error printed as "strata-cli CMD: ...".
 #include "analysis/analysis_range.h"
+#include "analysis/analysis_settings.h"
 #include "model/trace.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace strata::cli {
+
+using Args = std::vector<std::string>;
+// Takes an option's value: "" when accepted (and stored), else what was expected.
+using TakeValue = std::function<std::string(const std::string&)>;
+
+// A command's options and FILEs, declared once; parse() walks the arguments in one loop. A
+// problem prints "strata-cli CMD: problem", a blank line and the usage on stderr (exit 2);
+// --help or -h prints the usage on stdout (exit 0).
+class CommandLine {
+public:
+    CommandLine(std::string command, std::string usage);
+
+    CommandLine& flag(const std::string& name, bool* on);
+    CommandLine& option(const std::string& name, TakeValue take);
+    // FILEs: at least `min`, at most `max`; `what` names them in messages ("FILE", "IN and OUT").
+    CommandLine& files(std::vector<std::string>* out, size_t min, size_t max,
+                       std::string what = "FILE");
+    // Empty: every argument was taken, go on; else the exit code to return now.
+    std::optional<int> parse(const Args& args) const;
+    int usageError(const std::string& message) const;
+
+private:
+    struct Option {
+        std::string name;
+        bool* flag = nullptr;
+        TakeValue take;
+    };
+    std::string command_, usage_;
+    std::vector<Option> options_;
+    std::vector<std::string>* files_ = nullptr;
+    size_t minFiles_ = 0, maxFiles_ = 0;
+    std::string filesWhat_;
+};
+
+// Value parsers (TakeValue) for the options above.
+TakeValue nonNegativeNumber(const std::string& option, double* out);
+TakeValue wholeNumber(const std::string& option, uint64_t max, uint64_t* out);
+TakeValue text(std::string* out);
+// "START:END" in microseconds from the trace start, 0 <= START < END.
+TakeValue rangeUs(const std::string& option, std::optional<std::pair<double, double>>* out);
+
+// --gap-threshold-us N, --step-name PREFIX and --range-us START:END, into settings and a range
+// (resolved against the trace once it is loaded: range()).
+struct AnalysisArgs {
+    AnalysisSettings settings;
+    std::optional<std::pair<double, double>> rangeUs;
+    double thresholdUs() const { return double(settings.gapThreshold) / 1000.0; }
+    TimeRange range(const Trace& trace) const;
+    void declare(CommandLine& line);
+
+private:
+    double thresholdUs_ = double(AnalysisSettings::kDefaultGapThreshold) / 1000.0;
+};
+// The lines of a usage text that describe them.
+extern const char* const kAnalysisOptionsUsage;
 
 // The trace in `file`, or null after printing why to stderr.
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file);
 
-// "START:END" with 0 <= START < END; false when malformed.
-bool parseRangeUs(const std::string& value, std::pair<double, double>* out);
 // The range in trace time (whole trace when none).
 TimeRange rangeFromUs(const Trace& trace, const std::optional<std::pair<double, double>>& us);
 

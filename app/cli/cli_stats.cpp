@@ -5,10 +5,7 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
-#include "analysis/gap_causes.h"
-#include "analysis/gpu_ops.h"
-#include "analysis/op_stats.h"
-#include "io/trace_loader.h"
+#include "analysis/trace_analysis.h"
 #include "model/cupti_names.h"
 #include "model/time_text.h"
 
@@ -24,19 +21,16 @@ namespace {
 
 using namespace strata;
 
-const char* kUsage =
-    "usage: strata-cli stats [--json] [--group-by-op] [--range-us START:END] [--top N] FILE\n"
-    "\n"
-    "  --json               one JSON object: analysis_ms, devices, steps, categories, kernels,\n"
-    "                       cpu_ops, copies\n"
-    "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
-    "  --range-us START:END only work that starts in [START, END) µs from the trace start\n"
-    "  --top N              rows per table in the text output (default 15)\n";
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli stats: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
+const std::string kUsage =
+    std::string(
+        "usage: strata-cli stats [--json] [--group-by-op] [--top N] [--gap-threshold-us N]\n"
+        "                        [--step-name PREFIX] [--range-us START:END] FILE\n"
+        "\n"
+        "  --json               one JSON object: analysis_ms, devices, steps, categories,\n"
+        "                       kernels, cpu_ops, copies\n"
+        "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
+        "  --top N              rows per table in the text output (default 15)\n") +
+    cli::kAnalysisOptionsUsage;
 
 double us(double ns) {
     return ns / 1000.0;
@@ -53,47 +47,25 @@ std::string copyLabel(const CopyRow& c) {
 namespace strata::cli {
 
 int stats(const Args& args) {
-    bool json = false;
-    OpStatsOptions o;
-    std::optional<std::pair<double, double>> rangeUs;
-    size_t top = 15;
-    std::string file;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kUsage);
-            return 0;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--group-by-op") {
-            o.groupByLaunchingOp = true;
-        } else if (a == "--top") {
-            if (i + 1 >= args.size()) return usageError("--top needs a number");
-            top = size_t(std::max(1L, std::strtol(args[++i].c_str(), nullptr, 10)));
-        } else if (a == "--range-us") {
-            if (i + 1 >= args.size()) return usageError("--range-us needs START:END");
-            std::pair<double, double> r;
-            if (!parseRangeUs(args[++i], &r))
-                return usageError("--range-us expects START:END with 0 <= START < END");
-            rangeUs = r;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usageError("unknown option '" + a + "'");
-        } else if (!file.empty()) {
-            return usageError("only one FILE");
-        } else {
-            file = a;
-        }
-    }
-    if (file.empty()) return usageError("missing FILE");
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", file);
+    bool json = false, groupByOp = false;
+    uint64_t top = 15;
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("stats", kUsage);
+    line.flag("--json", &json)
+        .flag("--group-by-op", &groupByOp)
+        .option("--top", wholeNumber("--top", 1'000'000, &top))
+        .files(&files, 1, 1);
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", files.front());
     if (!trace) return 1;
     const Trace& t = *trace;
-    o.range = rangeFromUs(t, rangeUs);
+    top = std::max<uint64_t>(1, top);
     const auto t0 = std::chrono::steady_clock::now();
-    const GpuOpList ops = collectGpuOps(t, o.range);
-    const OpStats st = computeOpStats(t, ops, o);
-    const GapCauses gaps = explainGpuGaps(t, ops, 10'000);
+    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
+    const OpStats& st = analysis.opStats(groupByOp);
+    const GapCauses& gaps = analysis.gapCauses();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -131,25 +103,25 @@ int stats(const Args& args) {
         j["categories"] = cats;
         nlohmann::json ks = nlohmann::json::array();
         for (const KernelRow& k : st.kernels)
-            ks.push_back({{"name", k.name},
-                          {"launched_by",
-                           o.groupByLaunchingOp ? nlohmann::json(k.launchedBy) : nlohmann::json()},
-                          {"category", kernelCategoryName(k.category)},
-                          {"count", k.time.count},
-                          {"total_us", us(double(k.time.total))},
-                          {"mean_us", us(k.time.mean)},
-                          {"min_us", us(double(k.time.min))},
-                          {"max_us", us(double(k.time.max))},
-                          {"median_us", us(double(k.time.median))},
-                          {"p95_us", us(double(k.time.p95))},
-                          {"share", k.share},
-                          {"configs", k.configs},
-                          {"config_count", k.configCount},
-                          {"launched", k.launched},
-                          {"launch_latency_mean_us",
-                           k.launched ? nlohmann::json(us(k.launchLatencyMean)) : nlohmann::json()},
-                          {"launch_call_mean_us",
-                           k.launched ? nlohmann::json(us(k.launchCallMean)) : nlohmann::json()}});
+            ks.push_back(
+                {{"name", k.name},
+                 {"launched_by", groupByOp ? nlohmann::json(k.launchedBy) : nlohmann::json()},
+                 {"category", kernelCategoryName(k.category)},
+                 {"count", k.time.count},
+                 {"total_us", us(double(k.time.total))},
+                 {"mean_us", us(k.time.mean)},
+                 {"min_us", us(double(k.time.min))},
+                 {"max_us", us(double(k.time.max))},
+                 {"median_us", us(double(k.time.median))},
+                 {"p95_us", us(double(k.time.p95))},
+                 {"share", k.share},
+                 {"configs", k.configs},
+                 {"config_count", k.configCount},
+                 {"launched", k.launched},
+                 {"launch_latency_mean_us",
+                  k.launched ? nlohmann::json(us(k.launchLatencyMean)) : nlohmann::json()},
+                 {"launch_call_mean_us",
+                  k.launched ? nlohmann::json(us(k.launchCallMean)) : nlohmann::json()}});
         j["kernels"] = ks;
         nlohmann::json ops = nlohmann::json::array();
         for (const CpuOpRow& c : st.cpuOps)
@@ -173,7 +145,8 @@ int stats(const Args& args) {
                     j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
-    std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(file).c_str(), ms);
+    std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(files.front()).c_str(),
+                ms);
     for (const std::string& w : gaps.warnings)
         std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");

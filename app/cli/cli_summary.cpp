@@ -3,7 +3,8 @@
 #include "cli_commands.h"
 #include "util/terminal_text.h"
 
-#include "analysis/trace_summary.h"
+#include "analysis/trace_analysis.h"
+#include "cli_options.h"
 #include "io/trace_loader.h"
 #include "model/time_text.h"
 
@@ -17,34 +18,13 @@ namespace {
 
 using namespace strata;
 
-const char* kUsage =
-    "usage: strata-cli summary [--json] [--gap-threshold-us N] [--range-us START:END]\n"
-    "                          [--top N] FILE\n"
-    "\n"
-    "  --json               print one JSON object instead of tables\n"
-    "  --gap-threshold-us N count GPU idle gaps strictly longer than N microseconds (default 10)\n"
-    "  --range-us START:END only GPU work that starts in [START, END), in microseconds from the\n"
-    "                       trace's first timestamp\n"
-    "  --top N              number of kernel names listed (default 10)\n";
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli summary: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
-
-// A finite, non-negative decimal number; false otherwise.
-bool parseMicros(const std::string& text, double* out) {
-    if (text.empty()) return false;
-    char* end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v) || v < 0) return false;
-    *out = v;
-    return true;
-}
-
-TimeNs microsToNs(double us) {
-    return static_cast<TimeNs>(std::llround(us * 1000.0));
-}
+const std::string kUsage =
+    std::string("usage: strata-cli summary [--json] [--gap-threshold-us N] [--range-us START:END]\n"
+                "                          [--top N] FILE\n"
+                "\n"
+                "  --json               print one JSON object instead of tables\n"
+                "  --top N              number of kernel names listed (default 10)\n") +
+    cli::kAnalysisOptionsUsage;
 
 // A name for a table cell: safe for the terminal, at most `max` bytes before the escaping.
 std::string shorten(std::string_view s, size_t max) {
@@ -127,51 +107,16 @@ void printTables(const TraceSummary& s, const std::string& file, double loadMs, 
 
 int strata::cli::summary(const Args& args) {
     bool json = false;
-    double thresholdUs = 10.0;
-    bool haveRange = false;
-    double rangeStartUs = 0, rangeEndUs = 0;
-    size_t top = 10;
-    std::string file;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string* out) {
-            if (i + 1 >= args.size()) return false;
-            *out = args[++i];
-            return true;
-        };
-        std::string v;
-        if (a == "--help" || a == "-h") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--gap-threshold-us") {
-            if (!value(&v)) return usageError("--gap-threshold-us needs a value");
-            if (!parseMicros(v, &thresholdUs))
-                return usageError("--gap-threshold-us expects a non-negative number, got '" + v +
-                                  "'");
-        } else if (a == "--range-us") {
-            if (!value(&v)) return usageError("--range-us needs START:END");
-            const size_t colon = v.find(':');
-            if (colon == std::string::npos || !parseMicros(v.substr(0, colon), &rangeStartUs) ||
-                !parseMicros(v.substr(colon + 1), &rangeEndUs) || rangeEndUs <= rangeStartUs)
-                return usageError("--range-us expects START:END with 0 <= START < END, got '" + v +
-                                  "'");
-            haveRange = true;
-        } else if (a == "--top") {
-            double n = 0;
-            if (!value(&v) || !parseMicros(v, &n) || n != std::floor(n))
-                return usageError("--top expects a whole number");
-            top = static_cast<size_t>(n);
-        } else if (!a.empty() && a[0] == '-' && a != "-") {
-            return usageError("unknown option '" + a + "'");
-        } else if (file.empty()) {
-            file = a;
-        } else {
-            return usageError("only one FILE, got '" + file + "' and '" + a + "'");
-        }
-    }
-    if (file.empty()) return usageError("missing FILE");
+    uint64_t top = 10;
+    cli::AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    cli::CommandLine line("summary", kUsage);
+    line.flag("--json", &json)
+        .option("--top", cli::wholeNumber("--top", 1'000'000, &top))
+        .files(&files, 1, 1);
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::string& file = files.front();
 
     const auto t0 = std::chrono::steady_clock::now();
     const LoadResult loaded = loadTrace(file);
@@ -181,16 +126,9 @@ int strata::cli::summary(const Args& args) {
         std::fprintf(stderr, "strata-cli summary: %s\n", terminalSafe(msg).c_str());
         return 1;
     }
-    const Trace& trace = *loaded.trace;
-
-    SummaryOptions options;
-    options.gapThreshold = microsToNs(thresholdUs);
-    if (haveRange) {
-        const TimeNs origin = trace.bounds().start;
-        options.range =
-            TimeRange{origin + microsToNs(rangeStartUs), origin + microsToNs(rangeEndUs)};
-    }
-    const TraceSummary s = summarizeTrace(trace, options);
+    const TraceAnalysis analysis(loaded.trace, analysisArgs.settings,
+                                 analysisArgs.range(*loaded.trace));
+    const TraceSummary& s = analysis.summary();
     const auto t2 = std::chrono::steady_clock::now();
     const double loadMs = std::chrono::duration<double, std::milli>(t1 - t0).count();
     const double analysisMs = std::chrono::duration<double, std::milli>(t2 - t1).count();

@@ -2,80 +2,51 @@
 // Writes a deterministic Kineto-style trace (gzip if FILE ends in .gz) and prints the generator's
 // own totals as one JSON object on stdout (kernel count, per-device kernel time, ...).
 #include "cli_commands.h"
+#include "cli_options.h"
 
 #include "io/synthetic_trace.h"
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace {
 
-void usage(FILE* out) {
-    std::fprintf(
-        out, "usage: strata-cli synth --events N --seed S [--devices D] [--streams K] -o FILE\n"
-             "  Writes a deterministic Kineto-style trace of exactly N events (.json, gzip\n"
-             "  when FILE ends in .gz, a Strata recording of the same program when it ends in\n"
-             "  .strata) and prints its totals as JSON.\n"
-             "  --devices D   GPUs (default 1)      --streams K   streams per GPU (default 1)\n");
-}
-
-bool parseNumber(const std::string& s, uint64_t* out) {
-    if (s.empty() || s.size() > 19) return false;
-    for (char c : s)
-        if (c < '0' || c > '9') return false;
-    *out = std::strtoull(s.c_str(), nullptr, 10);
-    return true;
-}
+const char* const kUsage =
+    "usage: strata-cli synth --events N --seed S [--devices D] [--streams K] -o FILE\n"
+    "  Writes a deterministic Kineto-style trace of exactly N events (.json, gzip\n"
+    "  when FILE ends in .gz, a Strata recording of the same program when it ends in\n"
+    "  .strata) and prints its totals as JSON.\n"
+    "  --devices D   GPUs (default 1)      --streams K   streams per GPU (default 1)\n";
 
 } // namespace
 
 int strata::cli::synth(const Args& args) {
+    using namespace strata::cli;
     SynthOptions o;
     std::string path;
+    uint64_t events = 0, seed = 0, devices = 1, streams = 1;
     bool haveEvents = false, haveSeed = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            usage(stdout);
-            return 0;
-        }
-        if (i + 1 >= args.size()) {
-            std::fprintf(stderr, "strata-cli synth: %s needs a value\n", a.c_str());
-            usage(stderr);
-            return 2;
-        }
-        const std::string& v = args[++i];
-        uint64_t n = 0;
-        if (a == "-o") {
-            path = v;
-            continue;
-        }
-        if (!parseNumber(v, &n)) {
-            std::fprintf(stderr, "strata-cli synth: %s expects a non-negative integer, got '%s'\n",
-                         a.c_str(), v.c_str());
-            return 2;
-        }
-        if (a == "--events")
-            o.events = n, haveEvents = true;
-        else if (a == "--seed")
-            o.seed = n, haveSeed = true;
-        else if (a == "--devices")
-            o.devices = n > 1024 ? 1025 : int(n);
-        else if (a == "--streams")
-            o.streams = n > 1024 ? 1025 : int(n);
-        else {
-            std::fprintf(stderr, "strata-cli synth: unknown option '%s'\n", a.c_str());
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!haveEvents || !haveSeed || path.empty()) {
-        std::fprintf(stderr, "strata-cli synth: --events, --seed and -o are required\n");
-        usage(stderr);
-        return 2;
-    }
+    auto required = [](TakeValue take, bool* seen) {
+        return [take, seen](const std::string& v) {
+            *seen = true;
+            return take(v);
+        };
+    };
+    const uint64_t kMax = 9'999'999'999'999'999'999ull;
+    CommandLine line("synth", kUsage);
+    line.option("--events", required(wholeNumber("--events", kMax, &events), &haveEvents))
+        .option("--seed", required(wholeNumber("--seed", kMax, &seed), &haveSeed))
+        .option("--devices", wholeNumber("--devices", 1024, &devices))
+        .option("--streams", wholeNumber("--streams", 1024, &streams))
+        .option("-o", text(&path));
+    if (const auto exit = line.parse(args)) return *exit;
+    if (!haveEvents || !haveSeed || path.empty())
+        return line.usageError("--events, --seed and -o are required");
+    o.events = events;
+    o.seed = seed;
+    o.devices = int(devices);
+    o.streams = int(streams);
     SynthTotals t;
     std::string error;
     const auto t0 = std::chrono::steady_clock::now();

@@ -2,11 +2,11 @@
 // Writes a deterministic recording of instrumented kernel launches (io/synthetic_sections.h) and
 // prints its totals as JSON.
 #include "cli_commands.h"
+#include "cli_options.h"
 
 #include "io/synthetic_sections.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 namespace strata::cli {
@@ -14,47 +14,25 @@ namespace strata::cli {
 int synthSections(const Args& args) {
     SynthSectionsOptions o;
     std::string path;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("usage: strata-cli synth-sections [--launches L] [--blocks B] [--tiles T] "
-                        "[--seed S] -o FILE.strata\n"
-                        "  A synthetic recording of a tiled matmul instrumented with sections\n"
-                        "  (B blocks x (2 T + 1) records per launch) for the Sections view.\n");
-            return 0;
-        }
-        if (i + 1 >= args.size()) {
-            std::fprintf(stderr, "strata-cli synth-sections: %s needs a value\n", a.c_str());
-            return 2;
-        }
-        const std::string& v = args[++i];
-        char* end = nullptr;
-        const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-        const bool number = !v.empty() && *end == '\0' && n < (1ull << 31) && v[0] != '-';
-        if (a == "-o")
-            path = v;
-        else if (!number) {
-            std::fprintf(stderr, "strata-cli synth-sections: %s expects a number, got '%s'\n",
-                         a.c_str(), v.c_str());
-            return 2;
-        } else if (a == "--launches")
-            o.launches = uint32_t(n);
-        else if (a == "--blocks")
-            o.blocks = uint32_t(n);
-        else if (a == "--tiles")
-            o.tiles = uint32_t(n);
-        else if (a == "--seed")
-            o.seed = n;
-        else {
-            std::fprintf(stderr, "strata-cli synth-sections: unknown option '%s'\n", a.c_str());
-            return 2;
-        }
-    }
-    if (path.empty() || o.blocks == 0 || o.launches == 0) {
-        std::fprintf(stderr,
-                     "strata-cli synth-sections: needs -o FILE.strata, blocks and launches > 0\n");
-        return 2;
-    }
+    uint64_t launches = o.launches, blocks = o.blocks, tiles = o.tiles, seed = o.seed;
+    const uint64_t kMax = (1ull << 31) - 1;
+    CommandLine line("synth-sections",
+                     "usage: strata-cli synth-sections [--launches L] [--blocks B] [--tiles T] "
+                     "[--seed S] -o FILE.strata\n"
+                     "  A synthetic recording of a tiled matmul instrumented with sections\n"
+                     "  (B blocks x (2 T + 1) records per launch) for the Sections view.\n");
+    line.option("--launches", wholeNumber("--launches", kMax, &launches))
+        .option("--blocks", wholeNumber("--blocks", kMax, &blocks))
+        .option("--tiles", wholeNumber("--tiles", kMax, &tiles))
+        .option("--seed", wholeNumber("--seed", kMax, &seed))
+        .option("-o", text(&path));
+    if (const auto exit = line.parse(args)) return *exit;
+    if (path.empty() || blocks == 0 || launches == 0)
+        return line.usageError("needs -o FILE.strata, blocks and launches > 0");
+    o.launches = uint32_t(launches);
+    o.blocks = uint32_t(blocks);
+    o.tiles = uint32_t(tiles);
+    o.seed = seed;
     SynthSectionsTotals t;
     std::string error;
     if (!writeSyntheticSections(path, o, &t, &error)) {

@@ -1,28 +1,22 @@
 #include "export_actions.h"
 
 #include "main_window.h"
+#include "workspace/job_runner.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
-
-#include <atomic>
 
 namespace strata {
 
 ExportActions::ExportActions(MainWindow* window, QMenu* fileMenu)
-    : QObject(window), window_(window) {
+    : QObject(window), window_(window), jobs_(new JobRunner(this)) {
     QMenu* menu = fileMenu->addMenu(tr("&Export"));
     menu->setObjectName(QStringLiteral("exportMenu"));
     whole_ = menu->addAction(tr("&Perfetto JSON\u2026"), this, [this] { chooseAndExport(false); });
@@ -56,57 +50,81 @@ void ExportActions::chooseAndExport(bool selectedRange) {
         tr("Perfetto JSON (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("export/lastFolder"), QFileInfo(path).path());
-    const PerfettoExportResult r = exportTo(path, selectedRange);
-    if (r.cancelled) {
-        window_->statusBar()->showMessage(tr("Export cancelled: no file was written"), 8000);
-    } else if (!r.ok) {
-        QMessageBox::warning(window_, tr("Export Failed"), QString::fromStdString(r.error));
-    }
+    interactive_ = true; // a failure is said in a message box
+    start(path, selectedRange);
 }
 
-PerfettoExportResult ExportActions::exportTo(const QString& path, bool selectedRange) {
+void ExportActions::start(const QString& path, bool selectedRange) {
     const std::shared_ptr<const Trace> trace = window_->trace();
-    PerfettoExportResult result;
     if (!trace) {
-        result.error = "no trace is open";
-        return result;
+        PerfettoExportResult r;
+        r.error = "no trace is open";
+        finished(std::move(r), path);
+        return;
     }
     PerfettoExportOptions o;
     o.gzip = path.endsWith(QStringLiteral(".gz"));
     o.sourceFile = window_->currentFile().toStdString();
     if (selectedRange) o.range = window_->navigation()->selectedRange();
-    auto progress = std::make_shared<std::atomic<int>>(0);
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    o.progress = [progress, cancel](double f) {
-        progress->store(int(f * 1000));
-        return !cancel->load();
-    };
-    QProgressDialog dialog(tr("Exporting %1\u2026").arg(QFileInfo(path).fileName()), tr("Cancel"),
-                           0, 1000, window_);
-    dialog.setObjectName(QStringLiteral("exportProgress"));
-    dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(300);
-    connect(&dialog, &QProgressDialog::canceled, this, [cancel] { cancel->store(true); });
-    QFutureWatcher<PerfettoExportResult> watcher;
-    QEventLoop loop;
-    connect(&watcher, &QFutureWatcher<PerfettoExportResult>::finished, &loop, &QEventLoop::quit);
-    QTimer tick;
-    connect(&tick, &QTimer::timeout, &dialog, [&] { dialog.setValue(progress->load()); });
-    tick.start(100);
-    const std::string out = path.toStdString();
-    watcher.setFuture(
-        QtConcurrent::run([trace, out, o] { return exportPerfettoJson(*trace, out, o); }));
-    loop.exec();
-    tick.stop();
-    dialog.reset();
-    result = watcher.result();
-    if (result.ok)
+    delete dialog_;
+    dialog_ = new QProgressDialog(tr("Exporting %1\u2026").arg(QFileInfo(path).fileName()),
+                                  tr("Cancel"), 0, 1000, window_);
+    dialog_->setObjectName(QStringLiteral("exportProgress"));
+    dialog_->setWindowModality(Qt::WindowModal);
+    dialog_->setMinimumDuration(300);
+    dialog_->setAutoClose(false);
+    dialog_->setAutoReset(false);
+    QProgressDialog* dialog = dialog_;
+    connect(jobs_, &JobRunner::progress, dialog,
+            [dialog](double f) { dialog->setValue(int(f * 1000)); });
+    // Cancel: the writer sees it at its next progress call and removes what it wrote.
+    connect(dialog, &QProgressDialog::canceled, jobs_, &JobRunner::cancel);
+    disconnect(jobs_, &JobRunner::finished, this, nullptr);
+    connect(jobs_, &JobRunner::finished, this, [this, path](bool delivered) {
+        if (delivered) return; // finished() has it
+        PerfettoExportResult r;
+        r.cancelled = true;
+        finished(std::move(r), path);
+    });
+    jobs_->run(
+        [trace, out = path.toStdString(), o](JobControl& control) mutable {
+            o.progress = [&control](double f) {
+                control.setProgress(f);
+                return !control.cancelled();
+            };
+            return exportPerfettoJson(*trace, out, o);
+        },
+        [this, path](PerfettoExportResult r) { finished(std::move(r), path); });
+}
+
+void ExportActions::finished(PerfettoExportResult r, const QString& path) {
+    if (dialog_) {
+        dialog_->deleteLater();
+        dialog_ = nullptr;
+    }
+    if (r.ok)
         window_->statusBar()->showMessage(tr("Exported %L1 events (%2 MB) to %3")
-                                              .arg(result.events)
-                                              .arg(double(result.bytes) / 1e6, 0, 'f', 1)
+                                              .arg(r.events)
+                                              .arg(double(r.bytes) / 1e6, 0, 'f', 1)
                                               .arg(path),
                                           10000);
-    return result;
+    else if (r.cancelled)
+        window_->statusBar()->showMessage(tr("Export cancelled: no file was written"), 8000);
+    else if (interactive_)
+        QMessageBox::warning(window_, tr("Export Failed"), QString::fromStdString(r.error));
+    interactive_ = false;
+    last_ = r;
+    emit exported(r, path);
+}
+
+void ExportActions::waitForFinished() {
+    jobs_->waitForFinished();
+}
+
+PerfettoExportResult ExportActions::exportTo(const QString& path, bool selectedRange) {
+    start(path, selectedRange);
+    waitForFinished();
+    return last_;
 }
 
 } // namespace strata

@@ -4,7 +4,7 @@
 // (core/analysis/slice_search) over the current trace, selects the current match through the
 // navigation (revealed in the views) and tells the window which slices to highlight.
 #include "analysis/slice_search.h"
-#include "timeline/meta_types.h"
+#include "workspace/meta_types.h"
 #include "workspace/trace_panel.h"
 
 #include <memory>

@@ -1,14 +1,29 @@
 #include "load_job.h"
 
 #include "io/trace_loader.h"
+#include "io/trace_reader.h"
 
 namespace strata {
 
-LoadJob::LoadJob(QString path, QObject* parent)
-    : QObject(parent), path_(std::move(path)), runner_(new JobRunner(this)) {
+LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options,
+                             const std::shared_ptr<const Trace>& attachTo) {
+    LoadOutcome out;
+    out.result = loadTrace(path, options);
+    const TraceReader* reader = readerNamed(out.result.format);
+    if (out.result.ok() && attachTo && reader && reader->kind == ReaderKind::Sections) {
+        out.result.trace = attachTo->withSectionsOf(*out.result.trace);
+        out.attached = true;
+    }
+    return out;
+}
+
+LoadJob::LoadJob(QString path, LoadOptions options, std::shared_ptr<const Trace> attachTo,
+                 QObject* parent)
+    : QObject(parent), path_(std::move(path)), options_(std::move(options)),
+      attachTo_(std::move(attachTo)), runner_(new JobRunner(this)) {
     connect(runner_, &JobRunner::progress, this, &LoadJob::progress);
     connect(runner_, &JobRunner::finished, this, [this](bool delivered) {
-        if (!delivered) emit finished(LoadResult{}, true, clock_.elapsed());
+        if (!delivered) emit finished(LoadOutcome{}, true, clock_.elapsed());
     });
 }
 
@@ -17,20 +32,20 @@ LoadJob::~LoadJob() = default; // the runner cancels and waits
 void LoadJob::start() {
     clock_.start();
     runner_->run(
-        [path = path_.toStdString()](JobControl& control) {
-            LoadOptions options;
+        [path = path_.toStdString(), options = options_,
+         attachTo = attachTo_](JobControl& control) mutable {
             options.progress = [&control](double f) {
                 control.setProgress(f);
                 return !control.cancelled();
             };
-            return loadTrace(path, options);
+            return loadForWorkspace(path, options, attachTo);
         },
-        [this](LoadResult result) {
+        [this](LoadOutcome outcome) {
             if (cancelled_) { // the reader did not look at the flag in time
-                emit finished(LoadResult{}, true, clock_.elapsed());
+                emit finished(LoadOutcome{}, true, clock_.elapsed());
                 return;
             }
-            emit finished(result, false, clock_.elapsed());
+            emit finished(outcome, false, clock_.elapsed());
         });
 }
 

@@ -1,7 +1,11 @@
 #pragma once
-// One trace load off the GUI thread, with progress and cancel, through a JobRunner: the reader's
+// One file load off the GUI thread, with progress and cancel, through a JobRunner: the reader's
 // LoadOptions::progress reports the fraction and returns false once cancel() was called. A
 // cancelled job always reports cancelled, even if the reader finished before it looked.
+//
+// Any format Strata reads goes through loadTrace (io/trace_reader.h). A file of in-kernel timer
+// sections alone (a timer array, a .sections file) loaded with a trace to attach to becomes part
+// of that trace (Trace::withSectionsOf, also off the GUI thread): LoadOutcome::attached.
 #include "io/load_result.h"
 #include "workspace/job_runner.h"
 
@@ -11,10 +15,21 @@
 
 namespace strata {
 
+struct LoadOutcome {
+    LoadResult result;
+    bool attached = false; // result.trace is the trace attached to, with the file's sections
+};
+
+// The load itself, on the calling thread (LoadJob's worker, and the screenshot mode's sync open).
+LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options,
+                             const std::shared_ptr<const Trace>& attachTo);
+
 class LoadJob : public QObject {
     Q_OBJECT
 public:
-    explicit LoadJob(QString path, QObject* parent = nullptr);
+    // `attachTo`: the trace a sections file would be attached to (null: none open).
+    LoadJob(QString path, LoadOptions options, std::shared_ptr<const Trace> attachTo,
+            QObject* parent = nullptr);
     ~LoadJob() override;
 
     void start();
@@ -27,11 +42,13 @@ public:
 
 signals:
     void progress(double fraction); // 0..1, from the reader
-    // Emitted once, on the GUI thread. result is empty when cancelled.
-    void finished(const strata::LoadResult& result, bool cancelled, qint64 elapsedMs);
+    // Emitted once, on the GUI thread. The outcome is empty when cancelled.
+    void finished(const strata::LoadOutcome& outcome, bool cancelled, qint64 elapsedMs);
 
 private:
     QString path_;
+    LoadOptions options_;
+    std::shared_ptr<const Trace> attachTo_;
     JobRunner* runner_;
     QElapsedTimer clock_;
     bool cancelled_ = false;

@@ -2,8 +2,7 @@
 // window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
 #include "launch_mode.h"
 #include "main_window.h"
-#include "model/time_text.h"
-#include "screenshot.h"
+#include "screenshot_options.h"
 #include "strata_resources.h"
 
 #include <QApplication>
@@ -30,16 +29,6 @@ const char* const kDescription =
     "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
     "--range 200:450 (microseconds), --range 0.5s:0.75s.";
 
-bool parseSize(const QString& s, QSize* out) {
-    const QStringList parts = s.toLower().split(QLatin1Char('x'));
-    if (parts.size() != 2) return false;
-    bool okW = false, okH = false;
-    const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
-    if (!okW || !okH || w < 200 || h < 150 || w > 10000 || h > 10000) return false;
-    *out = QSize(w, h);
-    return true;
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -64,58 +53,8 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QString::fromLatin1(kDescription));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption shotOpt(QStringLiteral("screenshot"),
-                                     QStringLiteral("Render the window to OUT.png and exit."),
-                                     QStringLiteral("OUT.png"));
-    const QCommandLineOption sizeOpt(
-        QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."),
-        QStringLiteral("WxH"));
-    const QCommandLineOption rangeOpt(
-        QStringLiteral("range"),
-        QStringLiteral("Visible time range for --screenshot, trace-relative (e.g. 1.5ms:3ms)."),
-        QStringLiteral("START:END"));
-    const QCommandLineOption labelsOpt(
-        QStringLiteral("print-track-labels"),
-        QStringLiteral("With --screenshot: print how many track labels are drawn."));
-    const QCommandLineOption selRangeOpt(
-        QStringLiteral("select-range"),
-        QStringLiteral("With --screenshot: select this range (fills the Range table)."),
-        QStringLiteral("START:END"));
-    const QCommandLineOption findOpt(
-        QStringLiteral("find"),
-        QStringLiteral("With --screenshot: find slices named TEXT and select the first."),
-        QStringLiteral("TEXT"));
-    const QCommandLineOption sectionsOpt(
-        QStringLiteral("sections"),
-        QStringLiteral("With --screenshot: import this timer-sections file (.npy, .csv, .json, "
-                       ".sections) into the Sections dock."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption sectionsTabOpt(
-        QStringLiteral("sections-tab"),
-        QStringLiteral("With --screenshot: render the Sections dock on this tab (table, box, "
-                       "iterations, heatmap, sm)."),
-        QStringLiteral("TAB"));
-    const QCommandLineOption sectionsChoiceOpt(
-        QStringLiteral("sections-choice"),
-        QStringLiteral("With --sections-tab: show the Sections dock's N-th choice (0 = first)."),
-        QStringLiteral("N"));
-    const QCommandLineOption selectBlockOpt(
-        QStringLiteral("select-block"),
-        QStringLiteral("With --sections-tab: select row N of the slowest blocks (0 = slowest)."),
-        QStringLiteral("N"));
-    const QCommandLineOption expandSectionsOpt(
-        QStringLiteral("expand-sections"),
-        QStringLiteral("With --screenshot: open the timeline's in-kernel section SM lanes."));
-    const QCommandLineOption dockOpt(
-        QStringLiteral("dock"),
-        QStringLiteral("With --screenshot: render this analysis dock alone (gaps)."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption utilOpt(
-        QStringLiteral("utilisation"),
-        QStringLiteral("With --screenshot: show the GPU utilisation rows."));
-    parser.addOptions({shotOpt, sizeOpt, rangeOpt, selRangeOpt, findOpt, labelsOpt, sectionsOpt,
-                       sectionsTabOpt, sectionsChoiceOpt, selectBlockOpt, expandSectionsOpt,
-                       dockOpt, utilOpt});
+    const strata::ScreenshotCommandLine shot;
+    shot.addTo(parser);
     const strata::LaunchModeOptions launchOpts;
     parser.addOptions(launchOpts.all());
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
@@ -125,70 +64,29 @@ int main(int argc, char** argv) {
 
     if (parser.isSet(launchOpts.launch)) {
         QSize size(1600, 1000);
-        if (parser.isSet(sizeOpt) && !parseSize(parser.value(sizeOpt), &size)) {
+        if (parser.isSet(shot.size) && !strata::parseWindowSize(parser.value(shot.size), &size)) {
             std::fprintf(stderr, "strata: --size expects WxH (e.g. 1600x1000), got '%s'\n",
-                         qPrintable(parser.value(sizeOpt)));
+                         qPrintable(parser.value(shot.size)));
             return 2;
         }
-        return strata::runLaunchMode(parser, launchOpts, files, parser.value(shotOpt), size);
+        return strata::runLaunchMode(parser, launchOpts, files, parser.value(shot.shot), size);
     }
     if (parser.isSet(launchOpts.run)) {
         std::fprintf(stderr, "strata: --run needs --launch\n");
         return 2;
     }
-    if (parser.isSet(shotOpt)) {
+    if (shot.isSet(parser)) {
         strata::ScreenshotOptions o;
-        o.output = parser.value(shotOpt);
-        if (files.size() != 1) {
-            std::fprintf(stderr, "strata: --screenshot needs exactly one FILE (got %d)\n",
-                         int(files.size()));
-            return 2;
-        }
-        o.trace = files.front();
-        if (parser.isSet(sizeOpt) && !parseSize(parser.value(sizeOpt), &o.size)) {
-            std::fprintf(stderr, "strata: --size expects WxH (e.g. 1600x1000), got '%s'\n",
-                         qPrintable(parser.value(sizeOpt)));
-            return 2;
-        }
-        // Parses an optional START:END option into *out; false (with a message) if it is malformed.
-        auto rangeOption = [&](const QCommandLineOption& opt, const char* name,
-                               std::optional<strata::TimeRange>* out) {
-            if (!parser.isSet(opt)) return true;
-            std::string error;
-            *out = strata::parseTimeRange(parser.value(opt).toStdString(), &error);
-            if (!*out) std::fprintf(stderr, "strata: %s: %s\n", name, error.c_str());
-            return out->has_value();
-        };
-        if (!rangeOption(rangeOpt, "--range", &o.range) ||
-            !rangeOption(selRangeOpt, "--select-range", &o.selectRange))
-            return 2;
-        o.find = parser.value(findOpt);
-        o.printTrackLabels = parser.isSet(labelsOpt);
-        o.sections = parser.value(sectionsOpt);
-        o.sectionsTab = parser.value(sectionsTabOpt);
-        o.sectionsChoice =
-            parser.isSet(sectionsChoiceOpt) ? parser.value(sectionsChoiceOpt).toInt() : -1;
-        o.selectBlock = parser.isSet(selectBlockOpt) ? parser.value(selectBlockOpt).toInt() : -1;
-        o.expandSections = parser.isSet(expandSectionsOpt);
-        o.dock = parser.value(dockOpt);
-        o.utilisation = parser.isSet(utilOpt);
+        if (!shot.read(parser, files, &o)) return 2;
         return strata::runScreenshot(o);
     }
-    if (parser.isSet(sizeOpt) || parser.isSet(rangeOpt) || parser.isSet(labelsOpt)) {
+    if (!shot.strayOptions(parser).isEmpty()) {
         std::fprintf(stderr,
                      "strata: --size, --range and --print-track-labels need --screenshot\n");
         return 2;
     }
-
-    auto* first = new strata::MainWindow;
-    first->setAttribute(Qt::WA_DeleteOnClose);
-    first->show();
-    if (!files.isEmpty()) first->openFile(files.front());
-    for (qsizetype i = 1; i < files.size(); ++i) {
-        auto* w = new strata::MainWindow;
-        w->setAttribute(Qt::WA_DeleteOnClose);
-        w->show();
-        w->openFile(files[i]);
-    }
+    // The first file here, each further one in a window of its own.
+    strata::MainWindow::openWindow(files.isEmpty() ? QString() : files.front());
+    for (qsizetype i = 1; i < files.size(); ++i) strata::MainWindow::openWindow(files[i]);
     return app.exec();
 }

@@ -1,8 +1,9 @@
 #include "main_window.h"
 
-#include "analysis/call_tree_panel.h"
-#include "analysis/gaps_panel.h"
-#include "analysis/stats_panel.h"
+#include "analysis_views/call_tree_panel.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/stats_panel.h"
+#include "dock_table.h"
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
@@ -37,6 +38,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <map>
 
 namespace strata {
 
@@ -138,6 +141,18 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     updateStatus();
 }
 
+MainWindow* MainWindow::openWindow(const QString& path) {
+    return openWindow(path, Options{});
+}
+
+MainWindow* MainWindow::openWindow(const QString& path, Options options) {
+    auto* w = new MainWindow(options);
+    w->setAttribute(Qt::WA_DeleteOnClose);
+    w->show();
+    if (!path.isEmpty()) w->openFile(path);
+    return w;
+}
+
 MainWindow::~MainWindow() {
     if (job_) job_->cancel();
 }
@@ -211,28 +226,38 @@ QDockWidget* MainWindow::dockOf(QWidget* panel) {
 }
 
 void MainWindow::createDocks() {
-    details_ = addTracePanel<DetailsPanel>(tr("Details"), "detailsDock", Qt::RightDockWidgetArea);
-    range_ = addTracePanel<RangePanel>(tr("Range"), "rangeDock", Qt::BottomDockWidgetArea);
-    warnings_ =
-        addTracePanel<WarningsPanel>(tr("Warnings"), "warningsDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(dockOf(range_), dockOf(warnings_));
-    sections_ =
-        addTracePanel<SectionsPanel>(tr("Sections"), "sectionsDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(dockOf(range_), dockOf(sections_));
-    gaps_ = addTracePanel<GapsPanel>(tr("Gaps"), "gapsDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(dockOf(range_), dockOf(gaps_));
-    stats_ = addTracePanel<StatsPanel>(tr("Statistics"), "statsDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(dockOf(range_), dockOf(stats_));
-    callTree_ =
-        addTracePanel<CallTreePanel>(tr("Call Tree"), "callTreeDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(dockOf(range_), dockOf(callTree_));
+    std::map<QString, QDockWidget*> made;
+    for (const DockSpec& d : dockTable()) {
+        auto* dock = new QDockWidget(tr(d.title), this);
+        dock->setObjectName(QString::fromLatin1(d.objectName));
+        dock->setWidget(d.make(workspace_, nav_, dock));
+        addDockWidget(d.area, dock);
+        if (d.tabbedWith) tabifyDockWidget(made.at(QString::fromLatin1(d.tabbedWith)), dock);
+        made[dock->objectName()] = dock;
+    }
+    details_ = panel<DetailsPanel>();
+    range_ = panel<RangePanel>();
+    warnings_ = panel<WarningsPanel>();
+    sections_ = panel<SectionsPanel>();
+    connect(sections_, &SectionsPanel::importRequested, this,
+            &MainWindow::importSectionsInteractively);
     dockOf(range_)->raise();
-    traceInfo_ =
-        addTracePanel<TraceInfoPanel>(tr("Trace Info"), "traceInfoDock", Qt::RightDockWidgetArea);
-    tabifyDockWidget(dockOf(details_), dockOf(traceInfo_));
     dockOf(details_)->raise();
     resizeDocks({dockOf(details_)}, {380}, Qt::Horizontal);
     resizeDocks({dockOf(range_)}, {210}, Qt::Vertical);
+}
+
+TraceInfoPanel* MainWindow::traceInfoPanel() const {
+    return panel<TraceInfoPanel>();
+}
+GapsPanel* MainWindow::gapsPanel() const {
+    return panel<GapsPanel>();
+}
+StatsPanel* MainWindow::statsPanel() const {
+    return panel<StatsPanel>();
+}
+CallTreePanel* MainWindow::callTreePanel() const {
+    return panel<CallTreePanel>();
 }
 
 void MainWindow::createStatusBar() {

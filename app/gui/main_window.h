@@ -1,8 +1,9 @@
 #pragma once
-// The Strata main window: the timeline in the middle, Details / Range / Warnings docks, the find
-// bar, a toolbar (gap threshold, flows), File (Open, Open Recent, sample), drag and drop, and a
-// status bar (slices, load time, warnings). Loading runs on a worker thread with progress and
-// Cancel; a load error shows in a banner over the (still usable) window.
+// The Strata main window: the timeline in the middle, the docks of dock_table.cpp around it, the
+// find bar, a toolbar (gap threshold, flows), File (Open, Open Recent, sample, Import Timer
+// Sections, Export), drag and drop, and a status bar (slices, load time, warnings). Loading runs on
+// a worker thread with progress and Cancel; a load error shows in a banner over the (still usable)
+// window.
 #include "io/load_result.h"
 
 #include "workspace/navigation.h"
@@ -34,6 +35,7 @@ class GapsPanel;
 class StatsPanel;
 class CallTreePanel;
 class LoadJob;
+struct LoadOutcome;
 class RangePanel;
 class TimelineView;
 class WarningsPanel;
@@ -48,6 +50,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
     explicit MainWindow(Options options, QWidget* parent = nullptr);
     ~MainWindow() override;
+    // A new window of its own (deleted when closed), shown, opening `path` when one is given:
+    // File > New Window, the command line's and a drop's further files, a run's further traces.
+    static MainWindow* openWindow(const QString& path = {});
+    static MainWindow* openWindow(const QString& path, Options options);
 
     // Starts loading `path` on a worker thread (cancels a load in progress).
     void openFile(const QString& path);
@@ -67,18 +73,24 @@ public:
 
     // Parts, for tests and screenshot mode.
     TimelineView* timeline() const { return timeline_; }
+    // A dock's panel (app/gui/dock_table.cpp lists them), by type.
+    template <typename Panel> Panel* panel() const { return findChild<Panel*>(); }
     DetailsPanel* details() const { return details_; }
     RangePanel* rangePanel() const { return range_; }
     WarningsPanel* warningsPanel() const { return warnings_; }
     FindBar* findBar() const { return findBar_; }
-    TraceInfoPanel* traceInfoPanel() const { return traceInfo_; }
     SectionsPanel* sectionsPanel() const { return sections_; }
-    GapsPanel* gapsPanel() const { return gaps_; }
-    StatsPanel* statsPanel() const { return stats_; }
-    CallTreePanel* callTreePanel() const { return callTree_; }
-    // Timer sections (.npy, .csv, .sections; File > Import Timer Sections… for .json too) into
-    // the Sections dock, raised; false and *error (also shown) when the file cannot be read.
+    TraceInfoPanel* traceInfoPanel() const;
+    GapsPanel* gapsPanel() const;
+    StatsPanel* statsPanel() const;
+    CallTreePanel* callTreePanel() const;
+    // Timer sections (a .npy, .csv or .json timer array, a .sections file) into the current
+    // trace, or as a trace of their own when none is open (openFileSync: every format is
+    // recognised by content), the Sections dock raised; false and *error (also shown) when the
+    // file cannot be read.
     bool importSectionsFile(const QString& path, QString* error);
+    // File > Import Timer Sections…: a file dialog, then openFile().
+    void importSectionsInteractively();
     ProfileController* profile() const { return profile_; }
     ExportActions* exportActions() const { return exports_; }
     QWidget* errorBanner() const { return banner_; }
@@ -112,16 +124,16 @@ private:
     void createStatusBar();
     QWidget* createEmptyPage();
     QWidget* createLoadingPage();
-    void onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms);
-    void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs);
+    void onLoadFinished(LoadJob* job, const LoadOutcome& outcome, bool cancelled, qint64 ms);
+    // A load's outcome into the workspace: a new trace, or the current one amended.
+    void install(const LoadOutcome& outcome, const QString& path, qint64 ms);
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
+                  const QString& format);
     void showBanner(const QString& message, bool error);
     void hideError();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateStatus();
-    // A dock showing a TracePanel of type Panel about the current trace (one line per dock).
-    template <typename Panel>
-    Panel* addTracePanel(const QString& title, const char* objectName, Qt::DockWidgetArea area);
     static QDockWidget* dockOf(QWidget* panel);
 
     Options options_;
@@ -139,11 +151,7 @@ private:
     DetailsPanel* details_ = nullptr;
     RangePanel* range_ = nullptr;
     WarningsPanel* warnings_ = nullptr;
-    TraceInfoPanel* traceInfo_ = nullptr;
     SectionsPanel* sections_ = nullptr;
-    GapsPanel* gaps_ = nullptr;
-    StatsPanel* stats_ = nullptr;
-    CallTreePanel* callTree_ = nullptr;
     ProfileController* profile_ = nullptr;
     ExportActions* exports_ = nullptr;
     FindBar* findBar_ = nullptr;
@@ -160,16 +168,5 @@ private:
     QLabel* rangeLabel_ = nullptr;
     QStringList recent_;
 };
-
-template <typename Panel>
-Panel* MainWindow::addTracePanel(const QString& title, const char* objectName,
-                                 Qt::DockWidgetArea area) {
-    auto* panel = new Panel(workspace_, nav_, this);
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(QString::fromLatin1(objectName));
-    dock->setWidget(panel);
-    addDockWidget(area, dock);
-    return panel;
-}
 
 } // namespace strata

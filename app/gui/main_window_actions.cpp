@@ -1,8 +1,8 @@
 // MainWindow's menus and toolbar (createActions): File, Edit, View, Profile, Help, and the
 // toolbar's gap threshold.
-#include "analysis/call_tree_panel.h"
-#include "analysis/gaps_panel.h"
-#include "analysis/stats_panel.h"
+#include "analysis_views/call_tree_panel.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/stats_panel.h"
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
@@ -18,6 +18,7 @@
 #include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
+#include "workspace/analyses.h"
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -56,19 +57,12 @@ void MainWindow::createActions() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(make("actionOpenSample", tr("Open the &Sample Trace"), QKeySequence(),
                          [this] { openSample(); }));
-    file->addAction(
-        make("actionImportSections", tr("Import Timer &Sections\u2026"), QKeySequence(), [this] {
-            dockOf(sections_)->show();
-            dockOf(sections_)->raise();
-            sections_->importInteractively();
-        }));
+    file->addAction(make("actionImportSections", tr("Import Timer &Sections\u2026"), QKeySequence(),
+                         [this] { importSectionsInteractively(); }));
     exports_ = new ExportActions(this, file); // File > Export
     file->addSeparator();
-    file->addAction(make("actionNewWindow", tr("&New Window"), QKeySequence::New, [] {
-        auto* w = new MainWindow;
-        w->setAttribute(Qt::WA_DeleteOnClose);
-        w->show();
-    }));
+    file->addAction(
+        make("actionNewWindow", tr("&New Window"), QKeySequence::New, [] { openWindow(); }));
     file->addAction(
         make("actionClose", tr("&Close Window"), QKeySequence::Close, [this] { close(); }));
     file->addAction(make("actionQuit", tr("&Quit"), QKeySequence::Quit,
@@ -173,12 +167,11 @@ void MainWindow::createActions() {
     gapBox_->setObjectName(QStringLiteral("gapThreshold"));
     gapBox_->setRange(0, 10'000'000);
     gapBox_->setSuffix(QStringLiteral(" \u00b5s"));
-    gapBox_->setValue(static_cast<int>(timeline_->gapThresholdNs() / 1000));
+    gapBox_->setValue(static_cast<int>(workspace_->analyses()->gapThreshold() / 1000));
     gapBox_->setToolTip(tr("GPU idle gaps at least this long are marked on the stream tracks"));
     gapBox_->setKeyboardTracking(false);
     connect(gapBox_, &QSpinBox::valueChanged, this, [this](int us) {
-        timeline_->setGapThresholdNs(TimeNs(us) * 1000);
-        gaps_->setThreshold(TimeNs(us) * 1000);
+        workspace_->analyses()->setGapThreshold(TimeNs(us) * 1000); // every view follows
         if (options_.restoreSettings)
             QSettings().setValue(QStringLiteral("timeline/gapThresholdUs"), us);
     });

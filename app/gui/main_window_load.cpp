@@ -3,7 +3,7 @@
 #include "main_window.h"
 
 #include "find_bar.h"
-#include "io/trace_loader.h"
+#include "io/trace_reader.h"
 #include "load_job.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
@@ -43,9 +43,22 @@ void MainWindow::showOpenDialog() {
     const QString file = currentFile();
     QString dir = file.isEmpty() ? QString() : QFileInfo(file).absolutePath();
     if (dir.isEmpty() && !recent_.isEmpty()) dir = QFileInfo(recent_.front()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Trace"), dir,
-        tr("Traces (*.json *.json.gz *.gz *.strata *.pt.trace.json);;All files (*)"));
+    // What the readers read (io/trace_reader.h), all of it first.
+    QStringList all, filters;
+    for (const TraceReader* r : traceReaders()) {
+        QStringList globs;
+        for (std::string_view e : r->extensions)
+            globs << "*" + QString::fromUtf8(e.data(), qsizetype(e.size()));
+        all << globs;
+        filters << QStringLiteral("%1 (%2)").arg(
+            QString::fromUtf8(r->description.data(), qsizetype(r->description.size())),
+            globs.join(' '));
+    }
+    all.removeDuplicates();
+    filters.prepend(tr("Traces and timer sections (%1)").arg(all.join(' ')));
+    filters << tr("All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir,
+                                                      filters.join(QStringLiteral(";;")));
     if (!path.isEmpty()) openFile(path);
 }
 
@@ -70,37 +83,37 @@ void MainWindow::cancelLoad() {
 
 bool MainWindow::importSectionsFile(const QString& path, QString* error) {
     QString message;
-    const bool ok = sections_->importFile(path, &message);
-    dockOf(sections_)->show();
-    dockOf(sections_)->raise();
-    if (!ok)
-        showError(message);
-    else
-        statusBar()->showMessage(message.isEmpty() ? tr("Imported %1").arg(path) : message);
+    const bool ok = openFileSync(path, &message);
     if (error) *error = message;
     return ok;
 }
 
-namespace {
-// Files the Sections dock reads rather than the trace loader (.json stays a trace).
-bool opensAsSections(const QString& path) {
-    const QString s = QFileInfo(path).suffix().toLower();
-    return s == "npy" || s == "csv" || s == "sections";
+void MainWindow::importSectionsInteractively() {
+    QStringList filters;
+    for (const TraceReader* r : traceReaders()) {
+        if (r->kind != ReaderKind::Sections) continue;
+        QStringList globs;
+        for (std::string_view e : r->extensions)
+            globs << "*" + QString::fromUtf8(e.data(), qsizetype(e.size()));
+        filters << QStringLiteral("%1 (%2)").arg(
+            QString::fromUtf8(r->description.data(), qsizetype(r->description.size())),
+            globs.join(' '));
+    }
+    filters << tr("All files (*)");
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import Timer Sections"), {}, filters.join(";;"));
+    if (!path.isEmpty()) openFile(path);
 }
-} // namespace
 
 void MainWindow::openFile(const QString& path) {
-    if (opensAsSections(path)) {
-        importSectionsFile(path, nullptr);
-        return;
-    }
     if (job_) {
         // The old job finishes on its own (its result is dropped) and deletes itself.
         job_->cancel();
         job_ = nullptr;
     }
     hideError();
-    auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), this);
+    // A sections file (a timer array) is attached to the trace open, if any.
+    auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), LoadOptions{}, trace(), this);
     job_ = job;
     progress_->setValue(0);
     progress_->show();
@@ -120,13 +133,15 @@ void MainWindow::openFile(const QString& path) {
         loadingBar_->setValue(static_cast<int>(f * 1000));
     });
     connect(job, &LoadJob::finished, this,
-            [this, job](const LoadResult& r, bool cancelled, qint64 ms) {
-                onLoadFinished(job, r, cancelled, ms);
+            [this, job](const LoadOutcome& o, bool cancelled, qint64 ms) {
+                onLoadFinished(job, o, cancelled, ms);
             });
     job->start();
 }
 
-void MainWindow::onLoadFinished(LoadJob* job, const LoadResult& result, bool cancelled, qint64 ms) {
+void MainWindow::onLoadFinished(LoadJob* job, const LoadOutcome& outcome, bool cancelled,
+                                qint64 ms) {
+    const LoadResult& result = outcome.result;
     job->deleteLater();
     if (job != job_) return; // superseded by a newer load
     job_ = nullptr;
@@ -148,31 +163,51 @@ void MainWindow::onLoadFinished(LoadJob* job, const LoadResult& result, bool can
         return;
     }
     statusBar()->clearMessage();
-    setTrace(result.trace, job->path(), ms);
+    install(outcome, job->path(), ms);
     emit loadFinished(true, false);
 }
 
+void MainWindow::install(const LoadOutcome& outcome, const QString& path, qint64 ms) {
+    const TraceReader* reader = readerNamed(outcome.result.format);
+    const bool sections = reader && reader->kind == ReaderKind::Sections;
+    if (outcome.attached) {
+        hideError();
+        workspace_->amendCurrent(outcome.result.trace); // where the user is stays
+        statusBar()->showMessage(tr("Imported the timer sections of %1").arg(path), 8000);
+        updateStatus();
+    } else {
+        setTrace(outcome.result.trace, path, ms, QString::fromStdString(outcome.result.format));
+    }
+    if (sections) { // what the file held is in the Sections dock
+        dockOf(sections_)->show();
+        dockOf(sections_)->raise();
+    }
+}
+
 bool MainWindow::openFileSync(const QString& path, QString* error) {
-    if (opensAsSections(path)) return importSectionsFile(path, error);
     QElapsedTimer clock;
     clock.start();
     const QString abs = QFileInfo(path).absoluteFilePath();
-    const LoadResult r = loadTrace(abs.toStdString());
-    if (!r.ok()) {
-        const QString msg = r.error ? errorMessage(*r.error) : tr("Could not open %1").arg(abs);
+    const LoadOutcome o = loadForWorkspace(abs.toStdString(), LoadOptions{}, trace());
+    if (!o.result.ok()) {
+        const QString msg =
+            o.result.error ? errorMessage(*o.result.error) : tr("Could not open %1").arg(abs);
         showError(msg);
         if (error) *error = msg;
         return false;
     }
-    setTrace(r.trace, abs, clock.elapsed());
+    install(o, abs, clock.elapsed());
+    timeline_->waitForGaps(); // the picture whole, as when the user looks
     return true;
 }
 
-void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs) {
+void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
+                          const QString& format) {
     hideError();
     const bool warned = !trace->warnings().empty();
     const QFileInfo info(path);
-    workspace_->replaceCurrent(std::move(trace), info.fileName(), path, loadMs); // views follow
+    workspace_->replaceCurrent(std::move(trace), info.fileName(), path, loadMs,
+                               format);     // views follow
     if (warned) dockOf(warnings_)->raise(); // not hidden behind the Range tab
     stack_->setCurrentWidget(timeline_);
     timeline_->setFocus();
@@ -233,12 +268,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
     e->acceptProposedAction();
     // The first file replaces this window's trace; each further file opens in a new window.
     openFile(files.front());
-    for (qsizetype i = 1; i < files.size(); ++i) {
-        auto* w = new MainWindow;
-        w->setAttribute(Qt::WA_DeleteOnClose);
-        w->show();
-        w->openFile(files[i]);
-    }
+    for (qsizetype i = 1; i < files.size(); ++i) openWindow(files[i]);
 }
 
 } // namespace strata

@@ -1,5 +1,6 @@
 #include "profile_controller.h"
 
+#include "analysis/trace_info.h"
 #include "launch/launch_dialog.h"
 #include "launch/run_controller.h"
 #include "main_window.h"

@@ -2,9 +2,9 @@
 
 #include "model/time_text.h"
 
-#include "analysis/call_tree_panel.h"
-#include "analysis/gaps_panel.h"
-#include "analysis/stats_panel.h"
+#include "analysis_views/call_tree_panel.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/stats_panel.h"
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
@@ -160,7 +160,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (o.selectRange) {
         w.timeline()->setSelectedRange(
             TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});
-        w.rangePanel()->flush();
+        w.rangePanel()->waitForJobs();
     }
     if (!o.find.isEmpty()) {
         w.findBar()->show();

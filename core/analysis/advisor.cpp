@@ -1,5 +1,6 @@
 #include "analysis/advisor.h"
 
+#include "analysis/analysis_settings.h"
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_ops.h"
 #include "analysis/op_stats.h"
@@ -376,7 +377,7 @@ double theoreticalOccupancy(const SmLimits& l, int threads, int regs, int shared
 
 Advice adviseTrace(const Trace& t, TimeRange range) {
     const GpuOpList ops = collectGpuOps(t, range);
-    return adviseTrace(t, ops, explainGpuGaps(t, ops, 10'000));
+    return adviseTrace(t, ops, explainGpuGaps(t, ops, AnalysisSettings::kDefaultGapThreshold));
 }
 
 Advice adviseTrace(const Trace& t, const GpuOpList& ops, const GapCauses& g) {
@@ -386,7 +387,7 @@ Advice adviseTrace(const Trace& t, const GpuOpList& ops, const GapCauses& g) {
     idleRule(g, a);
     graphsRule(t, ops, a);
     pageableRule(t, ops, a);
-    syncRule(t, range, findSteps(t), a);
+    syncRule(t, range, findSteps(t, g.stepPrefix), a);
     occupancyRule(t, ops, a);
     std::stable_sort(a.findings.begin(), a.findings.end(), [](const Finding& x, const Finding& y) {
         auto rank = [](FindingSeverity s) {

@@ -40,20 +40,17 @@ CallTree buildCallTree(const Trace& trace, const CallTreeOptions& o) {
     tree.bottomUp = o.bottomUp;
     Builder b(tree);
     std::vector<uint32_t> nodeOf; // per slice of the track: its top-down node
-    std::vector<TimeNs> childTime;
     std::vector<StringId> path;
     for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
         const Track& tr = trace.track(ti);
         if (!isThread(tr) || (o.thread != UINT32_MAX && o.thread != ti)) continue;
         const SliceColumns& c = tr.slices;
         nodeOf.assign(c.size(), 0);
-        childTime.assign(c.size(), 0);
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (c.parent[i] != kNoSlice) childTime[c.parent[i]] += c.dur[i];
+        const std::vector<TimeNs> selfTimes = c.selfTimes(0, SliceIndex(c.size()));
         // Slices are sorted by start, so a parent comes before its children.
         for (SliceIndex i = 0; i < c.size(); ++i) {
             const bool in = o.range.contains(c.start[i]);
-            const TimeNs self = std::max<TimeNs>(0, c.dur[i] - childTime[i]);
+            const TimeNs self = selfTimes[i];
             if (!o.bottomUp) {
                 const uint32_t parent = c.parent[i] != kNoSlice ? nodeOf[c.parent[i]] : 0;
                 const uint32_t n = b.child(parent, c.name[i]);

@@ -4,9 +4,9 @@
 // that chain of names) and bottom-up (a node per path from the leaf upwards: where the self time
 // was spent, and who called it). For one thread or all, over the slices that start in a range.
 // total = the summed durations of the node's slices (a recursive name counted at every level it
-// occurs, as flame graphs do), self = total minus their children's, count = slices; gpu = the
-// kernels, copies and sets launched under the node (each GPU op under every node of its launch
-// call's path), when asked.
+// occurs, as flame graphs do), self = their self times (SliceColumns::selfTime), count =
+// slices; gpu = the kernels, copies and sets launched under the node (each GPU op under every
+// node of its launch call's path), when asked.
 #include "analysis/analysis_range.h"
 #include "model/trace.h"
 

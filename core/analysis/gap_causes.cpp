@@ -159,6 +159,7 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
                          const std::string& stepPrefix) {
     GapCauses out;
     out.threshold = threshold;
+    out.stepPrefix = stepPrefix;
     PhaseTimer phases;
     const TimeRange range = ops.range;
     const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // gaps over it kept only

@@ -78,6 +78,7 @@ struct EdgeIdle {
 
 struct GapCauses {
     TimeNs threshold = 0;
+    std::string stepPrefix;               // how steps were found (empty: ProfilerStep#)
     std::vector<ExplainedGap> deviceGaps; // over the threshold, by (device, start)
     std::vector<ExplainedGap> streamGaps; // over the threshold, by (device, stream, start)
     std::array<CauseTotals, kGapCauseCount> byCause{}; // over the device gaps

@@ -160,21 +160,16 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
     phases.mark("stats: kernels");
     // CPU ops: count, total, self; then the GPU time launched inside each (once per name).
     std::vector<int32_t> rowOf(t.strings().size(), -1);
-    std::vector<TimeNs> childTime;
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
         const Track& tr = t.track(ti);
         if (tr.kind == TrackKind::GpuStream) continue;
         const SliceColumns& c = tr.slices;
-        // The slices that start in the range (sorted by start); their children start in it too
-        // (but for those a range cut off at its end).
+        // The slices that start in the range (sorted by start), counted whole.
         const SliceIndex first = SliceIndex(
             std::lower_bound(c.start.begin(), c.start.end(), o.range.start) - c.start.begin());
         const SliceIndex last = SliceIndex(
             std::lower_bound(c.start.begin(), c.start.end(), o.range.end) - c.start.begin());
-        childTime.assign(last - first, 0);
-        for (SliceIndex i = first; i < last; ++i)
-            if (c.parent[i] != kNoSlice && c.parent[i] >= first)
-                childTime[c.parent[i] - first] += c.dur[i];
+        const std::vector<TimeNs> self = c.selfTimes(first, last);
         for (SliceIndex i = first; i < last; ++i) {
             if (!isCpuOpKind(c.kind[i])) continue;
             int32_t& row = rowOf[c.name[i]];
@@ -188,7 +183,7 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             CpuOpRow& r = out.cpuOps[size_t(row)];
             ++r.count;
             r.total += c.dur[i];
-            r.self += std::max<TimeNs>(0, c.dur[i] - childTime[i - first]);
+            r.self += self[i - first];
         }
     }
     phases.mark("stats: cpu ops");

@@ -8,8 +8,9 @@
 //               start - launch call start) and the launch call's duration, means over the kernels
 //               whose launch is in the trace;
 //   categories  kernel, copy and set time by category (kernel_category.h), share of their sum;
-//   cpu ops     per CPU op name (PyTorch ops, and NVTX / user annotations): count, total, self
-//               (total minus the time of its child slices), and the GPU time of the kernels,
+//   cpu ops     per CPU op name (PyTorch ops, and NVTX / user annotations) that start in the
+//               range, counted whole: count, total, self (SliceColumns::selfTime: the one
+//               definition), and the GPU time of the kernels,
 //               copies and sets launched inside it (each op counted once per GPU op, however
 //               deep the recursion);
 //   copies      per copy kind (HtoD, DtoH, DtoD, peer, ...) and host memory (pageable or not):

@@ -3,8 +3,9 @@
 //
 // A slice is in the range if it overlaps it (start < end of range and end > start of range; a
 // zero-length slice counts if its start lies in [start, end)). Times are clipped to the range:
-// total = sum of the clipped durations; self = clipped duration minus the clipped durations of
-// its direct children (so self of a name is the time the range spends in that name itself).
+// total = sum of the clipped durations; self = the one definition of self time
+// (SliceColumns::selfTime) applied to the parts inside the range: clipped duration minus the
+// clipped durations of its direct children (the time the range spends in that name itself).
 // With an unbounded range (the whole trace) these are the plain sums of dur and self.
 #include "model/trace.h"
 

@@ -7,13 +7,17 @@
 namespace strata {
 
 TraceSummary summarizeTrace(const Trace& trace, const SummaryOptions& options) {
+    return summarizeTrace(trace, collectGpuOps(trace, options.range), options);
+}
+
+TraceSummary summarizeTrace(const Trace& trace, const GpuOpList& ops,
+                            const SummaryOptions& options) {
     TraceSummary s;
     s.slices = trace.sliceCount();
     s.counterSamples = trace.counterSampleCount();
     s.instants = trace.instantCount();
     s.flows = trace.flows().size();
     s.warnings = trace.warnings();
-    const GpuOpList ops = collectGpuOps(trace, options.range);
     s.kernels = computeKernelStats(trace, ops);
     s.gaps = computeGpuGaps(ops, options.gapThreshold);
     s.launch = computeLaunchLatency(trace, ops);

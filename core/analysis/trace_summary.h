@@ -2,6 +2,7 @@
 // The whole-trace summary that `strata-cli summary` prints: counts, kernel statistics, GPU idle
 // gaps and launch latency, over one range, plus its JSON form (the CLI's --json output).
 #include "analysis/analysis_range.h"
+#include "analysis/analysis_settings.h"
 #include "analysis/gpu_gaps.h"
 #include "analysis/kernel_stats.h"
 #include "analysis/launch_latency.h"
@@ -16,7 +17,7 @@
 namespace strata {
 
 struct SummaryOptions {
-    TimeNs gapThreshold = 10'000; // 10 µs
+    TimeNs gapThreshold = AnalysisSettings::kDefaultGapThreshold;
     TimeRange range = wholeTrace();
 };
 
@@ -32,6 +33,10 @@ struct TraceSummary {
 };
 
 TraceSummary summarizeTrace(const Trace& trace, const SummaryOptions& options = {});
+// The same over ops already collected over options.range (collectGpuOps).
+struct GpuOpList;
+TraceSummary summarizeTrace(const Trace& trace, const GpuOpList& ops,
+                            const SummaryOptions& options);
 
 // The JSON object described in the CLI's documentation (times in µs as floats):
 // {"file", "slices", "counters", "instants", "flows", "warnings",

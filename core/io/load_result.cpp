@@ -5,8 +5,11 @@ namespace strata {
 std::string LoadError::toString() const {
     std::string s = file;
     s += ": ";
-    if (line > 0) s += "line " + std::to_string(line) + ", ";
-    s += "byte " + std::to_string(byteOffset) + ": " + message;
+    if (byteOffset != kInMessage) {
+        if (line > 0) s += "line " + std::to_string(line) + ", ";
+        s += "byte " + std::to_string(byteOffset) + ": ";
+    }
+    s += message;
     return s;
 }
 

@@ -8,12 +8,14 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata {
 
 struct LoadError {
+    static constexpr uint64_t kInMessage = UINT64_MAX; // the message says where itself
     std::string file;
-    uint64_t byteOffset = 0; // offset in the (decompressed) stream
+    uint64_t byteOffset = 0; // offset in the (decompressed) stream, or kInMessage
     uint64_t line = 0;       // 1-based, 0 if unknown
     std::string message;     // what was expected / what went wrong
     std::string toString() const;
@@ -22,6 +24,9 @@ struct LoadError {
 struct LoadResult {
     std::shared_ptr<const Trace> trace; // null on error
     std::optional<LoadError> error;
+    // Which reader read it (io/trace_reader.h: TraceReader::name; "chrome-json-gzip" for a gzip'd
+    // Chrome JSON).
+    std::string format;
     bool ok() const { return trace != nullptr; }
 };
 
@@ -31,6 +36,10 @@ struct LoadOptions {
     // The .strata reader reads large files on two threads; true keeps it on the calling thread
     // (comparisons, machines shared with other work).
     bool oneThread = false;
+    // For timer arrays and .sections files: the section names (a .npy has none; given names
+    // override the file's) and the SM clock rate in Hz (> 0 overrides the file's).
+    std::vector<std::string> sectionNames;
+    double clockHz = 0;
 };
 
 } // namespace strata

@@ -65,6 +65,16 @@ std::vector<const SectionSet*> Trace::sectionsOf(int64_t correlation) const {
     return out;
 }
 
+std::shared_ptr<const Trace> Trace::withSectionsOf(const Trace& other) const {
+    auto t = std::make_shared<Trace>(*this);
+    t->sections_.insert(t->sections_.end(), other.sections_.begin(), other.sections_.end());
+    std::stable_sort(
+        t->sections_.begin(), t->sections_.end(),
+        [](const SectionSet& a, const SectionSet& b) { return a.correlation < b.correlation; });
+    t->warnings_.insert(t->warnings_.end(), other.warnings_.begin(), other.warnings_.end());
+    return t;
+}
+
 std::vector<SliceRef> Trace::ancestors(SliceRef r) const {
     std::vector<SliceRef> chain;
     if (!r.valid()) return chain;

@@ -114,6 +114,10 @@ public:
     const std::vector<SectionSet>& sections() const { return sections_; }
     // The section sets of the launch with this correlation id (usually none or one).
     std::vector<const SectionSet*> sectionsOf(int64_t correlation) const;
+    // A copy of this trace with `other`'s in-kernel sections and warnings added: timer sections
+    // imported into an open trace (they then belong to it: the timeline, the Sections dock, the
+    // export and Trace Info all see them). Costs a copy of the trace; call it off the GUI thread.
+    std::shared_ptr<const Trace> withSectionsOf(const Trace& other) const;
 
     // [earliest start, latest end) over every slice, instant and counter sample.
     TimeRange bounds() const { return bounds_; }

@@ -160,6 +160,10 @@ SectionSet& TraceBuilder::sectionSet(int64_t correlation, std::string_view kerne
     return s;
 }
 
+void TraceBuilder::addSectionSet(SectionSet set) {
+    d->trace->sections_.push_back(std::move(set));
+}
+
 // The raw slice of an X or B event; its seq is its insertion order on the track.
 RawSlice TraceBuilder::Impl::rawSlice(TrackId track, const SliceInput& s) {
     RawSlice r;

@@ -65,6 +65,8 @@ public:
     // In-kernel sections: the set of one launch (its records may arrive in several pieces: the
     // set of the same correlation id, kernel and device is continued). Finished by build().
     SectionSet& sectionSet(int64_t correlation, std::string_view kernel, int32_t device);
+    // A set read whole elsewhere (a timer array's import), added as it is.
+    void addSectionSet(SectionSet set);
 
     // Events.
     PendingSlice addSlice(TrackId track, const SliceInput& s);           // X

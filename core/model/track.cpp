@@ -17,6 +17,20 @@ TimeNs SliceColumns::selfTime(SliceIndex i) const {
     const TimeNs e = end(i);
     for (size_t j = size_t(i) + 1; j < size() && start[j] < e; ++j)
         if (parent[j] == i) self -= dur[j];
+    return std::max<TimeNs>(0, self);
+}
+
+std::vector<TimeNs> SliceColumns::selfTimes(SliceIndex first, SliceIndex last) const {
+    last = std::min<SliceIndex>(last, SliceIndex(size()));
+    if (first >= last) return {};
+    std::vector<TimeNs> self(dur.begin() + first, dur.begin() + last);
+    TimeNs scanEnd = start[first]; // children start before their parent's end
+    for (SliceIndex i = first; i < last; ++i) scanEnd = std::max(scanEnd, end(i));
+    for (size_t j = size_t(first) + 1; j < size() && start[j] < scanEnd; ++j) {
+        const SliceIndex p = parent[j];
+        if (p != kNoSlice && p >= first && p < last) self[p - first] -= dur[j];
+    }
+    for (TimeNs& s : self) s = std::max<TimeNs>(0, s);
     return self;
 }
 

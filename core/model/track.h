@@ -3,10 +3,10 @@
 // track). Slices are stored column-wise, sorted by start (ties: longer first), with depth and
 // parent computed at build time (self time on demand: SliceColumns::selfTime).
 #include "model/arg_store.h"
-#include "util/column.h"
 #include "model/slice_kind.h"
 #include "model/string_pool.h"
 #include "model/time.h"
+#include "util/column.h"
 
 #include <cstdint>
 #include <vector>
@@ -52,9 +52,14 @@ struct SliceColumns {
 
     size_t size() const { return start.size(); }
     TimeNs end(SliceIndex i) const { return start[i] + dur[i]; }
-    // Duration minus the durations of the direct children (which follow i, starting before
-    // its end): O(descendants), computed when asked rather than stored for every slice.
+    // Self time, the one definition every view and analysis uses (Details, the CPU op table, the
+    // call tree; the Range table applies it to the parts inside its range): the slice's
+    // duration minus its direct children's (which follow i, starting before its end), never
+    // below 0. O(descendants), computed when asked rather than stored for every slice.
     TimeNs selfTime(SliceIndex i) const;
+    // The same for every slice of [first, last) at once (self[i - first]), in one pass over
+    // them and their children.
+    std::vector<TimeNs> selfTimes(SliceIndex first, SliceIndex last) const;
     size_t memoryBytes() const;
 };
 

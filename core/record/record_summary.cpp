@@ -1,7 +1,8 @@
 #include "record/record_summary.h"
 
-#include "io/trace_loader.h"
+#include "analysis/trace_info.h"
 #include "contract/collector_env.h"
+#include "io/trace_loader.h"
 #include "util/terminal_text.h"
 
 #include <cinttypes>
@@ -36,19 +37,6 @@ TraceFileSummary summarizeTraceFile(const std::string& path) {
         s.cuptiError = it->second;
     s.noGpuReason = explainMissingGpuActivity(t);
     return s;
-}
-
-std::string explainMissingGpuActivity(const Trace& t) {
-    for (const Track& track : t.tracks())
-        if (track.kind == TrackKind::GpuStream && track.slices.size() != 0) return {};
-    if (t.run() && !t.run()->noTraceReason.empty()) return t.run()->noTraceReason;
-    const auto& meta = t.metadata();
-    if (auto it = meta.find(collector_env::kMetaCuptiError); it != meta.end())
-        return "CUPTI could not be used: " + it->second;
-    if (auto it = meta.find(collector_env::kMetaCudaInitialized);
-        it != meta.end() && it->second == "0")
-        return "the program never initialised CUDA: no GPU activity was recorded";
-    return "no GPU activity was recorded (no kernel, copy or set ran while capturing)";
 }
 
 namespace {

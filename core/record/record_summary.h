@@ -20,13 +20,8 @@ struct TraceFileSummary {
     std::vector<std::string> warnings;
     int cudaInitialized = -1; // metadata cuda_initialized: 1, 0, or -1 if absent
     std::string cuptiError;   // metadata cupti_error, if any
-    std::string noGpuReason;  // explainMissingGpuActivity, when the file has no GPU op
+    std::string noGpuReason;  // explainMissingGpuActivity (analysis/trace_info.h), when no GPU op
 };
-
-// Why a recording holds no GPU activity, for the user: the run record's reason (the program
-// wrote no trace, or ran without capture), the collector's metadata (CUDA never initialised,
-// CUPTI taken by another tool), or a generic line; "" when it holds GPU ops.
-std::string explainMissingGpuActivity(const Trace& trace);
 
 TraceFileSummary summarizeTraceFile(const std::string& path);
 

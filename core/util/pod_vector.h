@@ -25,8 +25,16 @@ template <typename T> class PodVector {
 public:
     PodVector() = default;
     ~PodVector() { std::free(data_); }
-    PodVector(const PodVector&) = delete;
-    PodVector& operator=(const PodVector&) = delete;
+    // Copies are explicit in intent (a trace copied to amend it: Trace::withSectionsOf) and cost
+    // one memcpy.
+    PodVector(const PodVector& o) { append(o.data_, o.size_); }
+    PodVector& operator=(const PodVector& o) {
+        if (this != &o) {
+            size_ = 0;
+            append(o.data_, o.size_);
+        }
+        return *this;
+    }
     PodVector(PodVector&& o) noexcept
         : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)),
           capacity_(std::exchange(o.capacity_, 0)) {}

@@ -8,8 +8,8 @@
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
-#include "analysis/gaps_panel.h"
-#include "analysis/stats_panel.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/stats_panel.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -25,7 +25,7 @@ bool gapsShown(strata::MainWindow& w) {
     return w.gapsPanel()->summaryText().contains(QStringLiteral("device gaps over"));
 }
 bool statsShown(strata::MainWindow& w) {
-    return w.statsPanel()->view() != nullptr;
+    return w.statsPanel()->analysis() != nullptr;
 }
 
 } // namespace

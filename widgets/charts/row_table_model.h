@@ -1,11 +1,13 @@
 #pragma once
 // A read-only table over a vector of rows, its columns given as (header, text, number) functions:
-// the tables of the analysis docks (kernels, categories, CPU ops, copies, steps, findings) without
-// a model class each. Qt::DisplayRole is the text, Qt::UserRole the number (sorting, CSV) or the
-// text when a column has none, Qt::ToolTipRole an optional tooltip.
+// every table of the docks (gaps, kernels, categories, CPU ops, copies, steps, findings, the
+// Range table) without a model class each. Qt::DisplayRole is the text, Qt::UserRole the number
+// (sorting, CSV; empty when the function gives none) or the text when a column has no number
+// function, Qt::ToolTipRole an optional tooltip, Qt::DecorationRole an optional colour or icon.
 #include <QAbstractTableModel>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace strata {
@@ -13,8 +15,9 @@ namespace strata {
 template <typename Row> struct RowColumn {
     QString header;
     std::function<QString(const Row&)> text;
-    std::function<double(const Row&)> number; // empty: sort and export by the text
+    std::function<std::optional<double>(const Row&)> number; // empty: by the text
     std::function<QString(const Row&)> tooltip = {};
+    std::function<QVariant(const Row&)> decoration = {};
     bool numeric() const { return bool(number); }
 };
 
@@ -52,10 +55,15 @@ public:
         switch (role) {
         case Qt::DisplayRole:
             return c.text(*row);
-        case Qt::UserRole:
-            return c.numeric() ? QVariant(c.number(*row)) : QVariant(c.text(*row));
+        case Qt::UserRole: {
+            if (!c.numeric()) return c.text(*row);
+            const std::optional<double> v = c.number(*row);
+            return v ? QVariant(*v) : QVariant();
+        }
         case Qt::ToolTipRole:
             return c.tooltip ? QVariant(c.tooltip(*row)) : QVariant();
+        case Qt::DecorationRole:
+            return c.decoration ? c.decoration(*row) : QVariant();
         case Qt::TextAlignmentRole:
             return c.numeric() ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
         default:

@@ -5,7 +5,7 @@
 
 #include "model/time_text.h"
 #include "model/track_names.h"
-#include "qt_text.h"
+#include "style/qt_text.h"
 
 #include <QAction>
 #include <QClipboard>

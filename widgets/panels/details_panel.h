@@ -6,7 +6,7 @@
 // flows in and out, enclosing slices). It shows the navigation's selected slice; clicking a link
 // selects that slice (and asks the views to reveal it) and emits sliceActivated().
 #include "model/trace.h"
-#include "timeline/meta_types.h"
+#include "workspace/meta_types.h"
 #include "workspace/trace_panel.h"
 
 #include <memory>

@@ -1,17 +1,16 @@
 #pragma once
-// Table model over a core/analysis/range_aggregation result: the slices in a time range grouped by
-// name (Name, Count, Total, Self, Average, Max). Qt::DisplayRole is text with units; Qt::UserRole
-// is the raw number (ns or count) that sorting uses (see sortRole()).
+// The Range table: the slices in a time range grouped by name (core/analysis/range_aggregation.h)
+// with Name, Count, Total, Self, Average and Max; a RowTableModel whose Qt::DisplayRole is text
+// with units and Qt::UserRole (SortRole) the number in ns or a count.
 #include "analysis/range_aggregation.h"
+#include "charts/row_table_model.h"
 
-#include <QAbstractTableModel>
 #include <memory>
 #include <optional>
 
 namespace strata {
 
-class RangeAggregationModel : public QAbstractTableModel {
-    Q_OBJECT
+class RangeAggregationModel : public RowTableModel<RangeAggregateRow> {
 public:
     enum Column { Name, Count, Total, Self, Average, Max, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
@@ -25,10 +24,7 @@ public:
     std::optional<TimeRange> range() const { return range_; }
     const RangeAggregation& aggregation() const { return agg_; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    const Trace* trace() const { return trace_.get(); }
 
 private:
     std::shared_ptr<const Trace> trace_;

@@ -6,15 +6,14 @@
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace strata {
 
 RangePanel::RangePanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
-    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
-      model_(new RangeAggregationModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      view_(new QTableView(this)), summary_(new QLabel(this)), timer_(new QTimer(this)) {
+    : AnalysisPanel(workspace, navigation, parent), model_(new RangeAggregationModel(this)),
+      proxy_(new QSortFilterProxyModel(this)), view_(new QTableView(this)),
+      summary_(new QLabel(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(RangeAggregationModel::SortRole);
     view_->setModel(proxy_);
@@ -37,60 +36,39 @@ RangePanel::RangePanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_);
     layout->addWidget(view_);
-    timer_->setSingleShot(true);
-    timer_->setInterval(30);
-    connect(timer_, &QTimer::timeout, this, &RangePanel::apply);
     traceChanged(trace());
 }
 
 void RangePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
-    trace_ = trace;
-    jobs_->cancel();
-    timer_->stop();
-    pending_.reset();
     model_->setTrace(trace);
     showSummary();
-}
-
-void RangePanel::setRange(std::optional<TimeRange> r) {
-    pending_ = r;
-    if (!timer_->isActive()) timer_->start();
-}
-
-void RangePanel::flush() {
-    if (timer_->isActive()) {
-        timer_->stop();
-        apply();
-    }
-    jobs_->waitForFinished();
+    AnalysisPanel::traceChanged(trace);
 }
 
 QString RangePanel::summaryText() const {
     return summary_->text();
 }
 
-void RangePanel::apply() {
-    const std::optional<TimeRange> range = pending_;
-    if (!range || !trace_) {
-        jobs_->cancel();
+AnalysisPanel::Preparation RangePanel::preparation() const {
+    return [](const TraceAnalysis& a) { a.rangeAggregation(); };
+}
+
+void RangePanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
+    if (a)
+        model_->setAggregation(a->range(), a->rangeAggregation());
+    else
         model_->setAggregation(std::nullopt, {});
-        showSummary();
-        return;
-    }
-    jobs_->run([trace = trace_, r = *range](JobControl&) { return aggregateRange(*trace, r); },
-               [this, range](RangeAggregation agg) {
-                   model_->setAggregation(range, std::move(agg));
-                   showSummary();
-               });
+    showSummary();
 }
 
 void RangePanel::showSummary() {
     const std::optional<TimeRange> r = model_->range();
-    if (!r || !trace_) {
+    const std::shared_ptr<const Trace> t = trace();
+    if (!r || !t) {
         summary_->setText(tr("Drag on the time ruler to select a range."));
         return;
     }
-    const TimeNs origin = trace_->bounds().start;
+    const TimeNs origin = t->bounds().start;
     summary_->setText(tr("%1 \u2013 %2  (duration %3) \u00b7 %4 slices, %5 names")
                           .arg(QString::fromStdString(formatPreciseDuration(r->start - origin)),
                                QString::fromStdString(formatPreciseDuration(r->end - origin)),

@@ -1,7 +1,7 @@
 #include "panels/trace_info_panel.h"
 
+#include "analysis/trace_info.h"
 #include "io/trace_loader.h"
-#include "record/trace_info.h"
 
 #include <QFile>
 #include <QHeaderView>
@@ -42,10 +42,8 @@ void TraceInfoPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
     if (!trace) return;
     const OpenTrace* open = workspace()->currentTrace();
     const QString path = open ? open->path : QString();
-    const TraceFormat format = path.isEmpty()
-                                   ? TraceFormat::Unknown
-                                   : sniffTraceFormat(QFile::encodeName(path).toStdString());
-    const TraceInfo info = traceInfo(*trace, path.toStdString(), format);
+    const TraceInfo info =
+        traceInfo(*trace, path.toStdString(), open ? open->format.toStdString() : std::string());
     const auto rows = traceInfoRows(info);
     table_->setRowCount(int(rows.size()));
     for (int i = 0; i < int(rows.size()); ++i) {

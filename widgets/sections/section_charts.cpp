@@ -1,6 +1,6 @@
 #include "section_charts.h"
 
-#include "timeline/slice_palette.h"
+#include "style/slice_palette.h"
 
 #include <qcustomplot.h>
 

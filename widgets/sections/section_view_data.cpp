@@ -1,7 +1,7 @@
 #include "section_view_data.h"
 
 #include "model/time_text.h"
-#include "qt_text.h"
+#include "style/qt_text.h"
 
 #include <cmath>
 

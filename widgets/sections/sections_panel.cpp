@@ -2,7 +2,6 @@
 
 #include "charts/chart_export.h"
 #include "charts/sortable_table.h"
-#include "io/sections/sections_import.h"
 #include "section_charts.h"
 #include "section_stats_model.h"
 #include "slowest_blocks_model.h"
@@ -11,12 +10,10 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -94,7 +91,7 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
         });
     }
     connect(choice_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
-    connect(importButton, &QToolButton::clicked, this, &SectionsPanel::importInteractively);
+    connect(importButton, &QToolButton::clicked, this, &SectionsPanel::importRequested);
     connect(exportButton, &QToolButton::clicked, this, &SectionsPanel::exportCurrent);
     connect(slowestView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
@@ -147,8 +144,10 @@ void SectionsPanel::rebuildChoices() {
     choices_.clear();
     choice_->clear();
     if (trace_) {
+        // Launches by kernel; an imported array (no launch) is a choice of its own, after them.
         std::map<std::string, std::vector<const SectionSet*>> byKernel;
-        for (const SectionSet& s : trace_->sections()) byKernel[s.kernel].push_back(&s);
+        for (const SectionSet& s : trace_->sections())
+            if (s.correlation >= 0) byKernel[s.kernel].push_back(&s);
         for (const auto& [kernel, sets] : byKernel) {
             const QString name = QString::fromStdString(kernel);
             if (sets.size() > 1)
@@ -161,8 +160,11 @@ void SectionsPanel::rebuildChoices() {
                                     {s}});
         }
     }
-    for (const SectionSet& s : imported_)
-        choices_.push_back({tr("%1 (imported)").arg(QString::fromStdString(s.kernel)), {&s}});
+    if (trace_)
+        for (const SectionSet& s : trace_->sections())
+            if (s.correlation < 0)
+                choices_.push_back(
+                    {tr("%1 (imported)").arg(QString::fromStdString(s.kernel)), {&s}});
     for (const Choice& c : choices_) choice_->addItem(c.label);
     compute();
 }
@@ -194,7 +196,7 @@ void SectionsPanel::compute() {
         return;
     }
     info_->setText(tr("Computing…"));
-    // The sets live in the trace (held by the job) or in imported_ (never erased).
+    // The sets live in the trace (held by the job).
     jobs_->run(
         [trace = trace_, c = choices_[size_t(i)]](JobControl&) {
             return std::make_shared<SectionViewData>(computeSectionView(c.label, c.sets));
@@ -239,28 +241,6 @@ void SectionsPanel::redrawCharts() {
     plotSectionIterations(charts_[1], *view_);
     plotSectionHeatmap(charts_[2], *view_, highlight_);
     plotSmTimeline(charts_[3], *view_, highlight_);
-}
-
-bool SectionsPanel::importFile(const QString& path, QString* error) {
-    SectionsImport r = importSections(path.toStdString());
-    if (!r.ok()) {
-        if (error) *error = QString::fromStdString(r.error);
-        return false;
-    }
-    for (SectionSet& s : r.sets) imported_.push_back(std::move(s));
-    rebuildChoices();
-    choice_->setCurrentIndex(choice_->count() - 1);
-    if (error && !r.warnings.empty()) *error = QString::fromStdString(r.warnings.front());
-    return true;
-}
-
-void SectionsPanel::importInteractively() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Import Timer Sections"), {},
-        tr("Timer sections (*.npy *.csv *.json *.sections);;All files (*)"));
-    if (path.isEmpty()) return;
-    QString error;
-    if (!importFile(path, &error)) QMessageBox::warning(this, tr("Import Timer Sections"), error);
 }
 
 void SectionsPanel::exportCurrent() {

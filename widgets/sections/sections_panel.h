@@ -1,15 +1,13 @@
 #pragma once
 // The Sections dock: in-kernel timer sections (kernels/include/strata/sections.cuh) of the
-// current trace's kernel launches, and timer arrays imported from files (File > Import Timer
-// Sections…). For the chosen launch, or all launches of a kernel, or an imported array: a table
-// per section, the slowest blocks, a box plot per section across blocks, stacked bars per
-// iteration, a block x section heatmap and the SM timeline. Selecting a kernel with sections on
-// the timeline shows its launch; every table exports CSV and every chart PNG/SVG/PDF. Computed off
-// the GUI thread.
+// current trace's kernel launches, and the timer arrays imported into it (File > Import Timer
+// Sections…: they belong to the trace, Trace::sections(), with no launch). For the chosen launch,
+// or all launches of a kernel, or an imported array: a table per section, the slowest blocks, a box
+// plot per section across blocks, stacked bars per iteration, a block x section heatmap and the SM
+// timeline. Selecting a kernel with sections on the timeline shows its launch; every table exports
+// CSV and every chart PNG/SVG/PDF. Computed off the GUI thread.
 #include "section_view_data.h"
 #include "workspace/trace_panel.h"
-
-#include <deque>
 
 class QComboBox;
 class QCustomPlot;
@@ -30,21 +28,20 @@ public:
     SectionsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
     ~SectionsPanel() override;
 
-    // Reads a timer array or .sections file into the view (as a new choice, shown); false and
-    // *error (naming the file and what is wrong) when it cannot.
-    bool importFile(const QString& path, QString* error);
     int choiceCount() const;
     QString choiceLabel(int i) const;
     void setChoice(int i);
     void showTab(Tab t);
     void selectSlowestBlock(int row); // marks it on the charts
-    void importInteractively();       // File > Import Timer Sections…
     void waitForJobs();               // screenshots, tests
 
     const SectionViewData* view() const { return view_.get(); }
     SectionStatsModel* statsModel() const { return stats_; }
     SlowestBlocksModel* slowestModel() const { return slowest_; }
     QCustomPlot* chart(Tab t) const;
+
+signals:
+    void importRequested(); // its Import… button: File > Import Timer Sections…
 
 protected:
     void traceChanged(const std::shared_ptr<const Trace>& trace) override;
@@ -62,7 +59,6 @@ private:
     void exportCurrent();
 
     std::shared_ptr<const Trace> trace_;
-    std::deque<SectionSet> imported_;
     std::vector<Choice> choices_;
     std::shared_ptr<SectionViewData> view_;
     long highlight_ = -1;

@@ -1,10 +1,5 @@
 #include "gap_index.h"
 
-#include "analysis/gap_causes.h"
-
-#include "model/time_text.h"
-#include "qt_text.h"
-
 #include <algorithm>
 
 namespace strata {
@@ -20,7 +15,20 @@ void GapIndex::clear() {
     deviceCum_.clear();
     streamCause_.clear();
     deviceCause_.clear();
-    causes_ = GapCauses{};
+    analysis_.reset();
+}
+
+TimeNs GapIndex::threshold() const {
+    return analysis_ ? analysis_->settings().gapThreshold : 0;
+}
+
+const ExplainedGap* GapIndex::explained(const GapSpan& g) const {
+    if (!analysis_) return nullptr;
+    const GapCauses& causes = analysis_->gapCauses();
+    const size_t d = causes.deviceGaps.size();
+    if (g.explained < d) return &causes.deviceGaps[g.explained];
+    if (g.explained < d + causes.streamGaps.size()) return &causes.streamGaps[g.explained - d];
+    return nullptr;
 }
 
 namespace {
@@ -76,56 +84,18 @@ GapList GapIndex::deviceList(int32_t device) const {
             c == deviceCause_.end() ? nullptr : &c->second};
 }
 
-QString gapDescription(const Trace& t, const ExplainedGap& e) {
-    auto d = [](TimeNs ns) { return QString::fromStdString(formatDuration(ns)); };
-    QString s = QStringLiteral("GPU idle %1 · %2").arg(d(e.gap.duration()), gapCauseName(e.cause));
-    switch (e.cause) {
-    case GapCause::LaunchBound:
-    case GapCause::Synchronization: {
-        s += QStringLiteral("\nlaunched %1 late").arg(d(e.late));
-        if (e.blockingCall.valid())
-            s += QStringLiteral(", after %1 ended in the gap")
-                     .arg(toQString(t.name(e.blockingCall)));
-        if (e.gap.duration() > 0)
-            s += QStringLiteral("; traced CPU work covered %1 % of it")
-                     .arg(100.0 * double(e.cpuCovered) / double(e.gap.duration()), 0, 'f', 0);
-        if (!e.cpu.empty()) {
-            s += QStringLiteral("\nCPU:");
-            for (size_t i = 0; i < e.cpu.size() && i < 3; ++i)
-                s += QStringLiteral(" %1 %2%3")
-                         .arg(toQString(t.str(e.cpu[i].name)).left(60), d(e.cpu[i].overlap),
-                              i + 1 < std::min<size_t>(3, e.cpu.size()) ? "," : "");
-        }
-        break;
-    }
-    case GapCause::Dependency:
-        s += QStringLiteral("\nlaunched before the gap began");
-        if (e.waitedOn.valid())
-            s += QStringLiteral("; waited on %1 (ended %2 before the next op)")
-                     .arg(toQString(t.name(e.waitedOn)).left(80),
-                          d(e.gap.end - (t.start(e.waitedOn) + t.duration(e.waitedOn))));
-        if (e.waitCall.valid())
-            s += QStringLiteral("; after %1").arg(toQString(t.name(e.waitCall)));
-        break;
-    case GapCause::Unattributed:
-        s += QStringLiteral("\nthe trace has no launch call for the op that ends it");
-        break;
-    }
-    return s;
-}
-
-void GapIndex::compute(const Trace& trace, TimeNs threshold) {
+void GapIndex::build(std::shared_ptr<const TraceAnalysis> analysis) {
     clear();
-    threshold_ = threshold;
-    // The gaps over the threshold with their causes (core/analysis/gap_causes: one definition).
-    causes_ = explainGpuGaps(trace, threshold);
-    const size_t d = causes_.deviceGaps.size();
+    if (!analysis) return;
+    analysis_ = std::move(analysis);
+    const GapCauses& causes = analysis_->gapCauses();
+    const size_t d = causes.deviceGaps.size();
     for (size_t i = 0; i < d; ++i) {
-        const ExplainedGap& e = causes_.deviceGaps[i];
+        const ExplainedGap& e = causes.deviceGaps[i];
         devices_[e.gap.device].push_back({e.gap.start, e.gap.end, uint8_t(e.cause), uint32_t(i)});
     }
-    for (size_t i = 0; i < causes_.streamGaps.size(); ++i) {
-        const ExplainedGap& e = causes_.streamGaps[i];
+    for (size_t i = 0; i < causes.streamGaps.size(); ++i) {
+        const ExplainedGap& e = causes.streamGaps[i];
         streams_[{e.gap.device, e.gap.stream}].push_back(
             {e.gap.start, e.gap.end, uint8_t(e.cause), uint32_t(d + i)});
     }

@@ -1,15 +1,13 @@
 #pragma once
-// GPU idle gaps longer than a threshold, per stream and per device, for the timeline's idle
-// bands. The gaps come from core/analysis/gpu_gaps (computeGpuGaps: one definition of a gap);
-// only those strictly longer than the threshold are kept here, as compact intervals sorted by
-// start, so the view's memory stays small.
-#include "analysis/gap_causes.h"
-#include "model/trace.h"
-
-#include <QRgb>
+// GPU idle gaps longer than the threshold, per stream and per device, for the timeline's idle
+// bands: the gaps and causes of the trace's analysis (core/analysis/trace_analysis.h, the one
+// computation every view shares) indexed as compact intervals sorted by start, with running idle
+// totals, so a pixel column's idle share is two binary searches.
+#include "analysis/trace_analysis.h"
 
 #include <array>
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -22,13 +20,6 @@ struct GapSpan {
     uint32_t explained = UINT32_MAX; // GapIndex::explained() index
     TimeNs duration() const { return end - start; }
 };
-
-// The colour of a gap's cause, the same on the timeline, in its legend and in the Gaps dock:
-// launch_bound red, synchronization orange, dependency violet, unattributed grey.
-inline QRgb gapCauseColor(int cause) {
-    constexpr QRgb colors[] = {0xffd6453a, 0xffe8892b, 0xff8e5bc6, 0xff8c8c8c};
-    return cause >= 0 && cause < 4 ? colors[cause] : colors[0];
-}
 
 // A list of gaps and their running idle total, to ask how much of any interval was idle in
 // O(log n): what a pixel column at coarse zoom must show (its idle share), not whether some gap
@@ -46,16 +37,13 @@ struct GapList {
     bool empty() const { return !spans || spans->empty(); }
 };
 
-// What a gap's tooltip says: its length and cause, how late the launch was, the blocking call or
-// what a dependency waited on, and the CPU work on the launching thread ("GPU idle 26.0 µs ·
-// launch_bound\nlaunched 20.0 µs late; traced CPU work covered 80 % of it\nCPU: aten::mm 12.0 µs").
-QString gapDescription(const Trace& trace, const ExplainedGap& e);
-
 class GapIndex {
 public:
-    void compute(const Trace& trace, TimeNs threshold);
+    // Indexes the analysis's gap causes (computing them if nobody has yet: call off the GUI
+    // thread); the index keeps the analysis.
+    void build(std::shared_ptr<const TraceAnalysis> analysis);
     void clear();
-    TimeNs threshold() const { return threshold_; }
+    TimeNs threshold() const;
 
     // Gaps longer than the threshold (empty when none).
     const std::vector<GapSpan>& streamGaps(int32_t device, int64_t stream) const;
@@ -68,18 +56,12 @@ public:
     static size_t firstEndingAfter(const std::vector<GapSpan>& gaps, size_t from, TimeNs t);
     size_t memoryBytes() const;
     // Why the GPU waited in a gap (its cause, launch, lateness, CPU work), or null.
-    const ExplainedGap* explained(const GapSpan& g) const {
-        const size_t d = causes_.deviceGaps.size();
-        if (g.explained < d) return &causes_.deviceGaps[g.explained];
-        if (g.explained < d + causes_.streamGaps.size())
-            return &causes_.streamGaps[g.explained - d];
-        return nullptr;
-    }
-    const GapCauses& causes() const { return causes_; }
+    const ExplainedGap* explained(const GapSpan& g) const;
+    // The analysis indexed (null when cleared).
+    const std::shared_ptr<const TraceAnalysis>& analysis() const { return analysis_; }
 
 private:
-    TimeNs threshold_ = 0;
-    GapCauses causes_; // GapSpan::explained: device gaps, then stream gaps
+    std::shared_ptr<const TraceAnalysis> analysis_; // GapSpan::explained: device, then stream gaps
     std::map<std::pair<int32_t, int64_t>, std::vector<GapSpan>> streams_;
     std::map<int32_t, std::vector<GapSpan>> devices_;
     std::map<std::pair<int32_t, int64_t>, std::vector<TimeNs>> streamCum_;

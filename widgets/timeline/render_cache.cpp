@@ -1,6 +1,6 @@
 #include "render_cache.h"
 
-#include "qt_text.h"
+#include "style/qt_text.h"
 
 #include <algorithm>
 

@@ -9,7 +9,7 @@
 #include "lod_cache.h"
 #include "model/trace.h"
 #include "section_lanes.h"
-#include "slice_palette.h"
+#include "style/slice_palette.h"
 
 #include <QFontMetrics>
 #include <QHash>

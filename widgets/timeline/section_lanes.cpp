@@ -1,6 +1,6 @@
 #include "section_lanes.h"
 
-#include "slice_palette.h"
+#include "style/slice_palette.h"
 
 #include "analysis/section_lanes.h"
 #include "analysis/section_stats.h"

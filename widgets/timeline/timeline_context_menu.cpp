@@ -52,7 +52,7 @@ QMenu* TimelineView::contextMenuAt(QPoint pos) {
                 .arg(QString::fromStdString(formatPreciseDuration(g.duration())),
                      QString::fromStdString(formatPreciseDuration(g.start - origin)),
                      QString::fromStdString(formatPreciseDuration(g.end - origin)),
-                     QString::fromStdString(formatPreciseDuration(s_->gapThreshold)));
+                     QString::fromStdString(formatPreciseDuration(gapThresholdNs())));
         menu->addAction(tr("Copy Gap Figures"), this,
                         [figures] { QGuiApplication::clipboard()->setText(figures); });
     }

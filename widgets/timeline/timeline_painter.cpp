@@ -3,6 +3,7 @@
 #include "model/counter_units.h"
 
 #include "model/time_text.h"
+#include "style/gap_style.h"
 
 #include <QFontMetrics>
 #include <QPainterPath>

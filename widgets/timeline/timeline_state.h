@@ -27,7 +27,6 @@ struct TimelineState {
     TimeAxis axis;                   // the navigation's visible range, in pixels
     TrackLayout layout;
     GapIndex gaps;
-    TimeNs gapThreshold = 10'000;
     bool showAllFlows = false;
     // The wheel over the timeline: false = zooms (Shift scrolls the tracks); true = Perfetto's
     // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.

@@ -6,7 +6,10 @@
 #include "timeline_state.h"
 #include "track_tree_widget.h"
 #include "tracks_area.h"
+#include "workspace/analyses.h"
+#include "workspace/job_runner.h"
 #include "workspace/navigation.h"
+
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QMenu>
@@ -21,19 +24,13 @@
 
 namespace strata {
 
-void registerTimelineMetaTypes() {
-    qRegisterMetaType<strata::SliceRef>("strata::SliceRef");
-    qRegisterMetaType<strata::TimeRange>("strata::TimeRange");
-    qRegisterMetaType<std::optional<strata::TimeRange>>("std::optional<strata::TimeRange>");
-}
-
 TimelineView::TimelineView(QWidget* parent) : TimelineView(nullptr, nullptr, parent) {}
 
 TimelineView::TimelineView(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : QWidget(parent), workspace_(workspace ? workspace : new Workspace(this)),
       nav_(navigation ? navigation : new Navigation(workspace_, this)),
-      s_(std::make_unique<TimelineState>()), painter_(std::make_unique<TimelinePainter>()) {
-    registerTimelineMetaTypes();
+      s_(std::make_unique<TimelineState>()), painter_(std::make_unique<TimelinePainter>()),
+      gapJobs_(new JobRunner(this)) {
     s_->nav = nav_;
     setFocusPolicy(Qt::StrongFocus);
     ruler_ = new TimelineRuler(*s_, this);
@@ -61,6 +58,7 @@ TimelineView::~TimelineView() = default;
 void TimelineView::connectParts() {
     connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) { setVerticalScroll(v); });
     connect(workspace_, &Workspace::currentChanged, this, &TimelineView::showTrace);
+    connect(workspace_->analyses(), &Analyses::settingsChanged, this, &TimelineView::indexGaps);
     connect(nav_, &Navigation::visibleRangeChanged, this, &TimelineView::onVisibleRange);
     connect(nav_, &Navigation::selectedSliceChanged, this, &TimelineView::onSelectedSlice);
     connect(nav_, &Navigation::revealRequested, this, [this](const TraceSliceRef& r) {
@@ -155,7 +153,6 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     if (trace) {
         s.layout.build(*trace);
         s.axis.setBounds(trace->bounds());
-        s.gaps.compute(*trace, s.gapThreshold);
     } else {
         s.layout.clear();
         s.axis.setBounds({0, 1000});
@@ -166,6 +163,35 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     updateScrollBar();
     repaintAll();
     emit visibleRangeChanged(s.axis.visible());
+    indexGaps();
+}
+
+void TimelineView::indexGaps() {
+    const std::shared_ptr<const TraceAnalysis> a = workspace_->analyses()->current();
+    if (!a) {
+        gapJobs_->cancel();
+        return;
+    }
+    // Off the GUI thread: the gap causes (shared with the docks: whoever asks first computes
+    // them) and their index; the index replaces the shown one when it arrives.
+    gapJobs_->run(
+        [a](JobControl&) {
+            GapIndex index;
+            index.build(a);
+            return index;
+        },
+        [this](GapIndex index) {
+            s_->gaps = std::move(index);
+            repaintAll();
+        });
+}
+
+void TimelineView::waitForGaps() {
+    gapJobs_->waitForFinished();
+}
+
+std::shared_ptr<const TraceAnalysis> TimelineView::gapAnalysis() const {
+    return s_->gaps.analysis();
 }
 
 std::shared_ptr<const Trace> TimelineView::trace() const {
@@ -253,13 +279,11 @@ void TimelineView::setSelectedRange(std::optional<TimeRange> r) {
 }
 
 void TimelineView::setGapThresholdNs(TimeNs t) {
-    s_->gapThreshold = std::max<TimeNs>(0, t);
-    if (s_->trace) s_->gaps.compute(*s_->trace, s_->gapThreshold);
-    repaintAll();
+    workspace_->analyses()->setGapThreshold(t); // indexGaps() follows
 }
 
 TimeNs TimelineView::gapThresholdNs() const {
-    return s_->gapThreshold;
+    return workspace_->analyses()->gapThreshold();
 }
 
 void TimelineView::setWheelScrolls(bool on) {

@@ -8,8 +8,8 @@
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
 // keeps its own (setTrace() then sets that workspace's trace).
 #include "analysis/gpu_gaps.h"
-#include "meta_types.h"
 #include "model/trace.h"
+#include "workspace/meta_types.h"
 
 #include <QWidget>
 
@@ -24,12 +24,14 @@ class QMenu;
 namespace strata {
 
 struct TimelineState;
+class TraceAnalysis;
 class Navigation;
 class TimelinePainter;
 class TrackLayout;
 class TimelineRuler;
 class TrackTreeWidget;
 class TracksArea;
+class JobRunner;
 class Workspace;
 struct TraceSliceRef;
 
@@ -53,8 +55,14 @@ public:
     void selectSlice(SliceRef r, bool ensureVisible = true); // also scrolls to its track
     std::optional<TimeRange> selectedRange() const;
     void setSelectedRange(std::optional<TimeRange> r);
+    // The workspace's gap threshold (Analyses::setGapThreshold: every view follows it).
     void setGapThresholdNs(TimeNs t);
-    TimeNs gapThresholdNs() const; // default 10'000
+    TimeNs gapThresholdNs() const;
+    // The gaps are indexed off the GUI thread when the trace or the settings change; this waits
+    // until the index is shown (screenshots, tests).
+    void waitForGaps();
+    // The analysis whose gaps are drawn (null before the first arrives).
+    std::shared_ptr<const TraceAnalysis> gapAnalysis() const;
     void setShowAllFlows(bool on);
     // The wheel scrolls the tracks (Ctrl+wheel zooms, Shift+wheel pans), as in Perfetto; off:
     // the wheel zooms at the cursor (Shift+wheel scrolls).
@@ -124,6 +132,7 @@ protected:
 private:
     void connectParts();
     void showTrace(const std::shared_ptr<const Trace>& trace);
+    void indexGaps();
     void onVisibleRange(TimeRange r);
     void onSelectedSlice(const TraceSliceRef& r);
     void reveal(SliceRef r);
@@ -139,6 +148,7 @@ private:
     TrackTreeWidget* tree_ = nullptr;
     TracksArea* area_ = nullptr;
     QScrollBar* vbar_ = nullptr;
+    JobRunner* gapJobs_;
 };
 
 } // namespace strata

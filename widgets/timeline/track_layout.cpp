@@ -1,7 +1,7 @@
 #include "track_layout.h"
 
 #include "model/track_names.h"
-#include "qt_text.h"
+#include "style/qt_text.h"
 
 #include <algorithm>
 #include <map>

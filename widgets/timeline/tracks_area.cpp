@@ -3,6 +3,7 @@
 #include <QContextMenuEvent>
 
 #include "model/time_text.h"
+#include "style/gap_style.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
 

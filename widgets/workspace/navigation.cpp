@@ -1,12 +1,9 @@
 #include "navigation.h"
 
-#include "timeline/meta_types.h"
-
 namespace strata {
 
 Navigation::Navigation(Workspace* workspace, QObject* parent)
     : QObject(parent), workspace_(workspace) {
-    registerTimelineMetaTypes();
     // Connected before any view (views are made after their navigation), so views that
     // observe both see the reset state when they hear of the new trace.
     connect(workspace_, &Workspace::currentChanged, this, &Navigation::reset);
@@ -14,6 +11,7 @@ Navigation::Navigation(Workspace* workspace, QObject* parent)
 }
 
 void Navigation::reset(const std::shared_ptr<const Trace>& trace) {
+    if (workspace_->amending()) return; // the same trace, amended: the user stays where they are
     TimeRange b = trace ? trace->bounds() : TimeRange{0, 1000};
     if (b.end <= b.start) b.end = b.start + 1;
     bounds_ = b;

@@ -1,12 +1,15 @@
 #include "workspace.h"
 
+#include "analyses.h"
+#include "meta_types.h"
+
 #include <algorithm>
 
 namespace strata {
 
 Workspace::Workspace(QObject* parent) : QObject(parent) {
-    qRegisterMetaType<strata::TraceSliceRef>("strata::TraceSliceRef");
-    qRegisterMetaType<strata::TraceId>("strata::TraceId");
+    registerMetaTypes();
+    analyses_ = new Analyses(this, this);
 }
 
 const OpenTrace* Workspace::find(TraceId id) const {
@@ -25,12 +28,13 @@ std::shared_ptr<const Trace> Workspace::current() const {
 }
 
 TraceId Workspace::add(std::shared_ptr<const Trace> trace, QString label, QString path,
-                       qint64 loadMs) {
+                       qint64 loadMs, QString format) {
     OpenTrace t;
     t.id = nextId_++;
     t.trace = std::move(trace);
     t.label = std::move(label);
     t.path = std::move(path);
+    t.format = std::move(format);
     t.loadMs = loadMs;
     traces_.push_back(std::move(t));
     current_ = traces_.back().id;
@@ -40,17 +44,32 @@ TraceId Workspace::add(std::shared_ptr<const Trace> trace, QString label, QStrin
 }
 
 TraceId Workspace::replaceCurrent(std::shared_ptr<const Trace> trace, QString label, QString path,
-                                  qint64 loadMs) {
+                                  qint64 loadMs, QString format) {
     OpenTrace* t = findMutable(current_);
-    if (!t) return add(std::move(trace), std::move(label), std::move(path), loadMs);
+    if (!t)
+        return add(std::move(trace), std::move(label), std::move(path), loadMs, std::move(format));
     t->trace = std::move(trace);
     t->label = std::move(label);
     t->path = std::move(path);
+    t->format = std::move(format);
     t->loadMs = loadMs;
     t->clockOffset = 0;
     emit traceReplaced(current_);
     emit currentChanged(t->trace);
     return current_;
+}
+
+void Workspace::amendCurrent(std::shared_ptr<const Trace> trace) {
+    OpenTrace* t = findMutable(current_);
+    if (!t) {
+        add(std::move(trace));
+        return;
+    }
+    t->trace = std::move(trace);
+    amending_ = true;
+    emit traceReplaced(current_);
+    emit currentChanged(t->trace);
+    amending_ = false;
 }
 
 void Workspace::remove(TraceId id) {

@@ -3,7 +3,8 @@
 // with their labels, files and clock offsets. Views observe it instead of being handed a trace:
 // traceAdded / traceRemoved / traceReplaced for each trace, currentChanged when the trace the
 // window shows changes. A slice that leaves the model for the GUI says which trace it is in
-// (TraceSliceRef).
+// (TraceSliceRef). Their analyses, and the settings those follow, are its Analyses (analyses.h).
+#include "meta_types.h"
 #include "model/trace.h"
 
 #include <QMetaType>
@@ -15,6 +16,7 @@
 
 namespace strata {
 
+class Analyses;
 using TraceId = uint32_t;
 constexpr TraceId kNoTrace = UINT32_MAX;
 
@@ -30,6 +32,7 @@ struct OpenTrace {
     std::shared_ptr<const Trace> trace;
     QString label;          // what the window calls it (the file name, a rank)
     QString path;           // the file it came from, if any
+    QString format;         // the reader that read it (LoadResult::format), if any
     TimeNs clockOffset = 0; // added to its times to line it up with the others
     qint64 loadMs = 0;
 };
@@ -39,12 +42,21 @@ class Workspace : public QObject {
 public:
     explicit Workspace(QObject* parent = nullptr);
 
+    // The analyses of these traces (gap causes, statistics, ...) and the settings they follow.
+    Analyses* analyses() const { return analyses_; }
+
     // Adds a trace and makes it current.
     TraceId add(std::shared_ptr<const Trace> trace, QString label = {}, QString path = {},
-                qint64 loadMs = 0);
+                qint64 loadMs = 0, QString format = {});
     // The one-trace window: the current trace is replaced (keeping its id), or added if none.
     TraceId replaceCurrent(std::shared_ptr<const Trace> trace, QString label = {},
-                           QString path = {}, qint64 loadMs = 0);
+                           QString path = {}, qint64 loadMs = 0, QString format = {});
+    // The current trace amended: the same trace with more in it (timer sections imported into
+    // it: Trace::withSectionsOf), keeping its label, file and clock offset. Views follow as for a
+    // replacement, but where the user is (visible range, selection) stays: amending() is true
+    // while they hear of it.
+    void amendCurrent(std::shared_ptr<const Trace> trace);
+    bool amending() const { return amending_; }
     void remove(TraceId id);
     void setClockOffset(TraceId id, TimeNs offset);
 
@@ -68,6 +80,8 @@ signals:
 
 private:
     OpenTrace* findMutable(TraceId id);
+    Analyses* analyses_;
+    bool amending_ = false;
     std::vector<OpenTrace> traces_;
     TraceId current_ = kNoTrace;
     TraceId nextId_ = 0;

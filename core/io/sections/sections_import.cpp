@@ -1,8 +1,11 @@
 #include "io/sections/sections_import.h"
 
 #include "io/sections/sections_file_format.h"
+#include "io/trace_reader.h"
+#include "model/trace_builder.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -10,16 +13,6 @@
 namespace strata {
 
 namespace {
-
-std::string lowerExtension(const std::string& path) {
-    const size_t dot = path.find_last_of('.');
-    const size_t slash = path.find_last_of('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
-    std::string e = path.substr(dot);
-    std::transform(e.begin(), e.end(), e.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return e;
-}
 
 template <typename T> bool take(std::string_view b, size_t& at, T* v) {
     if (b.size() - at < sizeof(T)) return false;
@@ -37,11 +30,6 @@ bool takeString(std::string_view b, size_t& at, std::string* s) {
 }
 
 } // namespace
-
-bool isSectionsFile(const std::string& path) {
-    const std::string e = lowerExtension(path);
-    return e == ".npy" || e == ".csv" || e == ".json" || e == sections_file::kExtension;
-}
 
 SectionsImport parseSectionsFile(const std::string& path, std::string_view b,
                                  const SectionsImportOptions& o) {
@@ -106,32 +94,64 @@ SectionsImport parseSectionsFile(const std::string& path, std::string_view b,
     return r;
 }
 
-SectionsImport importSections(const std::string& path, const SectionsImportOptions& o) {
+LoadResult loadSectionsFile(const std::string& path, const LoadOptions& options,
+                            SectionsParser parse) {
+    LoadResult result;
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        SectionsImport r;
-        r.error = path + ": cannot open: " + std::strerror(errno);
+    std::ostringstream bytes;
+    if (in) bytes << in.rdbuf();
+    if (!in || in.bad()) {
+        result.error = LoadError{path, 0, 0, std::string("cannot read: ") + std::strerror(errno)};
+        return result;
+    }
+    SectionsImportOptions o;
+    o.names = options.sectionNames;
+    o.clockHz = options.clockHz;
+    SectionsImport r = parse(path, bytes.str(), o);
+    if (!r.ok()) {
+        // The parsers name the file first; the load error names it itself.
+        std::string message = r.error;
+        if (message.rfind(path + ": ", 0) == 0) message.erase(0, path.size() + 2);
+        result.error = LoadError{path, LoadError::kInMessage, 0, message};
+        return result;
+    }
+    TraceBuilder builder;
+    for (const std::string& w : r.warnings) builder.addWarning(w);
+    for (SectionSet& s : r.sets) {
+        if (s.lost)
+            builder.addWarning(path + ": " + s.kernel + ": " + std::to_string(s.lost) +
+                               " records lost: the device buffer was full");
+        builder.addSectionSet(std::move(s));
+    }
+    result.trace = builder.build();
+    return result;
+}
+
+SectionsImport importSections(const std::string& path, const SectionsImportOptions& o) {
+    SectionsImport r;
+    std::string error;
+    const TraceReader* reader = recogniseFile(path, &error);
+    if (!reader) {
+        r.error = path + ": " + error;
         return r;
     }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    const std::string bytes = ss.str();
-    const std::string e = lowerExtension(path);
-    SectionsImport r;
-    if (e == ".npy")
-        r = parseNpySections(path, bytes, o);
-    else if (e == ".csv")
-        r = parseCsvSections(path, bytes, o);
-    else if (e == ".json")
-        r = parseJsonSections(path, bytes, o);
-    else if (e == sections_file::kExtension)
-        r = parseSectionsFile(path, bytes, o);
-    else
-        r.error = path + ": not a sections file (.npy, .csv, .json or .sections)";
-    for (const SectionSet& s : r.sets)
-        if (s.lost)
-            r.warnings.push_back(path + ": " + s.kernel + ": " + std::to_string(s.lost) +
-                                 " records lost: the device buffer was full");
+    if (reader->kind != ReaderKind::Sections) {
+        r.error = path +
+                  ": not a sections file (a .npy, .csv or .json timer array, or a "
+                  ".sections file) but " +
+                  std::string(reader->description);
+        return r;
+    }
+    LoadOptions lo;
+    lo.sectionNames = o.names;
+    lo.clockHz = o.clockHz;
+    const LoadResult loaded = reader->load(path, lo);
+    if (!loaded.ok()) {
+        r.error = loaded.error ? path + ": " + loaded.error->message : path + ": cannot load";
+        return r;
+    }
+    r.sets = loaded.trace->sections();
+    r.warnings = loaded.trace->warnings();
     return r;
 }
 

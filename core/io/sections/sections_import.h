@@ -9,6 +9,9 @@
 //             collector is injected: one block per launch, each a header and 48-byte records
 // Values are clock deltas (cycles) unless a clock rate is known. Any problem is an error naming
 // the file and what is wrong (the dtype, the line, the cell, the byte offset); nothing partial.
+// Each format is a reader of its own (io/formats/*_timer_array.cpp, sections_file.cpp) that
+// recognises its files by content; what they load is a Trace holding the sections alone.
+#include "io/load_result.h"
 #include "model/kernel_sections.h"
 
 #include <string>
@@ -28,10 +31,16 @@ struct SectionsImport {
     bool ok() const { return error.empty(); }
 };
 
-// The formats above, by the file's extension (case-insensitive).
+// The sections of a file in any of the formats above, recognised by content (io/trace_reader.h);
+// an error when it is none of them.
 SectionsImport importSections(const std::string& path, const SectionsImportOptions& options = {});
-// Whether importSections reads files with this path's extension.
-bool isSectionsFile(const std::string& path);
+
+// What the sections readers share: the file read whole, parsed, and the sets (with their
+// warnings) as a Trace of their own.
+using SectionsParser = SectionsImport (*)(const std::string& path, std::string_view bytes,
+                                          const SectionsImportOptions& options);
+LoadResult loadSectionsFile(const std::string& path, const LoadOptions& options,
+                            SectionsParser parse);
 
 // The parsers, on bytes already read (`path` names the file in messages).
 SectionsImport parseNpySections(const std::string& path, std::string_view bytes,

@@ -5,9 +5,9 @@
 // lateness, blocking call or what it waited on, and the CPU work behind it; a click jumps the
 // timeline there and selects the launching call. The idle time before the first and after the
 // last GPU op is listed apart, and the checks that would make the figures false are shown first.
-// Computed off the GUI thread (core/analysis/gap_causes.h).
-#include "analysis/gap_causes.h"
-#include "workspace/trace_panel.h"
+// The gap causes are the trace analysis' (core/analysis/gap_causes.h), shared with the timeline;
+// the threshold is the workspace's (Analyses::settings()).
+#include "workspace/analysis_panel.h"
 
 class QCustomPlot;
 class QLabel;
@@ -16,16 +16,13 @@ class QTableView;
 namespace strata {
 
 class GapsTableModel;
-class JobRunner;
 
-class GapsPanel : public TracePanel {
+class GapsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
     GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
     ~GapsPanel() override;
 
-    void setThreshold(TimeNs t); // the timeline's "Launch gaps ≥"
-    void waitForJobs();          // screenshots, tests
     GapsTableModel* model() const { return model_; }
     QCustomPlot* causeChart() const { return byCause_; }
     QCustomPlot* histogram() const { return histogram_; }
@@ -34,19 +31,12 @@ public:
     void activateRow(int row);
 
 protected:
-    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
-    void selectedRangeChanged(std::optional<TimeRange> r) override;
+    Preparation preparation() const override;
+    void present(const std::shared_ptr<const TraceAnalysis>& a) override;
 
 private:
-    void compute();
-    void show(std::shared_ptr<const GapCauses> g);
     void exportMenu();
 
-    std::shared_ptr<const Trace> trace_;
-    std::shared_ptr<const GapCauses> gaps_;
-    std::optional<TimeRange> range_;
-    TimeNs threshold_ = 10'000;
-    JobRunner* jobs_;
     QLabel* summary_;
     QCustomPlot* byCause_;
     QCustomPlot* histogram_;

@@ -5,7 +5,7 @@
 // ancestors stay above, full width); click the root to zoom out. Boxes whose name contains the
 // search text are highlighted, the rest faded. Hover for name, total, self, count and GPU time.
 #include "analysis/call_tree.h"
-#include "timeline/slice_palette.h"
+#include "style/slice_palette.h"
 
 #include <QWidget>
 

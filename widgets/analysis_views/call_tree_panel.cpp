@@ -4,8 +4,7 @@
 #include "charts/chart_export.h"
 #include "flame_graph.h"
 #include "model/track_names.h"
-#include "qt_text.h"
-#include "workspace/job_runner.h"
+#include "style/qt_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,8 +22,8 @@
 namespace strata {
 
 CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
-    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
-      thread_(new QComboBox(this)), direction_(new QComboBox(this)),
+    : AnalysisPanel(workspace, navigation, parent), thread_(new QComboBox(this)),
+      direction_(new QComboBox(this)),
       gpu_(new QCheckBox(tr("Flame widths by GPU time launched"), this)),
       search_(new QLineEdit(this)), view_(new QTreeView(this)), model_(new CallTreeModel(this)),
       flame_(new FlameGraph(this)) {
@@ -63,11 +62,11 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(split, 1);
-    connect(thread_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
-    connect(direction_, &QComboBox::currentIndexChanged, this, [this] { compute(); });
+    connect(thread_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(direction_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(gpu_, &QCheckBox::toggled, this, [this](bool on) {
         flame_->setGpuWeight(on);
-        compute();
+        refresh();
     });
     connect(search_, &QLineEdit::textChanged, flame_, &FlameGraph::setSearch);
     connect(flame_, &FlameGraph::nodeClicked, this, [this, proxy](uint32_t n) {
@@ -91,56 +90,45 @@ void CallTreePanel::setGpuWeight(bool on) {
 void CallTreePanel::setSearch(const QString& text) {
     search_->setText(text);
 }
-void CallTreePanel::waitForJobs() {
-    jobs_->waitForFinished();
-}
 
 void CallTreePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
-    trace_ = trace;
-    range_.reset();
     const QSignalBlocker b(thread_);
     thread_->clear();
     threads_.clear();
     thread_->addItem(tr("All threads"));
-    if (trace_)
-        for (TrackId t = 0; t < trace_->tracks().size(); ++t)
-            if (trace_->track(t).kind == TrackKind::Thread && trace_->track(t).slices.size() > 0) {
+    if (trace)
+        for (TrackId t = 0; t < trace->tracks().size(); ++t)
+            if (trace->track(t).kind == TrackKind::Thread && trace->track(t).slices.size() > 0) {
                 threads_.push_back(t);
-                thread_->addItem(toQString(trackRowName(*trace_, trace_->track(t))));
+                thread_->addItem(toQString(trackRowName(*trace, trace->track(t))));
             }
-    compute();
+    AnalysisPanel::traceChanged(trace);
 }
 
-void CallTreePanel::selectedRangeChanged(std::optional<TimeRange> r) {
-    range_ = r;
-    compute();
-}
-
-void CallTreePanel::compute() {
-    if (!trace_) {
-        jobs_->cancel();
-        model_->setTree(nullptr, nullptr);
-        flame_->setTree(nullptr, nullptr);
-        return;
-    }
-    CallTreeOptions o;
-    o.range = range_.value_or(wholeTrace());
+CallTreePanel::Choice CallTreePanel::choice() const {
+    Choice c;
     const int t = thread_->currentIndex();
-    o.thread = t > 0 && size_t(t - 1) < threads_.size() ? threads_[size_t(t - 1)] : UINT32_MAX;
-    o.bottomUp = direction_->currentIndex() == 1;
-    o.withGpuTime = !o.bottomUp;
-    jobs_->run(
-        [trace = trace_, o](JobControl&) {
-            return std::shared_ptr<const CallTree>(
-                std::make_shared<CallTree>(buildCallTree(*trace, o)));
-        },
-        [this](std::shared_ptr<const CallTree> tree) {
-            tree_ = tree;
-            model_->setTree(trace_, tree_);
-            flame_->setTree(trace_, tree_);
-            view_->header()->resizeSection(0, 300);
-            for (int c = 1; c < CallTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
-        });
+    if (t > 0 && size_t(t - 1) < threads_.size()) c.thread = threads_[size_t(t - 1)];
+    c.bottomUp = direction_->currentIndex() == 1;
+    c.withGpuTime = !c.bottomUp;
+    return c;
+}
+
+AnalysisPanel::Preparation CallTreePanel::preparation() const {
+    return
+        [c = choice()](const TraceAnalysis& a) { a.callTree(c.thread, c.bottomUp, c.withGpuTime); };
+}
+
+void CallTreePanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
+    const Choice c = choice();
+    tree_ =
+        a ? std::shared_ptr<const CallTree>(a, &a->callTree(c.thread, c.bottomUp, c.withGpuTime))
+          : nullptr;
+    model_->setTree(a ? a->tracePtr() : nullptr, tree_);
+    flame_->setTree(a ? a->tracePtr() : nullptr, tree_);
+    if (!tree_) return;
+    view_->header()->resizeSection(0, 300);
+    for (int col = 1; col < CallTreeModel::ColumnCount; ++col) view_->resizeColumnToContents(col);
 }
 
 } // namespace strata

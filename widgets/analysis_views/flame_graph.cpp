@@ -1,8 +1,8 @@
 #include "flame_graph.h"
 
 #include "model/time_text.h"
-#include "qt_text.h"
-#include "timeline/slice_palette.h"
+#include "style/qt_text.h"
+#include "style/slice_palette.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>

@@ -1,7 +1,7 @@
 #include "call_tree_model.h"
 
 #include "model/time_text.h"
-#include "qt_text.h"
+#include "style/qt_text.h"
 
 namespace strata {
 

@@ -4,8 +4,7 @@
 #include "charts/sortable_table.h"
 #include "gaps_table_model.h"
 #include "model/time_text.h"
-#include "timeline/gap_index.h"
-#include "workspace/job_runner.h"
+#include "style/gap_style.h"
 
 #include <qcustomplot.h>
 
@@ -102,9 +101,9 @@ void plotHistogram(QCustomPlot* plot, const GapCauses& g) {
 } // namespace
 
 GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
-    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
-      summary_(new QLabel(this)), byCause_(new QCustomPlot(this)),
-      histogram_(new QCustomPlot(this)), model_(new GapsTableModel(this)) {
+    : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
+      byCause_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
+      model_(new GapsTableModel(this)) {
     table_ = makeSortableTable(model_, this, true, false);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -133,54 +132,24 @@ GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* pare
             [this](const QModelIndex& i) { activateRow(i.row()); });
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& i) { activateRow(i.row()); });
-    traceChanged(trace());
+    refresh();
 }
 
 GapsPanel::~GapsPanel() = default;
-
-void GapsPanel::setThreshold(TimeNs t) {
-    if (t == threshold_) return;
-    threshold_ = t;
-    compute();
-}
-
-void GapsPanel::waitForJobs() {
-    jobs_->waitForFinished();
-}
 
 QString GapsPanel::summaryText() const {
     return summary_->text();
 }
 
-void GapsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
-    trace_ = trace;
-    range_.reset();
-    compute();
+AnalysisPanel::Preparation GapsPanel::preparation() const {
+    return [](const TraceAnalysis& a) { a.gapCauses(); };
 }
 
-void GapsPanel::selectedRangeChanged(std::optional<TimeRange> r) {
-    range_ = r;
-    compute();
-}
-
-void GapsPanel::compute() {
-    if (!trace_) {
-        jobs_->cancel();
-        show(nullptr);
-        return;
-    }
-    jobs_->run(
-        [trace = trace_, range = range_.value_or(wholeTrace()),
-         threshold = threshold_](JobControl&) {
-            return std::shared_ptr<const GapCauses>(
-                std::make_shared<GapCauses>(explainGpuGaps(*trace, threshold, range)));
-        },
-        [this](std::shared_ptr<const GapCauses> g) { show(std::move(g)); });
-}
-
-void GapsPanel::show(std::shared_ptr<const GapCauses> g) {
-    gaps_ = g;
-    model_->setGaps(trace_, gaps_);
+void GapsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
+    // The analysis' gap causes, kept alive by the analysis they belong to.
+    const std::shared_ptr<const GapCauses> g =
+        a ? std::shared_ptr<const GapCauses>(a, &a->gapCauses()) : nullptr;
+    model_->setGaps(a ? a->tracePtr() : nullptr, g);
     if (!g) {
         summary_->setText(tr("Open a trace with GPU work to see why the GPU waited."));
         byCause_->clearPlottables();
@@ -195,7 +164,7 @@ void GapsPanel::show(std::shared_ptr<const GapCauses> g) {
     QString text =
         tr("<b>%1 device gaps over %2</b> (%3 idle)%4.")
             .arg(count)
-            .arg(dur(g->threshold), dur(idle), range_ ? tr(" in the selected range") : QString());
+            .arg(dur(g->threshold), dur(idle), range() ? tr(" in the selected range") : QString());
     for (const DeviceGapStats& d : g->devices) {
         const TimeNs span = d.lastEnd - d.firstStart;
         text +=
@@ -222,7 +191,7 @@ void GapsPanel::activateRow(int row) {
     auto* proxy = static_cast<QSortFilterProxyModel*>(table_->model());
     const QModelIndex src = proxy->mapToSource(proxy->index(row, 0));
     const ExplainedGap* e = model_->gapAt(src.row());
-    if (!e || !trace_) return;
+    if (!e) return;
     const TimeNs pad = std::max<TimeNs>(e->gap.duration(), 1000);
     navigation()->setVisibleRange({e->gap.start - pad, e->gap.end + pad});
     if (e->launch.valid()) navigation()->setSelectedSlice(workspace()->ref(e->launch), true);

@@ -3,7 +3,6 @@
 // appended), its top-level metadata (Kineto's schemaVersion, deviceProperties, distributedInfo;
 // the collector's host, pid, cuda_initialized), and why it holds no GPU activity when it holds
 // none. One implementation for `strata-cli info` and the GUI's Trace Info panel.
-#include "io/trace_loader.h"
 #include "model/run_info.h"
 
 #include <map>
@@ -18,18 +17,28 @@ class Trace;
 
 struct TraceInfo {
     std::string file;
-    std::string format; // "strata", "chrome-json", "chrome-json-gzip", "unknown"
+    std::string format; // the reader's name (LoadResult::format): "strata", "chrome-json", ...
     std::optional<RunInfo> run;
     std::map<std::string, std::string> metadata;
     std::string noGpuReason; // empty when the trace has GPU activity
+    // In-kernel sections: the launches recorded with the trace, of how many kernels, and the
+    // timer arrays imported into it (their files).
+    size_t sectionLaunches = 0;
+    size_t sectionKernels = 0;
+    std::vector<std::string> importedSections;
 };
 
-TraceInfo traceInfo(const Trace& trace, const std::string& file, TraceFormat format);
+// `format`: the reader that loaded it (LoadResult::format; "" is shown as "unknown").
+TraceInfo traceInfo(const Trace& trace, const std::string& file, const std::string& format);
 
-const char* traceFormatName(TraceFormat format);
+// Why a trace holds no GPU activity, for the user: the run record's reason (the program wrote no
+// trace, or ran without capture), the collector's metadata (CUDA never initialised, CUPTI taken
+// by another tool), or a generic line; "" when it holds GPU ops.
+std::string explainMissingGpuActivity(const Trace& trace);
 
 // {"file": str, "format": str, "run": {...} | null, "metadata": {str: str},
-//  "no_gpu_reason": str | null}; "run" as runInfoToJson writes it.
+//  "no_gpu_reason": str | null, "sections": {"launches": n, "kernels": n, "imported": [str]}};
+// "run" as runInfoToJson writes it.
 std::string traceInfoToJson(const TraceInfo& info);
 
 // Label/value rows, in the order a person reads them: what was run (command line quoted as a

@@ -1,13 +1,11 @@
 #include "stats_panel.h"
 
-#include "analysis/gpu_ops.h"
 #include "charts/chart_export.h"
 #include "charts/row_table_model.h"
 #include "charts/sortable_table.h"
 #include "model/cupti_names.h"
 #include "model/time_text.h"
-#include "qt_text.h"
-#include "workspace/job_runner.h"
+#include "style/qt_text.h"
 
 #include <qcustomplot.h>
 
@@ -146,8 +144,8 @@ struct StatsPanel::Models {
 };
 
 StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
-    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
-      summary_(new QLabel(this)), tabs_(new QTabWidget(this)),
+    : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
+      tabs_(new QTabWidget(this)),
       group_(new QCheckBox(tr("Group by the launching CPU op / NVTX range"), this)),
       categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
@@ -217,7 +215,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
                     this->navigation()->setVisibleRange({w.start - pad, w.end + pad});
                 }
             });
-    traceChanged(trace());
+    refresh();
 }
 
 StatsPanel::~StatsPanel() = default;
@@ -238,9 +236,6 @@ QAbstractItemModel* StatsPanel::devicesModel() const {
     return &m_->busy;
 }
 
-void StatsPanel::waitForJobs() {
-    jobs_->waitForFinished();
-}
 void StatsPanel::showTab(Tab t) {
     tabs_->setCurrentIndex(int(t));
 }
@@ -250,55 +245,32 @@ void StatsPanel::setGroupByOp(bool on) {
     groupByOp_ = on;
     const QSignalBlocker b(group_);
     group_->setChecked(on);
-    compute();
+    refresh();
 }
 
-void StatsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
-    trace_ = trace;
-    range_.reset();
-    compute();
+AnalysisPanel::Preparation StatsPanel::preparation() const {
+    return [group = groupByOp_](const TraceAnalysis& a) {
+        a.opStats(group);
+        a.advice(); // and the gap causes behind it
+    };
 }
 
-void StatsPanel::selectedRangeChanged(std::optional<TimeRange> r) {
-    range_ = r;
-    compute();
-}
-
-void StatsPanel::compute() {
-    if (!trace_) {
-        jobs_->cancel();
-        show(nullptr);
-        return;
-    }
-    OpStatsOptions o;
-    o.range = range_.value_or(wholeTrace());
-    o.groupByLaunchingOp = groupByOp_;
-    jobs_->run(
-        [trace = trace_, o](JobControl&) {
-            auto dat = std::make_shared<StatsViewData>();
-            const GpuOpList ops = collectGpuOps(*trace, o.range);
-            dat->ops = computeOpStats(*trace, ops, o);
-            dat->gaps = explainGpuGaps(*trace, ops, 10'000);
-            dat->advice = adviseTrace(*trace, ops, dat->gaps);
-            return std::shared_ptr<const StatsViewData>(dat);
-        },
-        [this](std::shared_ptr<const StatsViewData> dat) { show(std::move(dat)); });
-}
-
-void StatsPanel::show(std::shared_ptr<const StatsViewData> dat) {
-    data_ = dat;
-    m_->kernels.setRows(dat ? dat->ops.kernels : std::vector<KernelRow>{});
-    m_->cpuOps.setRows(dat ? dat->ops.cpuOps : std::vector<CpuOpRow>{});
-    m_->copies.setRows(dat ? dat->ops.copies : std::vector<CopyRow>{});
-    m_->findings.setRows(dat ? dat->advice.findings : std::vector<Finding>{});
+void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
+    const OpStats* ops = a ? &a->opStats(groupByOp_) : nullptr;
+    const GapCauses* gaps = a ? &a->gapCauses() : nullptr;
+    const Advice* advice = a ? &a->advice() : nullptr;
+    m_->kernels.setRows(ops ? ops->kernels : std::vector<KernelRow>{});
+    m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
+    m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
+    m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});
     std::vector<BusyRow> busy;
     categories_->clearPlottables();
     histogram_->clearPlottables();
-    if (dat) {
-        for (const DeviceGapStats& g : dat->gaps.devices)
+    if (a) {
+        for (const DeviceGapStats& g : gaps->devices)
             busy.push_back({tr("GPU %1 (its span)").arg(g.device), g.device,
                             g.lastEnd - g.firstStart, g.busy, g.idle});
-        for (const StepGaps& s : dat->gaps.steps)
+        for (const StepGaps& s : gaps->steps)
             busy.push_back({QString::fromStdString(s.step.name), s.device,
                             s.step.end - s.step.start, s.step.end - s.step.start - s.idle, s.idle});
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -307,7 +279,7 @@ void StatsPanel::show(std::shared_ptr<const StatsViewData> dat) {
         bars->setPen(Qt::NoPen);
         double top = 0;
         int k = 0;
-        for (const CategoryRow& c : dat->ops.categories) {
+        for (const CategoryRow& c : ops->categories) {
             if (!c.count) continue;
             bars->addData(k, double(c.time) / 1e6);
             ticker->addTick(
@@ -321,13 +293,13 @@ void StatsPanel::show(std::shared_ptr<const StatsViewData> dat) {
         categories_->xAxis->setRange(0, top > 0 ? top * 1.1 : 1);
         categories_->xAxis->setLabel(tr("GPU time by category (ms)"));
         uint64_t kernels = 0;
-        for (const KernelRow& r : dat->ops.kernels) kernels += r.time.count;
+        for (const KernelRow& r : ops->kernels) kernels += r.time.count;
         QString text = tr("%1 kernels, %2 of kernel time, %3 kernel names%4.")
                            .arg(kernels)
-                           .arg(d(double(dat->ops.kernelTime)))
-                           .arg(dat->ops.kernels.size())
-                           .arg(range_ ? tr(" in the selected range") : QString());
-        for (const std::string& w : dat->advice.warnings)
+                           .arg(d(double(ops->kernelTime)))
+                           .arg(ops->kernels.size())
+                           .arg(range() ? tr(" in the selected range") : QString());
+        for (const std::string& w : advice->warnings)
             text += "<br><span style='color:#a04000'>⚠ " +
                     QString::fromStdString(w).toHtmlEscaped() + "</span>";
         summary_->setText(text);
@@ -345,14 +317,14 @@ void StatsPanel::show(std::shared_ptr<const StatsViewData> dat) {
 void StatsPanel::selectKernelRow(int row) {
     histogram_->clearPlottables();
     const KernelRow* k = m_->kernels.rowAt(row);
-    if (!k || !trace_) {
+    if (!k || !analysis()) {
         histogram_->replot();
         return;
     }
     // The durations of this kernel in the range, on log bins (4 per decade).
-    const TimeRange r = range_.value_or(wholeTrace());
+    const TimeRange r = analysis()->range();
     std::vector<double> durs;
-    for (const Track& t : trace_->tracks()) {
+    for (const Track& t : analysis()->trace().tracks()) {
         if (t.kind != TrackKind::GpuStream) continue;
         for (SliceIndex i = 0; i < t.slices.size(); ++i)
             if (t.slices.name[i] == k->nameId && t.slices.kind[i] == SliceKind::Kernel &&

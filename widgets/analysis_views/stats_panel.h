@@ -9,11 +9,9 @@
 //   CPU Ops   count, total, self, and the GPU time of what each launched;
 //   Copies    by kind and pageable: bytes, time, GB/s;
 //   Advisor   the findings with their evidence; a click shows where in the timeline.
-// Every table exports CSV, every chart PNG/SVG/PDF.
-#include "analysis/advisor.h"
-#include "analysis/gap_causes.h"
-#include "analysis/op_stats.h"
-#include "workspace/trace_panel.h"
+// Every table exports CSV, every chart PNG/SVG/PDF. The figures are the trace analysis' (shared
+// with the Gaps dock and the timeline: the gap causes behind the advisor are computed once).
+#include "workspace/analysis_panel.h"
 
 class QAbstractItemModel;
 class QCheckBox;
@@ -24,27 +22,18 @@ class QTableView;
 
 namespace strata {
 
-class JobRunner;
 template <typename Row> class RowTableModel;
 
-struct StatsViewData {
-    OpStats ops;
-    GapCauses gaps;
-    Advice advice;
-};
-
-class StatsPanel : public TracePanel {
+class StatsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
     enum Tab { OverviewTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
     StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
     ~StatsPanel() override;
 
-    void waitForJobs();
     void showTab(Tab t);
     void setGroupByOp(bool on);
     void selectKernelRow(int row); // the duration histogram shows that kernel (source row)
-    const StatsViewData* view() const { return data_.get(); }
     QAbstractItemModel* kernelsModel() const;
     QAbstractItemModel* cpuOpsModel() const;
     QAbstractItemModel* copiesModel() const;
@@ -54,20 +43,14 @@ public:
     QCustomPlot* histogramChart() const { return histogram_; }
 
 protected:
-    void traceChanged(const std::shared_ptr<const Trace>& trace) override;
-    void selectedRangeChanged(std::optional<TimeRange> r) override;
+    Preparation preparation() const override;
+    void present(const std::shared_ptr<const TraceAnalysis>& a) override;
 
 private:
     struct Models;
-    void compute();
-    void show(std::shared_ptr<const StatsViewData> d);
     void exportMenu();
 
-    std::shared_ptr<const Trace> trace_;
-    std::shared_ptr<const StatsViewData> data_;
-    std::optional<TimeRange> range_;
     bool groupByOp_ = false;
-    JobRunner* jobs_;
     QLabel* summary_;
     QTabWidget* tabs_;
     QCheckBox* group_;

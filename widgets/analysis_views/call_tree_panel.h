@@ -2,9 +2,9 @@
 // The Call Tree dock: the CPU hierarchy of one thread or all, top-down or bottom-up, as a tree
 // (total, self, count, GPU time launched) beside a flame graph (click to zoom, search to
 // highlight, widths by CPU time or by the GPU time of the work launched). Over the selected range
-// or the whole trace; computed off the GUI thread (core/analysis/call_tree.h).
-#include "analysis/call_tree.h"
-#include "workspace/trace_panel.h"
+// or the whole trace, counting the slices that start in it, whole; the trees are the trace
+// analysis' (core/analysis/call_tree.h), one per thread, direction and weight.
+#include "workspace/analysis_panel.h"
 
 class QCheckBox;
 class QComboBox;
@@ -15,9 +15,8 @@ namespace strata {
 
 class CallTreeModel;
 class FlameGraph;
-class JobRunner;
 
-class CallTreePanel : public TracePanel {
+class CallTreePanel : public AnalysisPanel {
     Q_OBJECT
 public:
     CallTreePanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
@@ -26,21 +25,23 @@ public:
     void setBottomUp(bool on);
     void setGpuWeight(bool on);
     void setSearch(const QString& text);
-    void waitForJobs();
     CallTreeModel* model() const { return model_; }
     FlameGraph* flameGraph() const { return flame_; }
     std::shared_ptr<const CallTree> tree() const { return tree_; }
 
 protected:
     void traceChanged(const std::shared_ptr<const Trace>& trace) override;
-    void selectedRangeChanged(std::optional<TimeRange> r) override;
+    Preparation preparation() const override;
+    void present(const std::shared_ptr<const TraceAnalysis>& a) override;
 
 private:
-    void compute();
-    std::shared_ptr<const Trace> trace_;
+    struct Choice { // what the controls ask for
+        TrackId thread = UINT32_MAX;
+        bool bottomUp = false;
+        bool withGpuTime = true;
+    };
+    Choice choice() const;
     std::shared_ptr<const CallTree> tree_;
-    std::optional<TimeRange> range_;
-    JobRunner* jobs_;
     QComboBox* thread_;
     QComboBox* direction_;
     QCheckBox* gpu_;

@@ -1,11 +1,12 @@
-#include "record/trace_info.h"
+#include "analysis/trace_info.h"
 
+#include "contract/collector_env.h"
 #include "model/trace.h"
-#include "record/record_summary.h"
 #include "util/json_text.h"
 #include "util/shell_words.h"
 
 #include <cstdio>
+#include <set>
 
 namespace strata {
 namespace {
@@ -27,27 +28,36 @@ std::string joined(const std::vector<std::string>& words, const char* sep) {
 
 } // namespace
 
-const char* traceFormatName(TraceFormat format) {
-    switch (format) {
-    case TraceFormat::Strata:
-        return "strata";
-    case TraceFormat::ChromeJson:
-        return "chrome-json";
-    case TraceFormat::ChromeJsonGzip:
-        return "chrome-json-gzip";
-    case TraceFormat::Unknown:
-        break;
-    }
-    return "unknown";
+std::string explainMissingGpuActivity(const Trace& t) {
+    for (const Track& track : t.tracks())
+        if (track.kind == TrackKind::GpuStream && track.slices.size() != 0) return {};
+    if (t.run() && !t.run()->noTraceReason.empty()) return t.run()->noTraceReason;
+    const auto& meta = t.metadata();
+    if (auto it = meta.find(collector_env::kMetaCuptiError); it != meta.end())
+        return "CUPTI could not be used: " + it->second;
+    if (auto it = meta.find(collector_env::kMetaCudaInitialized);
+        it != meta.end() && it->second == "0")
+        return "the program never initialised CUDA: no GPU activity was recorded";
+    return "no GPU activity was recorded (no kernel, copy or set ran while capturing)";
 }
 
-TraceInfo traceInfo(const Trace& trace, const std::string& file, TraceFormat format) {
+TraceInfo traceInfo(const Trace& trace, const std::string& file, const std::string& format) {
     TraceInfo info;
     info.file = file;
-    info.format = traceFormatName(format);
+    info.format = format.empty() ? "unknown" : format;
     info.run = trace.run();
     info.metadata = trace.metadata();
     info.noGpuReason = explainMissingGpuActivity(trace);
+    std::set<std::string> kernels;
+    for (const SectionSet& s : trace.sections()) {
+        if (s.correlation < 0) {
+            info.importedSections.push_back(s.source.empty() ? s.kernel : s.source);
+            continue;
+        }
+        ++info.sectionLaunches;
+        kernels.insert(s.kernel);
+    }
+    info.sectionKernels = kernels.size();
     return info;
 }
 
@@ -72,7 +82,13 @@ std::string traceInfoToJson(const TraceInfo& info) {
         o += "null";
     else
         appendJsonString(o, info.noGpuReason);
-    o += "}";
+    o += ", \"sections\": {\"launches\": " + std::to_string(info.sectionLaunches) +
+         ", \"kernels\": " + std::to_string(info.sectionKernels) + ", \"imported\": [";
+    for (size_t i = 0; i < info.importedSections.size(); ++i) {
+        if (i) o += ", ";
+        appendJsonString(o, info.importedSections[i]);
+    }
+    o += "]}}";
     return o;
 }
 
@@ -106,6 +122,14 @@ std::vector<std::pair<std::string, std::string>> traceInfoRows(const TraceInfo& 
         rows.emplace_back("Command", "— (not recorded: the file has no run record)");
     }
     if (!info.noGpuReason.empty()) rows.emplace_back("GPU activity", info.noGpuReason);
+    if (info.sectionLaunches)
+        rows.emplace_back("In-kernel sections", std::to_string(info.sectionLaunches) + " launch" +
+                                                    (info.sectionLaunches == 1 ? "" : "es") +
+                                                    " of " + std::to_string(info.sectionKernels) +
+                                                    " kernel" +
+                                                    (info.sectionKernels == 1 ? "" : "s"));
+    if (!info.importedSections.empty())
+        rows.emplace_back("Imported timer sections", joined(info.importedSections, "\n"));
     for (const auto& [k, v] : info.metadata) {
         // The launcher's copies of what the run record already says (a run-only trace).
         const bool repeated = info.run && (k == "command_line" || k == "host" || k == "pid" ||

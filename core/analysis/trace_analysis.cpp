@@ -1,0 +1,63 @@
+#include "analysis/trace_analysis.h"
+
+namespace strata {
+
+TraceAnalysis::TraceAnalysis(std::shared_ptr<const Trace> trace, AnalysisSettings settings,
+                             TimeRange range)
+    : trace_(std::move(trace)), settings_(std::move(settings)), range_(range) {}
+
+const GpuOpList& TraceAnalysis::gpuOps() const {
+    return ops_.get([&] { return collectGpuOps(*trace_, range_); });
+}
+
+const GapCauses& TraceAnalysis::gapCauses() const {
+    return causes_.get([&] {
+        return explainGpuGaps(*trace_, gpuOps(), settings_.gapThreshold, settings_.stepPrefix);
+    });
+}
+
+const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
+    return opStats_[groupByLaunchingOp ? 1 : 0].get([&] {
+        OpStatsOptions o;
+        o.range = range_;
+        o.groupByLaunchingOp = groupByLaunchingOp;
+        return computeOpStats(*trace_, gpuOps(), o);
+    });
+}
+
+const Advice& TraceAnalysis::advice() const {
+    return advice_.get([&] { return adviseTrace(*trace_, gpuOps(), gapCauses()); });
+}
+
+const TraceSummary& TraceAnalysis::summary() const {
+    return summary_.get([&] {
+        SummaryOptions o;
+        o.gapThreshold = settings_.gapThreshold;
+        o.range = range_;
+        return summarizeTrace(*trace_, gpuOps(), o);
+    });
+}
+
+const CallTree& TraceAnalysis::callTree(TrackId thread, bool bottomUp, bool withGpuTime) const {
+    ComputedOnce<CallTree>* tree;
+    {
+        const std::lock_guard<std::mutex> lock(treesMutex_);
+        auto& slot = trees_[{thread, bottomUp, withGpuTime}];
+        if (!slot) slot = std::make_unique<ComputedOnce<CallTree>>();
+        tree = slot.get();
+    }
+    return tree->get([&] {
+        CallTreeOptions o;
+        o.range = range_;
+        o.thread = thread;
+        o.bottomUp = bottomUp;
+        o.withGpuTime = withGpuTime;
+        return buildCallTree(*trace_, o);
+    });
+}
+
+const RangeAggregation& TraceAnalysis::rangeAggregation() const {
+    return rangeAggregation_.get([&] { return aggregateRange(*trace_, range_); });
+}
+
+} // namespace strata

@@ -1,0 +1,74 @@
+#pragma once
+// The analysis of one trace, for one set of settings (analysis_settings.h) and one range: every
+// figure the views and strata-cli show, each computed once, on first use, from any thread, and
+// then shared. The timeline's gap drawing, the Gaps, Statistics and Call Tree docks, the Range
+// table and the CLI's summary, gaps, stats and advise all read from one of these, so a gap's
+// cause is decided once per trace and settings, not once per view.
+//
+// "In a range" has one meaning per kind of figure, said by the view that shows it: GPU work, CPU
+// ops and call trees count what STARTS in the range, whole (analysis_range.h); the Range table
+// clips slices to it (range_aggregation.h).
+#include "analysis/advisor.h"
+#include "analysis/analysis_range.h"
+#include "analysis/analysis_settings.h"
+#include "analysis/call_tree.h"
+#include "analysis/gap_causes.h"
+#include "analysis/gpu_ops.h"
+#include "analysis/op_stats.h"
+#include "analysis/range_aggregation.h"
+#include "analysis/trace_summary.h"
+#include "model/trace.h"
+#include "util/computed_once.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+namespace strata {
+
+class TraceAnalysis {
+public:
+    explicit TraceAnalysis(std::shared_ptr<const Trace> trace, AnalysisSettings settings = {},
+                           TimeRange range = wholeTrace());
+    TraceAnalysis(const TraceAnalysis&) = delete;
+    TraceAnalysis& operator=(const TraceAnalysis&) = delete;
+
+    const Trace& trace() const { return *trace_; }
+    const std::shared_ptr<const Trace>& tracePtr() const { return trace_; }
+    const AnalysisSettings& settings() const { return settings_; }
+    TimeRange range() const { return range_; }
+
+    // The GPU ops that start in the range (gpu_ops.h), shared by the analyses below.
+    const GpuOpList& gpuOps() const;
+    // Why the GPU waited: the gaps over the threshold with their causes, per step (gap_causes.h).
+    const GapCauses& gapCauses() const;
+    // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
+    // launching CPU op.
+    const OpStats& opStats(bool groupByLaunchingOp = false) const;
+    // The advisor's findings (advisor.h), from the ops and gap causes above.
+    const Advice& advice() const;
+    // What `strata-cli summary` prints: counts, kernel statistics, every gap, launch latency.
+    const TraceSummary& summary() const;
+    // The CPU call tree of one thread (or all) over the range (call_tree.h; options.range is
+    // this analysis's range), one per (thread, direction, GPU time).
+    const CallTree& callTree(TrackId thread, bool bottomUp, bool withGpuTime) const;
+    // The slices overlapping the range by name, clipped to it (range_aggregation.h).
+    const RangeAggregation& rangeAggregation() const;
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    AnalysisSettings settings_;
+    TimeRange range_;
+    ComputedOnce<GpuOpList> ops_;
+    ComputedOnce<GapCauses> causes_;
+    ComputedOnce<OpStats> opStats_[2];
+    ComputedOnce<Advice> advice_;
+    ComputedOnce<TraceSummary> summary_;
+    ComputedOnce<RangeAggregation> rangeAggregation_;
+    mutable std::mutex treesMutex_;
+    mutable std::map<std::tuple<TrackId, bool, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
+        trees_;
+};
+
+} // namespace strata

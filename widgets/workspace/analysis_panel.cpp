@@ -1,0 +1,63 @@
+#include "analysis_panel.h"
+
+#include "job_runner.h"
+
+#include <QTimer>
+
+namespace strata {
+
+AnalysisPanel::AnalysisPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
+    : TracePanel(workspace, navigation, parent), jobs_(new JobRunner(this)),
+      coalesce_(new QTimer(this)) {
+    coalesce_->setSingleShot(true);
+    coalesce_->setInterval(30);
+    connect(coalesce_, &QTimer::timeout, this, &AnalysisPanel::refresh);
+    connect(analyses(), &Analyses::settingsChanged, this, &AnalysisPanel::refresh);
+    // The subclass's first refresh() comes from its constructor (virtual calls are not yet its
+    // own here).
+}
+
+AnalysisPanel::~AnalysisPanel() = default;
+
+Analyses* AnalysisPanel::analyses() const {
+    return workspace()->analyses();
+}
+
+void AnalysisPanel::traceChanged(const std::shared_ptr<const Trace>&) {
+    range_.reset(); // the navigation has reset the selection too
+    coalesce_->stop();
+    refresh();
+}
+
+void AnalysisPanel::selectedRangeChanged(std::optional<TimeRange> r) {
+    range_ = r;
+    coalesce_->start();
+}
+
+void AnalysisPanel::refresh() {
+    coalesce_->stop();
+    std::shared_ptr<const TraceAnalysis> a;
+    if (range_ || followsWholeTrace()) a = analyses()->current(range_);
+    if (!a) {
+        jobs_->cancel();
+        shown_.reset();
+        present(nullptr);
+        return;
+    }
+    jobs_->run(
+        [a, prepare = preparation()](JobControl&) {
+            prepare(*a);
+            return a;
+        },
+        [this](std::shared_ptr<const TraceAnalysis> ready) {
+            shown_ = std::move(ready);
+            present(shown_);
+        });
+}
+
+void AnalysisPanel::waitForJobs() {
+    if (coalesce_->isActive()) refresh();
+    jobs_->waitForFinished();
+}
+
+} // namespace strata
