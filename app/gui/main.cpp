@@ -3,6 +3,7 @@
 #include "launch_mode.h"
 #include "main_window.h"
 #include "model/time_text.h"
+#include "quit_on_signal.h"
 #include "screenshot.h"
 #include "strata_resources.h"
 
@@ -59,6 +60,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
     strata::initResources();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
+    // SIGTERM, SIGINT, SIGHUP: close as File > Quit does, stopping a running program and keeping
+    // its run record and console log, then exit with 128 + the signal.
+    strata::quitOnSignals();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QString::fromLatin1(kDescription));
@@ -130,7 +134,9 @@ int main(int argc, char** argv) {
                          qPrintable(parser.value(sizeOpt)));
             return 2;
         }
-        return strata::runLaunchMode(parser, launchOpts, files, parser.value(shotOpt), size);
+        const int code =
+            strata::runLaunchMode(parser, launchOpts, files, parser.value(shotOpt), size);
+        return strata::quitSignal() ? 128 + strata::quitSignal() : code;
     }
     if (parser.isSet(launchOpts.run)) {
         std::fprintf(stderr, "strata: --run needs --launch\n");
@@ -190,5 +196,6 @@ int main(int argc, char** argv) {
         w->show();
         w->openFile(files[i]);
     }
-    return app.exec();
+    const int code = app.exec();
+    return strata::quitSignal() ? 128 + strata::quitSignal() : code;
 }
