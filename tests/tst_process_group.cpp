@@ -1,11 +1,13 @@
 // The target's process group (issue 34): the launcher starts the target as the leader of a
 // group of its own, so signals reach its children too (core/record/process_group.h); strata-cli
-// passes the signals sent to it on to that group, and, as a terminal's foreground job, keeps the
-// target in its own group so the terminal's Ctrl-C works as for any command.
+// passes the signals sent to it on to that group (core/record/signal_forwarder.h), and, as a
+// terminal's foreground job, keeps the target in strata-cli's group so the terminal's Ctrl-C
+// works as for any command.
 #include "io/trace_loader.h"
 #include "model/trace.h"
 #include "record/launcher.h"
 #include "record/process_group.h"
+#include "record/signal_forwarder.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,6 +17,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <poll.h>
 #include <pty.h>
@@ -26,6 +29,7 @@ using namespace strata;
 namespace {
 
 const char* const kCli = STRATA_BINARY_DIR "/app/strata-cli";
+const char* const kFake = STRATA_BINARY_DIR "/tests/record_fake_target";
 
 // Whether `pid` still runs: /proc/<pid>/stat exists and its state is not zombie (read here by
 // hand, independently of processGroupAlive).
@@ -63,6 +67,25 @@ bool allGoneWithin(const std::vector<pid_t>& pids, int ms) {
         QTest::qWait(20);
     } while (t.elapsed() < ms);
     return false;
+}
+
+// The first process whose parent is `parent` (from /proc/<pid>/stat), or -1.
+pid_t childOf(pid_t parent) {
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool number = false;
+        const long pid = entry.toLong(&number);
+        if (!number) continue;
+        std::ifstream f("/proc/" + std::to_string(pid) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(f)), {});
+        const size_t paren = text.rfind(')');
+        char state = 0;
+        long ppid = 0;
+        if (paren != std::string::npos &&
+            std::sscanf(text.c_str() + paren + 1, " %c %ld", &state, &ppid) == 2 &&
+            ppid == long(parent))
+            return pid_t(pid);
+    }
+    return -1;
 }
 
 // What the terminal shows within `ms` (poll, so nothing blocks).
@@ -118,9 +141,9 @@ private slots:
         const QString kids = dir_.filePath(QStringLiteral("kids1"));
         Launcher l;
         std::string error;
-        // The two sleeps ignore SIGTERM; the shell does not.
-        const std::string script = "for i in 1 2; do (trap '' TERM; exec sleep 60) & echo $! >> " +
-                                   kids.toStdString() + "; done; wait";
+        // The two sleeps ignore SIGTERM (each says its pid once it does); the shell does not.
+        const std::string script = "for i in 1 2; do sh -c 'trap \"\" TERM; echo $$ >> " +
+                                   kids.toStdString() + "; exec sleep 60' & done; wait";
         QVERIFY2(l.start(shell(script, path("kids-{pid}.strata")), &error), error.c_str());
         const std::vector<pid_t> pids = waitForPids(kids, 2);
         QCOMPARE(pids.size(), size_t(2));
@@ -138,6 +161,24 @@ private slots:
         QCOMPARE(loaded.trace->run()->stopSignals,
                  (std::vector<std::string>{"SIGTERM", "SIGKILL"}));
         QCOMPARE(loaded.trace->run()->signal, std::optional<int>(SIGTERM));
+    }
+
+    // strata-cli's forwarder: a signal that comes before the target runs is held and passed on
+    // once it does; one that comes while it runs goes to its whole group at once.
+    void forwarderHoldsAnEarlySignal() {
+        SignalForwarder forward;
+        QCOMPARE(raise(SIGTERM), 0); // held: this process lives on
+        Launcher l;
+        std::string error;
+        QVERIFY2(l.start(shell("sleep 30", path("held-{pid}.strata")), &error), error.c_str());
+        forward.setTarget(l.pid(), l.processGroup() > 0);
+        QCOMPARE(l.wait(), 128 + SIGTERM);
+
+        Launcher m;
+        QVERIFY2(m.start(shell("sleep 30", path("held-{pid}.strata")), &error), error.c_str());
+        forward.setTarget(m.pid(), m.processGroup() > 0);
+        QCOMPARE(::kill(getpid(), SIGHUP), 0);
+        QCOMPARE(m.wait(), 128 + SIGHUP);
     }
 
     // `kill -TERM <strata-cli>` (here with no terminal: a new session) ends the target's children
@@ -170,31 +211,37 @@ private slots:
     // strata-cli's process group, Ctrl-C typed at the terminal ends it, and strata-cli lives on
     // to write its run record and exit with 128 + SIGINT.
     void cliInATerminalKeepsCtrlC() {
-        const QString pgidFile = dir_.filePath(QStringLiteral("pgid"));
         const std::string out = path("tty-{pid}.strata");
-        const std::string script =
-            "cut -d' ' -f5 /proc/$$/stat > " + pgidFile.toStdString() + "; echo ready; sleep 60";
         int master = -1;
         const pid_t cli = forkpty(&master, nullptr, nullptr, nullptr);
         if (cli < 0) QSKIP("no pseudo-terminal here (forkpty failed)");
         if (cli == 0) {
-            execl(kCli, kCli, "record", "-q", "--no-collector", "-o", out.c_str(), "--", "sh", "-c",
-                  script.c_str(), static_cast<char*>(nullptr));
+            // The stand-in target says "out 0" and sleeps with SIGINT at its default: Ctrl-C
+            // ends it whenever it comes (a shell could be between two commands and hold it).
+            execl(kCli, kCli, "record", "-q", "--no-collector", "-o", out.c_str(), "--", kFake,
+                  "--no-trace", "--chatter", "1", "--sleep-ms", "60000",
+                  static_cast<char*>(nullptr));
             _exit(127);
         }
         std::string seen;
         QElapsedTimer t;
         t.start();
-        while (seen.find("ready") == std::string::npos && t.elapsed() < 10000)
+        while (seen.find("out 0") == std::string::npos && t.elapsed() < 10000)
             seen += readTerminal(master, 100);
-        QVERIFY2(seen.find("ready") != std::string::npos, seen.c_str());
-        QCOMPARE(waitForPids(pgidFile, 1).at(0), cli);  // the target is in strata-cli's group
+        QVERIFY2(seen.find("out 0") != std::string::npos, seen.c_str());
+        const pid_t target = childOf(cli);
+        QVERIFY(target > 0);
+        QCOMPARE(getpgid(target), cli);                 // the target is in strata-cli's group
         QCOMPARE(write(master, "\x03", 1), ssize_t(1)); // Ctrl-C
         int status = 0;
-        for (int i = 0; i < 500 && waitpid(cli, &status, WNOHANG) == 0; ++i)
+        pid_t ended = 0;
+        for (t.restart(); ended == 0 && t.elapsed() < 10000;) {
             seen += readTerminal(master, 20); // keep the terminal drained
+            ended = waitpid(cli, &status, WNOHANG);
+        }
         close(master);
-        QVERIFY(WIFEXITED(status));
+        QVERIFY2(ended == cli, seen.c_str());
+        QVERIFY2(WIFEXITED(status), seen.c_str());
         QCOMPARE(WEXITSTATUS(status), 128 + SIGINT);
         const QStringList files = QDir(dir_.path()).entryList({QStringLiteral("tty-*.strata")});
         QCOMPARE(files.size(), 1);

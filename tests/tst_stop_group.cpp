@@ -90,9 +90,10 @@ private slots:
         QFETCH(int, shellSignal);
         const QString kids = dir_.filePath(QStringLiteral("kids-%1").arg(shellSignal));
         RunController r;
+        // Each child says its pid once it ignores INT and TERM.
         QVERIFY(start(r,
-                      trap + QStringLiteral("for i in 1 2 3; do (trap '' INT TERM; exec sleep 60) "
-                                            "& echo $! >> %1; done; wait")
+                      trap + QStringLiteral("for i in 1 2 3; do sh -c 'trap \"\" INT TERM; echo "
+                                            "$$ >> %1; exec sleep 60' & done; wait")
                                  .arg(kids),
                       QStringLiteral("stop-%1").arg(shellSignal)));
         const std::vector<pid_t> pids = waitForPids(kids, 3);
@@ -126,17 +127,18 @@ private slots:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), sub); // no settings of the user's
         p.setProcessEnvironment(env);
-        // A background command of a non-interactive shell ignores SIGINT: the sleep outlives the
-        // shell's SIGINT until SIGTERM comes, 3 s later.
-        p.start(kStrata, {QStringLiteral("--launch"), QStringLiteral("--run"),
-                          QStringLiteral("--no-collector"), QStringLiteral("-o"),
-                          sub + QStringLiteral("/gui-{pid}.strata"), QStringLiteral("--"),
-                          QStringLiteral("sh"), QStringLiteral("-c"),
-                          QStringLiteral("sleep 60 & echo $! > %1; echo ready; wait").arg(kid)});
+        // The child ignores SIGINT (and says its pid once it does): it outlives the shell's
+        // SIGINT until SIGTERM comes, 3 s later.
+        p.start(
+            kStrata,
+            {QStringLiteral("--launch"), QStringLiteral("--run"), QStringLiteral("--no-collector"),
+             QStringLiteral("-o"), sub + QStringLiteral("/gui-{pid}.strata"), QStringLiteral("--"),
+             QStringLiteral("sh"), QStringLiteral("-c"),
+             QStringLiteral("sh -c 'trap \"\" INT; echo ready; echo $$ > %1; exec sleep 60' & wait")
+                 .arg(kid)});
         QVERIFY(p.waitForStarted());
         const std::vector<pid_t> pids = waitForPids(kid, 1);
         QCOMPARE(pids.size(), size_t(1));
-        QTest::qWait(200); // "ready" reaches the console
         ::kill(pid_t(p.processId()), SIGTERM);
         QVERIFY(p.waitForFinished(15000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
@@ -167,11 +169,12 @@ private slots:
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), sub);
         p.setProcessEnvironment(env);
-        p.start(kStrata, {QStringLiteral("--launch"), QStringLiteral("--run"),
-                          QStringLiteral("--no-collector"), QStringLiteral("-o"),
-                          sub + QStringLiteral("/gui-{pid}.strata"), QStringLiteral("--"),
-                          QStringLiteral("sh"), QStringLiteral("-c"),
-                          QStringLiteral("sleep 60 & echo $! > %1; wait").arg(kid)});
+        p.start(
+            kStrata,
+            {QStringLiteral("--launch"), QStringLiteral("--run"), QStringLiteral("--no-collector"),
+             QStringLiteral("-o"), sub + QStringLiteral("/gui-{pid}.strata"), QStringLiteral("--"),
+             QStringLiteral("sh"), QStringLiteral("-c"),
+             QStringLiteral("sh -c 'trap \"\" INT; echo $$ > %1; exec sleep 60' & wait").arg(kid)});
         QVERIFY(p.waitForStarted());
         QCOMPARE(waitForPids(kid, 1).size(), size_t(1));
         QElapsedTimer t;

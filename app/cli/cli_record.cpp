@@ -11,6 +11,7 @@
 #include "record/launcher.h"
 #include "record/process_group.h"
 #include "record/record_summary.h"
+#include "record/signal_forwarder.h"
 #include "util/terminal_text.h"
 
 #include <algorithm>
@@ -217,16 +218,16 @@ int record(const Args& args) {
     // In a terminal's foreground, the target stays in our process group: the shell's job
     // control (Ctrl-C, Ctrl-Z, fg, a pager after a pipe) goes on working as for any command.
     o.ownProcessGroup = !isForegroundJob();
+    // From before the spawn to the end: a signal never ends strata-cli with the run unrecorded
+    // (one that comes while the target starts is passed on once it runs).
+    SignalForwarder forward;
     Launcher launcher;
     if (!launcher.start(o, &error)) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return 2;
     }
-    int code;
-    {
-        SignalForwarder forward(launcher.pid(), launcher.processGroup() > 0);
-        code = launcher.wait();
-    }
+    forward.setTarget(launcher.pid(), launcher.processGroup() > 0);
+    int code = launcher.wait();
     const RecordingResult result = launcher.finish();
     if (!result.error.empty()) {
         std::fprintf(stderr, "strata-cli record: error: the run record was not written: %s\n",

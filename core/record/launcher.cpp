@@ -7,7 +7,6 @@
 #include "record/process_group.h"
 #include "record/run_files.h"
 
-#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -53,23 +52,6 @@ std::string executableDir() {
     std::string p(buf, size_t(n));
     const size_t slash = p.rfind('/');
     return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
-}
-
-std::atomic<pid_t> gForwardTarget{-1};
-std::atomic<bool> gForwardToGroup{false};
-
-void forwardSignal(int sig, siginfo_t* info, void*) {
-    const pid_t target = gForwardTarget.load();
-    if (target <= 0) return;
-    if (gForwardToGroup.load()) {
-        // The target's group is not ours: whatever reached us (kill, or the terminal while we
-        // are its foreground job) reaches every process of the run.
-        kill(-target, sig);
-    } else if (info && info->si_code <= 0) {
-        // One group with the target: the terminal's signals (SI_KERNEL) reached it already;
-        // only those sent to us alone (kill: si_code <= 0) are passed on.
-        kill(target, sig);
-    }
 }
 
 constexpr int kForwarded[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -423,21 +405,6 @@ RunFileQuery Launcher::query() const {
 std::vector<std::string> Launcher::traceFiles() const {
     if (pid_ <= 0 || !run_.captured) return {};
     return findRunFiles(query()).files;
-}
-
-SignalForwarder::SignalForwarder(pid_t target, bool toGroup) {
-    gForwardTarget.store(target);
-    gForwardToGroup.store(toGroup);
-    struct sigaction sa {};
-    sa.sa_sigaction = forwardSignal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &sa, &old_[i]);
-}
-
-SignalForwarder::~SignalForwarder() {
-    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &old_[i], nullptr);
-    gForwardTarget.store(-1);
 }
 
 } // namespace strata

@@ -116,21 +116,4 @@ private:
     RunFileQuery query() const;
 };
 
-// While alive, SIGINT/SIGTERM/SIGHUP that reach this process are forwarded to the run; the
-// launcher itself keeps running to complete the files. One at a time.
-// toGroup (the target leads its own group, Launcher::processGroup): every such signal, from kill
-// or from the terminal, goes to the target's whole group. Otherwise (strata-cli as a terminal's
-// foreground job, one group with the target): the terminal's Ctrl-C already reached the target
-// and its children, so only signals sent to this process alone (kill) go on, to the target.
-class SignalForwarder {
-public:
-    SignalForwarder(pid_t target, bool toGroup);
-    ~SignalForwarder();
-    SignalForwarder(const SignalForwarder&) = delete;
-    SignalForwarder& operator=(const SignalForwarder&) = delete;
-
-private:
-    struct sigaction old_[3]{};
-};
-
 } // namespace strata
