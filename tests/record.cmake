@@ -12,6 +12,17 @@ if(TARGET tst_launcher)
   add_dependencies(tst_launcher record_fake_target strata-cli)
 endif()
 
+# Nothing lost, nothing hung (issue 34): each run completes only the files its own processes
+# wrote (its run id), a trace that cannot be written is refused up front; the target's process
+# group: signals reach its children, strata-cli forwards to it and keeps Ctrl-C in a terminal.
+strata_add_qtest(tst_run_files SOURCES tst_run_files.cpp LIBS strata_core)
+strata_add_qtest(tst_process_group SOURCES tst_process_group.cpp LIBS strata_core)
+foreach(_t tst_run_files tst_process_group)
+  if(TARGET ${_t})
+    add_dependencies(${_t} record_fake_target strata-cli)
+  endif()
+endforeach()
+
 # What was run is part of the trace: the Run record, appending it, `strata-cli info` (issue 15).
 strata_add_qtest(tst_run_record SOURCES tst_run_record.cpp LIBS strata_core nlohmann_json::nlohmann_json)
 if(TARGET tst_run_record)
@@ -25,6 +36,11 @@ strata_add_qtest(tst_shell_words SOURCES tst_shell_words.cpp LIBS strata_core)
 if(TARGET strata_app_gui)
   strata_add_qtest(tst_launch SOURCES tst_launch.cpp LIBS strata_app_gui)
   add_dependencies(tst_launch record_fake_target)
+endif()
+# Stop and quit reach the target's whole process group; the GUI quits politely on SIGTERM.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_stop_group SOURCES tst_stop_group.cpp LIBS strata_app_gui)
+  add_dependencies(tst_stop_group strata)
 endif()
 if(TARGET tst_screenshot)
   add_dependencies(tst_screenshot record_fake_target) # `strata --launch --run --screenshot`

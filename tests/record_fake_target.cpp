@@ -4,7 +4,7 @@
 //
 //   record_fake_target [--exit N] [--no-cuda] [--cupti-error TEXT] [--spawn-child]
 //                      [--env-to FILE] [--sleep-ms N] [--chatter N] [--ignore-sigint]
-//                      [--no-trace] [--survivor-ms N]
+//                      [--no-trace] [--survivor-ms N] [--no-run-id]
 //
 // --no-cuda       metadata cuda_initialized=0 and no GPU records (a target that never used CUDA)
 // --cupti-error   metadata cupti_error=TEXT (CUPTI taken by another tool)
@@ -15,10 +15,11 @@
 // --ignore-sigint ignores SIGINT (a Stop must escalate to SIGTERM)
 // --no-trace      writes no trace file (a program that died or never started CUDA)
 // --survivor-ms N forks a child that keeps stdout/stderr open and outlives this process by N ms
+// --no-run-id     leaves $STRATA_RUN_ID out of its metadata (a collector older than run ids)
 // Exits with N (default 0).
-#include "io/strata/strata_trace_writer.h"
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
+#include "io/strata/strata_trace_writer.h"
 
 #include <chrono>
 #include <csignal>
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     int chatter = 0;
     bool trace = true;
     int survivorMs = 0;
+    bool noRunId = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--exit" && i + 1 < argc)
@@ -66,6 +68,8 @@ int main(int argc, char** argv) {
             trace = false;
         else if (a == "--survivor-ms" && i + 1 < argc)
             survivorMs = std::atoi(argv[++i]);
+        else if (a == "--no-run-id")
+            noRunId = true;
     }
     for (int k = 0; k < chatter; ++k) {
         char line[64];
@@ -107,6 +111,8 @@ int main(int argc, char** argv) {
     w.metadata(env::kMetaRank, values.rank);
     w.metadata(env::kMetaHost, values.host);
     w.metadata(env::kMetaCudaInitialized, cuda ? "1" : "0");
+    if (const char* runId = std::getenv(env::kRunId); runId && *runId && !noRunId)
+        w.metadata(env::kMetaRunId, runId);
     if (!cuptiError.empty()) w.metadata(env::kMetaCuptiError, cuptiError);
     w.process(pid, "record_fake_target");
     w.thread(pid, pid, "main");

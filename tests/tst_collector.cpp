@@ -522,6 +522,11 @@ void TestCollector::launcherContract() {
     QCOMPARE(slicesNamed(*t, "in_active_step").size(), size_t(1));
     QVERIFY(slicesNamed(*t, "in_wait_step").empty());
     QVERIFY(slicesNamed(*t, "after_schedule").empty());
+    // The collector wrote the run's id ($STRATA_RUN_ID, 32 hex digits), by which the launcher
+    // found the file as its run's and appended the Run record (issue 34).
+    QCOMPARE(t->metadata().at("run_id").size(), size_t(32));
+    QVERIFY(t->run().has_value());
+    QCOMPARE(t->run()->exitCode, std::optional<int>(0));
 #endif
 }
 

@@ -444,6 +444,13 @@ private slots:
         c = fake(QString(), QStringLiteral("no-such-folder/x"));
         QVERIFY(!p->launch(c, &error));
         QVERIFY2(error.contains(QStringLiteral("does not exist")), qPrintable(error));
+        // A file name longer than the file system allows: the dialog says so as the user types,
+        // and a launch is refused with the same words (issue 34: never run and lose the trace).
+        c = fake(QString(), QString(300, QLatin1Char('n')));
+        QVERIFY2(checkLaunchConfig(c).output.contains(QStringLiteral("output file name too long")),
+                 qPrintable(checkLaunchConfig(c).output));
+        QVERIFY(!p->launch(c, &error));
+        QVERIFY2(error.contains(QStringLiteral("output file name too long")), qPrintable(error));
         QVERIFY(!p->running());
     }
 

@@ -1,14 +1,17 @@
 // strata-cli record [-o OUT] [options] -- CMD ARGS...
 // Runs CMD with the CUPTI collector injected (core/record/launcher.h), forwards its exit code
-// and prints what it wrote. Exit codes of its own: 2 usage / collector missing, 126 not
-// executable, 127 command not found (as a shell would).
+// and prints what it wrote. Exit codes of its own: 2 usage / collector missing / output not
+// writable, 126 not executable, 127 command not found (as a shell would), 1 when the target
+// exited with 0 but its run record could not be written.
 #include "cli_commands.h"
 
 #include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
 #include "model/time_text.h"
 #include "record/launcher.h"
+#include "record/process_group.h"
 #include "record/record_summary.h"
+#include "record/signal_forwarder.h"
 #include "util/terminal_text.h"
 
 #include <algorithm>
@@ -46,11 +49,16 @@ const char* kUsage =
     "  -e, --env NAME=VALUE   set NAME in CMD's environment (repeatable)\n"
     "  -u, --unset NAME       remove NAME from CMD's environment (repeatable)\n"
     "  -q, --quiet            no summary\n"
-    "When CMD exits, each trace file it wrote gets a run record (command line, working directory,\n"
-    "environment changes, exit code or signal, start, duration, host); when it wrote none, a\n"
-    "file holding the run record is written at the output path (strata-cli info FILE shows it).\n"
-    "Exit code: CMD's (128+N if a signal N killed it); 127 command not found, 126 not\n"
-    "executable, 2 bad usage or collector missing.\n";
+    "When CMD exits, each trace file its processes wrote (those carrying this run's id) gets a\n"
+    "run record (command line, working directory, environment changes, exit code or signal,\n"
+    "start, duration, host); when they wrote none, a file holding the run record is written at\n"
+    "the output path (strata-cli info FILE shows it).\n"
+    "CMD runs in its own process group unless strata-cli is a terminal's foreground job (then\n"
+    "Ctrl-C and Ctrl-Z reach CMD and its children as usual); SIGINT, SIGTERM and SIGHUP sent to\n"
+    "strata-cli are passed on to CMD's process group (to CMD alone in a terminal).\n"
+    "Exit code: CMD's (128+N if a signal N killed it), or 1 if CMD exited with 0 but its run\n"
+    "record could not be written anywhere; 127 command not found, 126 not executable, 2 bad\n"
+    "usage, collector missing or an output path that cannot be written.\n";
 
 bool parseInt(const std::string& s, long long lo, long long hi, long long* out) {
     char* end = nullptr;
@@ -207,19 +215,25 @@ int record(const Args& args) {
                      "strata-cli record: note: CUDA_INJECTION64_PATH=%s (another tool?) is "
                      "replaced by the Strata collector for this run\n",
                      other);
+    // In a terminal's foreground, the target stays in our process group: the shell's job
+    // control (Ctrl-C, Ctrl-Z, fg, a pager after a pipe) goes on working as for any command.
+    o.ownProcessGroup = !isForegroundJob();
+    // From before the spawn to the end: a signal never ends strata-cli with the run unrecorded
+    // (one that comes while the target starts is passed on once it runs).
+    SignalForwarder forward;
     Launcher launcher;
     if (!launcher.start(o, &error)) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return 2;
     }
-    int code;
-    {
-        SignalForwarder forward(launcher.pid());
-        code = launcher.wait();
-    }
+    forward.setTarget(launcher.pid(), launcher.processGroup() > 0);
+    int code = launcher.wait();
     const RecordingResult result = launcher.finish();
-    if (!result.error.empty())
-        std::fprintf(stderr, "strata-cli record: %s\n", terminalSafe(result.error).c_str());
+    if (!result.error.empty()) {
+        std::fprintf(stderr, "strata-cli record: error: the run record was not written: %s\n",
+                     terminalSafe(result.error).c_str());
+        if (code == 0) code = 1; // the run is lost: never a silent success
+    }
     if (!quiet) {
         std::string out = "strata-cli record: " + terminalSafe(o.command[0]) + " " +
                           describeExit(launcher.run()) + " after " +

@@ -2,6 +2,7 @@
 // window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
 #include "launch_mode.h"
 #include "main_window.h"
+#include "quit_on_signal.h"
 #include "screenshot_options.h"
 #include "strata_resources.h"
 
@@ -48,6 +49,9 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
     strata::initResources();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
+    // SIGTERM, SIGINT, SIGHUP: close as File > Quit does, stopping a running program and keeping
+    // its run record and console log, then exit with 128 + the signal.
+    strata::quitOnSignals();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QString::fromLatin1(kDescription));
@@ -69,7 +73,9 @@ int main(int argc, char** argv) {
                          qPrintable(parser.value(shot.size)));
             return 2;
         }
-        return strata::runLaunchMode(parser, launchOpts, files, parser.value(shot.shot), size);
+        const int code =
+            strata::runLaunchMode(parser, launchOpts, files, parser.value(shot.shot), size);
+        return strata::quitSignal() ? 128 + strata::quitSignal() : code;
     }
     if (parser.isSet(launchOpts.run)) {
         std::fprintf(stderr, "strata: --run needs --launch\n");
@@ -88,5 +94,6 @@ int main(int argc, char** argv) {
     // The first file here, each further one in a window of its own.
     strata::MainWindow::openWindow(files.isEmpty() ? QString() : files.front());
     for (qsizetype i = 1; i < files.size(); ++i) strata::MainWindow::openWindow(files[i]);
-    return app.exec();
+    const int code = app.exec();
+    return strata::quitSignal() ? 128 + strata::quitSignal() : code;
 }

@@ -206,10 +206,19 @@ void ProfileController::stop() {
 bool ProfileController::allowClose() {
     if (!runner_->running()) return true;
     if (closeWhenDone_) return false; // already stopping for a close
-    if (confirmQuit && !confirmQuit()) return false;
+    if (!quitting_ && confirmQuit && !confirmQuit()) return false;
     closeWhenDone_ = true;
     runner_->stop();
     return false;
+}
+
+void ProfileController::quit() {
+    if (quitting_ && runner_->running()) {
+        runner_->hurry();
+        return;
+    }
+    quitting_ = true;
+    window_->close();
 }
 
 void ProfileController::onFinished() {

@@ -33,9 +33,14 @@ public:
     bool launch(const LaunchConfig& c, QString* error);
     bool running() const;
     void stop();
-    // Closing the window while a program runs: asks (confirmQuit), stops it as Stop does and
-    // closes the window once it has exited. True when the window may close now.
+    // Closing the window while a program runs: asks (confirmQuit, unless quit() was called),
+    // stops it as Stop does and closes the window once its process group has ended and its run
+    // record and console log are written. True when the window may close now.
     bool allowClose();
+    // The application is told to quit (SIGTERM, SIGINT, SIGHUP: app/gui/quit_on_signal.h):
+    // closes the window without asking, stopping a running program first as allowClose() does.
+    // Called again while stopping: the next signal of the escalation now.
+    void quit();
 
     void showLaunchDialog(const LaunchConfig* preset = nullptr);
     void runLast();
@@ -76,6 +81,7 @@ private:
     QString commandLine_;
     QString lastLog_;
     bool closeWhenDone_ = false;
+    bool quitting_ = false;
 };
 
 } // namespace strata

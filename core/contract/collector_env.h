@@ -32,6 +32,10 @@ inline constexpr const char* kDuration = "STRATA_DURATION_S";
 inline constexpr const char* kFlushMs = "STRATA_FLUSH_MS";
 // The launcher's pid, so a collector knows it runs under strata-cli record / the GUI.
 inline constexpr const char* kLauncherPid = "STRATA_LAUNCHER_PID";
+// A token unique to one run (32 hex digits, random). Every process of the run inherits it; each
+// file the run writes carries it as the metadata kMetaRunId, written with the first chunk, and
+// the launcher completes only the files that carry its own token (core/record/run_files.h).
+inline constexpr const char* kRunId = "STRATA_RUN_ID";
 
 // The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
 // e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector
@@ -62,5 +66,7 @@ inline constexpr const char* kMetaCommandLine = "command_line";
 inline constexpr const char* kMetaHost = "host";
 inline constexpr const char* kMetaRank = "rank";
 inline constexpr const char* kMetaPid = "pid";
+// $STRATA_RUN_ID as the process found it; in the first chunk (flushed right after the metadata).
+inline constexpr const char* kMetaRunId = "run_id";
 
 } // namespace strata::collector_env

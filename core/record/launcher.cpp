@@ -1,18 +1,18 @@
 #include "record/launcher.h"
 
-#include "io/strata/strata_append.h"
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
+#include "io/strata/strata_append.h"
+#include "record/output_check.h"
+#include "record/process_group.h"
+#include "record/run_files.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -54,41 +54,7 @@ std::string executableDir() {
     return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
 }
 
-std::atomic<pid_t> gForwardTarget{-1};
-
-void forwardSignal(int sig, siginfo_t* info, void*) {
-    // Signals from the terminal (SI_KERNEL) already reached the target through the process
-    // group; only those sent to us alone (kill: si_code <= 0) are passed on.
-    const pid_t target = gForwardTarget.load();
-    if (target > 0 && info && info->si_code <= 0) kill(target, sig);
-}
-
 constexpr int kForwarded[3] = {SIGINT, SIGTERM, SIGHUP};
-
-// The output folder exists and is writable, and (without `force`) no earlier recording would be
-// overwritten: a template with {pid} expands to a new name per process; one without names the
-// same file in every run (with this machine's {rank} and {host}, which the target inherits).
-bool checkOutput(const std::string& outputTemplate, bool force, std::string* error) {
-    const std::string path = expandOutputPath(outputTemplate, currentProcessValues());
-    const size_t slash = path.rfind('/');
-    const std::string dir = slash == 0 ? "/" : path.substr(0, slash);
-    struct stat st {};
-    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-        *error = "output folder " + dir + " does not exist";
-        return false;
-    }
-    if (access(dir.c_str(), W_OK | X_OK) != 0) {
-        *error = "output folder " + dir + " is not writable: " + std::strerror(errno);
-        return false;
-    }
-    if (!force && outputTemplate.find("{pid}") == std::string::npos &&
-        lstat(path.c_str(), &st) == 0) {
-        *error = path + " exists (an earlier recording?): give another -o, or --force to "
-                        "overwrite it";
-        return false;
-    }
-    return true;
-}
 
 } // namespace
 
@@ -166,13 +132,14 @@ std::string resolveCommand(const std::string& name, const std::string& workingDi
 std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                                 const std::string& collectorPath,
                                                 const std::string& outputTemplate,
-                                                const char* const* base) {
+                                                const char* const* base, const std::string& runId) {
     std::vector<std::pair<std::string, std::string>> set;
     if (options.inject) {
         set = toCollectorEnvironment(options, outputTemplate);
         set.emplace_back(collector_env::kCudaInjection, collectorPath);
         set.emplace_back(collector_env::kNvtxInjection, collectorPath);
         set.emplace_back(collector_env::kLauncherPid, std::to_string(getpid()));
+        if (!runId.empty()) set.emplace_back(collector_env::kRunId, runId);
         const std::string injection = std::string(collector_env::kCudaInjection) + "=";
         for (const char* const* e = base; e && *e; ++e) {
             const std::string_view entry = *e;
@@ -210,7 +177,14 @@ int exitCodeFromWaitStatus(int status) {
 
 Launcher::~Launcher() {
     if (running()) {
+        // Not finished by its owner (an early return, an exception): the run's processes are
+        // not left behind. SIGTERM, then SIGKILL if the target is still there after 2 s.
         sendSignal(SIGTERM);
+        for (int i = 0; i < 100 && !poll(nullptr); ++i) {
+            const timespec step{0, 20'000'000};
+            nanosleep(&step, nullptr);
+        }
+        if (running()) sendSignal(SIGKILL);
         wait();
     }
     if (outputFd_ >= 0) close(outputFd_);
@@ -230,15 +204,48 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     const std::string program = resolveCommand(options.command[0], options.workingDirectory, error);
     if (program.empty()) return false;
 
+    // The target's {rank}: from the variables it is given, else from ours.
+    rank_ = rankFromEnvironment([&](const char* name) -> const char* {
+        for (const auto& [k, v] : options.extraEnvironment)
+            if (k == name) return v.c_str();
+        for (const auto& k : options.removedEnvironment)
+            if (k == name) return nullptr;
+        return std::getenv(name);
+    });
     const std::time_t now = std::time(nullptr);
     const std::string tmpl =
         expandStartTime(options.output.empty() ? defaultOutputTemplate() : options.output, now);
     // Absolute, so a target that changes directory still writes where the user asked.
     outputTemplate_ = absolutePath(tmpl, options.workingDirectory);
-    if (!checkOutput(outputTemplate_, options.force, error)) return false;
+    if (!checkOutputTemplate(outputTemplate_, rank_, options.force, error)) return false;
 
+    runId_ = makeRunId();
+    ownGroup_ = options.ownProcessGroup;
     const std::vector<std::string> env =
-        buildTargetEnvironment(options, collector_, outputTemplate_, environ);
+        buildTargetEnvironment(options, collector_, outputTemplate_, environ, runId_);
+    startedAtSec_ = int64_t(now);
+    timespec wall{}, steady{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &steady);
+    if (!spawn(program, options, env, error)) return false;
+    finished_ = false;
+    startedSteadyNs_ = int64_t(steady.tv_sec) * 1'000'000'000 + steady.tv_nsec;
+    run_ = RunInfo{};
+    run_.argv = options.command;
+    run_.executable = program;
+    run_.cwd = canonical(options.workingDirectory.empty() ? "." : options.workingDirectory);
+    run_.envAdded = options.extraEnvironment;
+    run_.envRemoved = options.removedEnvironment;
+    run_.pid = pid_;
+    run_.startUnixNs = int64_t(wall.tv_sec) * 1'000'000'000 + wall.tv_nsec;
+    run_.host = hostName();
+    run_.strataVersion = STRATA_VERSION;
+    run_.captured = options.inject;
+    return true;
+}
+
+bool Launcher::spawn(const std::string& program, const RecordOptions& options,
+                     const std::vector<std::string>& env, std::string* error) {
     std::vector<char*> envp;
     for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
@@ -255,7 +262,12 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     sigemptyset(&empty);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setsigmask(&attr, &empty);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+    if (options.ownProcessGroup) {
+        posix_spawnattr_setpgroup(&attr, 0); // a new group, led by the target (pgid = its pid)
+        flags |= POSIX_SPAWN_SETPGROUP;
+    }
+    posix_spawnattr_setflags(&attr, flags);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     if (!options.workingDirectory.empty())
@@ -277,11 +289,6 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
     }
-
-    startedAtSec_ = int64_t(now);
-    timespec wall{}, steady{};
-    clock_gettime(CLOCK_REALTIME, &wall);
-    clock_gettime(CLOCK_MONOTONIC, &steady);
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
@@ -296,27 +303,6 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     pid_ = pid;
     outputFd_ = outPipe[0];
     errorFd_ = errPipe[0];
-    finished_ = false;
-    startedSteadyNs_ = int64_t(steady.tv_sec) * 1'000'000'000 + steady.tv_nsec;
-    run_ = RunInfo{};
-    run_.argv = options.command;
-    run_.executable = program;
-    run_.cwd = canonical(options.workingDirectory.empty() ? "." : options.workingDirectory);
-    run_.envAdded = options.extraEnvironment;
-    run_.envRemoved = options.removedEnvironment;
-    run_.pid = pid;
-    run_.startUnixNs = int64_t(wall.tv_sec) * 1'000'000'000 + wall.tv_nsec;
-    run_.host = hostName();
-    run_.strataVersion = STRATA_VERSION;
-    run_.captured = options.inject;
-    // The target's {rank}: from the variables it was given, else from ours.
-    rank_ = rankFromEnvironment([&](const char* name) -> const char* {
-        for (const auto& [k, v] : options.extraEnvironment)
-            if (k == name) return v.c_str();
-        for (const auto& k : options.removedEnvironment)
-            if (k == name) return nullptr;
-        return std::getenv(name);
-    });
     return true;
 }
 
@@ -357,10 +343,20 @@ bool Launcher::poll(int* exitCode) {
 }
 
 void Launcher::sendSignal(int sig) {
-    if (!running()) return;
-    const char* name = sigabbrev_np(sig);
-    run_.stopSignals.push_back(name ? std::string("SIG") + name : std::to_string(sig));
-    kill(pid_, sig);
+    // Once the target has exited, its group may still hold its children (own group only: a
+    // shared group is the launcher's own).
+    if (pid_ <= 0 || (finished_ && !groupAlive())) return;
+    run_.stopSignals.push_back(signalName(sig));
+    if (ownGroup_)
+        signalProcessGroup(pid_, sig);
+    else
+        kill(pid_, sig);
+}
+
+bool Launcher::groupAlive() const {
+    if (pid_ <= 0) return false;
+    if (!finished_) return true;
+    return ownGroup_ && processGroupAlive(pid_);
 }
 
 RecordingResult Launcher::finish() {
@@ -369,7 +365,11 @@ RecordingResult Launcher::finish() {
         result.error = "the target has not exited";
         return result;
     }
-    result.files = traceFiles();
+    // Without the collector no process of the run was given the run id: no file can be its.
+    RunFiles found;
+    if (run_.captured) found = findRunFiles(query());
+    result.notes = std::move(found.notes);
+    result.files = std::move(found.files);
     for (const auto& f : result.files) {
         const AppendResult a = appendRunRecord(f, run_);
         if (!a.note.empty()) result.notes.push_back(a.note);
@@ -386,54 +386,25 @@ RecordingResult Launcher::finish() {
     values.rank = safePathValue(rank_);
     values.host = safePathValue(hostName());
     const std::string path = expandOutputPath(outputTemplate_, values);
-    if (!writeRunOnlyTrace(path, run, &result.error)) return result;
+    if (!writeRunOnlyTrace(path, run, &result.error, runId_)) return result;
     result.files.push_back(path);
     result.runOnly = true;
     return result;
 }
 
+RunFileQuery Launcher::query() const {
+    RunFileQuery q;
+    q.outputTemplate = outputTemplate_;
+    q.startedAtSec = startedAtSec_;
+    q.runId = runId_;
+    q.targetPid = pid_;
+    q.rank = rank_;
+    return q;
+}
+
 std::vector<std::string> Launcher::traceFiles() const {
-    std::vector<std::string> files;
-    if (outputTemplate_.empty()) return files;
-    const size_t slash = outputTemplate_.rfind('/');
-    // Only the file name may vary per process; {host} and {rank} in the directory are this
-    // machine's values.
-    const std::string dir =
-        expandOutputPath(outputTemplate_.substr(0, slash), currentProcessValues());
-    const std::string pattern = outputTemplate_.substr(slash + 1);
-    auto fresh = [&](const std::string& p) {
-        struct stat st {};
-        return stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-               int64_t(st.st_mtime) >= startedAtSec_ - 1;
-    };
-    if (!hasPlaceholders(pattern)) {
-        if (fresh(dir + "/" + pattern)) files.push_back(dir + "/" + pattern);
-        return files;
-    }
-    if (DIR* d = opendir(dir.c_str())) {
-        while (const dirent* e = readdir(d)) {
-            const std::string name = e->d_name;
-            if (matchesOutputPath(pattern, name) && fresh(dir + "/" + name))
-                files.push_back(dir + "/" + name);
-        }
-        closedir(d);
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
-SignalForwarder::SignalForwarder(pid_t target) {
-    gForwardTarget.store(target);
-    struct sigaction sa {};
-    sa.sa_sigaction = forwardSignal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &sa, &old_[i]);
-}
-
-SignalForwarder::~SignalForwarder() {
-    for (int i = 0; i < 3; ++i) sigaction(kForwarded[i], &old_[i], nullptr);
-    gForwardTarget.store(-1);
+    if (pid_ <= 0 || !run_.captured) return {};
+    return findRunFiles(query()).files;
 }
 
 } // namespace strata

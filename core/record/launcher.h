@@ -1,10 +1,12 @@
 #pragma once
 // The one launcher (strata-cli record and the GUI's Launch dialog): finds the collector, builds
-// the injected environment, spawns the target without a shell (posix_spawn), waits, forwards
-// its exit code, lists the trace files the target and its exec'd children wrote and completes
-// them with what was run (finish(): a Run record, io/strata/strata_append.h).
+// the injected environment, spawns the target without a shell (posix_spawn) in a process group
+// of its own (record/process_group.h), waits, forwards its exit code, finds the trace files the
+// run's processes wrote (those carrying its run id, record/run_files.h) and completes them with
+// what was run (finish(): a Run record, io/strata/strata_append.h).
 #include "model/run_info.h"
 #include "record/record_options.h"
+#include "record/run_files.h"
 
 #include <csignal>
 #include <cstdint>
@@ -26,12 +28,13 @@ std::string resolveCommand(const std::string& name, const std::string& workingDi
                            std::string* error);
 
 // `base` ("NAME=value" strings, e.g. environ) with the collector's variables set/replaced
-// (none when !options.inject), then options.removedEnvironment unset and
-// options.extraEnvironment set.
+// (none when !options.inject; $STRATA_RUN_ID = runId among them when given), then
+// options.removedEnvironment unset and options.extraEnvironment set.
 std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                                 const std::string& collectorPath,
                                                 const std::string& outputTemplate,
-                                                const char* const* base);
+                                                const char* const* base,
+                                                const std::string& runId = {});
 
 // What finish() did: the trace files of the run, each completed with the Run record.
 struct RecordingResult {
@@ -49,21 +52,30 @@ int exitCodeFromWaitStatus(int status);
 class Launcher {
 public:
     Launcher() = default;
-    ~Launcher(); // waits for a still-running target after sending it SIGTERM
+    // A target still running is sent SIGTERM (its group), SIGKILL after 2 s, and reaped.
+    ~Launcher();
     Launcher(const Launcher&) = delete;
     Launcher& operator=(const Launcher&) = delete;
 
-    // Validates the options, finds the collector (unless !options.inject), resolves the command
-    // and spawns it.
+    // Validates the options, finds the collector (unless !options.inject), resolves the command,
+    // checks that the output can be written (record/output_check.h) and spawns it.
     bool start(const RecordOptions& options, std::string* error);
     pid_t pid() const { return pid_; }
+    // The target's process group (its pid) when options.ownProcessGroup, else 0.
+    pid_t processGroup() const { return ownGroup_ && pid_ > 0 ? pid_ : 0; }
+    // The run's token, in the target's $STRATA_RUN_ID (contract/collector_env.h: kRunId).
+    const std::string& runId() const { return runId_; }
     bool running() const { return pid_ > 0 && !finished_; }
     // Blocks until the target exits; returns exitCodeFromWaitStatus. Safe to call again.
     int wait();
     // Non-blocking: true (and *exitCode) once the target has exited.
     bool poll(int* exitCode);
-    // e.g. the GUI's Stop: SIGINT, then SIGTERM; recorded in the run's stopSignals.
+    // e.g. the GUI's Stop: SIGINT, then SIGTERM, SIGKILL; recorded in the run's stopSignals.
+    // Sent to the target's whole process group (its children too), also after the target itself
+    // exited while groupAlive(); with a shared group, to the target alone while it runs.
     void sendSignal(int sig);
+    // The target runs, or (own group) a process of its group does (record/process_group.h).
+    bool groupAlive() const;
     // With options.captureOutput: the read ends of the target's stdout and stderr pipes (close-
     // on-exec, blocking; EOF once the target and its children closed them), else -1. Owned by
     // the launcher, closed by its destructor.
@@ -72,14 +84,15 @@ public:
 
     // What is being run: filled by start(), the exit and duration once wait()/poll() saw it.
     const RunInfo& run() const { return run_; }
-    // After the target exited: appends the Run record to each trace file of the run, or, when
-    // there is none, writes one holding it (and the reason) at the output path expanded for the
-    // target's pid. Call once.
+    // After the target exited: appends the Run record to each trace file of the run
+    // (traceFiles()), or, when there is none, writes one holding it (and the reason, and the run
+    // id) at the output path expanded for the target's pid. Call once.
     RecordingResult finish();
 
     const std::string& outputTemplate() const { return outputTemplate_; } // absolute
     const std::string& collectorPath() const { return collector_; }
-    // Trace files matching the output template written since start(), sorted by name.
+    // The run's trace files (record/run_files.h: matching the output template, changed since
+    // start(), carrying this run's id), sorted by name; none without the collector.
     std::vector<std::string> traceFiles() const;
 
 private:
@@ -94,22 +107,13 @@ private:
     int64_t startedSteadyNs_ = 0;
     RunInfo run_;
     std::string rank_; // the target's rank ({rank} of its output path)
+    std::string runId_;
+    bool ownGroup_ = true;
 
+    bool spawn(const std::string& program, const RecordOptions& options,
+               const std::vector<std::string>& env, std::string* error);
     void exited(int waitStatus);
-};
-
-// While alive, SIGINT/SIGTERM/SIGHUP sent to this process (kill, not the terminal's Ctrl-C,
-// which reaches the target directly as it shares the foreground process group) are forwarded
-// to `target`; the launcher itself keeps running to collect the files. One at a time.
-class SignalForwarder {
-public:
-    explicit SignalForwarder(pid_t target);
-    ~SignalForwarder();
-    SignalForwarder(const SignalForwarder&) = delete;
-    SignalForwarder& operator=(const SignalForwarder&) = delete;
-
-private:
-    struct sigaction old_[3]{};
+    RunFileQuery query() const;
 };
 
 } // namespace strata

@@ -34,6 +34,11 @@ struct RecordOptions {
     // false: run the target as it is, without the collector (no CUDA toolkit when Strata was
     // built, or the user's choice); the run is still recorded (a Run record, Launcher::finish).
     bool inject = true;
+    // true: the target leads a process group of its own, so Stop and forwarded signals reach
+    // its children too (core/record/process_group.h). false: it stays in the launcher's group
+    // (strata-cli record as a terminal's foreground job: Ctrl-C, Ctrl-Z and terminal reads then
+    // work for the whole job as the shell set it up).
+    bool ownProcessGroup = true;
 };
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.

@@ -7,11 +7,11 @@
 
 #include "collector_callbacks.h"
 #include "collector_instance.h"
+#include "contract/collector_env.h"
+#include "contract/output_path.h"
 #include "other_tool.h"
 #include "process_hooks.h"
 #include "process_info.h"
-#include "contract/collector_env.h"
-#include "contract/output_path.h"
 
 #include <cupti.h>
 
@@ -160,9 +160,14 @@ void Collector::start(bool fromCuda) {
     const int64_t mono = int64_t(clockNs());
     writer.metadata("clock_realtime_offset_ns", std::to_string(realtimeNs() - mono));
     writer.metadata("output_template", config.outputTemplate);
+    if (const char* runId = std::getenv(env::kRunId); runId && *runId)
+        writer.metadata(env::kMetaRunId, runId);
     writer.process(pid, processName());
     writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
     for (const auto& w : config.warnings) writer.warning(w);
+    // The run id on disk at once: the launcher finds this file as its run's even if the process
+    // dies before the first timed flush.
+    writer.flush();
 
     {
         std::lock_guard s(scheduleMutex);

@@ -2,6 +2,7 @@
 
 #include "contract/output_path.h"
 #include "record/launcher.h"
+#include "record/output_check.h"
 #include "util/shell_words.h"
 
 #include <QDir>
@@ -10,6 +11,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <ctime>
 #include <unistd.h>
 
 namespace strata {
@@ -179,6 +181,15 @@ LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
             p.output = QObject::tr("Output folder %1 does not exist").arg(folder);
         else if (!writableDir(folder))
             p.output = QObject::tr("Output folder %1 is not writable").arg(folder);
+    }
+    if (p.output.isEmpty() && QFileInfo(folder).isDir()) {
+        // The file name each process will make of the template fits the file system (the
+        // launcher checks again, with the existing-file check, when the run starts).
+        const QString path = QDir(folder).absoluteFilePath(QFileInfo(out).fileName());
+        std::string why;
+        if (!checkOutputTemplate(expandStartTime(path.toStdString(), std::time(nullptr)), "0", true,
+                                 &why))
+            p.output = QString::fromStdString(why);
     }
     RecordOptions o;
     QString error;

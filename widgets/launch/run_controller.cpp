@@ -14,6 +14,8 @@ constexpr int kReadChunk = 64 * 1024;
 // Per notifier wake-up: enough to keep up with a fast writer, small enough that the event loop
 // (painting, Stop) stays responsive under any rate.
 constexpr int kReadPerWake = 1 << 20;
+// After SIGKILL, how long the run waits for the rest of its process group before it ends anyway.
+constexpr int kKillWaitMs = 2000;
 
 void setNonBlocking(int fd) {
     const int flags = ::fcntl(fd, F_GETFL);
@@ -31,8 +33,11 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 
 RunController::~RunController() {
     if (running()) {
+        // Torn down with the run going (the application quits some other way): its processes
+        // are not left behind, and what was run is still written down.
         launcher_->sendSignal(SIGKILL);
         launcher_->wait();
+        launcher_->finish();
     }
     closePipes();
 }
@@ -99,6 +104,12 @@ void RunController::readSome(int fd, bool isStderr, int maxBytes) {
 void RunController::checkExit() {
     int code = 0;
     if (!launcher_ || finished_ || !launcher_->poll(&code)) return;
+    // Stopping: the run ends when its whole process group has, children that ignore the
+    // signals included (the escalation goes on); at most kKillWaitMs after SIGKILL (a process
+    // in uninterruptible sleep dies when its system call returns).
+    if (stopStage_ > 0 && launcher_->groupAlive() &&
+        (stopStage_ < 3 || stageClock_.elapsed() < kKillWaitMs))
+        return;
     poll_.stop();
     escalation_.stop();
     endedMs_ = clock_.elapsed();
@@ -122,8 +133,18 @@ void RunController::stop() {
     emit stopStatusChanged(stopStatus());
 }
 
-void RunController::escalate() {
+void RunController::hurry() {
     if (!running()) return;
+    if (stopStage_ == 0) {
+        stop();
+        return;
+    }
+    escalation_.stop();
+    escalate();
+}
+
+void RunController::escalate() {
+    if (!running() || stopStage_ >= 3) return;
     if (stopStage_ == 1) {
         stopStage_ = 2;
         launcher_->sendSignal(SIGTERM);
@@ -132,6 +153,7 @@ void RunController::escalate() {
     } else if (stopStage_ == 2) {
         stopStage_ = 3;
         launcher_->sendSignal(SIGKILL);
+        stageClock_.start();
     }
     emit stopStatusChanged(stopStatus());
 }

@@ -2,8 +2,9 @@
 // Runs one launch for the GUI through the one launcher (core/record/launcher.h): the target's
 // stdout and stderr read as they come (QSocketNotifier, never blocking the GUI), its exit seen
 // without waiting on pipes a surviving child may hold, Stop escalating SIGINT -> SIGTERM ->
-// SIGKILL after grace periods, and the run completed (Run record appended, or the run-only
-// trace written) when it ends.
+// SIGKILL after grace periods to the target's whole process group (its children too, until none
+// is left), and the run completed (Run record appended, or the run-only trace written) when it
+// ends.
 #include "record/launcher.h"
 
 #include <QElapsedTimer>
@@ -26,12 +27,16 @@ public:
     };
 
     explicit RunController(QObject* parent = nullptr);
-    ~RunController() override; // a target still running is killed (SIGKILL) and reaped
+    // A run still going is killed (SIGKILL to its group), reaped and completed (Run record).
+    ~RunController() override;
 
     bool start(const RecordOptions& options, QString* error);
     bool running() const { return launcher_ && !finished_; }
-    // SIGINT now, SIGTERM and SIGKILL later unless the target exits first. Again: no effect.
+    // SIGINT now, SIGTERM and SIGKILL later, each to the target's process group, unless the
+    // group has emptied first; finished() once it has. Again: no effect.
     void stop();
+    // Stop, or when stopping already, the next signal now (a second quit request).
+    void hurry();
     bool stopping() const { return stopStage_ > 0; }
     void setGrace(Grace g) { grace_ = g; }
     Grace grace() const { return grace_; }

@@ -1,9 +1,9 @@
 #include "io/strata/strata_append.h"
 
+#include "contract/collector_env.h"
 #include "io/strata/strata_chunks.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_trace_writer.h"
-#include "contract/collector_env.h"
 #include "util/shell_words.h"
 
 #include <cerrno>
@@ -126,7 +126,8 @@ AppendResult appendRunRecord(const std::string& path, const RunInfo& run) {
     return r;
 }
 
-bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string* error) {
+bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string* error,
+                       std::string_view runId) {
     struct stat st {};
     if (lstat(path.c_str(), &st) == 0) {
         *error = path + " exists: the run-record trace was not written";
@@ -139,6 +140,7 @@ bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string*
     w.metadata(env::kMetaCommandLine, joinShellWords(run.argv));
     w.metadata(env::kMetaHost, run.host);
     w.metadata(env::kMetaPid, std::to_string(run.pid));
+    if (!runId.empty()) w.metadata(env::kMetaRunId, runId);
     std::string program = run.argv.empty() ? std::string() : run.argv[0];
     if (const size_t slash = program.rfind('/'); slash != std::string::npos)
         program = program.substr(slash + 1);

@@ -5,6 +5,7 @@
 #include "model/run_info.h"
 
 #include <string>
+#include <string_view>
 
 namespace strata {
 
@@ -23,8 +24,9 @@ struct AppendResult {
 AppendResult appendRunRecord(const std::string& path, const RunInfo& run);
 
 // Writes a new .strata file at `path` (refused if it exists) holding the Run record, the
-// target's process (pid and program name) and the metadata no_trace_reason, command_line, host
-// and pid: what is known of a run that wrote no trace.
-bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string* error);
+// target's process (pid and program name) and the metadata no_trace_reason, command_line, host,
+// pid and (when given) run_id: what is known of a run that wrote no trace.
+bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string* error,
+                       std::string_view runId = {});
 
 } // namespace strata

@@ -1,0 +1,16 @@
+#pragma once
+// Before a run starts: can its output template be written? The launcher refuses to start a run
+// whose trace could not be written (rather than run it and lose it), with the reason.
+#include <string>
+
+namespace strata {
+
+// The folder of `outputTemplate` (absolute, {time} filled in) exists and is writable; the file
+// name each process makes of it fits the file system's limits (NAME_MAX of the folder, PATH_MAX)
+// with {pid} at its widest, {rank} = `rank` and {host} this host; and, without `force`, no
+// earlier recording would be overwritten (a template with {pid} gives a new name per process; one
+// without names the same file in every run). False with the reason otherwise.
+bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
+                         std::string* error);
+
+} // namespace strata
