@@ -100,12 +100,17 @@ PerfettoExportResult ExportActions::exportTo(const QString& path, bool selectedR
     tick.stop();
     dialog.reset();
     result = watcher.result();
-    if (result.ok)
-        window_->statusBar()->showMessage(tr("Exported %L1 events (%2 MB) to %3")
-                                              .arg(result.events)
-                                              .arg(double(result.bytes) / 1e6, 0, 'f', 1)
-                                              .arg(path),
-                                          10000);
+    if (result.ok) {
+        QString text = tr("Exported %L1 events (%2 MB) to %3")
+                           .arg(result.events)
+                           .arg(double(result.bytes) / 1e6, 0, 'f', 1)
+                           .arg(path);
+        if (result.sectionSamplesDropped)
+            text += tr("; %L1 in-kernel section records not written (no kernel or no times to "
+                       "place them)")
+                        .arg(result.sectionSamplesDropped);
+        window_->statusBar()->showMessage(text, 10000);
+    }
     return result;
 }
 
