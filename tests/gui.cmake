@@ -37,3 +37,8 @@ endif()
 if(TARGET strata_widgets)
   strata_add_qtest(tst_gaps_view SOURCES tst_gaps_view.cpp analysis_trace_fixture.h LIBS strata_widgets)
 endif()
+
+# The Console dock's memory bound: lines without a newline are cut and said so (issue 34).
+if(TARGET strata_widgets)
+  strata_add_qtest(tst_console_panel SOURCES tst_console_panel.cpp LIBS strata_widgets)
+endif()

@@ -13,6 +13,13 @@ if(TARGET tst_sections)
     target_link_libraries(tst_sections PRIVATE ${CMAKE_DL_LIBS})
   endif()
 endif()
+# At their limits (issue 34): torn .sections files, section ids and counts that must not size
+# anything, the SM slot layout's cost, 1e400 in a timer JSON.
+strata_add_qtest(tst_sections_limits SOURCES tst_sections_limits.cpp LIBS strata_core)
+if(TARGET tst_sections_limits)
+  target_compile_definitions(tst_sections_limits PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  add_dependencies(tst_sections_limits strata-cli)
+endif()
 
 if(STRATA_HAVE_CUDA AND TARGET CUDA::nvrtc)
   # sections.cuh through NVRTC (no GPU needed to compile): marks become clock, globaltimer, smid

@@ -205,6 +205,35 @@ private slots:
         QCOMPARE(r.trace->devices()[0].smCount, 132);
     }
 
+    void topLevelValuesBeyondWhatJsonLibrariesHold() {
+        // A lone surrogate, a number past the double range and a counter integer past 64 bits:
+        // inside an event each was tolerated; at the top level they rejected the whole trace.
+        // Now the value is kept repaired (U+FFFD, the number as text) and a warning names the key
+        // and where it is; the counter reads as the double it is.
+        const std::string text =
+            "{\"otherData\": {\"host\": \"a\\ud800b\", \"x\": 1e400, \"ok\": \"\\ud83d\\ude00\"},\n"
+            "\"traceEvents\": [" +
+            jsonEvent(0) + ",\n" +
+            "{\"ph\":\"C\",\"name\":\"mem\",\"pid\":1,\"ts\":5,\"args\":{\"bytes\":"
+            "100000000000000000000}}]}";
+        const LoadResult r = readChromeJsonBuffer(text, "other.json");
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        QCOMPARE(r.trace->sliceCount(), size_t(1));
+        // The emoji (a proper surrogate pair) is kept; the lone one replaced.
+        QCOMPARE(r.trace->metadata().at("otherData"),
+                 std::string("{\"host\":\"a\xEF\xBF\xBD"
+                             "b\",\"ok\":\"\xF0\x9F\x98\x80\",\"x\":\"1e400\"}"));
+        QVERIFY2(has(r, "top-level key \"otherData\" (at byte 14, line 1): 1 lone UTF-16 "
+                        "surrogate(s) replaced by U+FFFD, 1 number(s) past the double range kept "
+                        "as text"),
+                 warnings(r).c_str());
+        double counter = 0;
+        for (const Track& t : r.trace->tracks())
+            if (t.counter.size() == 1) counter = t.counter.value[0];
+        QCOMPARE(counter, 1e20);
+        // What is not JSON by its grammar stays an error (tst_chrome_json_reader: "tru").
+    }
+
     void damagedGzipKeepsWhatCameBefore() {
         std::string json = "{\"traceEvents\":[\n";
         for (int i = 0; i < 20000; ++i) json += jsonEvent(i) + (i + 1 < 20000 ? ",\n" : "\n");

@@ -229,6 +229,11 @@ private slots:
         QTest::newRow("no times") << "notimes.json"
                                   << "{\"sections\": [\"a\"]}"
                                   << "no \"times\" array";
+        // A number past the double range: nlohmann throws out_of_range (not a parse_error); it
+        // must be the file's error, not an abort.
+        QTest::newRow("1e400 json") << "huge.json"
+                                    << "{\"sections\": [\"a\"], \"times\": [[1, 1e400]]}"
+                                    << "the number 1e400 at byte 34 is past the range of a double";
         QTest::newRow("bad clock") << "clock.json"
                                    << "{\"sections\": [\"a\"], \"clock_hz\": -1, \"times\": [[1]]}"
                                    << "\"clock_hz\" must be a positive number";

@@ -9,10 +9,13 @@
 #include "charts/chart_export.h"
 #include "io/strata/strata_trace_writer.h"
 #include "main_window.h"
+#include "model/trace_builder.h"
+#include "screenshot.h"
 #include "sections/section_charts.h"
 #include "sections/section_stats_model.h"
 #include "sections/sections_panel.h"
 #include "sections/slowest_blocks_model.h"
+#include "timeline/section_lanes.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 #include "workspace/workspace.h"
@@ -20,7 +23,9 @@
 #include <qcustomplot.h>
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -213,6 +218,172 @@ private slots:
         QCOMPARE(sectionTimeShift(*w.trace(), w.trace()->sections()[0]), TimeNs(5000));
         w.timeline()->selectSlice(kernel);
         QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+    }
+
+    void manySectionsDrawInTime_data() {
+        QTest::addColumn<int>("sections");
+        QTest::addColumn<int>("iterations");
+        QTest::newRow("8000 x 1") << 8000 << 1;
+        QTest::newRow("10000 x 3") << 10000 << 3;
+        QTest::newRow("65535 x 1") << 65535 << 1;
+    }
+    void manySectionsDrawInTime() {
+        // times[s][i] = s + 1 + i: the 12 largest sections are the last 12, the others fold into
+        // "other". Every tab draws and the dock's screenshot is written well within the test's
+        // time (these took a legend entry, a bar series and a box per section and never ended).
+        QFETCH(int, sections);
+        QFETCH(int, iterations);
+        std::string data;
+        for (int sct = 0; sct < sections; ++sct)
+            for (int i = 0; i < iterations; ++i) {
+                const int64_t v = sct + 1 + i;
+                data.append(reinterpret_cast<const char*>(&v), 8);
+            }
+        std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" +
+                             std::to_string(sections) + ", " + std::to_string(iterations) + "), }";
+        while ((10 + header.size() + 1) % 64) header += ' ';
+        header += '\n';
+        std::string npy = "\x93NUMPY";
+        npy += char(1);
+        npy += char(0);
+        npy += char(header.size() & 0xff);
+        npy += char(header.size() >> 8);
+        const QString file = dir_.filePath(QString("many%1x%2.npy").arg(sections).arg(iterations));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(npy + header + data));
+        f.close();
+        QElapsedTimer clock;
+        clock.start();
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        w.resize(1400, 900);
+        QString error;
+        QVERIFY2(w.openFileSync(file, &error), qPrintable(error));
+        SectionsPanel* p = w.sectionsPanel();
+        p->waitForJobs();
+        const SectionViewData* v = p->view();
+        QVERIFY(v);
+        QCOMPARE(v->stats.sections.size(), size_t(sections));
+        QCOMPARE(v->names.size(), size_t(13));
+        QCOMPARE(v->names.back(), "other (" + std::to_string(sections - 12) + " sections)");
+        QCOMPARE(v->names.front(), "section " + std::to_string(sections - 12));
+        QCOMPARE(v->iterations.size(), size_t(iterations));
+        for (auto tab :
+             {SectionsPanel::TableTab, SectionsPanel::BoxTab, SectionsPanel::IterationsTab,
+              SectionsPanel::HeatmapTab, SectionsPanel::SmTimelineTab}) {
+            p->showTab(tab);
+            QVERIFY(!p->grab().isNull());
+        }
+        QCOMPARE(p->chart(SectionsPanel::IterationsTab)->legend->itemCount(), 13);
+        QCOMPARE(p->slowestModel()->columnCount(), 3 + 13);
+        // strata --screenshot of the dock (what never exited).
+        ScreenshotOptions so;
+        so.trace = file;
+        so.output = dir_.filePath("many.png");
+        so.size = QSize(1200, 800);
+        so.sectionsTab = "iterations";
+        QCOMPARE(runScreenshot(so), 0);
+        QVERIFY(QImage(so.output).width() > 0);
+        qInfo("%d sections x %d: opened, drawn and shot in %lld ms", sections, iterations,
+              static_cast<long long>(clock.elapsed()));
+        QVERIFY2(clock.elapsed() < 60000, qPrintable(QString::number(clock.elapsed())));
+    }
+
+    void sectionId65535() {
+        // One launch whose one section id is 65,535 on SM 65,535: one column, one SM lane, one
+        // slot; every tab and the expanded timeline lanes draw.
+        const QString file = dir_.filePath("id65535.strata");
+        {
+            const std::string recs = record(0, 300, 0, 65535, 65535);
+            StrataTraceWriter w;
+            std::string error;
+            QVERIFY(w.open(file.toStdString(), &error));
+            GpuActivity g;
+            g.device = 0;
+            g.stream = 7;
+            w.gpuOp(5000, 5500, w.string("big"), SliceKind::Kernel, g, 3);
+            StrataTraceWriter::SectionsLaunch l;
+            l.correlation = 3;
+            l.kernel = "big";
+            l.device = 0;
+            l.clockHz = 1e9;
+            l.attempted = 1;
+            l.records = reinterpret_cast<const uint8_t*>(recs.data());
+            l.count = 1;
+            w.sections(l);
+            QVERIFY(w.close());
+        }
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        QString error;
+        QVERIFY2(w.openFileSync(file, &error), qPrintable(error));
+        SectionsPanel* p = w.sectionsPanel();
+        p->waitForJobs();
+        const SectionViewData* v = p->view();
+        QVERIFY(v);
+        QCOMPARE(v->names, (std::vector<std::string>{"section 65535"}));
+        QCOMPARE(v->blocks.size(), size_t(1));
+        QCOMPARE(v->blocks[0].bySection, (std::vector<double>{300}));
+        QCOMPARE(v->lanes.rows.size(), size_t(1));
+        for (auto tab : {SectionsPanel::BoxTab, SectionsPanel::IterationsTab,
+                         SectionsPanel::HeatmapTab, SectionsPanel::SmTimelineTab}) {
+            p->showTab(tab);
+            QVERIFY(!p->grab().isNull());
+        }
+        const auto& rows = w.timeline()->layout().rows();
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].kind == TrackRow::Kind::Sections) {
+                QCOMPARE(rows[i].smLanes, 1);
+                w.timeline()->setRowExpanded(int(i), true);
+            }
+        w.timeline()->buildLevelOfDetail();
+        QImage img(1200, 800, QImage::Format_ARGB32);
+        QPainter painter(&img);
+        w.timeline()->paintTracksArea(painter);
+    }
+
+    void laneMemoryFollowsTheRecords() {
+        // 100,000 launches of one record each on 132 SMs: the lanes' rasters took 64 buckets x
+        // every SM of the device per launch (100,000 x 132 x 64 x 2 bytes = 1.7 GB). Now each
+        // holds at most one cell per sample. And 1,000 launches on SMs spread over 0..64,935.
+        for (const auto& [launches, smStep] : {std::pair{100000, 1}, std::pair{1000, 65}}) {
+            TraceBuilder b;
+            GpuActivity g;
+            g.device = 0;
+            g.stream = 7;
+            const TrackId stream = b.gpuStreamTrack(0, 7, 0, 7);
+            const StringId k = b.intern("k");
+            for (int i = 0; i < launches; ++i) {
+                SliceInput s;
+                s.start = 1000 * int64_t(i);
+                s.dur = 500;
+                s.name = k;
+                s.kind = SliceKind::Kernel;
+                s.correlation = i;
+                s.gpu = &g;
+                b.addSlice(stream, s);
+                const std::string r =
+                    record(uint64_t(i) * 1000, uint64_t(i) * 1000 + 400, 0, uint16_t(i % 3),
+                           uint16_t((i * smStep) % (smStep == 1 ? 132 : 65536)));
+                appendSectionRecords(b.sectionSet(i, "k", 0),
+                                     reinterpret_cast<const uint8_t*>(r.data()), 1, nullptr);
+            }
+            const auto t = b.build();
+            SectionLanesCache cache;
+            QElapsedTimer clock;
+            clock.start();
+            cache.reset(t.get());
+            qInfo("%d launches: lanes cache in %lld ms", launches,
+                  static_cast<long long>(clock.elapsed()));
+            QCOMPARE(cache.launches().size(), size_t(launches));
+            QCOMPARE(cache.smsOf(0).size(), size_t(smStep == 1 ? 132 : 1000));
+            size_t cells = 0;
+            for (const auto& l : cache.launches()) cells += l.summary_.size();
+            QVERIFY2(cells <= size_t(launches), qPrintable(QString::number(cells)));
+        }
     }
 
     void importErrorsNameTheFile() {

@@ -103,8 +103,9 @@ private slots:
         t.start();
         r.stop();
         QVERIFY(done.wait(10000));
-        // SIGKILL goes at 300 + 300 ms; the children are gone when the run ends.
-        QVERIFY2(t.elapsed() >= 580 && t.elapsed() < 4000,
+        // SIGKILL goes at 300 + 300 ms (Qt's coarse timers may fire up to 5 % early: 570); the
+        // children are gone when the run ends.
+        QVERIFY2(t.elapsed() >= 570 && t.elapsed() < 4000,
                  qPrintable(QString::number(t.elapsed())));
         QVERIFY(!anyRunning(pids));
         QCOMPARE(r.run().stopSignals, (std::vector<std::string>{"SIGINT", "SIGTERM", "SIGKILL"}));

@@ -7,6 +7,7 @@
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -654,6 +655,58 @@ private slots:
         QVERIFY(r.ok());
         QCOMPARE(r.trace->sliceCount(), size_t(20000));
         QCOMPARE(r.trace->warnings().size(), size_t(0));
+    }
+
+    void manySectionsRecordsLoadInLinearTime() {
+        // 400,000 Sections records, one launch each (one 48-byte record, correlation i): finding
+        // a launch's set scanned every set before it (293 s); a lookup loads them in well under
+        // a second. Block i % 1000 on SM i % 132, section i % 3, 100 cycles.
+        const std::string p = path("sections400k.strata");
+        {
+            StrataTraceWriter w;
+            std::string error;
+            QVERIFY(w.open(p, &error));
+            const std::vector<std::string_view> names{"a", "b", "c"};
+            for (uint32_t i = 0; i < 400000; ++i) {
+                uint8_t rec[48] = {};
+                const uint64_t c0 = 1000, c1 = 1100, t0 = i, t1 = uint64_t(i) + 100;
+                const uint32_t block = i % 1000;
+                const uint16_t section = uint16_t(i % 3), sm = uint16_t(i % 132);
+                std::memcpy(rec, &c0, 8);
+                std::memcpy(rec + 8, &c1, 8);
+                std::memcpy(rec + 16, &t0, 8);
+                std::memcpy(rec + 24, &t1, 8);
+                std::memcpy(rec + 32, &block, 4);
+                std::memcpy(rec + 40, &section, 2);
+                std::memcpy(rec + 42, &sm, 2);
+                StrataTraceWriter::SectionsLaunch l;
+                l.correlation = i;
+                l.kernel = "k";
+                l.names = names;
+                l.device = 0;
+                l.clockHz = 1e9;
+                l.attempted = 1;
+                l.records = rec;
+                l.count = 1;
+                w.sections(l);
+            }
+            QVERIFY(w.close());
+        }
+        QElapsedTimer clock;
+        clock.start();
+        const LoadResult r = loadTrace(p);
+        const qint64 ms = clock.elapsed();
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        QCOMPARE(r.trace->sections().size(), size_t(400000));
+        QCOMPARE(r.trace->sections()[399999].correlation, int64_t(399999));
+        QCOMPARE(r.trace->sections()[399999].samples[0].cycles, int64_t(100));
+        qInfo("400,000 Sections records loaded in %lld ms", static_cast<long long>(ms));
+#if defined(__SANITIZE_ADDRESS__)
+        const qint64 limit = 10000; // ASan makes every allocation several times slower
+#else
+        const qint64 limit = 1000;
+#endif
+        QVERIFY2(ms < limit, qPrintable(QString::number(ms)));
     }
 
     void callsBeforeOpenAreIgnored() {

@@ -4,14 +4,17 @@
 #include "cli_commands.h"
 #include "util/terminal_text.h"
 
+#include "io/export/export_sink.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/trace_loader.h"
 #include "model/time_text.h"
 #include "model/trace.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -31,6 +34,24 @@ const char* kUsage =
 int usageError(const std::string& message) {
     std::fprintf(stderr, "strata-cli export: %s\n\n%s", message.c_str(), kUsage);
     return 2;
+}
+
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT while the output is written: its temporary file is removed
+// (never a partial file left behind), then the signal ends the process as it would have.
+extern "C" void interruptedExport(int sig) {
+    strata::removeExportTemporaries();
+    static const char msg[] = "strata-cli export: interrupted: the partial output was removed\n";
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void removePartialOutputOnSignals() {
+    struct sigaction sa {};
+    sa.sa_handler = interruptedExport;
+    sigemptyset(&sa.sa_mask);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&sa.sa_mask, s);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &sa, nullptr);
 }
 
 bool endsWith(const std::string& s, const char* tail) {
@@ -90,6 +111,7 @@ int exportTrace(const Args& args) {
     if (relative)
         o.range = TimeRange{t.bounds().start + relative->start, t.bounds().start + relative->end};
     const auto t1 = std::chrono::steady_clock::now();
+    removePartialOutputOnSignals();
     const PerfettoExportResult r = exportPerfettoJson(t, out, o);
     const auto t2 = std::chrono::steady_clock::now();
     if (!r.ok) {
@@ -119,6 +141,17 @@ int exportTrace(const Args& args) {
         if (r.replacedBytes)
             std::fprintf(stderr, "  %llu byte(s) of text that were not UTF-8 written as U+FFFD\n",
                          static_cast<unsigned long long>(r.replacedBytes));
+        if (r.sectionSlices)
+            std::fprintf(stderr,
+                         "  %llu in-kernel section(s) written as slices on %llu per-SM thread(s)\n",
+                         static_cast<unsigned long long>(r.sectionSlices),
+                         static_cast<unsigned long long>(r.sectionThreads));
+        if (r.sectionSamplesDropped)
+            std::fprintf(stderr,
+                         "  %llu in-kernel section record(s) not written (%llu launch(es) without "
+                         "%%globaltimer times or without their kernel in the trace)\n",
+                         static_cast<unsigned long long>(r.sectionSamplesDropped),
+                         static_cast<unsigned long long>(r.sectionSetsDropped));
         if (r.nonFiniteNumbers)
             std::fprintf(stderr, "  %llu NaN/infinite value(s) written as null\n",
                          static_cast<unsigned long long>(r.nonFiniteNumbers));

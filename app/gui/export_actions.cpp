@@ -102,13 +102,17 @@ void ExportActions::finished(PerfettoExportResult r, const QString& path) {
         dialog_->deleteLater();
         dialog_ = nullptr;
     }
-    if (r.ok)
-        window_->statusBar()->showMessage(tr("Exported %L1 events (%2 MB) to %3")
-                                              .arg(r.events)
-                                              .arg(double(r.bytes) / 1e6, 0, 'f', 1)
-                                              .arg(path),
-                                          10000);
-    else if (r.cancelled)
+    if (r.ok) {
+        QString text = tr("Exported %L1 events (%2 MB) to %3")
+                           .arg(r.events)
+                           .arg(double(r.bytes) / 1e6, 0, 'f', 1)
+                           .arg(path);
+        if (r.sectionSamplesDropped)
+            text += tr("; %L1 in-kernel section records not written (no kernel or no times to "
+                       "place them)")
+                        .arg(r.sectionSamplesDropped);
+        window_->statusBar()->showMessage(text, 10000);
+    } else if (r.cancelled)
         window_->statusBar()->showMessage(tr("Export cancelled: no file was written"), 8000);
     else if (interactive_)
         QMessageBox::warning(window_, tr("Export Failed"), QString::fromStdString(r.error));

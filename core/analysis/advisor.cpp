@@ -304,6 +304,16 @@ const char* findingSeverityName(FindingSeverity s) {
     return "info";
 }
 
+// A device property as an int: absent, not a number or out of range gives `fallback` (a trace's
+// deviceProperties are the file's: json::value() would throw on a string, and a cast of 1e300
+// is undefined).
+static int intProperty(const nlohmann::json& p, const char* key, int fallback) {
+    const auto it = p.find(key);
+    if (it == p.end() || !it->is_number()) return fallback;
+    const double d = it->get<double>();
+    return d >= -2147483648.0 && d <= 2147483647.0 ? int(d) : fallback;
+}
+
 SmLimits smLimits(const Trace& t, int32_t device) {
     SmLimits l;
     int major = 0, minor = 0;
@@ -312,13 +322,16 @@ SmLimits smLimits(const Trace& t, int32_t device) {
         const nlohmann::json props = nlohmann::json::parse(it->second, nullptr, false);
         if (props.is_array())
             for (const auto& p : props) {
-                if (!p.is_object() || p.value("id", -1) != device) continue;
-                major = p.value("computeMajor", 0);
-                minor = p.value("computeMinor", 0);
-                l.maxThreadsPerSm = p.value("maxThreadsPerMultiprocessor", 0);
-                l.regsPerSm = p.value("regsPerMultiprocessor", 0);
-                l.sharedPerSm = p.value("sharedMemPerMultiprocessor", 0);
-                l.source = p.value("name", std::string("device ") + std::to_string(device));
+                if (!p.is_object() || intProperty(p, "id", -1) != device) continue;
+                major = intProperty(p, "computeMajor", 0);
+                minor = intProperty(p, "computeMinor", 0);
+                l.maxThreadsPerSm = intProperty(p, "maxThreadsPerMultiprocessor", 0);
+                l.regsPerSm = intProperty(p, "regsPerMultiprocessor", 0);
+                l.sharedPerSm = intProperty(p, "sharedMemPerMultiprocessor", 0);
+                const auto name = p.find("name");
+                l.source = name != p.end() && name->is_string()
+                               ? name->get<std::string>()
+                               : std::string("device ") + std::to_string(device);
             }
     }
     if (major == 0)
@@ -330,7 +343,7 @@ SmLimits smLimits(const Trace& t, int32_t device) {
     if (major == 0) return l;
     // Per compute capability (CUDA Programming Guide, "Technical Specifications"): blocks per
     // SM, and what the properties did not say.
-    const int cc = major * 10 + minor;
+    const int cc = std::clamp(major, 0, 1000) * 10 + std::clamp(minor, 0, 9);
     const int blocks = cc >= 90               ? 32
                        : cc == 89             ? 24
                        : cc == 86 || cc == 87 ? 16
@@ -355,21 +368,22 @@ SmLimits smLimits(const Trace& t, int32_t device) {
 
 double theoreticalOccupancy(const SmLimits& l, int threads, int regs, int shared,
                             std::string* limiter) {
-    if (!l.known || threads <= 0) return 0;
-    const int warpsPerBlock = (threads + 31) / 32;
-    const int maxWarps = l.maxThreadsPerSm / 32;
-    int best = l.maxBlocksPerSm;
+    // In 64 bits: a trace's launch configuration and device properties are the file's.
+    const int64_t maxWarps = int64_t(l.maxThreadsPerSm) / 32;
+    if (!l.known || threads <= 0 || maxWarps <= 0) return 0;
+    const int64_t warpsPerBlock = (int64_t(threads) + 31) / 32;
+    int64_t best = l.maxBlocksPerSm;
     std::string why = "blocks per SM";
-    auto limit = [&](int blocks, const char* what) {
+    auto limit = [&](int64_t blocks, const char* what) {
         if (blocks < best) best = blocks, why = what;
     };
     limit(maxWarps / warpsPerBlock, "warps per SM");
     if (regs > 0) {
-        const int regsPerWarp =
-            ((regs * 32 + 255) / 256) * 256; // allocated per warp, 256 at a time
+        const int64_t regsPerWarp =
+            ((int64_t(regs) * 32 + 255) / 256) * 256; // allocated per warp, 256 at a time
         limit((l.regsPerSm / regsPerWarp) / warpsPerBlock, "registers");
     }
-    const int smem = shared + l.reservedSharedPerBlock;
+    const int64_t smem = int64_t(shared) + l.reservedSharedPerBlock;
     if (shared > 0 && smem > 0) limit(l.sharedPerSm / smem, "shared memory");
     if (limiter) *limiter = why;
     return best <= 0 ? 0 : double(best * warpsPerBlock) / double(maxWarps);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <queue>
 
 namespace strata {
 
@@ -18,24 +19,37 @@ SmLaneLayout layoutSmLanes(const std::vector<BlockSections>& blocks) {
     });
     out.startNs = blocks[order[0]].startNs;
     out.endNs = blocks[order[0]].endNs;
-    std::vector<uint16_t> slotOf(blocks.size(), 0);
+    std::vector<uint32_t> slotOf(blocks.size(), 0);
     size_t i = 0;
+    using Busy = std::pair<int64_t, uint32_t>; // (end, slot)
     while (i < order.size()) {
         const uint16_t sm = blocks[order[i]].sm;
-        std::vector<int64_t> slotEnds; // when each slot of this SM becomes free
+        // The lowest free slot in O(log n): free slots in a min-heap, busy ones by end.
+        std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free;
+        std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+        uint32_t slots = 0;
         for (; i < order.size() && blocks[order[i]].sm == sm; ++i) {
             const BlockSections& b = blocks[order[i]];
             out.startNs = std::min(out.startNs, b.startNs);
             out.endNs = std::max(out.endNs, b.endNs);
-            size_t slot = 0;
-            while (slot < slotEnds.size() && slotEnds[slot] > b.startNs) ++slot;
-            if (slot == slotEnds.size()) slotEnds.push_back(0);
-            slotEnds[slot] = b.endNs;
-            slotOf[order[i]] = uint16_t(std::min<size_t>(slot, UINT16_MAX));
+            while (!busy.empty() && busy.top().first <= b.startNs) {
+                free.push(busy.top().second);
+                busy.pop();
+            }
+            uint32_t slot = slots;
+            if (!free.empty()) {
+                slot = free.top();
+                free.pop();
+            } else {
+                ++slots;
+            }
+            busy.push({b.endNs, slot});
+            slotOf[order[i]] = slot;
         }
         out.sms.push_back(sm);
         out.firstRowOfSm.push_back(uint32_t(out.rows.size()));
-        for (size_t s = 0; s < slotEnds.size(); ++s) out.rows.push_back({sm, uint16_t(s)});
+        for (uint32_t s = 0; s < slots; ++s)
+            out.rows.push_back({sm, uint16_t(std::min<uint32_t>(s, UINT16_MAX))});
     }
     for (size_t b = 0; b < blocks.size(); ++b) {
         const size_t k = size_t(std::lower_bound(out.sms.begin(), out.sms.end(), blocks[b].sm) -
@@ -43,26 +57,6 @@ SmLaneLayout layoutSmLanes(const std::vector<BlockSections>& blocks) {
         out.rowOfBlock[b] = out.firstRowOfSm[k] + slotOf[b];
     }
     return out;
-}
-
-SliceRef kernelOfSections(const Trace& trace, const SectionSet& set) {
-    if (set.correlation < 0) return {};
-    SliceRef any;
-    for (SliceRef r : trace.byCorrelation(set.correlation)) {
-        if (trace.kind(r) != SliceKind::Kernel) continue;
-        if (set.kernel.empty() || trace.name(r) == set.kernel) return r;
-        if (!any.valid()) any = r;
-    }
-    return any;
-}
-
-TimeNs sectionTimeShift(const Trace& trace, const SectionSet& set) {
-    if (!set.hasTimes || set.samples.empty()) return 0;
-    const SliceRef k = kernelOfSections(trace, set);
-    if (!k.valid()) return 0;
-    int64_t first = set.samples.front().startNs;
-    for (const SectionSample& s : set.samples) first = std::min(first, s.startNs);
-    return trace.start(k) - first;
 }
 
 } // namespace strata

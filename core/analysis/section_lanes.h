@@ -5,6 +5,7 @@
 // where a launch's records lie on the trace's clock: the device's globaltimer and the trace's
 // CPU clock differ by an offset, so a launch's sections are placed from its kernel's start.
 #include "analysis/section_stats.h"
+#include "model/section_placement.h" // kernelOfSections, sectionTimeShift
 #include "model/trace.h"
 
 #include <cstdint>
@@ -26,13 +27,5 @@ struct SmLaneLayout {
 
 // `blocks` as blockSections() gives them (startNs/endNs of each block's first and last record).
 SmLaneLayout layoutSmLanes(const std::vector<BlockSections>& blocks);
-
-// The shift from a set's raw device ns to trace time: its kernel's start minus the set's earliest
-// start, so the first section begins where the kernel does. 0 when the launch has no kernel slice
-// in the trace (an imported file) or the set has no times.
-TimeNs sectionTimeShift(const Trace& trace, const SectionSet& set);
-
-// The kernel slice of a set's launch (by correlation id and kernel name), or invalid.
-SliceRef kernelOfSections(const Trace& trace, const SectionSet& set);
 
 } // namespace strata

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 namespace strata {
 
@@ -91,12 +92,40 @@ SectionStats sectionStats(std::span<const SectionSet* const> sets, double clockH
     return out;
 }
 
+size_t SectionColumns::columnOf(uint16_t id) const {
+    const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+    return it != ids.end() && *it == id ? size_t(it - ids.begin()) : ids.size();
+}
+
+SectionColumns sectionColumns(const SectionSet& set, size_t max) {
+    std::unordered_map<uint16_t, double> totals; // by section id, over the samples
+    for (const SectionSample& s : set.samples) totals[s.section] += double(s.cycles);
+    std::vector<std::pair<double, uint16_t>> bySize;
+    bySize.reserve(totals.size());
+    for (const auto& [id, total] : totals) bySize.emplace_back(total, id);
+    // Largest first; equal totals by id, so that the choice does not depend on the hash.
+    std::sort(bySize.begin(), bySize.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    SectionColumns c;
+    // With one section too many for the columns, fold none: "other" would hold exactly one.
+    const size_t shown = bySize.size() <= max + 1 ? bySize.size() : max;
+    for (size_t i = 0; i < shown; ++i) c.ids.push_back(bySize[i].second);
+    std::sort(c.ids.begin(), c.ids.end());
+    for (uint16_t id : c.ids) c.names.push_back(set.nameOf(id));
+    c.folded = bySize.size() - shown;
+    if (c.folded) c.names.push_back("other (" + std::to_string(c.folded) + " sections)");
+    return c;
+}
+
 std::vector<BlockSections> blockSections(const SectionSet& set, double clockHz) {
+    return blockSections(set, sectionColumns(set), clockHz);
+}
+
+std::vector<BlockSections> blockSections(const SectionSet& set, const SectionColumns& columns,
+                                         double clockHz) {
     const double hz = clockHz > 0 ? clockHz : set.clockHz;
     const double k = hz > 0 ? 1e9 / hz : 1.0;
-    size_t sections = set.names.size();
-    for (const SectionSample& s : set.samples)
-        sections = std::max<size_t>(sections, s.section + 1u);
     // Samples come ordered by block (finishSectionSet): find a block's entry once per run.
     std::map<uint32_t, BlockSections> byBlock;
     BlockSections* b = nullptr;
@@ -109,11 +138,12 @@ std::vector<BlockSections> blockSections(const SectionSet& set, double clockHz) 
                 b->sm = s.sm;
                 b->startNs = s.startNs;
                 b->endNs = s.endNs;
-                b->bySection.assign(sections, 0.0);
+                b->bySection.assign(columns.count(), 0.0);
             }
         }
         const double x = double(s.cycles) * k;
-        b->bySection[s.section] += x;
+        const size_t c = columns.columnOf(s.section);
+        if (c < b->bySection.size()) b->bySection[c] += x;
         b->total += x;
         b->startNs = std::min(b->startNs, s.startNs);
         b->endNs = std::max(b->endNs, s.endNs);
@@ -125,16 +155,22 @@ std::vector<BlockSections> blockSections(const SectionSet& set, double clockHz) 
 }
 
 std::vector<std::vector<double>> iterationSections(const SectionSet& set, double clockHz) {
+    return iterationSections(set, sectionColumns(set), clockHz);
+}
+
+std::vector<std::vector<double>> iterationSections(const SectionSet& set,
+                                                   const SectionColumns& columns, double clockHz) {
     const double hz = clockHz > 0 ? clockHz : set.clockHz;
     const double k = hz > 0 ? 1e9 / hz : 1.0;
-    size_t sections = set.names.size();
+    // Iterations number each block's entries into a section (<= the samples) or an array's
+    // columns (<= its cells): as many rows as the samples need, never more.
     uint32_t iterations = 0;
+    for (const SectionSample& s : set.samples) iterations = std::max(iterations, s.iteration + 1);
+    std::vector<std::vector<double>> out(iterations, std::vector<double>(columns.count(), 0.0));
     for (const SectionSample& s : set.samples) {
-        sections = std::max<size_t>(sections, s.section + 1u);
-        iterations = std::max(iterations, s.iteration + 1);
+        const size_t c = columns.columnOf(s.section);
+        if (c < columns.count()) out[s.iteration][c] += double(s.cycles) * k;
     }
-    std::vector<std::vector<double>> out(iterations, std::vector<double>(sections, 0.0));
-    for (const SectionSample& s : set.samples) out[s.iteration][s.section] += double(s.cycles) * k;
     return out;
 }
 

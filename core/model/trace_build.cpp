@@ -296,9 +296,13 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     phases.mark("build: ids");
     x.listProcessesAndThreads();
     for (SectionSet& s : tr.sections_) finishSectionSet(s);
-    std::stable_sort(
-        tr.sections_.begin(), tr.sections_.end(),
-        [](const SectionSet& a, const SectionSet& b) { return a.correlation < b.correlation; });
+    // Usually in order already (a recording's launches come in correlation order): sorting
+    // moves every set (strings, vectors), so only when needed.
+    const auto byCorrelation = [](const SectionSet& a, const SectionSet& b) {
+        return a.correlation < b.correlation;
+    };
+    if (!std::is_sorted(tr.sections_.begin(), tr.sections_.end(), byCorrelation))
+        std::stable_sort(tr.sections_.begin(), tr.sections_.end(), byCorrelation);
     tr.bounds_ = bounds;
     tr.args_.shrink();
 

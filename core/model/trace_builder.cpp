@@ -5,6 +5,7 @@
 #include "model/trace_builder_impl.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace strata {
 
@@ -150,9 +151,19 @@ SectionSet& TraceBuilder::sectionSet(int64_t correlation, std::string_view kerne
         return s.correlation == correlation && s.kernel == kernel && s.device == device;
     };
     if (correlation >= 0 && !sets.empty() && same(sets.back())) return sets.back(); // next piece
-    if (correlation >= 0)
-        for (SectionSet& s : sets)
-            if (s.correlation == correlation && s.kernel == kernel && s.device == device) return s;
+    if (correlation >= 0) {
+        const auto [it, added] = d->sectionSetOf.try_emplace(correlation, uint32_t(sets.size()));
+        if (!added) {
+            if (same(sets[it->second])) return sets[it->second];
+            std::string key(sizeof correlation + sizeof device, '\0');
+            std::memcpy(key.data(), &correlation, sizeof correlation);
+            std::memcpy(key.data() + sizeof correlation, &device, sizeof device);
+            key += kernel;
+            const auto [more, fresh] =
+                d->moreSectionSetsOf.try_emplace(std::move(key), uint32_t(sets.size()));
+            if (!fresh) return sets[more->second];
+        }
+    }
     SectionSet& s = sets.emplace_back();
     s.correlation = correlation;
     s.kernel = std::string(kernel);

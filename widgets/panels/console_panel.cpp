@@ -68,9 +68,9 @@ void ConsolePanel::setMaxLines(int n) {
 void ConsolePanel::begin(const QString& commandLine) {
     text_->clear();
     pending_.clear();
-    partialOut_.clear();
-    partialErr_.clear();
-    received_ = droppedPending_ = shownTotal_ = 0;
+    partialOut_ = Partial();
+    partialErr_ = Partial();
+    received_ = droppedPending_ = shownTotal_ = linesCut_ = 0;
     dropped_->hide();
     stopStatus_->clear();
     status_->setText(commandLine);
@@ -86,15 +86,46 @@ void ConsolePanel::append(const QByteArray& bytes, bool isStderr) {
     takeLines(isStderr ? partialErr_ : partialOut_, bytes, isStderr);
 }
 
-void ConsolePanel::takeLines(QByteArray& partial, const QByteArray& bytes, bool isStderr) {
+// Appends to the line what fits in kMaxLineBytes; the rest is counted.
+void ConsolePanel::keep(Partial& partial, const char* data, qsizetype n) {
+    const qsizetype room = std::max<qsizetype>(0, kMaxLineBytes - partial.bytes.size());
+    const qsizetype take = std::min(room, n);
+    partial.bytes.append(data, take);
+    partial.cut += n - take;
+}
+
+void ConsolePanel::pushLine(Partial& partial, bool isStderr) {
+    QString text;
+    if (partial.cut > 0) {
+        // Cut before a UTF-8 character the limit split, so the kept part decodes whole.
+        const qsizetype size = partial.bytes.size();
+        qsizetype end = size, lead = size;
+        while (lead > 0 && size - lead < 4 && (uchar(partial.bytes[lead - 1]) & 0xC0) == 0x80)
+            --lead;
+        if (lead > 0) {
+            const uchar c = uchar(partial.bytes[lead - 1]);
+            const qsizetype need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+            if (lead - 1 + need > size) end = lead - 1;
+        }
+        const qint64 left = partial.cut + (partial.bytes.size() - end);
+        text = QString::fromUtf8(partial.bytes.constData(), end) +
+               tr(" \u2026 [line cut: %L1 more bytes, in the saved log]").arg(left);
+        ++linesCut_;
+    } else {
+        text = QString::fromUtf8(partial.bytes);
+    }
+    pending_.push_back({std::move(text), isStderr});
+    partial = Partial();
+    ++received_;
+}
+
+void ConsolePanel::takeLines(Partial& partial, const QByteArray& bytes, bool isStderr) {
     qsizetype from = 0;
     for (qsizetype nl; (nl = bytes.indexOf('\n', from)) >= 0; from = nl + 1) {
-        partial.append(bytes.constData() + from, nl - from);
-        pending_.push_back({QString::fromUtf8(partial), isStderr});
-        partial.clear();
-        ++received_;
+        keep(partial, bytes.constData() + from, nl - from);
+        pushLine(partial, isStderr);
     }
-    partial.append(bytes.constData() + from, bytes.size() - from);
+    keep(partial, bytes.constData() + from, bytes.size() - from);
     // Keep at most maxLines_ waiting: more could never all be shown.
     while (qsizetype(pending_.size()) > maxLines_) {
         pending_.pop_front();
@@ -130,11 +161,16 @@ qint64 ConsolePanel::linesDropped() const {
 
 void ConsolePanel::updateDropped() {
     const qint64 n = linesDropped();
-    if (n <= 0) return;
-    dropped_->setText(tr("%L1 earlier lines dropped from the view (it keeps the last %L2); the "
-                         "whole output is saved beside the trace")
-                          .arg(n)
-                          .arg(maxLines_));
+    if (n <= 0 && linesCut_ == 0) return;
+    QString text;
+    if (n > 0)
+        text = tr("%L1 earlier lines dropped from the view (it keeps the last %L2)")
+                   .arg(n)
+                   .arg(maxLines_);
+    if (linesCut_ > 0)
+        text += (text.isEmpty() ? QString() : QStringLiteral("; ")) +
+                tr("%L1 lines longer than %L2 KiB cut").arg(linesCut_).arg(kMaxLineBytes / 1024);
+    dropped_->setText(text + tr("; the whole output is saved beside the trace"));
     dropped_->show();
 }
 
@@ -152,10 +188,8 @@ void ConsolePanel::setStopEnabled(bool on) {
 
 void ConsolePanel::end(const QString& status) {
     for (auto [partial, isErr] : {std::pair{&partialOut_, false}, std::pair{&partialErr_, true}}) {
-        if (partial->isEmpty()) continue;
-        pending_.push_back({QString::fromUtf8(*partial), isErr});
-        partial->clear();
-        ++received_;
+        if (partial->bytes.isEmpty() && partial->cut == 0) continue;
+        pushLine(*partial, isErr);
     }
     flush();
     flushTimer_.stop();

@@ -27,6 +27,11 @@ public:
 
     void setMaxLines(int n); // default 5000
     int maxLines() const { return maxLines_; }
+    // A line longer than this many bytes is shown cut there, with a note of how much was left
+    // out (the saved log keeps it whole): memory stays bounded whatever a program prints
+    // without a newline.
+    static constexpr qsizetype kMaxLineBytes = 16 * 1024;
+    qint64 linesCut() const { return linesCut_; }
 
     // A new run: clears the view and starts a new log.
     void begin(const QString& commandLine);
@@ -53,7 +58,13 @@ private:
         QString text;
         bool isStderr;
     };
-    void takeLines(QByteArray& partial, const QByteArray& bytes, bool isStderr);
+    struct Partial {
+        QByteArray bytes; // the line so far, at most kMaxLineBytes
+        qint64 cut = 0;   // bytes of it past kMaxLineBytes, not kept
+    };
+    void takeLines(Partial& partial, const QByteArray& bytes, bool isStderr);
+    void keep(Partial& partial, const char* data, qsizetype n);
+    void pushLine(Partial& partial, bool isStderr);
     void flush();
     void updateDropped();
 
@@ -65,8 +76,9 @@ private:
     QPlainTextEdit* text_;
     QTimer flushTimer_;
     std::deque<Line> pending_;
-    QByteArray partialOut_, partialErr_;
+    Partial partialOut_, partialErr_;
     qint64 received_ = 0;
+    qint64 linesCut_ = 0;
     qint64 droppedPending_ = 0;
     qint64 shownTotal_ = 0;
     std::unique_ptr<QTemporaryFile> log_;

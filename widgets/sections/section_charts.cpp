@@ -14,6 +14,12 @@ namespace {
 constexpr int kTimelineBins = 1600;
 constexpr int kMaxHeatmapColumns = 4096; // more blocks are binned (a bin shows its slowest)
 
+// Column c's colour: its section's (as on the timeline), grey for "other".
+QColor columnColor(const SectionViewData& v, size_t c) {
+    const int id = v.columns.idOf(c);
+    return id >= 0 ? sectionColor(size_t(id)) : QColor(0x9e, 0x9e, 0x9e);
+}
+
 QString unitLabel(const SectionViewData& v) {
     return v.ns ? QObject::tr("time per block (ns)") : QObject::tr("cycles per block");
 }
@@ -43,12 +49,12 @@ void reset(QCustomPlot* plot) {
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 }
 
-// Empty bars whose only use is a legend entry in section s's colour.
-void legendEntry(QCustomPlot* plot, size_t s, const QString& name) {
+// Empty bars whose only use is a legend entry in `color`.
+void legendEntry(QCustomPlot* plot, const QColor& color, const QString& name) {
     auto* b = new QCPBars(plot->xAxis, plot->yAxis);
     b->setName(name);
-    b->setBrush(sectionColor(s));
-    b->setPen(QPen(sectionColor(s).darker(130)));
+    b->setBrush(color);
+    b->setPen(QPen(color.darker(130)));
 }
 
 } // namespace
@@ -100,8 +106,8 @@ void plotSectionBoxes(QCustomPlot* plot, const SectionViewData& v) {
             st.outliers.erase(st.outliers.begin() + 250, st.outliers.end() - 250);
         }
         auto* box = new QCPStatisticalBox(plot->xAxis, plot->yAxis);
-        box->setBrush(sectionColor(s).lighter(130));
-        box->setPen(QPen(sectionColor(s).darker(150)));
+        box->setBrush(columnColor(v, s).lighter(130));
+        box->setPen(QPen(columnColor(v, s).darker(150)));
         box->setWidth(0.5);
         box->addData(double(s), st.min, st.q1, st.median, st.q3, st.max,
                      QVector<double>(st.outliers.begin(), st.outliers.end()));
@@ -126,7 +132,7 @@ void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v) {
     for (size_t s = 0; s < v.names.size(); ++s) {
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
         bars->setName(QString::fromStdString(v.names[s]));
-        bars->setBrush(sectionColor(s));
+        bars->setBrush(columnColor(v, s));
         bars->setPen(Qt::NoPen);
         bars->setWidth(0.8);
         QVector<double> keys, values;
@@ -207,8 +213,17 @@ void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highli
     plot->replot();
 }
 
-std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins) {
+int smTimelineRows(const SectionViewData& v) {
+    return int(std::min<size_t>(v.lanes.rows.size(), kMaxSmTimelineRows));
+}
+
+int smTimelineRowOf(const SectionViewData& v, size_t laneRow) {
     const size_t rows = v.lanes.rows.size();
+    return rows <= kMaxSmTimelineRows ? int(laneRow) : int(laneRow * kMaxSmTimelineRows / rows);
+}
+
+std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins) {
+    const size_t rows = size_t(smTimelineRows(v));
     std::vector<uint16_t> cells(rows * size_t(bins), 0);
     if (!v.launch || rows == 0 || v.lanes.endNs <= v.lanes.startNs) return cells;
     const double span = double(v.lanes.endNs - v.lanes.startNs);
@@ -218,20 +233,21 @@ std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins) {
             std::lower_bound(v.blocks.begin(), v.blocks.end(), s.block,
                              [](const BlockSections& b, uint32_t x) { return b.block < x; });
         if (it == v.blocks.end() || it->block != s.block) continue;
-        const size_t row = v.lanes.rowOfBlock[size_t(it - v.blocks.begin())];
+        const size_t row =
+            size_t(smTimelineRowOf(v, v.lanes.rowOfBlock[size_t(it - v.blocks.begin())]));
         int b0 = int(double(s.startNs - v.lanes.startNs) / span * bins);
         int b1 = int(double(s.endNs - v.lanes.startNs) / span * bins);
         b0 = std::clamp(b0, 0, bins - 1);
         b1 = std::clamp(b1, b0, bins - 1);
-        for (int b = b0; b <= b1; ++b)
-            cells[row * size_t(bins) + size_t(b)] = uint16_t(s.section + 1);
+        const uint16_t value = uint16_t(v.columns.columnOf(s.section) + 1);
+        for (int b = b0; b <= b1; ++b) cells[row * size_t(bins) + size_t(b)] = value;
     }
     return cells;
 }
 
 void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight) {
     reset(plot);
-    const size_t rows = v.lanes.rows.size(), S = v.names.size();
+    const size_t rows = size_t(smTimelineRows(v)), S = v.names.size();
     if (rows == 0 || !v.launch || !v.launch->hasTimes) {
         auto* text = new QCPItemText(plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -254,28 +270,33 @@ void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight)
     g.setLevelCount(int(S) + 1);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setColorStopAt(0, QColor(250, 250, 250));
-    // S + 1 levels sampled at k / S: exactly the stops (value k = section k - 1, 0 = idle).
-    for (size_t s = 0; s < S; ++s) g.setColorStopAt(double(s + 1) / double(S), sectionColor(s));
+    // S + 1 levels sampled at k / S: exactly the stops (value k = column k - 1, 0 = idle).
+    for (size_t s = 0; s < S; ++s) g.setColorStopAt(double(s + 1) / double(S), columnColor(v, s));
     map->setGradient(g);
     map->setInterpolate(false);
     map->setDataRange(QCPRange(0, double(S)));
-    for (size_t s = 0; s < S; ++s) legendEntry(plot, s, QString::fromStdString(v.names[s]));
+    for (size_t s = 0; s < S; ++s)
+        legendEntry(plot, columnColor(v, s), QString::fromStdString(v.names[s]));
     plot->legend->setVisible(true);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const size_t step = std::max<size_t>(1, v.lanes.sms.size() / 24);
     for (size_t k = 0; k < v.lanes.sms.size(); k += step)
-        ticker->addTick(double(v.lanes.firstRowOfSm[k]), QString("SM %1").arg(v.lanes.sms[k]));
+        ticker->addTick(double(smTimelineRowOf(v, v.lanes.firstRowOfSm[k])),
+                        QString("SM %1").arg(v.lanes.sms[k]));
     plot->yAxis->setTicker(ticker);
     plot->yAxis->setRangeReversed(true);
     plot->yAxis->setRange(-0.5, double(rows) - 0.5);
     plot->xAxis->setRange(0, spanUs);
-    plot->xAxis->setLabel(
-        QObject::tr("µs since the launch's first section began (%1 blocks on %2 SMs)")
-            .arg(v.blocks.size())
-            .arg(v.lanes.sms.size()));
+    QString label = QObject::tr("µs since the launch's first section began (%1 blocks on %2 SMs)")
+                        .arg(v.blocks.size())
+                        .arg(v.lanes.sms.size());
+    if (rows < v.lanes.rows.size())
+        label +=
+            QObject::tr("; %1 SM slots binned into %2 rows").arg(v.lanes.rows.size()).arg(rows);
+    plot->xAxis->setLabel(label);
     if (highlight >= 0 && size_t(highlight) < v.blocks.size()) {
         const BlockSections& b = v.blocks[size_t(highlight)];
-        const double row = double(v.lanes.rowOfBlock[size_t(highlight)]);
+        const double row = double(smTimelineRowOf(v, v.lanes.rowOfBlock[size_t(highlight)]));
         auto* r = new QCPItemRect(plot);
         r->topLeft->setCoords(double(b.startNs - v.lanes.startNs) / 1000.0, row - 0.5);
         r->bottomRight->setCoords(double(b.endNs - v.lanes.startNs) / 1000.0, row + 0.5);
@@ -328,10 +349,10 @@ QString sectionChartTip(SectionChart chart, const SectionViewData& v, double key
     }
     case SectionChart::SmTimeline: {
         const long row = std::lround(value);
-        if (!v.launch || row < 0 || size_t(row) >= v.lanes.rows.size()) return {};
+        if (!v.launch || row < 0 || row >= smTimelineRows(v)) return {};
         const int64_t t = v.lanes.startNs + int64_t(std::llround(key * 1000.0));
         for (size_t b = 0; b < v.blocks.size(); ++b) {
-            if (v.lanes.rowOfBlock[b] != uint32_t(row) || t < v.blocks[b].startNs ||
+            if (smTimelineRowOf(v, v.lanes.rowOfBlock[b]) != row || t < v.blocks[b].startNs ||
                 t > v.blocks[b].endNs)
                 continue;
             const uint32_t block = v.blocks[b].block;
@@ -345,8 +366,8 @@ QString sectionChartTip(SectionChart chart, const SectionViewData& v, double key
                 return QObject::tr("block %1 on SM %2 (slot %3)\n%4, iteration %5: %6 ns (%7)")
                     .arg(block)
                     .arg(s->sm)
-                    .arg(v.lanes.rows[size_t(row)].slot)
-                    .arg(nameOf(v, s->section))
+                    .arg(v.lanes.rows[v.lanes.rowOfBlock[b]].slot)
+                    .arg(QString::fromStdString(v.launch->nameOf(s->section)))
                     .arg(s->iteration)
                     .arg(ns, 0, 'f', 0)
                     .arg(sectionValueText(double(s->cycles), false));

@@ -33,8 +33,12 @@ struct BoxStats {
 };
 BoxStats boxStats(std::vector<double>& values);
 
-// A section of the SM timeline raster: per row, kBins cells of (section + 1), 0 where no section
-// of any block runs. Exposed for tests.
+// The SM timeline raster: per row, `bins` cells of (column + 1) (SectionViewData::columns), 0
+// where no section of any block runs. One row per SM slot, at most kMaxSmTimelineRows (more
+// slots are binned: a row shows several, the section drawn last wins). Exposed for tests.
+inline constexpr size_t kMaxSmTimelineRows = 2048;
 std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins);
+int smTimelineRows(const SectionViewData& v);                  // rows of the raster
+int smTimelineRowOf(const SectionViewData& v, size_t laneRow); // a lane row's raster row
 
 } // namespace strata

@@ -15,14 +15,12 @@ SectionViewData computeSectionView(const QString& title, std::vector<const Secti
     v.ns = v.stats.ns;
     v.launch = sets.front();
     const SectionSet& one = *v.launch;
-    for (uint16_t s = 0; s < uint16_t(std::min<size_t>(one.names.size(), 65535)); ++s)
-        v.names.push_back(one.nameOf(s));
-    for (const SectionSample& x : one.samples)
-        while (v.names.size() <= x.section) v.names.push_back(one.nameOf(uint16_t(v.names.size())));
+    v.columns = sectionColumns(one);
+    v.names = v.columns.names;
     v.clockHz = v.ns ? one.clockHz : 0;
     // Per block and per iteration in the pool's unit (cycles when any launch lacks a clock).
-    v.blocks = blockSections(one, 0);
-    v.iterations = iterationSections(one, 0);
+    v.blocks = blockSections(one, v.columns, 0);
+    v.iterations = iterationSections(one, v.columns, 0);
     if (!v.ns && one.clockHz > 0) { // the pool is in cycles: undo the launch's conversion
         const double k = one.clockHz / 1e9;
         for (BlockSections& b : v.blocks) {

@@ -16,9 +16,12 @@ struct SectionViewData {
     QString title;                      // "matmul — 5 launches", "matmul — launch 42", a file
     SectionStats stats;                 // pooled
     const SectionSet* launch = nullptr; // the one launch the per-block charts show
-    std::vector<std::string> names;     // section names by id (of `launch`)
-    std::vector<BlockSections> blocks;  // of `launch`, by block index
-    std::vector<std::vector<double>> iterations; // of `launch`: [iteration][section]
+    // The charts' columns (of `launch`): at most kMaxSectionColumns sections, the largest by
+    // time, and "other" for the rest; `names` by column.
+    SectionColumns columns;
+    std::vector<std::string> names;
+    std::vector<BlockSections> blocks;           // of `launch`, by block index
+    std::vector<std::vector<double>> iterations; // of `launch`: [iteration][column]
     SmLaneLayout lanes;                          // of `launch` (empty for imports: no times)
     double clockHz = 0;                          // of `launch`: cycles -> ns (0: values in cycles)
     bool ns = false;                             // values in ns

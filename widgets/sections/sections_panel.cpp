@@ -220,6 +220,11 @@ void SectionsPanel::show(std::shared_ptr<SectionViewData> v) {
                            .arg(st.ns ? tr("time (clock %1 GHz; hover for cycles)")
                                             .arg(st.clockHz / 1e9, 0, 'g', 4)
                                       : tr("cycles (no clock rate known)"));
+        if (view_->columns.folded)
+            text += tr("\nThe charts show the %1 sections with the most time; %L2 more are "
+                       "folded into \"other\" (the table lists every section)")
+                        .arg(view_->columns.ids.size())
+                        .arg(view_->columns.folded);
         for (const std::string& w : st.warnings) text += "\n⚠ " + QString::fromStdString(w);
         info_->setText(text);
         statsView_->resizeColumnsToContents();

@@ -12,6 +12,35 @@
 
 namespace strata {
 
+namespace {
+
+constexpr size_t kSummarySections = 6; // the strip names the largest; the rest are counted
+
+// "§ matmul — load tile 41% · compute 52% · store 7%", sections in id order.
+QString launchSummary(const SectionSet& set) {
+    const std::vector<const SectionSet*> one{&set};
+    const SectionStats st = sectionStats(one);
+    std::vector<size_t> largest(st.sections.size());
+    for (size_t i = 0; i < largest.size(); ++i) largest[i] = i;
+    const size_t shown = std::min(largest.size(), kSummarySections);
+    std::partial_sort(
+        largest.begin(), largest.begin() + ptrdiff_t(shown), largest.end(),
+        [&](size_t a, size_t b) { return st.sections[a].share > st.sections[b].share; });
+    largest.resize(shown);
+    std::sort(largest.begin(), largest.end());
+    QString text = QStringLiteral("§ ") + QString::fromStdString(set.kernel) + QStringLiteral(" —");
+    for (size_t k = 0; k < largest.size(); ++k)
+        text += (k ? QStringLiteral(" ·") : QString()) +
+                QStringLiteral(" %1 %2%")
+                    .arg(QString::fromStdString(st.sections[largest[k]].name))
+                    .arg(100.0 * st.sections[largest[k]].share, 0, 'f', 0);
+    if (st.sections.size() > shown)
+        text += QStringLiteral(" · %1 more").arg(st.sections.size() - shown);
+    return text;
+}
+
+} // namespace
+
 void SectionLanesCache::reset(const Trace* trace) {
     launches_.clear();
     sms_.clear();
@@ -28,15 +57,7 @@ void SectionLanesCache::reset(const Trace* trace) {
         l.shift = sectionTimeShift(*trace, set);
         const GpuActivity* g = trace->gpu(k);
         l.device = g ? g->device : set.device;
-        const std::vector<const SectionSet*> one{&set};
-        const SectionStats st = sectionStats(one);
-        l.summary =
-            QStringLiteral("§ ") + QString::fromStdString(set.kernel) + QStringLiteral(" —");
-        for (size_t i = 0; i < st.sections.size(); ++i)
-            l.summary += (i ? QStringLiteral(" ·") : QString()) +
-                         QStringLiteral(" %1 %2%")
-                             .arg(QString::fromStdString(st.sections[i].name))
-                             .arg(100.0 * st.sections[i].share, 0, 'f', 0);
+        l.summary = launchSummary(set);
         for (const SectionSample& x : set.samples) sms[l.device].insert(x.sm);
         launches_.push_back(std::move(l));
     }
@@ -54,25 +75,35 @@ void SectionLanesCache::buildDetail(Launch& l) const {
     std::sort(l.byStart.begin(), l.byStart.end(),
               [&](uint32_t a, uint32_t b) { return samples[a].startNs < samples[b].startNs; });
     int64_t first = INT64_MAX, last = INT64_MIN;
+    std::vector<uint32_t> lanes; // the device lane of each sample
+    lanes.reserve(samples.size());
     for (const SectionSample& x : samples) {
         l.maxDuration = std::max(l.maxDuration, x.endNs - x.startNs);
         first = std::min(first, x.startNs);
         last = std::max(last, x.endNs);
+        lanes.push_back(uint32_t(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin()));
     }
     if (samples.empty() || sms.empty() || last <= first) return;
-    l.buckets = int(std::clamp<size_t>(samples.size() / sms.size(), 64, 4096));
-    l.summary_.assign(sms.size() * size_t(l.buckets), 0);
+    // Raster rows for this launch's own SMs only.
+    l.summaryLanes = lanes;
+    std::sort(l.summaryLanes.begin(), l.summaryLanes.end());
+    l.summaryLanes.erase(std::unique(l.summaryLanes.begin(), l.summaryLanes.end()),
+                         l.summaryLanes.end());
+    l.buckets = int(std::clamp<size_t>(samples.size() / l.summaryLanes.size(), 1, 4096));
+    l.summary_.assign(l.summaryLanes.size() * size_t(l.buckets), 0);
     l.summaryStart = first;
     l.summaryEnd = last;
     const double scale = double(l.buckets) / double(last - first);
     for (uint32_t i : l.byStart) { // in start order: a later sample is drawn over
         const SectionSample& x = samples[i];
-        const size_t lane = size_t(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin());
+        const size_t row =
+            size_t(std::lower_bound(l.summaryLanes.begin(), l.summaryLanes.end(), lanes[i]) -
+                   l.summaryLanes.begin());
         const int b0 = std::clamp(int(double(x.startNs - first) * scale), 0, l.buckets - 1);
         const int b1 = std::clamp(int(double(x.endNs - first) * scale), b0, l.buckets - 1);
-        std::fill(l.summary_.begin() + ptrdiff_t(lane * size_t(l.buckets) + size_t(b0)),
-                  l.summary_.begin() + ptrdiff_t(lane * size_t(l.buckets) + size_t(b1) + 1),
-                  uint16_t(x.section + 1));
+        std::fill(l.summary_.begin() + ptrdiff_t(row * size_t(l.buckets) + size_t(b0)),
+                  l.summary_.begin() + ptrdiff_t(row * size_t(l.buckets) + size_t(b1) + 1),
+                  uint16_t(std::min<int>(x.section + 1, UINT16_MAX)));
     }
 }
 
@@ -87,8 +118,15 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
     const TimeRange v = s.axis.visible();
     const int header = TrackLayout::kSectionsHeader;
     const std::vector<uint16_t>& sms = c.smsOf(r.device);
-    const int lanes = r.expanded ? int(sms.size()) : 0;
     const int laneH = TrackLayout::kSmLaneHeight;
+    // The lanes on screen only (a device may have thousands): [firstLane, firstLane + lanes).
+    const int lanesTop = top + header;
+    const int deviceHeight = p.device() ? p.device()->height() : lanesTop + int(sms.size()) * laneH;
+    const int firstLane = r.expanded ? std::clamp(-lanesTop / laneH, 0, int(sms.size())) : 0;
+    const int endLane =
+        r.expanded ? std::clamp((deviceHeight - lanesTop) / laneH + 1, firstLane, int(sms.size()))
+                   : 0;
+    const int lanes = endLane - firstLane;
     QImage raster;
     if (lanes > 0) {
         raster = QImage(width, lanes * laneH, QImage::Format_ARGB32_Premultiplied);
@@ -119,8 +157,10 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
         if (l.buckets > 0 && span.width() <= l.buckets) {
             // Narrower than its buckets: each pixel column shows the bucket under its centre.
             const int x0 = std::max(0, span.x()), x1 = std::min(width, span.x() + span.width());
-            for (int lane = 0; lane < lanes; ++lane) {
-                const uint16_t* row = l.summary_.data() + size_t(lane) * size_t(l.buckets);
+            for (size_t k = 0; k < l.summaryLanes.size(); ++k) {
+                const int lane = int(l.summaryLanes[k]) - firstLane;
+                if (lane < 0 || lane >= lanes) continue;
+                const uint16_t* row = l.summary_.data() + k * size_t(l.buckets);
                 for (int x = x0; x < x1; ++x) {
                     const int b = std::min(l.buckets - 1, int((double(x - span.x()) + 0.5) *
                                                               l.buckets / span.width()));
@@ -143,19 +183,21 @@ void paintSectionLanes(QPainter& p, const TimelineState& s, const SectionLanesCa
             const int x0 = std::max(0, rc.x()),
                       x1 = std::min(width, rc.x() + std::max(1, rc.width()));
             if (x1 <= x0) continue;
-            const int lane = int(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin());
+            const int lane =
+                int(std::lower_bound(sms.begin(), sms.end(), x.sm) - sms.begin()) - firstLane;
+            if (lane < 0 || lane >= lanes) continue;
             const QRgb color = sectionColorRgb(x.section);
             for (int y = lane * laneH; y < lane * laneH + laneH - 1; ++y)
                 std::fill(pixels + y * stride + x0, pixels + y * stride + x1, color);
         }
     }
     if (lanes > 0) {
-        p.drawImage(QPoint(0, top + header), raster);
+        p.drawImage(QPoint(0, lanesTop + firstLane * laneH), raster);
         // SM labels every few lanes, at the left edge.
         p.setPen(QColor(0x40, 0x40, 0x48));
-        const int every = std::max(1, 14 / laneH);
-        for (int k = 0; k < lanes; k += every * 4)
-            p.drawText(QRect(2, top + header + k * laneH - 2, 60, 12), Qt::AlignLeft | Qt::AlignTop,
+        const int every = std::max(1, 14 / laneH) * 4;
+        for (int k = (firstLane + every - 1) / every * every; k < endLane; k += every)
+            p.drawText(QRect(2, lanesTop + k * laneH - 2, 60, 12), Qt::AlignLeft | Qt::AlignTop,
                        QStringLiteral("SM %1").arg(sms[size_t(k)]));
     }
     p.restore();

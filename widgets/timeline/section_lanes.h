@@ -27,14 +27,17 @@ public:
         int32_t device = -1;
         QString summary; // "§ matmul — load tile 41% · compute 52% · store 7%"
         // Level of detail: the samples by start (a zoomed frame reads the ones in view), and a
-        // raster of `buckets` time buckets per SM lane of the device (section + 1 of the last
+        // raster of `buckets` time buckets per SM this launch ran on (section + 1 of the last
         // sample in the bucket, 0 none) that a frame showing the launch narrower than its
-        // buckets draws instead of the samples.
+        // buckets draws instead of the samples. The raster holds at most as many cells as the
+        // launch has samples (buckets = samples / its SMs, 1..4096): memory follows the records,
+        // never launches x the device's SMs.
         std::vector<uint32_t> byStart;
         int64_t maxDuration = 0;
         int buckets = 0;
         int64_t summaryStart = 0, summaryEnd = 0; // device ns the buckets cover
-        std::vector<uint16_t> summary_;
+        std::vector<uint32_t> summaryLanes;       // per raster row: its lane (index in smsOf)
+        std::vector<uint16_t> summary_;           // summaryLanes.size() x buckets
     };
     void reset(const Trace* trace);
     const std::vector<Launch>& launches() const { return launches_; } // by kernel start

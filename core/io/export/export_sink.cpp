@@ -2,12 +2,16 @@
 
 #include <zlib.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <iterator>
 #include <mutex>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -15,11 +19,54 @@
 namespace strata {
 namespace {
 
+// The temporary files being written, for removeExportTemporaries() (a signal handler): fixed
+// slots, no allocation, published with atomics (state 2 = the path is complete).
+struct TemporarySlot {
+    std::atomic<int> state{0}; // 0 free, 1 being filled, 2 holds a path
+    char path[4096];
+};
+TemporarySlot g_temporaries[16];
+
+// The slot now holding `path`, or -1 (all taken or too long: then no signal clean-up for it).
+int registerTemporary(const std::string& path) {
+    if (path.size() >= sizeof g_temporaries[0].path) return -1;
+    for (int i = 0; i < int(std::size(g_temporaries)); ++i) {
+        int expected = 0;
+        if (!g_temporaries[i].state.compare_exchange_strong(expected, 1)) continue;
+        std::memcpy(g_temporaries[i].path, path.c_str(), path.size() + 1);
+        g_temporaries[i].state.store(2);
+        return i;
+    }
+    return -1;
+}
+
+void releaseTemporary(int slot) {
+    if (slot >= 0) g_temporaries[slot].state.store(0);
+}
+
+// Blocks the signals whose handler removes the temporaries while one is created and
+// registered (a signal in between would leave it behind).
+class TerminationSignalsBlocked {
+public:
+    TerminationSignalsBlocked() {
+        sigset_t set;
+        sigemptyset(&set);
+        for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+        pthread_sigmask(SIG_BLOCK, &set, &old_);
+    }
+    ~TerminationSignalsBlocked() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+
+private:
+    sigset_t old_;
+};
+
 // Plain bytes to a FILE*: a temporary file (renamed by commit) or stdout.
 class FileSink : public ExportSink {
 public:
-    FileSink(std::FILE* f, std::string tmp, std::string final, bool closeAtEnd = false)
-        : f_(f), tmp_(std::move(tmp)), final_(std::move(final)), closeAtEnd_(closeAtEnd) {}
+    FileSink(std::FILE* f, std::string tmp, std::string final, bool closeAtEnd = false,
+             int slot = -1)
+        : f_(f), tmp_(std::move(tmp)), final_(std::move(final)), closeAtEnd_(closeAtEnd),
+          slot_(slot) {}
     ~FileSink() override {
         if (f_) abort();
     }
@@ -42,23 +89,25 @@ public:
         const int rc = std::fclose(f_);
         f_ = nullptr;
         if (rc != 0) {
-            std::remove(tmp_.c_str());
             error_ = final_ + ": cannot write: " + std::strerror(errno);
+            dropTemporary();
             return false;
         }
         if (std::rename(tmp_.c_str(), final_.c_str()) != 0) {
             error_ =
                 final_ + ": cannot rename the finished file into place: " + std::strerror(errno);
-            std::remove(tmp_.c_str());
+            dropTemporary();
             return false;
         }
+        releaseTemporary(slot_);
+        slot_ = -1;
         return true;
     }
     void abort() override {
         if (!f_) return;
         if (!tmp_.empty()) {
             std::fclose(f_);
-            std::remove(tmp_.c_str());
+            dropTemporary();
         } else if (closeAtEnd_) {
             std::fclose(f_);
         }
@@ -68,6 +117,11 @@ public:
     size_t bytesOut() const override { return out_; }
 
 protected:
+    void dropTemporary() {
+        std::remove(tmp_.c_str());
+        releaseTemporary(slot_);
+        slot_ = -1;
+    }
     bool fail(const char* what) {
         if (!failed_) error_ = final_ + ": " + what + ": " + std::strerror(errno ? errno : EIO);
         failed_ = true;
@@ -79,6 +133,7 @@ protected:
     size_t out_ = 0;
     bool failed_ = false;
     bool closeAtEnd_ = false;
+    int slot_ = -1; // in g_temporaries
 };
 
 // gzip on a second thread: write() queues the bytes, the thread deflates and writes them.
@@ -190,6 +245,11 @@ private:
 
 } // namespace
 
+void removeExportTemporaries() noexcept {
+    for (TemporarySlot& t : g_temporaries)
+        if (t.state.load() == 2) ::unlink(t.path);
+}
+
 std::unique_ptr<ExportSink> openExportSink(const std::string& path, bool gzip, std::string* error) {
     std::unique_ptr<FileSink> file;
     struct stat st {};
@@ -205,7 +265,12 @@ std::unique_ptr<ExportSink> openExportSink(const std::string& path, bool gzip, s
         file = std::make_unique<FileSink>(f, std::string(), path, true);
     } else {
         std::string tmp = path + ".partial-XXXXXX";
-        const int fd = ::mkstemp(tmp.data());
+        int fd, slot;
+        {
+            const TerminationSignalsBlocked blocked;
+            fd = ::mkstemp(tmp.data());
+            slot = fd < 0 ? -1 : registerTemporary(tmp);
+        }
         if (fd < 0) {
             *error = path + ": cannot create the output file: " + std::strerror(errno);
             return nullptr;
@@ -216,10 +281,11 @@ std::unique_ptr<ExportSink> openExportSink(const std::string& path, bool gzip, s
             *error = path + ": cannot open: " + std::strerror(errno);
             ::close(fd);
             std::remove(tmp.c_str());
+            releaseTemporary(slot);
             return nullptr;
         }
         std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
-        file = std::make_unique<FileSink>(f, std::move(tmp), path);
+        file = std::make_unique<FileSink>(f, std::move(tmp), path, false, slot);
     }
     if (!gzip) return file;
     return std::make_unique<GzipSink>(std::move(file));

@@ -23,6 +23,11 @@ public:
     virtual size_t bytesOut() const = 0; // after compression
 };
 
+// Removes the temporary files (OUT.partial-XXXXXX) of the exports under way in this process and
+// nothing else. Async-signal-safe (unlink only): a SIGINT/SIGTERM handler calls it before the
+// process ends, so that a partial file never survives an interrupted export.
+void removeExportTemporaries() noexcept;
+
 // `path` "-" is standard output (never gzip'd unless asked). Null and *error when the
 // temporary file cannot be created (the folder is missing or not writable).
 std::unique_ptr<ExportSink> openExportSink(const std::string& path, bool gzip, std::string* error);

@@ -97,18 +97,20 @@ void JsonOut::dbl(double v) {
         ++nonFinite_;
         return;
     }
-    if (v == std::trunc(v) && std::fabs(v) < 9.0e15) {
-        i64(int64_t(v));
-        if (v == 0 && std::signbit(v)) return; // -0 as 0
+    const bool whole = v == std::trunc(v);
+    if (whole && std::fabs(v) < 9.0e15) {
+        i64(int64_t(v)); // -0 as 0
         return;
     }
     char b[64];
     const auto r = std::to_chars(b, b + sizeof b, v);
-    if (std::memchr(b, 'e', size_t(r.ptr - b)) == nullptr) {
+    if (std::memchr(b, 'e', size_t(r.ptr - b)) == nullptr)
         buf_.append(b, size_t(r.ptr - b));
-        return;
-    }
-    buf_.append(plainNumber(v));
+    else
+        buf_.append(plainNumber(v));
+    // A whole number past 9e15 gets ".0": an integer literal past 64 bits is an error to readers
+    // such as simdjson (Strata's own), a decimal is read as the double it is.
+    if (whole) buf_.append(".0");
 }
 
 bool JsonOut::flush() {

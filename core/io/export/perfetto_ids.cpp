@@ -11,6 +11,12 @@ bool goodId(int64_t v) {
     return v >= 1 && v <= INT32_MAX;
 }
 
+// A sort index from 64-bit arithmetic, clamped into int32 (a device id or a thread's sort index
+// near the limits must not overflow: what is out of range sorts at the end it is nearest).
+int32_t sortIndex(int64_t v) {
+    return int32_t(std::clamp<int64_t>(v, INT32_MIN, INT32_MAX));
+}
+
 } // namespace
 
 int64_t PerfettoIds::freshPid() {
@@ -104,7 +110,7 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
         e.name = "GPU " + std::to_string(d);
         for (const DeviceInfo& info : t.devices())
             if (info.id == d) e.label = info.name;
-        e.sortIndex = 1'000'000 + d;
+        e.sortIndex = sortIndex(1'000'000 + int64_t(d));
         processes_.push_back(e);
     }
 
@@ -117,16 +123,16 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
             const Thread* th = t.thread(tr.pid, tr.tid);
             std::string name = th && th->name ? std::string(t.str(th->name)) : std::string();
             if (name.empty()) name = "Thread " + std::to_string(tr.tid);
-            const int32_t s = th && th->hasSortIndex ? th->sortIndex : 0;
+            const int64_t s = th && th->hasSortIndex ? int64_t(th->sortIndex) * 64 : 0;
             if (tr.lane == 0) {
                 tid_[i] = base;
-                threads_.push_back({pid_[i], base, name, s * 64});
+                threads_.push_back({pid_[i], base, name, sortIndex(s)});
             } else {
                 tid_[i] = freshTid();
                 ++overlapThreads_;
                 threads_.push_back({pid_[i], tid_[i],
                                     name + " (overlapping, lane " + std::to_string(tr.lane) + ")",
-                                    s * 64 + int32_t(std::min<uint32_t>(tr.lane, 63))});
+                                    sortIndex(s + std::min<uint32_t>(tr.lane, 63))});
             }
             break;
         }

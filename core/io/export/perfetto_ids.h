@@ -40,6 +40,8 @@ public:
     const std::vector<ExportProcess>& processes() const { return processes_; }
     const std::vector<ExportThread>& threads() const { return threads_; }
     size_t overlapThreads() const { return overlapThreads_; }
+    // A tid no thread of the file uses (threads the writer adds: in-kernel section lanes).
+    int64_t newTid() { return freshTid(); }
 
 private:
     int64_t freshPid();

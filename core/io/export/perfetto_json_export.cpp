@@ -3,6 +3,7 @@
 #include "io/export/json_out.h"
 #include "io/export/perfetto_ids.h"
 #include "io/export/perfetto_json_parts.h"
+#include "io/export/perfetto_sections.h"
 
 #include <algorithm>
 #include <vector>
@@ -29,12 +30,15 @@ public:
         origin_ = t_.bounds().start;
         for (const Track& tr : t_.tracks())
             total_ += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
+        total_ += double(sectionSampleCount(t_));
         writePerfettoHeader(out_, t_, o_, origin_);
         metadataEvents();
         planFlows();
         for (TrackId i = 0; i < t_.tracks().size(); ++i) {
             if (!slices(i) || !counters(i) || !instants(i)) return false;
         }
+        const SectionEventSink sink{[this] { beginEvent(); }, [this](size_t n) { return tick(n); }};
+        if (!writeSectionSlices(out_, t_, ids_, origin_, o_.range, sink, r_)) return false;
         v1Flows();
         out_.raw("\n]}\n");
         out_.flush();

@@ -38,7 +38,14 @@ struct PerfettoExportResult {
     uint64_t flowsV1 = 0; // of them, written as s/f pairs (a slice in several)
     uint64_t counterSamples = 0;
     uint64_t instants = 0;
-    uint64_t overlapThreads = 0;   // extra threads for overlapping lanes
+    uint64_t overlapThreads = 0; // extra threads for overlapping lanes
+    // In-kernel sections (io/export/perfetto_sections.h): closed sections written as slices,
+    // the per-SM threads that hold them, and what could not be placed on the timeline (no
+    // %globaltimer times, or no kernel slice of the launch in the trace), not written.
+    uint64_t sectionSlices = 0;
+    uint64_t sectionThreads = 0;
+    uint64_t sectionSetsDropped = 0;
+    uint64_t sectionSamplesDropped = 0;
     uint64_t edgeSlices = 0;       // range export: slices crossing an edge (kept whole)
     uint64_t replacedBytes = 0;    // string bytes that were not UTF-8 (written as U+FFFD)
     uint64_t nonFiniteNumbers = 0; // NaN/inf values written as null

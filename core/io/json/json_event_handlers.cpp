@@ -187,8 +187,21 @@ void ChromeEventParser::Impl::counterEvent(int64_t pid) {
             break;
         case ArgValue::Type::String: {
             const char* e = a.s.data() + a.s.size();
-            if (std::from_chars(a.s.data(), e, value).ptr != e) {
+            const auto r = std::from_chars(a.s.data(), e, value);
+            if (r.ptr != e || r.ec != std::errc()) {
                 skip("counter value that is not a number");
+                continue;
+            }
+            break;
+        }
+        case ArgValue::Type::Json: {
+            // A number kept as text (an integer past 64 bits such as 100000000000000000000): its
+            // double; one past the double range (1e400) is skipped.
+            const char* e = a.s.data() + a.s.size();
+            const auto r = std::from_chars(a.s.data(), e, value);
+            if (r.ptr != e || r.ec != std::errc() || !std::isfinite(value)) {
+                skip(r.ec == std::errc::result_out_of_range ? "counter value out of double range"
+                                                            : "counter value that is not a number");
                 continue;
             }
             break;

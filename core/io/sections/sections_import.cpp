@@ -31,62 +31,74 @@ bool takeString(std::string_view b, size_t& at, std::string* s) {
 
 } // namespace
 
+namespace {
+
+// One launch block at b[at] into *set (at moves past it); what is wrong with it otherwise.
+std::string parseLaunchBlock(std::string_view b, size_t& at, const SectionsImportOptions& o,
+                             SectionSet* set, size_t* bad) {
+    using namespace sections_file;
+    if (b.size() - at < sizeof kMagic || std::memcmp(b.data() + at, kMagic, sizeof kMagic) != 0)
+        return "has no STRSECT1 magic (not a Strata sections file, or damaged)";
+    at += sizeof kMagic;
+    Header h;
+    if (!take(b, at, &h.version) || !take(b, at, &h.correlation) || !take(b, at, &h.device) ||
+        !take(b, at, &h.scope) || !take(b, at, &h.clockHz) || !take(b, at, &h.attempted) ||
+        !take(b, at, &h.records))
+        return "is cut short (header)";
+    if (h.version != kVersion)
+        return "has version " + std::to_string(h.version) + "; this Strata reads version " +
+               std::to_string(kVersion);
+    uint32_t nameCount;
+    if (!takeString(b, at, &set->kernel) || !take(b, at, &nameCount)) return "is cut short (names)";
+    if (nameCount > 65535) return "is cut short (section count past 65535)";
+    for (uint32_t i = 0; i < nameCount; ++i) {
+        std::string n;
+        if (!takeString(b, at, &n)) return "is cut short (names)";
+        set->names.push_back(std::move(n));
+    }
+    if (h.records > (b.size() - at) / kSectionRecordBytes) return "is cut short (records)";
+    appendSectionRecords(*set, reinterpret_cast<const uint8_t*>(b.data() + at), h.records, bad);
+    at += h.records * kSectionRecordBytes;
+    set->correlation = h.correlation;
+    set->device = h.device;
+    set->perWarp = h.scope == 1;
+    set->clockHz = o.clockHz > 0 ? o.clockHz : h.clockHz;
+    set->lost = h.attempted > h.records ? h.attempted - h.records : 0;
+    if (!o.names.empty()) set->names = o.names;
+    return {};
+}
+
+} // namespace
+
 SectionsImport parseSectionsFile(const std::string& path, std::string_view b,
                                  const SectionsImportOptions& o) {
-    using namespace sections_file;
     SectionsImport r;
     size_t at = 0;
     while (at < b.size()) {
         const size_t blockAt = at;
-        auto cut = [&](const char* what) {
-            SectionsImport e;
-            e.error = path + ": launch block at byte " + std::to_string(blockAt) +
-                      " is cut short (" + what + ")";
-            return e;
-        };
-        if (b.size() - at < sizeof kMagic ||
-            std::memcmp(b.data() + at, kMagic, sizeof kMagic) != 0) {
-            SectionsImport e;
-            e.error = path + ": no STRSECT1 magic at byte " + std::to_string(at) +
-                      " (not a Strata sections file, or damaged)";
-            return e;
-        }
-        at += sizeof kMagic;
-        Header h;
-        if (!take(b, at, &h.version) || !take(b, at, &h.correlation) || !take(b, at, &h.device) ||
-            !take(b, at, &h.scope) || !take(b, at, &h.clockHz) || !take(b, at, &h.attempted) ||
-            !take(b, at, &h.records))
-            return cut("header");
-        if (h.version != kVersion) {
-            SectionsImport e;
-            e.error = path + ": launch block at byte " + std::to_string(blockAt) + " has version " +
-                      std::to_string(h.version) + "; this Strata reads version " +
-                      std::to_string(kVersion);
-            return e;
-        }
         SectionSet set;
-        uint32_t nameCount;
-        if (!takeString(b, at, &set.kernel) || !take(b, at, &nameCount)) return cut("names");
-        if (nameCount > 65535) return cut("section count past 65535");
-        for (uint32_t i = 0; i < nameCount; ++i) {
-            std::string n;
-            if (!takeString(b, at, &n)) return cut("names");
-            set.names.push_back(std::move(n));
-        }
-        if (h.records > (b.size() - at) / kSectionRecordBytes) return cut("records");
         size_t bad = 0;
-        appendSectionRecords(set, reinterpret_cast<const uint8_t*>(b.data() + at), h.records, &bad);
-        at += h.records * kSectionRecordBytes;
+        const std::string what = parseLaunchBlock(b, at, o, &set, &bad);
+        if (!what.empty()) {
+            const std::string where =
+                path + ": launch block at byte " + std::to_string(blockAt) + " " + what;
+            if (r.sets.empty()) { // nothing complete before it: the file is not readable
+                SectionsImport e;
+                e.error = where;
+                return e;
+            }
+            // A torn last block (the helper killed while appending) or bytes after the last
+            // block: the complete launches before it are kept, the tail is named.
+            r.warnings.push_back(
+                where + "; the damaged tail (" + std::to_string(b.size() - blockAt) +
+                " bytes from byte " + std::to_string(blockAt) + ") was skipped, the " +
+                std::to_string(r.sets.size()) + " complete launch(es) before it are kept");
+            break;
+        }
         if (bad)
             r.warnings.push_back(path + ": launch block at byte " + std::to_string(blockAt) + ": " +
                                  std::to_string(bad) + " records end before they start; skipped");
-        set.correlation = h.correlation;
-        set.device = h.device;
-        set.perWarp = h.scope == 1;
-        set.clockHz = o.clockHz > 0 ? o.clockHz : h.clockHz;
-        set.lost = h.attempted > h.records ? h.attempted - h.records : 0;
         set.source = path;
-        if (!o.names.empty()) set.names = o.names;
         finishSectionSet(set);
         r.sets.push_back(std::move(set));
     }

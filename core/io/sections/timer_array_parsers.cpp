@@ -288,62 +288,104 @@ SectionsImport parseCsvSections(const std::string& path, std::string_view text,
 
 // --- .json -------------------------------------------------------------------------------------
 
-SectionsImport parseJsonSections(const std::string& path, std::string_view text,
-                                 const SectionsImportOptions& o) {
-    nlohmann::json j;
+namespace {
+
+// The byte offset of `token` in `text` (the first occurrence), as " at byte N", or "".
+std::string whereIs(std::string_view text, std::string_view token) {
+    const size_t at = token.empty() ? std::string_view::npos : text.find(token);
+    return at == std::string_view::npos ? std::string() : " at byte " + std::to_string(at);
+}
+
+// The parsed document, or *error naming the place and the problem. nlohmann throws on a number
+// past the double range (out_of_range 406: "1e400") as well as on bad syntax: both are caught
+// here, at the boundary, and become the file's error.
+bool parseTimerJson(std::string_view text, nlohmann::json* j, std::string* error) {
     try {
-        j = nlohmann::json::parse(text);
+        *j = nlohmann::json::parse(text);
+        return true;
     } catch (const nlohmann::json::parse_error& e) {
-        return fail(path, "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+        *error = "not valid JSON at byte " + std::to_string(e.byte) + ": " + e.what();
+    } catch (const nlohmann::json::out_of_range& e) {
+        // "... number overflow parsing '1e400'": name the number and where it is.
+        const std::string what = e.what();
+        const size_t q = what.find('\'');
+        const size_t q2 = q == std::string::npos ? q : what.find('\'', q + 1);
+        const std::string token =
+            q2 == std::string::npos ? std::string() : what.substr(q + 1, q2 - q - 1);
+        *error = token.empty() ? "a number cannot be read: " + what
+                               : "the number " + token + whereIs(text, token) +
+                                     " is past the range of a double";
+    } catch (const nlohmann::json::exception& e) {
+        *error = std::string("cannot read the JSON: ") + e.what();
     }
+    return false;
+}
+
+// times[s] as clock deltas (each checked), or *error naming the cell.
+bool readTimerRow(const nlohmann::json& row, size_t s, size_t iterations, std::vector<int64_t>& out,
+                  std::string* error) {
+    const std::string at = "times[" + std::to_string(s) + "]";
+    if (!row.is_array()) {
+        *error = at + " is not a list of values";
+        return false;
+    }
+    if (row.size() != iterations) {
+        *error = at + " has " + std::to_string(row.size()) + " values, times[0] " +
+                 std::to_string(iterations) + ": every section needs one value per iteration";
+        return false;
+    }
+    out.reserve(row.size());
+    for (size_t i = 0; i < row.size(); ++i) {
+        const std::string where = at + "[" + std::to_string(i) + "]";
+        if (!row[i].is_number()) {
+            *error = where + " is not a number";
+            return false;
+        }
+        int64_t x;
+        if (std::string e = checkValue(row[i].get<double>(), &x); !e.empty()) {
+            *error = where + " " + e;
+            return false;
+        }
+        if (row[i].is_number_integer()) x = row[i].get<int64_t>();
+        out.push_back(x);
+    }
+    return true;
+}
+
+SectionsImport parseJsonDocument(const std::string& path, const nlohmann::json& j,
+                                 const SectionsImportOptions& o) {
     if (!j.is_object()) return fail(path, "expected a JSON object with \"sections\" and \"times\"");
-    if (!j.contains("times") || !j["times"].is_array())
+    const auto times = j.find("times");
+    if (times == j.end() || !times->is_array())
         return fail(path, "no \"times\" array (one list of values per section)");
-    const auto& times = j["times"];
     std::vector<std::string> names;
-    if (j.contains("sections")) {
-        if (!j["sections"].is_array()) return fail(path, "\"sections\" is not an array of names");
-        for (size_t s = 0; s < j["sections"].size(); ++s) {
-            const auto& n = j["sections"][s];
+    if (const auto sections = j.find("sections"); sections != j.end()) {
+        if (!sections->is_array()) return fail(path, "\"sections\" is not an array of names");
+        for (size_t s = 0; s < sections->size(); ++s) {
+            const auto& n = (*sections)[s];
             if (!n.is_string())
                 return fail(path, "sections[" + std::to_string(s) + "] is not a string");
             names.push_back(n.get<std::string>());
         }
-        if (names.size() != times.size())
+        if (names.size() != times->size())
             return fail(path, "\"sections\" names " + std::to_string(names.size()) +
-                                  " sections but \"times\" holds " + std::to_string(times.size()));
+                                  " sections but \"times\" holds " + std::to_string(times->size()));
     } else if (o.names.empty()) {
         return fail(path, "no \"sections\" names (give them in the file or with --names)");
     }
-    if (times.empty()) return fail(path, "\"times\" is empty");
-    if (times.size() > kMaxSections) return fail(path, "more than 65535 sections");
+    if (times->empty()) return fail(path, "\"times\" is empty");
+    if (times->size() > kMaxSections) return fail(path, "more than 65535 sections");
     double clockHz = 0;
-    if (j.contains("clock_hz") && !j["clock_hz"].is_null()) {
-        if (!j["clock_hz"].is_number() || !(j["clock_hz"].get<double>() > 0))
+    if (const auto hz = j.find("clock_hz"); hz != j.end() && !hz->is_null()) {
+        if (!hz->is_number() || !(hz->get<double>() > 0))
             return fail(path, "\"clock_hz\" must be a positive number");
-        clockHz = j["clock_hz"].get<double>();
+        clockHz = hz->get<double>();
     }
-    size_t iterations = 0;
-    std::vector<std::vector<int64_t>> columns(times.size());
-    for (size_t s = 0; s < times.size(); ++s) {
-        const auto& row = times[s];
-        if (!row.is_array())
-            return fail(path, "times[" + std::to_string(s) + "] is not a list of values");
-        if (s == 0) iterations = row.size();
-        if (row.size() != iterations)
-            return fail(path, "times[" + std::to_string(s) + "] has " + std::to_string(row.size()) +
-                                  " values, times[0] " + std::to_string(iterations) +
-                                  ": every section needs one value per iteration");
-        for (size_t i = 0; i < row.size(); ++i) {
-            const std::string where = "times[" + std::to_string(s) + "][" + std::to_string(i) + "]";
-            if (!row[i].is_number()) return fail(path, where + " is not a number");
-            int64_t x;
-            if (std::string e = checkValue(row[i].get<double>(), &x); !e.empty())
-                return fail(path, where + " " + e);
-            if (row[i].is_number_integer()) x = row[i].get<int64_t>();
-            columns[s].push_back(x);
-        }
-    }
+    const size_t iterations = (*times)[0].is_array() ? (*times)[0].size() : 0;
+    std::vector<std::vector<int64_t>> columns(times->size());
+    for (size_t s = 0; s < times->size(); ++s)
+        if (std::string e; !readTimerRow((*times)[s], s, iterations, columns[s], &e))
+            return fail(path, e);
     if (iterations == 0) return fail(path, "\"times\" holds no values");
     SectionsImport r;
     SectionSet set = arraySet(path, columns.size(), iterations,
@@ -354,6 +396,20 @@ SectionsImport parseJsonSections(const std::string& path, std::string_view text,
     set.clockHz = o.clockHz > 0 ? o.clockHz : clockHz;
     r.sets.push_back(std::move(set));
     return r;
+}
+
+} // namespace
+
+SectionsImport parseJsonSections(const std::string& path, std::string_view text,
+                                 const SectionsImportOptions& o) {
+    nlohmann::json j;
+    std::string error;
+    if (!parseTimerJson(text, &j, &error)) return fail(path, error);
+    try { // no exception leaves a reader: a type surprise past the checks above is the file's
+        return parseJsonDocument(path, j, o);
+    } catch (const std::exception& e) {
+        return fail(path, std::string("cannot read the timer array: ") + e.what());
+    }
 }
 
 } // namespace strata
