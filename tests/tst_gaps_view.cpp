@@ -1,6 +1,7 @@
 // The Gaps dock on the hand-made trace of tst_gap_causes (one gap of each cause, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
+#include "analysis/gpu_ops.h"
 #include "analysis_trace_fixture.h"
 #include "analysis_views/call_tree_model.h"
 #include "analysis_views/call_tree_panel.h"
@@ -185,7 +186,7 @@ private slots:
         f.kernel(0, 7, 300, 100);
         const auto t = f.build();
         GpuUtilisation u;
-        u.reset(t.get());
+        u.build(collectGpuOps(*t));
         QCOMPARE(u.busyBetween(0, 0, 400), TimeNs(250));
         QCOMPARE(u.busyBetween(0, 100, 350), TimeNs(100));
         QCOMPARE(u.busyBetween(0, 120, 130), TimeNs(10));

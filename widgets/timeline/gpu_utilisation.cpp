@@ -1,15 +1,15 @@
 #include "gpu_utilisation.h"
 
 #include "analysis/gpu_ops.h"
+#include "timeline_state.h"
 
 #include <algorithm>
 
 namespace strata {
 
-void GpuUtilisation::reset(const Trace* trace) {
+void GpuUtilisation::build(const GpuOpList& ops) {
     devices_.clear();
-    if (!trace) return;
-    for (const BusySegment& s : deviceBusySegments(collectGpuOps(*trace).ops)) {
+    for (const BusySegment& s : deviceBusySegments(ops.ops)) {
         Device& d = devices_[s.device];
         d.before.push_back(d.before.empty() ? 0
                                             : d.before.back() + (d.end.back() - d.start.back()));

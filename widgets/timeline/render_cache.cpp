@@ -19,7 +19,6 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     fullLabel_.assign(strings, QStaticText());
     counterMax_.clear();
     sections_.reset(trace_.get());
-    utilisation_.reset(trace_.get());
     if (!trace_) return;
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);

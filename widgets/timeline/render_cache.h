@@ -5,7 +5,6 @@
 // not depend on the zoom when a trace is set, so a paint never scans the trace; the label and
 // colour caches fill as names are first drawn (no allocation per frame once warm).
 #include "flow_index.h"
-#include "gpu_utilisation.h"
 #include "lod_cache.h"
 #include "model/trace.h"
 #include "section_lanes.h"
@@ -27,7 +26,6 @@ public:
     void buildFlows(); // when "all flows" is turned on
     const FlowIndex& flows() const { return flows_; }
     const SectionLanesCache& sections() const { return sections_; }
-    const GpuUtilisation& utilisation() const { return utilisation_; }
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
@@ -46,7 +44,6 @@ private:
     LodCache lods_;
     FlowIndex flows_;
     SectionLanesCache sections_;
-    GpuUtilisation utilisation_;
     std::vector<double> counterMax_;
     SliceColorCache colors_;
     std::vector<QString> labels_;

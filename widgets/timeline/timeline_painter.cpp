@@ -455,7 +455,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
             paintSectionLanes(p, s, cache_.sections(), r, top, f.w);
             break;
         case TrackRow::Kind::Utilisation:
-            paintUtilisation(p, s, cache_.utilisation(), r, top, f.w);
+            paintUtilisation(p, s, s.utilisation, r, top, f.w);
             break;
         }
         p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));

@@ -6,6 +6,7 @@
 // the painter's caches live in the painter.
 #include "analysis/correlation.h"
 #include "gap_index.h"
+#include "gpu_utilisation.h"
 #include "model/lod_summary.h"
 #include "model/trace.h"
 #include "time_axis.h"
@@ -26,7 +27,9 @@ struct TimelineState {
     const Navigation* nav = nullptr; // selection and selected range
     TimeAxis axis;                   // the navigation's visible range, in pixels
     TrackLayout layout;
+    // From the trace's analysis, built off the GUI thread (TimelineView::indexAnalysis).
     GapIndex gaps;
+    GpuUtilisation utilisation;
     bool showAllFlows = false;
     // The wheel over the timeline: false = zooms (Shift scrolls the tracks); true = Perfetto's
     // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.

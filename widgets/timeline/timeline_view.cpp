@@ -150,6 +150,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.rangePreview.reset();
     s.scrollY = 0;
     s.gaps.clear();
+    s.utilisation.clear();
     if (trace) {
         s.layout.build(*trace);
         s.axis.setBounds(trace->bounds());
@@ -172,16 +173,22 @@ void TimelineView::indexGaps() {
         gapJobs_->cancel();
         return;
     }
-    // Off the GUI thread: the gap causes (shared with the docks: whoever asks first computes
-    // them) and their index; the index replaces the shown one when it arrives.
+    // Off the GUI thread: the gap causes and the GPU ops (shared with the docks: whoever asks
+    // first computes them), indexed for drawing; they replace the shown ones when they arrive.
+    struct Indexed {
+        GapIndex gaps;
+        GpuUtilisation utilisation;
+    };
     gapJobs_->run(
         [a](JobControl&) {
-            GapIndex index;
-            index.build(a);
-            return index;
+            Indexed i;
+            i.gaps.build(a);
+            i.utilisation.build(a->gpuOps());
+            return i;
         },
-        [this](GapIndex index) {
-            s_->gaps = std::move(index);
+        [this](Indexed i) {
+            s_->gaps = std::move(i.gaps);
+            s_->utilisation = std::move(i.utilisation);
             repaintAll();
         });
 }
