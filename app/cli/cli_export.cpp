@@ -2,6 +2,7 @@
 // opens, written as Perfetto / Chrome JSON (core/io/export/perfetto_json_export.h,
 // docs/export.md). OUT "-" is standard output.
 #include "cli_commands.h"
+#include "cli_options.h"
 #include "util/terminal_text.h"
 
 #include "io/export/export_sink.h"
@@ -11,6 +12,7 @@
 #include "model/trace.h"
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -20,21 +22,18 @@ namespace {
 
 using namespace strata;
 
-const char* kUsage =
-    "usage: strata-cli export --format perfetto-json [--range START:END] [--gzip] IN OUT\n"
+const char* const kUsage =
+    "usage: strata-cli export --format perfetto-json [--range-us START:END] [--gzip] IN OUT\n"
     "\n"
     "  --format perfetto-json  Chrome Trace Event JSON as Perfetto, chrome://tracing, HTA and\n"
     "                          Strata read it (the only format for now)\n"
-    "  --range START:END       only events that overlap this range, relative to the trace\n"
-    "                          start (a number with ns, us, ms or s; plain = microseconds);\n"
-    "                          slices crossing an edge are kept whole and marked\n"
+    "  --range-us START:END    only events that overlap this range, relative to the trace\n"
+    "                          start, in microseconds (as the other commands take it); slices\n"
+    "                          crossing an edge are kept whole and marked\n"
+    "  --range START:END       the same with units: a number with ns, us, ms or s (plain =\n"
+    "                          microseconds), e.g. 1.5ms:3ms\n"
     "  --gzip                  gzip the output (also when OUT ends in .gz)\n"
     "  OUT                     the file to write, or - for standard output\n";
-
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli export: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
 
 // SIGINT, SIGTERM, SIGHUP or SIGQUIT while the output is written: its temporary file is removed
 // (never a partial file left behind), then the signal ends the process as it would have.
@@ -64,37 +63,31 @@ bool endsWith(const std::string& s, const char* tail) {
 namespace strata::cli {
 
 int exportTrace(const Args& args) {
-    std::string format, in, out, rangeText;
+    std::string format, rangeText;
+    std::optional<std::pair<double, double>> rangeInUs;
     bool gzip = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kUsage);
-            return 0;
-        }
-        if (a == "--format" || a == "--range") {
-            if (i + 1 >= args.size()) return usageError(a + " needs a value");
-            (a == "--format" ? format : rangeText) = args[++i];
-        } else if (a == "--gzip") {
-            gzip = true;
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usageError("unknown option '" + a + "'");
-        } else if (in.empty()) {
-            in = a;
-        } else if (out.empty()) {
-            out = a;
-        } else {
-            return usageError("expected IN and OUT, got a third file '" + a + "'");
-        }
-    }
+    std::vector<std::string> files;
+    CommandLine line("export", kUsage);
+    line.option("--format", text(&format))
+        .option("--range", text(&rangeText))
+        .option("--range-us", rangeUs("--range-us", &rangeInUs))
+        .flag("--gzip", &gzip)
+        .files(&files, 2, 2, "IN and OUT");
+    if (const auto exit = line.parse(args)) return *exit;
+    auto usageError = [&line](const std::string& m) { return line.usageError(m); };
+    const std::string& in = files[0];
+    const std::string& out = files[1];
+    if (rangeInUs && !rangeText.empty()) return usageError("give --range-us or --range, not both");
     if (format.empty()) return usageError("--format is required (perfetto-json)");
     if (format != "perfetto-json")
         return usageError("unknown format '" + format + "' (known: perfetto-json)");
-    if (in.empty() || out.empty()) return usageError("expected IN and OUT");
     PerfettoExportOptions o;
     o.gzip = gzip || endsWith(out, ".gz");
     o.sourceFile = in;
     std::optional<TimeRange> relative;
+    if (rangeInUs)
+        relative = TimeRange{TimeNs(std::llround(rangeInUs->first * 1000)),
+                             TimeNs(std::llround(rangeInUs->second * 1000))};
     if (!rangeText.empty()) {
         std::string error;
         relative = parseTimeRange(rangeText, &error);

@@ -9,17 +9,40 @@
 
 namespace strata::cli {
 
-CommandLine::CommandLine(std::string command, std::string usage)
-    : command_(std::move(command)), usage_(std::move(usage)) {}
+namespace {
+std::vector<std::string> splitNames(const std::string& names) {
+    std::vector<std::string> out;
+    size_t at = 0;
+    for (size_t bar; (bar = names.find('|', at)) != std::string::npos; at = bar + 1)
+        out.push_back(names.substr(at, bar - at));
+    out.push_back(names.substr(at));
+    return out;
+}
+} // namespace
 
-CommandLine& CommandLine::flag(const std::string& name, bool* on) {
-    options_.push_back({name, on, {}});
+CommandLine::CommandLine(std::string command, std::string usage, bool longUsage)
+    : command_(std::move(command)), usage_(std::move(usage)), longUsage_(longUsage) {}
+
+CommandLine& CommandLine::flag(const std::string& names, bool* on) {
+    options_.push_back({splitNames(names), on, {}});
     return *this;
 }
 
-CommandLine& CommandLine::option(const std::string& name, TakeValue take) {
-    options_.push_back({name, nullptr, std::move(take)});
+CommandLine& CommandLine::option(const std::string& names, TakeValue take) {
+    options_.push_back({splitNames(names), nullptr, std::move(take)});
     return *this;
+}
+
+CommandLine& CommandLine::command(std::vector<std::string>* out) {
+    commandOut_ = out;
+    return *this;
+}
+
+const CommandLine::Option* CommandLine::find(const std::string& arg) const {
+    for (const Option& o : options_)
+        for (const std::string& n : o.names)
+            if (n == arg) return &o;
+    return nullptr;
 }
 
 CommandLine& CommandLine::files(std::vector<std::string>* out, size_t min, size_t max,
@@ -44,9 +67,15 @@ std::optional<int> CommandLine::parse(const Args& args) const {
             std::fputs(usage_.c_str(), stdout);
             return 0;
         }
-        const Option* o = nullptr;
-        for (const Option& candidate : options_)
-            if (candidate.name == a) o = &candidate;
+        if (commandOut_ && a == "--") {
+            commandOut_->assign(args.begin() + long(i) + 1, args.end());
+            break;
+        }
+        const Option* o = find(a);
+        if (commandOut_ && !o && (a.empty() || a[0] != '-')) { // the command starts here
+            commandOut_->assign(args.begin() + long(i), args.end());
+            break;
+        }
         if (o && o->flag) {
             *o->flag = true;
         } else if (o) {

@@ -20,29 +20,35 @@ using Args = std::vector<std::string>;
 using TakeValue = std::function<std::string(const std::string&)>;
 
 // A command's options and FILEs, declared once; parse() walks the arguments in one loop. A
-// problem prints "strata-cli CMD: problem", a blank line and the usage on stderr (exit 2);
-// --help or -h prints the usage on stdout (exit 0).
+// problem prints "strata-cli CMD: problem", a blank line and the usage on stderr (exit 2; only a
+// pointer to --help when the usage is long); --help or -h prints the usage on stdout (exit 0).
+// A name may have aliases: "-o|--output".
 class CommandLine {
 public:
-    CommandLine(std::string command, std::string usage);
+    CommandLine(std::string command, std::string usage, bool longUsage = false);
 
-    CommandLine& flag(const std::string& name, bool* on);
-    CommandLine& option(const std::string& name, TakeValue take);
+    CommandLine& flag(const std::string& names, bool* on);
+    CommandLine& option(const std::string& names, TakeValue take);
     // FILEs: at least `min`, at most `max`; `what` names them in messages ("FILE", "IN and OUT").
     CommandLine& files(std::vector<std::string>* out, size_t min, size_t max,
                        std::string what = "FILE");
+    // A command to run: everything after "--", or from the first argument that is not an option.
+    CommandLine& command(std::vector<std::string>* out);
     // Empty: every argument was taken, go on; else the exit code to return now.
     std::optional<int> parse(const Args& args) const;
     int usageError(const std::string& message) const;
 
 private:
     struct Option {
-        std::string name;
+        std::vector<std::string> names;
         bool* flag = nullptr;
         TakeValue take;
     };
+    const Option* find(const std::string& arg) const;
     std::string command_, usage_;
+    bool longUsage_ = false;
     std::vector<Option> options_;
+    std::vector<std::string>* commandOut_ = nullptr;
     std::vector<std::string>* files_ = nullptr;
     size_t minFiles_ = 0, maxFiles_ = 0;
     std::string filesWhat_;

@@ -4,6 +4,7 @@
 // writable, 126 not executable, 127 command not found (as a shell would), 1 when the target
 // exited with 0 but its run record could not be written.
 #include "cli_commands.h"
+#include "cli_options.h"
 
 #include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
@@ -75,12 +76,6 @@ bool parseInt(const std::string& s, long long lo, long long hi, long long* out) 
     return *out >= lo && *out <= hi;
 }
 
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli record: %s\n(strata-cli record --help for the options)\n",
-                 message.c_str());
-    return 2;
-}
-
 // Hidden: --synthetic-trace N -o FILE writes the synthetic program (io/synthetic_trace.h, the
 // one strata-cli synth writes as JSON) as a .strata recording of N events, for load benchmarks
 // (strata-bench load FILE) and format tests.
@@ -115,96 +110,77 @@ int writeSynthetic(long long n, const std::string& path) {
 
 int record(const Args& args) {
     RecordOptions o;
-    bool quiet = false;
+    bool quiet = false, noCollector = false;
     long long synthetic = -1;
-    size_t i = 0;
-    auto value = [&](const std::string& flag, std::string* out) {
-        if (i + 1 >= args.size()) return false;
-        (void)flag;
-        *out = args[++i];
-        return true;
+    CommandLine line("record", kUsage, /*longUsage=*/true);
+    // A count with an optional K or M suffix in [lo, hi]; `what` says what was expected.
+    auto count = [](long long lo, long long hi, std::string what, auto set) -> TakeValue {
+        return [lo, hi, what, set](const std::string& v) -> std::string {
+            long long n = 0;
+            if (!parseInt(v, lo, hi, &n)) return what + ", got '" + v + "'";
+            set(n);
+            return {};
+        };
     };
-    for (; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        std::string v;
-        long long n = 0;
-        if (a == "--") {
-            ++i;
-            break;
-        }
-        if (a == "-h" || a == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        }
-        if (a == "-q" || a == "--quiet") {
-            quiet = true;
-            continue;
-        }
-        if (a == "-f" || a == "--force") {
-            o.force = true;
-            continue;
-        }
-        if (a == "--no-collector") {
-            o.inject = false;
-            continue;
-        }
-        if (a.empty() || a[0] != '-') break; // the command starts here
-        if (!value(a, &v)) return usageError(a + " needs a value");
-        if (a == "-o" || a == "--output")
-            o.output = v;
-        else if (a == "--capture") {
-            std::string error;
-            if (!parseCaptureList(v, &o.capture, &error)) return usageError(error);
-        } else if (a == "--buffer-size") {
-            if (!parseInt(v, 64 << 10, 256 << 20, &n))
-                return usageError("--buffer-size expects 64K..256M bytes (e.g. 8M), got '" + v +
-                                  "'");
-            o.bufferSize = uint64_t(n);
-        } else if (a == "--wait" || a == "--warmup" || a == "--active" || a == "--repeat") {
-            if (!parseInt(v, 0, 1 << 30, &n))
-                return usageError(a + " expects a step count >= 0, got '" + v + "'");
-            (a == "--wait"     ? o.wait
-             : a == "--warmup" ? o.warmup
-             : a == "--active" ? o.active
-                               : o.repeat) = int(n);
-        } else if (a == "--step-name")
-            o.stepName = v;
-        else if (a == "--capture-range")
-            o.captureRange = v;
-        else if (a == "--duration") {
-            char* end = nullptr;
-            o.durationS = std::strtod(v.c_str(), &end);
-            if (end == v.c_str() || *end || !(o.durationS > 0))
-                return usageError("--duration expects seconds > 0, got '" + v + "'");
-        } else if (a == "--flush-ms") {
-            if (!parseInt(v, 1, 3'600'000, &n))
-                return usageError("--flush-ms expects milliseconds >= 1, got '" + v + "'");
-            o.flushMs = int(n);
-        } else if (a == "--collector")
-            o.collector = v;
-        else if (a == "-C" || a == "--cwd")
-            o.workingDirectory = v;
-        else if (a == "-e" || a == "--env") {
-            const size_t eq = v.find('=');
-            if (eq == std::string::npos || eq == 0)
-                return usageError("--env expects NAME=VALUE, got '" + v + "'");
-            o.extraEnvironment.emplace_back(v.substr(0, eq), v.substr(eq + 1));
-        } else if (a == "-u" || a == "--unset")
-            o.removedEnvironment.push_back(v);
-        else if (a == "--synthetic-trace") {
-            if (!parseInt(v, 0, 1ll << 40, &synthetic))
-                return usageError("--synthetic-trace expects a record count");
-        } else
-            return usageError("unknown option '" + a + "'");
+    line.flag("-q|--quiet", &quiet)
+        .flag("-f|--force", &o.force)
+        .flag("--no-collector", &noCollector)
+        .option("-o|--output", text(&o.output))
+        .option("--capture",
+                [&o](const std::string& v) {
+                    std::string error;
+                    return parseCaptureList(v, &o.capture, &error) ? std::string() : error;
+                })
+        .option("--buffer-size",
+                count(64 << 10, 256 << 20, "--buffer-size expects 64K..256M bytes (e.g. 8M)",
+                      [&o](long long n) { o.bufferSize = uint64_t(n); }))
+        .option("--step-name", text(&o.stepName))
+        .option("--capture-range", text(&o.captureRange))
+        .option("--duration",
+                [&o](const std::string& v) -> std::string {
+                    char* end = nullptr;
+                    o.durationS = std::strtod(v.c_str(), &end);
+                    if (end == v.c_str() || *end || !(o.durationS > 0))
+                        return "--duration expects seconds > 0, got '" + v + "'";
+                    return {};
+                })
+        .option("--flush-ms", count(1, 3'600'000, "--flush-ms expects milliseconds >= 1",
+                                    [&o](long long n) { o.flushMs = int(n); }))
+        .option("--collector", text(&o.collector))
+        .option("-C|--cwd", text(&o.workingDirectory))
+        .option("-e|--env",
+                [&o](const std::string& v) -> std::string {
+                    const size_t eq = v.find('=');
+                    if (eq == std::string::npos || eq == 0)
+                        return "--env expects NAME=VALUE, got '" + v + "'";
+                    o.extraEnvironment.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+                    return {};
+                })
+        .option("-u|--unset",
+                [&o](const std::string& v) {
+                    o.removedEnvironment.push_back(v);
+                    return std::string();
+                })
+        .option("--synthetic-trace", count(0, 1ll << 40, "--synthetic-trace expects a record count",
+                                           [&synthetic](long long n) { synthetic = n; }))
+        .command(&o.command);
+    for (const char* step : {"--wait", "--warmup", "--active", "--repeat"}) {
+        int* field = std::string(step) == "--wait"     ? &o.wait
+                     : std::string(step) == "--warmup" ? &o.warmup
+                     : std::string(step) == "--active" ? &o.active
+                                                       : &o.repeat;
+        line.option(step, count(0, 1 << 30, std::string(step) + " expects a step count >= 0",
+                                [field](long long n) { *field = int(n); }));
     }
-    o.command.assign(args.begin() + long(i), args.end());
+    if (const auto exit = line.parse(args)) return *exit;
+    if (noCollector) o.inject = false;
 
     if (synthetic >= 0) {
-        if (o.output.empty()) return usageError("--synthetic-trace needs -o FILE");
+        if (o.output.empty()) return line.usageError("--synthetic-trace needs -o FILE");
         return writeSynthetic(synthetic, o.output);
     }
     std::string error;
-    if (!validateRecordOptions(o, &error)) return usageError(error);
+    if (!validateRecordOptions(o, &error)) return line.usageError(error);
     if (resolveCommand(o.command[0], o.workingDirectory, &error).empty()) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return error.find("not found") != std::string::npos ? 127 : 126;

@@ -8,6 +8,7 @@
 #include "analysis/section_stats.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
+#include "io/trace_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,7 +21,7 @@ namespace {
 
 using namespace strata;
 
-const char* kUsage =
+const char* const kUsage =
     "usage: strata-cli sections [--json] [--names A,B,...] [--clock-hz F] [--kernel NAME] FILE\n"
     "\n"
     "  FILE            a timer array times[section][iteration] (.npy int64/int32, .csv with a\n"
@@ -32,11 +33,6 @@ const char* kUsage =
     "  --clock-hz F    the SM clock rate (e.g. 1.98e9): values become ns\n"
     "  --kernel NAME   the kernel whose launches to pool (when the file has several)\n";
 
-int usageError(const std::string& message) {
-    std::fprintf(stderr, "strata-cli sections: %s\n\n%s", message.c_str(), kUsage);
-    return 2;
-}
-
 std::vector<std::string> splitNames(const std::string& s) {
     std::vector<std::string> out;
     size_t at = 0;
@@ -47,11 +43,6 @@ std::vector<std::string> splitNames(const std::string& s) {
         at = c + 1;
     }
     return out;
-}
-
-bool endsWith(const std::string& s, const char* suffix) {
-    const std::string x(suffix);
-    return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 
 nlohmann::json statsJson(const SectionStats& st) {
@@ -87,60 +78,48 @@ namespace strata::cli {
 int sections(const Args& args) {
     bool json = false;
     SectionsImportOptions options;
-    std::string file, kernel;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--help" || a == "-h") {
-            std::printf("%s", kUsage);
-            return 0;
-        }
-        if (a == "--json") {
-            json = true;
-        } else if (a == "--names") {
-            if (i + 1 >= args.size()) return usageError("--names needs A,B,...");
-            options.names = splitNames(args[++i]);
-        } else if (a == "--clock-hz") {
-            if (i + 1 >= args.size()) return usageError("--clock-hz needs a value");
-            if (!parseSectionsNumber(args[++i], &options.clockHz) || !(options.clockHz > 0) ||
-                options.clockHz > 1e15)
-                return usageError(
-                    "--clock-hz expects a positive number, e.g. 1980000000 or 1.98e9");
-        } else if (a == "--kernel") {
-            if (i + 1 >= args.size()) return usageError("--kernel needs a name");
-            kernel = args[++i];
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usageError("unknown option '" + a + "'");
-        } else if (!file.empty()) {
-            return usageError("only one FILE");
-        } else {
-            file = a;
-        }
-    }
-    if (file.empty()) return usageError("missing FILE");
+    std::string kernel;
+    std::vector<std::string> files;
+    CommandLine line("sections", kUsage);
+    line.flag("--json", &json)
+        .option("--names",
+                [&options](const std::string& v) {
+                    options.names = splitNames(v);
+                    return std::string();
+                })
+        .option("--clock-hz",
+                [&options](const std::string& v) -> std::string {
+                    if (!parseSectionsNumber(v, &options.clockHz) || !(options.clockHz > 0) ||
+                        options.clockHz > 1e15)
+                        return "--clock-hz expects a positive number, e.g. 1980000000 or 1.98e9";
+                    return {};
+                })
+        .option("--kernel", text(&kernel))
+        .files(&files, 1, 1);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::string& file = files.front();
 
-    std::vector<SectionSet> owned;
-    std::vector<std::string> warnings;
-    std::shared_ptr<const Trace> trace;
-    std::vector<const SectionSet*> sets;
-    if (endsWith(file, ".strata")) {
-        trace = loadTraceOrSay("sections", file);
-        if (!trace) return 1;
-        for (const SectionSet& s : trace->sections()) sets.push_back(&s);
-        if (sets.empty()) {
-            std::fprintf(stderr, "strata-cli sections: %s has no in-kernel sections\n",
-                         terminalSafe(file).c_str());
-            return 1;
-        }
-    } else {
-        SectionsImport imported = importSections(file, options);
-        if (!imported.ok()) {
-            std::fprintf(stderr, "strata-cli sections: %s\n", terminalSafe(imported.error).c_str());
-            return 1;
-        }
-        owned = std::move(imported.sets);
-        warnings = std::move(imported.warnings);
-        for (const SectionSet& s : owned) sets.push_back(&s);
+    // Any file Strata reads (io/trace_reader.h): a recording's sections, or a timer array's.
+    LoadOptions load;
+    load.sectionNames = options.names;
+    load.clockHz = options.clockHz;
+    const LoadResult loaded = loadTrace(file, load);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "strata-cli sections: %s\n",
+                     terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());
+        return 1;
     }
+    std::vector<const SectionSet*> sets;
+    for (const SectionSet& s : loaded.trace->sections()) sets.push_back(&s);
+    if (sets.empty()) {
+        std::fprintf(stderr, "strata-cli sections: %s has no in-kernel sections\n",
+                     terminalSafe(file).c_str());
+        return 1;
+    }
+    // A timer array's warnings are about its sections; a recording's are about the trace.
+    const TraceReader* reader = readerNamed(loaded.format);
+    std::vector<std::string> warnings;
+    if (reader && reader->kind == ReaderKind::Sections) warnings = loaded.trace->warnings();
     std::map<std::string, size_t> kernels;
     for (const SectionSet* s : sets) ++kernels[s->kernel];
     if (!kernel.empty()) {
