@@ -55,8 +55,12 @@ CommandLine& CommandLine::files(std::vector<std::string>* out, size_t min, size_
 }
 
 int CommandLine::usageError(const std::string& message) const {
-    std::fprintf(stderr, "strata-cli %s: %s\n\n%s", command_.c_str(), terminalSafe(message).c_str(),
-                 usage_.c_str());
+    if (longUsage_)
+        std::fprintf(stderr, "strata-cli %s: %s\n(strata-cli %s --help for the options)\n",
+                     command_.c_str(), terminalSafe(message).c_str(), command_.c_str());
+    else
+        std::fprintf(stderr, "strata-cli %s: %s\n\n%s", command_.c_str(),
+                     terminalSafe(message).c_str(), usage_.c_str());
     return 2;
 }
 
