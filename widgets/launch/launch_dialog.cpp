@@ -56,8 +56,52 @@ QLabel* LaunchDialog::errorLabel(const char* name) {
 LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Launch and Profile"));
     setObjectName(QStringLiteral("launchDialog"));
+    exeError_ = errorLabel("executableError");
+    argsError_ = errorLabel("argumentsError");
+    dirError_ = errorLabel("workingDirectoryError");
+    envError_ = errorLabel("environmentError");
+    outError_ = errorLabel("outputError");
+    optError_ = errorLabel("optionsError");
+    collector_ = errorLabel("collectorError");
+    collector_->setStyleSheet(QStringLiteral("color: #7a5500;"));
+    // Made in the order the keyboard's Tab visits them.
+    QWidget* configuration = createConfigurationRow();
+    QWidget* program = createProgramBox();
+    QWidget* capture = createCaptureBox();
+    QWidget* output = createOutputBox();
 
-    // Saved configurations.
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    run_ = buttons->addButton(tr("Run"), QDialogButtonBox::AcceptRole);
+    run_->setObjectName(QStringLiteral("runButton"));
+    run_->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        recheck();
+        if (problems_.ok()) accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* v = new QVBoxLayout(this);
+    v->addWidget(configuration);
+    v->addWidget(program);
+    v->addWidget(capture);
+    v->addWidget(output);
+    v->addWidget(buttons);
+
+    for (QLineEdit* e : {executable_->lineEdit(), arguments_, workingDir_, unset_, stepName_,
+                         captureRange_, output_})
+        connect(e, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
+    connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::recheck);
+    for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_})
+        connect(b, &QSpinBox::valueChanged, this, &LaunchDialog::recheck);
+    connect(duration_, &QDoubleSpinBox::valueChanged, this, &LaunchDialog::recheck);
+    connect(withoutCapture_, &QCheckBox::toggled, this, &LaunchDialog::recheck);
+    reloadNames(QString());
+    resize(760, sizeHint().height());
+    recheck();
+}
+
+// Saved configurations: the name and what can be done with it.
+QWidget* LaunchDialog::createConfigurationRow() {
     configs_ = new QComboBox(this);
     configs_->setObjectName(QStringLiteral("configName"));
     configs_->setMinimumContentsLength(24);
@@ -75,7 +119,11 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     connect(renB, &QPushButton::clicked, this, &LaunchDialog::renameConfig);
     connect(delB, &QPushButton::clicked, this, &LaunchDialog::deleteConfig);
 
-    // The program.
+    return row(this, {new QLabel(tr("Configuration"), this), configs_, saveB, dupB, renB, delB});
+}
+
+// The program: executable, arguments (and how they split), working directory, environment.
+QWidget* LaunchDialog::createProgramBox() {
     executable_ = new QComboBox(this);
     executable_->setObjectName(QStringLiteral("executable"));
     executable_->setEditable(true);
@@ -117,7 +165,24 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     unset_->setObjectName(QStringLiteral("unset"));
     unset_->setPlaceholderText(tr("names to remove, e.g. PYTHONPATH LD_PRELOAD"));
 
-    // What to capture and when.
+    auto* program = new QGroupBox(tr("Program"), this);
+    auto* pf = new QFormLayout(program);
+    pf->addRow(tr("Executable"), row(this, {executable_, browse}));
+    pf->addRow(QString(), exeError_);
+    pf->addRow(tr("Arguments"), arguments_);
+    pf->addRow(QString(), argv_);
+    pf->addRow(QString(), argsError_);
+    pf->addRow(tr("Working directory"), row(this, {workingDir_, browseDir}));
+    pf->addRow(QString(), dirError_);
+    pf->addRow(tr("Environment"), environment_);
+    pf->addRow(tr("Unset"), unset_);
+    pf->addRow(QString(), envError_);
+
+    return program;
+}
+
+// What to capture and when: activity kinds, the step schedule, a capture range, limits.
+QWidget* LaunchDialog::createCaptureBox() {
     auto* captureRow = new QWidget(this);
     auto* ch = new QHBoxLayout(captureRow);
     ch->setContentsMargins(0, 0, 0, 0);
@@ -156,43 +221,10 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     flush_->setRange(0, 60'000);
     flush_->setSuffix(tr(" ms"));
     flush_->setSpecialValueText(tr("default (200 ms)"));
-    output_ = new QLineEdit(this);
-    output_->setObjectName(QStringLiteral("output"));
-    auto* browseOut = new QToolButton(this);
-    browseOut->setText(tr("Folder\u2026"));
-    connect(browseOut, &QToolButton::clicked, this, [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Output Folder"));
-        if (!d.isEmpty())
-            output_->setText(d + QStringLiteral("/") +
-                             QFileInfo(defaultOutputTemplate(config())).fileName());
-    });
     withoutCapture_ = new QCheckBox(tr("Run without capture (no collector: keep the output and "
                                        "what was run)"),
                                     this);
     withoutCapture_->setObjectName(QStringLiteral("withoutCapture"));
-
-    exeError_ = errorLabel("executableError");
-    argsError_ = errorLabel("argumentsError");
-    dirError_ = errorLabel("workingDirectoryError");
-    envError_ = errorLabel("environmentError");
-    outError_ = errorLabel("outputError");
-    optError_ = errorLabel("optionsError");
-    collector_ = errorLabel("collectorError");
-    collector_->setStyleSheet(QStringLiteral("color: #7a5500;"));
-
-    auto* program = new QGroupBox(tr("Program"), this);
-    auto* pf = new QFormLayout(program);
-    pf->addRow(tr("Executable"), row(this, {executable_, browse}));
-    pf->addRow(QString(), exeError_);
-    pf->addRow(tr("Arguments"), arguments_);
-    pf->addRow(QString(), argv_);
-    pf->addRow(QString(), argsError_);
-    pf->addRow(tr("Working directory"), row(this, {workingDir_, browseDir}));
-    pf->addRow(QString(), dirError_);
-    pf->addRow(tr("Environment"), environment_);
-    pf->addRow(tr("Unset"), unset_);
-    pf->addRow(QString(), envError_);
-
     auto* capture = new QGroupBox(tr("Capture"), this);
     auto* cf = new QFormLayout(capture);
     cf->addRow(tr("Activity"), captureRow);
@@ -205,6 +237,22 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     cf->addRow(QString(), withoutCapture_);
     cf->addRow(QString(), collector_);
 
+    return capture;
+}
+
+// Where the trace goes.
+QWidget* LaunchDialog::createOutputBox() {
+    output_ = new QLineEdit(this);
+    output_->setObjectName(QStringLiteral("output"));
+    auto* browseOut = new QToolButton(this);
+    browseOut->setText(tr("Folder\u2026"));
+    connect(browseOut, &QToolButton::clicked, this, [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Output Folder"));
+        if (!d.isEmpty())
+            output_->setText(d + QStringLiteral("/") +
+                             QFileInfo(defaultOutputTemplate(config())).fileName());
+    });
+
     auto* outBox = new QGroupBox(tr("Output"), this);
     auto* of = new QFormLayout(outBox);
     of->addRow(tr("Trace file"), row(this, {output_, browseOut}));
@@ -215,35 +263,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     of->addRow(QString(), outHelp);
     of->addRow(QString(), outError_);
 
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    run_ = buttons->addButton(tr("Run"), QDialogButtonBox::AcceptRole);
-    run_->setObjectName(QStringLiteral("runButton"));
-    run_->setDefault(true);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        recheck();
-        if (problems_.ok()) accept();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-    auto* v = new QVBoxLayout(this);
-    v->addWidget(
-        row(this, {new QLabel(tr("Configuration"), this), configs_, saveB, dupB, renB, delB}));
-    v->addWidget(program);
-    v->addWidget(capture);
-    v->addWidget(outBox);
-    v->addWidget(buttons);
-
-    for (QLineEdit* e : {executable_->lineEdit(), arguments_, workingDir_, unset_, stepName_,
-                         captureRange_, output_})
-        connect(e, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
-    connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::recheck);
-    for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_})
-        connect(b, &QSpinBox::valueChanged, this, &LaunchDialog::recheck);
-    connect(duration_, &QDoubleSpinBox::valueChanged, this, &LaunchDialog::recheck);
-    connect(withoutCapture_, &QCheckBox::toggled, this, &LaunchDialog::recheck);
-    reloadNames(QString());
-    resize(760, sizeHint().height());
-    recheck();
+    return outBox;
 }
 
 void LaunchDialog::setConfig(const LaunchConfig& c) {

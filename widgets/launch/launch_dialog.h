@@ -39,6 +39,10 @@ private:
     void deleteConfig();
     void reloadNames(const QString& select);
     QLabel* errorLabel(const char* name);
+    QWidget* createConfigurationRow();
+    QWidget* createProgramBox();
+    QWidget* createCaptureBox();
+    QWidget* createOutputBox();
 
     QComboBox* configs_;
     QComboBox* executable_;
