@@ -1,4 +1,4 @@
-// strata-cli: the headless front door (summary, synth, record).
+// strata-cli: the headless front door, one subcommand per file (cli_commands.h), listed below.
 #include "cli_commands.h"
 
 #include <cstdio>

@@ -1,5 +1,5 @@
 #pragma once
-// Why the GPU waited (issue 18, first part): every idle gap over the threshold, per device and per
+// Why the GPU waited: every idle gap over the threshold, per device and per
 // stream (analysis/gpu_gaps), gets one cause, decided from the launch call of the op that ends it
 // (by correlation id):
 //   launch_bound     the launch call started after the gap began: the CPU was late (late =

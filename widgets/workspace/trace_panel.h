@@ -1,9 +1,9 @@
 #pragma once
 // A panel that shows something about the current trace and where the user is in it (a dock:
-// Details, Range, Warnings, and the analysis views to come). It hears of the workspace's current
-// trace and of the navigation through the virtual functions below, and asks the navigation to
-// change (select a slice, a range). A new dock is one subclass plus one line in MainWindow
-// (addTracePanel<T>()).
+// Details, Warnings, Trace Info, Sections; the analysis docks derive from AnalysisPanel). It hears
+// of the workspace's current trace and of the navigation through the virtual functions below, and
+// asks the navigation to change (select a slice, a range). A new dock is one subclass plus one
+// line in app/gui/dock_table.cpp.
 #include "navigation.h"
 
 #include <QWidget>

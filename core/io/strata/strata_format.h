@@ -1,10 +1,10 @@
 #pragma once
-// The .strata on-disk layout (version 1.3): the file header, chunks and record headers. The
+// The .strata on-disk layout (version 1.4: kVersionMajor.kVersionMinor below): the file header, chunks and record headers. The
 // records' bodies are declared in io/strata/strata_records.h. Plain std only: the collector
 // includes it. Full description with examples: docs/strata-format.md.
 //
 //   file    := header chunk*                      (little-endian everywhere)
-//   header  := "STRATA" u8 major u8 minor          8 bytes; sniffed by loadTrace
+//   header  := "STRATA" u8 major u8 minor          8 bytes; recognised by io/formats/strata_trace
 //   chunk   := chunkHeader payload
 //   chunkHeader (20 bytes):
 //       u32 magic "CHNK" | u32 sequence (0, 1, 2, ...) | u32 payloadBytes | u32 recordCount
