@@ -29,6 +29,7 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
       flame_(new FlameGraph(this)) {
     direction_->addItems({tr("Top-down"), tr("Bottom-up")});
     search_->setPlaceholderText(tr("Highlight names containing…"));
+    view_->setToolTip(tr("With a range selected: the CPU slices that start in it, counted whole."));
     search_->setClearButtonEnabled(true);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Thread:"), this));

@@ -106,6 +106,8 @@ GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* pare
       model_(new GapsTableModel(this)) {
     table_ = makeSortableTable(model_, this, true, false);
     summary_->setWordWrap(true);
+    summary_->setToolTip(tr("With a range selected: the GPU ops that start in it, counted whole "
+                            "(a gap belongs to the range its closing op starts in)."));
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     byCause_->setObjectName("gaps-by-cause");
     histogram_->setObjectName("gap-lengths");

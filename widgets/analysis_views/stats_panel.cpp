@@ -150,6 +150,8 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
       categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
     summary_->setWordWrap(true);
+    summary_->setToolTip(tr("With a range selected: the kernels, copies and CPU ops that start in "
+                            "it, counted whole."));
     categories_->setObjectName("kernel-time-by-category");
     histogram_->setObjectName("kernel-durations");
     findingDetail_->setWordWrap(true);
