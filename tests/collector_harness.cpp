@@ -271,18 +271,31 @@ uint64_t tick() {
 
 int scheduleScenario() {
     // STRATA_SCHEDULE_WAIT=1 ACTIVE=1 REPEAT=1, STRATA_STEP_NAME=step (set by the test). Clock
-    // readings are taken after each callback, so they fall inside the step they follow.
+    // readings are taken after each callback, so they fall inside the step they follow. The
+    // steps' own MARKER records are timestamped before their callbacks, as CUPTI does (s*, e*).
     InitializeInjection();
+    const uint64_t s0 = tick();
     push("step"); // step 0: wait
     const uint64_t a0 = tick();
+    const uint64_t e0 = tick();
     pop();
-    push("step"); // step 1: active; the window opens before a1
+    const uint64_t s1 = tick();
+    push("step"); // step 1: active; the window opens after s1, before a1
     const uint64_t a1 = tick();
     const uint64_t b1 = tick();
-    pop();        // the window closes after b1
+    const uint64_t e1 = tick();
+    pop(); // the window closes after e1
+    const uint64_t s2 = tick();
     push("step"); // step 2: after the schedule
     const uint64_t a2 = tick();
+    const uint64_t e2 = tick();
     pop();
+    const uint32_t t = tid();
+    const uint64_t marks[3][2] = {{s0, e0}, {s1, e1}, {s2, e2}};
+    for (uint32_t i = 0; i < 3; ++i) {
+        marker(CUPTI_ACTIVITY_FLAG_MARKER_START, 10 + i, marks[i][0], "step", t);
+        marker(CUPTI_ACTIVITY_FLAG_MARKER_END, 10 + i, marks[i][1], nullptr, t);
+    }
     kernel("in_wait_step", a0, a0 + 10, 1);
     kernel("in_active_step", a1, b1, 2);
     kernel("after_schedule", a2, a2 + 10, 3);

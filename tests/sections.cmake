@@ -12,6 +12,11 @@ if(TARGET tst_sections)
     target_compile_definitions(tst_sections PRIVATE STRATA_HAVE_CUDA_HEADERS)
     target_link_libraries(tst_sections PRIVATE ${CMAKE_DL_LIBS})
   endif()
+  if(TARGET strata_collector_fake) # the helper finds a collector the driver dlopen()ed
+    add_dependencies(tst_sections strata_collector_fake)
+    target_compile_definitions(tst_sections PRIVATE
+      STRATA_COLLECTOR_FAKE_SO="$<TARGET_FILE:strata_collector_fake>")
+  endif()
 endif()
 # At their limits (issue 34): torn .sections files, section ids and counts that must not size
 # anything, the SM slot layout's cost, 1e400 in a timer JSON.

@@ -57,6 +57,7 @@ private slots:
     void finishedAfterRepeat();
     void noStepName();
     void profilerApi();
+    void stepMarkerBeforeItsWindow();
 };
 
 void TestCollectorSchedule::windows_data() {
@@ -230,6 +231,25 @@ void TestCollectorSchedule::profilerApi() {
     nvtx.onProfilerStart(10);
     QVERIFY(nvtx.rangeWindows().empty());
     QVERIFY(!nvtx.captures(20));
+}
+
+// CUPTI stamps a step's own NVTX record before its callback opens the window (wait 1, active 1,
+// repeat 1; callbacks at 1000, 2000, 2100 (window [2100, 3000)), 3000; records 50 ns earlier).
+void TestCollectorSchedule::stepMarkerBeforeItsWindow() {
+    CaptureSchedule s(cfg(1, 0, 1, 1), 0);
+    play(s, "b:step:1000 e:step:2000 b:step:2100 e:step:3000 b:step:3100 e:step:4000");
+    QCOMPARE(windowsText(s.scheduleWindows()), QString("[2100,3000)"));
+    QVERIFY(!s.captures(2050));
+    QVERIFY(s.capturesMarker("step", 2050, 2950));   // the active step's range
+    QVERIFY(!s.capturesMarker("other", 2050, 2950)); // not a step: the lead is the step's alone
+    QVERIFY(s.capturesMarker("step", 2050, 2050));   // a mark
+    QVERIFY(!s.capturesMarker("step", 950, 1950));   // the waited step (no window after it)
+    QVERIFY(!s.capturesMarker("step", 3050, 3950));  // after the schedule
+    // A waited step shorter than the lead, just before: its end is outside, so not kept.
+    QVERIFY(!s.capturesMarker("step", 2060, 2070));
+    const int64_t lead = CaptureSchedule::kMarkerLeadNs;
+    QVERIFY(s.capturesMarker("step", 2100 - lead, 2950));
+    QVERIFY(!s.capturesMarker("step", 2100 - lead - 1, 2950));
 }
 
 QTEST_GUILESS_MAIN(TestCollectorSchedule)

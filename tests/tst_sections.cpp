@@ -340,6 +340,28 @@ private slots:
         QVERIFY(!st.warnings.empty() && st.warnings[0].find("10 section records were lost") == 0);
     }
 
+    void helperFindsTheInjectedCollector() {
+#if !defined(STRATA_HAVE_CUDA_HEADERS) || !defined(STRATA_COLLECTOR_FAKE_SO)
+        QSKIP("the CUDA headers or the collector are not built here");
+#else
+        // The CUDA driver loads CUDA_INJECTION64_PATH with dlopen (RTLD_LOCAL): the collector's
+        // entry points are then not in the global scope. Found on an H100, where every record
+        // went to the fallback file. The helper must look the library up by that path.
+        void* library = dlopen(STRATA_COLLECTOR_FAKE_SO, RTLD_LAZY | RTLD_LOCAL);
+        QVERIFY2(library, dlerror());
+        QVERIFY(!dlsym(RTLD_DEFAULT, "strata_collector_state"));
+        qunsetenv("CUDA_INJECTION64_PATH");
+        QVERIFY(!sections_detail::collectorSymbol<int (*)()>("strata_collector_state"));
+        qputenv("CUDA_INJECTION64_PATH", STRATA_COLLECTOR_FAKE_SO);
+        auto state = sections_detail::collectorSymbol<int (*)()>("strata_collector_state");
+        QVERIFY(state);
+        QCOMPARE(state(), 0); // loaded, not started (InitializeInjection was not called)
+        QCOMPARE(sections_detail::collectorLastLaunch(), int64_t(-1)); // not armed
+        qunsetenv("CUDA_INJECTION64_PATH");
+        dlclose(library);
+#endif
+    }
+
     void helperFileHandOver() {
 #ifndef STRATA_HAVE_CUDA_HEADERS
         QSKIP("the CUDA headers are not here: the host helper is not compiled");

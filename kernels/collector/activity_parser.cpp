@@ -30,6 +30,12 @@ bool ActivityParser::keep(int64_t t) {
     return false;
 }
 
+bool ActivityParser::keepMarker(std::string_view name, int64_t start, int64_t end) {
+    if (schedule_.capturesMarker(name, start, end)) return true;
+    ++stats_.outsideCapture;
+    return false;
+}
+
 bool ActivityParser::validRange(uint64_t start, uint64_t end) {
     if (start == 0 || end == 0 || end < start) {
         ++stats_.invalidTimestamps;

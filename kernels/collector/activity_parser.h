@@ -67,6 +67,7 @@ private:
 
     // activity_parser.cpp: shared checks, API calls and launch correlation, other records.
     bool keep(int64_t t);
+    bool keepMarker(std::string_view name, int64_t start, int64_t end); // NVTX: a step's own too
     bool validRange(uint64_t start, uint64_t end);
     void noteThread(int64_t pid, int64_t tid);
     uint32_t apiName(bool runtime, uint32_t cbid);

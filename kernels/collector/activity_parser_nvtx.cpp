@@ -15,7 +15,7 @@ void ActivityParser::emitRange(const OpenMarker& begin, int64_t endTs, int64_t e
         ++stats_.invalidTimestamps;
         return;
     }
-    if (!keep(begin.ts)) return;
+    if (!keepMarker(begin.name, begin.ts, endTs)) return;
     const uint32_t name = w_.string(begin.name);
     if (begin.color) nameColor(name, begin.color);
     noteThread(begin.pid, begin.tid);
@@ -41,7 +41,7 @@ void ActivityParser::marker(const CUpti_Activity* rec) {
     const int64_t ts = int64_t(m->timestamp);
     if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
         const uint32_t color = takeColor(m->id);
-        if (!keep(ts)) return;
+        if (!keepMarker(m->name ? m->name : "", ts, ts)) return;
         noteThread(pid, tid);
         const uint32_t name = w_.string(m->name ? m->name : "");
         if (color) nameColor(name, color);

@@ -96,6 +96,20 @@ bool CaptureSchedule::captures(int64_t t) const {
     return true;
 }
 
+bool CaptureSchedule::capturesMarker(std::string_view name, int64_t t,
+                                     int64_t end) const { // t: start
+    if (captures(t)) return true;
+    if (end != t && !captures(end)) return false;
+    // The first window of `w` that starts after t, when it starts within the lead and is kept.
+    auto opensSoon = [&](const std::vector<CaptureWindow>& w) {
+        auto it = std::upper_bound(w.begin(), w.end(), t,
+                                   [](int64_t v, const CaptureWindow& x) { return v < x.start; });
+        return it != w.end() && it->start - t <= kMarkerLeadNs && captures(it->start);
+    };
+    if (config_.scheduleEnabled() && name == config_.stepName && opensSoon(schedule_)) return true;
+    return config_.nvtxRange() && name == config_.rangeName && opensSoon(range_);
+}
+
 bool CaptureSchedule::finished(int64_t now) const {
     if (config_.maxDurationNs > 0 && now >= origin_ + config_.maxDurationNs) return true;
     if (config_.scheduleEnabled() && config_.repeat > 0 && phaseOf(steps_) == Phase::Done) {

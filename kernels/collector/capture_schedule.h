@@ -58,6 +58,14 @@ public:
 
     // Whether a record starting at t is kept.
     bool captures(int64_t t) const;
+    // Whether an NVTX range [start, end] or a mark (end == start) named `name` is kept. A step's
+    // or the capture range's own marker is timestamped by CUPTI before its callback reaches the
+    // schedule, so it starts just before the window it opens: it is kept when that window
+    // begins at most kMarkerLeadNs after it and, for a range, holds its end (found on an H100:
+    // the first active step was lost). A mark-delimited step shorter than the lead, just before
+    // the first active one, is kept too.
+    bool capturesMarker(std::string_view name, int64_t start, int64_t end) const;
+    static constexpr int64_t kMarkerLeadNs = 50'000;
     // True once nothing later than `now` can be captured (schedule exhausted or duration over).
     bool finished(int64_t now) const;
 

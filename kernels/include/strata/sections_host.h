@@ -33,7 +33,22 @@ namespace strata {
 
 namespace sections_detail {
 
+// The collector is loaded by the CUDA driver from CUDA_INJECTION64_PATH with dlopen, and so with
+// RTLD_LOCAL: its symbols are not in the global scope that RTLD_DEFAULT searches. The library is
+// therefore looked up by that path (RTLD_NOLOAD: only if the driver already loaded it); a
+// collector linked or preloaded into the program is found through RTLD_DEFAULT.
+inline void* collectorLibrary() {
+    static void* found =
+        nullptr; // kept once found; looked up again until then (CUDA may start late)
+    if (found) return found;
+    const char* path = std::getenv("CUDA_INJECTION64_PATH");
+    if (path && *path) found = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    return found;
+}
+
 template <typename F> F collectorSymbol(const char* name) {
+    if (void* library = collectorLibrary())
+        if (void* symbol = dlsym(library, name)) return reinterpret_cast<F>(symbol);
     return reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
 }
 
