@@ -43,66 +43,91 @@ struct KernelAcc {
     double latencySum = 0, callSum = 0;
 };
 
-} // namespace
+// The GPU side of the statistics, op by op: kernels by (name, launching op), time by category,
+// copies by kind and memory.
+class GpuTally {
+public:
+    GpuTally(const Trace& t, const OpStatsOptions& o)
+        : t_(t), o_(o), categoryOf_(t.strings().size(), KernelCategory::Other),
+          categoryKnown_(t.strings().size(), 0) {}
 
-OpStats computeOpStats(const Trace& t, const OpStatsOptions& o) {
-    return computeOpStats(t, collectGpuOps(t, o.range), o);
-}
-
-OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOptions& o) {
-    OpStats out;
-    out.range = o.range;
-    PhaseTimer phases;
-
-    // Kernels by (name, launching op); categories; copies.
-    std::unordered_map<uint64_t, size_t> kernelIndex;
-    std::vector<KernelAcc> kernels;
-    std::array<CategoryRow, kKernelCategoryCount> categories{};
-    std::vector<KernelCategory> categoryOf(t.strings().size(), KernelCategory::Other);
-    std::vector<uint8_t> categoryKnown(t.strings().size(), 0);
-    std::map<std::pair<uint8_t, bool>, CopyRow> copies;
-    TimeNs allOpTime = 0;
-    for (const GpuOp& op : ops.ops) {
-        const StringId name = t.track(op.ref.track).slices.name[op.ref.index];
-        if (!categoryKnown[name]) {
-            categoryOf[name] = kernelCategory(op.kind, t.str(name));
-            categoryKnown[name] = 1;
-        }
-        const KernelCategory cat = op.kind == SliceKind::Kernel   ? categoryOf[name]
-                                   : op.kind == SliceKind::Memcpy ? KernelCategory::Memcpy
-                                                                  : KernelCategory::Memset;
-        CategoryRow& cr = categories[size_t(cat)];
+    void add(const GpuOp& op) {
+        const StringId name = t_.track(op.ref.track).slices.name[op.ref.index];
+        const KernelCategory cat = categoryOf(op, name);
+        CategoryRow& cr = categories_[size_t(cat)];
         ++cr.count;
         cr.time += op.duration();
-        allOpTime += op.duration();
-        const GpuActivity* g = t.gpu(op.ref);
-        if (op.kind == SliceKind::Memcpy) {
-            const bool pageable = g && (g->srcMemory == 1 || g->dstMemory == 1);
-            CopyRow& c = copies[{g ? g->copyKind : uint8_t(0), pageable}];
-            c.copyKind = g ? g->copyKind : 0;
-            c.pageable = pageable;
-            ++c.count;
-            c.bytes += g && g->bytes > 0 ? uint64_t(g->bytes) : 0;
-            c.time += op.duration();
+        allOpTime_ += op.duration();
+        const GpuActivity* g = t_.gpu(op.ref);
+        if (op.kind == SliceKind::Memcpy) addCopy(op, g);
+        if (op.kind == SliceKind::Kernel) addKernel(op, name, cat, g);
+    }
+
+    // Rows sorted by time (kernels: then by name and launching op).
+    void finish(OpStats& out) {
+        out.kernelTime = kernelTime_;
+        for (KernelAcc& a : kernels_) out.kernels.push_back(kernelRow(a));
+        std::sort(out.kernels.begin(), out.kernels.end(),
+                  [](const KernelRow& a, const KernelRow& b) {
+                      if (a.time.total != b.time.total) return a.time.total > b.time.total;
+                      return std::tie(a.name, a.launchedBy) < std::tie(b.name, b.launchedBy);
+                  });
+        for (int c = 0; c < kKernelCategoryCount; ++c) {
+            CategoryRow r = categories_[size_t(c)];
+            r.category = KernelCategory(c);
+            r.share = allOpTime_ > 0 ? double(r.time) / double(allOpTime_) : 0;
+            out.categories.push_back(r);
         }
-        if (op.kind != SliceKind::Kernel) continue;
-        out.kernelTime += op.duration();
-        const SliceRef launch = t.launchOf(op.ref);
+        std::stable_sort(
+            out.categories.begin(), out.categories.end(),
+            [](const CategoryRow& a, const CategoryRow& b) { return a.time > b.time; });
+        for (auto& [key, c] : copies_) {
+            c.gbPerSecond = c.time > 0 ? double(c.bytes) / double(c.time) : 0; // bytes/ns = GB/s
+            out.copies.push_back(c);
+        }
+        std::sort(out.copies.begin(), out.copies.end(),
+                  [](const CopyRow& a, const CopyRow& b) { return a.time > b.time; });
+    }
+
+private:
+    KernelCategory categoryOf(const GpuOp& op, StringId name) {
+        if (op.kind == SliceKind::Memcpy) return KernelCategory::Memcpy;
+        if (op.kind != SliceKind::Kernel) return KernelCategory::Memset;
+        if (!categoryKnown_[name]) {
+            categoryOf_[name] = kernelCategory(op.kind, t_.str(name));
+            categoryKnown_[name] = 1;
+        }
+        return categoryOf_[name];
+    }
+
+    void addCopy(const GpuOp& op, const GpuActivity* g) {
+        const bool pageable = g && (g->srcMemory == 1 || g->dstMemory == 1);
+        CopyRow& c = copies_[{g ? g->copyKind : uint8_t(0), pageable}];
+        c.copyKind = g ? g->copyKind : 0;
+        c.pageable = pageable;
+        ++c.count;
+        c.bytes += g && g->bytes > 0 ? uint64_t(g->bytes) : 0;
+        c.time += op.duration();
+    }
+
+    void addKernel(const GpuOp& op, StringId name, KernelCategory cat, const GpuActivity* g) {
+        kernelTime_ += op.duration();
+        const SliceRef launch = t_.launchOf(op.ref);
         StringId by = 0;
-        if (o.groupByLaunchingOp && launch.valid())
-            if (const SliceRef p = launchingOp(t, launch); p.valid())
-                by = t.track(p.track).slices.name[p.index];
+        if (o_.groupByLaunchingOp && launch.valid())
+            if (const SliceRef p = launchingOp(t_, launch); p.valid())
+                by = t_.track(p.track).slices.name[p.index];
         const uint64_t key = uint64_t(name) << 32 | by;
-        auto [it, fresh] = kernelIndex.try_emplace(key, kernels.size());
+        auto [it, fresh] = kernelIndex_.try_emplace(key, kernels_.size());
         if (fresh) {
             KernelAcc a;
             a.name = name;
             a.by = by;
-            a.grouped = o.groupByLaunchingOp;
+            a.grouped = o_.groupByLaunchingOp;
             a.category = cat;
-            kernels.push_back(std::move(a));
+            kernels_.push_back(std::move(a));
         }
-        KernelAcc& k = kernels[it->second];
+        KernelAcc& k = kernels_[it->second];
         k.durations.push_back(op.duration());
         if (g && g != k.lastConfig && k.configs.size() < 64) {
             ++k.configs[{g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1],
@@ -111,18 +136,19 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
         }
         if (launch.valid()) {
             ++k.launched;
-            k.latencySum += double(op.start - t.start(launch));
-            k.callSum += double(t.duration(launch));
+            k.latencySum += double(op.start - t_.start(launch));
+            k.callSum += double(t_.duration(launch));
         }
     }
-    for (KernelAcc& a : kernels) {
+
+    KernelRow kernelRow(KernelAcc& a) const { // sorts a.durations
         KernelRow r;
         r.nameId = a.name;
-        r.name = std::string(t.str(a.name));
-        r.launchedBy = a.by ? std::string(t.str(a.by)) : std::string();
+        r.name = std::string(t_.str(a.name));
+        r.launchedBy = a.by ? std::string(t_.str(a.by)) : std::string();
         r.category = a.category;
         r.time = summarizeDurations(a.durations);
-        r.share = out.kernelTime > 0 ? double(r.time.total) / double(out.kernelTime) : 0;
+        r.share = kernelTime_ > 0 ? double(r.time.total) / double(kernelTime_) : 0;
         r.configCount = uint32_t(a.configs.size());
         for (const auto& [c, n] : a.configs) {
             if (r.configs.size() >= 8) break;
@@ -136,35 +162,27 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             r.launchLatencyMean = a.latencySum / double(a.launched);
             r.launchCallMean = a.callSum / double(a.launched);
         }
-        out.kernels.push_back(std::move(r));
+        return r;
     }
-    std::sort(out.kernels.begin(), out.kernels.end(), [](const KernelRow& a, const KernelRow& b) {
-        if (a.time.total != b.time.total) return a.time.total > b.time.total;
-        return std::tie(a.name, a.launchedBy) < std::tie(b.name, b.launchedBy);
-    });
-    for (int c = 0; c < kKernelCategoryCount; ++c) {
-        CategoryRow r = categories[size_t(c)];
-        r.category = KernelCategory(c);
-        r.share = allOpTime > 0 ? double(r.time) / double(allOpTime) : 0;
-        out.categories.push_back(r);
-    }
-    std::stable_sort(out.categories.begin(), out.categories.end(),
-                     [](const CategoryRow& a, const CategoryRow& b) { return a.time > b.time; });
-    for (auto& [key, c] : copies) {
-        c.gbPerSecond = c.time > 0 ? double(c.bytes) / double(c.time) : 0; // bytes/ns = GB/s
-        out.copies.push_back(c);
-    }
-    std::sort(out.copies.begin(), out.copies.end(),
-              [](const CopyRow& a, const CopyRow& b) { return a.time > b.time; });
 
-    phases.mark("stats: kernels");
-    // CPU ops: count, total, self; then the GPU time launched inside each (once per name).
-    std::vector<int32_t> rowOf(t.strings().size(), -1);
+    const Trace& t_;
+    const OpStatsOptions& o_;
+    std::unordered_map<uint64_t, size_t> kernelIndex_;
+    std::vector<KernelAcc> kernels_;
+    std::array<CategoryRow, kKernelCategoryCount> categories_{};
+    std::vector<KernelCategory> categoryOf_;
+    std::vector<uint8_t> categoryKnown_;
+    std::map<std::pair<uint8_t, bool>, CopyRow> copies_;
+    TimeNs allOpTime_ = 0, kernelTime_ = 0;
+};
+
+// CPU ops and annotations that start in the range (counted whole), by name: count, total, self.
+// rowOf[name] becomes the row of each name seen.
+void addCpuOps(const Trace& t, const OpStatsOptions& o, std::vector<int32_t>& rowOf, OpStats& out) {
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
         const Track& tr = t.track(ti);
         if (tr.kind == TrackKind::GpuStream) continue;
         const SliceColumns& c = tr.slices;
-        // The slices that start in the range (sorted by start), counted whole.
         const SliceIndex first = SliceIndex(
             std::lower_bound(c.start.begin(), c.start.end(), o.range.start) - c.start.begin());
         const SliceIndex last = SliceIndex(
@@ -186,7 +204,11 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             r.self += self[i - first];
         }
     }
-    phases.mark("stats: cpu ops");
+}
+
+// The GPU time launched inside each CPU op row (once per name along a launch's ancestors).
+void addGpuTimeUnderOps(const Trace& t, const GpuOpList& ops, const std::vector<int32_t>& rowOf,
+                        OpStats& out) {
     std::vector<StringId> seen;
     for (const GpuOp& op : ops.ops) {
         const SliceRef launch = t.launchOf(op.ref);
@@ -202,6 +224,26 @@ OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOption
             r.gpuTime += op.duration();
         }
     }
+}
+
+} // namespace
+
+OpStats computeOpStats(const Trace& t, const OpStatsOptions& o) {
+    return computeOpStats(t, collectGpuOps(t, o.range), o);
+}
+
+OpStats computeOpStats(const Trace& t, const GpuOpList& ops, const OpStatsOptions& o) {
+    OpStats out;
+    out.range = o.range;
+    PhaseTimer phases;
+    GpuTally gpu(t, o);
+    for (const GpuOp& op : ops.ops) gpu.add(op);
+    gpu.finish(out);
+    phases.mark("stats: kernels");
+    std::vector<int32_t> rowOf(t.strings().size(), -1);
+    addCpuOps(t, o, rowOf, out);
+    phases.mark("stats: cpu ops");
+    addGpuTimeUnderOps(t, ops, rowOf, out);
     phases.mark("stats: gpu under ops");
     std::sort(out.cpuOps.begin(), out.cpuOps.end(), [](const CpuOpRow& a, const CpuOpRow& b) {
         if (a.gpuTime != b.gpuTime) return a.gpuTime > b.gpuTime;
