@@ -1,5 +1,6 @@
 # The .strata format, the launcher (core/record) and `strata-cli record`.
 strata_add_qtest(tst_strata_format SOURCES tst_strata_format.cpp LIBS strata_core)
+strata_add_qtest(tst_strata_damage SOURCES tst_strata_damage.cpp LIBS strata_core)
 strata_add_qtest(tst_strata_parallel_load SOURCES tst_strata_parallel_load.cpp LIBS strata_core)
 
 # A stand-in target that writes its own .strata file through the writer, as the collector would.
