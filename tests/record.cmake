@@ -12,6 +12,10 @@ strata_add_qtest(tst_launcher SOURCES tst_launcher.cpp LIBS strata_core)
 if(TARGET tst_launcher)
   add_dependencies(tst_launcher record_fake_target strata-cli)
 endif()
+strata_add_qtest(tst_launcher_options SOURCES tst_launcher_options.cpp LIBS strata_core)
+if(TARGET tst_launcher_options)
+  add_dependencies(tst_launcher_options record_fake_target strata-cli)
+endif()
 
 # Nothing lost, nothing hung (issue 34): each run completes only the files its own processes
 # wrote (its run id), a trace that cannot be written is refused up front; the target's process
