@@ -14,8 +14,11 @@ if(TARGET strata_app_gui)
   strata_add_qtest(tst_main_window SOURCES tst_main_window.cpp LIBS strata_app_gui)
   # Gap red follows idle time at every zoom (issue 21).
   strata_add_qtest(tst_gap_drawing SOURCES tst_gap_drawing.cpp LIBS strata_app_gui)
-  target_compile_definitions(tst_main_window PRIVATE
-    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+  strata_add_qtest(tst_main_window_views SOURCES tst_main_window_views.cpp LIBS strata_app_gui)
+  foreach(_t tst_main_window tst_main_window_views)
+    target_compile_definitions(${_t} PRIVATE
+      STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+  endforeach()
 endif()
 
 # strata --screenshot under Xvfb on a real trace (skips when xvfb-run is missing).
