@@ -36,18 +36,21 @@ if(TARGET strata_collector)
   target_link_libraries(collector_harness PRIVATE strata_collector_fake fake_cupti)
   set_target_properties(collector_harness PROPERTIES AUTOMOC OFF)
 
-  strata_add_qtest(tst_collector SOURCES tst_collector.cpp LIBS strata_core)
-  if(TARGET tst_collector)
-    add_dependencies(tst_collector collector_harness strata_collector)
-    target_compile_definitions(tst_collector PRIVATE
-      STRATA_COLLECTOR_HARNESS="$<TARGET_FILE:collector_harness>"
-      STRATA_COLLECTOR_SO="$<TARGET_FILE:strata_collector>"
-      STRATA_COLLECTOR_FAKE_SO="$<TARGET_FILE:strata_collector_fake>")
-    if(TARGET strata-cli)
-      add_dependencies(tst_collector strata-cli)
-      target_compile_definitions(tst_collector PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  # tst_collector: the recordings; tst_collector_process: forks and signals.
+  foreach(_t tst_collector tst_collector_process)
+    strata_add_qtest(${_t} SOURCES ${_t}.cpp LIBS strata_core)
+    if(TARGET ${_t})
+      add_dependencies(${_t} collector_harness strata_collector)
+      target_compile_definitions(${_t} PRIVATE
+        STRATA_COLLECTOR_HARNESS="$<TARGET_FILE:collector_harness>"
+        STRATA_COLLECTOR_SO="$<TARGET_FILE:strata_collector>"
+        STRATA_COLLECTOR_FAKE_SO="$<TARGET_FILE:strata_collector_fake>")
+      if(TARGET strata-cli)
+        add_dependencies(${_t} strata-cli)
+        target_compile_definitions(${_t} PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+      endif()
     endif()
-  endif()
+  endforeach()
 
   strata_add_qtest(tst_gpu_record SOURCES tst_gpu_record.cpp LIBS strata_core LABELS gpu)
   if(TARGET tst_gpu_record AND TARGET strata-cli)

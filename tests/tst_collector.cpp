@@ -3,103 +3,9 @@
 // read back with loadTrace. Expected values are the records the harness feeds (see
 // collector_harness.cpp), worked through by hand: e.g. a runtime call [1000, 5000) ns with
 // correlation 7 launches a kernel [10000, 25000) ns with correlation 7.
-#include "analysis/section_lanes.h"
-#include "io/trace_loader.h"
-#include "model/trace.h"
+#include "collector_fixture.h"
 
-#include <QElapsedTimer>
-
-#include <QtTest>
-
-#include <csignal>
-#include <dlfcn.h>
-
-using namespace strata;
-
-namespace {
-
-struct Run {
-    QMap<QString, QString> out; // key=value lines of stdout
-    QString stdoutText, stderrText;
-    int status = -1; // shell-style: exit code, or 128 + signal
-    qint64 pid = 0;
-};
-
-// Runs the harness through sh so a death by signal shows as 128 + signal, like a shell reports.
-Run runHarness(const QString& scenario, const QStringList& env) {
-    Run r;
-    QProcess p;
-    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
-    for (const QString& kv : env) e.insert(kv.section('=', 0, 0), kv.section('=', 1));
-    p.setProcessEnvironment(e);
-    p.start("/bin/sh", {"-c",
-                        "\"$0\" \"$1\" & child=$!; echo \"harness_pid=$child\"; wait $child; "
-                        "echo \"status=$?\"",
-                        STRATA_COLLECTOR_HARNESS, scenario});
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        qWarning("harness %s timed out", qPrintable(scenario));
-    }
-    r.stdoutText = QString::fromLocal8Bit(p.readAllStandardOutput());
-    r.stderrText = QString::fromLocal8Bit(p.readAllStandardError());
-    for (const QString& line : r.stdoutText.split('\n', Qt::SkipEmptyParts)) {
-        const int eq = line.indexOf('=');
-        if (eq > 0) r.out.insert(line.left(eq), line.mid(eq + 1));
-    }
-    r.status = r.out.value("status", "-1").toInt();
-    if (r.stderrText.contains("Sanitizer")) { // a sanitizer build's report fails the scenario
-        qWarning("%s", qPrintable(r.stderrText));
-        r.status = -999;
-    }
-    r.pid = r.out.value("harness_pid", "0").toLongLong();
-    return r;
-}
-
-std::vector<SliceRef> slicesNamed(const Trace& t, std::string_view name) {
-    std::vector<SliceRef> out;
-    for (TrackId tr = 0; tr < t.tracks().size(); ++tr) {
-        const Track& track = t.track(tr);
-        for (SliceIndex i = 0; i < track.slices.size(); ++i)
-            if (t.str(track.slices.name[i]) == name) out.push_back({tr, i});
-    }
-    return out;
-}
-
-SliceRef only(const Trace& t, std::string_view name) {
-    const auto all = slicesNamed(t, name);
-    if (all.size() != 1) {
-        qWarning("expected one slice named %.*s, found %zu", int(name.size()), name.data(),
-                 all.size());
-        return {};
-    }
-    return all[0];
-}
-
-bool hasWarning(const Trace& t, const QString& part) {
-    for (const auto& w : t.warnings())
-        if (QString::fromStdString(w).contains(part)) return true;
-    return false;
-}
-
-QString meta(const Trace& t, const char* key) {
-    auto it = t.metadata().find(key);
-    return it == t.metadata().end() ? QString("<absent>") : QString::fromStdString(it->second);
-}
-
-std::shared_ptr<const Trace> load(const QString& path) {
-    LoadResult r = loadTrace(path.toStdString());
-    if (!r.ok()) {
-        qWarning("load %s failed: %s", qPrintable(path),
-                 r.error ? r.error->toString().c_str() : "?");
-        return nullptr;
-    }
-    return r.trace;
-}
-
-} // namespace
-
-class TestCollector : public QObject {
+class TestCollector : public QObject, public CollectorFiles {
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -110,25 +16,15 @@ private slots:
     void schedule();
     void captureRange();
     void profilerApiRange();
-    void forkWithoutExec();
-    void forkAndExec();
-    void sigtermFlushesAndCloses();
-    void sigtermInsideCupti();
-    void sigtermChainsTargetHandler();
-    void abortFlushes();
     void badOptionsAreWarnings();
     void unwritableOutputKeepsTargetRunning();
     void launcherContract();
     void teardownForcesFlush();
+    void throughput();
     void graphLaunchOneToMany();
     void maximumDuration();
     void clockSkewCounted();
-    void throughput();
     void sectionsHandOver();
-
-private:
-    QTemporaryDir dir_;
-    QString path(const QString& name) const { return dir_.filePath(name); }
 };
 
 void TestCollector::initTestCase() {
@@ -393,93 +289,6 @@ void TestCollector::profilerApiRange() {
     QCOMPARE(slicesNamed(*t, "inside_second").size(), size_t(1));
     QVERIFY(slicesNamed(*t, "after_stop").empty());
     QCOMPARE(meta(*t, "records_outside_capture"), QString("3"));
-}
-
-void TestCollector::forkWithoutExec() {
-    QTemporaryDir sub;
-    const QString tmpl = sub.filePath("fork-{pid}.strata");
-    const Run r = runHarness("fork", {"STRATA_OUTPUT=" + tmpl, "STRATA_FLUSH_MS=5"});
-    QCOMPARE(r.status, 0);
-    QCOMPARE(r.out.value("children_ok"), QString("20")); // no deadlock, state ForkedChild
-    QCOMPARE(QDir(sub.path()).entryList(QDir::Files).size(),
-             qsizetype(1)); // children wrote nothing
-    auto t = load(sub.filePath(QString("fork-%1.strata").arg(r.pid)));
-    QVERIFY(t);
-    QCOMPARE(slicesNamed(*t, "before_fork").size(), size_t(1));
-    QCOMPARE(slicesNamed(*t, "after_fork").size(), size_t(1));
-    QVERIFY(!slicesNamed(*t, "busy").empty());
-    for (const auto& w : t->warnings())
-        QVERIFY2(!QString::fromStdString(w).contains("damaged"), w.c_str());
-    QVERIFY(!hasWarning(*t, "no end-of-file record"));
-}
-
-void TestCollector::forkAndExec() {
-    QTemporaryDir sub;
-    const QString tmpl = sub.filePath("exec-{pid}.strata");
-    const Run r = runHarness("exec_child", {"STRATA_OUTPUT=" + tmpl});
-    QCOMPARE(r.status, 0);
-    QCOMPARE(r.out.value("child_exit"), QString("0"));
-    const QString childPid = r.out.value("child_pid");
-    auto parent = load(sub.filePath(QString("exec-%1.strata").arg(r.pid)));
-    auto child = load(sub.filePath(QString("exec-%1.strata").arg(childPid)));
-    QVERIFY(parent && child);
-    QCOMPARE(slicesNamed(*parent, "parent").size(), size_t(1));
-    QVERIFY(slicesNamed(*parent, "small").empty());
-    QCOMPARE(slicesNamed(*child, "small").size(), size_t(1));
-    QCOMPARE(meta(*child, "pid"), childPid);
-}
-
-void TestCollector::sigtermFlushesAndCloses() {
-    const QString file = path("sigterm.strata");
-    const Run r = runHarness("sigterm", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
-    QCOMPARE(r.status, 128 + SIGTERM); // the default action still happens
-    auto t = load(file);
-    QVERIFY(t);
-    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
-    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1)); // forced flush in the handler path
-    QVERIFY(!hasWarning(*t, "no end-of-file record"));      // closed: the signal kills the process
-}
-
-void TestCollector::sigtermInsideCupti() {
-    // The handler may not wait on work that needs the interrupted thread: done within ~200 ms
-    // (1 s here for a loaded machine; it stalled 3 s), the end record written, what was
-    // flushed kept, the busy kernels still in CUPTI's buffer given up, and said so.
-    const QString file = path("sigterm_in_cupti.strata");
-    QElapsedTimer timer;
-    timer.start();
-    const Run r =
-        runHarness("sigterm_in_cupti", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
-    const qint64 ms = timer.elapsed();
-    QCOMPARE(r.status, 128 + SIGTERM);
-    QVERIFY2(ms < 1000, qPrintable(QString("took %1 ms").arg(ms)));
-    auto t = load(file);
-    QVERIFY(t);
-    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
-    QVERIFY(!hasWarning(*t, "no end-of-file record"));
-    QVERIFY(hasWarning(*t, "closed on a fatal signal without CUPTI's last buffers"));
-}
-
-void TestCollector::sigtermChainsTargetHandler() {
-    const QString file = path("sigterm_handler.strata");
-    const Run r =
-        runHarness("sigterm_handler", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
-    QCOMPARE(r.status, 3); // the target's handler ran and chose the exit code
-    QVERIFY(r.stdoutText.contains("target handler ran"));
-    auto t = load(file);
-    QVERIFY(t);
-    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
-    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1));
-    QVERIFY(hasWarning(*t, "no end-of-file record")); // flushed, not closed: the handler decides
-}
-
-void TestCollector::abortFlushes() {
-    const QString file = path("abort.strata");
-    const Run r = runHarness("abort", {"STRATA_OUTPUT=" + file, "STRATA_FLUSH_MS=100000"});
-    QCOMPARE(r.status, 128 + SIGABRT);
-    auto t = load(file);
-    QVERIFY(t);
-    QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
-    QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1));
 }
 
 void TestCollector::badOptionsAreWarnings() {
