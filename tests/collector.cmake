@@ -30,7 +30,7 @@ if(TARGET strata_collector)
   set_target_properties(fake_cupti PROPERTIES AUTOMOC OFF)
   strata_add_collector(strata_collector_fake fake_cupti)
 
-  add_executable(collector_harness collector_harness.cpp)
+  add_executable(collector_harness collector_harness.cpp collector_harness_process.cpp)
   target_include_directories(collector_harness PRIVATE ${CUDAToolkit_INCLUDE_DIRS}
                                                        ${PROJECT_SOURCE_DIR}/kernels/include)
   target_link_libraries(collector_harness PRIVATE strata_collector_fake fake_cupti)
