@@ -3,6 +3,9 @@ foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation op_s
   strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
 endforeach()
 
+# Two runs compared (core/analysis/trace_diff.h): matching, the noise rules, the order.
+strata_add_qtest(tst_trace_diff SOURCES tst_trace_diff.cpp analysis_trace_fixture.h LIBS strata_core)
+
 # strata-cli summary on hand-made fixtures (tests/data/analysis/*.json), errors and usage.
 strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp LIBS strata_core)
 target_compile_definitions(tst_cli_summary PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
@@ -31,6 +34,14 @@ if(Python3_Interpreter_FOUND)
       set_tests_properties(gaps_real_${_trace_id} PROPERTIES
         LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
     endforeach()
+    # strata-cli diff against a copy with planted changes (a kernel 20 % slower, one added, a
+    # CPU op removed): exactly those found, totals worked out by the script.
+    set(_diff_trace ${_shared_traces}/hta__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz)
+    add_test(NAME diff_planted_real
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/check_diff_planted.py
+                     $<TARGET_FILE:strata-cli> ${_diff_trace})
+    set_tests_properties(diff_planted_real PROPERTIES
+      LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
   else()
     add_test(NAME summary_real_traces
              COMMAND ${Python3_EXECUTABLE} ${_summary_py} --check $<TARGET_FILE:strata-cli> ${_shared_traces})

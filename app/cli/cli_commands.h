@@ -18,5 +18,6 @@ int sections(const Args& args);      // cli_sections.cpp
 int synthSections(const Args& args); // cli_synth_sections.cpp
 int stats(const Args& args);         // cli_stats.cpp
 int advise(const Args& args);        // cli_advise.cpp
+int diff(const Args& args);          // cli_diff.cpp
 
 } // namespace strata::cli

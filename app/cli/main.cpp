@@ -30,6 +30,9 @@ const Command kCommands[] = {
      "tables"},
     {"advise", strata::cli::advise,
      "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
+    {"diff", strata::cli::diff,
+     "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
+     "kernels, ops, copies, idle"},
     {"synth-sections", strata::cli::synthSections,
      "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
     {"sections", strata::cli::sections,

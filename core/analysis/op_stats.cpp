@@ -11,11 +11,15 @@
 
 namespace strata {
 
-namespace {
-
 bool isCpuOpKind(SliceKind k) {
     return k == SliceKind::CpuOp || k == SliceKind::UserAnnotation;
 }
+
+bool isPageableCopy(const GpuActivity* g) {
+    return g && (g->srcMemory == 1 || g->dstMemory == 1);
+}
+
+namespace {
 
 std::string configText(const GpuActivity& g) {
     char buf[96];
@@ -101,7 +105,7 @@ private:
     }
 
     void addCopy(const GpuOp& op, const GpuActivity* g) {
-        const bool pageable = g && (g->srcMemory == 1 || g->dstMemory == 1);
+        const bool pageable = isPageableCopy(g);
         CopyRow& c = copies_[{g ? g->copyKind : uint8_t(0), pageable}];
         c.copyKind = g ? g->copyKind : 0;
         c.pageable = pageable;

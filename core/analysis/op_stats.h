@@ -64,6 +64,12 @@ struct CopyRow {
     double gbPerSecond = 0; // bytes / time (1e9 bytes per second)
 };
 
+// The rules the tables use, for whoever counts the same things another way (trace_diff.h):
+// a CPU op row is a CPU op or a user annotation; a copy's host memory is pageable when either
+// side is pageable memory.
+bool isCpuOpKind(SliceKind k);
+bool isPageableCopy(const GpuActivity* g);
+
 struct OpStats {
     TimeRange range;
     TimeNs kernelTime = 0;

@@ -1,0 +1,223 @@
+// strata-cli diff: a baseline and a candidate compared (core/analysis/trace_diff.h): two traces,
+// or two ranges or steps of one; kernels, CPU ops and copies matched by name, what changed past
+// the noise rule, what was added or removed; GPU busy and idle by cause per device. Tables, or
+// (--json) one JSON object. Exit code 0 whether or not anything changed.
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "util/terminal_text.h"
+
+#include "analysis/trace_analysis.h"
+#include "analysis/trace_diff.h"
+#include "analysis/trace_steps.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const std::string kUsage =
+    std::string(
+        "usage: strata-cli diff [--json] [--top N] [options] BASELINE [CANDIDATE]\n"
+        "\n"
+        "  --json                     one JSON object: analysis_ms, noise, devices, kernels, ops,\n"
+        "                             copies\n"
+        "  --top N                    rows per table in the text output (default 15)\n"
+        "  --baseline-range-us A:B    the baseline's range (µs from its trace's start)\n"
+        "  --candidate-range-us A:B   the candidate's range\n"
+        "  --baseline-step NAME       the baseline is this step (e.g. ProfilerStep#3)\n"
+        "  --candidate-step NAME      the candidate is this step\n"
+        "With one file, the candidate is the same trace (give ranges or steps).\n") +
+    cli::kAnalysisOptionsUsage;
+
+double us(double ns) {
+    return ns / 1000.0;
+}
+
+struct Side {
+    std::string file;
+    std::optional<std::pair<double, double>> rangeUs;
+    std::string step;
+};
+
+// The range a side covers: its step, its range, or the common --range-us.
+std::optional<TimeRange> sideRange(const Trace& t, const Side& s, const cli::AnalysisArgs& a) {
+    if (!s.step.empty()) {
+        for (const TraceStep& step : findSteps(t, a.settings.stepPrefix))
+            if (step.name == s.step) return TimeRange{step.start, step.end};
+        std::fprintf(stderr, "strata-cli diff: %s has no step named '%s'\n",
+                     terminalSafe(s.file).c_str(), terminalSafe(s.step).c_str());
+        return std::nullopt;
+    }
+    return s.rangeUs ? cli::rangeFromUs(t, s.rangeUs) : a.range(t);
+}
+
+nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
+    nlohmann::json j{{"count", s.count},
+                     {"total_us", us(double(s.total))},
+                     {"mean_us", us(s.mean)},
+                     {"median_us", us(double(s.median))},
+                     {"p95_us", us(double(s.p95))}};
+    if (bySteps) {
+        j["step_mean_us"] = us(s.stepMean);
+        j["step_spread_us"] = us(s.stepSpread);
+    }
+    return j;
+}
+
+nlohmann::json rowsJson(const std::vector<DiffRow>& rows, bool bySteps) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const DiffRow& r : rows)
+        out.push_back({{"name", r.name},
+                       {"status", diffStatusName(r.status)},
+                       {"baseline", sideJson(r.baseline, bySteps)},
+                       {"candidate", sideJson(r.candidate, bySteps)},
+                       {"delta_total_us", us(double(r.deltaTotal()))},
+                       {"delta_share", r.deltaShare()}});
+    return out;
+}
+
+nlohmann::json deviceSideJson(const DeviceDiffSide& s) {
+    nlohmann::json causes;
+    for (int c = 0; c < kGapCauseCount; ++c)
+        causes[gapCauseName(GapCause(c))] = us(double(s.idleByCause[size_t(c)]));
+    return {{"present", s.present},
+            {"busy_us", us(double(s.busy))},
+            {"idle_us", us(double(s.idle))},
+            {"idle_by_cause_us", causes}};
+}
+
+std::string noiseRule(const TraceDiff& d) {
+    if (d.bySteps)
+        return "per step (" + std::to_string(d.baselineSteps) + " and " +
+               std::to_string(d.candidateSteps) +
+               " steps): changed when the difference of the mean total per step exceeds twice "
+               "its standard error and 1 % of the baseline's";
+    return "no steps on both sides (at least 3 each): changed when the count differs, or the "
+           "total by at least 5 % and 1 µs";
+}
+
+void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top) {
+    size_t counts[4] = {0, 0, 0, 0};
+    for (const DiffRow& r : rows) ++counts[size_t(r.status)];
+    std::printf("\n%s: %zu changed, %zu added, %zu removed, %zu the same (by effect on the "
+                "total)\n",
+                title, counts[size_t(DiffStatus::Changed)], counts[size_t(DiffStatus::Added)],
+                counts[size_t(DiffStatus::Removed)], counts[size_t(DiffStatus::Same)]);
+    std::printf("%-8s %12s %8s %8s %13s %8s %13s  %s\n", "status", "delta_us", "delta", "count",
+                "baseline_us", "count", "candidate_us", "name");
+    uint64_t shown = 0;
+    for (const DiffRow& r : rows) {
+        if (r.status == DiffStatus::Same) continue;
+        if (shown++ == top) break;
+        const std::string share =
+            r.baseline.total > 0 ? std::to_string(int(std::lround(100 * r.deltaShare()))) + " %"
+                                 : std::string("new");
+        std::printf("%-8s %+12.3f %8s %8llu %13.3f %8llu %13.3f  %s\n", diffStatusName(r.status),
+                    us(double(r.deltaTotal())), share.c_str(), (unsigned long long)r.baseline.count,
+                    us(double(r.baseline.total)), (unsigned long long)r.candidate.count,
+                    us(double(r.candidate.total)), terminalSafe(r.name).c_str());
+    }
+}
+
+void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
+    std::printf("baseline  %s%s\ncandidate %s%s\nnoise rule: %s\n", terminalSafe(b.file).c_str(),
+                b.step.empty() ? "" : (" step " + terminalSafe(b.step)).c_str(),
+                terminalSafe(c.file).c_str(),
+                c.step.empty() ? "" : (" step " + terminalSafe(c.step)).c_str(),
+                noiseRule(d).c_str());
+    std::printf("\n%-6s %14s %14s %14s %14s  idle over the threshold by cause (baseline -> "
+                "candidate, µs)\n",
+                "device", "busy_us", "->", "idle_us", "->");
+    for (const DeviceDiff& dev : d.devices) {
+        std::printf("%-6d %14.3f %14.3f %14.3f %14.3f ", dev.device, us(double(dev.baseline.busy)),
+                    us(double(dev.candidate.busy)), us(double(dev.baseline.idle)),
+                    us(double(dev.candidate.idle)));
+        for (int k = 0; k < kGapCauseCount; ++k) {
+            const TimeNs x = dev.baseline.idleByCause[size_t(k)];
+            const TimeNs y = dev.candidate.idleByCause[size_t(k)];
+            if (x || y)
+                std::printf(" %s %.3f -> %.3f", gapCauseName(GapCause(k)), us(double(x)),
+                            us(double(y)));
+        }
+        std::printf("\n");
+    }
+    printRows("Kernels", d.kernels, top);
+    printRows("CPU ops", d.ops, top);
+    printRows("Copies", d.copies, top);
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int diff(const Args& args) {
+    bool json = false;
+    uint64_t top = 15;
+    AnalysisArgs analysisArgs;
+    Side base, cand;
+    std::vector<std::string> files;
+    CommandLine line("diff", kUsage);
+    line.flag("--json", &json)
+        .option("--top", wholeNumber("--top", 1'000'000, &top))
+        .option("--baseline-range-us", rangeUs("--baseline-range-us", &base.rangeUs))
+        .option("--candidate-range-us", rangeUs("--candidate-range-us", &cand.rangeUs))
+        .option("--baseline-step",
+                [&](const std::string& v) {
+                    base.step = v;
+                    return std::string();
+                })
+        .option("--candidate-step",
+                [&](const std::string& v) {
+                    cand.step = v;
+                    return std::string();
+                })
+        .files(&files, 1, 2);
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    base.file = files.front();
+    cand.file = files.back();
+    const std::shared_ptr<const Trace> tb = loadTraceOrSay("diff", base.file);
+    if (!tb) return 1;
+    const std::shared_ptr<const Trace> tc =
+        files.size() == 1 ? tb : loadTraceOrSay("diff", cand.file);
+    if (!tc) return 1;
+    const std::optional<TimeRange> rb = sideRange(*tb, base, analysisArgs);
+    const std::optional<TimeRange> rc = sideRange(*tc, cand, analysisArgs);
+    if (!rb || !rc) return 1;
+    const TraceAnalysis a(tb, analysisArgs.settings, *rb), b(tc, analysisArgs.settings, *rc);
+    const auto t0 = std::chrono::steady_clock::now();
+    const TraceDiff d = diffTraces(a, b); // both sides' analyses included
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!json) {
+        printText(d, base, cand, std::max<uint64_t>(1, top));
+        std::printf("\n(analysed in %.1f ms)\n", ms);
+        return 0;
+    }
+    nlohmann::json j;
+    j["analysis_ms"] = ms;
+    j["baseline"] = {{"file", base.file}, {"step", base.step}};
+    j["candidate"] = {{"file", cand.file}, {"step", cand.step}};
+    j["noise"] = {{"by_steps", d.bySteps},
+                  {"baseline_steps", d.baselineSteps},
+                  {"candidate_steps", d.candidateSteps},
+                  {"rule", noiseRule(d)}};
+    nlohmann::json devices = nlohmann::json::array();
+    for (const DeviceDiff& dev : d.devices)
+        devices.push_back({{"device", dev.device},
+                           {"baseline", deviceSideJson(dev.baseline)},
+                           {"candidate", deviceSideJson(dev.candidate)}});
+    j["devices"] = devices;
+    j["kernels"] = rowsJson(d.kernels, d.bySteps);
+    j["ops"] = rowsJson(d.ops, d.bySteps);
+    j["copies"] = rowsJson(d.copies, d.bySteps);
+    std::printf("%s\n", j.dump(1).c_str());
+    return 0;
+}
+
+} // namespace strata::cli

@@ -1,0 +1,236 @@
+#include "analysis/trace_diff.h"
+
+#include "analysis/gpu_ops.h"
+#include "analysis/op_stats.h"
+#include "analysis/trace_analysis.h"
+#include "analysis/trace_steps.h"
+#include "model/cupti_names.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <thread>
+#include <unordered_map>
+
+namespace strata {
+
+namespace {
+
+// Per-step totals of each row, on one side: totals[name][step].
+using StepTotals = std::unordered_map<std::string, std::vector<TimeNs>>;
+
+struct StepTally {
+    std::vector<TraceStep> steps;
+    StepTotals kernels, ops, copies;
+
+    // The step holding t (steps are outermost, sorted, disjoint), or -1.
+    int64_t stepOf(TimeNs t) const {
+        auto it = std::upper_bound(steps.begin(), steps.end(), t,
+                                   [](TimeNs v, const TraceStep& s) { return v < s.start; });
+        if (it == steps.begin()) return -1;
+        --it;
+        return t < it->end ? int64_t(it - steps.begin()) : -1;
+    }
+    void add(StepTotals& to, const std::string& name, int64_t step, TimeNs d) const {
+        std::vector<TimeNs>& v = to[name];
+        if (v.empty()) v.assign(steps.size(), 0);
+        v[size_t(step)] += d;
+    }
+};
+
+// The steps of one side that start in its range, and what each row spent in each.
+StepTally tallySteps(const TraceAnalysis& a) {
+    StepTally s;
+    const Trace& t = a.trace();
+    for (TraceStep& step : findSteps(t, a.settings().stepPrefix))
+        if (step.start >= a.range().start && step.start < a.range().end)
+            s.steps.push_back(std::move(step));
+    if (s.steps.size() < TraceDiff::kMinSteps) return s;
+    for (const GpuOp& op : a.gpuOps().ops) {
+        // A GPU op belongs to the step of its launch call (steps are the CPU's), else of its start.
+        const SliceRef launch = t.launchOf(op.ref);
+        const int64_t step = s.stepOf(launch.valid() ? t.start(launch) : op.start);
+        if (step < 0) continue;
+        if (op.kind == SliceKind::Kernel)
+            s.add(s.kernels, std::string(t.str(t.track(op.ref.track).slices.name[op.ref.index])),
+                  step, op.duration());
+        else if (op.kind == SliceKind::Memcpy) {
+            const GpuActivity* g = t.gpu(op.ref);
+            s.add(s.copies, copyDiffName(g ? g->copyKind : 0, isPageableCopy(g)), step,
+                  op.duration());
+        }
+    }
+    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
+        const Track& tr = t.track(ti);
+        if (tr.kind == TrackKind::GpuStream) continue;
+        const SliceColumns& c = tr.slices;
+        for (SliceIndex i = 0; i < c.size(); ++i) {
+            if (!isCpuOpKind(c.kind[i])) continue;
+            const int64_t step = s.stepOf(c.start[i]);
+            if (step >= 0) s.add(s.ops, std::string(t.str(c.name[i])), step, c.dur[i]);
+        }
+    }
+    return s;
+}
+
+// Mean and sample standard deviation of a row's per-step totals (0 in every step when absent).
+void stepStats(const StepTotals& totals, const std::string& name, size_t steps, DiffSide& side) {
+    if (steps == 0) return;
+    auto it = totals.find(name);
+    std::vector<TimeNs> v = it != totals.end() ? it->second : std::vector<TimeNs>(steps, 0);
+    double sum = 0;
+    for (TimeNs x : v) sum += double(x);
+    side.stepMean = sum / double(steps);
+    double sq = 0;
+    for (TimeNs x : v) sq += (double(x) - side.stepMean) * (double(x) - side.stepMean);
+    side.stepSpread = steps > 1 ? std::sqrt(sq / double(steps - 1)) : 0;
+}
+
+DiffStatus statusOf(const DiffRow& r, bool bySteps, size_t nb, size_t nc) {
+    if (r.baseline.count == 0 && r.candidate.count > 0) return DiffStatus::Added;
+    if (r.candidate.count == 0 && r.baseline.count > 0) return DiffStatus::Removed;
+    if (bySteps) {
+        const double diff = std::abs(r.candidate.stepMean - r.baseline.stepMean);
+        const double se = std::sqrt(r.baseline.stepSpread * r.baseline.stepSpread / double(nb) +
+                                    r.candidate.stepSpread * r.candidate.stepSpread / double(nc));
+        return diff > 2 * se && diff >= 0.01 * r.baseline.stepMean ? DiffStatus::Changed
+                                                                   : DiffStatus::Same;
+    }
+    if (r.baseline.count != r.candidate.count) return DiffStatus::Changed;
+    const double delta = std::abs(double(r.deltaTotal()));
+    return delta >= 0.05 * double(r.baseline.total) && delta >= 1000.0 ? DiffStatus::Changed
+                                                                       : DiffStatus::Same;
+}
+
+// Matches the rows of both sides by name, fills their step figures and status, sorts them.
+std::vector<DiffRow> matchRows(const std::map<std::string, DiffSide>& base,
+                               const std::map<std::string, DiffSide>& cand, const StepTotals* sb,
+                               const StepTotals* sc, const TraceDiff& d) {
+    std::map<std::string, DiffRow> rows;
+    for (const auto& [name, side] : base) rows[name].baseline = side;
+    for (const auto& [name, side] : cand) rows[name].candidate = side;
+    std::vector<DiffRow> out;
+    out.reserve(rows.size());
+    for (auto& [name, r] : rows) {
+        r.name = name;
+        if (d.bySteps) {
+            stepStats(*sb, name, d.baselineSteps, r.baseline);
+            stepStats(*sc, name, d.candidateSteps, r.candidate);
+        }
+        r.status = statusOf(r, d.bySteps, d.baselineSteps, d.candidateSteps);
+        out.push_back(std::move(r));
+    }
+    std::sort(out.begin(), out.end(), [](const DiffRow& a, const DiffRow& b) {
+        const TimeNs x = std::abs(a.deltaTotal()), y = std::abs(b.deltaTotal());
+        return x != y ? x > y : a.name < b.name;
+    });
+    return out;
+}
+
+// Kernels by name (the ungrouped table: one row per name).
+std::map<std::string, DiffSide> kernelSides(const OpStats& s) {
+    std::map<std::string, DiffSide> out;
+    for (const KernelRow& k : s.kernels) {
+        DiffSide& d = out[k.name];
+        d.count = k.time.count;
+        d.total = k.time.total;
+        d.mean = k.time.mean;
+        d.median = k.time.median;
+        d.p95 = k.time.p95;
+    }
+    return out;
+}
+
+std::map<std::string, DiffSide> opSides(const OpStats& s) {
+    std::map<std::string, DiffSide> out;
+    for (const CpuOpRow& o : s.cpuOps) {
+        DiffSide& d = out[o.name];
+        d.count += o.count;
+        d.total += o.total;
+        d.mean = d.count ? double(d.total) / double(d.count) : 0;
+    }
+    return out;
+}
+
+std::map<std::string, DiffSide> copySides(const OpStats& s) {
+    std::map<std::string, DiffSide> out;
+    for (const CopyRow& c : s.copies) {
+        DiffSide& d = out[copyDiffName(c.copyKind, c.pageable)];
+        d.count += c.count;
+        d.total += c.time;
+        d.mean = d.count ? double(d.total) / double(d.count) : 0;
+    }
+    return out;
+}
+
+void fillDevices(const GapCauses& g, bool candidate, std::map<int32_t, DeviceDiff>& out) {
+    for (const DeviceGapStats& s : g.devices) {
+        DeviceDiff& d = out[s.device];
+        d.device = s.device;
+        DeviceDiffSide& side = candidate ? d.candidate : d.baseline;
+        side.present = true;
+        side.busy = s.busy;
+        side.idle = s.idle;
+    }
+    for (const ExplainedGap& e : g.deviceGaps) {
+        DeviceDiff& d = out[e.gap.device];
+        d.device = e.gap.device;
+        (candidate ? d.candidate : d.baseline).idleByCause[size_t(e.cause)] += e.gap.duration();
+    }
+}
+
+} // namespace
+
+const char* diffStatusName(DiffStatus s) {
+    switch (s) {
+    case DiffStatus::Same:
+        return "same";
+    case DiffStatus::Changed:
+        return "changed";
+    case DiffStatus::Added:
+        return "added";
+    case DiffStatus::Removed:
+        return "removed";
+    }
+    return "same";
+}
+
+double DiffRow::deltaShare() const {
+    return baseline.total > 0 ? double(deltaTotal()) / double(baseline.total) : 0;
+}
+
+std::string copyDiffName(uint8_t copyKind, bool pageable) {
+    std::string k(copyKindName(copyKind));
+    if (k.empty()) k = "unknown";
+    return pageable ? k + " (pageable)" : k;
+}
+
+TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate) {
+    TraceDiff d;
+    // The two sides' analyses are independent: the baseline's on a second thread.
+    StepTally sb, sc;
+    std::thread other([&] {
+        baseline.opStats();
+        baseline.gapCauses();
+        sb = tallySteps(baseline);
+    });
+    candidate.opStats();
+    candidate.gapCauses();
+    sc = tallySteps(candidate);
+    other.join();
+    d.baselineSteps = sb.steps.size();
+    d.candidateSteps = sc.steps.size();
+    d.bySteps = d.baselineSteps >= TraceDiff::kMinSteps && d.candidateSteps >= TraceDiff::kMinSteps;
+    const OpStats& b = baseline.opStats();
+    const OpStats& c = candidate.opStats();
+    d.kernels = matchRows(kernelSides(b), kernelSides(c), &sb.kernels, &sc.kernels, d);
+    d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, d);
+    d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, d);
+    std::map<int32_t, DeviceDiff> devices;
+    fillDevices(baseline.gapCauses(), false, devices);
+    fillDevices(candidate.gapCauses(), true, devices);
+    for (auto& [id, dev] : devices) d.devices.push_back(dev);
+    return d;
+}
+
+} // namespace strata

@@ -1,0 +1,77 @@
+#pragma once
+// Two runs compared: a baseline and a candidate, each one TraceAnalysis (a whole trace, a range
+// of one, or one step), their kernels (by name), CPU ops and annotations (by name) and copies (by
+// kind and host memory) matched; each side's count, total, mean, median and p95 (median and p95
+// for kernels only), the difference, and what was added, removed or changed; GPU busy and idle,
+// and idle by cause, per device on both sides. The figures of each side are that side's OpStats
+// and GapCauses (trace_analysis.h): the diff adds no second rule for what a kernel's time is.
+//
+// The noise rule, what "changed" means:
+//  - With at least kMinSteps steps on each side (trace_steps.h: ProfilerStep#N, or the step name
+//    of the settings), a row is compared per step: it changed when the difference of its mean
+//    total per step exceeds twice the standard error of that difference
+//    (sqrt(sb^2 / nb + sc^2 / nc), from the sample standard deviations of the per-step totals)
+//    and 1 % of the baseline's mean per step. Smaller differences are within the step-to-step
+//    spread: "same".
+//  - Otherwise (no steps to measure a spread with), a row changed when its count differs, or its
+//    total differs by at least 5 % of the baseline's and by at least 1 µs.
+// Added and removed rows are those with no occurrence on one side. A GPU op counts in the step of
+// its launch call (or of its start, when the trace has no launch for it). Rows are sorted by the
+// size of their effect on the total (|delta total|), largest first, then by name.
+#include "analysis/gap_causes.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+class TraceAnalysis;
+
+enum class DiffStatus : uint8_t { Same, Changed, Added, Removed };
+const char* diffStatusName(DiffStatus s); // "same", "changed", "added", "removed"
+
+struct DiffSide {
+    uint64_t count = 0;
+    TimeNs total = 0;
+    double mean = 0;            // ns per occurrence
+    TimeNs median = 0, p95 = 0; // kernels only
+    // With steps: the mean total per step and its sample standard deviation.
+    double stepMean = 0, stepSpread = 0;
+};
+
+struct DiffRow {
+    std::string name;
+    DiffStatus status = DiffStatus::Same;
+    DiffSide baseline, candidate;
+    TimeNs deltaTotal() const { return candidate.total - baseline.total; }
+    // deltaTotal / baseline total (0 when the baseline has none).
+    double deltaShare() const;
+};
+
+struct DeviceDiffSide {
+    bool present = false;
+    TimeNs busy = 0, idle = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause{}; // gaps over the threshold
+};
+
+struct DeviceDiff {
+    int32_t device = -1;
+    DeviceDiffSide baseline, candidate;
+};
+
+struct TraceDiff {
+    static constexpr size_t kMinSteps = 3;
+    bool bySteps = false; // the step rule was used (both sides have kMinSteps steps)
+    size_t baselineSteps = 0, candidateSteps = 0;
+    std::vector<DiffRow> kernels, ops, copies;
+    std::vector<DeviceDiff> devices; // by device
+};
+
+TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate);
+
+// How a copy row is named in a diff: "HtoD", "DtoH (pageable)", "unknown".
+std::string copyDiffName(uint8_t copyKind, bool pageable);
+
+} // namespace strata
