@@ -18,5 +18,6 @@ int sections(const Args& args);      // cli_sections.cpp
 int synthSections(const Args& args); // cli_synth_sections.cpp
 int stats(const Args& args);         // cli_stats.cpp
 int advise(const Args& args);        // cli_advise.cpp
+int ranks(const Args& args);         // cli_ranks.cpp
 
 } // namespace strata::cli

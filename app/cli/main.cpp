@@ -30,6 +30,9 @@ const Command kCommands[] = {
      "tables"},
     {"advise", strata::cli::advise,
      "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
+    {"ranks", strata::cli::ranks,
+     "ranks [--json] [--align auto|time|collectives|step:NAME] FILE...   the ranks of a job "
+     "aligned: offsets, stragglers, collective waits"},
     {"synth-sections", strata::cli::synthSections,
      "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
     {"sections", strata::cli::sections,
