@@ -43,13 +43,27 @@ std::optional<std::vector<RankDigest>> digestFiles(const char* command,
     return digests;
 }
 
-std::vector<size_t> byRank(const std::vector<RankDigest>& digests) {
-    std::vector<size_t> order(digests.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return digests[a].identity.rank < digests[b].identity.rank;
+bool forEachRankAnalysis(
+    const char* command, const std::vector<std::string>& files, const AnalysisArgs& args,
+    const std::function<void(size_t, const RankIdentity&, const TraceAnalysis&)>& use) {
+    return forEachTrace(command, files, [&](size_t i, const std::shared_ptr<const Trace>& t) {
+        const TraceAnalysis analysis(t, args.settings, args.range(*t));
+        use(i, rankIdentity(*t, files[i], int64_t(i)), analysis);
     });
+}
+
+std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks) {
+    std::vector<size_t> order(ranks.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return ranks[a].rank < ranks[b].rank; });
     return order;
+}
+
+std::vector<size_t> byRank(const std::vector<RankDigest>& digests) {
+    std::vector<RankIdentity> ids;
+    for (const RankDigest& d : digests) ids.push_back(d.identity);
+    return byRank(ids);
 }
 
 } // namespace strata::cli
