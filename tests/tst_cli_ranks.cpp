@@ -75,6 +75,7 @@ private slots:
     void ranksAlignOptions();
     void ranksErrors();
     void summaryPerRank();
+    void gapsAndStatsPerRank();
     void exportSet();
     void exportSetRefusals();
 };
@@ -171,6 +172,85 @@ void TstCliRanks::summaryPerRank() {
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(text.out.contains("4 ranks"), text.out.constData());
     QVERIFY2(text.out.contains("   all        8"), text.out.constData());
+}
+
+// Three ranks, each an sgemm [0, 100) then an AllReduce [100 + g, 150 + g) µs on one stream
+// with g = 20, 40, 60: one idle gap of g per rank (over the 10 µs threshold), spans 170, 190,
+// 210 µs. Whole: 3 gaps, 120 µs idle over a 570 µs span; 6 kernels, 450 µs of kernel time;
+// sgemm 3 x 100 µs, AllReduce 3 x 50 µs.
+void TstCliRanks::gapsAndStatsPerRank() {
+    QTemporaryDir dir;
+    QStringList set;
+    for (int r = 0; r < 3; ++r) {
+        set << dir.filePath(QString("rank%1.json").arg(r));
+        HandRank(r)
+            .kernel(kSgemm, 7, 0, 100)
+            .kernel(kAllReduce, 7, 100 + 20 * (r + 1), 50)
+            .write(set.back().toStdString());
+    }
+    const QJsonObject g = runJson(QStringList{"gaps", "--json"} + set);
+    QCOMPARE(g["threshold_us"].toDouble(), 10.0);
+    const QJsonArray ranks = g["ranks"].toArray();
+    QCOMPARE(ranks.size(), 3);
+    auto gapsOf = [](const QJsonObject& byCause, double* idle) {
+        int count = 0;
+        *idle = 0;
+        for (const QJsonValue& c : byCause) {
+            count += c.toObject()["count"].toInt();
+            *idle += c.toObject()["idle_us"].toDouble();
+        }
+        return count;
+    };
+    for (int r = 0; r < 3; ++r) {
+        const QJsonObject row = ranks[r].toObject();
+        QCOMPARE(row["rank"].toInt(), r);
+        QCOMPARE(row["span_us"].toDouble(), 150.0 + 20 * (r + 1));
+        double idle = 0;
+        QCOMPARE(gapsOf(row["by_cause"].toObject(), &idle), 1);
+        QCOMPARE(idle, 20.0 * (r + 1));
+    }
+    const QJsonObject whole = g["whole"].toObject();
+    QCOMPARE(whole["span_us"].toDouble(), 570.0);
+    double idle = 0;
+    QCOMPARE(gapsOf(whole["by_cause"].toObject(), &idle), 3);
+    QCOMPARE(idle, 120.0);
+
+    const QJsonObject st = runJson(QStringList{"stats", "--json"} + set);
+    const QJsonArray rows = st["ranks"].toArray();
+    QCOMPARE(rows.size(), 3);
+    for (int r = 0; r < 3; ++r) {
+        const QJsonObject row = rows[r].toObject();
+        QCOMPARE(row["rank"].toInt(), r);
+        QCOMPARE(row["kernels"].toInt(), 2);
+        QCOMPARE(row["kernel_time_us"].toDouble(), 150.0);
+        QCOMPARE(row["busy_us"].toDouble(), 150.0);
+        QCOMPARE(row["idle_us"].toDouble(), 20.0 * (r + 1));
+    }
+    const QJsonObject all = st["whole"].toObject();
+    QCOMPARE(all["kernels"].toInt(), 6);
+    QCOMPARE(all["kernel_time_us"].toDouble(), 450.0);
+    QCOMPARE(all["idle_us"].toDouble(), 120.0);
+    const QJsonArray byName = all["kernels_by_name"].toArray();
+    QCOMPARE(byName.size(), 2);
+    const QJsonObject sgemm = byName[0].toObject(), allReduce = byName[1].toObject();
+    QCOMPARE(sgemm["name"].toString(), QString(kSgemm));
+    QCOMPARE(sgemm["count"].toInt(), 3);
+    QCOMPARE(sgemm["total_us"].toDouble(), 300.0);
+    QCOMPARE(sgemm["ranks"].toInt(), 3);
+    QCOMPARE(allReduce["name"].toString(), QString(kAllReduce));
+    QCOMPARE(allReduce["mean_us"].toDouble(), 50.0);
+    QCOMPARE(allReduce["share"].toDouble(), 150.0 / 450.0);
+
+    const CliRun text = runCli(QStringList{"stats"} + set);
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains("Statistics of 3 ranks"), text.out.constData());
+    const CliRun refused = runCli(QStringList{"stats", "--group-by-op"} + set);
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains("--group-by-op takes one FILE, not several"),
+             refused.err.constData());
+    const CliRun gapsText = runCli(QStringList{"gaps"} + set);
+    QCOMPARE(gapsText.exitCode, 0);
+    QVERIFY2(gapsText.out.contains("3 ranks: GPU idle gaps over 10 µs"), gapsText.out.constData());
 }
 
 void TstCliRanks::exportSet() {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 
 namespace strata {
@@ -15,10 +16,13 @@ namespace {
 constexpr TimeNs kYear2000 = 946'684'800'000'000'000;
 constexpr TimeNs kYear2100 = 4'102'444'800'000'000'000;
 
+// A whole number of digits only that fits in 64 bits (baseTimeNanoseconds has 19 digits).
 std::optional<int64_t> wholeNumber(std::string_view s) {
-    if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != s.npos)
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || s.front() == '-' || ec != std::errc() || end != s.data() + s.size())
         return std::nullopt;
-    return std::strtoll(std::string(s).c_str(), nullptr, 10);
+    return v;
 }
 
 std::optional<std::string> metadata(const Trace& t, const std::string& key) {

@@ -35,6 +35,15 @@ void GapTotals::add(const GapCauses& g) {
     for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
 }
 
+GapTotals& GapTotals::operator+=(const GapTotals& o) {
+    for (size_t c = 0; c < byCause.size(); ++c) {
+        byCause[c].count += o.byCause[c].count;
+        byCause[c].idle += o.byCause[c].idle;
+    }
+    span += o.span;
+    return *this;
+}
+
 void StatsTotals::add(const OpStats& s, const GapCauses& g) {
     kernelTime += s.kernelTime;
     for (const DeviceGapStats& d : g.devices) {
@@ -56,6 +65,7 @@ void StatsTotals::add(const OpStats& s, const GapCauses& g) {
         t.category = k.category;
         t.count += k.time.count;
         t.total += k.time.total;
+        kernelCount += k.time.count;
         if (!seen[k.name]) ++t.ranks, seen[k.name] = true;
     }
 }

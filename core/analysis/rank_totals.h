@@ -26,6 +26,7 @@ struct GapTotals {
     std::array<CauseTotals, kGapCauseCount> byCause{}; // the device gaps over the threshold
     TimeNs span = 0; // the devices' spans (first op to last end), summed
     void add(const GapCauses& g);
+    GapTotals& operator+=(const GapTotals& o);
 };
 
 struct KernelTotalsRow {
@@ -39,6 +40,7 @@ struct KernelTotalsRow {
 };
 
 struct StatsTotals {
+    uint64_t kernelCount = 0; // kernels (not copies or sets)
     TimeNs kernelTime = 0;
     TimeNs busy = 0, idle = 0;            // over the devices
     std::vector<CategoryRow> categories;  // after finish(): by time descending
