@@ -1,6 +1,8 @@
 # The ranks of a distributed job (core/analysis/rank_digest.h, cross_rank.h; strata-cli ranks,
 # the export of a set): digests and their JSON, the cross-rank reduce on hand-made ranks, the
 # eight PARAM DLRM ranks of ../shared/traces/multirank (skipped where absent), the CLI.
+strata_add_qtest(tst_trace_set_loader SOURCES tst_trace_set_loader.cpp rank_set_fixture.h
+                 LIBS strata_core)
 strata_add_qtest(tst_rank_digest SOURCES tst_rank_digest.cpp rank_set_fixture.h LIBS strata_core)
 strata_add_qtest(tst_cross_rank SOURCES tst_cross_rank.cpp rank_set_fixture.h LIBS strata_core)
 strata_add_qtest(tst_ranks_dlrm SOURCES tst_ranks_dlrm.cpp rank_set_fixture.h LIBS strata_core
