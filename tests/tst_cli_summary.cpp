@@ -303,7 +303,7 @@ void TstCliSummary::usageErrors_data() {
         << QStringList{QStringLiteral("--range-us"), QStringLiteral("30:10"), f};
     QTest::newRow("range no colon")
         << QStringList{QStringLiteral("--range-us"), QStringLiteral("30"), f};
-    QTest::newRow("two files") << QStringList{f, f};
+    // (Two FILEs are the ranks of a job since issue 29: tst_cli_ranks.)
 }
 
 void TstCliSummary::usageErrors() {

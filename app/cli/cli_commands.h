@@ -19,5 +19,6 @@ int synthSections(const Args& args); // cli_synth_sections.cpp
 int stats(const Args& args);         // cli_stats.cpp
 int advise(const Args& args);        // cli_advise.cpp
 int diff(const Args& args);          // cli_diff.cpp
+int ranks(const Args& args);         // cli_ranks.cpp
 
 } // namespace strata::cli

@@ -1,8 +1,10 @@
 // strata-cli gaps: every GPU idle gap over the threshold with its cause (launch_bound,
 // synchronization, dependency, unattributed; core/analysis/gap_causes.h), per device and per
-// stream, as a table or (--json) one JSON object.
+// stream, as a table or (--json) one JSON object; of several FILEs (the ranks of a job), a row
+// per rank and their whole (cli_gaps_ranks.cpp).
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_rank_rows.h"
 #include "util/terminal_text.h"
 
 #include "analysis/trace_analysis.h"
@@ -24,10 +26,13 @@ using namespace strata;
 const std::string kUsage =
     std::string(
         "usage: strata-cli gaps [--json] [--gap-threshold-us N] [--step-name PREFIX]\n"
-        "                       [--range-us START:END] FILE\n"
+        "                       [--range-us START:END] FILE...\n"
         "\n"
         "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps\n"
-        "                       (per device, stream null, then per stream), by_cause\n") +
+        "                       (per device, stream null, then per stream), by_cause\n"
+        "Several FILEs (the ranks of a job): per rank the gaps by cause, then the whole; --json\n"
+        "gives {threshold_us, ranks: [{rank, file, host, warnings, span_us, by_cause, steps}],\n"
+        "whole: {span_us, by_cause}}\n") +
     cli::kAnalysisOptionsUsage;
 
 double us(TimeNs ns) {
@@ -76,9 +81,10 @@ int gaps(const Args& args) {
     AnalysisArgs analysisArgs;
     std::vector<std::string> files;
     CommandLine line("gaps", kUsage);
-    line.flag("--json", &json).files(&files, 1, 1);
+    line.flag("--json", &json).files(&files, 1, SIZE_MAX, "FILE...");
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
+    if (files.size() > 1) return gapsOfRanks(files, analysisArgs, json);
     const std::shared_ptr<const Trace> trace = loadTraceOrSay("gaps", files.front());
     if (!trace) return 1;
     const Trace& t = *trace;

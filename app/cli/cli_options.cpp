@@ -153,6 +153,11 @@ const char* const kAnalysisOptionsUsage =
     "  --range-us START:END only work that starts in [START, END) µs from the trace start\n";
 
 void AnalysisArgs::declare(CommandLine& line) {
+    declareSettings(line);
+    line.option("--range-us", cli::rangeUs("--range-us", &rangeUs));
+}
+
+void AnalysisArgs::declareSettings(CommandLine& line) {
     line.option("--gap-threshold-us", [this](const std::string& v) {
         std::string problem = nonNegativeNumber("--gap-threshold-us", &thresholdUs_)(v);
         if (problem.empty() && thresholdUs_ > 1e12)
@@ -161,7 +166,6 @@ void AnalysisArgs::declare(CommandLine& line) {
         return problem;
     });
     line.option("--step-name", text(&settings.stepPrefix));
-    line.option("--range-us", cli::rangeUs("--range-us", &rangeUs));
 }
 
 TimeRange AnalysisArgs::range(const Trace& trace) const {

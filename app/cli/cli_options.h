@@ -69,6 +69,8 @@ struct AnalysisArgs {
     double thresholdUs() const { return double(settings.gapThreshold) / 1000.0; }
     TimeRange range(const Trace& trace) const;
     void declare(CommandLine& line);
+    // --gap-threshold-us and --step-name only (commands over several traces: no --range-us).
+    void declareSettings(CommandLine& line);
 
 private:
     double thresholdUs_ = double(AnalysisSettings::kDefaultGapThreshold) / 1000.0;

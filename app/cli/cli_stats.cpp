@@ -1,8 +1,10 @@
 // strata-cli stats: kernel and op statistics (core/analysis/op_stats.h) with the GPU overview
 // (busy and idle per device and per step, core/analysis/gap_causes.h), as tables or (--json) one
-// JSON object.
+// JSON object; of several FILEs (the ranks of a job), a row per rank and their whole
+// (cli_stats_ranks.cpp).
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_rank_rows.h"
 #include "util/terminal_text.h"
 
 #include "analysis/trace_analysis.h"
@@ -24,12 +26,16 @@ using namespace strata;
 const std::string kUsage =
     std::string(
         "usage: strata-cli stats [--json] [--group-by-op] [--top N] [--gap-threshold-us N]\n"
-        "                        [--step-name PREFIX] [--range-us START:END] FILE\n"
+        "                        [--step-name PREFIX] [--range-us START:END] FILE...\n"
         "\n"
         "  --json               one JSON object: analysis_ms, devices, steps, categories,\n"
         "                       kernels, cpu_ops, copies\n"
         "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
-        "  --top N              rows per table in the text output (default 15)\n") +
+        "  --top N              rows per table in the text output (default 15)\n"
+        "Several FILEs (the ranks of a job): per rank its kernels, kernel time, busy and idle,\n"
+        "then the whole (categories, kernels by name over all ranks); --json gives {ranks:\n"
+        "[{rank, file, host, warnings, kernels, kernel_time_us, busy_us, idle_us, busy_share}],\n"
+        "whole: {..., categories, kernels_by_name}}; --group-by-op takes one FILE\n") +
     cli::kAnalysisOptionsUsage;
 
 double us(double ns) {
@@ -55,9 +61,13 @@ int stats(const Args& args) {
     line.flag("--json", &json)
         .flag("--group-by-op", &groupByOp)
         .option("--top", wholeNumber("--top", 1'000'000, &top))
-        .files(&files, 1, 1);
+        .files(&files, 1, SIZE_MAX, "FILE...");
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
+    if (files.size() > 1 && groupByOp)
+        return line.usageError("--group-by-op takes one FILE, not several");
+    if (files.size() > 1)
+        return statsOfRanks(files, analysisArgs, json, std::max<uint64_t>(1, top));
     const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", files.front());
     if (!trace) return 1;
     const Trace& t = *trace;

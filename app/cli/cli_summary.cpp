@@ -1,8 +1,11 @@
 // strata-cli summary: kernels, GPU time, idle gaps and launch latency of one trace, as a table
-// or (--json) as one JSON object (see core/analysis/trace_summary.h for its keys).
+// or (--json) as one JSON object (see core/analysis/trace_summary.h for its keys); of several
+// (the ranks of a job), a row per rank and their whole (core/analysis/rank_totals.h).
 #include "cli_commands.h"
+#include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
+#include "analysis/rank_totals.h"
 #include "analysis/trace_analysis.h"
 #include "cli_options.h"
 #include "io/trace_loader.h"
@@ -20,10 +23,12 @@ using namespace strata;
 
 const std::string kUsage =
     std::string("usage: strata-cli summary [--json] [--gap-threshold-us N] [--range-us START:END]\n"
-                "                          [--top N] FILE\n"
+                "                          [--top N] FILE...\n"
                 "\n"
                 "  --json               print one JSON object instead of tables\n"
-                "  --top N              number of kernel names listed (default 10)\n") +
+                "  --top N              number of kernel names listed (default 10)\n"
+                "Several FILEs (the ranks of a job): a row per rank and their whole; --json gives\n"
+                "{\"ranks\": [{\"rank\", \"file\", \"host\", \"summary\"}], \"whole\": {...}}\n") +
     cli::kAnalysisOptionsUsage;
 
 // A name for a table cell: safe for the terminal, at most `max` bytes before the escaping.
@@ -103,6 +108,61 @@ void printTables(const TraceSummary& s, const std::string& file, double loadMs, 
     }
 }
 
+nlohmann::json totalsJson(const SummaryTotals& t) {
+    return {{"kernels", t.kernels},        {"memcpy", t.memcpys},
+            {"memset", t.memsets},         {"kernel_time_us", toMicros(t.kernelTime)},
+            {"busy_us", toMicros(t.busy)}, {"gaps_over_threshold", t.gapsOverThreshold},
+            {"idle_us", toMicros(t.idle)}};
+}
+
+void printTotalsRow(const std::string& label, const SummaryTotals& t, const std::string& file) {
+    std::printf("%6s %8llu %8llu %8llu %14.3f %14.3f %9llu %14.3f  %s\n", label.c_str(),
+                (unsigned long long)t.kernels, (unsigned long long)t.memcpys,
+                (unsigned long long)t.memsets, toMicros(t.kernelTime), toMicros(t.busy),
+                (unsigned long long)t.gapsOverThreshold, toMicros(t.idle),
+                terminalSafe(file).c_str());
+}
+
+// Several FILEs: a row per rank (its summary's totals) and their whole.
+int summarySet(const std::vector<std::string>& files, const cli::AnalysisArgs& analysisArgs,
+               bool json, size_t top) {
+    std::vector<RankIdentity> ids(files.size());
+    std::vector<SummaryTotals> rows(files.size());
+    std::vector<nlohmann::json> docs(files.size());
+    const bool ok =
+        cli::forEachRankAnalysis("summary", files, analysisArgs,
+                                 [&](size_t i, const RankIdentity& id, const TraceAnalysis& a) {
+                                     ids[i] = id;
+                                     rows[i].add(a.summary());
+                                     if (json) docs[i] = summaryToJson(a.summary(), files[i], top);
+                                 });
+    if (!ok) return 1;
+    SummaryTotals whole;
+    for (const SummaryTotals& r : rows) whole += r;
+    if (json) {
+        nlohmann::json ranks = nlohmann::json::array();
+        for (size_t i : cli::byRank(ids))
+            ranks.push_back({{"rank", ids[i].rank},
+                             {"file", files[i]},
+                             {"host", ids[i].host},
+                             {"summary", docs[i]}});
+        const nlohmann::json j = {{"ranks", ranks}, {"whole", totalsJson(whole)}};
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("%zu ranks (GPU idle gaps over %.3f us)\n\n", files.size(),
+                analysisArgs.thresholdUs());
+    std::printf("%6s %8s %8s %8s %14s %14s %9s %14s  %s\n", "rank", "kernels", "memcpy", "memset",
+                "kernel_us", "busy_us", ">thresh", "idle_us", "file");
+    for (size_t i : cli::byRank(ids))
+        printTotalsRow(std::to_string(ids[i].rank), rows[i], files[i]);
+    printTotalsRow("all", whole, "");
+    std::printf("(busy and idle per device, summed; idle: the gaps between each device's first op "
+                "and last end)\n");
+    return 0;
+}
+
 } // namespace
 
 int strata::cli::summary(const Args& args) {
@@ -113,9 +173,10 @@ int strata::cli::summary(const Args& args) {
     cli::CommandLine line("summary", kUsage);
     line.flag("--json", &json)
         .option("--top", cli::wholeNumber("--top", 1'000'000, &top))
-        .files(&files, 1, 1);
+        .files(&files, 1, SIZE_MAX, "FILE...");
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
+    if (files.size() > 1) return summarySet(files, analysisArgs, json, top);
     const std::string& file = files.front();
 
     const auto t0 = std::chrono::steady_clock::now();

@@ -15,24 +15,29 @@ struct Command {
 
 const Command kCommands[] = {
     {"summary", strata::cli::summary,
-     "summary [--json] [--gap-threshold-us N] FILE   kernels, GPU time and launch gaps"},
+     "summary [--json] [--gap-threshold-us N] FILE...   kernels, GPU time and launch gaps (per "
+     "rank and whole for several)"},
     {"synth", strata::cli::synth,
      "synth --events N --seed S [--devices D --streams K] -o FILE   deterministic Kineto-style "
      "trace"},
     {"record", strata::cli::record,
      "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
     {"export", strata::cli::exportTrace,
-     "export --format perfetto-json [--range START:END] [--gzip] IN OUT   Perfetto JSON"},
+     "export --format perfetto-json [--range START:END] [--gzip] IN... OUT   Perfetto JSON "
+     "(several INs: one timeline, clocks aligned)"},
     {"gaps", strata::cli::gaps,
-     "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE   why the GPU waited, per gap"},
+     "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE...   why the GPU waited, per gap"},
     {"stats", strata::cli::stats,
-     "stats [--json] [--group-by-op] [--range-us A:B] FILE   kernel, category, CPU op and copy "
+     "stats [--json] [--group-by-op] [--range-us A:B] FILE...   kernel, category, CPU op and copy "
      "tables"},
     {"advise", strata::cli::advise,
      "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
     {"diff", strata::cli::diff,
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},
+    {"ranks", strata::cli::ranks,
+     "ranks [--json] [--align auto|time|collectives|step:NAME] FILE...   the ranks of a job "
+     "aligned: offsets, stragglers, collective waits"},
     {"synth-sections", strata::cli::synthSections,
      "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
     {"sections", strata::cli::sections,

@@ -5,6 +5,7 @@
 namespace strata::bench {
 using Args = std::vector<std::string>;
 int load(const Args& args);       // bench_load.cpp: strata-bench load FILE
+int loadSet(const Args& args);    // bench_load_set.cpp: strata-bench load-set FILE...
 int render(const Args& args);     // bench_render.cpp: strata-bench render FILE [--size WxH]
 int exportJson(const Args& args); // bench_export.cpp: strata-bench export FILE OUT [--gzip]
 int sections(const Args& args);   // bench_sections.cpp: strata-bench sections FILE.strata

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     const strata::bench::Args args(argv + (argc > 1 ? 2 : 1), argv + argc);
     if (cmd == "load") return strata::bench::load(args);
+    if (cmd == "load-set") return strata::bench::loadSet(args);
     if (cmd == "export") return strata::bench::exportJson(args);
     if (cmd == "sections") return strata::bench::sections(args);
 #ifdef STRATA_BENCH_RENDER
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     if (cmd == "docks") return strata::bench::docks(args);
 #endif
     std::fprintf(stderr, "usage: strata-bench load FILE\n"
+                         "       strata-bench load-set [--threads N] [--release] FILE...\n"
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
 #ifdef STRATA_BENCH_RENDER

@@ -39,7 +39,25 @@ int64_t PerfettoIds::processFor(int64_t original) {
     return p;
 }
 
-PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
+PerfettoIds::PerfettoIds(const Trace& t)
+    : trace_(t), usedPid_(own_.usedPid), usedTid_(own_.usedTid), nextPid_(own_.nextPid),
+      nextTid_(own_.nextTid) {
+    assign(PerfettoIdSpace{}, std::string(), 0);
+}
+
+PerfettoIds::PerfettoIds(const Trace& t, PerfettoIdSpace& space, const std::string& label,
+                         int32_t sortBase)
+    : trace_(t), usedPid_(space.usedPid), usedTid_(space.usedTid), nextPid_(space.nextPid),
+      nextTid_(space.nextTid) {
+    const PerfettoIdSpace before = space;
+    assign(before, label, sortBase);
+}
+
+// `before`: the ids of the traces written before this one (none for a file of one trace), which
+// this one's processes and threads cannot keep.
+void PerfettoIds::assign(const PerfettoIdSpace& before, const std::string& label,
+                         int32_t sortBase) {
+    const Trace& t = trace_;
     const auto& tracks = t.tracks();
     pid_.assign(tracks.size(), 0);
     tid_.assign(tracks.size(), 0);
@@ -57,8 +75,10 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
         if (tr.kind != TrackKind::GpuStream && tr.kind != TrackKind::GlobalInstants)
             cpuPids.insert(tr.pid);
     for (int64_t p : cpuPids) {
-        // A good pid keeps itself even though it is in usedPid_ already.
-        const int64_t mapped = goodId(p) ? p : freshPid();
+        // A good pid keeps itself even though it is in usedPid_ already (but not one an earlier
+        // trace of the file took).
+        const int64_t mapped = goodId(p) && !before.usedPid.count(p) ? p : freshPid();
+        usedPid_[mapped] = 1;
         pidOf_[p] = mapped;
     }
     // Threads: (pid, tid) keep the tid when it is good and no other process's thread took it.
@@ -68,7 +88,7 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
         const auto key = std::make_pair(pid, tid);
         if (auto it = tidOf.find(key); it != tidOf.end()) return it->second;
         int64_t mapped;
-        if (goodId(tid) && !tidOwner.count(tid)) {
+        if (goodId(tid) && !tidOwner.count(tid) && !before.usedTid.count(tid)) {
             mapped = tid;
             usedTid_[tid] = 1;
         } else {
@@ -94,7 +114,8 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
         const Process* proc = t.process(p);
         e.name = proc && proc->name ? std::string(t.str(proc->name)) : std::string();
         if (e.name.empty()) e.name = "Process " + std::to_string(p);
-        e.sortIndex = sort++;
+        e.name = label + e.name;
+        e.sortIndex = sortIndex(int64_t(sortBase) + sort++);
         processes_.push_back(e);
     }
     std::set<int32_t> devices;
@@ -107,10 +128,10 @@ PerfettoIds::PerfettoIds(const Trace& t) : trace_(t) {
                     : freshPid();
         usedPid_[e.pid] = 1;
         gpuPid_[d] = e.pid;
-        e.name = "GPU " + std::to_string(d);
+        e.name = label + "GPU " + std::to_string(d);
         for (const DeviceInfo& info : t.devices())
             if (info.id == d) e.label = info.name;
-        e.sortIndex = sortIndex(1'000'000 + int64_t(d));
+        e.sortIndex = sortIndex(int64_t(sortBase) + 1'000'000 + int64_t(d));
         processes_.push_back(e);
     }
 

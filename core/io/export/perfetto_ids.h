@@ -29,9 +29,22 @@ struct ExportThread {
     int32_t sortIndex = 0;
 };
 
+// The ids a file's traces have taken so far: an export of several traces (the ranks of a job)
+// gives each its ids apart from those of the traces written before it.
+struct PerfettoIdSpace {
+    std::map<int64_t, int64_t> usedPid, usedTid; // exported id -> 1
+    int64_t nextPid = 0x40000000, nextTid = 0x40000000;
+};
+
 class PerfettoIds {
 public:
     explicit PerfettoIds(const Trace& trace);
+    // One trace of several in a file: pids and tids that none in `space` has (then added to it),
+    // process names prefixed with `label` ("rank 3: "), sort indices from `sortBase`.
+    PerfettoIds(const Trace& trace, PerfettoIdSpace& space, const std::string& label,
+                int32_t sortBase);
+    PerfettoIds(const PerfettoIds&) = delete;
+    PerfettoIds& operator=(const PerfettoIds&) = delete;
 
     // The exported (pid, tid) of a Thread or GpuStream track; pid alone for the other kinds.
     int64_t pid(TrackId track) const { return pid_[track]; }
@@ -48,12 +61,17 @@ private:
     int64_t freshTid();
     int64_t processFor(int64_t originalPid);
 
+    void assign(const PerfettoIdSpace& before, const std::string& label, int32_t sortBase);
+
     const Trace& trace_;
     std::vector<int64_t> pid_, tid_;
-    std::map<int64_t, int64_t> pidOf_;             // original CPU pid -> exported
-    std::map<int32_t, int64_t> gpuPid_;            // device -> exported pid
-    std::map<int64_t, int64_t> usedPid_, usedTid_; // exported id -> 1
-    int64_t nextPid_ = 0x40000000, nextTid_ = 0x40000000;
+    std::map<int64_t, int64_t> pidOf_;  // original CPU pid -> exported
+    std::map<int32_t, int64_t> gpuPid_; // device -> exported pid
+    PerfettoIdSpace own_;               // a file of one trace
+    std::map<int64_t, int64_t>& usedPid_;
+    std::map<int64_t, int64_t>& usedTid_;
+    int64_t& nextPid_;
+    int64_t& nextTid_;
     std::vector<ExportProcess> processes_;
     std::vector<ExportThread> threads_;
     size_t overlapThreads_ = 0;

@@ -21,17 +21,46 @@ struct Bind {
     bool out = false;
 };
 
+// What the traces written into one file share: the separator state, the progress and the flow
+// ids (unique in the file).
+struct FileState {
+    bool first = true;
+    double total = 0, done = 0, lastReport = 0;
+    uint64_t flowId = 0; // the last flow id handed out
+};
+
+// Work units of a trace, for the progress.
+double progressUnits(const Trace& t) {
+    double n = double(sectionSampleCount(t));
+    for (const Track& tr : t.tracks())
+        n += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
+    return n;
+}
+
 class Writer {
 public:
-    Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r)
-        : t_(t), out_(out), o_(o), r_(r), ids_(t) {}
+    Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r,
+           FileState& file)
+        : t_(t), out_(out), o_(o), r_(r), file_(file), ids_(t) {}
+    // One trace of several in the file (perfetto_ids.h).
+    Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r,
+           FileState& file, PerfettoIdSpace& space, const std::string& label, int32_t sortBase)
+        : t_(t), out_(out), o_(o), r_(r), file_(file), ids_(t, space, label, sortBase),
+          asyncSalt_(uint64_t(uint32_t(sortBase)) << 24) {}
 
     bool run() {
         origin_ = t_.bounds().start;
-        for (const Track& tr : t_.tracks())
-            total_ += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
-        total_ += double(sectionSampleCount(t_));
+        file_.total += progressUnits(t_);
         writePerfettoHeader(out_, t_, o_, origin_);
+        if (!events(origin_)) return false;
+        out_.raw("\n]}\n");
+        out_.flush();
+        return true;
+    }
+
+    // The trace's events, with `origin` (in its own clock) written as time 0.
+    bool events(TimeNs origin) {
+        origin_ = origin;
         metadataEvents();
         planFlows();
         for (TrackId i = 0; i < t_.tracks().size(); ++i) {
@@ -40,9 +69,7 @@ public:
         const SectionEventSink sink{[this] { beginEvent(); }, [this](size_t n) { return tick(n); }};
         if (!writeSectionSlices(out_, t_, ids_, origin_, o_.range, sink, r_)) return false;
         v1Flows();
-        out_.raw("\n]}\n");
-        out_.flush();
-        r_.overlapThreads = ids_.overlapThreads();
+        r_.overlapThreads += ids_.overlapThreads();
         return true;
     }
 
@@ -55,18 +82,18 @@ private:
     }
     bool included(SliceRef r) const { return included(t_.track(r.track), r.index); }
     bool tick(size_t units) {
-        done_ += double(units);
-        if (done_ - lastReport_ < 65536) return true;
-        lastReport_ = done_;
-        if (o_.progress && !o_.progress(total_ > 0 ? done_ / total_ : 1.0)) {
+        file_.done += double(units);
+        if (file_.done - file_.lastReport < 65536) return true;
+        file_.lastReport = file_.done;
+        if (o_.progress && !o_.progress(file_.total > 0 ? file_.done / file_.total : 1.0)) {
             r_.cancelled = true;
             return false;
         }
         return !out_.failed();
     }
     void beginEvent() {
-        out_.raw(first_ ? "\n" : ",\n");
-        first_ = false;
+        out_.raw(file_.first ? "\n" : ",\n");
+        file_.first = false;
         ++r_.events;
     }
 
@@ -143,7 +170,7 @@ private:
             n = uint8_t(std::min(n + 1, 2));
         }
         bind_.assign(links.empty() ? 0 : base_.back(), Bind{});
-        uint64_t id = 0;
+        uint64_t& id = file_.flowId;
         for (const Link& l : links) {
             ++id;
             const size_t f = flat(l.from), t = flat(l.to);
@@ -154,8 +181,8 @@ private:
                 v1_.push_back({l, id});
             }
         }
-        r_.flows = links.size();
-        r_.flowsV1 = v1_.size();
+        r_.flows += links.size();
+        r_.flowsV1 += v1_.size();
     }
     size_t flat(SliceRef r) const { return base_[r.track] + r.index; }
 
@@ -198,7 +225,8 @@ private:
         char asyncId[40] = {};
         if (async)
             std::snprintf(asyncId, sizeof asyncId, "\"0x%llx\"",
-                          static_cast<unsigned long long>(tr.cookie ^ (uint64_t(tr.lane) << 56)));
+                          static_cast<unsigned long long>(tr.cookie ^ (uint64_t(tr.lane) << 56) ^
+                                                          asyncSalt_));
         for (SliceIndex i = 0; i < s.size(); ++i) {
             if ((i & 4095) == 0 && !tick(i ? 4096 : 0)) return false;
             if (!included(tr, i)) continue;
@@ -326,9 +354,9 @@ private:
             }
             if (async) {
                 char id[40];
-                std::snprintf(
-                    id, sizeof id, "\"0x%llx\"",
-                    static_cast<unsigned long long>(tr.cookie ^ (uint64_t(tr.lane) << 56)));
+                std::snprintf(id, sizeof id, "\"0x%llx\"",
+                              static_cast<unsigned long long>(
+                                  tr.cookie ^ (uint64_t(tr.lane) << 56) ^ asyncSalt_));
                 out_.raw(", \"id\": ");
                 out_.raw(id);
             }
@@ -354,10 +382,10 @@ private:
     JsonOut& out_;
     const PerfettoExportOptions& o_;
     PerfettoExportResult& r_;
+    FileState& file_;
     PerfettoIds ids_;
+    uint64_t asyncSalt_ = 0; // a set's traces: async ids apart per trace
     TimeNs origin_ = 0;
-    bool first_ = true;
-    double total_ = 0, done_ = 0, lastReport_ = 0;
     std::vector<size_t> base_; // first flat slice index of each track
     std::vector<Bind> bind_;   // by flat slice index; id 0 = none
     std::vector<std::pair<Link, uint64_t>> v1_;
@@ -369,7 +397,8 @@ PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
                                        const PerfettoExportOptions& options) {
     PerfettoExportResult r;
     JsonOut out(sink);
-    Writer w(trace, out, options, r);
+    FileState file;
+    Writer w(trace, out, options, r, file);
     const bool done = w.run();
     out.flush();
     r.bytes = out.bytes();
@@ -383,12 +412,55 @@ PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
     return r;
 }
 
-PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& path,
-                                        const PerfettoExportOptions& options) {
+PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+                                          ExportSink& sink, const PerfettoExportOptions& options) {
+    PerfettoExportResult r;
+    if (options.range) {
+        r.error = "a range cannot be exported for a set of traces (ranges are per trace)";
+        return r;
+    }
+    std::optional<TimeNs> origin;
+    for (const PerfettoExportPart& p : parts)
+        if (p.trace && p.trace->bounds().end > p.trace->bounds().start)
+            origin = std::min(origin.value_or(INT64_MAX), p.trace->bounds().start + p.offset);
+    JsonOut out(sink);
+    FileState file;
+    for (const PerfettoExportPart& p : parts)
+        if (p.trace) file.total += progressUnits(*p.trace);
+    writePerfettoSetHeader(out, parts, origin.value_or(0));
+    PerfettoIdSpace space;
+    bool done = true;
+    for (size_t i = 0; i < parts.size() && done; ++i) {
+        if (!parts[i].trace) continue;
+        // Sort indices keep the parts in order: a part's processes take at most 1,000,000 + its
+        // highest device.
+        const int32_t sortBase = int32_t(std::min<size_t>(i, 1000) * 2'000'000);
+        Writer w(*parts[i].trace, out, options, r, file, space, parts[i].label + ": ", sortBase);
+        done = w.events(origin.value_or(0) - parts[i].offset);
+    }
+    if (done) out.raw("\n]}\n");
+    out.flush();
+    r.bytes = out.bytes();
+    r.replacedBytes = out.replacedBytes();
+    r.nonFiniteNumbers = out.nonFinite();
+    if (out.failed()) {
+        r.error = sink.error();
+        return r;
+    }
+    r.ok = done && !r.cancelled;
+    return r;
+}
+
+namespace {
+
+// Writes through `write` into a sink opened on `path`, committed when everything was written.
+template <typename Write>
+PerfettoExportResult exportTo(const std::string& path, const PerfettoExportOptions& options,
+                              Write write) {
     PerfettoExportResult r;
     std::unique_ptr<ExportSink> sink = openExportSink(path, options.gzip, &r.error);
     if (!sink) return r;
-    r = writePerfettoJson(trace, *sink, options);
+    r = write(*sink);
     if (!r.ok) {
         sink->abort();
         if (r.error.empty() && !r.cancelled) r.error = sink->error();
@@ -402,6 +474,21 @@ PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& p
     }
     r.bytesOut = sink->bytesOut();
     return r;
+}
+
+} // namespace
+
+PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& path,
+                                        const PerfettoExportOptions& options) {
+    return exportTo(path, options,
+                    [&](ExportSink& sink) { return writePerfettoJson(trace, sink, options); });
+}
+
+PerfettoExportResult exportPerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+                                           const std::string& path,
+                                           const PerfettoExportOptions& options) {
+    return exportTo(path, options,
+                    [&](ExportSink& sink) { return writePerfettoJsonSet(parts, sink, options); });
 }
 
 } // namespace strata

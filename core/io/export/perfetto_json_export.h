@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -53,11 +54,32 @@ struct PerfettoExportResult {
     uint64_t bytesOut = 0;         // bytes in the file (after gzip)
 };
 
+// One trace of a set written into one file (the ranks of a distributed job): its events shifted
+// by `offset` (added to its timestamps: the clock alignment's), its processes named
+// "<label>: <name>" and its GPU devices "<label>: GPU <n>", with pids and tids apart from the
+// other traces' (io/export/perfetto_ids.h), in the order given.
+struct PerfettoExportPart {
+    const Trace* trace = nullptr;
+    std::string label; // "rank 3"
+    TimeNs offset = 0;
+    std::string sourceFile;
+};
+
 // Writes `trace` to `path` ("-" = stdout) as Perfetto JSON.
 PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& path,
                                         const PerfettoExportOptions& options = {});
 // The same into a sink (benchmarks, tests); commit() is left to the caller.
 PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
                                        const PerfettoExportOptions& options = {});
+
+// Several traces on one timeline: time 0 is the earliest shifted timestamp (its absolute value
+// in otherData.strata_origin_ns), otherData.strata_parts lists each part's label, source and
+// offset. options.range is refused (ranges are per trace); options.sourceFile is not used.
+PerfettoExportResult exportPerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+                                           const std::string& path,
+                                           const PerfettoExportOptions& options = {});
+PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+                                          ExportSink& sink,
+                                          const PerfettoExportOptions& options = {});
 
 } // namespace strata

@@ -244,4 +244,29 @@ void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptio
     out.raw(",\n\"traceEvents\": [");
 }
 
+void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts,
+                            TimeNs origin) {
+    out.raw("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"exported_by\": \"strata\", "
+            "\"strata_origin_ns\": ");
+    out.str(std::to_string(origin));
+    out.raw(", \"strata_parts\": [");
+    bool first = true;
+    for (const PerfettoExportPart& p : parts) {
+        out.raw(first ? "\n  {\"label\": " : ",\n  {\"label\": ");
+        first = false;
+        out.str(p.label);
+        out.raw(", \"source\": ");
+        out.str(p.sourceFile);
+        out.raw(", \"offset_ns\": ");
+        out.str(std::to_string(p.offset));
+        if (p.trace && p.trace->run()) {
+            out.raw(", \"run\": ");
+            out.raw(runInfoToJson(*p.trace->run()));
+        }
+        out.raw("}");
+    }
+    out.raw("]}");
+    out.raw(",\n\"traceEvents\": [");
+}
+
 } // namespace strata

@@ -5,6 +5,7 @@
 #include "model/trace.h"
 
 #include <optional>
+#include <vector>
 
 namespace strata {
 
@@ -12,6 +13,10 @@ namespace strata {
 // deviceProperties, distributedInfo, schemaVersion, strata_run, then "traceEvents": [.
 void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptions& o,
                          TimeNs origin);
+// The same for several traces in one file (writePerfettoJsonSet): "otherData" with the origin
+// and "strata_parts": [{"label", "source", "offset_ns", "run"?}], then "traceEvents": [.
+void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts,
+                            TimeNs origin);
 // ', "args": {...}' of slice i of track ti when it has any: GPU activity with Kineto's names,
 // correlation, External id, colour, the range-edge mark (counted in edgeSlices), then the
 // slice's own args (those not already written).

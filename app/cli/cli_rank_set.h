@@ -1,0 +1,41 @@
+#pragma once
+// Several FILEs at once (the ranks of a job) for strata-cli's commands: loaded on all cores
+// (io/trace_set_loader.h), each reduced on the thread that loaded it and let go, so a set needs
+// no more memory than its loads at a time.
+#include "cli_options.h"
+
+#include "analysis/analysis_settings.h"
+#include "analysis/rank_digest.h"
+#include "analysis/trace_analysis.h"
+#include "model/trace.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata::cli {
+
+// Calls use(i, trace) for every files[i] (from the loading threads, several at once). False
+// after printing "strata-cli COMMAND: <the load error>" for every file that did not load.
+bool forEachTrace(const char* command, const std::vector<std::string>& files,
+                  const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use);
+
+// The digests of `files` (analysis/rank_digest.h) in the order of `files`; nullopt after
+// printing why one did not load.
+std::optional<std::vector<RankDigest>> digestFiles(const char* command,
+                                                   const std::vector<std::string>& files,
+                                                   const AnalysisSettings& settings);
+
+// Calls use(i, its rank, its analysis) for every files[i] (from the loading threads), the
+// analysis over the range `args` gives (from each trace's own start). False as forEachTrace.
+bool forEachRankAnalysis(
+    const char* command, const std::vector<std::string>& files, const AnalysisArgs& args,
+    const std::function<void(size_t, const RankIdentity&, const TraceAnalysis&)>& use);
+
+// Indices by rank label (then by position): the order the per-rank rows print in.
+std::vector<size_t> byRank(const std::vector<RankDigest>& digests);
+std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks);
+
+} // namespace strata::cli

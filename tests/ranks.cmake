@@ -1,0 +1,25 @@
+# The ranks of a distributed job (core/analysis/rank_digest.h, cross_rank.h; strata-cli ranks,
+# the export of a set): digests and their JSON, the cross-rank reduce on hand-made ranks, the
+# eight PARAM DLRM ranks of ../shared/traces/multirank (skipped where absent), the CLI.
+strata_add_qtest(tst_trace_set_loader SOURCES tst_trace_set_loader.cpp rank_set_fixture.h
+                 LIBS strata_core)
+strata_add_qtest(tst_rank_digest SOURCES tst_rank_digest.cpp rank_set_fixture.h LIBS strata_core)
+strata_add_qtest(tst_cross_rank SOURCES tst_cross_rank.cpp rank_set_fixture.h LIBS strata_core)
+strata_add_qtest(tst_ranks_dlrm SOURCES tst_ranks_dlrm.cpp rank_set_fixture.h LIBS strata_core
+                 LABELS real_traces)
+strata_add_qtest(tst_cli_ranks SOURCES tst_cli_ranks.cpp rank_set_fixture.h LIBS strata_core)
+target_compile_definitions(tst_cli_ranks PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+add_dependencies(tst_cli_ranks strata-cli)
+
+# strata-cli ranks --json on the eight DLRM ranks against an independent python computation from
+# the raw JSON (tests/data/ranks/expected_ranks.py): labels, kernels, matched collectives, their
+# spread, arrivals, waits, late ranks and the step's straggler.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME ranks_real_param_dlrm
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/ranks/expected_ranks.py
+                   --check $<TARGET_FILE:strata-cli>
+                   ${PROJECT_SOURCE_DIR}/../shared/traces/multirank/param-dlrm)
+  set_tests_properties(ranks_real_param_dlrm PROPERTIES LABELS "real_traces" SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endif()

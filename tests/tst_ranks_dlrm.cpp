@@ -1,0 +1,222 @@
+// The eight ranks of one PARAM DLRM training step (NCCL, 8 V100s; ../shared/traces/multirank/
+// param-dlrm/) through the cross-rank analysis: their labels and kernel counts (the numbers
+// tests/data/ranks/expected_ranks.py counts from the raw JSON), their collectives lined up under
+// the traces' own wall clock, the same set with each rank's clock moved re-aligned by its
+// collectives, a planted straggler named with its delay, shift-equivariance, and the set exported
+// as one Perfetto JSON with the offsets applied. Skipped where the traces are absent.
+#include "rank_set_fixture.h"
+
+#include "analysis/clock_alignment.h"
+#include "io/export/perfetto_json_export.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <map>
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+constexpr int64_t kUs = 1000; // ns
+
+std::vector<std::string> dlrmFiles() {
+    const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+    std::vector<std::string> out;
+    for (const QString& f : dir.entryList({"worker*.json"}, QDir::Files, QDir::Name))
+        out.push_back(dir.filePath(f).toStdString());
+    return out;
+}
+
+#define REQUIRE_DLRM(files)                                                                        \
+    const std::vector<std::string> files = dlrmFiles();                                            \
+    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
+
+// The start (µs, as in the file) of rank r's first NCCL kernel, and its end.
+std::pair<int64_t, int64_t> firstCollective(const std::string& path) {
+    const nlohmann::json j = readJson(path);
+    std::pair<int64_t, int64_t> best{INT64_MAX, 0};
+    for (const nlohmann::json& e : j["traceEvents"])
+        if (e.value("cat", "") == "kernel" && e["name"].get<std::string>().find("nccl") == 0 &&
+            e["ts"].get<int64_t>() < best.first)
+            best = {e["ts"].get<int64_t>(), e["ts"].get<int64_t>() + e["dur"].get<int64_t>()};
+    return best;
+}
+
+} // namespace
+
+class TstRanksDlrm : public QObject {
+    Q_OBJECT
+private slots:
+    void labelsAndKernels();
+    void collectivesLineUp();
+    void knownOffsetsRealigned();
+    void plantedStraggler();
+    void shiftEquivariance();
+    void exportedSetLinesUp();
+};
+
+void TstRanksDlrm::labelsAndKernels() {
+    REQUIRE_DLRM(files);
+    const std::vector<RankDigest> d = digestFiles(files);
+    // expected_ranks.py: kernels (category "kernel") per rank, 8 NCCL kernels each on stream 84.
+    const uint64_t kernels[8] = {245, 310, 246, 315, 251, 245, 246, 246};
+    for (size_t r = 0; r < 8; ++r) {
+        QCOMPARE(d[r].identity.rank, int64_t(r));
+        QCOMPARE(int(d[r].identity.source), int(RankSource::DistributedInfo));
+        QCOMPARE(d[r].identity.worldSize, int64_t(8));
+        QCOMPARE(d[r].kernels, kernels[r]);
+        QCOMPARE(d[r].collectives.size(), size_t(8));
+        for (const CollectiveKernel& c : d[r].collectives) {
+            QCOMPARE(c.stream, int64_t(84));
+            QVERIFY(c.group.empty()); // PyTorch 2.0: no process group in the args
+            QVERIFY(c.op == "SendRecv" || c.op == "AllReduce");
+        }
+        QVERIFY(d[r].clock.wallClock);
+        QVERIFY(!d[r].clock.baseTimeNs);
+        QCOMPARE(d[r].steps.size(), size_t(1));
+        QCOMPARE(d[r].steps[0].name, std::string("ProfilerStep#10"));
+    }
+}
+
+void TstRanksDlrm::collectivesLineUp() {
+    REQUIRE_DLRM(files);
+    const CrossRankReport r = crossRank(digestFiles(files), {});
+    // The timestamps are wall clock (2023-09-07) and the ends of every matched instance agree
+    // within 7 µs under it: auto keeps the time base, every offset 0.
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Time));
+    QCOMPARE(r.alignment.matched, size_t(8));
+    QCOMPARE(*r.alignment.spread, 7 * kUs);
+    for (const CrossRankRow& row : r.ranks) QCOMPARE(*row.offset, TimeNs(0));
+    for (const CrossRankCollective& c : r.collectives) QCOMPARE(c.ranks.size(), size_t(8));
+    QCOMPARE(r.ranks[*r.steps[0].straggler].rank, int64_t(7));
+}
+
+// Each rank's clock moved by a different amount: auto sees the collectives no longer line up
+// under the time base and aligns by them, recovering every shift within their spread.
+void TstRanksDlrm::knownOffsetsRealigned() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    const int64_t shiftUs[8] = {0, 1333, -2666, 3000, 4333, -5666, 6000, 73331};
+    std::vector<std::string> shifted;
+    for (size_t r = 0; r < 8; ++r) {
+        shifted.push_back(dir.filePath(QString("rank%1.json").arg(r)).toStdString());
+        writeShifted(files[r], shifted.back(), shiftUs[r]);
+    }
+    const CrossRankReport r = crossRank(digestFiles(shifted), {});
+    const ClockAlignment& a = r.alignment;
+    QCOMPARE(int(a.method), int(AlignMethod::Collectives));
+    QVERIFY(a.reason.find("under the common time base their ends differ by up to") !=
+            std::string::npos);
+    QVERIFY(*a.spread <= 10 * kUs);
+    for (size_t k = 0; k < 8; ++k) {
+        const TimeNs error = *a.offsets[k] + shiftUs[k] * kUs;
+        QVERIFY2(std::abs(error) <= *a.spread,
+                 qPrintable(QString("rank %1 off by %2 ns").arg(k).arg(error)));
+    }
+}
+
+// Rank 2 computes 20 ms longer before its first collective: from the start of its first NCCL
+// kernel on, its trace is 20 ms later; every other rank waits those 20 ms inside its first NCCL
+// kernel (which grows by them) and is 20 ms later after it. The arrivals at that kernel (µs
+// after 1694128201400000, read off the files) were: rank 0 29795, 1 24306, 2 31422, 3 25808,
+// 4 27058, 5 27261, 6 31425, 7 31930. Rank 2 now arrives at 51422, last; the others waited
+// 51422 - a: 21627, 27116, 25614, 24364, 24161, 19997, 19492 µs, their median (the lower middle
+// of seven) 24161 µs. At the later instances nothing changed: rank 7 was last at #1..#4 by
+// 1017, 167, 124 and 127 µs (its total 1435 µs), so rank 2 is the step's straggler, 24161 µs.
+void TstRanksDlrm::plantedStraggler() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    const int64_t delta = 20000;
+    std::vector<std::string> planted;
+    for (size_t r = 0; r < 8; ++r) {
+        const auto [start, end] = firstCollective(files[r]);
+        const Insertion at{r == 2 ? start : end - 1, delta};
+        planted.push_back(dir.filePath(QString("rank%1.json").arg(r)).toStdString());
+        writeShifted(files[r], planted.back(), 0, at);
+    }
+    const CrossRankReport r = crossRank(digestFiles(planted), {});
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Time)); // the ends still line up
+    const CrossRankCollective& first = r.collectives.front();
+    QCOMPARE(r.ranks[first.lateRank].rank, int64_t(2));
+    QCOMPARE(first.lateBy, 24161 * kUs);
+    const CrossRankStep& s = r.steps.at(0);
+    QVERIFY(s.byCollectives);
+    QCOMPARE(r.ranks[*s.straggler].rank, int64_t(2));
+    QCOMPARE(s.delay, 24161 * kUs);
+    QCOMPARE(s.ranks[7].causedWait, (1017 + 167 + 124 + 127) * kUs);
+}
+
+void TstRanksDlrm::shiftEquivariance() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    std::vector<std::string> moved = files;
+    moved[5] = dir.filePath("rank5.json").toStdString();
+    writeShifted(files[5], moved[5], 1234);
+    AlignRequest q;
+    q.method = AlignMethod::Collectives;
+    const CrossRankReport a = crossRank(digestFiles(files), q);
+    const CrossRankReport b = crossRank(digestFiles(moved), q);
+    for (size_t k = 0; k < 8; ++k)
+        QCOMPARE(*b.alignment.offsets[k], *a.alignment.offsets[k] - (k == 5 ? 1234 * kUs : 0));
+    QCOMPARE(*b.alignment.spread, *a.alignment.spread);
+    for (size_t i = 0; i < a.collectives.size(); ++i)
+        QCOMPARE(b.collectives[i].arrival, a.collectives[i].arrival);
+}
+
+// The shifted set exported as one file: one process per rank and device, and the NCCL kernels'
+// ends line up there as the alignment says (within its spread).
+void TstRanksDlrm::exportedSetLinesUp() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    const int64_t shiftUs[8] = {500, -1333, 2666, 0, 9000, -5666, 6000, 1};
+    std::vector<std::string> shifted;
+    std::vector<std::shared_ptr<const Trace>> traces;
+    for (size_t r = 0; r < 8; ++r) {
+        shifted.push_back(dir.filePath(QString("rank%1.json").arg(r)).toStdString());
+        writeShifted(files[r], shifted.back(), shiftUs[r]);
+        traces.push_back(loadTrace(shifted.back()).trace);
+    }
+    const CrossRankReport r = crossRank(digestFiles(shifted), {});
+    std::vector<PerfettoExportPart> parts;
+    for (size_t k = 0; k < 8; ++k)
+        parts.push_back(
+            {traces[k].get(), "rank " + std::to_string(k), *r.alignment.offsets[k], shifted[k]});
+    const std::string out = dir.filePath("set.json").toStdString();
+    const PerfettoExportResult res = exportPerfettoJsonSet(parts, out);
+    QVERIFY2(res.ok, res.error.c_str());
+    const nlohmann::json j = readJson(out);
+    QCOMPARE(j["otherData"]["strata_parts"].size(), size_t(8));
+    std::map<int64_t, std::string> processes;
+    std::map<int64_t, std::vector<double>> ends; // pid -> NCCL kernel ends (µs)
+    for (const nlohmann::json& e : j["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_name")
+            processes[e["pid"].get<int64_t>()] = e["args"]["name"].get<std::string>();
+        if (e.value("cat", "") == "kernel" && e["name"].get<std::string>().find("nccl") == 0)
+            ends[e["pid"].get<int64_t>()].push_back(e["ts"].get<double>() + e["dur"].get<double>());
+    }
+    QCOMPARE(ends.size(), size_t(8));
+    for (size_t k = 0; k < 8; ++k) {
+        const std::string cpu = "rank " + std::to_string(k) + ": python3";
+        const std::string gpu = "rank " + std::to_string(k) + ": GPU " + std::to_string(k);
+        int found = 0;
+        for (const auto& [pid, name] : processes) found += name == cpu || name == gpu;
+        QCOMPARE(found, 2);
+    }
+    const double spreadUs = double(*r.alignment.spread) / 1000.0;
+    for (size_t i = 0; i < 8; ++i) {
+        double lo = 1e300, hi = -1e300;
+        for (auto& [pid, v] : ends) {
+            std::sort(v.begin(), v.end());
+            lo = std::min(lo, v[i]);
+            hi = std::max(hi, v[i]);
+        }
+        QVERIFY2(hi - lo <= spreadUs + 1e-6,
+                 qPrintable(QString("instance %1: %2 us").arg(i).arg(hi - lo)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TstRanksDlrm)
+#include "tst_ranks_dlrm.moc"
