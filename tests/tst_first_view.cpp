@@ -230,12 +230,12 @@ private slots:
                         QVERIFY2(r.left() >= 0 && r.right() < rulerWidth,
                                  qPrintable(ticks.labels[i].text));
                         if (i > 0)
-                            QVERIFY2(r.left() > ticks.labels[i - 1].rect.right(),
-                                     qPrintable(QString("%1: '%2' and '%3' at width %4")
-                                                    .arg(QFileInfo(path).fileName(),
-                                                         ticks.labels[i - 1].text,
-                                                         ticks.labels[i].text)
-                                                    .arg(width)));
+                            QVERIFY2(
+                                r.left() > ticks.labels[i - 1].rect.right(),
+                                qPrintable(QString("%1: '%2' and '%3' at width %4")
+                                               .arg(QFileInfo(path).fileName(),
+                                                    ticks.labels[i - 1].text, ticks.labels[i].text)
+                                               .arg(width)));
                     }
                 }
             }

@@ -45,7 +45,7 @@ private slots:
         // 20 depths; depths 0-7 fold into level 0, 12-14 into level 5: 20 - 7 - 2 = 11 levels.
         const LaneFolds f{{0, 8}, {12, 3}};
         QCOMPARE(foldedLevelCount(20, f), 11);
-        const std::vector<std::pair<int, int>> depthLevel{{0, 0},  {7, 0},  {8, 1}, {11, 4},
+        const std::vector<std::pair<int, int>> depthLevel{{0, 0},  {7, 0},  {8, 1},  {11, 4},
                                                           {12, 5}, {14, 5}, {15, 6}, {19, 10}};
         for (const auto& [depth, level] : depthLevel) QCOMPARE(levelOfDepth(depth, f), level);
         QCOMPARE(depthsOfLevel(0, f), (DepthFold{0, 8}));

@@ -211,15 +211,15 @@ private slots:
         auto describe = [&](const Track& tr) {
             QStringList out;
             for (SliceIndex i = 0; i < tr.slices.size(); ++i)
-                out << QStringLiteral("%1@%2").arg(QString::fromStdString(
-                                                       std::string(t.str(tr.slices.name[i]))))
+                out << QStringLiteral("%1@%2")
+                           .arg(QString::fromStdString(std::string(t.str(tr.slices.name[i]))))
                            .arg(tr.slices.depth[i]);
             return out.join(' ');
         };
         QCOMPARE(describe(*lanes[0]), QStringLiteral("outer@0 Step#1@1 aten::mm@2 launch@3"));
-        QCOMPARE(describe(*lanes[1]), QStringLiteral(
-                                          "step@0 before@1 __enter__@1 inner@2 __exit__@0 pop@1 "
-                                          "after@1"));
+        QCOMPARE(describe(*lanes[1]),
+                 QStringLiteral("step@0 before@1 __enter__@1 inner@2 __exit__@0 pop@1 "
+                                "after@1"));
         QCOMPARE(lanes[0]->slices.selfTime(1), TimeNs(500) * 1000);
         QCOMPARE(lanes[0]->slices.parent[3], SliceIndex(2));
     }
@@ -229,11 +229,10 @@ private slots:
         // one that does not nest, and goes to lane 1 as any such slice.
         for (const char* crosser : {R"("cat":"cpu_op","name":"op","ts":100,"dur":110)",
                                     R"("cat":"python_function","name":"f","ts":100,"dur":450)"}) {
-            const std::string json =
-                std::string(R"({"traceEvents":[
+            const std::string json = std::string(R"({"traceEvents":[
 {"ph":"X","cat":"python_function","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
-{"ph":"X","pid":1,"tid":1,)") +
-                crosser + R"(},
+{"ph":"X","pid":1,"tid":1,)") + crosser +
+                                     R"(},
 {"ph":"X","cat":"user_annotation","name":"Step#1","pid":1,"tid":1,"ts":200,"dur":600}]})";
             const LoadResult r = readChromeJsonBuffer(json, "crossed.json");
             QVERIFY(r.ok());

@@ -155,7 +155,8 @@ void FindBar::updateStatus() {
         status_->setToolTip({});
     } else {
         status_->setText(tr("%1 of %2").arg(current_ + 1).arg(total()));
-        status_->setToolTip(tr("%1 slices, %2 instants").arg(matches_.size()).arg(instants_.size()));
+        status_->setToolTip(
+            tr("%1 slices, %2 instants").arg(matches_.size()).arg(instants_.size()));
     }
     status_->setPalette(pal);
 }

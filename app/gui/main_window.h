@@ -139,7 +139,7 @@ private:
     // The window is the timeline's (main_window_docks.cpp): a dock opens when it has something
     // to show (a selection, a range, timer sections, warnings on what the figures mean), closes
     // again when what opened it goes, and the layout the user makes is remembered.
-    void showDock(QWidget* panel);             // opened (and raised) for what it now shows
+    void showDock(QWidget* panel);              // opened (and raised) for what it now shows
     void hideDockIfOpenedForIt(QWidget* panel); // closed when it was opened for that alone
     void closeEmptyDocks();                     // on a new trace: those with nothing to show
     void restoreLayout();

@@ -21,10 +21,17 @@ bool numberArg(const ArgStore& a, ArgSetId set, StringId key, int64_t* out) {
     ArgValue v;
     if (key == StringPool::kNotFound || !a.find(set, key, &v)) return false;
     switch (v.type) {
-    case ArgValue::Type::Int: *out = v.i; return true;
-    case ArgValue::Type::UInt: *out = int64_t(v.u); return true;
-    case ArgValue::Type::Double: *out = int64_t(v.d); return true;
-    default: return false;
+    case ArgValue::Type::Int:
+        *out = v.i;
+        return true;
+    case ArgValue::Type::UInt:
+        *out = int64_t(v.u);
+        return true;
+    case ArgValue::Type::Double:
+        *out = int64_t(v.d);
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -62,8 +69,8 @@ int32_t memoryCounterDevice(std::string_view name) {
     if (name.size() <= kHead.size() + kTail.size() || name.substr(0, kHead.size()) != kHead ||
         name.substr(name.size() - kTail.size()) != kTail)
         return -1;
-    const std::string_view digits = name.substr(kHead.size(), name.size() - kHead.size() -
-                                                                  kTail.size());
+    const std::string_view digits =
+        name.substr(kHead.size(), name.size() - kHead.size() - kTail.size());
     int32_t device = -1;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), device);
     return ec == std::errc() && end == digits.data() + digits.size() && device >= 0 ? device : -1;

@@ -24,7 +24,7 @@ struct MemorySample {
 };
 
 struct MemorySeries {
-    int32_t device = -1; // -1: host memory
+    int32_t device = -1;               // -1: host memory
     std::vector<MemorySample> samples; // by time (ties: as recorded)
     size_t peak = 0;                   // first sample with the largest `allocated`
     size_t reservedPeak = 0;           // first sample with the largest `reserved`

@@ -72,9 +72,8 @@ SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& optio
             if (names[i] < hit.size() && hit[names[i]]) result.instants.push_back({t, i});
     }
     auto ts = [&](InstantRef r) { return tracks[r.track].instants.ts[r.index]; };
-    std::sort(result.instants.begin(), result.instants.end(), [&](InstantRef a, InstantRef b) {
-        return ts(a) != ts(b) ? ts(a) < ts(b) : a < b;
-    });
+    std::sort(result.instants.begin(), result.instants.end(),
+              [&](InstantRef a, InstantRef b) { return ts(a) != ts(b) ? ts(a) < ts(b) : a < b; });
     return result;
 }
 

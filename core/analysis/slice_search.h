@@ -17,9 +17,9 @@ struct SliceSearchOptions {
 };
 
 struct SliceSearchResult {
-    std::vector<SliceRef> matches;     // ordered by (start, track, index)
-    std::vector<InstantRef> instants;  // instants of every track, ordered by (ts, track, index)
-    std::string error;             // non-empty when the regex does not compile
+    std::vector<SliceRef> matches;    // ordered by (start, track, index)
+    std::vector<InstantRef> instants; // instants of every track, ordered by (ts, track, index)
+    std::string error;                // non-empty when the regex does not compile
     bool ok() const { return error.empty(); }
 };
 

@@ -48,11 +48,11 @@ std::vector<uint8_t> framesYieldingToAnnotations(const SliceColumns& c) {
         if (kind == SliceKind::UserAnnotation) {
             // Its start edge: the frames it starts inside give way when all are Python frames
             // that cover less than half of it.
-            const bool edge = std::all_of(stack.begin() + ptrdiff_t(first), stack.end(),
-                                          [&](const Open& o) {
-                                              return o.kind == SliceKind::PythonFunction &&
-                                                     atAnEdge(start, end, start, o.end);
-                                          });
+            const bool edge =
+                std::all_of(stack.begin() + ptrdiff_t(first), stack.end(), [&](const Open& o) {
+                    return o.kind == SliceKind::PythonFunction &&
+                           atAnEdge(start, end, start, o.end);
+                });
             if (edge) {
                 for (size_t k = first; k < stack.size(); ++k) yields[stack[k].index] = 1;
                 stack.resize(first);

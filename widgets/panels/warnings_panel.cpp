@@ -72,10 +72,10 @@ void WarningsPanel::setWarnings(const QStringList& warnings, const QStringList& 
     else if (belief.isEmpty())
         header_->setText(loading + QLatin1Char(':'));
     else
-        header_->setText(tr("%1 on what the trace's figures mean, then %2:")
-                             .arg(belief.size() == 1 ? tr("1 warning")
-                                                     : tr("%1 warnings").arg(belief.size()),
-                                  loading));
+        header_->setText(
+            tr("%1 on what the trace's figures mean, then %2:")
+                .arg(belief.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(belief.size()),
+                     loading));
     emit changed(n);
 }
 

@@ -76,18 +76,18 @@ QRect instantRect(const TimelineState& s, InstantRef r) {
 
 QString instantTooltip(const Trace& t, InstantRef r) {
     const InstantColumns& in = t.track(r.track).instants;
-    QString tip = QStringLiteral("%1\nat %2")
-                      .arg(toQString(t.str(in.name[r.index])),
-                           QString::fromStdString(
-                               formatPreciseDuration(in.ts[r.index] - t.bounds().start)));
+    QString tip =
+        QStringLiteral("%1\nat %2")
+            .arg(toQString(t.str(in.name[r.index])),
+                 QString::fromStdString(formatPreciseDuration(in.ts[r.index] - t.bounds().start)));
     for (const Arg& a : t.args(in.args[r.index])) {
         const std::string_view key = t.str(a.key);
         QString value = QString::fromStdString(a.value.toString());
         if (a.value.isNumber() && isByteCount(key))
-            value = QString::fromStdString(
-                formatCounterValue(a.value.toDouble(), CounterUnit::Bytes));
-        else if (key == "Addr" && (a.value.type == ArgValue::Type::Int ||
-                                   a.value.type == ArgValue::Type::UInt))
+            value =
+                QString::fromStdString(formatCounterValue(a.value.toDouble(), CounterUnit::Bytes));
+        else if (key == "Addr" &&
+                 (a.value.type == ArgValue::Type::Int || a.value.type == ArgValue::Type::UInt))
             value = QStringLiteral("0x%1").arg(
                 a.value.type == ArgValue::Type::Int ? quint64(a.value.i) : quint64(a.value.u), 0,
                 16);

@@ -56,8 +56,8 @@ void drawPeak(QPainter& p, const TimelineState& s, const MemorySeries& m, int to
     p.drawPolygon(tri);
     const QString text = QStringLiteral("peak %1").arg(bytes(peak.allocated));
     const int tw = p.fontMetrics().horizontalAdvance(text);
-    const QRect box = x + 6 + tw <= width ? QRect(x + 6, top + 1, tw, 14)
-                                          : QRect(x - 6 - tw, top + 1, tw, 14);
+    const QRect box =
+        x + 6 + tw <= width ? QRect(x + 6, top + 1, tw, 14) : QRect(x - 6 - tw, top + 1, tw, 14);
     p.setPen(QColor::fromRgb(kPeak));
     p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, text);
 }

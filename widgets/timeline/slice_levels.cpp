@@ -85,9 +85,8 @@ void paintFold(PainterFrame& f, const Track& track, const TrackLod& lod, DepthFo
     f.p.fillRect(ri, QColor::fromRgb(col));
     const QRect vis = ri.intersected(QRect(0, ri.y(), f.w, ri.height())).adjusted(3, 0, -3, 0);
     if (vis.width() < kMinLabelWidth - 6) return;
-    const QString text = QStringLiteral("%1 levels: %2")
-                             .arg(fold.count)
-                             .arg(f.c.label(c.name[inner]));
+    const QString text =
+        QStringLiteral("%1 levels: %2").arg(fold.count).arg(f.c.label(c.name[inner]));
     f.p.setPen(QColor::fromRgb(textColorOn(col)));
     f.pen = textColorOn(col);
     f.p.drawText(vis, Qt::AlignLeft | Qt::AlignVCenter,

@@ -457,7 +457,8 @@ TimelinePainter::Hit TimelinePainter::hitAt(const TimelineState& s, QPoint pos) 
         // The slices of that depth the block stands for: those overlapping it.
         const uint32_t first = lod.firstNotBefore(track, depth, hit.start);
         uint32_t last = lod.firstNotBefore(track, depth, hit.end);
-        if (last < lod.countAt(depth) && track.slices.start[lod.sliceAtDepth(depth, last)] < hit.end)
+        if (last < lod.countAt(depth) &&
+            track.slices.start[lod.sliceAtDepth(depth, last)] < hit.end)
             ++last;
         hit.count = last - first;
     }

@@ -37,11 +37,11 @@ struct TimelineState {
     // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.
     bool wheelScrolls = false;
 
-    Correlated correlated;                 // of the selected slice
-    std::vector<SliceRef> highlights;      // sorted (find results)
+    Correlated correlated;                     // of the selected slice
+    std::vector<SliceRef> highlights;          // sorted (find results)
     std::vector<InstantRef> instantHighlights; // instants Find matched
     InstantRef currentInstant;                 // the instant Find is on
-    std::optional<TimeRange> rangePreview; // a range being dragged on the ruler
+    std::optional<TimeRange> rangePreview;     // a range being dragged on the ruler
     std::optional<GapSpan> hoveredGap;
     std::optional<double> hoverX; // last mouse x over the tracks area (keyboard zoom anchor)
     int scrollY = 0;

@@ -9,9 +9,9 @@
 // keeps its own (setTrace() then sets that workspace's trace).
 #include "analysis/gpu_gaps.h"
 #include "analysis/memory_usage.h"
+#include "model/trace.h"
 #include "ruler_labels.h"
 #include "timeline_painter.h"
-#include "model/trace.h"
 #include "workspace/meta_types.h"
 
 #include <QWidget>

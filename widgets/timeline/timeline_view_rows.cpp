@@ -47,7 +47,8 @@ void TimelineView::revealInstant(InstantRef r) {
     s_->currentInstant = r;
     const TimeNs ts = t->track(r.track).instants.ts[r.index];
     const TimeRange v = s_->axis.visible();
-    if (ts < v.start || ts >= v.end) setVisibleRange({ts - v.duration() / 2, ts + v.duration() / 2});
+    if (ts < v.start || ts >= v.end)
+        setVisibleRange({ts - v.duration() / 2, ts + v.duration() / 2});
     ensureTrackVisible(r.track);
     ensureYVisible(s_->layout.instantsY(s_->layout.rowOfTrack(r.track)),
                    TrackLayout::kInstantHeight);

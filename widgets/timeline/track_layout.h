@@ -18,20 +18,20 @@ struct TrackRow {
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
-    std::vector<TrackId> lanes;  // Slices: lane tracks in lane order; Counter/Instants: one track
-    std::vector<int> laneY;      // y of each lane relative to the row top
-    std::vector<int> laneDepths; // levels shown per lane
-    std::vector<int> fullDepths; // depths each lane has
+    std::vector<TrackId> lanes;   // Slices: lane tracks in lane order; Counter/Instants: one track
+    std::vector<int> laneY;       // y of each lane relative to the row top
+    std::vector<int> laneDepths;  // levels shown per lane
+    std::vector<int> fullDepths;  // depths each lane has
     std::vector<LaneFolds> folds; // per lane, at the visible range (used unless expanded)
     bool thread = false;          // a CPU thread: folded, to kDepthCap levels, unless expanded
     bool expanded = false;
     bool instants = false; // a thread with instants: drawn in a strip above its slices
     int hiddenLevels = 0;  // levels beyond the cap, not shown (0 when expanded)
     int foldedDepths = 0;  // depths folded into fewer levels (0 when expanded)
-    bool hidden = false;  // hidden by the user (right-click > Hide Track)
-    bool pinned = false;  // pinned to the top of the tracks, above every group
-    int32_t device = -1;  // GPU stream rows, the device idle row and its sections row
-    int smLanes = 0;      // Sections: SM lanes shown when expanded
+    bool hidden = false;   // hidden by the user (right-click > Hide Track)
+    bool pinned = false;   // pinned to the top of the tracks, above every group
+    int32_t device = -1;   // GPU stream rows, the device idle row and its sections row
+    int smLanes = 0;       // Sections: SM lanes shown when expanded
     bool gpuStream = false;
     int y = 0;      // content coordinates; valid when shown
     int height = 0; // 0 when hidden (group collapsed)

@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "gap_index.h"
-#include "timeline_painter.h"
 #include "model/time.h"
 #include "model/track.h"
+#include "timeline_painter.h"
 
 namespace strata {
 
