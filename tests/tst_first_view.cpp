@@ -1,5 +1,6 @@
 // What a user sees first (issue 28), on the real traces in ../shared/traces at 1600x900,
-// offscreen: the tracks get most of the window and the docks with nothing to show stay closed;
+// offscreen: the tracks get most of the window and the docks with nothing to show stay closed
+// (a dock the user opens is open again next session);
 // the CPU ops and launch calls of the Qwen with_stack trace are on screen without expanding
 // anything (the wrapper frames folded); Find scrolls a deep match into view; the ruler's labels
 // never collide at widths 800-2000; instants are drawn and found; the [memory] events become
@@ -12,12 +13,15 @@
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 
+#include <QAction>
 #include <QDir>
 #include <QDockWidget>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
 #include <QProcess>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTest>
 #include <QToolButton>
 
@@ -121,6 +125,30 @@ private slots:
                  n == 1 ? QStringLiteral("1 warning") : QStringLiteral("%1 warnings").arg(n));
         QTest::mouseClick(d->warningsButton(), Qt::LeftButton);
         QVERIFY(!list->isHidden());
+    }
+
+    void layoutIsRemembered() {
+        // A dock the user opens (View > Call Tree) is open again in the next session.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("window"));
+        MainWindow::Options o;
+        o.restoreSettings = true;
+        {
+            MainWindow w(o);
+            w.resize(1600, 900);
+            QVERIFY(w.openFileSync(kQwen));
+            QDockWidget* calls = w.findChild<QDockWidget*>("callTreeDock");
+            QVERIFY(calls->isHidden());
+            calls->toggleViewAction()->trigger();
+            QVERIFY(!calls->isHidden());
+            w.close(); // saves the layout
+        }
+        MainWindow w(o);
+        w.resize(1600, 900);
+        QVERIFY(w.openFileSync(kQwen));
+        QVERIFY(!w.findChild<QDockWidget*>("callTreeDock")->isHidden());
+        QVERIFY(w.findChild<QDockWidget*>("detailsDock")->isHidden()); // nothing selected
+        QSettings().remove(QStringLiteral("window"));
     }
 
     void detailsOpenOnASelectionAndCloseWithIt() {
