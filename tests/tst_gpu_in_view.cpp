@@ -90,9 +90,11 @@ private slots:
         TimelineView* v = w.timeline();
         TrackId thread = 0;
         while (w.trace()->track(thread).kind != TrackKind::Thread) ++thread;
-        const TrackRow& row = v->layout().rows()[size_t(v->layout().rowOfTrack(thread))];
-        QCOMPARE(row.laneDepths.front(), 1);
-        QCOMPARE(row.foldedDepths, 39);
+        {
+            const TrackRow& r = v->layout().rows()[size_t(v->layout().rowOfTrack(thread))];
+            QCOMPARE(r.laneDepths.front(), 1);
+            QCOMPARE(r.foldedDepths, 39);
+        }
         const int capped = 2 * TrackLayout::kDepthHeight + TrackLayout::kRowPad;
         QCOMPARE(v->trackRect(thread).height(), capped);
         auto* tree = v->findChild<TrackTreeWidget*>();
