@@ -33,6 +33,13 @@ if(Python3_Interpreter_FOUND)
                        $<TARGET_FILE:strata-cli> ${trace})
       set_tests_properties(gaps_real_${_trace_id} PROPERTIES
         LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
+      # Steps nest as the user means them (issue 28): each ProfilerStep's self time and the GPU
+      # ops launched inside it against an independent nesting of the raw events.
+      add_test(NAME steps_real_${_trace_id}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/data/analysis/check_step_nesting.py
+                       $<TARGET_FILE:strata-cli> ${trace})
+      set_tests_properties(steps_real_${_trace_id} PROPERTIES
+        LABELS "real_traces" SKIP_RETURN_CODE 77 TIMEOUT 600)
     endforeach()
     # strata-cli diff against a copy with planted changes (a kernel 20 % slower, one added, a
     # CPU op removed): exactly those found, totals worked out by the script.

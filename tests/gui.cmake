@@ -12,6 +12,9 @@ if(TARGET strata_app_gui)
   target_compile_definitions(tst_gpu_in_view PRIVATE
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   strata_add_qtest(tst_main_window SOURCES tst_main_window.cpp LIBS strata_app_gui)
+  # What a user sees first, on the real traces at 1600x900 (issue 28).
+  strata_add_qtest(tst_first_view SOURCES tst_first_view.cpp LIBS strata_app_gui)
+  set_tests_properties(tst_first_view PROPERTIES LABELS "real_traces" TIMEOUT 600)
   # Gap red follows idle time at every zoom (issue 21).
   strata_add_qtest(tst_gap_drawing SOURCES tst_gap_drawing.cpp LIBS strata_app_gui)
   strata_add_qtest(tst_main_window_views SOURCES tst_main_window_views.cpp LIBS strata_app_gui)

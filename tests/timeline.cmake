@@ -3,4 +3,6 @@ strata_add_qtest(tst_timeline_lod SOURCES tst_timeline_lod.cpp LIBS strata_core)
 if(TARGET strata_widgets)
   strata_add_qtest(tst_timeline_axis SOURCES tst_timeline_axis.cpp LIBS strata_widgets)
   strata_add_qtest(tst_timeline_view SOURCES tst_timeline_view.cpp LIBS strata_widgets)
+  # Folded levels (issue 28).
+  strata_add_qtest(tst_level_folds SOURCES tst_level_folds.cpp LIBS strata_widgets)
 endif()

@@ -1,7 +1,8 @@
 // The GPU lanes are in sight when a trace opens (issue 14): at 1600x900 the GPU streams' rows
 // lie inside the visible track area, for a Python stack 40 levels deep and for the bundled
-// sample; a deep CPU thread shows 12 levels with a "+28 levels" handle that expands it, and the
-// choice survives zooming and panning; counter values are labelled in their unit.
+// sample; a deep CPU thread's single-slice levels fold into one with a "+39 levels" handle that
+// expands it, and the choice survives zooming and panning; counter values are labelled in their
+// unit.
 #include "main_window.h"
 #include "model/counter_units.h"
 #include "timeline/timeline_view.h"
@@ -84,11 +85,17 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         checkGpuStreamsInView(w);
 
-        // The thread shows 12 of its 40 levels, with a handle for the 28 others.
+        // The thread's 40 levels hold one slice each across the view: folded into one level
+        // (issue 28), with a handle for the 39 others (the row keeps room for it).
         TimelineView* v = w.timeline();
         TrackId thread = 0;
         while (w.trace()->track(thread).kind != TrackKind::Thread) ++thread;
-        const int capped = 12 * TrackLayout::kDepthHeight + TrackLayout::kRowPad;
+        {
+            const TrackRow& r = v->layout().rows()[size_t(v->layout().rowOfTrack(thread))];
+            QCOMPARE(r.laneDepths.front(), 1);
+            QCOMPARE(r.foldedDepths, 39);
+        }
+        const int capped = 2 * TrackLayout::kDepthHeight + TrackLayout::kRowPad;
         QCOMPARE(v->trackRect(thread).height(), capped);
         auto* tree = v->findChild<TrackTreeWidget*>();
         QVERIFY(tree);

@@ -225,13 +225,17 @@ void TestMainWindow::clickingLinkSelectsTarget() {
 }
 
 void TestMainWindow::jumpScrollsToTheTargetRow() {
-    // A deep CPU stack pushes the launching thread below the fold; "Launched by" from the
-    // kernel scrolls to it.
+    // A deep CPU stack pushes the launching thread below the fold of a short window with a
+    // bottom dock open (docks open on demand since issue 28: the user opens Gaps);
+    // "Launched by" from the kernel scrolls to it.
     MainWindow w(testOptions());
     w.resize(1200, 420);
     QVERIFY(w.openFileSync(kSample));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* gaps = w.findChild<QDockWidget*>(QStringLiteral("gapsDock"));
+    gaps->show();
+    w.resizeDocks({gaps}, {210}, Qt::Vertical);
     const SliceRef k = firstNamed(*w.trace(), kGemm);
     const SliceRef launch = w.trace()->launchOf(k);
     QVERIFY(launch.valid());

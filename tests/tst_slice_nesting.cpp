@@ -3,6 +3,8 @@
 // when free. Expected lanes and counts are worked out by hand in each test; the random test
 // compares with a plain implementation of the rule (nest greedily on lane 0, what does not nest
 // goes through the same rule on lane 1, and so on) written here independently of core/.
+// Issue 28: a user annotation crossed by Python frames only at its edges (ProfilerStep#N on every
+// with_stack trace) nests over its ops; the frames (and what they called) go to an extra lane.
 #include "io/json/chrome_json_reader.h"
 #include "model/trace_builder.h"
 
@@ -171,6 +173,74 @@ private slots:
         QCOMPARE(c.dur[0], TimeNs(59999) * 1000);
         QCOMPARE(c.dur[19999], TimeNs(40000 - 19999) * 1000);
         QVERIFY(hasWarning(*r.trace, "20000 E (end) events had no matching B event"));
+    }
+
+    void annotationCrossedByFramesAtItsEdgesNests() {
+        // As the PyTorch profiler writes a step (times in us): the step opens inside
+        // profiler.step() / __enter__ and closes inside __exit__.
+        //   outer      python [0, 1000)       the frame both are called from
+        //   step       python [100, 210)      crosses the annotation's start (10 of its 600)
+        //     before   python [120, 140)      called by step before the annotation began
+        //     __enter__ python [150, 205)     crosses it too
+        //       inner  cpu_op [202, 204)      called by __enter__ (inside the annotation too)
+        //   Step#1     user_annotation [200, 800)
+        //     aten::mm cpu_op [300, 400)
+        //       launch cuda_runtime [310, 320)
+        //   __exit__   python [790, 900)      crosses its end (10 of its 600)
+        //     pop      python [795, 799)      called by __exit__ inside the annotation
+        //     after    python [850, 860)      called by __exit__ after it
+        // Lane 0: outer, Step#1 (depth 1, self 600 - 100 = 500), aten::mm, launch. Lane 1: the
+        // frames that gave way with what they called, nested as they were.
+        const std::string json = R"({"traceEvents":[
+{"ph":"X","cat":"python_function","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
+{"ph":"X","cat":"python_function","name":"step","pid":1,"tid":1,"ts":100,"dur":110},
+{"ph":"X","cat":"python_function","name":"before","pid":1,"tid":1,"ts":120,"dur":20},
+{"ph":"X","cat":"python_function","name":"__enter__","pid":1,"tid":1,"ts":150,"dur":55},
+{"ph":"X","cat":"cpu_op","name":"inner","pid":1,"tid":1,"ts":202,"dur":2},
+{"ph":"X","cat":"user_annotation","name":"Step#1","pid":1,"tid":1,"ts":200,"dur":600},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":300,"dur":100},
+{"ph":"X","cat":"cuda_runtime","name":"launch","pid":1,"tid":1,"ts":310,"dur":10},
+{"ph":"X","cat":"python_function","name":"__exit__","pid":1,"tid":1,"ts":790,"dur":110},
+{"ph":"X","cat":"python_function","name":"pop","pid":1,"tid":1,"ts":795,"dur":4},
+{"ph":"X","cat":"python_function","name":"after","pid":1,"tid":1,"ts":850,"dur":10}]})";
+        const LoadResult r = readChromeJsonBuffer(json, "step_edges.json");
+        QVERIFY(r.ok());
+        const Trace& t = *r.trace;
+        const auto lanes = lanesOf(t);
+        QCOMPARE(lanes.size(), size_t(2));
+        auto describe = [&](const Track& tr) {
+            QStringList out;
+            for (SliceIndex i = 0; i < tr.slices.size(); ++i)
+                out << QStringLiteral("%1@%2")
+                           .arg(QString::fromStdString(std::string(t.str(tr.slices.name[i]))))
+                           .arg(tr.slices.depth[i]);
+            return out.join(' ');
+        };
+        QCOMPARE(describe(*lanes[0]), QStringLiteral("outer@0 Step#1@1 aten::mm@2 launch@3"));
+        QCOMPARE(describe(*lanes[1]),
+                 QStringLiteral("step@0 before@1 __enter__@1 inner@2 __exit__@0 pop@1 "
+                                "after@1"));
+        QCOMPARE(lanes[0]->slices.selfTime(1), TimeNs(500) * 1000);
+        QCOMPARE(lanes[0]->slices.parent[3], SliceIndex(2));
+    }
+
+    void annotationCrossedOtherwiseKeepsTheRule() {
+        // Crossed by a CPU op, or by a frame holding more than half of it: the annotation is the
+        // one that does not nest, and goes to lane 1 as any such slice.
+        for (const char* crosser : {R"("cat":"cpu_op","name":"op","ts":100,"dur":110)",
+                                    R"("cat":"python_function","name":"f","ts":100,"dur":450)"}) {
+            const std::string json = std::string(R"({"traceEvents":[
+{"ph":"X","cat":"python_function","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
+{"ph":"X","pid":1,"tid":1,)") + crosser +
+                                     R"(},
+{"ph":"X","cat":"user_annotation","name":"Step#1","pid":1,"tid":1,"ts":200,"dur":600}]})";
+            const LoadResult r = readChromeJsonBuffer(json, "crossed.json");
+            QVERIFY(r.ok());
+            const auto lanes = lanesOf(*r.trace);
+            QCOMPARE(lanes.size(), size_t(2));
+            QCOMPARE(lanes[0]->slices.size(), size_t(2));
+            QCOMPARE(r.trace->str(lanes[1]->slices.name[0]), std::string_view("Step#1"));
+        }
     }
 
     void randomOverlapsMatchTheReference() {

@@ -17,7 +17,7 @@ FindBar::FindBar(Workspace* workspace, Navigation* navigation, QWidget* parent)
       status_(new QLabel(this)), debounce_(new QTimer(this)) {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 3, 6, 3);
-    auto* label = new QLabel(tr("Find slices:"), this);
+    auto* label = new QLabel(tr("Find slices and instants:"), this);
     edit_->setPlaceholderText(tr("name contains\u2026"));
     edit_->setClearButtonEnabled(true);
     edit_->installEventFilter(this);
@@ -67,6 +67,7 @@ void FindBar::traceChanged(const std::shared_ptr<const Trace>& trace) {
     trace_ = trace;
     dirty_ = true;
     matches_.clear();
+    instants_.clear();
     current_ = -1;
     if (isVisible() && !edit_->text().isEmpty())
         search();
@@ -84,6 +85,7 @@ void FindBar::search() {
     debounce_->stop();
     dirty_ = false;
     matches_.clear();
+    instants_.clear();
     current_ = -1;
     error_.clear();
     if (trace_) {
@@ -91,11 +93,13 @@ void FindBar::search() {
             *trace_, {edit_->text().toStdString(), regex_->isChecked(), case_->isChecked()});
         error_ = QString::fromStdString(r.error);
         matches_ = std::move(r.matches);
+        instants_ = std::move(r.instants);
     }
     emit highlightsChanged(matches_);
+    emit instantHighlightsChanged(instants_);
     updateStatus();
     // Select the first match so the timeline shows where it is.
-    if (!matches_.empty()) step(true);
+    if (total() > 0) step(true);
 }
 
 void FindBar::next() {
@@ -108,20 +112,25 @@ void FindBar::previous() {
 void FindBar::step(bool forward) {
     if (dirty_) {
         search(); // selects the first match
-        if (forward || matches_.empty()) return;
+        if (forward || total() == 0) return;
     }
-    const int i = nextMatchIndex(matches_.size(), current_, forward);
+    const int i = nextMatchIndex(size_t(total()), current_, forward);
     if (i >= 0) makeCurrent(i);
 }
 
 void FindBar::setCurrentIndex(int i) {
-    if (i < 0 || i >= static_cast<int>(matches_.size())) return;
+    if (i < 0 || i >= total()) return;
     makeCurrent(i);
 }
 
 void FindBar::makeCurrent(int i) {
     current_ = i;
     updateStatus();
+    if (i >= static_cast<int>(matches_.size())) {
+        navigation()->setSelectedSlice({});
+        emit instantChosen(instants_[size_t(i) - matches_.size()]);
+        return;
+    }
     const SliceRef r = matches_[static_cast<size_t>(i)];
     navigation()->setSelectedSlice(workspace()->ref(r), true);
     emit currentChanged(r);
@@ -141,12 +150,13 @@ void FindBar::updateStatus() {
     } else if (edit_->text().isEmpty()) {
         status_->clear();
         status_->setToolTip({});
-    } else if (matches_.empty()) {
+    } else if (total() == 0) {
         status_->setText(dirty_ ? QString() : tr("no matches"));
         status_->setToolTip({});
     } else {
-        status_->setText(tr("%1 of %2").arg(current_ + 1).arg(matches_.size()));
-        status_->setToolTip({});
+        status_->setText(tr("%1 of %2").arg(current_ + 1).arg(total()));
+        status_->setToolTip(
+            tr("%1 slices, %2 instants").arg(matches_.size()).arg(instants_.size()));
     }
     status_->setPalette(pal);
 }

@@ -1,8 +1,10 @@
 #pragma once
-// The find bar (Ctrl+F): slices by name, substring or regex, case toggle; Enter / F3 next,
-// Shift+Enter / Shift+F3 previous (both wrap around), "3 of 120", Esc closes. It owns the search
-// (core/analysis/slice_search) over the current trace, selects the current match through the
-// navigation (revealed in the views) and tells the window which slices to highlight.
+// The find bar (Ctrl+F): slices and instants by name, substring or regex, case toggle; Enter / F3
+// next, Shift+Enter / Shift+F3 previous (both wrap around), "3 of 120", Esc closes. It owns the
+// search (core/analysis/slice_search) over the current trace, selects the current match through
+// the navigation (revealed in the views; an instant, which cannot be selected, through
+// instantChosen) and tells the window which slices and instants to highlight. The slices come
+// first, then the instants.
 #include "analysis/slice_search.h"
 #include "workspace/meta_types.h"
 #include "workspace/trace_panel.h"
@@ -33,11 +35,14 @@ public:
     QToolButton* caseButton() const { return case_; }
     QString statusText() const;
     const std::vector<SliceRef>& matches() const { return matches_; }
+    const std::vector<InstantRef>& instantMatches() const { return instants_; }
     int currentIndex() const { return current_; }
 
 signals:
     void highlightsChanged(const std::vector<strata::SliceRef>& matches);
     void currentChanged(strata::SliceRef r);
+    void instantHighlightsChanged(const std::vector<strata::InstantRef>& matches);
+    void instantChosen(strata::InstantRef r);
     void closed();
 
 protected:
@@ -51,7 +56,9 @@ private:
     void updateStatus();
 
     std::shared_ptr<const Trace> trace_;
+    int total() const { return int(matches_.size() + instants_.size()); }
     std::vector<SliceRef> matches_;
+    std::vector<InstantRef> instants_;
     int current_ = -1;
     QString error_;
     bool dirty_ = true;

@@ -100,7 +100,6 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     createStatusBar();
 
     connect(nav_, &Navigation::selectedRangeChanged, this, [this](std::optional<TimeRange> r) {
-        if (r) dockOf(range_)->raise();
         rangeLabel_->setText(
             r ? tr("Range %1").arg(QString::fromStdString(formatPreciseDuration(r->duration())))
               : QString());
@@ -125,8 +124,12 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     });
     connect(findBar_, &FindBar::highlightsChanged, this,
             [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });
+    connect(findBar_, &FindBar::instantHighlightsChanged, this,
+            [this](const std::vector<InstantRef>& m) { timeline_->setHighlightedInstants(m); });
+    connect(findBar_, &FindBar::instantChosen, timeline_, &TimelineView::revealInstant);
     connect(findBar_, &FindBar::closed, this, [this] {
         timeline_->setHighlightedSlices({});
+        timeline_->setHighlightedInstants({});
         timeline_->setFocus();
     });
 
@@ -135,7 +138,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
         QSettings s;
         recent_ = s.value(QStringLiteral("recentFiles")).toStringList();
         restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-        restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+        restoreLayout();
     }
     rebuildRecentMenu();
     updateStatus();
@@ -225,28 +228,6 @@ QDockWidget* MainWindow::dockOf(QWidget* panel) {
     return qobject_cast<QDockWidget*>(panel->parentWidget());
 }
 
-void MainWindow::createDocks() {
-    std::map<QString, QDockWidget*> made;
-    for (const DockSpec& d : dockTable()) {
-        auto* dock = new QDockWidget(tr(d.title), this);
-        dock->setObjectName(QString::fromLatin1(d.objectName));
-        dock->setWidget(d.make(workspace_, nav_, dock));
-        addDockWidget(d.area, dock);
-        if (d.tabbedWith) tabifyDockWidget(made.at(QString::fromLatin1(d.tabbedWith)), dock);
-        made[dock->objectName()] = dock;
-    }
-    details_ = panel<DetailsPanel>();
-    range_ = panel<RangePanel>();
-    warnings_ = panel<WarningsPanel>();
-    sections_ = panel<SectionsPanel>();
-    connect(sections_, &SectionsPanel::importRequested, this,
-            &MainWindow::importSectionsInteractively);
-    dockOf(range_)->raise();
-    dockOf(details_)->raise();
-    resizeDocks({dockOf(details_)}, {380}, Qt::Horizontal);
-    resizeDocks({dockOf(range_)}, {210}, Qt::Vertical);
-}
-
 TraceInfoPanel* MainWindow::traceInfoPanel() const {
     return panel<TraceInfoPanel>();
 }
@@ -278,10 +259,7 @@ void MainWindow::createStatusBar() {
     warningsButton_->setObjectName(QStringLiteral("warningsButton"));
     warningsButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     warningsButton_->setToolTip(tr("Show the Warnings panel"));
-    connect(warningsButton_, &QToolButton::clicked, this, [this] {
-        dockOf(warnings_)->show();
-        dockOf(warnings_)->raise();
-    });
+    connect(warningsButton_, &QToolButton::clicked, this, [this] { showDock(warnings_); });
     statusBar()->addWidget(progress_);
     statusBar()->addWidget(cancelButton_);
     statusBar()->addPermanentWidget(rangeLabel_);
@@ -386,11 +364,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         job_->cancel();
         job_->waitForFinished();
     }
-    if (options_.restoreSettings) {
-        QSettings s;
-        s.setValue(QStringLiteral("window/geometry"), saveGeometry());
-        s.setValue(QStringLiteral("window/state"), saveState());
-    }
+    saveLayout();
     QMainWindow::closeEvent(e);
 }
 

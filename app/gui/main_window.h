@@ -96,6 +96,7 @@ public:
     QWidget* errorBanner() const { return banner_; }
     QString errorText() const;
     QString statusText() const; // slices · load time · warnings
+    QToolButton* warningsButton() const { return warningsButton_; }
     QProgressBar* progressBar() const { return progress_; }
     QWidget* currentPage() const; // the welcome page, the loading page or the timeline
     QSpinBox* gapThresholdBox() const { return gapBox_; }
@@ -135,6 +136,14 @@ private:
     void rebuildRecentMenu();
     void updateStatus();
     static QDockWidget* dockOf(QWidget* panel);
+    // The window is the timeline's (main_window_docks.cpp): a dock opens when it has something
+    // to show (a selection, a range, timer sections, warnings on what the figures mean), closes
+    // again when what opened it goes, and the layout the user makes is remembered.
+    void showDock(QWidget* panel);              // opened (and raised) for what it now shows
+    void hideDockIfOpenedForIt(QWidget* panel); // closed when it was opened for that alone
+    void closeEmptyDocks();                     // on a new trace: those with nothing to show
+    void restoreLayout();
+    void saveLayout() const;
 
     Options options_;
     Workspace* workspace_;
@@ -167,6 +176,7 @@ private:
     QToolButton* warningsButton_ = nullptr;
     QLabel* rangeLabel_ = nullptr;
     QStringList recent_;
+    QList<QDockWidget*> openedForContent_; // opened by showDock(), not by the user
 };
 
 } // namespace strata

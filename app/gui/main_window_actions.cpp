@@ -69,7 +69,7 @@ void MainWindow::createActions() {
                          [] { QApplication::closeAllWindows(); }));
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(make("actionFind", tr("&Find Slices\u2026"), QKeySequence::Find,
+    edit->addAction(make("actionFind", tr("&Find Slices and Instants\u2026"), QKeySequence::Find,
                          [this] { findBar_->activate(); }));
     edit->addAction(make("actionFindNext", tr("Find &Next"), QKeySequence(Qt::Key_F3), [this] {
         findBar_->show();
@@ -143,7 +143,7 @@ void MainWindow::createActions() {
                          QKeySequence(), [this] { timeline_->setAllThreadsExpanded(false); }));
     profile_ = new ProfileController(this); // the Profile menu and the Console dock
     tabifyDockWidget(dockOf(range_), profile_->consoleDock());
-    dockOf(range_)->raise();
+    profile_->consoleDock()->hide(); // opened when a program runs
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -178,10 +178,7 @@ void MainWindow::install(const LoadOutcome& outcome, const QString& path, qint64
     } else {
         setTrace(outcome.result.trace, path, ms, QString::fromStdString(outcome.result.format));
     }
-    if (sections) { // what the file held is in the Sections dock
-        dockOf(sections_)->show();
-        dockOf(sections_)->raise();
-    }
+    if (sections) showDock(sections_); // what the file held is in the Sections dock
 }
 
 bool MainWindow::openFileSync(const QString& path, QString* error) {
@@ -198,17 +195,17 @@ bool MainWindow::openFileSync(const QString& path, QString* error) {
     }
     install(o, abs, clock.elapsed());
     timeline_->waitForGaps(); // the picture whole, as when the user looks
+    warnings_->waitForJobs();
     return true;
 }
 
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
                           const QString& format) {
     hideError();
-    const bool warned = !trace->warnings().empty();
     const QFileInfo info(path);
     workspace_->replaceCurrent(std::move(trace), info.fileName(), path, loadMs,
-                               format);     // views follow
-    if (warned) dockOf(warnings_)->raise(); // not hidden behind the Range tab
+                               format); // views follow
+    closeEmptyDocks();
     stack_->setCurrentWidget(timeline_);
     timeline_->setFocus();
     setWindowTitle(tr("%1 \u2014 Strata").arg(info.fileName()));

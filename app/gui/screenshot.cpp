@@ -166,8 +166,9 @@ int runScreenshot(const ScreenshotOptions& o) {
         w.findBar()->show();
         w.findBar()->edit()->setText(o.find);
         w.findBar()->search();
-        if (w.findBar()->matches().empty()) {
-            std::fprintf(stderr, "strata: --find '%s': no slice matches\n", qPrintable(o.find));
+        if (w.findBar()->matches().empty() && w.findBar()->instantMatches().empty()) {
+            std::fprintf(stderr, "strata: --find '%s': no slice or instant matches\n",
+                         qPrintable(o.find));
             return 1;
         }
         // Prefer the first match inside --range (the view is zoomed there below).

@@ -66,6 +66,14 @@ SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& optio
         if (sa != sb) return sa < sb;
         return a < b;
     });
+    for (TrackId t = 0; t < tracks.size(); ++t) {
+        const auto& names = tracks[t].instants.name;
+        for (uint32_t i = 0; i < names.size(); ++i)
+            if (names[i] < hit.size() && hit[names[i]]) result.instants.push_back({t, i});
+    }
+    auto ts = [&](InstantRef r) { return tracks[r.track].instants.ts[r.index]; };
+    std::sort(result.instants.begin(), result.instants.end(),
+              [&](InstantRef a, InstantRef b) { return ts(a) != ts(b) ? ts(a) < ts(b) : a < b; });
     return result;
 }
 

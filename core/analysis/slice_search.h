@@ -1,5 +1,6 @@
 #pragma once
-// Find slices by name: a substring or a regular expression (ECMAScript), case-sensitive or not.
+// Find slices and instants by name: a substring or a regular expression (ECMAScript),
+// case-sensitive or not.
 // Names are matched once per interned string, then the slice columns are scanned by id, so a
 // search costs O(distinct names + slices).
 #include "model/trace.h"
@@ -16,8 +17,9 @@ struct SliceSearchOptions {
 };
 
 struct SliceSearchResult {
-    std::vector<SliceRef> matches; // ordered by (start, track, index)
-    std::string error;             // non-empty when the regex does not compile
+    std::vector<SliceRef> matches;    // ordered by (start, track, index)
+    std::vector<InstantRef> instants; // instants of every track, ordered by (ts, track, index)
+    std::string error;                // non-empty when the regex does not compile
     bool ok() const { return error.empty(); }
 };
 

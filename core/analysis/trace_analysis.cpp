@@ -60,4 +60,8 @@ const RangeAggregation& TraceAnalysis::rangeAggregation() const {
     return rangeAggregation_.get([&] { return aggregateRange(*trace_, range_); });
 }
 
+const MemoryUsage& TraceAnalysis::memory() const {
+    return memory_.get([&] { return memoryUsage(*trace_); });
+}
+
 } // namespace strata

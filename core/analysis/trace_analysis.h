@@ -14,6 +14,7 @@
 #include "analysis/call_tree.h"
 #include "analysis/gap_causes.h"
 #include "analysis/gpu_ops.h"
+#include "analysis/memory_usage.h"
 #include "analysis/op_stats.h"
 #include "analysis/range_aggregation.h"
 #include "analysis/trace_summary.h"
@@ -55,6 +56,8 @@ public:
     const CallTree& callTree(TrackId thread, bool bottomUp, bool withGpuTime) const;
     // The slices overlapping the range by name, clipped to it (range_aggregation.h).
     const RangeAggregation& rangeAggregation() const;
+    // Memory in use over time per device, over the whole trace (memory_usage.h).
+    const MemoryUsage& memory() const;
 
 private:
     std::shared_ptr<const Trace> trace_;
@@ -66,6 +69,7 @@ private:
     ComputedOnce<Advice> advice_;
     ComputedOnce<TraceSummary> summary_;
     ComputedOnce<RangeAggregation> rangeAggregation_;
+    ComputedOnce<MemoryUsage> memory_;
     mutable std::mutex treesMutex_;
     mutable std::map<std::tuple<TrackId, bool, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
         trees_;

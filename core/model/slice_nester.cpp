@@ -1,5 +1,6 @@
 #include "model/slice_nester.h"
 
+#include "model/annotation_edges.h"
 #include "model/spill_lanes.h"
 
 #include <algorithm>
@@ -171,6 +172,14 @@ void SliceNester::nestSorted(Track& track, Lanes& lanes, std::vector<uint32_t>* 
     };
     std::vector<Open> stack; // open slices of the base lane, outermost first
     SpillLanes spill(kMaxDepth);
+    // Frames that give way to an annotation (model/annotation_edges.h), and the open ones among
+    // them and what they called: what starts inside one follows it to its lane.
+    const std::vector<uint8_t> yields = framesYieldingToAnnotations(c);
+    struct Moved {
+        TimeNs end;
+        uint32_t lane;
+    };
+    std::vector<Moved> moved;
     size_t w = 0; // kept slices are compacted in place (w never passes r)
     TimeNs maxDur = 0;
     size_t maxDepth = 0;
@@ -180,9 +189,16 @@ void SliceNester::nestSorted(Track& track, Lanes& lanes, std::vector<uint32_t>* 
         // A slice that ends at or before this start is closed (so zero-length slices never
         // enclose anything).
         while (!stack.empty() && stack.back().end <= start) stack.pop_back();
-        if ((!stack.empty() && end > stack.back().end) || stack.size() >= kMaxDepth) {
-            // Not nested in the open slice: to the first extra lane where it nests.
-            const SpillLanes::Place p = spill.place(start, end);
+        while (!moved.empty() && moved.back().end <= start) moved.pop_back();
+        const bool follows = !moved.empty() && end <= moved.back().end;
+        const bool gives = !yields.empty() && yields[r];
+        if (follows || gives || (!stack.empty() && end > stack.back().end) ||
+            stack.size() >= kMaxDepth) {
+            // Not nested in the open slice: to the first extra lane where it nests (a frame's
+            // callee to its frame's lane).
+            const SpillLanes::Place p =
+                follows ? spill.placeIn(moved.back().lane, start, end) : spill.place(start, end);
+            if (follows || gives) moved.push_back({end, p.lane});
             if (p.lane == lanes.extra.size())
                 lanes.extra.push_back(laneOf(track, uint32_t(lanes.extra.size() + 1)));
             Track& lane = lanes.extra[p.lane];

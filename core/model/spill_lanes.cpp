@@ -66,6 +66,16 @@ SpillLanes::Place SpillLanes::place(TimeNs start, TimeNs end) {
     closeUntil(start);
     uint32_t lane = firstFitting(end);
     if (lane == stacks_.size()) lane = addLane();
+    return push(lane, end);
+}
+
+SpillLanes::Place SpillLanes::placeIn(uint32_t lane, TimeNs start, TimeNs end) {
+    closeUntil(start);
+    if (lane < stacks_.size() && capacity(lane) >= end) return push(lane, end);
+    return place(start, end);
+}
+
+SpillLanes::Place SpillLanes::push(uint32_t lane, TimeNs end) {
     std::vector<Open>& open = stacks_[lane];
     const Place p{lane, open.empty() ? UINT32_MAX : open.back().index, uint16_t(open.size())};
     open.push_back({sizes_[lane]++, end});

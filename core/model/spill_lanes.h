@@ -24,6 +24,9 @@ public:
     // Places a slice [start, end); it is the laneSize(lane)-th slice of its lane (before the
     // call). Starts must not decrease between calls.
     Place place(TimeNs start, TimeNs end);
+    // The same in `lane` when the slice nests there (what a frame moved to that lane called
+    // follows it), else as place().
+    Place placeIn(uint32_t lane, TimeNs start, TimeNs end);
     size_t laneCount() const { return stacks_.size(); }
     // Slices placed in a lane so far.
     uint32_t laneSize(uint32_t lane) const { return sizes_[lane]; }
@@ -43,6 +46,7 @@ private:
     void update(uint32_t lane);
     uint32_t firstFitting(TimeNs end) const; // laneCount() if none
     uint32_t addLane();
+    Place push(uint32_t lane, TimeNs end);
 
     size_t maxDepth_;
     std::vector<std::vector<Open>> stacks_; // per lane, outermost first

@@ -106,6 +106,30 @@ std::span<const uint32_t> Trace::flowsTo(SliceRef r) const {
     return flowsAt(flows_, flowsByTo_, r, &Flow::to);
 }
 
+TimeRange Trace::contentBounds() const {
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (const Track& t : tracks_) {
+        if (t.kind == TrackKind::GlobalInstants) continue;
+        const SliceColumns& c = t.slices;
+        if (c.size()) {
+            lo = std::min(lo, c.start[0]); // sorted by start
+            // The latest end is that of a slice starting within maxDuration of the last start.
+            const TimeNs from = c.start[c.size() - 1] - t.maxDuration;
+            for (size_t i = size_t(std::lower_bound(c.start.begin(), c.start.end(), from) -
+                                   c.start.begin());
+                 i < c.size(); ++i)
+                hi = std::max(hi, c.end(SliceIndex(i)));
+        }
+        for (const auto* ts : {&t.counter.ts, &t.instants.ts})
+            if (ts->size()) {
+                lo = std::min(lo, (*ts)[0]); // in time order
+                hi = std::max(hi, (*ts)[ts->size() - 1]);
+            }
+    }
+    if (lo > hi) return bounds_;
+    return {lo, std::max(hi, lo + 1)};
+}
+
 size_t Trace::memoryBytes() const {
     size_t bytes = strings_.memoryBytes() + args_.memoryBytes();
     for (const auto& t : tracks_) {

@@ -121,6 +121,10 @@ public:
 
     // [earliest start, latest end) over every slice, instant and counter sample.
     TimeRange bounds() const { return bounds_; }
+    // The same without the trace-wide (global) instants, the profiler's markers ("Iteration
+    // Start", "Record Window End") that can lie far outside what was recorded: what a view of
+    // the whole trace shows (bounds() when nothing else is there). O(tracks x log slices).
+    TimeRange contentBounds() const;
     size_t sliceCount() const { return sliceCount_; }
     size_t counterSampleCount() const { return counterSampleCount_; }
     size_t instantCount() const { return instantCount_; }

@@ -27,6 +27,15 @@ struct SliceRef {
     friend auto operator<=>(const SliceRef&, const SliceRef&) = default;
 };
 
+// An instant: its track and its index in the track's instant columns.
+struct InstantRef {
+    TrackId track = UINT32_MAX;
+    uint32_t index = UINT32_MAX;
+    bool valid() const { return track != UINT32_MAX && index != UINT32_MAX; }
+    friend bool operator==(const InstantRef&, const InstantRef&) = default;
+    friend auto operator<=>(const InstantRef&, const InstantRef&) = default;
+};
+
 enum class TrackKind : uint8_t {
     Thread,          // CPU thread (pid, tid)
     GpuStream,       // GPU device (device) and stream (tid = stream id)

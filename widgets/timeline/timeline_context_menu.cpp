@@ -65,6 +65,12 @@ QMenu* TimelineView::contextMenuAt(QPoint pos) {
             menu->addAction(tr("Hide Track"), this, [this, track] { setTrackHidden(track, true); });
             menu->addAction(r.pinned ? tr("Unpin Track") : tr("Pin Track to Top"), this,
                             [this, track, on = !r.pinned] { setTrackPinned(track, on); });
+            if (r.thread && (r.expanded || r.foldedDepths > 0 || r.hiddenLevels > 0))
+                menu->addAction(r.expanded ? tr("Fold Levels")
+                                           : tr("Unfold All %1 Levels")
+                                                 .arg(*std::max_element(r.fullDepths.begin(),
+                                                                        r.fullDepths.end())),
+                                this, [this, row, on = !r.expanded] { setRowExpanded(row, on); });
         }
         const int group = r.group;
         if (group >= 0 && group < int(s_->layout.groups().size()))

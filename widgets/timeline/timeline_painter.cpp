@@ -1,5 +1,8 @@
 #include "timeline_painter.h"
 
+#include "instant_marks.h"
+#include "painter_frame.h"
+
 #include "model/counter_units.h"
 
 #include "model/time_text.h"
@@ -26,27 +29,9 @@ constexpr QRgb kLongGap = 0xffd6453a;
 constexpr QRgb kSelection = 0xff101418;
 constexpr QRgb kCorrelated = 0xfff08c00;
 constexpr QRgb kHighlight = 0xffe8c800;
-constexpr int kMinLabelWidth = 36; // narrower slices carry no label (an elided stub says little)
 constexpr int kGapLabelWidth = 56;
 
-struct Frame {
-    const TimelineState& s;
-    TimelineRenderCache& c;
-    std::vector<LodSpan>& spans;
-    std::vector<LodCounterCell>& cells;
-    std::vector<uint8_t>& busy;
-    QPainter& p;
-    const Trace& trace;
-    int w, h;
-    TimeNs tq0, tq1; // visible time range plus two pixels each side
-    int level;
-    QFontMetrics fm;
-    int xTraceStart, xTraceEnd;
-    QRgb pen = 0;
-    // Per GPU stream track, which pixel columns it is busy in (this frame): a stream's band and
-    // its device's idle row ask the same question.
-    std::map<TrackId, std::vector<uint8_t>> busyColumns{};
-};
+using Frame = PainterFrame;
 
 void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
     x0 = std::max(x0, f.xTraceStart);
@@ -55,19 +40,6 @@ void fillIdleBand(Frame& f, int x0, int x1, int y, int h) {
     const QRect r(x0, y, x1 - x0, h);
     f.p.fillRect(r, QColor::fromRgb(kIdleFill));
     f.p.fillRect(r, QBrush(QColor::fromRgb(kIdleHatch), Qt::BDiagPattern));
-}
-
-void drawLabel(Frame& f, const QRect& rc, StringId name, QRgb bg) {
-    const QRect vis = rc.intersected(QRect(0, rc.y(), f.w, rc.height())).adjusted(3, 0, -3, 0);
-    if (vis.width() < kMinLabelWidth - 6) return;
-    const QStaticText* st = f.c.fittedLabel(name, vis.width(), f.fm);
-    if (!st) return;
-    const QRgb fg = textColorOn(bg);
-    if (fg != f.pen) {
-        f.p.setPen(QColor::fromRgb(fg));
-        f.pen = fg;
-    }
-    f.p.drawStaticText(vis.x(), vis.y() + (vis.height() - f.fm.height()) / 2, *st);
 }
 
 // Long gaps (over the threshold) as they are at this zoom. Each pixel column shows the share of
@@ -232,28 +204,9 @@ void drawGapLabels(Frame& f, const GapList& gaps, int stripY, int stripH, int la
 void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     constexpr int H = TrackLayout::kDepthHeight;
     const int stripY = top + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip;
-    for (size_t l = 0; l < r.lanes.size(); ++l) {
-        const TrackId id = r.lanes[l];
-        const Track& track = f.trace.track(id);
-        const TrackLod& lod = f.c.lod(id);
-        const SliceColumns& c = track.slices;
-        for (int d = 0; d < r.laneDepths[l]; ++d) {
-            const int y = top + r.laneY[l] + d * H;
-            const bool onScreen = y + H > 0 && y < f.h;
-            if (!onScreen) continue;
-            f.spans.clear();
-            lod.query(track, static_cast<uint16_t>(d), f.tq0, f.tq1, f.level, f.spans);
-            for (const LodSpan& sp : f.spans) {
-                QRect rc = f.s.spanRect(sp.start, sp.end, y + 1, H - 2);
-                QRgb col = f.c.color(c.name[sp.slice], c.kind[sp.slice]);
-                if (sp.merged) col = mergedColor(col);
-                rc = rc.intersected(QRect(-2, rc.y(), f.w + 4, rc.height()));
-                f.p.fillRect(rc, QColor::fromRgb(col));
-                if (!sp.merged && rc.width() >= kMinLabelWidth)
-                    drawLabel(f, rc, c.name[sp.slice], col);
-            }
-        }
-    }
+    if (r.instants)
+        paintInstantMarks(f.p, f.s, f.trace.track(r.lanes.front()), top, f.w, QColor(70, 80, 95));
+    paintSliceLevels(f, r, top);
     if (r.gpuStream && !r.lanes.empty()) {
         const Track& t0 = f.trace.track(r.lanes.front());
         const GapList gaps = f.s.gaps.streamList(t0.device, t0.tid);
@@ -308,16 +261,7 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
 }
 
 void paintInstants(Frame& f, const TrackRow& r, int top) {
-    const Track& track = f.trace.track(r.lanes.front());
-    const auto& ts = track.instants.ts;
-    size_t i = static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), f.tq0) - ts.begin());
-    while (i < ts.size() && ts[i] < f.tq1) {
-        const int x = static_cast<int>(std::floor(f.s.axis.xForTime(ts[i])));
-        f.p.fillRect(QRect(x, top + 2, 2, TrackLayout::kInstantHeight - 4), QColor(70, 80, 95));
-        const TimeNs next = f.s.axis.timeForX(x + 2);
-        i = std::max(
-            i + 1, static_cast<size_t>(std::lower_bound(ts.begin(), ts.end(), next) - ts.begin()));
-    }
+    paintInstantMarks(f.p, f.s, f.trace.track(r.lanes.front()), top, f.w, QColor(70, 80, 95));
 }
 
 void drawArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
@@ -355,6 +299,10 @@ void paintOverlays(Frame& f) {
         f.p.drawRect(rc.adjusted(1, 1, -1, -1));
         if (++n > 20000) break;
     }
+    for (InstantRef r : s.instantHighlights) {
+        const QRect rc = instantRect(s, r);
+        if (!rc.isNull() && rc.intersects(view)) f.p.drawRect(rc.adjusted(-1, -1, 1, 1));
+    }
     f.p.setPen(QPen(QColor::fromRgb(kCorrelated), 2));
     for (SliceRef r : s.correlated.slices) {
         const QRect rc = s.sliceRect(r);
@@ -385,6 +333,11 @@ void paintOverlays(Frame& f) {
         f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
         f.p.drawRect(sel.adjusted(-1, -1, 0, 0));
         f.p.drawRect(sel.adjusted(-2, -2, 1, 1));
+    }
+    if (const QRect rc = instantRect(s, s.currentInstant); !rc.isNull() && rc.intersects(view)) {
+        f.p.setBrush(Qt::NoBrush);
+        f.p.setPen(QPen(QColor::fromRgb(kSelection), 1));
+        f.p.drawRect(rc.adjusted(-2, -2, 1, 1));
     }
     if (range) {
         const QString text = QString::fromStdString(formatDuration(range->duration()));
@@ -457,6 +410,10 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         case TrackRow::Kind::Utilisation:
             paintUtilisation(p, s, s.utilisation, r, top, f.w);
             break;
+        case TrackRow::Kind::Memory:
+            paintMemory(p, s, r, top, f.w);
+            f.pen = 0; // unknown after it
+            break;
         }
         p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));
     }
@@ -465,18 +422,24 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
 }
 
 SliceRef TimelinePainter::sliceAt(const TimelineState& s, QPoint pos) {
-    if (!s.trace) return {};
+    return hitAt(s, pos).slice;
+}
+
+TimelinePainter::Hit TimelinePainter::hitAt(const TimelineState& s, QPoint pos) {
+    Hit hit;
+    if (!s.trace) return hit;
     const int y = pos.y() + s.scrollY;
     TrackId id;
     uint16_t depth;
-    if (!s.layout.laneDepthAt(s.layout.rowAt(y), y, &id, &depth)) return {};
+    if (!s.layout.laneDepthAt(s.layout.rowAt(y), y, &id, &depth, &hit.fold)) return hit;
     const double npp = s.axis.nsPerPixel();
     const TimeNs t = s.axis.timeForX(pos.x());
     const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
     std::vector<LodSpan> spans;
-    cache_.lod(id).query(s.trace->track(id), depth, t - pad, t + pad, s.queryLevel(), spans);
+    const Track& track = s.trace->track(id);
+    const TrackLod& lod = cache_.lod(id);
+    lod.query(track, depth, t - pad, t + pad, s.queryLevel(), spans);
     // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
-    SliceRef best;
     int bestDist = 2;
     for (const LodSpan& sp : spans) {
         const QRect rc = s.spanRect(sp.start, sp.end, 0, 1);
@@ -484,10 +447,22 @@ SliceRef TimelinePainter::sliceAt(const TimelineState& s, QPoint pos) {
             pos.x() < rc.x() ? rc.x() - pos.x() : std::max(0, pos.x() - (rc.x() + rc.width() - 1));
         if (dist < bestDist) {
             bestDist = dist;
-            best = {id, sp.slice};
+            hit.slice = {id, sp.slice};
+            hit.merged = sp.merged;
+            hit.start = sp.start;
+            hit.end = sp.end;
         }
     }
-    return best;
+    if (hit.merged) {
+        // The slices of that depth the block stands for: those overlapping it.
+        const uint32_t first = lod.firstNotBefore(track, depth, hit.start);
+        uint32_t last = lod.firstNotBefore(track, depth, hit.end);
+        if (last < lod.countAt(depth) &&
+            track.slices.start[lod.sliceAtDepth(depth, last)] < hit.end)
+            ++last;
+        hit.count = last - first;
+    }
+    return hit;
 }
 
 size_t TimelinePainter::memoryBytes() const {

@@ -17,6 +17,16 @@ public:
     TimelineRenderCache& cache() { return cache_; }
     void paint(const TimelineState& s, QPainter& p, const QSize& size);
     SliceRef sliceAt(const TimelineState& s, QPoint posInTracksArea);
+    // What is drawn at a point: the slice (of a merged block, its longest, and how many slices
+    // the block stands for), and the folded level it is on.
+    struct Hit {
+        SliceRef slice;
+        bool merged = false;
+        uint32_t count = 1;
+        TimeNs start = 0, end = 0; // the span drawn
+        DepthFold fold;            // count > 1 on a folded level
+    };
+    Hit hitAt(const TimelineState& s, QPoint posInTracksArea);
     size_t memoryBytes() const;
 
 private:

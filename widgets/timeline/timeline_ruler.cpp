@@ -1,6 +1,6 @@
 #include "timeline_ruler.h"
 
-#include "model/time_text.h"
+#include "ruler_labels.h"
 #include "timeline_state.h"
 
 #include <QMouseEvent>
@@ -25,37 +25,34 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
     if (!s_.trace) return;
     const TimeRange v = s_.axis.visible();
     const TimeNs origin = s_.trace->bounds().start;
-    const TimeNs step = chooseTickStep(s_.axis.nsPerPixel(), kMinTickPixels);
-    const TimeNs minor = step % 5 == 0 ? step / 5 : (step % 2 == 0 ? step / 2 : 0);
-    const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
+    const RulerTicks ticks = this->ticks();
     if (const std::optional<TimeRange> range = s_.range()) {
         const QRect rc = s_.spanRect(range->start, range->end, 0, height());
         p.fillRect(rc, QColor(60, 120, 215, 60));
     }
-    if (minor > 0) {
+    if (ticks.minor > 0) {
         p.setPen(QColor(0xa8, 0xae, 0xb6));
-        for (TimeNs t = (rel0 / minor) * minor; t <= rel1; t += minor) {
+        const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
+        for (TimeNs t = (rel0 / ticks.minor) * ticks.minor; t <= rel1; t += ticks.minor) {
             const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
             p.drawLine(x, height() - 4, x, height() - 1);
         }
     }
     p.setPen(QColor(0x40, 0x46, 0x50));
-    TimeNs t = (rel0 / step) * step;
-    if (t < rel0) t += step;
-    for (; t <= rel1; t += step) {
+    const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
+    TimeNs t = (rel0 / ticks.step) * ticks.step;
+    if (t < rel0) t += ticks.step;
+    for (; t <= rel1; t += ticks.step) {
         const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
         p.drawLine(x, height() - 10, x, height() - 1);
-        const QString label =
-            QString::fromStdString(formatTick(t, step, std::max<TimeNs>(std::llabs(rel1), step)));
-        // Right of its tick, or left of it where the right edge would clip it (the last one).
-        const int w = p.fontMetrics().horizontalAdvance(label);
-        if (x + 3 + w <= width())
-            p.drawText(QRect(x + 3, 0, w + 2, height() - 6), Qt::AlignLeft | Qt::AlignVCenter,
-                       label);
-        else
-            p.drawText(QRect(x - 3 - w, 0, w, height() - 6), Qt::AlignRight | Qt::AlignVCenter,
-                       label);
     }
+    for (const RulerTicks::Label& l : ticks.labels)
+        p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+}
+
+RulerTicks TimelineRuler::ticks() const {
+    if (!s_.trace) return {};
+    return rulerTicks(s_.axis, s_.trace->bounds().start, fontMetrics(), width(), height());
 }
 
 void TimelineRuler::mousePressEvent(QMouseEvent* e) {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "model/time.h"
+#include "ruler_labels.h"
 
 namespace strata {
 
@@ -17,7 +18,8 @@ class TimelineRuler : public QWidget {
 public:
     TimelineRuler(const TimelineState& state, QWidget* parent);
     QSize sizeHint() const override { return {200, 26}; }
-    static constexpr double kMinTickPixels = 90.0;
+    // The ticks and labels drawn now (ruler_labels.h).
+    RulerTicks ticks() const;
 
 signals:
     void rangeDragging(strata::TimeRange r);

@@ -7,6 +7,7 @@
 #include "analysis/correlation.h"
 #include "gap_index.h"
 #include "gpu_utilisation.h"
+#include "memory_rows.h"
 #include "model/lod_summary.h"
 #include "model/trace.h"
 #include "time_axis.h"
@@ -30,14 +31,17 @@ struct TimelineState {
     // From the trace's analysis, built off the GUI thread (TimelineView::indexAnalysis).
     GapIndex gaps;
     GpuUtilisation utilisation;
+    MemoryRows memory;
     bool showAllFlows = false;
     // The wheel over the timeline: false = zooms (Shift scrolls the tracks); true = Perfetto's
     // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.
     bool wheelScrolls = false;
 
-    Correlated correlated;                 // of the selected slice
-    std::vector<SliceRef> highlights;      // sorted (find results)
-    std::optional<TimeRange> rangePreview; // a range being dragged on the ruler
+    Correlated correlated;                     // of the selected slice
+    std::vector<SliceRef> highlights;          // sorted (find results)
+    std::vector<InstantRef> instantHighlights; // instants Find matched
+    InstantRef currentInstant;                 // the instant Find is on
+    std::optional<TimeRange> rangePreview;     // a range being dragged on the ruler
     std::optional<GapSpan> hoveredGap;
     std::optional<double> hoverX; // last mouse x over the tracks area (keyboard zoom anchor)
     int scrollY = 0;

@@ -92,6 +92,11 @@ void TimelineView::connectParts() {
         setVisibleRange(v);
         setVerticalScroll(scrollY);
     });
+    connect(area_, &TracksArea::doubleClicked, this, [this](QPoint pos) {
+        // On a folded level: the thread's levels unfolded (expanded).
+        if (painter_->hitAt(*s_, pos).fold.count > 1)
+            setRowExpanded(s_->layout.rowAt(pos.y() + s_->scrollY), true);
+    });
     connect(area_, &TracksArea::zoomRequested, this, &TimelineView::zoomBy);
     connect(area_, &TracksArea::panRequested, this, &TimelineView::panBy);
     connect(area_, &TracksArea::scrollRequested, this, &TimelineView::setVerticalScroll);
@@ -151,9 +156,14 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.scrollY = 0;
     s.gaps.clear();
     s.utilisation.clear();
+    s.memory.clear();
+    s.instantHighlights.clear();
+    s.currentInstant = {};
+    s.layout.setMemoryDevices({});
     if (trace) {
         s.layout.build(*trace);
-        s.axis.setBounds(trace->bounds());
+        s.axis.setBounds(nav_->bounds());
+        s.axis.setVisible(nav_->visibleRange()); // an amended trace keeps its place
     } else {
         s.layout.clear();
         s.axis.setBounds({0, 1000});
@@ -161,6 +171,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.axis.setWidth(area_->width());
     painter_->cache().reset(trace, s.showAllFlows);
     painter_->cache().prebuildLods();
+    refold();
     updateScrollBar();
     repaintAll();
     emit visibleRangeChanged(s.axis.visible());
@@ -184,13 +195,30 @@ void TimelineView::indexGaps() {
             Indexed i;
             i.gaps.build(a);
             i.utilisation.build(a->gpuOps());
+            a->memory(); // computed here, drawn from the GUI thread
             return i;
         },
-        [this](Indexed i) {
+        [this, a](Indexed i) {
             s_->gaps = std::move(i.gaps);
             s_->utilisation = std::move(i.utilisation);
+            s_->memory.build(a);
+            showMemoryRows();
             repaintAll();
         });
+}
+
+void TimelineView::showMemoryRows() {
+    std::vector<int32_t> devices = s_->memory.gpuDevices();
+    if (!s_->trace || devices == s_->layout.memoryDevices()) return;
+    s_->layout.setMemoryDevices(std::move(devices));
+    s_->layout.rebuild(*s_->trace);
+    refold();
+    updateScrollBar();
+}
+
+const MemoryUsage* TimelineView::memoryUsage() const {
+    const std::shared_ptr<const TraceAnalysis> a = s_->gaps.analysis();
+    return a && !s_->layout.memoryDevices().empty() ? &a->memory() : nullptr;
 }
 
 void TimelineView::waitForGaps() {
@@ -224,6 +252,7 @@ void TimelineView::panBy(TimeNs dt) {
 
 void TimelineView::onVisibleRange(TimeRange r) {
     if (!s_->axis.setVisible(r)) return;
+    refold();
     repaintAll();
     emit visibleRangeChanged(s_->axis.visible());
 }
@@ -255,26 +284,6 @@ void TimelineView::onSelectedSlice(const TraceSliceRef&) {
     s_->correlated = r.valid() ? correlatedWith(*s_->trace, r) : Correlated{};
     repaintAll();
     emit sliceSelected(r);
-}
-
-void TimelineView::reveal(SliceRef r) {
-    const Trace* t = s_->trace.get();
-    if (!t || !r.valid()) return;
-    // A slice below a thread's level cap: the thread shows all its levels.
-    const int row = s_->layout.rowOfTrack(r.track);
-    if (row >= 0 && s_->layout.sliceY(r.track, t->track(r.track).slices.depth[r.index]) < 0)
-        setThreadExpanded(r.track, true);
-    ensureTrackVisible(r.track);
-    const TimeRange v = s_->axis.visible();
-    const TimeNs st = t->start(r), en = st + t->duration(r);
-    if (st < v.start || en > v.end) {
-        if (en - st < v.duration()) {
-            const TimeNs c = st + (en - st) / 2 - v.duration() / 2;
-            setVisibleRange({c, c + v.duration()});
-        } else {
-            zoomToSelection();
-        }
-    }
 }
 
 std::optional<TimeRange> TimelineView::selectedRange() const {
@@ -321,8 +330,15 @@ SliceRef TimelineView::sliceAtPixel(QPoint pos) const {
     return painter_->sliceAt(*s_, pos);
 }
 
+TimelinePainter::Hit TimelineView::hitAtPixel(QPoint pos) const {
+    return painter_->hitAt(*s_, pos);
+}
+
 QRect TimelineView::sliceRect(SliceRef r) const {
     return s_->sliceRect(r);
+}
+RulerTicks TimelineView::rulerTicks() const {
+    return ruler_->ticks();
 }
 QWidget* TimelineView::tracksArea() const {
     return area_;
@@ -330,112 +346,6 @@ QWidget* TimelineView::tracksArea() const {
 int TimelineView::visibleTrackLabelCount() const {
     return tree_->labelsInView();
 }
-int TimelineView::verticalScroll() const {
-    return s_->scrollY;
-}
-
-void TimelineView::setVerticalScroll(int y) {
-    y = std::clamp(y, 0, std::max(0, s_->layout.contentHeight() - area_->height()));
-    if (y == s_->scrollY) return;
-    s_->scrollY = y;
-    {
-        const QSignalBlocker block(vbar_);
-        vbar_->setValue(y);
-    }
-    tree_->update();
-    area_->update();
-}
-
-void TimelineView::setGroupCollapsed(int group, bool collapsed) {
-    if (group < 0 || group >= groupCount()) return;
-    s_->layout.setCollapsed(group, collapsed);
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::setTrackHidden(TrackId t, bool hidden) {
-    s_->layout.setHidden(s_->layout.rowOfTrack(t), hidden);
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::setTrackPinned(TrackId t, bool pinned) {
-    s_->layout.setPinned(s_->layout.rowOfTrack(t), pinned);
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::showAllTracks() {
-    s_->layout.showAll();
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::setGpuSectionFirst(bool on) {
-    if (s_->layout.gpuFirst() == on) return;
-    s_->layout.setGpuFirst(on);
-    if (s_->trace) s_->layout.rebuild(*s_->trace);
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::setShowUtilisation(bool on) {
-    if (s_->layout.showUtilisation() == on) return;
-    s_->layout.setShowUtilisation(on);
-    if (s_->trace) s_->layout.rebuild(*s_->trace);
-    updateScrollBar();
-    repaintAll();
-}
-
-bool TimelineView::showUtilisation() const {
-    return s_->layout.showUtilisation();
-}
-
-bool TimelineView::gpuSectionFirst() const {
-    return s_->layout.gpuFirst();
-}
-
-void TimelineView::setThreadExpanded(TrackId t, bool expanded) {
-    s_->layout.setExpanded(s_->layout.rowOfTrack(t), expanded);
-    updateScrollBar();
-    repaintAll();
-}
-
-void TimelineView::setRowExpanded(int row, bool expanded) {
-    s_->layout.setExpanded(row, expanded);
-    updateScrollBar();
-    repaintAll();
-}
-
-const TrackLayout& TimelineView::layout() const {
-    return s_->layout;
-}
-
-void TimelineView::setAllThreadsExpanded(bool expanded) {
-    s_->layout.setAllExpanded(expanded);
-    updateScrollBar();
-    repaintAll();
-}
-
-QRect TimelineView::trackRect(TrackId t) const {
-    const int row = s_->layout.rowOfTrack(t);
-    if (row < 0) return {};
-    const TrackRow& r = s_->layout.rows()[row];
-    if (r.height == 0) return {};
-    return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
-}
-
-QRect TimelineView::deviceIdleRect(int32_t device) const {
-    for (const TrackRow& r : s_->layout.rows())
-        if (r.kind == TrackRow::Kind::DeviceIdle && r.device == device && r.height > 0)
-            return QRect(0, r.y - s_->scrollY, area_->width(), r.height);
-    return {};
-}
-
-int TimelineView::groupCount() const {
-    return static_cast<int>(s_->layout.groups().size());
-}
-
 void TimelineView::buildLevelOfDetail() {
     if (!s_->trace) return;
     std::vector<TrackId> ids(s_->trace->tracks().size());
@@ -484,36 +394,6 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
         return;
     }
     e->accept();
-}
-
-void TimelineView::updateScrollBar() {
-    const int maxScroll = std::max(0, s_->layout.contentHeight() - area_->height());
-    {
-        const QSignalBlocker block(vbar_);
-        vbar_->setRange(0, maxScroll);
-        vbar_->setPageStep(std::max(1, area_->height()));
-        vbar_->setSingleStep(TrackLayout::kDepthHeight);
-    }
-    const int clamped = std::min(s_->scrollY, maxScroll);
-    if (clamped != s_->scrollY)
-        setVerticalScroll(clamped);
-    else {
-        const QSignalBlocker block(vbar_);
-        vbar_->setValue(s_->scrollY);
-    }
-}
-
-void TimelineView::ensureTrackVisible(TrackId t) {
-    const int row = s_->layout.rowOfTrack(t);
-    if (row < 0) return;
-    const TrackRow& r = s_->layout.rows()[row];
-    if (s_->layout.collapsed(r.group)) setGroupCollapsed(r.group, false);
-    const TrackRow& rr = s_->layout.rows()[row];
-    const int h = area_->height();
-    if (rr.y < s_->scrollY)
-        setVerticalScroll(rr.y);
-    else if (rr.y + std::min(rr.height, h) > s_->scrollY + h)
-        setVerticalScroll(rr.y + std::min(rr.height, h) - h);
 }
 
 void TimelineView::repaintAll() {

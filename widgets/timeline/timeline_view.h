@@ -8,7 +8,10 @@
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
 // keeps its own (setTrace() then sets that workspace's trace).
 #include "analysis/gpu_gaps.h"
+#include "analysis/memory_usage.h"
 #include "model/trace.h"
+#include "ruler_labels.h"
+#include "timeline_painter.h"
 #include "workspace/meta_types.h"
 
 #include <QWidget>
@@ -26,7 +29,6 @@ namespace strata {
 struct TimelineState;
 class TraceAnalysis;
 class Navigation;
-class TimelinePainter;
 class TrackLayout;
 class TimelineRuler;
 class TrackTreeWidget;
@@ -70,11 +72,21 @@ public:
     bool wheelScrolls() const;
     bool showAllFlows() const;
     void setHighlightedSlices(std::vector<SliceRef> refs); // e.g. find results
+    // Instants Find matched (outlined), and the one it is on: shown in time and scrolled to.
+    void setHighlightedInstants(std::vector<InstantRef> refs);
+    void revealInstant(InstantRef r);
+    InstantRef instantAtPixel(QPoint posInTracksArea) const;
+    QRect instantRect(InstantRef r) const; // tracks-area coordinates, null when not shown
+    // The memory the memory rows show (null until the analysis arrives, or without any).
+    const MemoryUsage* memoryUsage() const;
 
     // For tests and the render benchmark:
     SliceRef sliceAtPixel(QPoint posInTracksArea) const; // hit testing
+    // What is drawn there: a merged block and how many slices it stands for, a folded level.
+    TimelinePainter::Hit hitAtPixel(QPoint posInTracksArea) const;
     QRect sliceRect(SliceRef r) const;  // where a slice is drawn (tracks-area coordinates)
     QWidget* tracksArea() const;        // the widget that receives mouse events
+    RulerTicks rulerTicks() const;      // the ruler's ticks and labels as drawn now
     int visibleTrackLabelCount() const; // number of track labels drawn
 
     // factor < 1 zooms in, keeping the time at tracks-area x fixed.
@@ -136,8 +148,11 @@ private:
     void onVisibleRange(TimeRange r);
     void onSelectedSlice(const TraceSliceRef& r);
     void reveal(SliceRef r);
+    void refold(); // the threads' folded levels at the visible range
+    void showMemoryRows();
     void updateScrollBar();
     void ensureTrackVisible(TrackId t);
+    void ensureYVisible(int contentY, int height); // scrolled into view, a margin around it
     void repaintAll();
 
     Workspace* workspace_;

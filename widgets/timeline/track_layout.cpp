@@ -1,5 +1,6 @@
 #include "track_layout.h"
 
+#include "analysis/memory_usage.h"
 #include "model/track_names.h"
 #include "style/qt_text.h"
 
@@ -87,9 +88,15 @@ void TrackLayout::build(const Trace& trace) {
         case TrackKind::Async:
             cpuGroup(t.pid).rows[{1, t.name, static_cast<int64_t>(t.cookie)}].push_back(id);
             break;
-        case TrackKind::Counter:
+        case TrackKind::Counter: {
+            // A device's allocations from the collector are drawn in its memory row.
+            const int32_t memory = memoryCounterDevice(trace.str(t.name));
+            if (memory >= 0 && std::find(memoryDevices_.begin(), memoryDevices_.end(), memory) !=
+                                   memoryDevices_.end())
+                break;
             cpuGroup(t.pid).rows[{2, t.name, 0}].push_back(id);
             break;
+        }
         case TrackKind::ProcessInstants:
             cpuGroup(t.pid).rows[{3, 0, 0}].push_back(id);
             break;
@@ -130,6 +137,15 @@ void TrackLayout::build(const Trace& trace) {
             util.label = QStringLiteral("GPU utilisation");
             rows_.push_back(util);
         }
+        if (pg.g.gpu && std::find(memoryDevices_.begin(), memoryDevices_.end(), pg.g.device) !=
+                            memoryDevices_.end()) {
+            TrackRow memory;
+            memory.kind = TrackRow::Kind::Memory;
+            memory.group = gi;
+            memory.device = pg.g.device;
+            memory.label = QStringLiteral("Memory");
+            rows_.push_back(memory);
+        }
         for (auto& [rk, ids] : pg.rows) {
             std::sort(ids.begin(), ids.end(),
                       [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
@@ -149,6 +165,7 @@ void TrackLayout::build(const Trace& trace) {
                 r.kind = TrackRow::Kind::Instants;
             }
             for (size_t l = 0; l < ids.size(); ++l) {
+                r.instants |= r.thread && tracks[ids[l]].instants.size() > 0;
                 r.fullDepths.push_back(r.kind == TrackRow::Kind::Slices
                                            ? std::max<int>(1, tracks[ids[l]].maxDepth)
                                            : 1);
@@ -301,21 +318,32 @@ void TrackLayout::relayout() {
         case TrackRow::Kind::Utilisation:
             h = kUtilisationHeight + kRowPad;
             break;
+        case TrackRow::Kind::Memory:
+            h = kMemoryHeight + kRowPad;
+            break;
         case TrackRow::Kind::Slices: {
-            // A CPU thread shows kDepthCap levels until expanded (its lanes together).
-            const bool capped = r.thread && !r.expanded;
+            // A CPU thread shows its levels folded, to kDepthCap, until expanded (its lanes
+            // together).
             r.laneY.clear();
             r.laneDepths.clear();
             r.hiddenLevels = 0;
-            int laneTop = 0;
-            for (const int full : r.fullDepths) {
-                const int shown = capped ? std::min(full, kDepthCap) : full;
-                r.hiddenLevels = std::max(r.hiddenLevels, full - shown);
+            r.foldedDepths = 0;
+            int laneTop = r.instants ? kInstantHeight : 0;
+            for (size_t l = 0; l < r.fullDepths.size(); ++l) {
+                const int full = r.fullDepths[l];
+                const LaneFolds* folds = foldsOf(r, l);
+                const int levels = folds ? foldedLevelCount(full, *folds) : full;
+                const int shown = r.thread && !r.expanded ? std::min(levels, kDepthCap) : levels;
+                r.hiddenLevels = std::max(r.hiddenLevels, levels - shown);
+                r.foldedDepths = std::max(r.foldedDepths, full - levels);
                 r.laneY.push_back(laneTop);
                 r.laneDepths.push_back(shown);
                 laneTop += shown * kDepthHeight;
             }
             h = laneTop + kRowPad + (r.gpuStream ? kGapStrip : 0);
+            // Room under the name for the "+N levels" handle of a folded thread.
+            if (r.thread && (r.foldedDepths > 0 || r.hiddenLevels > 0))
+                h = std::max(h, 2 * kDepthHeight + kRowPad);
             break;
         }
         }
@@ -336,16 +364,24 @@ int TrackLayout::rowAt(int y) const {
     return y < rows_[row].y + rows_[row].height ? row : -1;
 }
 
+const LaneFolds* TrackLayout::foldsOf(const TrackRow& r, size_t lane) const {
+    if (!r.thread || r.expanded || lane >= r.folds.size() || r.folds[lane].empty()) return nullptr;
+    return &r.folds[lane];
+}
+
 int TrackLayout::sliceY(TrackId t, uint16_t depth) const {
     const int row = rowOfTrack(t);
     if (row < 0 || rows_[row].height == 0) return -1;
     const TrackRow& r = rows_[row];
-    const int lane = laneOfTrack_[t];
-    if (depth >= r.laneDepths[lane]) return -1; // below the cap of a row not expanded
-    return r.y + r.laneY[lane] + depth * kDepthHeight;
+    const auto lane = size_t(laneOfTrack_[t]);
+    const LaneFolds* folds = foldsOf(r, lane);
+    const int level = folds ? levelOfDepth(depth, *folds) : depth;
+    if (level >= r.laneDepths[lane]) return -1; // below the cap of a row not expanded
+    return r.y + r.laneY[lane] + level * kDepthHeight;
 }
 
-bool TrackLayout::laneDepthAt(int row, int y, TrackId* track, uint16_t* depth) const {
+bool TrackLayout::laneDepthAt(int row, int y, TrackId* track, uint16_t* depth,
+                              DepthFold* fold) const {
     if (row < 0) return false;
     const TrackRow& r = rows_[row];
     if (r.kind != TrackRow::Kind::Slices || r.height == 0) return false;
@@ -353,12 +389,24 @@ bool TrackLayout::laneDepthAt(int row, int y, TrackId* track, uint16_t* depth) c
     for (size_t l = 0; l < r.lanes.size(); ++l) {
         const int top = r.laneY[l];
         if (rel >= top && rel < top + r.laneDepths[l] * kDepthHeight) {
+            const int level = (rel - top) / kDepthHeight;
+            const LaneFolds* folds = foldsOf(r, l);
+            const DepthFold d = folds ? depthsOfLevel(level, *folds) : DepthFold{uint16_t(level)};
             *track = r.lanes[l];
-            *depth = static_cast<uint16_t>((rel - top) / kDepthHeight);
+            *depth = static_cast<uint16_t>(d.first + d.count - 1);
+            if (fold) *fold = d;
             return true;
         }
     }
     return false;
+}
+
+int TrackLayout::instantsY(int row) const {
+    if (row < 0 || row >= static_cast<int>(rows_.size())) return -1;
+    const TrackRow& r = rows_[row];
+    if (r.height == 0) return -1;
+    if (r.kind == TrackRow::Kind::Instants) return r.y;
+    return r.kind == TrackRow::Kind::Slices && r.instants ? r.y : -1;
 }
 
 } // namespace strata

@@ -1,7 +1,10 @@
 #pragma once
 // The track tree: groups (processes, GPU devices, global) of rows (threads, GPU streams, device
 // idle, counters, async tracks, instants), their order, names, collapsed state and vertical
-// positions. A row shows several tracks when a thread or stream has overflow lanes.
+// positions. A row shows several tracks when a thread or stream has overflow lanes. A CPU
+// thread's levels that hold one slice each across the view are folded (level_folds.h), its
+// instants drawn in a strip above its slices; each GPU with recorded allocations gets a memory row.
+#include "level_folds.h"
 #include "model/trace.h"
 
 #include <QString>
@@ -11,21 +14,24 @@
 namespace strata {
 
 struct TrackRow {
-    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections, Utilisation };
+    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections, Utilisation, Memory };
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
-    std::vector<TrackId> lanes;  // Slices: lane tracks in lane order; Counter/Instants: one track
-    std::vector<int> laneY;      // y of each lane relative to the row top
-    std::vector<int> laneDepths; // levels shown per lane
-    std::vector<int> fullDepths; // levels each lane has
-    bool thread = false;         // a CPU thread: shown to kDepthCap levels unless expanded
+    std::vector<TrackId> lanes;   // Slices: lane tracks in lane order; Counter/Instants: one track
+    std::vector<int> laneY;       // y of each lane relative to the row top
+    std::vector<int> laneDepths;  // levels shown per lane
+    std::vector<int> fullDepths;  // depths each lane has
+    std::vector<LaneFolds> folds; // per lane, at the visible range (used unless expanded)
+    bool thread = false;          // a CPU thread: folded, to kDepthCap levels, unless expanded
     bool expanded = false;
-    int hiddenLevels = 0; // levels beyond the cap, not shown (0 when expanded)
-    bool hidden = false;  // hidden by the user (right-click > Hide Track)
-    bool pinned = false;  // pinned to the top of the tracks, above every group
-    int32_t device = -1;  // GPU stream rows, the device idle row and its sections row
-    int smLanes = 0;      // Sections: SM lanes shown when expanded
+    bool instants = false; // a thread with instants: drawn in a strip above its slices
+    int hiddenLevels = 0;  // levels beyond the cap, not shown (0 when expanded)
+    int foldedDepths = 0;  // depths folded into fewer levels (0 when expanded)
+    bool hidden = false;   // hidden by the user (right-click > Hide Track)
+    bool pinned = false;   // pinned to the top of the tracks, above every group
+    int32_t device = -1;   // GPU stream rows, the device idle row and its sections row
+    int smLanes = 0;       // Sections: SM lanes shown when expanded
     bool gpuStream = false;
     int y = 0;      // content coordinates; valid when shown
     int height = 0; // 0 when hidden (group collapsed)
@@ -49,10 +55,11 @@ public:
     static constexpr int kIdleHeight = 12;
     static constexpr int kInstantHeight = 14;
     static constexpr int kRowPad = 3;
-    static constexpr int kDepthCap = 12;          // levels a CPU thread shows until it is expanded
+    static constexpr int kDepthCap = 24;          // levels a CPU thread shows until it is expanded
     static constexpr int kSectionsHeader = 16;    // a Sections row's launch strip
     static constexpr int kUtilisationHeight = 22; // a device's GPU utilisation row
     static constexpr int kSmLaneHeight = 4;       // one SM's lane in an expanded Sections row
+    static constexpr int kMemoryHeight = 40;      // a device's memory row
 
     // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
@@ -68,6 +75,13 @@ public:
     void setShowUtilisation(bool on) { showUtilisation_ = on; }
     bool showUtilisation() const { return showUtilisation_; }
     bool gpuFirst() const { return gpuFirst_; }
+    // The devices that get a memory row in their group (analysis/memory_usage.h); rebuild()
+    // applies it. A collector counter of a device's allocations is then shown there alone.
+    void setMemoryDevices(std::vector<int32_t> devices) { memoryDevices_ = std::move(devices); }
+    const std::vector<int32_t>& memoryDevices() const { return memoryDevices_; }
+    // The folds of every CPU thread's lanes (foldsOf(lane track), at the visible range); true
+    // when any changed (the rows below move).
+    template <typename FoldsOf> bool applyFolds(FoldsOf foldsOf);
     void setExpanded(int row, bool on);
     void setAllExpanded(bool on);
     // A row hidden (0 high) until shown again; showAll() shows every hidden row.
@@ -89,15 +103,21 @@ public:
     int rowOfTrack(TrackId t) const { return t < rowOfTrack_.size() ? rowOfTrack_[t] : -1; }
     // Content y of the top of `depth` on track t, or -1 when the track is not shown.
     int sliceY(TrackId t, uint16_t depth) const;
-    // Which lane track and depth lie at content y inside a slices row; false if none.
-    bool laneDepthAt(int row, int y, TrackId* track, uint16_t* depth) const;
+    // Which lane track and depth lie at content y inside a slices row; false if none. On a
+    // folded level: its innermost depth, and the fold in *fold when asked.
+    bool laneDepthAt(int row, int y, TrackId* track, uint16_t* depth,
+                     DepthFold* fold = nullptr) const;
+    // The content y of a row's instant strip, or -1 when it has none.
+    int instantsY(int row) const;
 
 private:
     void relayout();
     void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
     void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
+    const LaneFolds* foldsOf(const TrackRow& r, size_t lane) const;
     bool gpuFirst_ = true;
     bool showUtilisation_ = false;
+    std::vector<int32_t> memoryDevices_;
     std::vector<TrackRow> rows_;
     std::vector<TrackGroup> groups_;
     std::vector<int> rowOfTrack_;
@@ -105,5 +125,20 @@ private:
     std::vector<int> shownRows_; // indices of rows with height > 0, in y order
     int height_ = 0;
 };
+
+template <typename FoldsOf> bool TrackLayout::applyFolds(FoldsOf foldsOf) {
+    bool changed = false;
+    for (TrackRow& r : rows_) {
+        if (!r.thread || r.kind != TrackRow::Kind::Slices) continue;
+        std::vector<LaneFolds> folds;
+        for (TrackId t : r.lanes) folds.push_back(foldsOf(t));
+        if (folds != r.folds) {
+            r.folds = std::move(folds);
+            changed = true;
+        }
+    }
+    if (changed) relayout();
+    return changed;
+}
 
 } // namespace strata

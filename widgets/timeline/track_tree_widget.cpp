@@ -68,8 +68,8 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
                 p.setFont(link);
                 p.setPen(palette().color(QPalette::Link));
                 p.drawText(handle, Qt::AlignVCenter | Qt::AlignLeft,
-                           r.expanded ? tr("show %1 levels").arg(TrackLayout::kDepthCap)
-                                      : tr("+%1 levels").arg(r.hiddenLevels));
+                           r.expanded ? tr("fold levels")
+                                      : tr("+%1 levels").arg(r.hiddenLevels + r.foldedDepths));
             }
             if (r.kind == TrackRow::Kind::Sections) {
                 p.setFont(small);
@@ -102,10 +102,12 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
 QRect TrackTreeWidget::levelsHandleRect(int row) const {
     if (row < 0 || row >= static_cast<int>(s_.layout.rows().size())) return {};
     const TrackRow& r = s_.layout.rows()[row];
-    const bool more = r.hiddenLevels > 0;
+    const bool more = r.hiddenLevels > 0 || r.foldedDepths > 0;
     bool fewer = false;
-    if (r.expanded)
+    if (r.expanded) {
         for (int d : r.fullDepths) fewer |= d > TrackLayout::kDepthCap;
+        for (const LaneFolds& f : r.folds) fewer |= !f.empty();
+    }
     if (!r.thread || r.height == 0 || (!more && !fewer)) return {};
     return QRect(24, r.y - s_.scrollY + TrackLayout::kDepthHeight + 2, width() - 28, 16);
 }

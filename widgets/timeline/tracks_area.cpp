@@ -2,6 +2,7 @@
 
 #include <QContextMenuEvent>
 
+#include "instant_marks.h"
 #include "model/time_text.h"
 #include "style/gap_style.h"
 #include "timeline_painter.h"
@@ -117,6 +118,37 @@ std::optional<GapSpan> TracksArea::gapAt(QPoint pos) const {
     return std::nullopt;
 }
 
+QString TracksArea::sliceTooltip(const TimelinePainter::Hit& hit) const {
+    const Track& track = s_.trace->track(hit.slice.track);
+    auto line = [&](SliceIndex i) {
+        return QStringLiteral("%1\n%2").arg(
+            painter_.cache().label(track.slices.name[i]),
+            QString::fromStdString(formatDuration(track.slices.dur[i])));
+    };
+    if (hit.merged)
+        return QStringLiteral("%1 slices merged here (zoom in to tell them apart)\nlongest: %2")
+            .arg(hit.count)
+            .arg(line(hit.slice.index));
+    if (hit.fold.count <= 1) return line(hit.slice.index);
+    // A folded level: the slice each of its depths holds in view, outermost first.
+    QString tip = QStringLiteral("%1 levels folded, one slice each in view (double-click to "
+                                 "unfold):")
+                      .arg(hit.fold.count);
+    const TrackLod& lod = painter_.cache().lod(hit.slice.track);
+    for (int d = hit.fold.first; d < hit.fold.first + hit.fold.count; ++d) {
+        const auto depth = uint16_t(d);
+        const uint32_t p = lod.firstNotBefore(track, depth, s_.axis.visible().start);
+        if (p >= lod.countAt(depth)) break;
+        tip += QStringLiteral("\n  ") +
+               painter_.cache().label(track.slices.name[lod.sliceAtDepth(depth, p)]);
+    }
+    return tip + QStringLiteral("\n") + line(hit.slice.index);
+}
+
+void TracksArea::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton) emit doubleClicked(e->position().toPoint());
+}
+
 void TracksArea::contextMenuEvent(QContextMenuEvent* e) {
     emit contextMenuRequested(e->pos(), e->globalPos());
     e->accept();
@@ -135,11 +167,15 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
                 : QStringLiteral("GPU idle %1")
                       .arg(QString::fromStdString(formatDuration(gap->duration())));
     }
-    const SliceRef slice = gap ? SliceRef{} : painter_.sliceAt(s_, pos);
+    const TimelinePainter::Hit hit = gap ? TimelinePainter::Hit{} : painter_.hitAt(s_, pos);
+    const SliceRef slice = hit.slice;
     if (slice.valid())
-        tip = QStringLiteral("%1\n%2").arg(
-            painter_.cache().label(s_.trace->track(slice.track).slices.name[slice.index]),
-            QString::fromStdString(formatDuration(s_.trace->duration(slice))));
+        tip = sliceTooltip(hit);
+    else if (const InstantRef in = gap ? InstantRef{} : instantAt(s_, pos); in.valid())
+        tip = instantTooltip(*s_.trace, in);
+    else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
+             row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)
+        tip = memoryTooltip(s_, s_.layout.rows()[size_t(row)], s_.axis.timeForX(pos.x()));
     emit hoverChanged(pos.x(), gap, slice);
     if (tip.isEmpty())
         QToolTip::hideText();

@@ -10,11 +10,11 @@
 #include "gap_index.h"
 #include "model/time.h"
 #include "model/track.h"
+#include "timeline_painter.h"
 
 namespace strata {
 
 struct TimelineState;
-class TimelinePainter;
 
 class TracksArea : public QWidget {
     Q_OBJECT
@@ -29,6 +29,7 @@ signals:
     void panRequested(strata::TimeNs dt);
     void scrollRequested(int scrollY);
     void clicked(QPoint pos);
+    void doubleClicked(QPoint pos);
     // The mouse moved (x) or left (nullopt); what lies under it.
     void hoverChanged(std::optional<double> x, std::optional<strata::GapSpan> gap,
                       strata::SliceRef slice);
@@ -45,11 +46,13 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void leaveEvent(QEvent*) override;
 
 private:
     void hover(QPoint pos, QPoint globalPos);
+    QString sliceTooltip(const TimelinePainter::Hit& hit) const;
     const TimelineState& s_;
     TimelinePainter& painter_;
     bool pressed_ = false;

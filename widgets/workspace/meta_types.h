@@ -9,6 +9,7 @@
 #include <optional>
 
 Q_DECLARE_METATYPE(strata::SliceRef)
+Q_DECLARE_METATYPE(strata::InstantRef)
 Q_DECLARE_METATYPE(strata::TimeRange)
 Q_DECLARE_METATYPE(std::optional<strata::TimeRange>)
 

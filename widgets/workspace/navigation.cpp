@@ -12,7 +12,8 @@ Navigation::Navigation(Workspace* workspace, QObject* parent)
 
 void Navigation::reset(const std::shared_ptr<const Trace>& trace) {
     if (workspace_->amending()) return; // the same trace, amended: the user stays where they are
-    TimeRange b = trace ? trace->bounds() : TimeRange{0, 1000};
+    // What was recorded, not the profiler's markers around it (Trace::contentBounds).
+    TimeRange b = trace ? trace->contentBounds() : TimeRange{0, 1000};
     if (b.end <= b.start) b.end = b.start + 1;
     bounds_ = b;
     setHoveredSlice({});

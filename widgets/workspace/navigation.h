@@ -2,9 +2,10 @@
 // Where the user is in the current trace, one object every view and dock observes and asks to
 // change: the visible time range, the selected range, the selected and the hovered slice. A
 // setter emits its signal only when the value changes; the visible range is kept inside the
-// trace's bounds. When the workspace's current trace changes, everything is reset (the whole
-// trace visible, nothing selected). Like Qt Creator's TimelineZoomControl and hotspot's
-// FilterAndZoomStack: views hold no copy of this state, they read it here.
+// trace's content bounds (Trace::contentBounds: the view stops at the trace's ends). When the
+// workspace's current trace changes, everything is reset (the whole trace visible, nothing
+// selected). Like Qt Creator's TimelineZoomControl and hotspot's FilterAndZoomStack: views hold no
+// copy of this state, they read it here.
 #include "workspace.h"
 
 #include <QObject>

@@ -4,7 +4,8 @@ every row fits: one header per group plus one label per row.
 
 Groups: each process (pid) with CPU slices; each GPU device; "Global" when there are global
 instants. Rows: each CPU thread (pid, tid) with slices; per device one "GPU idle" row plus one row
-per stream; one "Instants" row for global instants. Usage: count_track_labels.py TRACE[.gz]"""
+per stream, and one "Memory" row when PyTorch's `[memory]` events (Device Type other than 0, the
+CPU) name the device; one "Instants" row for global instants. Usage: count_track_labels.py TRACE[.gz]"""
 import gzip
 import json
 import sys
@@ -16,6 +17,7 @@ opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
 doc = json.load(opener(path, "rt"))
 events = doc["traceEvents"] if isinstance(doc, dict) else doc
 threads, devices, streams, global_instants = set(), set(), set(), False
+memory_devices = set()
 for e in events:
     ph = e.get("ph")
     if ph == "X":
@@ -27,6 +29,11 @@ for e in events:
             threads.add((e.get("pid"), e.get("tid")))
     elif ph in ("i", "I") and e.get("s") == "g":
         global_instants = True
+    elif ph in ("i", "I") and e.get("name") == "[memory]":
+        a = e.get("args", {})
+        if a.get("Device Type", 1) != 0:
+            memory_devices.add(a.get("Device Id", 0))
 groups = len({p for p, _ in threads}) + len(devices) + (1 if global_instants else 0)
 rows = len(threads) + len(devices) + len(streams) + (1 if global_instants else 0)
+rows += len(memory_devices & devices)
 print(groups + rows)
