@@ -10,6 +10,7 @@
 #include "io/strata/strata_trace_writer.h"
 #include "main_window.h"
 #include "model/trace_builder.h"
+#include "npy_fixture.h"
 #include "screenshot.h"
 #include "sections/section_charts.h"
 #include "sections/section_stats_model.h"
@@ -25,7 +26,11 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPainter>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -105,15 +110,16 @@ private slots:
         QCOMPARE(cell(m, 0, SectionStatsModel::Name), QString("a"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Samples), QString("3"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Blocks), QString("3"));
-        // Over blocks: 100, 50, 400: mean 183.33 (shown to the ns), median 100, p95 (rank 3) 400.
-        QCOMPARE(cell(m, 0, SectionStatsModel::Mean), QString("183 ns"));
+        // Over blocks: 100, 50, 400: mean 183.33 (4 significant digits), median 100, p95 (rank
+        // 3) 400.
+        QCOMPARE(cell(m, 0, SectionStatsModel::Mean), QString("183.3 ns"));
         QCOMPARE(m->data(m->index(0, SectionStatsModel::Mean), Qt::UserRole).toDouble(), 550.0 / 3);
         QCOMPARE(cell(m, 0, SectionStatsModel::Median), QString("100 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::P95), QString("400 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Max), QString("400 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Share), QString("68.8 %")); // 550 / 800
         QCOMPARE(cell(m, 0, SectionStatsModel::Max, Qt::ToolTipRole),
-                 QString("400 cycles at 1 GHz"));
+                 QString("400 ns = 400 cycles at 1 GHz"));
         // b over blocks 0 and 1: 200, 50: mean 125, median 125, p95 (rank 2) 200; share 250/800.
         QCOMPARE(cell(m, 1, SectionStatsModel::Blocks), QString("2"));
         QCOMPARE(cell(m, 1, SectionStatsModel::Median), QString("125 ns"));
@@ -409,8 +415,106 @@ private slots:
         QCOMPARE(w.sectionsPanel()->choiceCount(), 1);
         QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("ok.csv (imported)"));
         w.sectionsPanel()->waitForJobs();
+        // An array's figures are over its iterations: load 10 and 30, mean 20 (it used to be
+        // the one block's total, 40, for mean, median, p95 and max alike).
         QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
-                 QString("40 cycles")); // one block (0): its load total 10 + 30
+                 QString("20 cycles"));
+    }
+
+    // An imported times[section][iteration] array (uint64, as clock64() deltas are) gives per
+    // section the statistics over its iterations, equal to strata-cli sections --json and to
+    // these, worked out by hand (issue 28: the dock gave mean = median = p95 = max = total):
+    //   load    2000 1990 2194 1999 1995 2003 1997 2010 1998 2001: total 20187, mean 2018.7;
+    //           sorted 1990 1995 1997 1998 1999 | 2000 2001 2003 2010 2194: median 1999.5,
+    //           p95 (nearest rank ceil(9.5) = 10) 2194, max 2194
+    //   compute 500 nine times and 1500 (iteration 4): total 6000, mean 600, median 500,
+    //           p95 1500, max 1500
+    //   shares 20187 / 26187 and 6000 / 26187.
+    // At 2 GHz every time is half the cycles. The box plot is over the iterations; the heatmap
+    // and SM timeline, which need blocks and times, are not offered.
+    void arrayStatisticsEqualTheCli() {
+        const QString file = dir_.filePath("loop.npy");
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const std::string b =
+                test::npy("<u8", false, "(2, 10)",
+                          test::bytesOf<uint64_t>({2000, 1990, 2194, 1999, 1995, 2003, 1997,
+                                                   2010, 1998, 2001, 500,  500,  500,  500,
+                                                   1500, 500,  500,  500,  500,  500}));
+            f.write(b.data(), qint64(b.size()));
+        }
+        const std::vector<std::vector<double>> hand{
+            {10, 20187, 2018.7, 1999.5, 2194, 2194, 20187.0 / 26187},
+            {10, 6000, 600, 500, 1500, 1500, 6000.0 / 26187}};
+        const int columns[] = {SectionStatsModel::Samples, SectionStatsModel::Blocks,
+                               SectionStatsModel::Mean,    SectionStatsModel::Median,
+                               SectionStatsModel::P95,     SectionStatsModel::Max,
+                               SectionStatsModel::Share};
+        const char* keys[] = {"count", "total", "mean", "median", "p95", "max", "share"};
+        for (double hz : {0.0, 2e9}) {
+            MainWindow::Options o;
+            o.restoreSettings = false;
+            MainWindow w(o);
+            LoadOptions lo;
+            lo.sectionNames = {"load", "compute"};
+            lo.clockHz = hz;
+            QString error;
+            QVERIFY2(w.importSectionsFile(file, &error, lo), qPrintable(error));
+            SectionsPanel* p = w.sectionsPanel();
+            p->waitForJobs();
+            QAbstractItemModel* m = p->statsModel();
+            QCOMPARE(m->rowCount(), 2);
+            QCOMPARE(m->headerData(SectionStatsModel::Samples, Qt::Horizontal).toString(),
+                     QString("Iterations"));
+            QCOMPARE(m->headerData(SectionStatsModel::Blocks, Qt::Horizontal).toString(),
+                     QString("Total"));
+            QStringList args{"sections", "--json", "--names", "load,compute", file};
+            if (hz > 0)
+                args << "--clock-hz"
+                     << "2e9";
+            QProcess cli;
+            cli.start(STRATA_CLI, args);
+            QVERIFY(cli.waitForFinished(30000));
+            QCOMPARE(cli.exitCode(), 0);
+            const QJsonArray s =
+                QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["sections"].toArray();
+            QCOMPARE(s.size(), 2);
+            for (int r = 0; r < 2; ++r) {
+                QCOMPARE(cell(m, r, SectionStatsModel::Name), s[r].toObject()["name"].toString());
+                for (int k = 0; k < 7; ++k) {
+                    // Times (total to max) at 2 GHz: half the cycles.
+                    const bool time = k >= 1 && k <= 5;
+                    const double expected = hand[size_t(r)][size_t(k)] * (time && hz ? 0.5 : 1);
+                    const double dock = m->data(m->index(r, columns[k]), Qt::UserRole).toDouble();
+                    QCOMPARE(dock, expected);
+                    QCOMPARE(s[r].toObject()[keys[k]].toDouble(), dock);
+                }
+            }
+            QCOMPARE(cell(m, 0, SectionStatsModel::Median),
+                     hz ? QString("999.8 ns") : QString("1\u2009999.5 cycles"));
+            QVERIFY(p->view()->perIteration);
+            // The box plot: over the 10 iterations (load's median 1999.5 cycles).
+            QCustomPlot* box = p->chart(SectionsPanel::BoxTab);
+            auto* b = qobject_cast<QCPStatisticalBox*>(box->plottable(0));
+            QVERIFY(b);
+            QCOMPARE(b->data()->at(0)->median, hz ? 999.75 : 1999.5);
+            QCOMPARE(b->data()->at(0)->maximum, hz ? 1005.0 : 2010.0); // 2194 is an outlier
+            QVERIFY2(box->xAxis->label().contains("10 iterations"),
+                     qPrintable(box->xAxis->label()));
+            // Iterations: iteration 2 is load's 2194.
+            auto* bars =
+                qobject_cast<QCPBars*>(p->chart(SectionsPanel::IterationsTab)->plottable(0));
+            QVERIFY(bars);
+            QCOMPARE(bars->data()->at(2)->value, hz ? 1097.0 : 2194.0);
+            // No heatmap, no SM timeline: the tabs are off and say why.
+            auto* tabs = p->findChild<QTabWidget*>();
+            QVERIFY(tabs);
+            QVERIFY(!tabs->isTabEnabled(SectionsPanel::HeatmapTab));
+            QVERIFY(!tabs->isTabEnabled(SectionsPanel::SmTimelineTab));
+            QVERIFY(tabs->tabToolTip(SectionsPanel::HeatmapTab).contains("timer array"));
+            QVERIFY(tabs->isTabEnabled(SectionsPanel::BoxTab));
+        }
     }
 
     void importBelongsToTheTrace() {

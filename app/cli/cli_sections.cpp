@@ -23,9 +23,10 @@ using namespace strata;
 const char* kUsage =
     "usage: strata-cli sections [--json] [--names A,B,...] [--clock-hz F] [--kernel NAME] FILE\n"
     "\n"
-    "  FILE            a timer array times[section][iteration] (.npy int64/int32, .csv with a\n"
-    "                  header row of names, .json {\"sections\", \"clock_hz\", \"times\"}), a\n"
-    "                  .sections file of the host helper, or a .strata recording\n"
+    "  FILE            a timer array times[section][iteration] (.npy int64, int32, uint64 or\n"
+    "                  uint32; .csv with a header row of names; .json {\"sections\",\n"
+    "                  \"clock_hz\", \"times\"}), a .sections file of the host helper, or a\n"
+    "                  .strata recording\n"
     "  --json          one JSON object: unit, sections [{name, count, total, mean, median,\n"
     "                  p95, max, share}], and the launches, blocks, lost records and warnings\n"
     "  --names A,B     the section names (a .npy has none)\n"

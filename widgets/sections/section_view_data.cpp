@@ -31,12 +31,23 @@ SectionViewData computeSectionView(const QString& title, std::vector<const Secti
             for (double& x : row) x *= k;
     }
     if (one.hasTimes) v.lanes = layoutSmLanes(v.blocks);
+    v.perIteration = !one.hasTimes;
     return v;
 }
 
 QString sectionValueText(double value, bool ns) {
-    if (!ns) return groupedDigits(std::llround(value)) + " cycles";
-    if (value < 100) return QString::number(value, 'f', value < 10 ? 2 : 1) + " ns";
+    if (!ns) { // to a tenth of a cycle, shown when there is one
+        const long long tenths = std::llround(value * 10);
+        QString text = groupedDigits(tenths / 10);
+        if (tenths % 10) text += "." + QString::number(std::llabs(tenths % 10));
+        return text + " cycles";
+    }
+    // Cycles through a clock rate are seldom whole ns: below a µs, 4 significant digits (a
+    // whole number of ns as it is); above, formatDuration's.
+    if (value < 999.95) {
+        if (value == std::trunc(value)) return QString::number(qlonglong(value)) + " ns";
+        return QString::number(value, 'f', value < 10 ? 3 : value < 100 ? 2 : 1) + " ns";
+    }
     return QString::fromStdString(formatDuration(TimeNs(std::llround(value))));
 }
 

@@ -4,6 +4,7 @@
 
 #include "model/time_text.h"
 #include "style/gap_style.h"
+#include "style/qt_text.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
 
@@ -137,9 +138,9 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
     }
     const SliceRef slice = gap ? SliceRef{} : painter_.sliceAt(s_, pos);
     if (slice.valid())
-        tip = QStringLiteral("%1\n%2").arg(
-            painter_.cache().label(s_.trace->track(slice.track).slices.name[slice.index]),
-            QString::fromStdString(formatDuration(s_.trace->duration(slice))));
+        tip = QStringLiteral("%1\n%2").arg( // the full name and the exact duration
+            wrappedText(s_.trace->name(slice)),
+            QString::fromStdString(formatPreciseDuration(s_.trace->duration(slice))));
     emit hoverChanged(pos.x(), gap, slice);
     if (tip.isEmpty())
         QToolTip::hideText();

@@ -27,18 +27,17 @@ public:
         : t_(t), out_(out), o_(o), r_(r), ids_(t) {}
 
     bool run() {
-        origin_ = t_.bounds().start;
         for (const Track& tr : t_.tracks())
             total_ += double(tr.slices.size() + tr.counter.size() + tr.instants.size());
         total_ += double(sectionSampleCount(t_));
-        writePerfettoHeader(out_, t_, o_, origin_);
+        writePerfettoHeader(out_, t_, o_);
         metadataEvents();
         planFlows();
         for (TrackId i = 0; i < t_.tracks().size(); ++i) {
             if (!slices(i) || !counters(i) || !instants(i)) return false;
         }
         const SectionEventSink sink{[this] { beginEvent(); }, [this](size_t n) { return tick(n); }};
-        if (!writeSectionSlices(out_, t_, ids_, origin_, o_.range, sink, r_)) return false;
+        if (!writeSectionSlices(out_, t_, ids_, o_.range, sink, r_)) return false;
         v1Flows();
         out_.raw("\n]}\n");
         out_.flush();
@@ -72,7 +71,7 @@ private:
 
     void metadataEvents() {
         for (const ExportProcess& p : ids_.processes()) {
-            meta("process_name", p.pid, 0, "name", p.name);
+            nameEvent("process_name", p.pid, 0, p.name, "strata_pid", p.original, p.unnamed);
             if (!p.label.empty()) meta("process_labels", p.pid, 0, "labels", p.label);
             beginEvent();
             out_.raw("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": ");
@@ -82,7 +81,8 @@ private:
             out_.raw("}}");
         }
         for (const ExportThread& th : ids_.threads()) {
-            meta("thread_name", th.pid, th.tid, "name", th.name);
+            nameEvent("thread_name", th.pid, th.tid, th.name, "strata_tid", th.original,
+                      th.unnamed);
             beginEvent();
             out_.raw("{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": ");
             out_.i64(th.pid);
@@ -92,6 +92,30 @@ private:
             out_.i64(th.sortIndex);
             out_.raw("}}");
         }
+    }
+    // A process_name / thread_name event, with the id it replaces (`idKey`) and whether the name
+    // is made up (io/export/perfetto_ids.h).
+    void nameEvent(const char* what, int64_t pid, int64_t tid, std::string_view name,
+                   const char* idKey, std::optional<int64_t> original, bool unnamed) {
+        beginEvent();
+        out_.raw("{\"ph\": \"M\", \"name\": \"");
+        out_.raw(what);
+        out_.raw("\", \"pid\": ");
+        out_.i64(pid);
+        if (tid) {
+            out_.raw(", \"tid\": ");
+            out_.i64(tid);
+        }
+        out_.raw(", \"args\": {\"name\": ");
+        out_.str(name);
+        if (original) {
+            out_.raw(", \"");
+            out_.raw(idKey);
+            out_.raw("\": ");
+            out_.i64(*original);
+        }
+        if (unnamed) out_.raw(", \"strata_unnamed\": true");
+        out_.raw("}}");
     }
     void meta(const char* what, int64_t pid, int64_t tid, const char* key, std::string_view v) {
         beginEvent();
@@ -176,7 +200,7 @@ private:
                 out_.raw(", \"tid\": ");
                 out_.i64(ids_.tid(r.track));
                 out_.raw(", \"ts\": ");
-                out_.micros(t_.start(r) - origin_);
+                out_.micros(t_.start(r));
                 out_.raw("}");
             }
         }
@@ -219,7 +243,7 @@ private:
                     out_.raw(", \"pid\": ");
                     out_.i64(pid);
                     out_.raw(", \"ts\": ");
-                    out_.micros(s.start[i] + (end ? s.dur[i] : 0) - origin_);
+                    out_.micros(s.start[i] + (end ? s.dur[i] : 0));
                     if (!end) writeSliceArgs(out_, t_, ti, i, o_.range, r_.edgeSlices);
                     out_.raw("}");
                 }
@@ -238,7 +262,7 @@ private:
             out_.raw(", \"tid\": ");
             out_.i64(tid);
             out_.raw(", \"ts\": ");
-            out_.micros(s.start[i] - origin_);
+            out_.micros(s.start[i]);
             out_.raw(", \"dur\": ");
             out_.micros(s.dur[i]);
             if (!bind_.empty()) {
@@ -284,7 +308,7 @@ private:
             out_.raw(", \"pid\": ");
             out_.i64(pid);
             out_.raw(", \"ts\": ");
-            out_.micros(c.ts[i] - origin_);
+            out_.micros(c.ts[i]);
             out_.raw(", \"args\": {");
             out_.str(arg);
             out_.raw(": ");
@@ -333,7 +357,7 @@ private:
                 out_.raw(id);
             }
             out_.raw(", \"ts\": ");
-            out_.micros(in.ts[i] - origin_);
+            out_.micros(in.ts[i]);
             if (in.args[i] != kNoArgs) {
                 bool open = false;
                 for (const Arg& a : t_.args(in.args[i])) {
@@ -355,7 +379,6 @@ private:
     const PerfettoExportOptions& o_;
     PerfettoExportResult& r_;
     PerfettoIds ids_;
-    TimeNs origin_ = 0;
     bool first_ = true;
     double total_ = 0, done_ = 0, lastReport_ = 0;
     std::vector<size_t> base_; // first flat slice index of each track

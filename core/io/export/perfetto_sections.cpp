@@ -109,9 +109,8 @@ std::vector<uint32_t> assignSlots(const Trace& t, const std::vector<Placed>& v) 
 
 class SectionWriter {
 public:
-    SectionWriter(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
-                  const SectionEventSink& sink)
-        : out_(out), t_(t), ids_(ids), origin_(origin), sink_(sink) {}
+    SectionWriter(JsonOut& out, const Trace& t, PerfettoIds& ids, const SectionEventSink& sink)
+        : out_(out), t_(t), ids_(ids), sink_(sink) {}
 
     int64_t threadOf(int64_t pid, uint16_t sm, uint32_t slot) {
         const auto key = std::make_tuple(pid, sm, slot);
@@ -152,7 +151,7 @@ public:
         out_.raw(", \"pid\": ");
         ids(p.pid, tid);
         out_.raw(", \"ts\": ");
-        out_.micros(p.start - origin_);
+        out_.micros(p.start);
         out_.raw(", \"dur\": ");
         out_.micros(p.end - p.start);
         out_.raw(", \"args\": {\"kernel\": ");
@@ -186,7 +185,6 @@ private:
     JsonOut& out_;
     const Trace& t_;
     PerfettoIds& ids_;
-    TimeNs origin_;
     const SectionEventSink& sink_;
     std::map<std::tuple<int64_t, uint16_t, uint32_t>, int64_t> tids_;
 };
@@ -199,13 +197,13 @@ size_t sectionSampleCount(const Trace& t) {
     return n;
 }
 
-bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
+bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids,
                         const std::optional<TimeRange>& range, const SectionEventSink& sink,
                         PerfettoExportResult& r) {
     if (t.sections().empty()) return true;
     const std::vector<Placed> placed = placeSamples(t, ids, range, r);
     const std::vector<uint32_t> slots = assignSlots(t, placed);
-    SectionWriter w(out, t, ids, origin, sink);
+    SectionWriter w(out, t, ids, sink);
     for (size_t i = 0; i < placed.size(); ++i) {
         if ((i & 4095) == 4095 && !sink.tick(4096)) return false;
         w.slice(placed[i], w.threadOf(placed[i].pid, placed[i].sm, slots[i]));

@@ -28,7 +28,7 @@ size_t sectionSampleCount(const Trace& t);
 
 // Writes the sections (thread metadata and X events); fills the result's section counts. False
 // when `tick` said stop.
-bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
+bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids,
                         const std::optional<TimeRange>& range, const SectionEventSink& sink,
                         PerfettoExportResult& r);
 
