@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace strata {
@@ -93,7 +94,7 @@ struct DeviceInfo {
 // The short names of a trace's slice names (Trace::displayName), made on first use.
 struct DisplayNameCache {
     std::once_flag once;
-    std::vector<std::string> shortOf; // by StringId; empty: the full name
+    std::unordered_map<StringId, std::string> shortOf; // the names that have a shorter form
 };
 
 class Trace {

@@ -7,7 +7,7 @@ namespace strata {
 
 namespace {
 
-std::vector<std::string> makeDisplayNames(const Trace& t) {
+std::unordered_map<StringId, std::string> makeDisplayNames(const Trace& t) {
     // The names slices and instants carry (not the args' strings): one flag per string.
     std::vector<uint8_t> used(t.strings().size(), 0);
     for (const Track& track : t.tracks()) {
@@ -22,9 +22,9 @@ std::vector<std::string> makeDisplayNames(const Trace& t) {
             names.push_back(t.str(id));
         }
     std::vector<std::string> shortNames = distinctShortNames(names);
-    std::vector<std::string> out(t.strings().size());
+    std::unordered_map<StringId, std::string> out;
     for (size_t i = 0; i < ids.size(); ++i)
-        if (shortNames[i] != names[i]) out[ids[i]] = std::move(shortNames[i]);
+        if (shortNames[i] != names[i]) out.emplace(ids[i], std::move(shortNames[i]));
     return out;
 }
 
@@ -33,7 +33,7 @@ std::vector<std::string> makeDisplayNames(const Trace& t) {
 std::string_view Trace::displayName(StringId id) const {
     DisplayNameCache& c = *displayNames_;
     std::call_once(c.once, [&] { c.shortOf = makeDisplayNames(*this); });
-    if (id < c.shortOf.size() && !c.shortOf[id].empty()) return c.shortOf[id];
+    if (const auto it = c.shortOf.find(id); it != c.shortOf.end()) return it->second;
     return id < strings_.size() ? str(id) : std::string_view();
 }
 

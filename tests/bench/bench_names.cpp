@@ -4,6 +4,7 @@
 // shortened and told apart once: what the GUI's loading thread adds to a load), and the best of N
 // rounds of distinctShortNames over the same names.
 #include "bench_commands.h"
+#include "cpu_steal.h"
 
 #include "io/trace_loader.h"
 #include "model/display_name.h"
@@ -30,6 +31,7 @@ int names(const Args& args) {
         return 1;
     }
     const Trace& t = *r.trace;
+    const CpuSteal steal;
     using Clock = std::chrono::steady_clock;
     auto t0 = Clock::now();
     t.displayName(StringPool::kEmpty); // makes them all
@@ -55,9 +57,9 @@ int names(const Args& args) {
     }
     std::printf("{\"file\": \"%s\", \"names\": %zu, \"shortened\": %zu, \"name_bytes\": %zu, "
                 "\"short_name_bytes\": %zu, \"first_display_name_ms\": %.3f, "
-                "\"distinct_short_names_ms\": %.3f, \"rounds\": %d}\n",
+                "\"distinct_short_names_ms\": %.3f, \"rounds\": %d, \"steal_percent\": %.1f}\n",
                 args[0].c_str(), names.size(), shortened, fullBytes, shortBytes, firstMs, best,
-                rounds);
+                rounds, steal.percent());
     return 0;
 }
 

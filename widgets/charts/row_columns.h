@@ -6,6 +6,7 @@
 #include "row_table_model.h"
 
 #include "model/time_text.h"
+#include "style/qt_text.h"
 
 #include <QString>
 
@@ -34,7 +35,9 @@ RowColumn<Row> timeColumn(const QString& header, std::function<double(const Row&
 template <typename Row>
 RowColumn<Row> nameColumn(const QString& header, std::function<QString(const Row&)> shown,
                           std::function<QString(const Row&)> full) {
-    RowColumn<Row> c{header, shown, {}, full};
+    // On hover in lines (a plain tooltip does not wrap a 1000-character kernel name).
+    RowColumn<Row> c{
+        header, shown, {}, [full](const Row& r) { return wrappedText(full(r).toStdString()); }};
     c.exact = full;
     return c;
 }
