@@ -32,8 +32,11 @@ endif()
 if(TARGET strata_app_gui)
   strata_add_qtest(tst_sections_view SOURCES tst_sections_view.cpp npy_fixture.h
                    LIBS strata_app_gui)
-  target_compile_definitions(tst_sections_view PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
-  add_dependencies(tst_sections_view strata-cli)
+  # An imported timer array analysed as iterations, figure by figure against strata-cli.
+  strata_add_qtest(tst_sections_array SOURCES tst_sections_array.cpp npy_fixture.h
+                   LIBS strata_app_gui)
+  target_compile_definitions(tst_sections_array PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  add_dependencies(tst_sections_array strata-cli)
   # File > Import Timer Sections…: the names and clock rate asked, remembered per file.
   strata_add_qtest(tst_sections_import_dialog SOURCES tst_sections_import_dialog.cpp
                    LIBS strata_app_gui)

@@ -26,11 +26,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QPainter>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -245,19 +241,13 @@ private slots:
                 const int64_t v = sct + 1 + i;
                 data.append(reinterpret_cast<const char*>(&v), 8);
             }
-        std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" +
-                             std::to_string(sections) + ", " + std::to_string(iterations) + "), }";
-        while ((10 + header.size() + 1) % 64) header += ' ';
-        header += '\n';
-        std::string npy = "\x93NUMPY";
-        npy += char(1);
-        npy += char(0);
-        npy += char(header.size() & 0xff);
-        npy += char(header.size() >> 8);
+        const std::string npy = test::npy(
+            "<i8", false, "(" + std::to_string(sections) + ", " + std::to_string(iterations) + ")",
+            data);
         const QString file = dir_.filePath(QString("many%1x%2.npy").arg(sections).arg(iterations));
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(npy + header + data));
+        f.write(QByteArray::fromStdString(npy));
         f.close();
         QElapsedTimer clock;
         clock.start();
@@ -419,102 +409,6 @@ private slots:
         // the one block's total, 40, for mean, median, p95 and max alike).
         QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
                  QString("20 cycles"));
-    }
-
-    // An imported times[section][iteration] array (uint64, as clock64() deltas are) gives per
-    // section the statistics over its iterations, equal to strata-cli sections --json and to
-    // these, worked out by hand (issue 28: the dock gave mean = median = p95 = max = total):
-    //   load    2000 1990 2194 1999 1995 2003 1997 2010 1998 2001: total 20187, mean 2018.7;
-    //           sorted 1990 1995 1997 1998 1999 | 2000 2001 2003 2010 2194: median 1999.5,
-    //           p95 (nearest rank ceil(9.5) = 10) 2194, max 2194
-    //   compute 500 nine times and 1500 (iteration 4): total 6000, mean 600, median 500,
-    //           p95 1500, max 1500
-    //   shares 20187 / 26187 and 6000 / 26187.
-    // At 2 GHz every time is half the cycles. The box plot is over the iterations; the heatmap
-    // and SM timeline, which need blocks and times, are not offered.
-    void arrayStatisticsEqualTheCli() {
-        const QString file = dir_.filePath("loop.npy");
-        {
-            QFile f(file);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            const std::string b =
-                test::npy("<u8", false, "(2, 10)",
-                          test::bytesOf<uint64_t>({2000, 1990, 2194, 1999, 1995, 2003, 1997,
-                                                   2010, 1998, 2001, 500,  500,  500,  500,
-                                                   1500, 500,  500,  500,  500,  500}));
-            f.write(b.data(), qint64(b.size()));
-        }
-        const std::vector<std::vector<double>> hand{
-            {10, 20187, 2018.7, 1999.5, 2194, 2194, 20187.0 / 26187},
-            {10, 6000, 600, 500, 1500, 1500, 6000.0 / 26187}};
-        const int columns[] = {SectionStatsModel::Samples, SectionStatsModel::Blocks,
-                               SectionStatsModel::Mean,    SectionStatsModel::Median,
-                               SectionStatsModel::P95,     SectionStatsModel::Max,
-                               SectionStatsModel::Share};
-        const char* keys[] = {"count", "total", "mean", "median", "p95", "max", "share"};
-        for (double hz : {0.0, 2e9}) {
-            MainWindow::Options o;
-            o.restoreSettings = false;
-            MainWindow w(o);
-            LoadOptions lo;
-            lo.sectionNames = {"load", "compute"};
-            lo.clockHz = hz;
-            QString error;
-            QVERIFY2(w.importSectionsFile(file, &error, lo), qPrintable(error));
-            SectionsPanel* p = w.sectionsPanel();
-            p->waitForJobs();
-            QAbstractItemModel* m = p->statsModel();
-            QCOMPARE(m->rowCount(), 2);
-            QCOMPARE(m->headerData(SectionStatsModel::Samples, Qt::Horizontal).toString(),
-                     QString("Iterations"));
-            QCOMPARE(m->headerData(SectionStatsModel::Blocks, Qt::Horizontal).toString(),
-                     QString("Total"));
-            QStringList args{"sections", "--json", "--names", "load,compute", file};
-            if (hz > 0)
-                args << "--clock-hz"
-                     << "2e9";
-            QProcess cli;
-            cli.start(STRATA_CLI, args);
-            QVERIFY(cli.waitForFinished(30000));
-            QCOMPARE(cli.exitCode(), 0);
-            const QJsonArray s =
-                QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["sections"].toArray();
-            QCOMPARE(s.size(), 2);
-            for (int r = 0; r < 2; ++r) {
-                QCOMPARE(cell(m, r, SectionStatsModel::Name), s[r].toObject()["name"].toString());
-                for (int k = 0; k < 7; ++k) {
-                    // Times (total to max) at 2 GHz: half the cycles.
-                    const bool time = k >= 1 && k <= 5;
-                    const double expected = hand[size_t(r)][size_t(k)] * (time && hz ? 0.5 : 1);
-                    const double dock = m->data(m->index(r, columns[k]), Qt::UserRole).toDouble();
-                    QCOMPARE(dock, expected);
-                    QCOMPARE(s[r].toObject()[keys[k]].toDouble(), dock);
-                }
-            }
-            QCOMPARE(cell(m, 0, SectionStatsModel::Median),
-                     hz ? QString("999.8 ns") : QString("1\u2009999.5 cycles"));
-            QVERIFY(p->view()->perIteration);
-            // The box plot: over the 10 iterations (load's median 1999.5 cycles).
-            QCustomPlot* box = p->chart(SectionsPanel::BoxTab);
-            auto* b = qobject_cast<QCPStatisticalBox*>(box->plottable(0));
-            QVERIFY(b);
-            QCOMPARE(b->data()->at(0)->median, hz ? 999.75 : 1999.5);
-            QCOMPARE(b->data()->at(0)->maximum, hz ? 1005.0 : 2010.0); // 2194 is an outlier
-            QVERIFY2(box->xAxis->label().contains("10 iterations"),
-                     qPrintable(box->xAxis->label()));
-            // Iterations: iteration 2 is load's 2194.
-            auto* bars =
-                qobject_cast<QCPBars*>(p->chart(SectionsPanel::IterationsTab)->plottable(0));
-            QVERIFY(bars);
-            QCOMPARE(bars->data()->at(2)->value, hz ? 1097.0 : 2194.0);
-            // No heatmap, no SM timeline: the tabs are off and say why.
-            auto* tabs = p->findChild<QTabWidget*>();
-            QVERIFY(tabs);
-            QVERIFY(!tabs->isTabEnabled(SectionsPanel::HeatmapTab));
-            QVERIFY(!tabs->isTabEnabled(SectionsPanel::SmTimelineTab));
-            QVERIFY(tabs->tabToolTip(SectionsPanel::HeatmapTab).contains("timer array"));
-            QVERIFY(tabs->isTabEnabled(SectionsPanel::BoxTab));
-        }
     }
 
     void importBelongsToTheTrace() {

@@ -164,8 +164,8 @@ private:
             !after.starts_with(" const") && !(lambda && after[0] == '#'))
             return false;
         const std::string_view inner = trimmed(p_.text(g.begin + 1, g.end - 1));
-        // "module.py(1501)": a line number, not parameters.
-        return inner.find_first_not_of("0123456789") != std::string_view::npos;
+        // "module.py(1501)": a line number, not parameters; "kernel<int>()": none.
+        return inner.empty() || inner.find_first_not_of("0123456789") != std::string_view::npos;
     }
     bool opened(uint32_t key) const { return open_.count(key) > 0; }
 

@@ -1,9 +1,7 @@
 #include "section_view_data.h"
 
-#include "model/time_text.h"
+#include "analysis/section_value_text.h"
 #include "style/qt_text.h"
-
-#include <cmath>
 
 namespace strata {
 
@@ -36,19 +34,7 @@ SectionViewData computeSectionView(const QString& title, std::vector<const Secti
 }
 
 QString sectionValueText(double value, bool ns) {
-    if (!ns) { // to a tenth of a cycle, shown when there is one
-        const long long tenths = std::llround(value * 10);
-        QString text = groupedDigits(tenths / 10);
-        if (tenths % 10) text += "." + QString::number(std::llabs(tenths % 10));
-        return text + " cycles";
-    }
-    // Cycles through a clock rate are seldom whole ns: below a µs, 4 significant digits (a
-    // whole number of ns as it is); above, formatDuration's.
-    if (value < 999.95) {
-        if (value == std::trunc(value)) return QString::number(qlonglong(value)) + " ns";
-        return QString::number(value, 'f', value < 10 ? 3 : value < 100 ? 2 : 1) + " ns";
-    }
-    return QString::fromStdString(formatDuration(TimeNs(std::llround(value))));
+    return toQString(formatSectionValue(value, ns));
 }
 
 } // namespace strata

@@ -34,9 +34,9 @@ struct SectionViewData {
 // Computes the view of `sets` (pooled; the first is the one launch shown per block).
 SectionViewData computeSectionView(const QString& title, std::vector<const SectionSet*> sets);
 
-// A value of the view as text: a time ("12.35 µs", "850 ns", "183.3 ns", "3.500 ns") when `ns`,
-// else cycles
-// ("12 345 cycles", "1 999.5 cycles": a mean or median between two counts keeps its half).
+// A value of the view as text (formatSectionValue, as strata-cli sections prints it): a time
+// ("12.35 µs", "850 ns", "183.3 ns", "3.500 ns") when `ns`, else cycles ("12 345 cycles",
+// "1 999.5 cycles").
 QString sectionValueText(double value, bool ns);
 
 } // namespace strata
