@@ -129,6 +129,29 @@ private slots:
             QVERIFY(tabs->isTabEnabled(SectionsPanel::BoxTab));
         }
     }
+
+    // strata-cli sections' table: the same figures in 4 significant digits (the dock's
+    // formatter), worked out by hand from the array above at 2 GHz: load total 20187 / 2 =
+    // 10093.5 ns -> "10.09 µs", mean 1009.35 -> "1.009 µs", median 999.75 -> "999.8 ns", p95 and
+    // max 1097 -> "1.097 µs"; compute 3000, 300, 250, 750, 750 ns.
+    void cliTableInFourDigits() {
+        const QString file = dir_.filePath("loop.npy");
+        QVERIFY(QFile::exists(file)); // written by arrayStatisticsEqualTheCli
+        QProcess cli;
+        cli.start(STRATA_CLI, {"sections", "--names", "load,compute", "--clock-hz", "2e9", file});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QStringList lines = QString::fromUtf8(cli.readAllStandardOutput()).split('\n');
+        QVERIFY(lines.size() >= 5);
+        QCOMPARE(lines[0], QString("loop.npy: a timer array of 10 iterations, values in ns "
+                                   "(clock 2e+09 Hz)"));
+        const QStringList load = lines[3].split(' ', Qt::SkipEmptyParts);
+        const QStringList compute = lines[4].split(' ', Qt::SkipEmptyParts);
+        QCOMPARE(load,
+                 QString("load 10 10.09 µs 1.009 µs 999.8 ns 1.097 µs 1.097 µs 77.1%").split(' '));
+        QCOMPARE(compute,
+                 QString("compute 10 3.000 µs 300 ns 250 ns 750 ns 750 ns 22.9%").split(' '));
+    }
 };
 
 QTEST_MAIN(TestSectionsArray)
