@@ -176,7 +176,7 @@ private slots:
                  QString("block 2 on SM 1 (slot 0)\na, iteration 0: 400 ns (400 cycles)"));
         QCOMPARE(sectionChartTip(SectionChart::SmTimeline, *v, 0.35, 1.0), QString());
         QCOMPARE(sectionChartTip(SectionChart::Heatmap, *v, 1.0, 1.0),
-                 QString("block 1 (SM 0), b: 50.0 ns (50 cycles)"));
+                 QString("block 1 (SM 0), b: 50 ns (50 cycles)"));
         QCOMPARE(sectionChartTip(SectionChart::Box, *v, 0.1, 250.0),
                  QString("a: 250 ns (250 cycles) per block"));
         // The iterations chart's data: one iteration, a 550, b 250.
