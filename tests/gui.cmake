@@ -36,12 +36,24 @@ endif()
 # The Sections dock (tables cell by cell, chart export, SM timeline raster) and the timeline's
 # in-kernel section lanes, on a recording written by the test.
 if(TARGET strata_app_gui)
-  strata_add_qtest(tst_sections_view SOURCES tst_sections_view.cpp LIBS strata_app_gui)
+  strata_add_qtest(tst_sections_view SOURCES tst_sections_view.cpp npy_fixture.h
+                   LIBS strata_app_gui)
+  # An imported timer array analysed as iterations, figure by figure against strata-cli.
+  strata_add_qtest(tst_sections_array SOURCES tst_sections_array.cpp npy_fixture.h
+                   LIBS strata_app_gui)
+  target_compile_definitions(tst_sections_array PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  add_dependencies(tst_sections_array strata-cli)
+  # File > Import Timer Sections…: the names and clock rate asked, remembered per file.
+  strata_add_qtest(tst_sections_import_dialog SOURCES tst_sections_import_dialog.cpp
+                   LIBS strata_app_gui)
 endif()
 
 # The Gaps dock: table cell by cell, totals, row click, range restriction, export (issue 18).
 if(TARGET strata_widgets)
   strata_add_qtest(tst_gaps_view SOURCES tst_gaps_view.cpp analysis_trace_fixture.h LIBS strata_widgets)
+  # Names and numbers a user reads (issue 28): short kernel names, 4 significant digits with
+  # the exact value on hover and in CSV, number columns never elided (Qwen/H100 trace).
+  strata_add_qtest(tst_names_numbers SOURCES tst_names_numbers.cpp LIBS strata_widgets)
 endif()
 
 # The Console dock's memory bound: lines without a newline are cut and said so (issue 34).

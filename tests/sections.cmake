@@ -1,7 +1,7 @@
 # In-kernel timer sections: statistics, the timer-array imports (.npy, .csv, .json), the host
 # helper's .sections file, the .strata Sections record and strata-cli sections, with values
 # computed by hand; the device header compiled through NVRTC (where the CUDA toolkit is).
-strata_add_qtest(tst_sections SOURCES tst_sections.cpp LIBS strata_core)
+strata_add_qtest(tst_sections SOURCES tst_sections.cpp npy_fixture.h LIBS strata_core)
 if(TARGET tst_sections)
   target_compile_definitions(tst_sections PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
   add_dependencies(tst_sections strata-cli)

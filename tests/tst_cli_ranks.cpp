@@ -263,11 +263,12 @@ void TstCliRanks::exportSet() {
     const nlohmann::json j = readJson(out.toStdString());
     QCOMPARE(j["otherData"]["strata_parts"].size(), size_t(4));
     QCOMPARE(j["otherData"]["strata_parts"][1]["offset_ns"], "-10000000");
-    // Every AllReduce ends at 500 µs on the aligned timeline (origin: rank 0's first event).
+    // Every AllReduce ends at 100,500 µs on the aligned timeline: absolute time in rank 0's
+    // clock (its step starts at 100,000 µs, the AllReduce ends 500 µs into it).
     int allReduces = 0;
     for (const nlohmann::json& e : j["traceEvents"])
         if (e.value("name", "") == kAllReduce) {
-            QCOMPARE(e["ts"].get<double>() + e["dur"].get<double>(), 500.0);
+            QCOMPARE(e["ts"].get<double>() + e["dur"].get<double>(), 100500.0);
             ++allReduces;
         }
     QCOMPARE(allReduces, 4);

@@ -1,6 +1,8 @@
 // Perfetto JSON export (issue 16): export -> load gives the same slices (name, category, start
-// and duration to the ns, depth, thread or GPU stream), GPU launch data, flows, counters and
+// and duration to the ns in the trace's own absolute time base, depth, thread or GPU stream as
+// Strata names them, ids renumbered or not: issue 28), GPU launch data, flows, counters and
 // instants, on synthetic traces, a .strata recording and the real traces in ../shared/traces;
+// the exports of the eight ranks of one job keep their offsets (they line up);
 // their summaries are equal before and after; a range export holds exactly the events that
 // overlap the range (computed here, independently); the output passes a strict parser and the
 // importer checklist (tests/data/export/check_perfetto_json.py); a bad output path, a full disk
@@ -12,6 +14,7 @@
 #include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
+#include "model/track_names.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -35,9 +38,9 @@ std::shared_ptr<const Trace> load(const std::string& path) {
     return r.trace;
 }
 
-// A slice as the round trip must keep it: where it is (thread name without the overlap-lane
-// suffix, or GPU device and stream), what, when (relative to the trace start), its depth, and
-// what it carries.
+// A slice as the round trip must keep it: where it is (its process and thread as Strata shows
+// them, the overlap-lane suffix dropped, or GPU device and stream), what, when (absolute, as the
+// source had it), its depth, and what it carries.
 using SliceKey =
     std::tuple<std::string, std::string, std::string, TimeNs, TimeNs, int, std::string>;
 
@@ -51,15 +54,12 @@ std::string where(const Trace& t, const Track& tr) {
     case TrackKind::GpuStream:
         return "gpu " + std::to_string(tr.device) + " stream " + std::to_string(tr.tid);
     case TrackKind::Thread: {
-        const Thread* th = t.thread(tr.pid, tr.tid);
-        std::string n =
-            th && th->name ? std::string(t.str(th->name)) : "Thread " + std::to_string(tr.tid);
-        if (const size_t p = n.find(" (overlapping, lane "); p != std::string::npos) n.resize(p);
-        const Process* pr = t.process(tr.pid);
-        // An unnamed process is exported as "Process <pid>" (every pid gets a name).
-        return (pr && pr->name ? std::string(t.str(pr->name))
-                               : "Process " + std::to_string(tr.pid)) +
-               "/" + n;
+        // The names the track tree shows ("python3 0" / "Thread 0"): an export that renumbers
+        // pid 0 or a tid past 2^31 must not change them.
+        std::string n = trackRowName(t, tr);
+        if (const size_t p = n.find(" (overlapping, lane "); p != std::string::npos)
+            n.erase(p, n.find(')', p) + 1 - p);
+        return processGroupName(t, tr.pid) + "/" + n;
     }
     case TrackKind::Async:
         return "async";
@@ -89,7 +89,6 @@ std::string carried(const Trace& t, SliceRef r) {
 
 std::vector<SliceKey> slicesOf(const Trace& t, std::optional<TimeRange> range = {}) {
     std::vector<SliceKey> out;
-    const TimeNs origin = t.bounds().start;
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
         const Track& tr = t.track(ti);
         if (tr.kind != TrackKind::Thread && tr.kind != TrackKind::GpuStream &&
@@ -104,9 +103,9 @@ std::vector<SliceKey> slicesOf(const Trace& t, std::optional<TimeRange> range = 
                 if (!in) continue;
             }
             // Depth is kept only where nesting is: async depth depends on the loader's cookies.
-            out.emplace_back(
-                where(t, tr), std::string(t.str(s.name[i])), category(t, s, i), st - origin,
-                s.dur[i], tr.kind == TrackKind::Async ? 0 : int(s.depth[i]), carried(t, {ti, i}));
+            out.emplace_back(where(t, tr), std::string(t.str(s.name[i])), category(t, s, i), st,
+                             s.dur[i], tr.kind == TrackKind::Async ? 0 : int(s.depth[i]),
+                             carried(t, {ti, i}));
         }
     }
     std::sort(out.begin(), out.end());
@@ -123,7 +122,7 @@ std::vector<PointKey> countersOf(const Trace& t, bool renamed) {
         // A name without a space reads back as "<name> value" (docs/export.md).
         if (renamed && name.find(' ') == std::string::npos) name += " value";
         for (size_t i = 0; i < tr.counter.size(); ++i)
-            out.emplace_back(name, tr.counter.ts[i] - t.bounds().start, tr.counter.value[i]);
+            out.emplace_back(name, tr.counter.ts[i], tr.counter.value[i]);
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -133,17 +132,16 @@ std::vector<std::pair<std::string, TimeNs>> instantsOf(const Trace& t) {
     std::vector<std::pair<std::string, TimeNs>> out;
     for (const Track& tr : t.tracks())
         for (size_t i = 0; i < tr.instants.size(); ++i)
-            out.emplace_back(std::string(t.str(tr.instants.name[i])),
-                             tr.instants.ts[i] - t.bounds().start);
+            out.emplace_back(std::string(t.str(tr.instants.name[i])), tr.instants.ts[i]);
     std::sort(out.begin(), out.end());
     return out;
 }
 
-// Flows as (from name, from start, to name, to start), relative times.
+// Flows as (from name, from start, to name, to start), absolute times.
 using FlowKey = std::tuple<std::string, TimeNs, std::string, TimeNs>;
 std::vector<FlowKey> flowsOf(const Trace& t, bool withLaunchLinks) {
     std::vector<FlowKey> out;
-    const TimeNs o = t.bounds().start;
+    const TimeNs o = 0;
     for (const Flow& f : t.flows())
         out.emplace_back(std::string(t.name(f.from)), t.start(f.from) - o,
                          std::string(t.name(f.to)), t.start(f.to) - o);
@@ -353,16 +351,75 @@ private slots:
         QVERIFY2(check.startsWith(QStringLiteral("ok ")), qPrintable(check));
         const auto c = load(out);
         QVERIFY(c);
-        // Times in the export are relative to the whole trace's start (time 0 of the reloaded
-        // trace), not to the range's.
+        // Times in the export are the trace's own, absolute: a range export lines up with the
+        // whole one.
         const auto expected = slicesOf(*a, range);
-        auto got = slicesOf(*c);
-        for (auto& k : got) std::get<3>(k) += c->bounds().start;
+        const auto got = slicesOf(*c);
         QVERIFY(!expected.empty());
         QVERIFY(expected.size() < slicesOf(*a).size());
         QCOMPARE(got, expected);
         QCOMPARE(c->sliceCount(), expected.size());
         QVERIFY(r.edgeSlices > 0);
+    }
+
+    // Ids Perfetto cannot take are renumbered; what Strata shows does not change (issue 28: the
+    // process "python3 0" came back as "python3 1073741824", the unnamed thread 0 as
+    // "Thread 0 1073741825"). Expected names by hand.
+    void renumberedIdsKeepTheirNames() {
+        const std::string src = path(QStringLiteral("ids.json"));
+        {
+            QFile f(QString::fromStdString(src));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"traceEvents": [
+{"ph": "M", "name": "process_name", "pid": 0, "args": {"name": "python3"}},
+{"ph": "X", "name": "a", "pid": 0, "tid": 0, "ts": 1000, "dur": 5},
+{"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "python3"}},
+{"ph": "M", "name": "thread_name", "pid": 7, "tid": 5, "args": {"name": "worker"}},
+{"ph": "X", "name": "b", "pid": 7, "tid": 5, "ts": 1001, "dur": 5},
+{"ph": "X", "name": "c", "pid": 8, "tid": 5, "ts": 1002, "dur": 5},
+{"ph": "X", "name": "d", "pid": 9, "tid": 1099511627776, "ts": 1003.25, "dur": 5}]})");
+        }
+        const auto a = load(src);
+        QVERIFY(a);
+        const std::string out = path(QStringLiteral("ids.export.json"));
+        QVERIFY(exportPerfettoJson(*a, out).ok);
+        QVERIFY(runChecker(QString::fromStdString(out)).startsWith(QStringLiteral("ok ")));
+        const auto b = load(out);
+        QVERIFY(b);
+        std::vector<std::string> names;
+        for (TrackId i = 0; i < b->tracks().size(); ++i)
+            if (b->track(i).kind == TrackKind::Thread)
+                names.push_back(trackFullName(*b, i) + " " + std::string(b->name({i, 0})) + " " +
+                                std::to_string(b->start({i, 0})));
+        std::sort(names.begin(), names.end());
+        const std::vector<std::string> expected{
+            "Thread 0 \u00b7 python3 [0] a 1000000",
+            "Thread 1099511627776 \u00b7 pid 9 d 1003250",
+            "Thread 5 \u00b7 pid 8 c 1002000",
+            "worker [5] \u00b7 python3 [7] b 1001000",
+        };
+        QCOMPARE(names, expected);
+    }
+
+    // The eight ranks of one DLRM step, exported one by one, keep their offsets to each other
+    // to the ns: their exports line up (they used to start each at 0).
+    void ranksLineUp() {
+        const QDir d(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+        const QStringList files = d.entryList({QStringLiteral("*.json")}, QDir::Files);
+        if (files.size() < 2) QSKIP("../shared/traces/multirank/param-dlrm is absent");
+        std::vector<TimeNs> before, after;
+        for (const QString& f : files) {
+            const auto a = load(d.filePath(f).toStdString());
+            QVERIFY(a);
+            const std::string out = path(f + QStringLiteral(".export.json"));
+            QVERIFY(exportPerfettoJson(*a, out).ok);
+            const auto b = load(out);
+            QVERIFY(b);
+            before.push_back(a->bounds().start);
+            after.push_back(b->bounds().start);
+        }
+        QCOMPARE(after, before);
+        QVERIFY(before.front() != before.back()); // the ranks did not start together
     }
 
     void badOutputsLeaveNothing() {
@@ -425,7 +482,8 @@ private slots:
                  QStringLiteral("-")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
-        QVERIFY(p.readAllStandardOutput().startsWith("{\"displayTimeUnit\""));
+        // No displayTimeUnit: the object starts with otherData.
+        QVERIFY(p.readAllStandardOutput().startsWith("{\"otherData\""));
         p.start(QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli"),
                 {QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("csv"),
                  QStringLiteral("a"), QStringLiteral("b")});

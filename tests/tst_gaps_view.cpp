@@ -120,7 +120,7 @@ private slots:
         QCOMPARE(cell(k, 0, 12), QString("15 ns"));
         QAbstractItemModel* c = p.cpuOpsModel();
         QCOMPARE(cell(c, 0, 0), QString("aten::mm"));
-        QCOMPARE(cell(c, 0, 2), QString("1.00 µs"));
+        QCOMPARE(cell(c, 0, 2), QString("1.000 µs")); // 4 significant digits
         QCOMPARE(cell(c, 0, 3), QString("970 ns"));
         QCOMPARE(cell(c, 0, 5), QString("400 ns"));
         QAbstractItemModel* m = p.copiesModel();

@@ -4,6 +4,7 @@
 #include "io/sections/sections_import.h"
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
+#include "npy_fixture.h"
 
 #ifdef STRATA_HAVE_CUDA_HEADERS
 #include <strata/sections_host.h>
@@ -23,27 +24,8 @@ using namespace strata;
 
 namespace {
 
-// A .npy file: version 1 header for `descr`, `fortran`, shape (rows, cols), then the bytes.
-std::string npy(const std::string& descr, bool fortran, const std::string& shape,
-                const std::string& data) {
-    std::string header = "{'descr': '" + descr +
-                         "', 'fortran_order': " + (fortran ? "True" : "False") +
-                         ", 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64) header += ' ';
-    header += '\n';
-    std::string out = "\x93NUMPY";
-    out += char(1);
-    out += char(0);
-    out += char(header.size() & 0xff);
-    out += char(header.size() >> 8);
-    return out + header + data;
-}
-
-template <typename T> std::string bytesOf(std::initializer_list<T> values) {
-    std::string out;
-    for (T v : values) out.append(reinterpret_cast<const char*>(&v), sizeof v);
-    return out;
-}
+using strata::test::bytesOf;
+using strata::test::npy;
 
 const SectionStat* find(const SectionStats& s, const std::string& name) {
     for (const SectionStat& x : s.sections)
@@ -137,6 +119,29 @@ private slots:
         QCOMPARE(r.sets[0].samples[5].cycles, int64_t(3));
     }
 
+    // uint64 (what clock64() deltas are) and uint32, values past the signed 32-bit range
+    // included: times = [[3000000000, 1], [2^40, 5]] as <u8 and as <u4 where it fits.
+    void npyUnsigned() {
+        const std::string u8 =
+            write("u8.npy", npy("<u8", false, "(2, 2)",
+                                bytesOf<uint64_t>({3'000'000'000ull, 1, 1'099'511'627'776ull, 5})));
+        SectionsImport r = importSections(u8);
+        QVERIFY2(r.ok(), r.error.c_str());
+        QCOMPARE(r.sets[0].samples.size(), size_t(4));
+        QCOMPARE(r.sets[0].samples[0].cycles, int64_t(3'000'000'000));
+        QCOMPARE(r.sets[0].samples[2].cycles, int64_t(1'099'511'627'776));
+        SectionStats st = statsOf(r);
+        QCOMPARE(st.sections[0].samples.total, 3'000'000'001.0);
+        QCOMPARE(st.sections[1].samples.max, 1'099'511'627'776.0);
+        const std::string u4 = write(
+            "u4.npy", npy("<u4", true, "(2, 2)", bytesOf<uint32_t>({3'000'000'000u, 7, 1, 5})));
+        r = importSections(u4); // Fortran order: times[0] = {3e9, 1}, times[1] = {7, 5}
+        QVERIFY2(r.ok(), r.error.c_str());
+        st = statsOf(r);
+        QCOMPARE(st.sections[0].samples.total, 3'000'000'001.0);
+        QCOMPARE(st.sections[1].samples.total, 12.0);
+    }
+
     void badNpyFiles_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QByteArray>("bytes");
@@ -156,6 +161,13 @@ private slots:
         add("negative", "neg.npy",
             npy("<i8", false, "(2, 3)", bytesOf<int64_t>({1, 2, 3, 4, 5, -5})),
             "times[1][2] = -5 is negative");
+        // A uint64 past 2^63 - 1 is a wrapped subtraction (2^64 - 5 here), not a delta.
+        add("uint64 wrapped", "wrap.npy",
+            npy("<u8", false, "(1, 2)", bytesOf<uint64_t>({1, 18'446'744'073'709'551'611ull})),
+            "times[0][1] = 18446744073709551611 is past 2^63 - 1");
+        add("big-endian", "be.npy", npy(">u8", false, "(1, 1)", bytesOf<uint64_t>({1})),
+            "dtype '>u8' is not supported: the timer array must be int64, int32, uint64 or "
+            "uint32");
         add("not npy", "text.npy", "hello, world", "not a .npy file");
     }
     void badNpyFiles() {

@@ -10,6 +10,7 @@
 #include "io/strata/strata_trace_writer.h"
 #include "main_window.h"
 #include "model/trace_builder.h"
+#include "npy_fixture.h"
 #include "screenshot.h"
 #include "sections/section_charts.h"
 #include "sections/section_stats_model.h"
@@ -105,15 +106,16 @@ private slots:
         QCOMPARE(cell(m, 0, SectionStatsModel::Name), QString("a"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Samples), QString("3"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Blocks), QString("3"));
-        // Over blocks: 100, 50, 400: mean 183.33 (shown to the ns), median 100, p95 (rank 3) 400.
-        QCOMPARE(cell(m, 0, SectionStatsModel::Mean), QString("183 ns"));
+        // Over blocks: 100, 50, 400: mean 183.33 (4 significant digits), median 100, p95 (rank
+        // 3) 400.
+        QCOMPARE(cell(m, 0, SectionStatsModel::Mean), QString("183.3 ns"));
         QCOMPARE(m->data(m->index(0, SectionStatsModel::Mean), Qt::UserRole).toDouble(), 550.0 / 3);
         QCOMPARE(cell(m, 0, SectionStatsModel::Median), QString("100 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::P95), QString("400 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Max), QString("400 ns"));
         QCOMPARE(cell(m, 0, SectionStatsModel::Share), QString("68.8 %")); // 550 / 800
         QCOMPARE(cell(m, 0, SectionStatsModel::Max, Qt::ToolTipRole),
-                 QString("400 cycles at 1 GHz"));
+                 QString("400 ns = 400 cycles at 1 GHz"));
         // b over blocks 0 and 1: 200, 50: mean 125, median 125, p95 (rank 2) 200; share 250/800.
         QCOMPARE(cell(m, 1, SectionStatsModel::Blocks), QString("2"));
         QCOMPARE(cell(m, 1, SectionStatsModel::Median), QString("125 ns"));
@@ -174,7 +176,7 @@ private slots:
                  QString("block 2 on SM 1 (slot 0)\na, iteration 0: 400 ns (400 cycles)"));
         QCOMPARE(sectionChartTip(SectionChart::SmTimeline, *v, 0.35, 1.0), QString());
         QCOMPARE(sectionChartTip(SectionChart::Heatmap, *v, 1.0, 1.0),
-                 QString("block 1 (SM 0), b: 50.0 ns (50 cycles)"));
+                 QString("block 1 (SM 0), b: 50 ns (50 cycles)"));
         QCOMPARE(sectionChartTip(SectionChart::Box, *v, 0.1, 250.0),
                  QString("a: 250 ns (250 cycles) per block"));
         // The iterations chart's data: one iteration, a 550, b 250.
@@ -239,19 +241,13 @@ private slots:
                 const int64_t v = sct + 1 + i;
                 data.append(reinterpret_cast<const char*>(&v), 8);
             }
-        std::string header = "{'descr': '<i8', 'fortran_order': False, 'shape': (" +
-                             std::to_string(sections) + ", " + std::to_string(iterations) + "), }";
-        while ((10 + header.size() + 1) % 64) header += ' ';
-        header += '\n';
-        std::string npy = "\x93NUMPY";
-        npy += char(1);
-        npy += char(0);
-        npy += char(header.size() & 0xff);
-        npy += char(header.size() >> 8);
+        const std::string npy = test::npy(
+            "<i8", false, "(" + std::to_string(sections) + ", " + std::to_string(iterations) + ")",
+            data);
         const QString file = dir_.filePath(QString("many%1x%2.npy").arg(sections).arg(iterations));
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QByteArray::fromStdString(npy + header + data));
+        f.write(QByteArray::fromStdString(npy));
         f.close();
         QElapsedTimer clock;
         clock.start();
@@ -409,8 +405,10 @@ private slots:
         QCOMPARE(w.sectionsPanel()->choiceCount(), 1);
         QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("ok.csv (imported)"));
         w.sectionsPanel()->waitForJobs();
+        // An array's figures are over its iterations: load 10 and 30, mean 20 (it used to be
+        // the one block's total, 40, for mean, median, p95 and max alike).
         QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
-                 QString("40 cycles")); // one block (0): its load total 10 + 30
+                 QString("20 cycles"));
     }
 
     void importBelongsToTheTrace() {

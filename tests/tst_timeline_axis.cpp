@@ -136,14 +136,22 @@ void TstTimelineAxis::tickLabel() {
 void TstTimelineAxis::durationLabel_data() {
     QTest::addColumn<qint64>("ns");
     QTest::addColumn<QString>("label");
+    // Four significant digits (issue 28), rounded half up in integers before the unit is
+    // chosen.
     QTest::addRow("850 ns") << qint64(850) << "850 ns";
     QTest::addRow("999 ns") << qint64(999) << "999 ns";
-    QTest::addRow("1 us") << qint64(1000) << QString::fromUtf8("1.00 µs");
-    QTest::addRow("12.3 us") << qint64(12'345) << QString::fromUtf8("12.3 µs");
-    QTest::addRow("20 us") << qint64(20'000) << QString::fromUtf8("20.0 µs");
-    QTest::addRow("456 us") << qint64(456'000) << QString::fromUtf8("456 µs");
-    QTest::addRow("4.56 ms") << qint64(4'560'000) << "4.56 ms";
-    QTest::addRow("1.23 s") << qint64(1'234'000'000) << "1.23 s";
+    QTest::addRow("1 us") << qint64(1000) << QString::fromUtf8("1.000 µs");
+    QTest::addRow("12.35 us") << qint64(12'345) << QString::fromUtf8("12.35 µs");
+    QTest::addRow("20 us") << qint64(20'000) << QString::fromUtf8("20.00 µs");
+    QTest::addRow("456 us") << qint64(456'000) << QString::fromUtf8("456.0 µs");
+    QTest::addRow("999.9 us") << qint64(999'949) << QString::fromUtf8("999.9 µs");
+    QTest::addRow("rounds up into ms") << qint64(999'960) << "1.000 ms";
+    QTest::addRow("rounds up to 100 us") << qint64(99'996) << QString::fromUtf8("100.0 µs");
+    QTest::addRow("4.56 ms") << qint64(4'560'000) << "4.560 ms";
+    QTest::addRow("459.1 ms") << qint64(459'138'912) << "459.1 ms";
+    QTest::addRow("1.172 s") << qint64(1'171'628'656) << "1.172 s";
+    QTest::addRow("12350 s") << qint64(12'345'678'901'234) << "12350 s";
+    QTest::addRow("negative") << qint64(-1'500) << QString::fromUtf8("-1.500 µs");
 }
 
 void TstTimelineAxis::durationLabel() {

@@ -358,8 +358,8 @@ void TstTimelineView::gapsComputed() {
     const ExplainedGap* e = g.explained(g.deviceGaps(0)[0]);
     QVERIFY(e);
     QCOMPARE(gapDescription(*tr, *e).section('\n', 0, 1),
-             QString("GPU idle 18.0 µs · dependency\nlaunched before the gap began; waited on "
-                     "Memcpy HtoD (ended 18.0 µs before the next op)"));
+             QString("GPU idle 18.00 µs · dependency\nlaunched before the gap began; waited on "
+                     "Memcpy HtoD (ended 18.00 µs before the next op)"));
     g.build(at(18'000)); // strictly longer than the threshold
     QCOMPARE(g.streamGaps(0, 7).size(), size_t(1));
     QVERIFY(g.deviceGaps(0).empty());

@@ -6,6 +6,7 @@
 #include "util/terminal_text.h"
 
 #include "analysis/section_stats.h"
+#include "analysis/section_value_text.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
@@ -24,9 +25,10 @@ using namespace strata;
 const char* const kUsage =
     "usage: strata-cli sections [--json] [--names A,B,...] [--clock-hz F] [--kernel NAME] FILE\n"
     "\n"
-    "  FILE            a timer array times[section][iteration] (.npy int64/int32, .csv with a\n"
-    "                  header row of names, .json {\"sections\", \"clock_hz\", \"times\"}), a\n"
-    "                  .sections file of the host helper, or a .strata recording\n"
+    "  FILE            a timer array times[section][iteration] (.npy int64, int32, uint64 or\n"
+    "                  uint32; .csv with a header row of names; .json {\"sections\",\n"
+    "                  \"clock_hz\", \"times\"}), a .sections file of the host helper, or a\n"
+    "                  .strata recording\n"
     "  --json          one JSON object: unit, sections [{name, count, total, mean, median,\n"
     "                  p95, max, share}], and the launches, blocks, lost records and warnings\n"
     "  --names A,B     the section names (a .npy has none)\n"
@@ -43,6 +45,13 @@ std::vector<std::string> splitNames(const std::string& s) {
         at = c + 1;
     }
     return out;
+}
+
+// `text` right-aligned in `width` terminal columns (a UTF-8 character is one: "µ", thin spaces).
+std::string padLeft(const std::string& text, size_t width) {
+    size_t columns = 0;
+    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
+    return columns < width ? std::string(width - columns, ' ') + text : text;
 }
 
 nlohmann::json statsJson(const SectionStats& st) {
@@ -157,20 +166,31 @@ int sections(const Args& args) {
                     j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
-    std::printf("%s: %llu launch%s, %llu block%s, values in %s",
-                terminalSafe(sets.front()->kernel).c_str(),
-                static_cast<unsigned long long>(st.launches), st.launches == 1 ? "" : "es",
-                static_cast<unsigned long long>(st.blocks), st.blocks == 1 ? "" : "s", st.unit());
+    const SectionSet& first = *sets.front();
+    if (!first.hasTimes && !st.sections.empty()) // an imported times[section][iteration] array
+        std::printf("%s: a timer array of %llu iteration%s, values in %s",
+                    terminalSafe(first.kernel).c_str(),
+                    static_cast<unsigned long long>(st.sections.front().samples.count),
+                    st.sections.front().samples.count == 1 ? "" : "s", st.unit());
+    else
+        std::printf(
+            "%s: %llu launch%s, %llu block%s, values in %s", terminalSafe(first.kernel).c_str(),
+            static_cast<unsigned long long>(st.launches), st.launches == 1 ? "" : "es",
+            static_cast<unsigned long long>(st.blocks), st.blocks == 1 ? "" : "s", st.unit());
     if (st.clockHz > 0) std::printf(" (clock %.6g Hz)", st.clockHz);
     std::printf("\n");
     for (const std::string& w : st.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
-    std::printf("\n%-24s %10s %14s %12s %12s %12s %12s %7s\n", "section", "count", "total", "mean",
+    // 4 significant digits, as the Sections dock shows them (--json has the exact values).
+    std::printf("\n%-24s %10s %14s %14s %14s %14s %14s %7s\n", "section", "count", "total", "mean",
                 "median", "p95", "max", "share");
-    for (const SectionStat& s : st.sections)
-        std::printf("%-24s %10llu %14.6g %12.6g %12.6g %12.6g %12.6g %6.1f%%\n",
-                    terminalSafe(s.name).c_str(), static_cast<unsigned long long>(s.samples.count),
-                    s.samples.total, s.samples.mean, s.samples.median, s.samples.p95, s.samples.max,
-                    100.0 * s.share);
+    for (const SectionStat& s : st.sections) {
+        std::printf("%-24s %10llu", terminalSafe(s.name).c_str(),
+                    static_cast<unsigned long long>(s.samples.count));
+        for (double v :
+             {s.samples.total, s.samples.mean, s.samples.median, s.samples.p95, s.samples.max})
+            std::printf(" %s", padLeft(formatSectionValue(v, st.ns), 14).c_str());
+        std::printf(" %6.1f%%\n", 100.0 * s.share);
+    }
     return 0;
 }
 

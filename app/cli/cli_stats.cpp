@@ -162,22 +162,23 @@ int stats(const Args& args) {
     std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");
     for (const DeviceGapStats& d : gaps.devices) {
         const TimeNs span = d.lastEnd - d.firstStart;
-        std::printf("%-8d %16s %16s %7.1f%%\n", d.device, formatPreciseDuration(d.busy).c_str(),
-                    formatPreciseDuration(d.idle).c_str(),
+        std::printf("%-8d %16s %16s %7.1f%%\n", d.device, formatDuration(d.busy).c_str(),
+                    formatDuration(d.idle).c_str(),
                     span > 0 ? 100.0 * double(d.busy) / double(span) : 0.0);
     }
     std::printf("\n%-16s %8s %16s %7s\n", "category", "count", "time", "share");
     for (const CategoryRow& c : st.categories)
         if (c.count)
             std::printf("%-16s %8llu %16s %6.1f%%\n", kernelCategoryName(c.category),
-                        static_cast<unsigned long long>(c.count),
-                        formatPreciseDuration(c.time).c_str(), 100.0 * c.share);
+                        static_cast<unsigned long long>(c.count), formatDuration(c.time).c_str(),
+                        100.0 * c.share);
     std::printf("\n%12s %7s %11s %11s %11s %6s %11s  %s\n", "total_us", "count", "mean_us",
                 "p95_us", "latency_us", "share", "category", "kernel");
     for (size_t i = 0; i < st.kernels.size() && i < top; ++i) {
         const KernelRow& k = st.kernels[i];
-        std::string name = k.name.size() > 70 ? k.name.substr(0, 67) + "..." : k.name;
-        if (!k.launchedBy.empty()) name += "  <- " + k.launchedBy;
+        // Short names (Trace::displayName; the JSON has them in full).
+        std::string name(t.displayName(k.nameId));
+        if (!k.launchedBy.empty()) name += "  <- " + std::string(t.displayName(k.launchedBy));
         std::printf("%12.3f %7llu %11.3f %11.3f %11s %5.1f%% %11s  %s\n", us(double(k.time.total)),
                     static_cast<unsigned long long>(k.time.count), us(k.time.mean),
                     us(double(k.time.p95)),
@@ -189,15 +190,15 @@ int stats(const Args& args) {
         const CpuOpRow& c = st.cpuOps[i];
         std::printf("%12.3f %12.3f %12.3f %7llu  %s\n", us(double(c.gpuTime)), us(double(c.total)),
                     us(double(c.self)), static_cast<unsigned long long>(c.count),
-                    terminalSafe(c.name.substr(0, 80)).c_str());
+                    terminalSafe(t.displayName(c.name)).c_str());
     }
     if (!st.copies.empty()) {
         std::printf("\n%-22s %7s %14s %14s %9s\n", "copy", "count", "bytes", "time", "GB/s");
         for (const CopyRow& c : st.copies)
             std::printf("%-22s %7llu %14llu %14s %9.2f\n", copyLabel(c).c_str(),
                         static_cast<unsigned long long>(c.count),
-                        static_cast<unsigned long long>(c.bytes),
-                        formatPreciseDuration(c.time).c_str(), c.gbPerSecond);
+                        static_cast<unsigned long long>(c.bytes), formatDuration(c.time).c_str(),
+                        c.gbPerSecond);
     }
     return 0;
 }

@@ -31,17 +31,12 @@ const std::string kUsage =
                 "{\"ranks\": [{\"rank\", \"file\", \"host\", \"summary\"}], \"whole\": {...}}\n") +
     cli::kAnalysisOptionsUsage;
 
-// A name for a table cell: safe for the terminal, at most `max` bytes before the escaping.
-std::string shorten(std::string_view s, size_t max) {
-    if (s.size() <= max) return terminalSafe(s);
-    return terminalSafe(s.substr(0, max - 3)) + "...";
-}
-
-void printTables(const TraceSummary& s, const std::string& file, double loadMs, size_t top) {
+void printTables(const Trace& t, const TraceSummary& s, const std::string& file, double loadMs,
+                 size_t top) {
     std::printf("file: %s\n", terminalSafe(file).c_str());
     std::printf("slices %zu, counter samples %zu, instants %zu, flows %zu (loaded in %s)\n",
                 s.slices, s.counterSamples, s.instants, s.flows,
-                formatPreciseDuration(TimeNs(loadMs * 1e6)).c_str());
+                formatDuration(TimeNs(loadMs * 1e6)).c_str());
     if (!s.warnings.empty()) {
         std::printf("warnings (%zu):\n", s.warnings.size());
         for (size_t i = 0; i < s.warnings.size() && i < 10; ++i)
@@ -51,8 +46,8 @@ void printTables(const TraceSummary& s, const std::string& file, double loadMs, 
     const KernelStats& k = s.kernels;
     std::printf("\nGPU: %llu kernels, %llu memcpy, %llu memset; kernel time %s, busy %s\n",
                 (unsigned long long)k.kernels, (unsigned long long)k.memcpys,
-                (unsigned long long)k.memsets, formatPreciseDuration(k.kernelTime).c_str(),
-                formatPreciseDuration(k.busyTime).c_str());
+                (unsigned long long)k.memsets, formatDuration(k.kernelTime).c_str(),
+                formatDuration(k.busyTime).c_str());
     if (k.offGpuTrack)
         std::printf("  (%llu GPU ops found outside GPU stream tracks)\n",
                     (unsigned long long)k.offGpuTrack);
@@ -74,7 +69,8 @@ void printTables(const TraceSummary& s, const std::string& file, double loadMs, 
             std::printf("%12.3f %7llu %10.3f %10.3f %10.3f %10.3f %5.1f%%  %s\n",
                         toMicros(n.time.total), (unsigned long long)n.time.count,
                         n.time.mean / 1000.0, toMicros(n.time.median), toMicros(n.time.p95),
-                        toMicros(n.time.max), 100.0 * n.shareOfBusy, shorten(n.name, 90).c_str());
+                        toMicros(n.time.max), 100.0 * n.shareOfBusy,
+                        terminalSafe(t.displayName(n.nameId)).c_str()); // short; JSON: in full
         }
     }
     const GpuGaps& g = s.gaps;
@@ -201,7 +197,7 @@ int strata::cli::summary(const Args& args) {
         std::printf("%s\n",
                     j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     } else {
-        printTables(s, file, loadMs, top);
+        printTables(*loaded.trace, s, file, loadMs, top);
     }
     return 0;
 }

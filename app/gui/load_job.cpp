@@ -14,6 +14,9 @@ LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options
         out.result.trace = attachTo->withSectionsOf(*out.result.trace);
         out.attached = true;
     }
+    // The short names every view shows (Trace::displayName), made here, off the GUI thread,
+    // rather than on the first paint.
+    if (out.result.ok()) out.result.trace->displayName(StringPool::kEmpty);
     return out;
 }
 

@@ -5,7 +5,8 @@
 //
 // Any format Strata reads goes through loadTrace (io/trace_reader.h). A file of in-kernel timer
 // sections alone (a timer array, a .sections file) loaded with a trace to attach to becomes part
-// of that trace (Trace::withSectionsOf, also off the GUI thread): LoadOutcome::attached.
+// of that trace (Trace::withSectionsOf, also off the GUI thread): LoadOutcome::attached. The
+// trace's short display names (Trace::displayName) are made there too.
 #include "io/load_result.h"
 #include "workspace/job_runner.h"
 

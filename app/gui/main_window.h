@@ -55,10 +55,12 @@ public:
     static MainWindow* openWindow(const QString& path = {});
     static MainWindow* openWindow(const QString& path, Options options);
 
-    // Starts loading `path` on a worker thread (cancels a load in progress).
-    void openFile(const QString& path);
+    // Starts loading `path` on a worker thread (cancels a load in progress); `options` carry
+    // what the import asked (section names, clock rate).
+    void openFile(const QString& path, const LoadOptions& options = {});
     // Loads on the calling thread (screenshot mode); returns false and sets *error on failure.
-    bool openFileSync(const QString& path, QString* error = nullptr);
+    bool openFileSync(const QString& path, QString* error = nullptr,
+                      const LoadOptions& options = {});
     void openSample();
     void cancelLoad();
     bool isLoading() const;
@@ -88,8 +90,9 @@ public:
     // trace, or as a trace of their own when none is open (openFileSync: every format is
     // recognised by content), the Sections dock raised; false and *error (also shown) when the
     // file cannot be read.
-    bool importSectionsFile(const QString& path, QString* error);
-    // File > Import Timer Sections…: a file dialog, then openFile().
+    bool importSectionsFile(const QString& path, QString* error, const LoadOptions& options = {});
+    // File > Import Timer Sections…: a file dialog, the names and clock rate
+    // (SectionsImportDialog, remembered per file), then openFile().
     void importSectionsInteractively();
     ProfileController* profile() const { return profile_; }
     ExportActions* exportActions() const { return exports_; }

@@ -9,6 +9,7 @@
 #include "panels/range_panel.h"
 #include "panels/warnings_panel.h"
 #include "sections/sections_panel.h"
+#include "sections_import_dialog.h"
 #include "strata_resources.h"
 #include "timeline/timeline_view.h"
 
@@ -81,9 +82,10 @@ void MainWindow::cancelLoad() {
     statusBar()->showMessage(tr("Cancelling\u2026"));
 }
 
-bool MainWindow::importSectionsFile(const QString& path, QString* error) {
+bool MainWindow::importSectionsFile(const QString& path, QString* error,
+                                    const LoadOptions& options) {
     QString message;
-    const bool ok = openFileSync(path, &message);
+    const bool ok = openFileSync(path, &message, options);
     if (error) *error = message;
     return ok;
 }
@@ -102,10 +104,12 @@ void MainWindow::importSectionsInteractively() {
     filters << tr("All files (*)");
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Import Timer Sections"), {}, filters.join(";;"));
-    if (!path.isEmpty()) openFile(path);
+    if (path.isEmpty()) return;
+    SectionsImportDialog ask(path, this, options_.restoreSettings);
+    if (ask.exec() == QDialog::Accepted) openFile(path, ask.options());
 }
 
-void MainWindow::openFile(const QString& path) {
+void MainWindow::openFile(const QString& path, const LoadOptions& options) {
     if (job_) {
         // The old job finishes on its own (its result is dropped) and deletes itself.
         job_->cancel();
@@ -113,7 +117,7 @@ void MainWindow::openFile(const QString& path) {
     }
     hideError();
     // A sections file (a timer array) is attached to the trace open, if any.
-    auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), LoadOptions{}, trace(), this);
+    auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), options, trace(), this);
     job_ = job;
     progress_->setValue(0);
     progress_->show();
@@ -181,11 +185,11 @@ void MainWindow::install(const LoadOutcome& outcome, const QString& path, qint64
     if (sections) showDock(sections_); // what the file held is in the Sections dock
 }
 
-bool MainWindow::openFileSync(const QString& path, QString* error) {
+bool MainWindow::openFileSync(const QString& path, QString* error, const LoadOptions& options) {
     QElapsedTimer clock;
     clock.start();
     const QString abs = QFileInfo(path).absoluteFilePath();
-    const LoadOutcome o = loadForWorkspace(abs.toStdString(), LoadOptions{}, trace());
+    const LoadOutcome o = loadForWorkspace(abs.toStdString(), options, trace());
     if (!o.result.ok()) {
         const QString msg =
             o.result.error ? errorMessage(*o.result.error) : tr("Could not open %1").arg(abs);

@@ -25,7 +25,12 @@ std::string pct(double share) {
     return b;
 }
 
+// Measured times in 4 significant digits ("459.1 ms of 1.172 s"; the evidence has them exact),
+// settings (the gap threshold) as they were given.
 std::string dur(TimeNs ns) {
+    return formatDuration(ns);
+}
+std::string setting(TimeNs ns) {
     return formatPreciseDuration(ns);
 }
 
@@ -51,11 +56,11 @@ void idleRule(const GapCauses& g, Advice& a) {
         f.title = "GPU " + std::to_string(d.device) + " was idle " + pct(share) + " of its span (" +
                   dur(d.idle) + " of " + dur(span) + ")";
         if (by[main].idle > 0)
-            f.detail = "Most of the idle time in gaps over " + dur(g.threshold) + " is " +
+            f.detail = "Most of the idle time in gaps over " + setting(g.threshold) + " is " +
                        gapCauseName(GapCause(main)) + ": " + std::to_string(by[main].count) +
                        " gaps, " + dur(by[main].idle) + ". See strata-cli gaps for each gap.";
         else
-            f.detail = "No gap is longer than " + dur(g.threshold) +
+            f.detail = "No gap is longer than " + setting(g.threshold) +
                        ": the idle time is spread "
                        "over many short gaps (launch overhead between kernels).";
         f.evidence = {{"idle_share", share},
@@ -260,8 +265,9 @@ void occupancyRule(const Trace& t, const GpuOpList& ops, Advice& a) {
         Finding f;
         f.rule = "occupancy";
         f.severity = FindingSeverity::Warning;
-        f.title = "Low theoretical occupancy " + pct(occ) + ": " +
-                  std::string(t.str(name)).substr(0, 100);
+        // The kernel by its short name (Trace::displayName), not its first 100 bytes ("void
+        // pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64, 128, ").
+        f.title = "Low theoretical occupancy " + pct(occ) + ": " + std::string(t.displayName(name));
         f.detail = std::to_string(threads) + " threads per block, " + std::to_string(regs) +
                    " registers per thread, " + std::to_string(shared) +
                    " bytes of shared memory per block on " + lim.source + ": limited by " +

@@ -1,5 +1,6 @@
 #include "model/time_text.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,17 +9,6 @@
 namespace strata {
 
 namespace {
-
-std::string trimmedNumber(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    std::string s = buf;
-    if (s.find('.') != std::string::npos) {
-        while (!s.empty() && s.back() == '0') s.pop_back();
-        if (!s.empty() && s.back() == '.') s.pop_back();
-    }
-    return s;
-}
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -142,16 +132,35 @@ Unit unitFor(TimeNs magnitude) {
 } // namespace
 
 std::string formatDuration(TimeNs ns) {
-    const Unit u = unitFor(ns);
+    // Rounded to 4 significant digits in integers first (so 999 960 ns is "1.000 ms", never
+    // "1000.0 µs"), then written in the unit that suits the rounded value.
+    const bool negative = ns < 0;
+    const uint64_t a = negative ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
+    const char* sign = negative ? "-" : "";
     char buf[64];
-    if (u.div == 1) {
-        std::snprintf(buf, sizeof buf, "%lld ns", static_cast<long long>(ns));
+    if (a < 1'000) {
+        std::snprintf(buf, sizeof buf, "%s%llu ns", sign, static_cast<unsigned long long>(a));
         return buf;
     }
-    const double v = static_cast<double>(ns) / static_cast<double>(u.div);
-    const double a = std::fabs(v);
-    const int decimals = a < 10 ? 2 : (a < 100 ? 1 : 0);
-    std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, u.name);
+    int digits = 0;
+    for (uint64_t x = a; x; x /= 10) ++digits;
+    uint64_t m = 1;
+    for (int i = 4; i < digits; ++i) m *= 10;
+    const uint64_t r = (a + m / 2) / m * m;
+    const Unit u = unitFor(TimeNs(std::min<uint64_t>(r, uint64_t(INT64_MAX))));
+    const uint64_t div = uint64_t(u.div), whole = r / div;
+    int wholeDigits = 0;
+    for (uint64_t x = whole; x; x /= 10) ++wholeDigits;
+    const int decimals = std::max(0, 4 - wholeDigits);
+    if (decimals == 0) {
+        std::snprintf(buf, sizeof buf, "%s%llu %s", sign, static_cast<unsigned long long>(whole),
+                      u.name);
+        return buf;
+    }
+    uint64_t q = div;
+    for (int i = 0; i < decimals; ++i) q /= 10;
+    std::snprintf(buf, sizeof buf, "%s%llu.%0*llu %s", sign, static_cast<unsigned long long>(whole),
+                  decimals, static_cast<unsigned long long>(r % div / q), u.name);
     return buf;
 }
 

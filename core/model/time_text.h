@@ -14,8 +14,10 @@ namespace strata {
 // a time (details, range, links): "0 ns", "850 ns", "12.3 µs", "1.234 ms", "1.234 567 891 s"
 // (decimals past the third grouped by thin spaces, U+2009).
 std::string formatPreciseDuration(TimeNs ns);
-// A duration with a unit that suits its size and 3 significant digits, for labels in tight
-// places (slice tooltips, gap labels): "850 ns", "12.3 µs", "4.56 ms", "1.23 s".
+// A duration with a unit that suits its size and 4 significant digits, for what people read
+// in columns and at a glance (tables, summaries, slice and gap labels): "850 ns", "12.35 µs",
+// "459.1 ms", "1.172 s", "1.000 ms" for 999 960 ns. The exact value (formatPreciseDuration) is
+// on hover, in Details and in exports.
 std::string formatDuration(TimeNs ns);
 
 // Smallest 1-2-5 step (1, 2, 5, 10, 20, ... ns) at least minPixels wide at this scale.

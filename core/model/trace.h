@@ -12,9 +12,11 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace strata {
@@ -54,6 +56,10 @@ struct Process {
     int32_t sortIndex = 0;
     bool hasSortIndex = false;
     std::vector<StringId> labels;
+    // The pid it had before an export gave it another (Strata's Perfetto export renumbers pid 0
+    // and ids past 2^31 and says so): the one shown (model/track_names.h).
+    std::optional<int64_t> originalPid;
+    int64_t shownPid() const { return originalPid.value_or(pid); }
 };
 
 struct Thread {
@@ -62,6 +68,8 @@ struct Thread {
     StringId name = 0;
     int32_t sortIndex = 0;
     bool hasSortIndex = false;
+    std::optional<int64_t> originalTid; // as Process::originalPid
+    int64_t shownTid() const { return originalTid.value_or(tid); }
 };
 
 struct Flow {
@@ -81,6 +89,12 @@ struct DeviceInfo {
     int32_t computeMinor = 0;
     int64_t clockRateKHz = 0;
     int64_t memoryClockRateKHz = 0;
+};
+
+// The short names of a trace's slice names (Trace::displayName), made on first use.
+struct DisplayNameCache {
+    std::once_flag once;
+    std::unordered_map<StringId, std::string> shortOf; // the names that have a shorter form
 };
 
 class Trace {
@@ -133,6 +147,13 @@ public:
     TimeNs start(SliceRef r) const { return tracks_[r.track].slices.start[r.index]; }
     TimeNs duration(SliceRef r) const { return tracks_[r.track].slices.dur[r.index]; }
     std::string_view name(SliceRef r) const { return str(tracks_[r.track].slices.name[r.index]); }
+    // The name a slice is shown by in tables, trees and labels (model/display_name.h): its
+    // templates and parameter lists elided, no two of the trace's slice and instant names
+    // reading the same; the full name (str) where nothing is shorter. Hover, Details and exports
+    // show the full name. Made for every name on first use, from any thread, then kept.
+    std::string_view displayName(StringId id) const;
+    // The same for a name given as text (the full name when the trace has no such string).
+    std::string_view displayName(std::string_view fullName) const;
     SliceKind kind(SliceRef r) const { return tracks_[r.track].slices.kind[r.index]; }
     const SliceExtra* extra(SliceRef r) const;
     const GpuActivity* gpu(SliceRef r) const;
@@ -173,6 +194,8 @@ private:
     std::optional<RunInfo> run_;
     std::map<StringId, uint32_t> nameColors_;
     std::vector<SectionSet> sections_; // ordered by correlation id
+    // Shared by copies (withSectionsOf keeps the strings and their ids).
+    std::shared_ptr<DisplayNameCache> displayNames_ = std::make_shared<DisplayNameCache>();
     IdIndex correlationIndex_;
     IdIndex externalIndex_;
     TimeRange bounds_;

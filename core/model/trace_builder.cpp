@@ -119,6 +119,17 @@ void TraceBuilder::setThreadName(int64_t pid, int64_t tid, StringId name) {
     t.tid = tid;
     t.name = name;
 }
+void TraceBuilder::setProcessOriginalPid(int64_t pid, int64_t original) {
+    auto& p = d->processes[pid];
+    p.pid = pid;
+    p.originalPid = original;
+}
+void TraceBuilder::setThreadOriginalTid(int64_t pid, int64_t tid, int64_t original) {
+    auto& t = d->threads[{pid, tid}];
+    t.pid = pid;
+    t.tid = tid;
+    t.originalTid = original;
+}
 void TraceBuilder::setThreadSortIndex(int64_t pid, int64_t tid, int32_t index) {
     auto& t = d->threads[{pid, tid}];
     t.pid = pid;

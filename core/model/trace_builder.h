@@ -56,6 +56,9 @@ public:
     void addProcessLabel(int64_t pid, StringId label);
     void setThreadName(int64_t pid, int64_t tid, StringId name);
     void setThreadSortIndex(int64_t pid, int64_t tid, int32_t index);
+    // The ids a process or thread had before an export renumbered them (Process::originalPid).
+    void setProcessOriginalPid(int64_t pid, int64_t original);
+    void setThreadOriginalTid(int64_t pid, int64_t tid, int64_t original);
     void setMetadata(std::string key, std::string value);
     void addDevice(const DeviceInfo& d);
     void setNameColor(StringId name, uint32_t argb); // the last one given for a name holds

@@ -8,10 +8,20 @@ std::string named(const Trace& trace, StringId name) {
 }
 } // namespace
 
+// The ids shown: those a process or thread had before an export renumbered them.
+int64_t shownPid(const Trace& trace, int64_t pid) {
+    const Process* p = trace.process(pid);
+    return p ? p->shownPid() : pid;
+}
+int64_t shownTid(const Trace& trace, int64_t pid, int64_t tid) {
+    const Thread* t = trace.thread(pid, tid);
+    return t ? t->shownTid() : tid;
+}
+
 std::string processGroupName(const Trace& trace, int64_t pid) {
     const Process* p = trace.process(pid);
     return (p && p->name ? named(trace, p->name) : std::string("Process")) + " " +
-           std::to_string(pid);
+           std::to_string(shownPid(trace, pid));
 }
 
 std::string deviceGroupName(const Trace& trace, int32_t device) {
@@ -26,7 +36,7 @@ std::string trackRowName(const Trace& trace, const Track& t) {
     case TrackKind::Thread: {
         const Thread* th = trace.thread(t.pid, t.tid);
         return (th && th->name ? named(trace, th->name) : std::string("Thread")) + " " +
-               std::to_string(t.tid);
+               std::to_string(shownTid(trace, t.pid, t.tid));
     }
     case TrackKind::GpuStream:
         return "Stream " + std::to_string(t.tid);
@@ -48,13 +58,14 @@ std::string trackFullName(const Trace& trace, TrackId id) {
     case TrackKind::Thread: {
         const Thread* th = trace.thread(t.pid, t.tid);
         const std::string name = th && th->name ? named(trace, th->name) : std::string();
-        label = name.empty() ? "Thread " + std::to_string(t.tid)
-                             : name + " [" + std::to_string(t.tid) + "]";
+        const std::string tid = std::to_string(shownTid(trace, t.pid, t.tid));
+        label = name.empty() ? "Thread " + tid : name + " [" + tid + "]";
         const Process* p = trace.process(t.pid);
+        const std::string pid = std::to_string(shownPid(trace, t.pid));
         if (p && p->name)
-            label += " \u00b7 " + named(trace, p->name) + " [" + std::to_string(t.pid) + "]";
+            label += " \u00b7 " + named(trace, p->name) + " [" + pid + "]";
         else
-            label += " \u00b7 pid " + std::to_string(t.pid);
+            label += " \u00b7 pid " + pid;
         break;
     }
     case TrackKind::GpuStream:
@@ -65,7 +76,7 @@ std::string trackFullName(const Trace& trace, TrackId id) {
         label = named(trace, t.name);
         break;
     case TrackKind::ProcessInstants:
-        label = "Instants \u00b7 pid " + std::to_string(t.pid);
+        label = "Instants \u00b7 pid " + std::to_string(shownPid(trace, t.pid));
         break;
     case TrackKind::GlobalInstants:
         label = "Global instants";

@@ -1,6 +1,7 @@
 #pragma once
 // What Strata calls processes, GPU devices and tracks, in one place for every view: the track
-// tree's group headers and rows, the Details panel's "Track" field, exports.
+// tree's group headers and rows, the Details panel's "Track" field, exports. A process or thread
+// an export renumbered shows the id it had (Process::originalPid): "python3 0" stays itself.
 #include "model/trace.h"
 
 #include <string>

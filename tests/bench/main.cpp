@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     if (cmd == "load-set") return strata::bench::loadSet(args);
     if (cmd == "export") return strata::bench::exportJson(args);
     if (cmd == "sections") return strata::bench::sections(args);
+    if (cmd == "names") return strata::bench::names(args);
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
     if (cmd == "docks") return strata::bench::docks(args);
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
                          "       strata-bench load-set [--threads N] [--release] FILE...\n"
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
+                         "       strata-bench names FILE [--rounds N]\n"
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
                          "       strata-bench docks FILE [--rounds N]\n"

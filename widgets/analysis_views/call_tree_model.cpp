@@ -53,10 +53,11 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
     if (!tree_ || !trace_ || !index.isValid()) return {};
     const CallNode& n = tree_->nodes[nodeOf(index)];
     auto d = [](TimeNs ns) { return QString::fromStdString(formatDuration(ns)); };
+    auto exact = [](TimeNs ns) { return QString::fromStdString(formatPreciseDuration(ns)); };
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Name:
-            return toQString(trace_->str(n.name));
+        case Name: // short; in full on hover, for sorting and in CSV
+            return toQString(trace_->displayName(n.name));
         case Total:
             return d(n.total);
         case Self:
@@ -78,6 +79,17 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
             return qulonglong(n.count);
         case Gpu:
             return qlonglong(n.gpu);
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case Name:
+            return wrappedText(trace_->str(n.name));
+        case Total:
+            return exact(n.total);
+        case Self:
+            return exact(n.self);
+        case Gpu:
+            return n.gpu ? exact(n.gpu) : QString();
         }
     } else if (role == Qt::TextAlignmentRole && index.column() != Name) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);

@@ -97,9 +97,10 @@ void FlameGraph::paintEvent(QPaintEvent*) {
                 ? QColor(0x90, 0x98, 0xa4)
                 : QColor::fromRgb(colors_.get(n.name, trace_->str(n.name), SliceKind::CpuOp));
         const QString name = b.node == 0 ? (tree_->bottomUp ? tr("all (bottom-up)") : tr("all"))
-                                         : toQString(trace_->str(n.name));
+                                         : toQString(trace_->displayName(n.name));
         if (!search_.isEmpty() && b.node != 0) {
-            if (name.contains(search_, Qt::CaseInsensitive))
+            // The full name is searched: a part the short one elides is found too.
+            if (toQString(trace_->str(n.name)).contains(search_, Qt::CaseInsensitive))
                 c = QColor(0xe0, 0x40, 0xa0);
             else
                 c = c.lighter(160);
@@ -135,12 +136,12 @@ bool FlameGraph::event(QEvent* e) {
             return true;
         }
         const CallNode& c = tree_->nodes[n];
-        auto d = [](TimeNs ns) { return QString::fromStdString(formatDuration(ns)); };
+        auto d = [](TimeNs ns) { return QString::fromStdString(formatPreciseDuration(ns)); };
         const double parent = c.parent == UINT32_MAX ? 0 : double(tree_->nodes[c.parent].total);
         QToolTip::showText(
             h->globalPos(),
             tr("%1\ntotal %2 (%3 of its parent), self %4, %5 slices, GPU %6")
-                .arg(n == 0 ? tr("all") : toQString(trace_->str(c.name)).left(200), d(c.total),
+                .arg(n == 0 ? tr("all") : wrappedText(trace_->str(c.name)), d(c.total),
                      parent > 0 ? QString::number(100.0 * double(c.total) / parent, 'f', 1) + " %"
                                 : QString("—"),
                      d(c.self))

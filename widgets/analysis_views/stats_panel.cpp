@@ -1,7 +1,7 @@
 #include "stats_panel.h"
 
 #include "charts/chart_export.h"
-#include "charts/row_table_model.h"
+#include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "model/cupti_names.h"
 #include "model/time_text.h"
@@ -43,31 +43,33 @@ struct BusyRow {
 } // namespace
 
 struct StatsPanel::Models {
+    // Names are shown short (Trace::displayName), in full on hover and in CSV.
+    std::shared_ptr<const Trace> trace;
+    QString shown(std::string_view full) const {
+        return toQString(trace ? trace->displayName(full) : full);
+    }
     RowTableModel<KernelRow> kernels{{
-        {"Kernel",
-         [](const KernelRow& r) { return QString::fromStdString(r.name); },
-         {},
-         [](const KernelRow& r) { return QString::fromStdString(r.name); }},
-        {"Launched by",
-         [](const KernelRow& r) { return QString::fromStdString(r.launchedBy); },
-         {}},
+        nameColumn<KernelRow>(
+            "Kernel",
+            [this](const KernelRow& r) {
+                return trace ? toQString(trace->displayName(r.nameId))
+                             : QString::fromStdString(r.name);
+            },
+            [](const KernelRow& r) { return QString::fromStdString(r.name); }),
+        nameColumn<KernelRow>(
+            "Launched by", [this](const KernelRow& r) { return shown(r.launchedBy); },
+            [](const KernelRow& r) { return QString::fromStdString(r.launchedBy); }),
         {"Category",
          [](const KernelRow& r) { return QString(kernelCategoryName(r.category)); },
          {}},
         {"Count", [](const KernelRow& r) { return QString::number(r.time.count); },
          [](const KernelRow& r) { return double(r.time.count); }},
-        {"Total", [](const KernelRow& r) { return d(double(r.time.total)); },
-         [](const KernelRow& r) { return double(r.time.total); }},
-        {"Mean", [](const KernelRow& r) { return d(r.time.mean); },
-         [](const KernelRow& r) { return r.time.mean; }},
-        {"Min", [](const KernelRow& r) { return d(double(r.time.min)); },
-         [](const KernelRow& r) { return double(r.time.min); }},
-        {"Median", [](const KernelRow& r) { return d(double(r.time.median)); },
-         [](const KernelRow& r) { return double(r.time.median); }},
-        {"P95", [](const KernelRow& r) { return d(double(r.time.p95)); },
-         [](const KernelRow& r) { return double(r.time.p95); }},
-        {"Max", [](const KernelRow& r) { return d(double(r.time.max)); },
-         [](const KernelRow& r) { return double(r.time.max); }},
+        timeColumn<KernelRow>("Total", [](const KernelRow& r) { return double(r.time.total); }),
+        timeColumn<KernelRow>("Mean", [](const KernelRow& r) { return r.time.mean; }),
+        timeColumn<KernelRow>("Min", [](const KernelRow& r) { return double(r.time.min); }),
+        timeColumn<KernelRow>("Median", [](const KernelRow& r) { return double(r.time.median); }),
+        timeColumn<KernelRow>("P95", [](const KernelRow& r) { return double(r.time.p95); }),
+        timeColumn<KernelRow>("Max", [](const KernelRow& r) { return double(r.time.max); }),
         {"% GPU", [](const KernelRow& r) { return pct(r.share); },
          [](const KernelRow& r) { return r.share; }},
         {"Launch latency",
@@ -90,17 +92,17 @@ struct StatsPanel::Models {
          }},
     }};
     RowTableModel<CpuOpRow> cpuOps{{
-        {"CPU op", [](const CpuOpRow& r) { return QString::fromStdString(r.name); }, {}},
+        nameColumn<CpuOpRow>(
+            "CPU op", [this](const CpuOpRow& r) { return shown(r.name); },
+            [](const CpuOpRow& r) { return QString::fromStdString(r.name); }),
         {"Count", [](const CpuOpRow& r) { return QString::number(r.count); },
          [](const CpuOpRow& r) { return double(r.count); }},
-        {"Total", [](const CpuOpRow& r) { return d(double(r.total)); },
-         [](const CpuOpRow& r) { return double(r.total); }},
-        {"Self", [](const CpuOpRow& r) { return d(double(r.self)); },
-         [](const CpuOpRow& r) { return double(r.self); }},
+        timeColumn<CpuOpRow>("Total", [](const CpuOpRow& r) { return double(r.total); }),
+        timeColumn<CpuOpRow>("Self", [](const CpuOpRow& r) { return double(r.self); }),
         {"GPU ops", [](const CpuOpRow& r) { return QString::number(r.gpuOps); },
          [](const CpuOpRow& r) { return double(r.gpuOps); }},
-        {"GPU time launched", [](const CpuOpRow& r) { return d(double(r.gpuTime)); },
-         [](const CpuOpRow& r) { return double(r.gpuTime); }},
+        timeColumn<CpuOpRow>("GPU time launched",
+                             [](const CpuOpRow& r) { return double(r.gpuTime); }),
     }};
     RowTableModel<CopyRow> copies{{
         {"Copy",
@@ -114,8 +116,7 @@ struct StatsPanel::Models {
          [](const CopyRow& r) { return double(r.count); }},
         {"Bytes", [](const CopyRow& r) { return groupedDigits(static_cast<long long>(r.bytes)); },
          [](const CopyRow& r) { return double(r.bytes); }},
-        {"Time", [](const CopyRow& r) { return d(double(r.time)); },
-         [](const CopyRow& r) { return double(r.time); }},
+        timeColumn<CopyRow>("Time", [](const CopyRow& r) { return double(r.time); }),
         {"GB/s", [](const CopyRow& r) { return QString::number(r.gbPerSecond, 'f', 2); },
          [](const CopyRow& r) { return r.gbPerSecond; }},
     }};
@@ -131,12 +132,9 @@ struct StatsPanel::Models {
         {"GPU / step", [](const BusyRow& r) { return r.what; }, {}},
         {"GPU", [](const BusyRow& r) { return QString::number(r.device); },
          [](const BusyRow& r) { return double(r.device); }},
-        {"Length", [](const BusyRow& r) { return d(double(r.span)); },
-         [](const BusyRow& r) { return double(r.span); }},
-        {"Busy", [](const BusyRow& r) { return d(double(r.busy)); },
-         [](const BusyRow& r) { return double(r.busy); }},
-        {"Idle", [](const BusyRow& r) { return d(double(r.idle)); },
-         [](const BusyRow& r) { return double(r.idle); }},
+        timeColumn<BusyRow>("Length", [](const BusyRow& r) { return double(r.span); }),
+        timeColumn<BusyRow>("Busy", [](const BusyRow& r) { return double(r.busy); }),
+        timeColumn<BusyRow>("Idle", [](const BusyRow& r) { return double(r.idle); }),
         {"Busy %",
          [](const BusyRow& r) { return pct(r.span > 0 ? double(r.busy) / double(r.span) : 0); },
          [](const BusyRow& r) { return r.span > 0 ? double(r.busy) / double(r.span) : 0; }},
@@ -261,6 +259,7 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     const OpStats* ops = a ? &a->opStats(groupByOp_) : nullptr;
     const GapCauses* gaps = a ? &a->gapCauses() : nullptr;
     const Advice* advice = a ? &a->advice() : nullptr;
+    m_->trace = a ? a->tracePtr() : nullptr;
     m_->kernels.setRows(ops ? ops->kernels : std::vector<KernelRow>{});
     m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
@@ -312,8 +311,9 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     categories_->replot();
     histogram_->replot();
     for (QTableView* t : tables_) t->resizeColumnsToContents();
-    if (tables_[1]->columnWidth(0) > 420) tables_[1]->setColumnWidth(0, 420);
-    if (tables_[2]->columnWidth(0) > 420) tables_[2]->setColumnWidth(0, 420);
+    // Short names are seldom wider; a wider one ends in "…", in full on hover.
+    for (int t : {1, 2})
+        if (tables_[size_t(t)]->columnWidth(0) > 640) tables_[size_t(t)]->setColumnWidth(0, 640);
 }
 
 void StatsPanel::selectKernelRow(int row) {
@@ -356,7 +356,7 @@ void StatsPanel::selectKernelRow(int row) {
     histogram_->xAxis->setTicker(ticker);
     histogram_->xAxis->setRange(-0.6, bins - 0.4);
     histogram_->xAxis->setLabel(tr("duration of %1 (log scale, 8 bins per decade)")
-                                    .arg(QString::fromStdString(k->name).left(80)));
+                                    .arg(toQString(analysis()->trace().displayName(k->nameId))));
     histogram_->yAxis->setRange(0, top * 1.15);
     histogram_->yAxis->setLabel(tr("kernels"));
     histogram_->replot();

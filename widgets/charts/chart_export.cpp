@@ -76,8 +76,11 @@ bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString*
             const QVariant raw = model->data(i, Qt::UserRole);
             const bool number =
                 raw.isValid() && raw.canConvert<double>() && raw.typeId() != QMetaType::QString;
+            // A text column's Qt::UserRole is its exact text (a full name behind a short one).
             QString text = number ? QString::number(raw.toDouble(), 'g', 15)
-                                  : model->data(i, Qt::DisplayRole).toString();
+                           : raw.typeId() == QMetaType::QString
+                               ? raw.toString()
+                               : model->data(i, Qt::DisplayRole).toString();
             if (text == QStringLiteral("—")) text.clear(); // "not applicable": an empty cell
             line << csvCell(text);
         }
@@ -144,7 +147,9 @@ bool saveTreeCsv(const QAbstractItemModel* model, const QString& path, QString* 
                 const bool number =
                     raw.isValid() && raw.typeId() != QMetaType::QString && raw.canConvert<double>();
                 cells << csvCell(number ? QString::number(raw.toDouble(), 'g', 15)
-                                        : model->data(i, Qt::DisplayRole).toString());
+                                 : raw.typeId() == QMetaType::QString
+                                     ? raw.toString()
+                                     : model->data(i, Qt::DisplayRole).toString());
             }
             out += cells.join(',').toUtf8() + '\n';
             walk(model->index(r, 0, parent), depth + 1);

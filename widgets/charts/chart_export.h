@@ -1,7 +1,8 @@
 #pragma once
 // Saving what a view shows: a QCustomPlot chart as PNG, SVG or PDF (by the file's suffix), and a
-// table model as CSV (its header, then every row; numbers from Qt::UserRole when a model gives
-// them, else the displayed text, "—" as an empty cell). One implementation for every chart and
+// table model as CSV (its header, then every row; numbers and exact texts, such as the full name
+// behind a short one, from Qt::UserRole when a model gives them, else the displayed text, "—" as
+// an empty cell). One implementation for every chart and
 // table of every view.
 #include <QString>
 

@@ -2,8 +2,10 @@
 // A read-only table over a vector of rows, its columns given as (header, text, number) functions:
 // every table of the docks (gaps, kernels, categories, CPU ops, copies, steps, findings, the
 // Range table) without a model class each. Qt::DisplayRole is the text, Qt::UserRole the number
-// (sorting, CSV; empty when the function gives none) or the text when a column has no number
-// function, Qt::ToolTipRole an optional tooltip, Qt::DecorationRole an optional colour or icon.
+// (sorting, CSV; empty when the function gives none) or, when a column has no number function,
+// its exact text (the full name behind a short one) or the text, Qt::ToolTipRole an optional
+// tooltip, Qt::DecorationRole an optional colour or icon. row_columns.h makes the usual columns
+// (a time: 4 significant digits, exact on hover; a name: short, full on hover and in CSV).
 #include <QAbstractTableModel>
 
 #include <functional>
@@ -18,6 +20,7 @@ template <typename Row> struct RowColumn {
     std::function<std::optional<double>(const Row&)> number; // empty: by the text
     std::function<QString(const Row&)> tooltip = {};
     std::function<QVariant(const Row&)> decoration = {};
+    std::function<QString(const Row&)> exact = {}; // the text in full (sorting, CSV)
     bool numeric() const { return bool(number); }
 };
 
@@ -56,7 +59,7 @@ public:
         case Qt::DisplayRole:
             return c.text(*row);
         case Qt::UserRole: {
-            if (!c.numeric()) return c.text(*row);
+            if (!c.numeric()) return c.exact ? c.exact(*row) : c.text(*row);
             const std::optional<double> v = c.number(*row);
             return v ? QVariant(*v) : QVariant();
         }

@@ -1,40 +1,31 @@
 #include "range_aggregation_model.h"
 
-#include "model/time_text.h"
+#include "charts/row_columns.h"
 #include "style/qt_text.h"
 
 namespace strata {
 
 namespace {
-QString time(TimeNs t) {
-    return QString::fromStdString(formatPreciseDuration(t));
-}
-TimeNs average(const RangeAggregateRow& r) {
-    return r.count ? r.total / static_cast<TimeNs>(r.count) : 0;
-}
 using Row = RangeAggregateRow;
+double average(const Row& r) {
+    return r.count ? double(r.total) / double(r.count) : 0;
+}
 
-// The names are read from the model's trace when a cell is asked for.
+// The names are read from the model's trace when a cell is asked for: short, in full on hover
+// and in CSV. Times in 4 significant digits, exact on hover and in CSV.
 std::vector<RowColumn<Row>> rangeColumns(const RangeAggregationModel* self) {
-    std::vector<RowColumn<Row>> cols;
-    cols.push_back({QObject::tr("Name"),
-                    [self](const Row& r) { return toQString(self->trace()->str(r.name)); },
-                    {},
-                    [self](const Row& r) { return toQString(self->trace()->str(r.name)); }});
-    cols.insert(cols.end(),
-                {
-                    {QObject::tr("Count"), [](const Row& r) { return QString::number(r.count); },
-                     [](const Row& r) { return double(r.count); }},
-                    {QObject::tr("Total"), [](const Row& r) { return time(r.total); },
-                     [](const Row& r) { return double(r.total); }},
-                    {QObject::tr("Self"), [](const Row& r) { return time(r.self); },
-                     [](const Row& r) { return double(r.self); }},
-                    {QObject::tr("Average"), [](const Row& r) { return time(average(r)); },
-                     [](const Row& r) { return double(average(r)); }},
-                    {QObject::tr("Max"), [](const Row& r) { return time(r.maxDuration); },
-                     [](const Row& r) { return double(r.maxDuration); }},
-                });
-    return cols;
+    return {
+        nameColumn<Row>(
+            QObject::tr("Name"),
+            [self](const Row& r) { return toQString(self->trace()->displayName(r.name)); },
+            [self](const Row& r) { return toQString(self->trace()->str(r.name)); }),
+        {QObject::tr("Count"), [](const Row& r) { return QString::number(r.count); },
+         [](const Row& r) { return double(r.count); }},
+        timeColumn<Row>(QObject::tr("Total"), [](const Row& r) { return double(r.total); }),
+        timeColumn<Row>(QObject::tr("Self"), [](const Row& r) { return double(r.self); }),
+        timeColumn<Row>(QObject::tr("Average"), average),
+        timeColumn<Row>(QObject::tr("Max"), [](const Row& r) { return double(r.maxDuration); }),
+    };
 }
 
 } // namespace

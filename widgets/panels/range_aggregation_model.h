@@ -1,7 +1,8 @@
 #pragma once
 // The Range table: the slices in a time range grouped by name (core/analysis/range_aggregation.h)
 // with Name, Count, Total, Self, Average and Max; a RowTableModel whose Qt::DisplayRole is text
-// with units and Qt::UserRole (SortRole) the number in ns or a count.
+// (short names, times in 4 significant digits) and Qt::UserRole (SortRole) the full name, or the
+// number in ns or a count; the tooltips give the full name and the exact times.
 #include "analysis/range_aggregation.h"
 #include "charts/row_table_model.h"
 

@@ -23,10 +23,13 @@ RangePanel::RangePanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     view_->setAlternatingRowColors(true);
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    // The numbers take the width they need, never elided ("796.1…57 ms"); the name takes the
+    // rest and ends in "…" when it must (in full on hover).
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->horizontalHeader()->setSectionResizeMode(RangeAggregationModel::Name,
                                                     QHeaderView::Stretch);
     view_->setWordWrap(false);
-    view_->setTextElideMode(Qt::ElideMiddle);
+    view_->setTextElideMode(Qt::ElideRight);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     summary_->setObjectName(QStringLiteral("rangeSummary"));
     summary_->setToolTip(tr("Slices are clipped to the range: one that crosses an edge counts "

@@ -21,7 +21,34 @@ QColor columnColor(const SectionViewData& v, size_t c) {
 }
 
 QString unitLabel(const SectionViewData& v) {
+    if (v.perIteration)
+        return v.ns ? QObject::tr("time per iteration (ns)") : QObject::tr("cycles per iteration");
     return v.ns ? QObject::tr("time per block (ns)") : QObject::tr("cycles per block");
+}
+
+// A chart with nothing to draw says why, in its middle.
+void sayWhyEmpty(QCustomPlot* plot, const QString& why) {
+    auto* text = new QCPItemText(plot);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setText(why);
+    plot->replot();
+}
+
+// Per column, what its box shows: the blocks' totals in it (a recording), or its values over the
+// iterations (an imported array).
+std::vector<std::vector<double>> boxValues(const SectionViewData& v) {
+    const size_t S = v.names.size();
+    std::vector<std::vector<double>> perSection(S);
+    if (v.perIteration) {
+        for (const std::vector<double>& row : v.iterations)
+            for (size_t s = 0; s < S && s < row.size(); ++s) perSection[s].push_back(row[s]);
+        return perSection;
+    }
+    for (const BlockSections& b : v.blocks)
+        for (size_t s = 0; s < S && s < b.bySection.size(); ++s)
+            if (b.bySection[s] > 0) perSection[s].push_back(b.bySection[s]);
+    return perSection;
 }
 
 void setSectionTicks(QCPAxis* axis, const SectionViewData& v) {
@@ -93,10 +120,7 @@ BoxStats boxStats(std::vector<double>& v) {
 void plotSectionBoxes(QCustomPlot* plot, const SectionViewData& v) {
     reset(plot);
     const size_t S = v.names.size();
-    std::vector<std::vector<double>> perSection(S);
-    for (const BlockSections& b : v.blocks)
-        for (size_t s = 0; s < S && s < b.bySection.size(); ++s)
-            if (b.bySection[s] > 0) perSection[s].push_back(b.bySection[s]);
+    std::vector<std::vector<double>> perSection = boxValues(v);
     double top = 0;
     for (size_t s = 0; s < S; ++s) {
         if (perSection[s].empty()) continue;
@@ -118,8 +142,9 @@ void plotSectionBoxes(QCustomPlot* plot, const SectionViewData& v) {
     plot->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
     plot->yAxis->setLabel(unitLabel(v));
     plot->xAxis->setLabel(
-        QObject::tr("section (box: quartiles; whiskers: 1.5 IQR; dots: outliers) — %1 blocks")
-            .arg(v.blocks.size()));
+        QObject::tr("section (box: quartiles; whiskers: 1.5 IQR; dots: outliers) — %1 %2")
+            .arg(v.perIteration ? v.iterations.size() : v.blocks.size())
+            .arg(v.perIteration ? QObject::tr("iterations") : QObject::tr("blocks")));
     plot->replot();
 }
 
@@ -154,14 +179,24 @@ void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v) {
     plot->xAxis->setTicker(whole);
     plot->xAxis->setRange(-0.6, double(I) - 0.4);
     plot->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
-    plot->xAxis->setLabel(QObject::tr("iteration (the n-th time a block entered a section)"));
-    plot->yAxis->setLabel(v.ns ? QObject::tr("time summed over blocks (ns)")
-                               : QObject::tr("cycles summed over blocks"));
+    if (v.perIteration) {
+        plot->xAxis->setLabel(QObject::tr("iteration (times[section][iteration])"));
+        plot->yAxis->setLabel(unitLabel(v));
+    } else {
+        plot->xAxis->setLabel(QObject::tr("iteration (the n-th time a block entered a section)"));
+        plot->yAxis->setLabel(v.ns ? QObject::tr("time summed over blocks (ns)")
+                                   : QObject::tr("cycles summed over blocks"));
+    }
     plot->replot();
 }
 
 void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highlight) {
     reset(plot);
+    if (v.perIteration)
+        return sayWhyEmpty(
+            plot, QObject::tr("No heatmap: an imported timer array has one value per section and "
+                              "iteration, no blocks.\nThe Box Plot and Iterations tabs show how "
+                              "its iterations vary."));
     const size_t B = v.blocks.size(), S = v.names.size();
     if (B == 0 || S == 0) {
         plot->replot();
@@ -248,15 +283,10 @@ std::vector<uint16_t> rasterSmTimeline(const SectionViewData& v, int bins) {
 void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight) {
     reset(plot);
     const size_t rows = size_t(smTimelineRows(v)), S = v.names.size();
-    if (rows == 0 || !v.launch || !v.launch->hasTimes) {
-        auto* text = new QCPItemText(plot);
-        text->position->setType(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(0.5, 0.5);
-        text->setText(QObject::tr("No SM timeline: these sections carry no %globaltimer times\n"
-                                  "(an imported timer array). Record them with sections.cuh."));
-        plot->replot();
-        return;
-    }
+    if (rows == 0 || !v.launch || !v.launch->hasTimes)
+        return sayWhyEmpty(
+            plot, QObject::tr("No SM timeline: these sections carry no %globaltimer times and no "
+                              "SMs\n(an imported timer array). Record them with sections.cuh."));
     const double spanUs = double(v.lanes.endNs - v.lanes.startNs) / 1000.0;
     const std::vector<uint16_t> cells = rasterSmTimeline(v, kTimelineBins);
     auto* map = new QCPColorMap(plot->xAxis, plot->yAxis);
@@ -325,10 +355,13 @@ QString sectionChartTip(SectionChart chart, const SectionViewData& v, double key
     switch (chart) {
     case SectionChart::Box:
         if (k < 0 || size_t(k) >= v.names.size() || value < 0) return {};
-        return QObject::tr("%1: %2 per block").arg(nameOf(v, size_t(k)), timeAndCycles(v, value));
+        return QObject::tr("%1: %2 per %3")
+            .arg(nameOf(v, size_t(k)), timeAndCycles(v, value),
+                 v.perIteration ? QObject::tr("iteration") : QObject::tr("block"));
     case SectionChart::Iterations: {
         if (k < 0 || size_t(k) >= v.iterations.size()) return {};
-        QString tip = QObject::tr("iteration %1, summed over blocks:").arg(k);
+        QString tip = v.perIteration ? QObject::tr("iteration %1:").arg(k)
+                                     : QObject::tr("iteration %1, summed over blocks:").arg(k);
         for (size_t s = 0; s < v.iterations[size_t(k)].size(); ++s)
             tip += "\n  " + nameOf(v, s) + ": " + timeAndCycles(v, v.iterations[size_t(k)][s]);
         return tip;

@@ -1,9 +1,10 @@
 #pragma once
 // The Sections view's charts, drawn with QCustomPlot from a SectionViewData: a box plot per
-// section across blocks, stacked bars per iteration, a block x section heatmap and the SM
-// timeline (one row per SM slot, each block's sections in time from %globaltimer). Each
-// function clears the plot and draws; `highlightBlock` (an index into SectionViewData::blocks,
-// or -1) is outlined where the chart shows blocks.
+// section across blocks (across iterations for an imported array), stacked bars per iteration, a
+// block x section heatmap and the SM timeline (one row per SM slot, each block's sections in time
+// from %globaltimer); the last two say why they are empty for an imported array (no blocks, no
+// times). Each function clears the plot and draws; `highlightBlock` (an index into
+// SectionViewData::blocks, or -1) is outlined where the chart shows blocks.
 #include "section_view_data.h"
 
 #include <QColor>

@@ -16,48 +16,64 @@ int SectionStatsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+bool SectionStatsModel::perIteration() const {
+    return data_ && data_->perIteration;
+}
+
+double SectionStatsModel::number(const SectionStat& s, int column) const {
+    // An array's figures are over its iterations (the samples), as strata-cli sections prints
+    // them; a recording's over its blocks' totals.
+    const ValueStats& v = perIteration() ? s.samples : s.blocks;
+    switch (column) {
+    case Samples:
+        return double(s.samples.count);
+    case Blocks:
+        return perIteration() ? s.samples.total : double(s.blocks.count);
+    case Mean:
+        return v.mean;
+    case Median:
+        return v.median;
+    case P95:
+        return v.p95;
+    case Max:
+        return v.max;
+    case Share:
+        return s.share;
+    default:
+        return 0;
+    }
+}
+
+bool SectionStatsModel::isTime(int column) const {
+    return (column >= Mean && column <= Max) || (column == Blocks && perIteration());
+}
+
 QVariant SectionStatsModel::data(const QModelIndex& index, int role) const {
     if (!data_ || !index.isValid() || index.row() >= rowCount()) return {};
     const SectionStat& s = data_->stats.sections[size_t(index.row())];
-    auto number = [&]() -> double {
-        switch (index.column()) {
-        case Samples:
-            return double(s.samples.count);
-        case Blocks:
-            return double(s.blocks.count);
-        case Mean:
-            return s.blocks.mean;
-        case Median:
-            return s.blocks.median;
-        case P95:
-            return s.blocks.p95;
-        case Max:
-            return s.blocks.max;
-        case Share:
-            return s.share;
-        default:
-            return 0;
-        }
-    };
-    const bool time = index.column() >= Mean && index.column() <= Max;
+    const int c = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        if (index.column() == Name) return QString::fromStdString(s.name);
-        if (index.column() == Share) return QString::number(100.0 * s.share, 'f', 1) + " %";
-        if (time) return sectionValueText(number(), data_->ns);
-        return QString::number(qlonglong(number()));
+        if (c == Name) return QString::fromStdString(s.name);
+        if (c == Share) return QString::number(100.0 * s.share, 'f', 1) + " %";
+        if (isTime(c)) return sectionValueText(number(s, c), data_->ns);
+        return QString::number(qlonglong(number(s, c)));
     case Qt::UserRole:
-        if (index.column() == Name) return QString::fromStdString(s.name);
-        return number();
-    case Qt::ToolTipRole:
-        if (time && data_->ns && data_->stats.clockHz > 0)
-            return QString("%1 cycles at %2 GHz")
-                .arg(number() * data_->stats.clockHz / 1e9, 0, 'f', 0)
-                .arg(data_->stats.clockHz / 1e9, 0, 'g', 4);
-        return {};
+        if (c == Name) return QString::fromStdString(s.name);
+        return number(s, c);
+    case Qt::ToolTipRole: {
+        if (!isTime(c)) return {};
+        // The exact value, and the cycles behind a time.
+        QString tip = QString::number(number(s, c), 'g', 15) + (data_->ns ? " ns" : " cycles");
+        if (data_->ns && data_->stats.clockHz > 0)
+            tip += QString(" = %1 cycles at %2 GHz")
+                       .arg(number(s, c) * data_->stats.clockHz / 1e9, 0, 'g', 15)
+                       .arg(data_->stats.clockHz / 1e9, 0, 'g', 4);
+        return tip;
+    }
     case Qt::TextAlignmentRole:
-        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return c == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     default:
         return {};
     }
@@ -65,17 +81,23 @@ QVariant SectionStatsModel::data(const QModelIndex& index, int role) const {
 
 QVariant SectionStatsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal) return {};
+    const bool it = perIteration();
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Samples:
-            return tr("Closed sections recorded (every block, every iteration)");
+            return it ? tr("Iterations: the array's values of the section")
+                      : tr("Closed sections recorded (every block, every iteration)");
         case Blocks:
-            return tr("Blocks that ran the section");
+            return it ? tr("The section's time over all iterations")
+                      : tr("Blocks that ran the section");
         case Mean:
         case Median:
         case P95:
         case Max:
-            return tr("Over blocks: each block's total time in the section");
+            return it ? tr("Over iterations (median: the middle value, the mean of the two "
+                           "middle ones for an even count; p95: nearest rank), as strata-cli "
+                           "sections gives them")
+                      : tr("Over blocks: each block's total time in the section");
         case Share:
             return tr("The section's time over all sections' time");
         default:
@@ -83,9 +105,12 @@ QVariant SectionStatsModel::headerData(int section, Qt::Orientation o, int role)
         }
     }
     if (role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Section", "Samples", "Blocks", "Mean / block",
-                                  "Median",  "P95",     "Max",    "Share"};
-    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+    static const char* perBlock[] = {"Section", "Samples", "Blocks", "Mean / block",
+                                     "Median",  "P95",     "Max",    "Share"};
+    static const char* perIter[] = {"Section", "Iterations", "Total", "Mean",
+                                    "Median",  "P95",        "Max",   "Share"};
+    if (section < 0 || section >= ColumnCount) return {};
+    return tr(it ? perIter[section] : perBlock[section]);
 }
 
 } // namespace strata

@@ -1,9 +1,7 @@
 #include "section_view_data.h"
 
-#include "model/time_text.h"
+#include "analysis/section_value_text.h"
 #include "style/qt_text.h"
-
-#include <cmath>
 
 namespace strata {
 
@@ -31,13 +29,12 @@ SectionViewData computeSectionView(const QString& title, std::vector<const Secti
             for (double& x : row) x *= k;
     }
     if (one.hasTimes) v.lanes = layoutSmLanes(v.blocks);
+    v.perIteration = !one.hasTimes;
     return v;
 }
 
 QString sectionValueText(double value, bool ns) {
-    if (!ns) return groupedDigits(std::llround(value)) + " cycles";
-    if (value < 100) return QString::number(value, 'f', value < 10 ? 2 : 1) + " ns";
-    return QString::fromStdString(formatDuration(TimeNs(std::llround(value))));
+    return toQString(formatSectionValue(value, ns));
 }
 
 } // namespace strata

@@ -25,13 +25,18 @@ struct SectionViewData {
     SmLaneLayout lanes;                          // of `launch` (empty for imports: no times)
     double clockHz = 0;                          // of `launch`: cycles -> ns (0: values in cycles)
     bool ns = false;                             // values in ns
+    // An imported timer array times[section][iteration] (no blocks, no %globaltimer): its
+    // statistics are over iterations (as strata-cli sections prints them), its box plot too;
+    // the heatmap and the SM timeline, which need blocks and times, are not offered.
+    bool perIteration = false;
 };
 
 // Computes the view of `sets` (pooled; the first is the one launch shown per block).
 SectionViewData computeSectionView(const QString& title, std::vector<const SectionSet*> sets);
 
-// A value of the view as text: a time ("12.3 µs", "850 ns", "3.5 ns") when `ns`, else cycles
-// ("12,345 cycles").
+// A value of the view as text (formatSectionValue, as strata-cli sections prints it): a time
+// ("12.35 µs", "850 ns", "183.3 ns", "3.500 ns") when `ns`, else cycles ("12 345 cycles",
+// "1 999.5 cycles").
 QString sectionValueText(double value, bool ns);
 
 } // namespace strata

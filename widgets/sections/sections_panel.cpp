@@ -52,7 +52,8 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
     slowestView_ = makeSortableTable(slowest_, this, false);
     auto* tableTab = new QSplitter(Qt::Vertical, this);
     tableTab->addWidget(statsView_);
-    auto* slowestBox = new QWidget(this);
+    slowestBox_ = new QWidget(this);
+    auto* slowestBox = slowestBox_;
     auto* sl = new QVBoxLayout(slowestBox);
     sl->setContentsMargins(0, 0, 0, 0);
     sl->addWidget(new QLabel(tr("Slowest blocks (select one to mark it on the heatmap and the SM "
@@ -211,15 +212,35 @@ void SectionsPanel::show(std::shared_ptr<SectionViewData> v) {
     highlight_ = -1;
     stats_->setData(view_.get());
     slowest_->setData(view_.get());
+    const bool perIteration = view_ && view_->perIteration;
+    // An array has no blocks and no times: no slowest blocks, no heatmap, no SM timeline.
+    slowestBox_->setVisible(!perIteration);
+    for (Tab t : {HeatmapTab, SmTimelineTab}) {
+        tabs_->setTabEnabled(int(t), !perIteration);
+        tabs_->setTabToolTip(int(t), perIteration
+                                         ? tr("Needs blocks and %globaltimer times: an imported "
+                                              "timer array has one value per section and "
+                                              "iteration")
+                                         : QString());
+    }
     if (view_) {
         const SectionStats& st = view_->stats;
-        QString text = tr("%1 %2, %3 blocks, values in %4")
-                           .arg(st.launches)
-                           .arg(st.launches == 1 ? tr("launch") : tr("launches"))
-                           .arg(st.blocks)
-                           .arg(st.ns ? tr("time (clock %1 GHz; hover for cycles)")
-                                            .arg(st.clockHz / 1e9, 0, 'g', 4)
-                                      : tr("cycles (no clock rate known)"));
+        const QString unit = st.ns ? tr("time (clock %1 GHz; hover for the exact value and "
+                                        "cycles)")
+                                         .arg(st.clockHz / 1e9, 0, 'g', 4)
+                                   : tr("cycles (no clock rate known)");
+        QString text =
+            perIteration
+                ? tr("Timer array: %1 sections × %2 iterations; statistics over iterations, "
+                     "values in %3")
+                      .arg(st.sections.size())
+                      .arg(view_->iterations.size())
+                      .arg(unit)
+                : tr("%1 %2, %3 blocks, values in %4")
+                      .arg(st.launches)
+                      .arg(st.launches == 1 ? tr("launch") : tr("launches"))
+                      .arg(st.blocks)
+                      .arg(unit);
         if (view_->columns.folded)
             text += tr("\nThe charts show the %1 sections with the most time; %L2 more are "
                        "folded into \"other\" (the table lists every section)")

@@ -2,10 +2,12 @@
 // The Sections dock: in-kernel timer sections (kernels/include/strata/sections.cuh) of the
 // current trace's kernel launches, and the timer arrays imported into it (File > Import Timer
 // Sections…: they belong to the trace, Trace::sections(), with no launch). For the chosen launch,
-// or all launches of a kernel, or an imported array: a table per section, the slowest blocks, a box
-// plot per section across blocks, stacked bars per iteration, a block x section heatmap and the SM
-// timeline. Selecting a kernel with sections on the timeline shows its launch; every table exports
-// CSV and every chart PNG/SVG/PDF. Computed off the GUI thread.
+// or all launches of a kernel: a table per section, the slowest blocks, a box plot per section
+// across blocks, stacked bars per iteration, a block x section heatmap and the SM timeline. For an
+// imported array times[section][iteration]: the table over iterations (as strata-cli sections),
+// a box plot across iterations and the iterations' bars; the heatmap and SM timeline tabs are off
+// (they need blocks and times) and say why. Selecting a kernel with sections on the timeline shows
+// its launch; every table exports CSV and every chart PNG/SVG/PDF. Computed off the GUI thread.
 #include "section_view_data.h"
 #include "workspace/trace_panel.h"
 
@@ -68,6 +70,7 @@ private:
     QTabWidget* tabs_;
     QTableView* statsView_;
     QTableView* slowestView_;
+    QWidget* slowestBox_ = nullptr;
     SectionStatsModel* stats_;
     SlowestBlocksModel* slowest_;
     QCustomPlot* charts_[4] = {};

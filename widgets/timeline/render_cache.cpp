@@ -48,7 +48,7 @@ const QString& TimelineRenderCache::label(StringId id) {
     static const QString kEmpty;
     if (id >= labels_.size()) return kEmpty;
     if (!labelDone_[id]) {
-        labels_[id] = toQString(trace_->str(id));
+        labels_[id] = toQString(trace_->displayName(id)); // short; the tooltip has it whole
         labelDone_[id] = 1;
     }
     return labels_[id];

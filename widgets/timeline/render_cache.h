@@ -32,7 +32,7 @@ public:
     double counterMax(TrackId id) const { return id < counterMax_.size() ? counterMax_[id] : 0; }
     QRgb color(StringId name, SliceKind kind);
 
-    // Label of a string id, cached.
+    // Label of a string id (its short display name, Trace::displayName), cached.
     const QString& label(StringId id);
     // The label as prepared text fitting `width` px (elided, widths quantized to 12 px so
     // panning reuses it), or null when not even an ellipsis fits. Cached across frames.

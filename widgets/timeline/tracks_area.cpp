@@ -5,6 +5,7 @@
 #include "instant_marks.h"
 #include "model/time_text.h"
 #include "style/gap_style.h"
+#include "style/qt_text.h"
 #include "timeline_painter.h"
 #include "timeline_state.h"
 
@@ -120,10 +121,10 @@ std::optional<GapSpan> TracksArea::gapAt(QPoint pos) const {
 
 QString TracksArea::sliceTooltip(const TimelinePainter::Hit& hit) const {
     const Track& track = s_.trace->track(hit.slice.track);
-    auto line = [&](SliceIndex i) {
+    auto line = [&](SliceIndex i) { // the full name and the exact duration
         return QStringLiteral("%1\n%2").arg(
-            painter_.cache().label(track.slices.name[i]),
-            QString::fromStdString(formatDuration(track.slices.dur[i])));
+            wrappedText(s_.trace->name(SliceRef{hit.slice.track, i})),
+            QString::fromStdString(formatPreciseDuration(track.slices.dur[i])));
     };
     if (hit.merged)
         return QStringLiteral("%1 slices merged here (zoom in to tell them apart)\nlongest: %2")

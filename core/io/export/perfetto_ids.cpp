@@ -112,8 +112,13 @@ void PerfettoIds::assign(const PerfettoIdSpace& before, const std::string& label
         ExportProcess e;
         e.pid = pidOf_[p];
         const Process* proc = t.process(p);
+        const int64_t shown = proc ? proc->shownPid() : p;
+        if (e.pid != shown) e.original = shown;
         e.name = proc && proc->name ? std::string(t.str(proc->name)) : std::string();
-        if (e.name.empty()) e.name = "Process " + std::to_string(p);
+        // A made-up name is marked (strata_unnamed) so a re-import drops it; under a set's
+        // label (several traces in one file) the label is information, so it is kept.
+        e.unnamed = e.name.empty() && label.empty();
+        if (e.name.empty()) e.name = "Process " + std::to_string(shown);
         e.name = label + e.name;
         e.sortIndex = sortIndex(int64_t(sortBase) + sort++);
         processes_.push_back(e);
@@ -142,19 +147,22 @@ void PerfettoIds::assign(const PerfettoIdSpace& before, const std::string& label
             pid_[i] = pidOf_[tr.pid];
             const int64_t base = threadTid(tr.pid, tr.tid);
             const Thread* th = t.thread(tr.pid, tr.tid);
+            const int64_t shown = th ? th->shownTid() : tr.tid;
             std::string name = th && th->name ? std::string(t.str(th->name)) : std::string();
-            if (name.empty()) name = "Thread " + std::to_string(tr.tid);
+            const bool unnamed = name.empty();
+            if (unnamed) name = "Thread " + std::to_string(shown);
             const int64_t s = th && th->hasSortIndex ? int64_t(th->sortIndex) * 64 : 0;
-            if (tr.lane == 0) {
-                tid_[i] = base;
-                threads_.push_back({pid_[i], base, name, sortIndex(s)});
-            } else {
-                tid_[i] = freshTid();
+            ExportThread e{pid_[i], base, name, sortIndex(s), std::nullopt, unnamed};
+            if (tr.lane > 0) {
+                e.tid = freshTid();
                 ++overlapThreads_;
-                threads_.push_back({pid_[i], tid_[i],
-                                    name + " (overlapping, lane " + std::to_string(tr.lane) + ")",
-                                    sortIndex(s + std::min<uint32_t>(tr.lane, 63))});
+                e.name += " (overlapping, lane " + std::to_string(tr.lane) + ")";
+                e.sortIndex = sortIndex(s + std::min<uint32_t>(tr.lane, 63));
             }
+            // An extra lane is a thread of its own in the file; it shows its thread's id.
+            if (e.tid != shown) e.original = shown;
+            tid_[i] = e.tid;
+            threads_.push_back(std::move(e));
             break;
         }
         case TrackKind::GpuStream: {
@@ -172,7 +180,7 @@ void PerfettoIds::assign(const PerfettoIdSpace& before, const std::string& label
             }
             const int32_t s = int32_t(std::clamp<int64_t>(tr.tid, 0, 1 << 20)) * 64 +
                               int32_t(std::min<uint32_t>(tr.lane, 63));
-            threads_.push_back({pid_[i], tid_[i], name, s});
+            threads_.push_back({pid_[i], tid_[i], name, s, std::nullopt, false});
             break;
         }
         case TrackKind::GlobalInstants:

@@ -6,10 +6,14 @@
 // device and stream ids travel in the events' args, as Kineto writes them); a track lane that
 // holds slices overlapping the main lane (model/spill_lanes) becomes a thread of its own named
 // "<thread> (overlapping, lane N)". Names and sort indices put the CPU processes first, then
-// the GPU devices in order.
+// the GPU devices in order. A CPU process or thread whose id changed keeps the id it had
+// (ExportProcess::original, written as "strata_pid" / "strata_tid" in its name event), and one
+// without a name gets "Process N" / "Thread N" marked as made up ("strata_unnamed"): Strata reads
+// both back, so "python3 0" does not come back as "python3 1073741824".
 #include "model/trace.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,8 @@ struct ExportProcess {
     std::string name;
     std::string label; // process_labels (a GPU's model name), or empty
     int32_t sortIndex = 0;
+    std::optional<int64_t> original; // the pid shown before, when `pid` differs from it
+    bool unnamed = false;            // `name` is made up ("Process 12")
 };
 
 struct ExportThread {
@@ -27,6 +33,8 @@ struct ExportThread {
     int64_t tid = 0;
     std::string name;
     int32_t sortIndex = 0;
+    std::optional<int64_t> original; // the tid shown before, when `tid` differs from it
+    bool unnamed = false;            // `name` is made up ("Thread 12")
 };
 
 // The ids a file's traces have taken so far: an export of several traces (the ranks of a job)

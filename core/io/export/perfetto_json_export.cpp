@@ -49,16 +49,17 @@ public:
           asyncSalt_(uint64_t(uint32_t(sortBase)) << 24) {}
 
     bool run() {
-        origin_ = t_.bounds().start;
+        // Timestamps as recorded (absolute), so the file lines up with other traces of the run.
         file_.total += progressUnits(t_);
-        writePerfettoHeader(out_, t_, o_, origin_);
-        if (!events(origin_)) return false;
+        writePerfettoHeader(out_, t_, o_);
+        if (!events(0)) return false;
         out_.raw("\n]}\n");
         out_.flush();
         return true;
     }
 
-    // The trace's events, with `origin` (in its own clock) written as time 0.
+    // The trace's events, with `origin` (in its own clock) written as time 0: 0 for one trace
+    // (absolute time), minus its offset for a trace of a set.
     bool events(TimeNs origin) {
         origin_ = origin;
         metadataEvents();
@@ -99,7 +100,7 @@ private:
 
     void metadataEvents() {
         for (const ExportProcess& p : ids_.processes()) {
-            meta("process_name", p.pid, 0, "name", p.name);
+            nameEvent("process_name", p.pid, 0, p.name, "strata_pid", p.original, p.unnamed);
             if (!p.label.empty()) meta("process_labels", p.pid, 0, "labels", p.label);
             beginEvent();
             out_.raw("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": ");
@@ -109,7 +110,8 @@ private:
             out_.raw("}}");
         }
         for (const ExportThread& th : ids_.threads()) {
-            meta("thread_name", th.pid, th.tid, "name", th.name);
+            nameEvent("thread_name", th.pid, th.tid, th.name, "strata_tid", th.original,
+                      th.unnamed);
             beginEvent();
             out_.raw("{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": ");
             out_.i64(th.pid);
@@ -119,6 +121,30 @@ private:
             out_.i64(th.sortIndex);
             out_.raw("}}");
         }
+    }
+    // A process_name / thread_name event, with the id it replaces (`idKey`) and whether the name
+    // is made up (io/export/perfetto_ids.h).
+    void nameEvent(const char* what, int64_t pid, int64_t tid, std::string_view name,
+                   const char* idKey, std::optional<int64_t> original, bool unnamed) {
+        beginEvent();
+        out_.raw("{\"ph\": \"M\", \"name\": \"");
+        out_.raw(what);
+        out_.raw("\", \"pid\": ");
+        out_.i64(pid);
+        if (tid) {
+            out_.raw(", \"tid\": ");
+            out_.i64(tid);
+        }
+        out_.raw(", \"args\": {\"name\": ");
+        out_.str(name);
+        if (original) {
+            out_.raw(", \"");
+            out_.raw(idKey);
+            out_.raw("\": ");
+            out_.i64(*original);
+        }
+        if (unnamed) out_.raw(", \"strata_unnamed\": true");
+        out_.raw("}}");
     }
     void meta(const char* what, int64_t pid, int64_t tid, const char* key, std::string_view v) {
         beginEvent();
@@ -419,15 +445,11 @@ PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>&
         r.error = "a range cannot be exported for a set of traces (ranges are per trace)";
         return r;
     }
-    std::optional<TimeNs> origin;
-    for (const PerfettoExportPart& p : parts)
-        if (p.trace && p.trace->bounds().end > p.trace->bounds().start)
-            origin = std::min(origin.value_or(INT64_MAX), p.trace->bounds().start + p.offset);
     JsonOut out(sink);
     FileState file;
     for (const PerfettoExportPart& p : parts)
         if (p.trace) file.total += progressUnits(*p.trace);
-    writePerfettoSetHeader(out, parts, origin.value_or(0));
+    writePerfettoSetHeader(out, parts);
     PerfettoIdSpace space;
     bool done = true;
     for (size_t i = 0; i < parts.size() && done; ++i) {
@@ -436,7 +458,7 @@ PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>&
         // highest device.
         const int32_t sortBase = int32_t(std::min<size_t>(i, 1000) * 2'000'000);
         Writer w(*parts[i].trace, out, options, r, file, space, parts[i].label + ": ", sortBase);
-        done = w.events(origin.value_or(0) - parts[i].offset);
+        done = w.events(-parts[i].offset); // absolute, in the reference rank's clock
     }
     if (done) out.raw("\n]}\n");
     out.flush();

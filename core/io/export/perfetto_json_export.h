@@ -1,12 +1,13 @@
 #pragma once
-// Export as Perfetto / Chrome Trace Event JSON (docs/export.md): the object form with
-// displayTimeUnit; ts/dur in microseconds exact to the nanosecond, relative to the trace start
-// (the absolute origin in otherData.strata_origin_ns); positive 32-bit pids and tids, never 0
-// (io/export/perfetto_ids.h); slices as X events strictly nested per tid; launch -> GPU op links
-// and the trace's flows as v2 flows (bind_id + flow_out/flow_in, ids unique in the file; a
-// slice in several flows gets v1 s/f events for the others); counters as C events; instants;
-// async slices as b/e; Kineto's categories and args so that Strata, HTA and Perfetto read the
-// GPU devices and streams back. Written in one pass, streaming (no document in memory).
+// Export as Perfetto / Chrome Trace Event JSON (docs/export.md): the object form, without
+// displayTimeUnit; ts/dur in microseconds exact to the nanosecond, in the trace's own time base
+// (absolute, as the source had them: exports of several ranks line up); positive 32-bit pids and
+// tids, never 0, the ids they replace kept for Strata's reader (io/export/perfetto_ids.h); slices
+// as X events strictly nested per tid; launch -> GPU op links and the trace's flows as v2 flows
+// (bind_id + flow_out/flow_in, ids unique in the file; a slice in several flows gets v1 s/f events
+// for the others); counters as C events; instants; async slices as b/e; Kineto's categories and
+// args so that Strata, HTA and Perfetto read the GPU devices and streams back. Written in one pass,
+// streaming (no document in memory).
 #include "io/export/export_sink.h"
 #include "model/trace.h"
 
@@ -72,9 +73,8 @@ PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& p
 PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
                                        const PerfettoExportOptions& options = {});
 
-// Several traces on one timeline: time 0 is the earliest shifted timestamp (its absolute value
-// in otherData.strata_origin_ns), otherData.strata_parts lists each part's label, source and
-// offset. options.range is refused (ranges are per trace); options.sourceFile is not used.
+// Several traces on one timeline: each in absolute time shifted by its offset (the reference
+// rank's clock), otherData.strata_parts lists each part's label, source and offset. options.range is refused (ranges are per trace); options.sourceFile is not used.
 PerfettoExportResult exportPerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
                                            const std::string& path,
                                            const PerfettoExportOptions& options = {});

@@ -164,11 +164,8 @@ void writeSliceArgs(JsonOut& out, const Trace& t, TrackId ti, SliceIndex i,
     if (open) out.raw("}");
 }
 
-void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptions& o,
-                         TimeNs origin) {
-    out.raw("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"exported_by\": \"strata\", "
-            "\"strata_origin_ns\": ");
-    out.str(std::to_string(origin));
+void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptions& o) {
+    out.raw("{\"otherData\": {\"exported_by\": \"strata\"");
     if (!o.sourceFile.empty()) {
         out.raw(", \"source\": ");
         out.str(o.sourceFile);
@@ -244,12 +241,8 @@ void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptio
     out.raw(",\n\"traceEvents\": [");
 }
 
-void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts,
-                            TimeNs origin) {
-    out.raw("{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"exported_by\": \"strata\", "
-            "\"strata_origin_ns\": ");
-    out.str(std::to_string(origin));
-    out.raw(", \"strata_parts\": [");
+void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts) {
+    out.raw("{\"otherData\": {\"exported_by\": \"strata\", \"strata_parts\": [");
     bool first = true;
     for (const PerfettoExportPart& p : parts) {
         out.raw(first ? "\n  {\"label\": " : ",\n  {\"label\": ");

@@ -9,14 +9,13 @@
 
 namespace strata {
 
-// {"displayTimeUnit", "otherData" (origin, source, range, the source's metadata),
-// deviceProperties, distributedInfo, schemaVersion, strata_run, then "traceEvents": [.
-void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptions& o,
-                         TimeNs origin);
-// The same for several traces in one file (writePerfettoJsonSet): "otherData" with the origin
-// and "strata_parts": [{"label", "source", "offset_ns", "run"?}], then "traceEvents": [.
-void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts,
-                            TimeNs origin);
+// {"otherData" (source, range, the source's metadata), deviceProperties, distributedInfo,
+// schemaVersion, strata_run, then "traceEvents": [. No displayTimeUnit: readers that honour it
+// took "ns" as the unit of ts (which is µs) and showed times 1000x off.
+void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptions& o);
+// The same for several traces in one file (writePerfettoJsonSet): "otherData" with
+// "strata_parts": [{"label", "source", "offset_ns", "run"?}], then "traceEvents": [.
+void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts);
 // ', "args": {...}' of slice i of track ti when it has any: GPU activity with Kineto's names,
 // correlation, External id, colour, the range-edge mark (counted in edgeSlices), then the
 // slice's own args (those not already written).

@@ -228,11 +228,19 @@ void ChromeEventParser::Impl::metadataEvent(int64_t pid, int64_t tid) {
             return;
         }
         const StringId v = b.intern(a->s);
+        // Strata's export: the id this one replaces, and a made-up name ("Thread 12") that
+        // is no name at all (io/export/perfetto_ids.h).
+        const ArgItem* unnamedArg = arg("strata_unnamed");
+        const bool unnamed =
+            unnamedArg && unnamedArg->type == ArgValue::Type::Bool && unnamedArg->b;
+        int64_t original;
         if (ev.name == "process_name") {
-            b.setProcessName(pid, v);
+            if (!unnamed) b.setProcessName(pid, v);
+            if (argInt(arg("strata_pid"), &original)) b.setProcessOriginalPid(pid, original);
             namedProcesses.insert(pid);
         } else if (ev.name == "thread_name") {
-            b.setThreadName(pid, tid, v);
+            if (!unnamed) b.setThreadName(pid, tid, v);
+            if (argInt(arg("strata_tid"), &original)) b.setThreadOriginalTid(pid, tid, original);
             namedThreads.insert({pid, tid});
         } else {
             b.addProcessLabel(pid, v);

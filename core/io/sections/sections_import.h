@@ -1,7 +1,8 @@
 #pragma once
 // Reads in-kernel timer sections from a file (model/kernel_sections.h):
-//   .npy      times[section][iteration], int64 or int32, 2-D, C or Fortran order (the
-//             Quadrants/Genesis clock_counter layout); names from `names` or "section N"
+//   .npy      times[section][iteration], int64, int32, uint64 or uint32, 2-D, C or Fortran
+//             order (the Quadrants/Genesis clock_counter layout); names from `names` or
+//             "section N"
 //   .csv      a header row of section names, then one row per iteration
 //   .json     {"sections": [names], "clock_hz": number?, "times": [[...], ...]}, one inner list
 //             per section

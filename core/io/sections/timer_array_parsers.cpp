@@ -155,15 +155,19 @@ SectionsImport parseNpySections(const std::string& path, std::string_view b,
         return fail(path,
                     "the .npy header has no descr, fortran_order or shape: " + std::string(header));
     descr = descr.substr(1, descr.size() - 2);
+    // Signed or unsigned 64- or 32-bit little-endian integers: uint64 is what clock64() deltas
+    // naturally are.
     size_t item = 0;
-    if (descr == "<i8" || descr == "=i8")
-        item = 8;
-    else if (descr == "<i4" || descr == "=i4")
-        item = 4;
-    else
+    bool isUnsigned = false;
+    const std::string_view type = descr.size() == 3 ? descr.substr(1) : std::string_view();
+    if (descr.size() == 3 && (descr[0] == '<' || descr[0] == '=')) {
+        item = type == "i8" || type == "u8" ? 8 : type == "i4" || type == "u4" ? 4 : 0;
+        isUnsigned = type[0] == 'u';
+    }
+    if (item == 0)
         return fail(path, "dtype '" + std::string(descr) +
-                              "' is not supported: the timer array must be int64 or int32 "
-                              "(little-endian '<i8' or '<i4')");
+                              "' is not supported: the timer array must be int64, int32, uint64 "
+                              "or uint32 (little-endian '<i8', '<i4', '<u8' or '<u4')");
     std::vector<size_t> dims;
     for (size_t at = 1; at < shape.size();) {
         while (at < shape.size() && (shape[at] == ' ' || shape[at] == ',')) ++at;
@@ -190,24 +194,39 @@ SectionsImport parseNpySections(const std::string& path, std::string_view b,
                               std::to_string(S * I * item) + " (the file is cut short)");
     const bool colMajor = fortran.find("True") != std::string_view::npos;
     const char* data = b.data() + dataAt;
+    auto cell = [&](size_t s, size_t i) -> const char* {
+        return data + (colMajor ? i * S + s : s * I + i) * item;
+    };
     auto raw = [&](size_t s, size_t i) -> int64_t {
-        const size_t k = colMajor ? i * S + s : s * I + i;
         if (item == 8) {
             int64_t v;
-            std::memcpy(&v, data + k * 8, 8);
+            std::memcpy(&v, cell(s, i), 8);
+            return v;
+        }
+        if (isUnsigned) {
+            uint32_t v;
+            std::memcpy(&v, cell(s, i), 4);
             return v;
         }
         int32_t v;
-        std::memcpy(&v, data + k * 4, 4);
+        std::memcpy(&v, cell(s, i), 4);
         return v;
     };
     for (size_t s = 0; s < S; ++s)
-        for (size_t i = 0; i < I; ++i)
-            if (raw(s, i) < 0)
-                return fail(path, "times[" + std::to_string(s) + "][" + std::to_string(i) +
-                                      "] = " + std::to_string(raw(s, i)) +
-                                      " is negative: a clock delta cannot be (a wrapped 32-bit "
-                                      "clock, or start and end swapped?)");
+        for (size_t i = 0; i < I; ++i) {
+            if (raw(s, i) >= 0) continue;
+            const std::string at = "times[" + std::to_string(s) + "][" + std::to_string(i) + "] = ";
+            if (isUnsigned) { // a uint64 past 2^63 - 1: a wrapped subtraction, not a delta
+                uint64_t v;
+                std::memcpy(&v, cell(s, i), 8);
+                return fail(path, at + std::to_string(v) +
+                                      " is past 2^63 - 1: a clock delta this large is a wrapped "
+                                      "subtraction (end before start?)");
+            }
+            return fail(path, at + std::to_string(raw(s, i)) +
+                                  " is negative: a clock delta cannot be (a wrapped 32-bit "
+                                  "clock, or start and end swapped?)");
+        }
     SectionsImport r;
     SectionSet set = arraySet(path, S, I, raw);
     if (std::string e = nameSections(set.names, o, S, false); !e.empty()) return fail(path, e);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a Perfetto JSON export against the importer rules of docs/export.md, independently of
 Strata's code: strict JSON (UTF-8, no NaN/Infinity), no number in exponent form, the object form
-with displayTimeUnit, positive 32-bit pids and tids (never 0), X events strictly nested per
+without a displayTimeUnit other than Kineto's "ms" (older trace processors took "ns" as the unit of
+ts, which is µs, and showed every time 1000x off), positive 32-bit pids and tids (never 0), X events strictly nested per
 (pid, tid), every v2 flow id with exactly one flow_out and one flow_in, every v1 flow id with one
 's' and one 'f' (and not used by a v2 flow), a process_name for every pid and a thread_name for
 every (pid, tid) that events use. Prints 'ok <events> <x> <v2 flows> <v1 flows>' or the problems
@@ -35,8 +36,8 @@ def main(path):
     if not isinstance(doc, dict) or 'traceEvents' not in doc:
         problems.append('not the object form with traceEvents')
         doc = {'traceEvents': doc if isinstance(doc, list) else []}
-    if 'displayTimeUnit' not in doc:
-        problems.append('no displayTimeUnit')
+    if doc.get('displayTimeUnit', 'ms') != 'ms':
+        problems.append('displayTimeUnit %r while ts is in microseconds' % doc['displayTimeUnit'])
     pnames, tnames, used_p, used_t = set(), set(), set(), set()
     lanes = collections.defaultdict(list)
     bind = collections.defaultdict(lambda: [0, 0])
