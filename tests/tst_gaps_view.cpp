@@ -1,4 +1,4 @@
-// The Gaps dock on the hand-made trace of tst_gap_causes (one gap of each cause, 100 ns each,
+// The Gaps dock on the hand-made trace of tst_gap_causes (one gap of four causes, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
 #include "analysis/gpu_ops.h"
@@ -58,12 +58,17 @@ private slots:
         // Rows in the analysis' order (by start); times from the trace start (-50).
         QCOMPARE(cell(m, 0, GapsTableModel::Start), QString("150 ns"));
         QCOMPARE(cell(m, 0, GapsTableModel::Length), QString("100 ns"));
-        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("launch_bound"));
-        QCOMPARE(cell(m, 0, GapsTableModel::Late), QString("50 ns"));
+        // Where the gap's time went (gapCausesTrace): aten::add 40, queued 35, untraced 20, the
+        // launch call 5.
+        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("CPU-bound"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Late), QString("60 ns"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Because), QString("CPU busy: aten::add 40 ns"));
         QCOMPARE(cell(m, 0, GapsTableModel::CpuWork),
-                 QString("aten::add (30 ns), cudaLaunchKernel (10 ns)"));
+                 QString("aten::add 40 ns; queued after the launch returned 35 ns; untraced, "
+                         "outside any traced slice 20 ns; cudaLaunchKernel 5 ns"));
         QCOMPARE(cell(m, 1, GapsTableModel::Cause), QString("synchronization"));
-        QCOMPARE(cell(m, 1, GapsTableModel::Because), QString("after cudaDeviceSynchronize"));
+        QCOMPARE(cell(m, 1, GapsTableModel::Because),
+                 QString("blocked in cudaDeviceSynchronize 70 ns"));
         QCOMPARE(cell(m, 2, GapsTableModel::Cause), QString("dependency"));
         QCOMPARE(cell(m, 2, GapsTableModel::Late), QString("—"));
         QCOMPARE(cell(m, 3, GapsTableModel::Cause), QString("unattributed"));
@@ -130,7 +135,7 @@ private slots:
         // The advisor says pageable copies are there.
         bool pageable = false;
         for (int r = 0; r < p.findingsModel()->rowCount(); ++r)
-            pageable = pageable || cell(p.findingsModel(), r, 1) == QString("pageable");
+            pageable = pageable || cell(p.findingsModel(), r, 3) == QString("pageable");
         QVERIFY(pageable);
         // Grouped by the launching op: gemm_k under aten::mm.
         p.setGroupByOp(true);

@@ -58,7 +58,9 @@ int stats(const Args& args) {
         .files(&files, 1, 1);
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", files.front());
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("stats", files.front(), &loadMs));
     if (!trace) return 1;
     const Trace& t = *trace;
     top = std::max<uint64_t>(1, top);
@@ -71,6 +73,7 @@ int stats(const Args& args) {
 
     if (json) {
         nlohmann::json j;
+        j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         j["warnings"] = gaps.warnings;
         j["kernel_time_us"] = us(double(st.kernelTime));
