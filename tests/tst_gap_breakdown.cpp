@@ -89,7 +89,8 @@ private slots:
         // The dominant frame is zoom, in the user's preprocess (scipy is a library).
         const GapPart* d = b.dominantCpu();
         QVERIFY(d);
-        QCOMPARE(nameOf(*t, d->name), std::string_view("scipy/ndimage/_interpolation.py(100): zoom"));
+        QCOMPARE(nameOf(*t, d->name),
+                 std::string_view("scipy/ndimage/_interpolation.py(100): zoom"));
         QCOMPARE(nameOf(*t, d->context), std::string_view("preprocess.py(10): preprocess"));
         QCOMPARE(d->time, TimeNs(117'500));
         QCOMPARE(part(*t, b, GapPartKind::Cpu, "preprocess.py(10): preprocess")->time,
@@ -111,7 +112,8 @@ private slots:
         f.launch(56'000, 500, 2);
         f.kernel(0, 7, 60'000, 10'000, "K2", 2);
         const auto t = f.build();
-        const ExplainedGap* e = deviceGapAt(explainGpuGaps(*t, 1'000), 10'000);
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
         QVERIFY(e);
         QCOMPARE(int(e->cause), int(GapCause::Synchronization));
         QCOMPARE(t->name(e->blockingCall), std::string_view("cudaDeviceSynchronize"));
@@ -141,7 +143,8 @@ private slots:
         f.launch(100'500, 500, 2);
         f.kernel(0, 7, 110'000, 10'000, "K2", 2);
         const auto t = f.build();
-        const ExplainedGap* e = deviceGapAt(explainGpuGaps(*t, 1'000), 10'000);
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
         QVERIFY(e);
         const GapBreakdown& b = e->breakdown;
         QCOMPARE(b.parts.size(), size_t(4));
@@ -171,7 +174,8 @@ private slots:
         f.launch(1'030'000, 1'000, 2);
         f.kernel(0, 7, 1'037'000, 10'000, "K2", 2);
         const auto t = f.build();
-        const ExplainedGap* e = deviceGapAt(explainGpuGaps(*t, 1'000), 10'000);
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
         QVERIFY(e);
         const GapBreakdown& b = e->breakdown;
         QCOMPARE(b.of(GapPartKind::Untraced), TimeNs(750'000));
@@ -202,7 +206,8 @@ private slots:
         f.launch(71'000, 500, 2);
         f.kernel(0, 7, 72'000, 10'000, "K2", 2);
         const auto t = f.build();
-        const ExplainedGap* e = deviceGapAt(explainGpuGaps(*t, 1'000), 10'000);
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
         QVERIFY(e);
         const GapBreakdown& b = e->breakdown;
         QCOMPARE(part(*t, b, GapPartKind::Untraced, span)->time, TimeNs(53'830));
@@ -230,7 +235,8 @@ private slots:
         f.launch(41'000, 10'000, 2);
         f.kernel(0, 7, 52'000, 10'000, "K2", 2);
         const auto t = f.build();
-        const ExplainedGap* e = deviceGapAt(explainGpuGaps(*t, 1'000), 10'000);
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
         QVERIFY(e);
         QCOMPARE(e->breakdown.of(GapPartKind::Launch), TimeNs(40'000));
         QCOMPARE(e->breakdown.of(GapPartKind::Untraced), TimeNs(1'000));

@@ -86,10 +86,10 @@ private slots:
     }
 
     void blockingNames() {
-        for (const char* n :
-             {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize",
-              "cudaEventSynchronize", "cudaMemcpy", "cuMemcpyHtoD_v2", "cudaFree", "cudaMemset",
-              "hipDeviceSynchronize", "hipMemcpy", "hipMemcpyWithStream", "hipFree", "cuMemFree_v2"})
+        for (const char* n : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize",
+                              "cudaEventSynchronize", "cudaMemcpy", "cuMemcpyHtoD_v2", "cudaFree",
+                              "cudaMemset", "hipDeviceSynchronize", "hipMemcpy",
+                              "hipMemcpyWithStream", "hipFree", "cuMemFree_v2"})
             QVERIFY2(isBlockingCallName(n), n);
         for (const char* n :
              {"cudaMemcpyAsync", "cudaLaunchKernel", "cudaMemsetAsync", "cudaStreamWaitEvent",
@@ -105,10 +105,12 @@ private slots:
         const GapCauses g = explainGpuGaps(*f.build(), 10);
         QCOMPARE(g.warnings.size(), size_t(1));
         QVERIFY2(g.warnings[0].find("1 of 1 kernel(s) start before their launch call (by up to "
-                                    "50.0 ns)") == 0,
+                                    "50 ns)") == 0,
                  g.warnings[0].c_str());
         QCOMPARE(g.clock.startBeforeLaunch, uint64_t(1));
         QCOMPARE(g.clock.suggestedShift, TimeNs(50)); // the kernel 50 ns later meets its call
+        QVERIFY2(g.warnings[0].find("--gpu-shift-us 0.05)") != std::string::npos,
+                 g.warnings[0].c_str());
     }
 
     void dependencyNamesWhatItWaitedOn() {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace strata {
@@ -17,14 +18,24 @@ namespace {
 bool idleAt(const GpuGaps& g, int32_t device, TimeNs t) {
     for (const DeviceGapStats& d : g.byDevice)
         if (d.device == device && (t < d.firstStart || t >= d.lastEnd)) return true;
-    auto it = std::upper_bound(g.deviceGaps.begin(), g.deviceGaps.end(), std::make_pair(device, t),
-                               [](const std::pair<int32_t, TimeNs>& x, const GpuGap& y) {
-                                   return x.first != y.device ? x.first < y.device
-                                                              : x.second < y.start;
-                               });
+    auto it =
+        std::upper_bound(g.deviceGaps.begin(), g.deviceGaps.end(), std::make_pair(device, t),
+                         [](const std::pair<int32_t, TimeNs>& x, const GpuGap& y) {
+                             return x.first != y.device ? x.first < y.device : x.second < y.start;
+                         });
     if (it == g.deviceGaps.begin()) return false;
     --it;
     return it->device == device && t >= it->start && t < it->end;
+}
+
+// The shift in µs as --gpu-shift-us takes it: to the ns, without trailing zeros.
+std::string shiftUs(TimeNs ns) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%.3f", double(ns) / 1000.0);
+    std::string s = b;
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s;
 }
 
 } // namespace
@@ -58,12 +69,11 @@ ClockCheck checkClocks(const Trace& trace, const GpuOpList& ops, const GpuGaps& 
 std::vector<std::string> clockWarnings(const ClockCheck& c) {
     std::vector<std::string> out;
     if (c.startBeforeLaunch)
-        out.push_back(std::to_string(c.startBeforeLaunch) + " of " +
-                      std::to_string(c.kernelsLaunched) +
-                      " kernel(s) start before their launch call (by up to " +
-                      formatDuration(c.mostBefore) +
-                      "): CPU and GPU clocks disagree, so how late a launch was (late_us) and a "
-                      "gap's breakdown are not reliable");
+        out.push_back(
+            std::to_string(c.startBeforeLaunch) + " of " + std::to_string(c.kernelsLaunched) +
+            " kernel(s) start before their launch call (by up to " + formatDuration(c.mostBefore) +
+            "): CPU and GPU clocks disagree, so how late a launch was (late_us) and a "
+            "gap's breakdown are not reliable");
     if (c.offset())
         out.push_back("the GPU clock looks " + formatDuration(c.leastIdleDelay) +
                       " ahead of the CPU's: each of the " + std::to_string(c.idleLaunches) +
@@ -76,7 +86,7 @@ std::vector<std::string> clockWarnings(const ClockCheck& c) {
         out.back() += "; shifting the GPU ops by " + std::string(c.suggestedShift > 0 ? "+" : "-") +
                       formatDuration(std::abs(c.suggestedShift)) +
                       " would bring the clocks together (strata-cli --gpu-shift-us " +
-                      std::to_string(std::llround(double(c.suggestedShift) / 1000.0)) + ")";
+                      shiftUs(c.suggestedShift) + ")";
     return out;
 }
 

@@ -13,7 +13,10 @@ For every gap strata-cli lists with a breakdown (issue 27, core/analysis/gap_bre
        a user annotation or ProfilerStep  -> untraced (a range only: nothing traced below it)
        any other CPU slice                -> cpu
        no slice                           -> untraced
-     and from the call's return to the gap's end -> queued.
+     and from the call's return to the gap's end -> queued;
+  3. the cause follows from those totals (docs/analysis.md): launched before the gap began ->
+     dependency; else blocked over half the gap -> synchronization; queued 20 us or more and over
+     half -> dependency; launch + queued over half -> launch_overhead; else launch_bound.
 Times are parsed as decimals (exact nanoseconds), as in expected_summary.py. A gap whose launching
 thread has slices that overlap without nesting there is counted as not checkable (strata puts such
 slices on lanes of their own). Python standard library only.
@@ -114,6 +117,19 @@ def sweep(evs, start, stop):
     return out
 
 
+def cause_of(way, late, dur):
+    """The cause the totals imply (docs/analysis.md, "The cause")."""
+    if not late:
+        return "dependency"
+    if 2 * way["blocked"] > dur:
+        return "synchronization"
+    if way["queued"] >= 20_000 and 2 * way["queued"] > dur:
+        return "dependency"
+    if 2 * (way["launch"] + way["queued"]) > dur:
+        return "launch_overhead"
+    return "launch_bound"
+
+
 def expected(ops, threads, launches, gap_start, gap_end, device, stream):
     """Every way the gap can be accounted (one per op that starts at its end), or []."""
     ways = []
@@ -127,6 +143,7 @@ def expected(ops, threads, launches, gap_start, gap_end, device, stream):
                 ways.append(None)
                 continue
             way["queued"] += gap_end - returned
+            way["cause"] = cause_of(way, ce > gap_start, gap_end - gap_start)
             ways.append(way)
     return ways
 
@@ -158,6 +175,7 @@ def main():
         end = start + round(dur * 1000)
         ways = expected(ops, threads, launches, start, end, g["device"], g["stream"])
         mine = {k: round(b[k + "_us"] * 1000) for k in KINDS}
+        mine["cause"] = g["cause"]
         if any(w is None for w in ways):
             unnested += 1
             continue
