@@ -246,6 +246,27 @@ private slots:
         QCOMPARE(std::string(gapCauseLabel(e->cause)), std::string("launch overhead"));
     }
 
+    void moduleLoadingOnFirstLaunch() {
+        // cuLibraryLoadData [11'000, 51'000) (lazy loading inside the first launch), then the
+        // launch [51'000, 51'500); K2 at 52'000. Gap [10'000, 52'000): untraced 1'000, launch
+        // 40'000 + 500, queued 500 -> launch overhead, worded as module loading (warm-up).
+        GpuTraceFixture f;
+        firstKernel(f);
+        f.launch(11'000, 40'000, -1, "cuLibraryLoadData");
+        f.launch(51'000, 500, 2);
+        f.kernel(0, 7, 52'000, 10'000, "K2", 2);
+        const auto t = f.build();
+        const GapCauses g = explainGpuGaps(*t, 1'000);
+        const ExplainedGap* e = deviceGapAt(g, 10'000);
+        QVERIFY(e);
+        QCOMPARE(e->breakdown.of(GapPartKind::Launch), TimeNs(40'500));
+        checkSums(*e);
+        QCOMPARE(int(e->cause), int(GapCause::LaunchOverhead));
+        QVERIFY2(gapReason(*t, *e).find("module loading on a kernel's first launch (warm-up): "
+                                        "cuLibraryLoadData 40.0 µs") == 0,
+                 gapReason(*t, *e).c_str());
+    }
+
     void dependencyExplainedOrNot() {
         // Stream 8: P [0, 50'000) (ncclKernel_SendRecv); stream 7: K2 [52'000, 60'000) launched
         // at -3'000: stream 7's gap [10'000, 52'000) and the device gap [50'000, 52'000) waited

@@ -17,6 +17,7 @@ enum Group { InputPipeline, CpuBound, LaunchOverhead, Synchronization, Dependenc
 struct Totals {
     uint64_t gaps = 0;
     TimeNs idle = 0;
+    TimeNs launch = 0, moduleLoading = 0; // launch calls, and module loading among them
     std::vector<const ExplainedGap*> longest;
     // What the time went to, summed over the gaps: (kind, name, context) -> time. For a
     // dependency, what it waited on (name: the op, kNoName: not visible).
@@ -100,8 +101,8 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
         break;
     case CpuBound:
         f.rule = "cpu_bound";
-        f.title = "The GPU waited " + dur(g.idle) + " for the CPU to launch work (" + n +
-                  " CPU-bound)";
+        f.title =
+            "The GPU waited " + dur(g.idle) + " for the CPU to launch work (" + n + " CPU-bound)";
         f.detail = "Where the launching thread's time went in those gaps: " + topParts(t, g) +
                    ". Move that work off the launch path (precompute it, run it in another "
                    "thread or process), or launch with less CPU per kernel (torch.compile, CUDA "
@@ -110,16 +111,23 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
         break;
     case LaunchOverhead:
         f.rule = "launch_overhead";
-        f.title = "The GPU waited " + dur(g.idle) + " while the CPU was in launch calls (" + n +
-                  ")";
-        f.detail = "The calls: " + topParts(t, g) +
-                   ". Launching costs more than the kernels launched run: fuse them "
-                   "(torch.compile) or replay them as a CUDA graph.";
+        f.title =
+            "The GPU waited " + dur(g.idle) + " while the CPU was in launch calls (" + n + ")";
+        f.detail = "The calls: " + topParts(t, g) + ". ";
+        if (2 * g.moduleLoading > g.launch)
+            f.detail += "Most of it (" + dur(g.moduleLoading) +
+                        ") is the driver loading kernel modules on their first launch (lazy "
+                        "loading): a one-time warm-up cost. Profile steady-state steps (a "
+                        "profiler schedule with warm-up steps), or load the modules at start-up "
+                        "(CUDA_MODULE_LOADING=EAGER) if the first steps' time matters.";
+        else
+            f.detail += "Launching costs more than the kernels launched run: fuse them "
+                        "(torch.compile) or replay them as a CUDA graph.";
         break;
     case Synchronization:
         f.rule = "synchronization";
-        f.title = "The launching thread was blocked " + dur(g.idle) + " while the GPU idled (" +
-                  n + ")";
+        f.title =
+            "The launching thread was blocked " + dur(g.idle) + " while the GPU idled (" + n + ")";
         f.detail = "Blocked in: " + topParts(t, g) +
                    ". A blocking call waits for the device (or the driver); remove it from the "
                    "loop (.item(), .cpu(), torch.cuda.synchronize(), printing a tensor, an "
@@ -152,12 +160,17 @@ void gapCauseRules(const Context& c, Advice& a) {
         g.idle += e.gap.duration();
         g.longest.push_back(&e);
         if (group == Dependency)
-            g.parts[{GapPartKind::Queued, e.waitedOn.valid() ? c.trace.track(e.waitedOn.track)
-                                                                   .slices.name[e.waitedOn.index]
-                                                             : kNoName,
+            g.parts[{GapPartKind::Queued,
+                     e.waitedOn.valid()
+                         ? c.trace.track(e.waitedOn.track).slices.name[e.waitedOn.index]
+                         : kNoName,
                      kNoName}] += e.gap.duration();
-        for (const GapPart& p : e.breakdown.parts)
+        for (const GapPart& p : e.breakdown.parts) {
             if (counts(group, p.kind)) g.parts[{p.kind, p.name, p.context}] += p.time;
+            if (p.kind != GapPartKind::Launch) continue;
+            g.launch += p.time;
+            if (isModuleLoadingName(c.trace.str(p.name))) g.moduleLoading += p.time;
+        }
     }
     for (int k = 0; k < kGroups; ++k) {
         Totals& g = groups[size_t(k)];

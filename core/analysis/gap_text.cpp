@@ -55,8 +55,10 @@ std::string gapReason(const Trace& t, const ExplainedGap& e, size_t maxName) {
     case GapCause::LaunchOverhead: {
         for (const GapPart& p : b.parts)
             if (p.kind == GapPartKind::Launch)
-                return "launch calls: " + gapPartText(t, p, maxName) + " " +
-                       formatDuration(p.time) + " (" +
+                return std::string(isModuleLoadingName(t.str(p.name))
+                                       ? "module loading on a kernel's first launch (warm-up): "
+                                       : "launch calls: ") +
+                       gapPartText(t, p, maxName) + " " + formatDuration(p.time) + " (" +
                        formatDuration(b.of(GapPartKind::Launch)) + " in all)";
         return "launch latency: queued " + formatDuration(b.of(GapPartKind::Queued));
     }
@@ -80,6 +82,11 @@ std::string gapReason(const Trace& t, const ExplainedGap& e, size_t maxName) {
         return "no launch call in the trace for the op that ends it";
     }
     return {};
+}
+
+bool isModuleLoadingName(std::string_view n) {
+    return n.starts_with("cuLibraryLoad") || n.starts_with("cuModuleLoad") ||
+           n.starts_with("hipModuleLoad") || n.starts_with("cudaLibraryLoad");
 }
 
 } // namespace strata
