@@ -5,6 +5,7 @@
 #include "analysis_trace_fixture.h"
 #include "analysis_views/call_tree_model.h"
 #include "analysis_views/call_tree_panel.h"
+#include "analysis_views/clock_notice.h"
 #include "analysis_views/flame_graph.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/gaps_table_model.h"
@@ -258,6 +259,33 @@ private slots:
         QCOMPARE(lines[0], QByteArray("depth,Name,Total,Self,Count,GPU launched"));
         QCOMPARE(lines[1], QByteArray("1,A,200,120,2,0")); // A: 2 slices, 200 ns, self 120
         QCOMPARE(lines[2], QByteArray("2,B,80,80,2,0"));
+    }
+
+    void clockNoticeOffersTheShift() {
+        // Five launches of 5'000 at i ms on an idle GPU, kernel i starting 150 ms + 10'000 i
+        // after its call returned (tst_clock_checks' offsetTrace): the status bar's notice says
+        // the GPU clock is 150 ms ahead and its button shifts the GPU ops by -150 ms, after
+        // which the notice hides (kernel i then starts 10'000 i after its call).
+        GpuTraceFixture f;
+        for (int i = 0; i < 5; ++i) {
+            const TimeNs call = 1'000'000 * TimeNs(i);
+            f.launch(call, 5'000, 1 + i);
+            f.kernel(0, 7, call + 5'000 + 150'000'000 + 10'000 * i, 100'000, "k", 1 + i);
+        }
+        Workspace ws;
+        Navigation nav(&ws);
+        ClockNotice notice(&ws, &nav);
+        ws.analyses()->setGapThreshold(10'000);
+        ws.replaceCurrent(f.build(), "offset");
+        notice.waitForJobs();
+        QVERIFY2(notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150 ms ahead: 5 launches "
+                                                            "on an idle GPU started 150 ms")),
+                 qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(-150'000'000));
+        notice.applyShift();
+        notice.waitForJobs();
+        QVERIFY2(notice.text().isEmpty(), qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(0));
     }
 };
 
