@@ -155,6 +155,31 @@ private slots:
         QCOMPARE(a.findings[2].rule, std::string("sync_in_loop"));
         QCOMPARE(a.findings[3].rule, std::string("pageable"));
     }
+
+    void onlyGapsInsideStepsSave() {
+        // ProfilerStep#1 [100'000, 200'000); kernels A [0, 10'000), B [100'000, 110'000),
+        // C [150'000, 160'000), launched at -5'000, 99'000 and 149'000 (500 each). Both gaps are
+        // CPU-bound (untraced, then the launch 500 and queued 500); [10'000, 100'000) starts
+        // before the step and saves nothing of it: the finding saves [110'000, 150'000) only,
+        // 40'000 of the step's 100'000.
+        GpuTraceFixture f;
+        f.cpuOp(100'000, 100'000, "ProfilerStep#1");
+        f.launch(-5'000, 500, 1);
+        f.kernel(0, 7, 0, 10'000, "A", 1);
+        f.launch(99'000, 500, 2);
+        f.kernel(0, 7, 100'000, 10'000, "B", 2);
+        f.launch(149'000, 500, 3);
+        f.kernel(0, 7, 150'000, 10'000, "C", 3);
+        const auto t = f.build();
+        const Advice a = adviseTrace(*t);
+        QCOMPARE(a.basis, TimeNs(100'000));
+        const Finding* cpu = findingOf(a, "cpu_bound");
+        QVERIFY(cpu);
+        QCOMPARE(cpu->saving, TimeNs(40'000));
+        QCOMPARE(cpu->savingShare, 0.4);
+        QVERIFY2(cpu->title.find("(1 gap CPU-bound)") != std::string::npos, cpu->title.c_str());
+        QCOMPARE(a.findings.front().rule, std::string("cpu_bound"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAdvisor)

@@ -135,9 +135,11 @@ void pageableRule(const Context& c, Advice& a) {
 // gaps' blocked parts): what the GPU lost to them directly.
 TimeNs blockedWhileIdle(const Context& c, std::string_view name) {
     TimeNs t = 0;
-    for (const ExplainedGap& e : c.gaps.deviceGaps)
+    for (const ExplainedGap& e : c.gaps.deviceGaps) {
+        if (!countsForSaving(c.gaps, e)) continue;
         for (const GapPart& p : e.breakdown.parts)
             if (p.kind == GapPartKind::Blocked && c.trace.str(p.name) == name) t += p.time;
+    }
     return t;
 }
 

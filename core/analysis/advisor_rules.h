@@ -26,6 +26,10 @@ void pageableRule(const Context& c, Advice& a);
 void syncRule(const Context& c, const std::vector<TraceStep>& steps, Advice& a);
 void occupancyRule(const Context& c, Advice& a);
 
+// Whether a gap counts towards the savings: with steps (the basis is the steps' time), only one
+// that starts inside a step; without, every gap.
+bool countsForSaving(const GapCauses& gaps, const ExplainedGap& e);
+
 // Text shared by the rules.
 std::string pct(double share);
 std::string dur(TimeNs ns);

@@ -150,11 +150,19 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
 
 } // namespace
 
+bool countsForSaving(const GapCauses& g, const ExplainedGap& e) {
+    if (g.steps.empty()) return true;
+    // g.steps: by (step, device), steps sorted by start and disjoint.
+    auto it = std::upper_bound(g.steps.begin(), g.steps.end(), e.gap.start,
+                               [](TimeNs t, const StepGaps& s) { return t < s.step.start; });
+    return it != g.steps.begin() && e.gap.start < std::prev(it)->step.end;
+}
+
 void gapCauseRules(const Context& c, Advice& a) {
     std::vector<Totals> groups(kGroups);
     for (const ExplainedGap& e : c.gaps.deviceGaps) {
         const int group = groupOf(e);
-        if (group < 0) continue;
+        if (group < 0 || !countsForSaving(c.gaps, e)) continue;
         Totals& g = groups[size_t(group)];
         ++g.gaps;
         g.idle += e.gap.duration();
