@@ -17,9 +17,10 @@ For every gap strata-cli lists with a breakdown (issue 27, core/analysis/gap_bre
   3. the cause follows from those totals (docs/analysis.md): launched before the gap began ->
      dependency; else blocked over half the gap -> synchronization; queued 20 us or more and over
      half -> dependency; launch + queued over half -> launch_overhead; else launch_bound.
-Times are parsed as decimals (exact nanoseconds), as in expected_summary.py. A gap whose launching
-thread has slices that overlap without nesting there is counted as not checkable (strata puts such
-slices on lanes of their own). Python standard library only.
+Times are parsed as decimals (exact nanoseconds), as in expected_summary.py. A slice that starts
+inside an open slice of its thread and ends after it is left out of the sweep: strata puts such a
+slice on a lane of its own, off the launch call's track (ProfilerStep#6 of the TraceLens Qwen
+trace, which ends after a Python frame it starts in). Python standard library only.
 
 Exit 0 when every gap agrees, 1 with what differs, 77 when the trace is absent (skipped).
 
@@ -84,9 +85,27 @@ def load(path):
         threads.setdefault(thread, []).append(ev)
         if cat in LAUNCH_CATEGORIES and "correlation" in args:
             launches.setdefault(as_int(args["correlation"], -1), []).append((thread, ev))
-    for evs in threads.values():
+    for key, evs in threads.items():
         evs.sort(key=lambda x: (x[0], -(x[1] - x[0])))
+        threads[key] = mark_unnested(evs)
     return ops, threads, launches, origin
+
+
+def mark_unnested(evs):
+    """The thread's slices (sorted by start, longest first), each with a fourth field: True when it
+    starts inside an open slice and ends after it, so does not nest; strata moves such a slice to
+    a lane of its own (the trace's warning says so), off the track of the launch call.
+    """
+    out = [list(e) + [False] for e in evs]
+    stack = []  # indices of the open slices
+    for i, (s, en, _k, _f) in enumerate(out):
+        while stack and out[stack[-1]][1] <= s:
+            stack.pop()
+        if stack and en > out[stack[-1]][1]:
+            out[i][3] = True
+            continue  # not pushed: it does not nest
+        stack.append(i)
+    return [tuple(e) for e in out]
 
 
 def sweep(evs, start, stop):
@@ -98,10 +117,11 @@ def sweep(evs, start, stop):
     longest = max((e[1] - e[0] for e in evs), default=0)
     lo = bisect.bisect_left(starts, start - longest)
     hi = bisect.bisect_left(starts, stop)
-    inside = [e for e in evs[lo:hi] if e[1] > start and e[1] > e[0]]
+    # A slice that does not nest is on a lane of its own in strata, not on the launch's track.
+    inside = [e for e in evs[lo:hi] if e[1] > start and e[1] > e[0] and not e[3]]
     # Nested: each slice ends by the end of every open slice it starts inside.
     stack = []
-    for s, en, _ in inside:
+    for s, en, _, _ in inside:
         while stack and stack[-1] <= s:
             stack.pop()
         if stack and en > stack[-1]:
