@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(nav.visibleRange().start, TimeNs(-50));
         QCOMPARE(nav.visibleRange().end, TimeNs(900));
         QVERIFY(nav.selectedSlice().valid());
-        QCOMPARE(t->start(nav.selectedSlice().slice), TimeNs(150));
+        QCOMPARE(t->start(nav.selectedSlice().slice), TimeNs(160)); // K2's launch [160, 165)
         // The selected range restricts it: [350, 900) holds the ops from K3 on: two gaps.
         nav.setSelectedRange(TimeRange{350, 900});
         p.waitForJobs();
