@@ -71,7 +71,7 @@ std::string gapReason(const Trace& t, const ExplainedGap& e, size_t maxName) {
         if (e.waitedOn.valid())
             s = "waited on " + cut(t.name(e.waitedOn), maxName) + " (ended " +
                 formatDuration(e.gap.end - (t.start(e.waitedOn) + t.duration(e.waitedOn))) +
-                " before the op)";
+                " before the next op)";
         else
             s = "waited on the device, not visible in the trace (a dependency inside a graph, a "
                 "host callback, another process)";
