@@ -64,30 +64,51 @@ public:
         s.kind = SliceKind::CpuOp;
         b.addSlice(b.threadTrack(kPid, kTid), s);
     }
+    // Any CPU slice on the launching thread: a Python frame, a record_function / NVTX range.
+    void cpu(TimeNs start, TimeNs dur, const std::string& name, SliceKind kind) {
+        SliceInput s;
+        s.start = start;
+        s.dur = dur;
+        s.name = b.intern(name);
+        s.category = b.intern(kind == SliceKind::PythonFunction   ? "python_function"
+                              : kind == SliceKind::UserAnnotation ? "user_annotation"
+                                                                  : "cpu_op");
+        s.kind = kind;
+        b.addSlice(b.threadTrack(kPid, kTid), s);
+    }
+    void python(TimeNs start, TimeNs dur, const std::string& name) {
+        cpu(start, dur, name, SliceKind::PythonFunction);
+    }
+    void annotation(TimeNs start, TimeNs dur, const std::string& name) {
+        cpu(start, dur, name, SliceKind::UserAnnotation);
+    }
     std::shared_ptr<const Trace> build() { return b.build(); }
 
     TraceBuilder b;
 };
 
 // The hand-made trace of the gap-cause tests: stream 7 of GPU 0, kernels K1..K5 of 100 ns each
-// with 100 ns gaps, one of each cause:
-//   K1 [0,100)   launched at -50           gap [100,200)  ends with K2
-//   K2 [200,300) launched at 150 (late 50)  -> launch_bound; aten::add [110,140) ran meanwhile
-//   K3 [400,500) launched at 350 (late 50), cudaDeviceSynchronize [250,320) ended at 320 inside
-//                gap [300,400)              -> synchronization
-//   K4 [600,700) launched at 380, before gap [500,600) began -> dependency
+// with 100 ns gaps, one of each cause but launch overhead (gap_causes.h). Where each gap's time
+// went on the launching thread (gap_breakdown.h):
+//   K1 [0,100)   launched at -50
+//   K2 [200,300) launched at [160,165), aten::add [110,150) ran before: gap [100,200) is
+//                untraced 10 + aten::add 40 + untraced 10 + launch 5 + queued 35 -> launch_bound
+//                (CPU-bound), late 60
+//   K3 [400,500) launched at [380,385), cudaDeviceSynchronize [250,370): gap [300,400) is
+//                blocked 70 + untraced 10 + launch 5 + queued 15 -> synchronization, late 80
+//   K4 [600,700) launched at [386,396), before gap [500,600) began: queued 100 -> dependency
 //   K5 [800,900) no launch record            gap [700,800) -> unattributed
 inline std::shared_ptr<const Trace> gapCausesTrace() {
     GpuTraceFixture f;
     f.launch(-50, 10, 1);
     f.kernel(0, 7, 0, 100, "K1", 1);
-    f.cpuOp(110, 30, "aten::add");
-    f.launch(150, 10, 2);
+    f.cpuOp(110, 40, "aten::add");
+    f.launch(160, 5, 2);
     f.kernel(0, 7, 200, 100, "K2", 2);
-    f.launch(250, 70, -1, "cudaDeviceSynchronize");
-    f.launch(350, 10, 3);
+    f.launch(250, 120, -1, "cudaDeviceSynchronize");
+    f.launch(380, 5, 3);
     f.kernel(0, 7, 400, 100, "K3", 3);
-    f.launch(380, 10, 4);
+    f.launch(386, 10, 4);
     f.kernel(0, 7, 600, 100, "K4", 4);
     f.kernel(0, 7, 800, 100, "K5");
     return f.build();

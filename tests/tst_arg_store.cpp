@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+#include <memory>
+
 using namespace strata;
 
 class TestArgStore : public QObject {
@@ -69,6 +71,19 @@ private slots:
         QCOMPARE(pool.view(a), std::string_view("aten::mm"));
         QCOMPARE(pool.find("s99999"), pool.intern("s99999"));
         QCOMPARE(pool.find("nope"), StringPool::kNotFound);
+    }
+    void copyOwnsItsText() {
+        // A copy outlives its original with the same ids (Trace::withGpuTimeShifted copies one).
+        auto original = std::make_unique<StringPool>();
+        const StringId a = original->intern("aten::mm");
+        const std::string big(100'000, 'x'); // a block of its own
+        const StringId b = original->intern(big);
+        StringPool copy(*original);
+        original.reset();
+        QCOMPARE(copy.view(a), std::string_view("aten::mm"));
+        QCOMPARE(copy.view(b), std::string_view(big));
+        QCOMPARE(copy.find("aten::mm"), a);
+        QCOMPARE(copy.intern("new"), StringId(3));
     }
 };
 

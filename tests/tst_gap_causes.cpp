@@ -1,7 +1,8 @@
-// Why the GPU waited (core/analysis/gap_causes): one gap of each cause on a hand-made trace, the
-// CPU work on the launching thread during a launch-bound gap, the blocking call of a
-// synchronization gap, the clock-skew warning, and `strata-cli gaps --json`. Times in ns,
-// threshold 10 ns; expectations worked out by hand from the fixture below.
+// Why the GPU waited (core/analysis/gap_causes): one gap of each cause on a hand-made trace, where
+// each gap's time went on the launching thread, the blocking call of a synchronization gap, the
+// clock-skew warning, steps, edges, graph replays, capture cuts and `strata-cli gaps --json`.
+// Times in ns, threshold 10 ns; expectations worked out by hand from the fixtures (the issue 27
+// cases are in tst_gap_breakdown).
 #include "analysis/gap_causes.h"
 #include "analysis_trace_fixture.h"
 
@@ -41,38 +42,59 @@ private slots:
             QCOMPARE(int(g.streamGaps[i].cause), int(expected[i]));
             QCOMPARE(g.streamGaps[i].gap.stream, int64_t(7));
         }
-        // launch_bound: 50 ns late; aten::add covered 30 ns of the gap, the launch call 10 ns.
+        // launch_bound (gapCausesTrace): 60 ns late; untraced 10 + aten::add 40 + untraced 10 +
+        // the launch call 5 + queued 35.
         const ExplainedGap& lb = g.deviceGaps[0];
-        QCOMPARE(lb.late, TimeNs(50));
-        QCOMPARE(lb.cpu.size(), size_t(2));
-        QCOMPARE(t->str(lb.cpu[0].name), std::string_view("aten::add"));
-        QCOMPARE(lb.cpu[0].overlap, TimeNs(30));
-        QCOMPARE(t->str(lb.cpu[1].name), std::string_view("cudaLaunchKernel"));
-        QCOMPARE(lb.cpu[1].overlap, TimeNs(10));
-        QCOMPARE(lb.cpuCovered, TimeNs(40));
+        QCOMPARE(lb.late, TimeNs(60));
+        QVERIFY(lb.launchedLate);
+        const GapBreakdown& b = lb.breakdown;
+        QCOMPARE(b.of(GapPartKind::Cpu), TimeNs(40));
+        QCOMPARE(b.of(GapPartKind::Untraced), TimeNs(20));
+        QCOMPARE(b.of(GapPartKind::Launch), TimeNs(5));
+        QCOMPARE(b.of(GapPartKind::Queued), TimeNs(35));
+        QCOMPARE(b.of(GapPartKind::Blocked), TimeNs(0));
+        QCOMPARE(b.parts.size(), size_t(4));
+        QCOMPARE(t->str(b.parts[0].name), std::string_view("aten::add"));
+        QCOMPARE(b.parts[0].time, TimeNs(40));
+        QCOMPARE(int(b.parts[1].kind), int(GapPartKind::Queued));
+        QCOMPARE(int(b.parts[2].kind), int(GapPartKind::Untraced));
+        QCOMPARE(b.parts[2].name, kNoName); // outside any slice
+        QCOMPARE(t->str(b.parts[3].name), std::string_view("cudaLaunchKernel"));
+        QCOMPARE(lb.tracedShare(), 0.45);
         QVERIFY(!lb.blockingCall.valid());
-        // synchronization: the synchronize ended at 320, inside [300, 400); launched 50 late.
+        // synchronization: blocked 70 of the 100 ns in cudaDeviceSynchronize [250,370).
         const ExplainedGap& sy = g.deviceGaps[1];
         QVERIFY(sy.blockingCall.valid());
         QCOMPARE(t->name(sy.blockingCall), std::string_view("cudaDeviceSynchronize"));
-        QCOMPARE(sy.late, TimeNs(50));
-        // The synchronize [250,320) covers 20 ns, the launch at 350 10 ns, the one at 380 10 ns.
-        QCOMPARE(sy.cpuCovered, TimeNs(40));
-        // Per cause over the device gaps: one each, 100 ns each.
+        QCOMPARE(sy.late, TimeNs(80));
+        QCOMPARE(sy.breakdown.of(GapPartKind::Blocked), TimeNs(70));
+        QCOMPARE(sy.breakdown.of(GapPartKind::Untraced), TimeNs(10));
+        QCOMPARE(sy.breakdown.of(GapPartKind::Launch), TimeNs(5));
+        QCOMPARE(sy.breakdown.of(GapPartKind::Queued), TimeNs(15));
+        // dependency: launched at [386,396), before the gap: all of it queued, not late.
+        const ExplainedGap& de = g.deviceGaps[2];
+        QVERIFY(!de.launchedLate);
+        QCOMPARE(de.breakdown.of(GapPartKind::Queued), TimeNs(100));
+        QVERIFY(!g.deviceGaps[3].breakdown.known); // unattributed: no thread to look at
+        // Per cause over the device gaps: one each of 100 ns, no launch overhead.
         for (int c = 0; c < kGapCauseCount; ++c) {
-            QCOMPARE(g.byCause[size_t(c)].count, uint64_t(1));
-            QCOMPARE(g.byCause[size_t(c)].idle, TimeNs(100));
+            const bool none = GapCause(c) == GapCause::LaunchOverhead;
+            QCOMPARE(g.byCause[size_t(c)].count, uint64_t(none ? 0 : 1));
+            QCOMPARE(g.byCause[size_t(c)].idle, TimeNs(none ? 0 : 100));
         }
         QVERIFY(g.warnings.empty());
     }
 
     void blockingNames() {
-        for (const char* n :
-             {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize",
-              "cudaEventSynchronize", "cudaMemcpy", "cuMemcpyHtoD_v2", "cudaFree", "cudaMemset"})
+        for (const char* n : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize",
+                              "cudaEventSynchronize", "cudaMemcpy", "cuMemcpyHtoD_v2", "cudaFree",
+                              "cudaMemset", "hipDeviceSynchronize", "hipMemcpy",
+                              "hipMemcpyWithStream", "hipFree", "cuMemFree_v2"})
             QVERIFY2(isBlockingCallName(n), n);
-        for (const char* n : {"cudaMemcpyAsync", "cudaLaunchKernel", "cudaMemsetAsync",
-                              "cudaStreamWaitEvent", "cudaEventRecord"})
+        for (const char* n :
+             {"cudaMemcpyAsync", "cudaLaunchKernel", "cudaMemsetAsync", "cudaStreamWaitEvent",
+              "cudaEventRecord", "hipMemcpyAsync", "hipLaunchKernel", "cudaFreeAsync",
+              "cuMemcpyHtoDAsync_v2", "cuLaunchKernel"})
             QVERIFY2(!isBlockingCallName(n), n);
     }
 
@@ -82,8 +104,13 @@ private slots:
         f.kernel(0, 7, 100, 10, "early", 9); // starts before its launch call
         const GapCauses g = explainGpuGaps(*f.build(), 10);
         QCOMPARE(g.warnings.size(), size_t(1));
-        QVERIFY(g.warnings[0].find("1 kernel(s) start before their launch call") !=
-                std::string::npos);
+        QVERIFY2(g.warnings[0].find("1 of 1 kernel(s) start before their launch call (by up to "
+                                    "50 ns)") == 0,
+                 g.warnings[0].c_str());
+        QCOMPARE(g.clock.startBeforeLaunch, uint64_t(1));
+        QCOMPARE(g.clock.suggestedShift, TimeNs(50)); // the kernel 50 ns later meets its call
+        QVERIFY2(g.warnings[0].find("--gpu-shift-us 0.05)") != std::string::npos,
+                 g.warnings[0].c_str());
     }
 
     void dependencyNamesWhatItWaitedOn() {
@@ -204,14 +231,15 @@ private slots:
     }
 
     void cliJson() {
-        // The same program as Kineto JSON (µs, so the gaps are 100 µs; threshold 10 µs).
+        // gapCausesTrace's first gap as Kineto JSON (µs, so the gap is 100 µs; threshold 10 µs):
+        // untraced 10 + aten::add 40 + untraced 10 + the launch call 5 + queued 35.
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("causes.json"));
         std::ofstream(path.toStdString()) << R"({"traceEvents": [
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":950,"dur":10,"args":{"correlation":1}},
 {"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":1000,"dur":100,"args":{"device":0,"stream":7,"correlation":1}},
-{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1110,"dur":30},
-{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1150,"dur":10,"args":{"correlation":2}},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":1110,"dur":40},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1160,"dur":5,"args":{"correlation":2}},
 {"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":1200,"dur":100,"args":{"device":0,"stream":7,"correlation":2}}
 ]})";
         QProcess p;
@@ -222,6 +250,7 @@ private slots:
         const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
         QCOMPARE(j["threshold_us"].get<double>(), 10.0);
         QVERIFY(j["analysis_ms"].is_number());
+        QVERIFY(j["load_ms"].is_number());
         QCOMPARE(j["gaps"].size(), size_t(2)); // the device gap and the stream gap
         const auto& d = j["gaps"][0];
         QCOMPARE(d["device"].get<int>(), 0);
@@ -229,9 +258,21 @@ private slots:
         QCOMPARE(d["start_us"].get<double>(), 150.0); // 1100 - 950
         QCOMPARE(d["dur_us"].get<double>(), 100.0);
         QCOMPARE(d["cause"].get<std::string>(), std::string("launch_bound"));
-        QCOMPARE(d["late_us"].get<double>(), 50.0);
-        QCOMPARE(d["cpu_slices"][0]["name"].get<std::string>(), std::string("aten::add"));
-        QCOMPARE(d["cpu_slices"][0]["us"].get<double>(), 30.0);
+        QCOMPARE(d["cause_label"].get<std::string>(), std::string("CPU-bound"));
+        QCOMPARE(d["late_us"].get<double>(), 60.0);
+        const auto& b = d["breakdown"];
+        QCOMPARE(b["cpu_us"].get<double>(), 40.0);
+        QCOMPARE(b["untraced_us"].get<double>(), 20.0);
+        QCOMPARE(b["launch_us"].get<double>(), 5.0);
+        QCOMPARE(b["queued_us"].get<double>(), 35.0);
+        QCOMPARE(b["blocked_us"].get<double>(), 0.0);
+        QCOMPARE(b["parts"][0]["kind"].get<std::string>(), std::string("cpu"));
+        QCOMPARE(b["parts"][0]["name"].get<std::string>(), std::string("aten::add"));
+        QVERIFY(b["parts"][0]["in"].is_null());
+        QCOMPARE(b["parts"][0]["us"].get<double>(), 40.0);
+        QCOMPARE(d["cpu_covered_share"].get<double>(), 0.45);
+        QCOMPARE(d["dominant"]["name"].get<std::string>(), std::string("aten::add"));
+        QCOMPARE(d["input_pipeline"].get<bool>(), false);
         QVERIFY(d["blocking_call"].is_null());
         QCOMPARE(j["gaps"][1]["stream"].get<int>(), 7);
         QCOMPARE(j["by_cause"]["launch_bound"]["count"].get<int>(), 1);
@@ -239,6 +280,8 @@ private slots:
         // Its share of the device's span, K1's start to K2's end: 100 of 300 µs.
         QCOMPARE(j["by_cause"]["launch_bound"]["share_of_span"].get<double>(), 100.0 / 300.0);
         QCOMPARE(j["by_cause"]["dependency"]["count"].get<int>(), 0);
+        QCOMPARE(j["by_cause"]["launch_overhead"]["count"].get<int>(), 0);
+        QCOMPARE(j["clock"]["offset"].get<bool>(), false);
     }
 };
 

@@ -1,10 +1,11 @@
-// The Gaps dock on the hand-made trace of tst_gap_causes (one gap of each cause, 100 ns each,
+// The Gaps dock on the hand-made trace of tst_gap_causes (one gap of four causes, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
 #include "analysis/gpu_ops.h"
 #include "analysis_trace_fixture.h"
 #include "analysis_views/call_tree_model.h"
 #include "analysis_views/call_tree_panel.h"
+#include "analysis_views/clock_notice.h"
 #include "analysis_views/flame_graph.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/gaps_table_model.h"
@@ -58,12 +59,17 @@ private slots:
         // Rows in the analysis' order (by start); times from the trace start (-50).
         QCOMPARE(cell(m, 0, GapsTableModel::Start), QString("150 ns"));
         QCOMPARE(cell(m, 0, GapsTableModel::Length), QString("100 ns"));
-        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("launch_bound"));
-        QCOMPARE(cell(m, 0, GapsTableModel::Late), QString("50 ns"));
+        // Where the gap's time went (gapCausesTrace): aten::add 40, queued 35, untraced 20, the
+        // launch call 5.
+        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("CPU-bound"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Late), QString("60 ns"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Because), QString("CPU busy: aten::add 40 ns"));
         QCOMPARE(cell(m, 0, GapsTableModel::CpuWork),
-                 QString("aten::add (30 ns), cudaLaunchKernel (10 ns)"));
+                 QString("aten::add 40 ns; queued after the launch returned 35 ns; untraced, "
+                         "outside any traced slice 20 ns; cudaLaunchKernel 5 ns"));
         QCOMPARE(cell(m, 1, GapsTableModel::Cause), QString("synchronization"));
-        QCOMPARE(cell(m, 1, GapsTableModel::Because), QString("after cudaDeviceSynchronize"));
+        QCOMPARE(cell(m, 1, GapsTableModel::Because),
+                 QString("blocked in cudaDeviceSynchronize 70 ns"));
         QCOMPARE(cell(m, 2, GapsTableModel::Cause), QString("dependency"));
         QCOMPARE(cell(m, 2, GapsTableModel::Late), QString("—"));
         QCOMPARE(cell(m, 3, GapsTableModel::Cause), QString("unattributed"));
@@ -76,7 +82,7 @@ private slots:
         QCOMPARE(nav.visibleRange().start, TimeNs(-50));
         QCOMPARE(nav.visibleRange().end, TimeNs(900));
         QVERIFY(nav.selectedSlice().valid());
-        QCOMPARE(t->start(nav.selectedSlice().slice), TimeNs(150));
+        QCOMPARE(t->start(nav.selectedSlice().slice), TimeNs(160)); // K2's launch [160, 165)
         // The selected range restricts it: [350, 900) holds the ops from K3 on: two gaps.
         nav.setSelectedRange(TimeRange{350, 900});
         p.waitForJobs();
@@ -130,7 +136,7 @@ private slots:
         // The advisor says pageable copies are there.
         bool pageable = false;
         for (int r = 0; r < p.findingsModel()->rowCount(); ++r)
-            pageable = pageable || cell(p.findingsModel(), r, 1) == QString("pageable");
+            pageable = pageable || cell(p.findingsModel(), r, 3) == QString("pageable");
         QVERIFY(pageable);
         // Grouped by the launching op: gemm_k under aten::mm.
         p.setGroupByOp(true);
@@ -253,6 +259,33 @@ private slots:
         QCOMPARE(lines[0], QByteArray("depth,Name,Total,Self,Count,GPU launched"));
         QCOMPARE(lines[1], QByteArray("1,A,200,120,2,0")); // A: 2 slices, 200 ns, self 120
         QCOMPARE(lines[2], QByteArray("2,B,80,80,2,0"));
+    }
+
+    void clockNoticeOffersTheShift() {
+        // Five launches of 5'000 at i ms on an idle GPU, kernel i starting 150 ms + 10'000 i
+        // after its call returned (tst_clock_checks' offsetTrace): the status bar's notice says
+        // the GPU clock is 150 ms ahead and its button shifts the GPU ops by -150 ms, after
+        // which the notice hides (kernel i then starts 10'000 i after its call).
+        GpuTraceFixture f;
+        for (int i = 0; i < 5; ++i) {
+            const TimeNs call = 1'000'000 * TimeNs(i);
+            f.launch(call, 5'000, 1 + i);
+            f.kernel(0, 7, call + 5'000 + 150'000'000 + 10'000 * i, 100'000, "k", 1 + i);
+        }
+        Workspace ws;
+        Navigation nav(&ws);
+        ClockNotice notice(&ws, &nav);
+        ws.analyses()->setGapThreshold(10'000);
+        ws.replaceCurrent(f.build(), "offset");
+        notice.waitForJobs();
+        QVERIFY2(notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150 ms ahead: 5 launches "
+                                                            "on an idle GPU started 150 ms")),
+                 qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(-150'000'000));
+        notice.applyShift();
+        notice.waitForJobs();
+        QVERIFY2(notice.text().isEmpty(), qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(0));
     }
 };
 

@@ -18,11 +18,13 @@ namespace {
 const std::string kUsage =
     std::string("usage: strata-cli advise [--json] [--gap-threshold-us N] [--step-name PREFIX]\n"
                 "                         [--range-us START:END] FILE\n"
-                "  Findings with their evidence: idle share and its main cause, runs of\n"
-                "  short kernels a CUDA graph would replay, pageable copies, blocking calls\n"
-                "  in the loop, low theoretical occupancy.\n"
-                "  --json               analysis_ms, warnings, findings [{rule, severity, title,\n"
-                "                       detail, evidence, where_us}]\n") +
+                "  Findings ranked by the time they would save: the idle time of the gaps\n"
+                "  by cause (input pipeline, CPU-bound, launch overhead, synchronization,\n"
+                "  dependency), short gaps, runs of short kernels a CUDA graph would replay,\n"
+                "  pageable copies, blocking calls in the loop, low theoretical occupancy.\n"
+                "  --json               load_ms, analysis_ms, warnings, basis_us, basis,\n"
+                "                       findings [{rule, severity, title, detail, saving_us,\n"
+                "                       saving_share, evidence, where_us}]\n") +
     strata::cli::kAnalysisOptionsUsage;
 
 } // namespace
@@ -38,7 +40,9 @@ int advise(const Args& args) {
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
     const std::string& file = files.front();
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("advise", file);
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("advise", file, &loadMs));
     if (!trace) return 1;
     const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
@@ -49,8 +53,11 @@ int advise(const Args& args) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
         nlohmann::json j;
+        j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         j["warnings"] = a.warnings;
+        j["basis_us"] = double(a.basis) / 1e3;
+        j["basis"] = a.basisIsSteps ? "steps" : "span";
         nlohmann::json list = nlohmann::json::array();
         for (const Finding& f : a.findings) {
             nlohmann::json ev = nlohmann::json::object();
@@ -62,6 +69,8 @@ int advise(const Args& args) {
                             {"severity", findingSeverityName(f.severity)},
                             {"title", f.title},
                             {"detail", f.detail},
+                            {"saving_us", double(f.saving) / 1e3},
+                            {"saving_share", f.savingShare},
                             {"evidence", ev},
                             {"where_us", where}});
         }
@@ -73,7 +82,9 @@ int advise(const Args& args) {
     std::printf("Advice on %s (analysed in %.1f ms)\n", terminalSafe(file).c_str(), ms);
     for (const std::string& w : a.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
     for (const Finding& f : a.findings) {
-        std::printf("\n[%s] %s\n  %s\n", findingSeverityName(f.severity),
+        std::printf("\n[%s] saves %s (%.1f %% of the %s) %s\n  %s\n",
+                    findingSeverityName(f.severity), formatDuration(f.saving).c_str(),
+                    100.0 * f.savingShare, a.basisIsSteps ? "steps" : "span",
                     terminalSafe(f.title).c_str(), terminalSafe(f.detail).c_str());
         for (const TimeRange& w : f.where)
             std::printf("  at %s (%s)\n", formatPreciseDuration(w.start - origin).c_str(),

@@ -1,12 +1,14 @@
-// strata-cli gaps: every GPU idle gap over the threshold with its cause (launch_bound,
-// synchronization, dependency, unattributed; core/analysis/gap_causes.h), per device and per
-// stream, as a table or (--json) one JSON object; of several FILEs (the ranks of a job), a row
-// per rank and their whole (cli_gaps_ranks.cpp).
+// strata-cli gaps: every GPU idle gap over the threshold with its cause (CPU-bound, launch
+// overhead, synchronization, dependency, unattributed; core/analysis/gap_causes.h) and where its
+// time went on the launching thread (gap_breakdown.h), per device and per stream, as a table or
+// (--json) one JSON object; of several FILEs (the ranks of a job), a row per rank and their
+// whole (cli_gaps_ranks.cpp).
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_rank_rows.h"
 #include "util/terminal_text.h"
 
+#include "analysis/gap_text.h"
 #include "analysis/trace_analysis.h"
 #include "model/time_text.h"
 
@@ -28,8 +30,9 @@ const std::string kUsage =
         "usage: strata-cli gaps [--json] [--gap-threshold-us N] [--step-name PREFIX]\n"
         "                       [--range-us START:END] FILE...\n"
         "\n"
-        "  --json               one JSON object: threshold_us, analysis_ms, warnings, gaps\n"
-        "                       (per device, stream null, then per stream), by_cause\n"
+        "  --json               one JSON object: threshold_us, load_ms, analysis_ms, warnings,\n"
+        "                       clock, gaps (per device, stream null, then per stream, each\n"
+        "                       with its cause and breakdown), by_cause, steps, edges\n"
         "Several FILEs (the ranks of a job): per rank the gaps by cause, then the whole; --json\n"
         "gives {threshold_us, ranks: [{rank, file, host, warnings, span_us, by_cause, steps}],\n"
         "whole: {span_us, by_cause}}\n") +
@@ -39,6 +42,32 @@ double us(TimeNs ns) {
     return double(ns) / 1000.0;
 }
 
+nlohmann::json nameOrNull(const Trace& t, StringId id) {
+    return id == kNoName ? nlohmann::json() : nlohmann::json(std::string(t.str(id)));
+}
+
+// Where the gap's time went (gap_breakdown.h): the totals per kind and the parts, each summing to
+// the gap's length; null when the trace has no launch call for its op.
+nlohmann::json breakdownJson(const Trace& t, const GapBreakdown& b) {
+    if (!b.known) return nlohmann::json();
+    nlohmann::json j;
+    for (int k = 0; k < kGapPartKindCount; ++k)
+        j[std::string(gapPartKindName(GapPartKind(k))) + "_us"] = us(b.byKind[size_t(k)]);
+    nlohmann::json parts = nlohmann::json::array();
+    for (const GapPart& p : b.parts) {
+        nlohmann::json part = {{"kind", gapPartKindName(p.kind)},
+                               {"name", nameOrNull(t, p.name)},
+                               {"in", nameOrNull(t, p.context)},
+                               {"us", us(p.time)}};
+        if (p.kind == GapPartKind::Other) part["gathered"] = p.gathered;
+        parts.push_back(part);
+    }
+    j["parts"] = parts;
+    j["input_pipeline_us"] = us(b.inputPipeline);
+    j["input_span"] = nameOrNull(t, b.inputSpan);
+    return j;
+}
+
 nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     nlohmann::json g;
     g["device"] = e.gap.device;
@@ -46,15 +75,20 @@ nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     g["start_us"] = us(e.gap.start - origin);
     g["dur_us"] = us(e.gap.duration());
     g["cause"] = gapCauseName(e.cause);
-    const bool late = e.cause == GapCause::LaunchBound || e.cause == GapCause::Synchronization;
-    g["late_us"] = late ? nlohmann::json(us(e.late)) : nlohmann::json();
-    nlohmann::json cpu = nlohmann::json::array();
-    for (const CpuOverlap& c : e.cpu)
-        cpu.push_back({{"name", std::string(t.str(c.name))}, {"us", us(c.overlap)}});
-    g["cpu_slices"] = cpu;
-    g["cpu_covered_share"] = late && e.gap.duration() > 0
-                                 ? nlohmann::json(double(e.cpuCovered) / double(e.gap.duration()))
-                                 : nlohmann::json();
+    g["cause_label"] = gapCauseLabel(e.cause);
+    g["reason"] = gapReason(t, e);
+    g["late_us"] = e.launchedLate ? nlohmann::json(us(e.late)) : nlohmann::json();
+    g["breakdown"] = breakdownJson(t, e.breakdown);
+    g["cpu_covered_share"] =
+        e.breakdown.known ? nlohmann::json(e.tracedShare()) : nlohmann::json();
+    const GapPart* dominant =
+        e.cause == GapCause::LaunchBound ? e.breakdown.dominantCpu() : nullptr;
+    g["dominant"] = dominant ? nlohmann::json({{"kind", gapPartKindName(dominant->kind)},
+                                               {"name", nameOrNull(t, dominant->name)},
+                                               {"in", nameOrNull(t, dominant->context)},
+                                               {"us", us(dominant->time)}})
+                             : nlohmann::json();
+    g["input_pipeline"] = e.inputPipeline;
     g["blocking_call"] = e.blockingCall.valid()
                              ? nlohmann::json(std::string(t.name(e.blockingCall)))
                              : nlohmann::json();
@@ -72,6 +106,17 @@ nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     return g;
 }
 
+nlohmann::json clockJson(const ClockCheck& c) {
+    return {{"kernels_launched", c.kernelsLaunched},
+            {"start_before_launch", c.startBeforeLaunch},
+            {"most_before_us", us(c.mostBefore)},
+            {"idle_launches", c.idleLaunches},
+            {"least_idle_delay_us", us(c.leastIdleDelay)},
+            {"most_idle_delay_us", us(c.mostIdleDelay)},
+            {"offset", c.offset()},
+            {"suggested_gpu_shift_us", us(c.suggestedShift)}};
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -85,7 +130,9 @@ int gaps(const Args& args) {
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
     if (files.size() > 1) return gapsOfRanks(files, analysisArgs, json);
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("gaps", files.front());
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("gaps", files.front(), &loadMs));
     if (!trace) return 1;
     const Trace& t = *trace;
     const TimeNs origin = t.bounds().start;
@@ -98,8 +145,10 @@ int gaps(const Args& args) {
     if (json) {
         nlohmann::json j;
         j["threshold_us"] = thresholdUs;
+        j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         j["warnings"] = g.warnings;
+        j["clock"] = clockJson(g.clock);
         nlohmann::json list = nlohmann::json::array();
         for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
         for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
@@ -115,7 +164,7 @@ int gaps(const Args& args) {
                 {"share_of_span",
                  span > 0 ? double(g.byCause[size_t(c)].idle) / double(span) : 0.0}};
         j["by_cause"] = by;
-        auto causes = [](const std::array<CauseTotals, 4>& c) {
+        auto causes = [](const std::array<CauseTotals, kGapCauseCount>& c) {
             nlohmann::json o = nlohmann::json::object();
             for (int k = 0; k < kGapCauseCount; ++k)
                 o[gapCauseName(GapCause(k))] = {{"count", c[size_t(k)].count},
@@ -149,7 +198,7 @@ int gaps(const Args& args) {
     for (const std::string& w : g.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-16s %8s %14s\n", "cause", "gaps", "idle");
     for (int c = 0; c < kGapCauseCount; ++c)
-        std::printf("%-16s %8llu %14s\n", gapCauseName(GapCause(c)),
+        std::printf("%-16s %8llu %14s\n", gapCauseLabel(GapCause(c)),
                     static_cast<unsigned long long>(g.byCause[size_t(c)].count),
                     formatPreciseDuration(g.byCause[size_t(c)].idle).c_str());
     if (!g.steps.empty())
@@ -176,14 +225,13 @@ int gaps(const Args& args) {
     for (const ExplainedGap* e : longest) {
         std::printf("  GPU %d at %s: %s, %s", e->gap.device,
                     formatPreciseDuration(e->gap.start - origin).c_str(),
-                    formatPreciseDuration(e->gap.duration()).c_str(), gapCauseName(e->cause));
-        if (e->blockingCall.valid())
-            std::printf(" (after %s)", terminalSafe(t.name(e->blockingCall)).c_str());
-        if (e->cause == GapCause::LaunchBound || e->cause == GapCause::Synchronization)
+                    formatPreciseDuration(e->gap.duration()).c_str(), gapCauseLabel(e->cause));
+        if (e->launchedLate && e->late > 0)
             std::printf(", launched %s late", formatPreciseDuration(e->late).c_str());
-        if (!e->cpu.empty())
-            std::printf("; CPU busy in %s", terminalSafe(t.str(e->cpu.front().name)).c_str());
-        std::printf("\n");
+        std::printf("\n    %s\n", terminalSafe(gapReason(t, *e, 120)).c_str());
+        for (const GapPart& p : e->breakdown.parts)
+            std::printf("    %10s  %s\n", formatDuration(p.time).c_str(),
+                        terminalSafe(gapPartText(t, p, 120)).c_str());
     }
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "io/trace_loader.h"
 #include "util/terminal_text.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -150,11 +151,23 @@ TakeValue rangeUs(const std::string& option, std::optional<std::pair<double, dou
 const char* const kAnalysisOptionsUsage =
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n"
-    "  --range-us START:END only work that starts in [START, END) µs from the trace start\n";
+    "  --range-us START:END only work that starts in [START, END) µs from the trace start\n"
+    "  --gpu-shift-us N     move every GPU op by N µs (negative: earlier) against the CPU,\n"
+    "                       to correct a clock offset the clock check reports\n";
 
 void AnalysisArgs::declare(CommandLine& line) {
     declareSettings(line);
     line.option("--range-us", cli::rangeUs("--range-us", &rangeUs));
+    line.option("--gpu-shift-us", [this](const std::string& v) -> std::string {
+        char* end = nullptr;
+        const double us = std::strtod(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(us) || std::fabs(us) > 1e12)
+            return "--gpu-shift-us expects a number of microseconds (at most 1e12 either way), "
+                   "got '" +
+                   v + "'";
+        gpuShift = TimeNs(std::llround(us * 1000.0));
+        return {};
+    });
 }
 
 void AnalysisArgs::declareSettings(CommandLine& line) {
@@ -168,12 +181,21 @@ void AnalysisArgs::declareSettings(CommandLine& line) {
     line.option("--step-name", text(&settings.stepPrefix));
 }
 
+std::shared_ptr<const Trace> AnalysisArgs::shifted(std::shared_ptr<const Trace> trace) const {
+    return trace && gpuShift ? trace->withGpuTimeShifted(gpuShift) : trace;
+}
+
 TimeRange AnalysisArgs::range(const Trace& trace) const {
     return rangeFromUs(trace, rangeUs);
 }
 
-std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file) {
+std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
+                                            double* loadMs) {
+    const auto t0 = std::chrono::steady_clock::now();
     const LoadResult loaded = loadTrace(file);
+    if (loadMs)
+        *loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                      .count();
     if (!loaded.ok()) {
         std::fprintf(stderr, "strata-cli %s: %s\n", command,
                      terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());

@@ -61,13 +61,17 @@ TakeValue text(std::string* out);
 // "START:END" in microseconds from the trace start, 0 <= START < END.
 TakeValue rangeUs(const std::string& option, std::optional<std::pair<double, double>>* out);
 
-// --gap-threshold-us N, --step-name PREFIX and --range-us START:END, into settings and a range
-// (resolved against the trace once it is loaded: range()).
+// --gap-threshold-us N, --step-name PREFIX, --range-us START:END and --gpu-shift-us N, into
+// settings, a range (resolved against the trace once it is loaded: range()) and a shift of the
+// GPU clock against the CPU's (the one the clock check suggests: analysis/clock_checks.h).
 struct AnalysisArgs {
     AnalysisSettings settings;
     std::optional<std::pair<double, double>> rangeUs;
+    TimeNs gpuShift = 0;
     double thresholdUs() const { return double(settings.gapThreshold) / 1000.0; }
     TimeRange range(const Trace& trace) const;
+    // The trace with its GPU ops moved by --gpu-shift-us (the trace itself when 0).
+    std::shared_ptr<const Trace> shifted(std::shared_ptr<const Trace> trace) const;
     void declare(CommandLine& line);
     // --gap-threshold-us and --step-name only (commands over several traces: no --range-us).
     void declareSettings(CommandLine& line);
@@ -78,8 +82,10 @@ private:
 // The lines of a usage text that describe them.
 extern const char* const kAnalysisOptionsUsage;
 
-// The trace in `file`, or null after printing why to stderr.
-std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file);
+// The trace in `file`, or null after printing why to stderr; `loadMs`, when given, the time the
+// load took (what --json prints as load_ms beside analysis_ms).
+std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
+                                            double* loadMs = nullptr);
 
 // The range in trace time (whole trace when none).
 TimeRange rangeFromUs(const Trace& trace, const std::optional<std::pair<double, double>>& us);

@@ -68,7 +68,9 @@ int stats(const Args& args) {
         return line.usageError("--group-by-op takes one FILE, not several");
     if (files.size() > 1)
         return statsOfRanks(files, analysisArgs, json, std::max<uint64_t>(1, top));
-    const std::shared_ptr<const Trace> trace = loadTraceOrSay("stats", files.front());
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("stats", files.front(), &loadMs));
     if (!trace) return 1;
     const Trace& t = *trace;
     top = std::max<uint64_t>(1, top);
@@ -81,6 +83,7 @@ int stats(const Args& args) {
 
     if (json) {
         nlohmann::json j;
+        j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         j["warnings"] = gaps.warnings;
         j["kernel_time_us"] = us(double(st.kernelTime));

@@ -183,7 +183,7 @@ int strata::cli::summary(const Args& args) {
         std::fprintf(stderr, "strata-cli summary: %s\n", terminalSafe(msg).c_str());
         return 1;
     }
-    const TraceAnalysis analysis(loaded.trace, analysisArgs.settings,
+    const TraceAnalysis analysis(analysisArgs.shifted(loaded.trace), analysisArgs.settings,
                                  analysisArgs.range(*loaded.trace));
     const TraceSummary& s = analysis.summary();
     const auto t2 = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "analysis_views/call_tree_panel.h"
+#include "analysis_views/clock_notice.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
 #include "dock_table.h"
@@ -262,6 +263,7 @@ void MainWindow::createStatusBar() {
     connect(warningsButton_, &QToolButton::clicked, this, [this] { showDock(warnings_); });
     statusBar()->addWidget(progress_);
     statusBar()->addWidget(cancelButton_);
+    statusBar()->addPermanentWidget(new ClockNotice(workspace_, nav_, this));
     statusBar()->addPermanentWidget(rangeLabel_);
     statusBar()->addPermanentWidget(slicesLabel_);
     statusBar()->addPermanentWidget(loadTimeLabel_);

@@ -1,24 +1,29 @@
 #pragma once
 // Why the GPU waited: every idle gap over the threshold, per device and per
-// stream (analysis/gpu_gaps), gets one cause, decided from the launch call of the op that ends it
-// (by correlation id):
-//   launch_bound     the launch call started after the gap began: the CPU was late (late =
-//                    launch start - gap start); the CPU slices that occupied the launching thread
-//                    during the gap are listed, and how much of the gap traced CPU work covers;
-//   synchronization  as launch_bound, but a blocking call on the launching thread (device,
-//                    stream or event synchronize, a synchronous copy or set, a syncing
-//                    allocation or free) ended inside the gap: the host drained the GPU first;
-//   dependency       the work was launched before the gap began yet started after it (it waited
-//                    on an event, another stream, a copy engine or the device);
+// stream (analysis/gpu_gaps), gets one cause, decided from where the gap's time went on the
+// thread that launched the op ending it (analysis/gap_breakdown.h: blocked in a synchronizing
+// call, in launch calls, in traced CPU work, untraced, queued after the launch returned):
+//   launch_bound     "CPU-bound": the launch came late because the thread was working
+//                    elsewhere; the dominant frame is named, and "input pipeline" when a
+//                    DataLoader span covers most of the gap;
+//   launch_overhead  launch calls (and the launch latency after the last one) fill most of the
+//                    gap: the CPU was launching back to back and could not keep up;
+//   synchronization  blocking calls cover most of the gap (named: the longest);
+//   dependency       the op was launched in time (its launch call returned before the gap
+//                    began, or it then sat queued for most of a gap of 20 µs or more) and waited
+//                    on the device; `waitedOn` names an op of another stream only when its end
+//                    explains the op's start (it ended within 20 µs or a tenth of the gap
+//                    before it), else the wait is not visible in the trace;
 //   unattributed     the trace has no launch record for it (said, never guessed).
-// For a dependency, what it waited on when the trace shows it: the op of another stream of the
-// device that ended last inside the gap (the device gap's previous op, when it ran on another
-// stream), and a stream-wait call (cudaStreamWaitEvent) the launching thread made before the
-// launch. Per step (analysis/trace_steps.h) the same totals, and the idle time before the
-// device's first op and after its last (in the range) apart. Warnings say what would make the
-// figures false (analysis/gap_checks.h: clock skew, graph replays missing kernels, a capture
-// window that cuts a step).
+// A stream-wait call (cudaStreamWaitEvent) the launching thread made before the launch is named
+// too. Per step (analysis/trace_steps.h) the same totals, and the idle time before the device's
+// first op and after its last (in the range) apart. Warnings say what would make the figures
+// false (analysis/clock_checks.h: clock skew either way; analysis/gap_checks.h: graph replays
+// missing kernels, a capture window that cuts a step).
 #include "analysis/analysis_range.h"
+#include "analysis/clock_checks.h"
+#include "analysis/frame_roles.h"
+#include "analysis/gap_breakdown.h"
 #include "analysis/gpu_gaps.h"
 #include "analysis/trace_steps.h"
 #include "model/trace.h"
@@ -29,30 +34,34 @@
 
 namespace strata {
 
-enum class GapCause : uint8_t { LaunchBound, Synchronization, Dependency, Unattributed };
-constexpr int kGapCauseCount = 4;
-const char* gapCauseName(GapCause c); // "launch_bound", "synchronization", ...
-
-// A blocking call by its name (cudaDeviceSynchronize, cudaStreamSynchronize, cudaMemcpy,
-// cuCtxSynchronize, cudaFree, ...).
-bool isBlockingCallName(std::string_view name);
-
-struct CpuOverlap {
-    StringId name = 0;
-    TimeNs overlap = 0; // time of the gap the slices of this name covered
-    uint16_t depth = 0; // deepest level seen (leaf-most first among equals)
+enum class GapCause : uint8_t {
+    LaunchBound,
+    LaunchOverhead,
+    Synchronization,
+    Dependency,
+    Unattributed
 };
+constexpr int kGapCauseCount = 5;
+// The stable key (JSON, CSV): "launch_bound", "launch_overhead", "synchronization", ...
+const char* gapCauseName(GapCause c);
+// What a user reads: "CPU-bound", "launch overhead", "synchronization", "dependency",
+// "unattributed".
+const char* gapCauseLabel(GapCause c);
 
 struct ExplainedGap {
     GpuGap gap;
     GapCause cause = GapCause::Unattributed;
-    SliceRef launch;             // the launch call of the op that ends the gap
-    TimeNs late = 0;             // launch start - gap start (launch_bound, synchronization)
-    SliceRef blockingCall;       // synchronization: the call that ended inside the gap
-    std::vector<CpuOverlap> cpu; // on the launching thread: top 5 by overlap, leaf-most first
-    TimeNs cpuCovered = 0;       // traced CPU time on that thread inside the gap
-    SliceRef waitedOn;           // dependency: the other stream's op that ended last in the gap
-    SliceRef waitCall;           // dependency: a stream-wait call before the launch
+    SliceRef launch;            // the launch call of the op that ends the gap
+    bool launchedLate = false;  // that call returned after the gap began
+    TimeNs late = 0;            // launch start - gap start, when it started after the gap began
+    GapBreakdown breakdown;     // where the gap's time went on the launching thread
+    SliceRef blockingCall;      // synchronization: the blocking call with the most of the gap
+    bool inputPipeline = false; // launch_bound with most of the gap under a DataLoader span
+    SliceRef waitedOn;          // dependency: an op of another stream whose end explains it
+    SliceRef waitCall;          // dependency: a stream-wait call before the launch
+    // The share of the gap the launching thread spent in traced calls and frames (blocked,
+    // launch, cpu): a low share with a late launch says the CPU ran untraced code.
+    double tracedShare() const;
 };
 
 struct CauseTotals {
@@ -66,7 +75,7 @@ struct StepGaps {
     TraceStep step;
     int32_t device = -1;
     TimeNs idle = 0;
-    std::array<CauseTotals, 4> byCause{};
+    std::array<CauseTotals, kGapCauseCount> byCause{};
 };
 
 // Idle time of a device at the edges of the range: before its first op and after its last.
@@ -85,6 +94,7 @@ struct GapCauses {
     std::vector<StepGaps> steps;                       // by (step, device)
     std::vector<EdgeIdle> edges;                       // by device
     std::vector<DeviceGapStats> devices;               // busy, idle, gaps per device
+    ClockCheck clock;                                  // both directions (clock_checks.h)
     std::vector<std::string> warnings;
 };
 

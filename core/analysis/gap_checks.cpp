@@ -47,23 +47,6 @@ bool isGpuWorkCallName(std::string_view n) {
            (contains(n, "Memset") && contains(n, "Async"));
 }
 
-std::vector<std::string> clockSkewWarnings(const Trace& trace) {
-    uint64_t skewed = 0;
-    for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
-        const Track& tr = trace.track(ti);
-        if (tr.kind != TrackKind::GpuStream) continue;
-        for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
-            if (tr.slices.kind[i] != SliceKind::Kernel) continue;
-            const SliceRef l = trace.launchOf({ti, i});
-            if (l.valid() && tr.slices.start[i] < trace.start(l)) ++skewed;
-        }
-    }
-    if (!skewed) return {};
-    return {std::to_string(skewed) +
-            " kernel(s) start before their launch call: CPU and GPU clocks disagree, so how late "
-            "a launch was (late_us) is not reliable"};
-}
-
 std::vector<std::string> graphReplayWarnings(const Trace& trace) {
     struct Replay {
         SliceRef call;

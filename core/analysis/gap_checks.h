@@ -1,7 +1,7 @@
 #pragma once
 // What would make an idle percentage false, checked before one is reported (strata-cli gaps,
 // summary, advise, the Gaps view): each check returns its warnings (empty when it finds nothing).
-//   clock skew       GPU ops that start before their launch call: CPU and GPU clocks disagree;
+// The clocks are checked apart (clock_checks.h).
 //   graph replays    cudaGraphLaunch calls with no GPU work in the trace, or fewer kernels than
 //                    earlier replays of the same graph: the kernels missing ran, and their time
 //                    would count as idle (graph kernel tracing off, or records lost);
@@ -17,7 +17,6 @@
 
 namespace strata {
 
-std::vector<std::string> clockSkewWarnings(const Trace& trace);
 std::vector<std::string> graphReplayWarnings(const Trace& trace);
 std::vector<std::string> captureWindowWarnings(const Trace& trace,
                                                const std::vector<TraceStep>& steps);

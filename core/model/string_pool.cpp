@@ -17,6 +17,17 @@ StringPool::StringPool() {
     index_.emplace(std::string_view(), kEmpty);
 }
 
+StringPool::StringPool(const StringPool& other) : StringPool() {
+    views_.reserve(other.views_.size());
+    index_.reserve(other.index_.size());
+    for (size_t id = 1; id < other.views_.size(); ++id) intern(other.views_[id]);
+}
+
+StringPool& StringPool::operator=(const StringPool& other) {
+    if (this != &other) *this = StringPool(other);
+    return *this;
+}
+
 std::string_view StringPool::store(std::string_view s) {
     if (s.size() >= kBlockSize / 4) { // big strings get a block of their own, never appended to
         large_.emplace_back(s);

@@ -16,6 +16,11 @@ public:
     static constexpr StringId kEmpty = 0; // id 0 is always ""
 
     StringPool();
+    // A copy holds its own text (the views point into it), with the same ids.
+    StringPool(const StringPool& other);
+    StringPool& operator=(const StringPool& other);
+    StringPool(StringPool&&) noexcept = default; // the blocks move, their addresses stay
+    StringPool& operator=(StringPool&&) noexcept = default;
     StringId intern(std::string_view s);
     // Id of s if it was interned, kNotFound otherwise.
     static constexpr StringId kNotFound = UINT32_MAX;

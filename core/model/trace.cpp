@@ -75,6 +75,25 @@ std::shared_ptr<const Trace> Trace::withSectionsOf(const Trace& other) const {
     return t;
 }
 
+std::shared_ptr<const Trace> Trace::withGpuTimeShifted(TimeNs shift) const {
+    auto t = std::make_shared<Trace>(*this);
+    if (shift == 0) return t;
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (Track& tr : t->tracks_) {
+        SliceColumns& c = tr.slices;
+        if (tr.kind == TrackKind::GpuStream)
+            for (TimeNs& s : c.start) s += shift;
+        for (SliceIndex i = 0; i < c.size(); ++i) {
+            lo = std::min(lo, c.start[i]);
+            hi = std::max(hi, c.end(i));
+        }
+        for (TimeNs ts : tr.counter.ts) lo = std::min(lo, ts), hi = std::max(hi, ts);
+        for (TimeNs ts : tr.instants.ts) lo = std::min(lo, ts), hi = std::max(hi, ts);
+    }
+    if (lo <= hi) t->bounds_ = {lo, hi};
+    return t;
+}
+
 std::vector<SliceRef> Trace::ancestors(SliceRef r) const {
     std::vector<SliceRef> chain;
     if (!r.valid()) return chain;

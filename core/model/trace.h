@@ -132,6 +132,10 @@ public:
     // imported into an open trace (they then belong to it: the timeline, the Sections dock, the
     // export and Trace Info all see them). Costs a copy of the trace; call it off the GUI thread.
     std::shared_ptr<const Trace> withSectionsOf(const Trace& other) const;
+    // A copy of this trace with every GPU op (the GPU stream tracks) moved by `shift` against the
+    // CPU: a clock offset between them corrected (analysis/clock_checks.h estimates one). The
+    // bounds follow; the in-kernel sections keep their own clocks.
+    std::shared_ptr<const Trace> withGpuTimeShifted(TimeNs shift) const;
 
     // [earliest start, latest end) over every slice, instant and counter sample.
     TimeRange bounds() const { return bounds_; }

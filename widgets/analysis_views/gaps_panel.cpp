@@ -46,7 +46,7 @@ void plotCauses(QCustomPlot* plot, const GapCauses& g) {
         const double share =
             span > 0 ? 100.0 * double(g.byCause[size_t(c)].idle) / double(span) : 0;
         ticker->addTick(c, QStringLiteral("%1\n%2 gaps, %3 % of the span")
-                               .arg(gapCauseName(GapCause(c)))
+                               .arg(gapCauseText(GapCause(c)))
                                .arg(g.byCause[size_t(c)].count)
                                .arg(share, 0, 'f', 1));
     }

@@ -1,5 +1,6 @@
 #include "gaps_table_model.h"
 
+#include "analysis/gap_text.h"
 #include "model/time_text.h"
 #include "style/gap_style.h"
 #include "style/qt_text.h"
@@ -10,24 +11,20 @@ namespace strata {
 
 namespace {
 
-bool launchedLate(const ExplainedGap& e) {
-    return e.cause == GapCause::LaunchBound || e.cause == GapCause::Synchronization;
-}
+// Names in a cell are cut here; the tooltip has the gap's whole description.
+constexpr size_t kMaxName = 80;
 
 QString because(const Trace& t, const ExplainedGap& e) {
-    if (e.blockingCall.valid())
-        return QObject::tr("after %1").arg(toQString(t.name(e.blockingCall)));
-    if (e.waitedOn.valid()) return QObject::tr("waited on %1").arg(toQString(t.name(e.waitedOn)));
-    if (e.waitCall.valid()) return QObject::tr("after %1").arg(toQString(t.name(e.waitCall)));
-    return {};
+    return QString::fromStdString(gapReason(t, e, kMaxName));
 }
 
-QString cpuWork(const Trace& t, const ExplainedGap& e) {
+// Where the gap's time went on the launching thread, largest part first.
+QString breakdown(const Trace& t, const ExplainedGap& e) {
     QStringList parts;
-    for (const CpuOverlap& c : e.cpu)
-        parts << QStringLiteral("%1 (%2)").arg(toQString(t.str(c.name)),
-                                               QString::fromStdString(formatDuration(c.overlap)));
-    return parts.join(QStringLiteral(", "));
+    for (const GapPart& p : e.breakdown.parts)
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(gapPartText(t, p, kMaxName)),
+                                             QString::fromStdString(formatDuration(p.time)));
+    return parts.join(QStringLiteral("; "));
 }
 
 } // namespace
@@ -49,23 +46,23 @@ std::vector<RowColumn<const ExplainedGap*>> GapsTableModel::columns(const GapsTa
          [](Row e) { return QString::fromStdString(formatDuration(e->gap.duration())); },
          [](Row e) { return double(e->gap.duration()); }},
         {QObject::tr("Cause"),
-         [](Row e) { return QString(gapCauseName(e->cause)); },
+         [](Row e) { return gapCauseText(e->cause); },
          {},
          {},
          [](Row e) { return QVariant(QColor::fromRgb(gapCauseColor(int(e->cause)))); }},
         {QObject::tr("Launched late"),
          [](Row e) {
-             return launchedLate(*e) ? QString::fromStdString(formatDuration(e->late))
-                                     : QString("—");
+             return e->launchedLate ? QString::fromStdString(formatDuration(e->late))
+                                    : QString("—");
          },
          [](Row e) {
-             return launchedLate(*e) ? std::optional<double>(double(e->late)) : std::nullopt;
+             return e->launchedLate ? std::optional<double>(double(e->late)) : std::nullopt;
          }},
         {QObject::tr("GPU"), [](Row e) { return QString::number(e->gap.device); },
          [](Row e) { return double(e->gap.device); }},
         {QObject::tr("Because"), [self](Row e) { return because(*self->trace_, *e); }, {}},
-        {QObject::tr("CPU work on the launching thread"),
-         [self](Row e) { return cpuWork(*self->trace_, *e); },
+        {QObject::tr("Where the time went on the launching thread"),
+         [self](Row e) { return breakdown(*self->trace_, *e); },
          {}},
     };
     for (RowColumn<Row>& c : cols) // every cell's tooltip: the gap's whole description

@@ -1,8 +1,9 @@
 #pragma once
 // The Gaps dock's table: every device gap over the threshold (core/analysis/gap_causes.h) with its
-// start (from the trace start), length, cause, how late its launch was, the blocking call or what
-// a dependency waited on, and the CPU work on the launching thread; a RowTableModel whose
-// Qt::UserRole gives numbers (sorting, CSV) and Qt::ToolTipRole the gap's whole description.
+// start (from the trace start), length, cause, how late its launch was, why in a line (the
+// dominant frame, the blocking call, what a dependency waited on) and where the gap's time went
+// on the launching thread (gap_breakdown.h); a RowTableModel whose Qt::UserRole gives numbers
+// (sorting, CSV) and Qt::ToolTipRole the gap's whole description.
 #include "analysis/gap_causes.h"
 #include "charts/row_table_model.h"
 

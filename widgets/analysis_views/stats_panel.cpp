@@ -122,6 +122,14 @@ struct StatsPanel::Models {
     }};
     RowTableModel<Finding> findings{{
         {"Severity", [](const Finding& f) { return QString(findingSeverityName(f.severity)); }, {}},
+        {"Saves",
+         [](const Finding& f) {
+             return f.severity == FindingSeverity::NotApplicable ? QString("—")
+                                                                 : d(double(f.saving));
+         },
+         [](const Finding& f) { return double(f.saving); }},
+        {"Share", [](const Finding& f) { return pct(f.savingShare); },
+         [](const Finding& f) { return f.savingShare; }},
         {"Rule", [](const Finding& f) { return QString::fromStdString(f.rule); }, {}},
         {"Finding",
          [](const Finding& f) { return QString::fromStdString(f.title); },
@@ -206,6 +214,12 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
                 QString text = "<b>" + QString::fromStdString(f->title).toHtmlEscaped() +
                                "</b><br>" + QString::fromStdString(f->detail).toHtmlEscaped() +
                                "<br>";
+                if (f->severity != FindingSeverity::NotApplicable)
+                    text += tr("Would save about %1 (%2 of the %3). ")
+                                .arg(d(double(f->saving)), pct(f->savingShare),
+                                     analysis() && analysis()->advice().basisIsSteps
+                                         ? tr("steps' GPU time")
+                                         : tr("GPUs' span"));
                 for (const auto& [k, v] : f->evidence)
                     text += QString::fromStdString(k) + " = " + QString::number(v, 'g', 6) + "; ";
                 findingDetail_->setText(text);

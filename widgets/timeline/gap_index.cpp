@@ -39,9 +39,9 @@ std::vector<TimeNs> cumulativeOf(const std::vector<GapSpan>& v) {
     return c;
 }
 
-std::array<std::vector<TimeNs>, 4> causeCumulativeOf(const std::vector<GapSpan>& v) {
-    std::array<std::vector<TimeNs>, 4> c;
-    for (int k = 0; k < 4; ++k) {
+std::array<std::vector<TimeNs>, kGapCauseCount> causeCumulativeOf(const std::vector<GapSpan>& v) {
+    std::array<std::vector<TimeNs>, kGapCauseCount> c;
+    for (int k = 0; k < kGapCauseCount; ++k) {
         c[size_t(k)].assign(v.size() + 1, 0);
         for (size_t i = 0; i < v.size(); ++i)
             c[size_t(k)][i + 1] = c[size_t(k)][i] + (v[i].cause == k ? v[i].duration() : 0);
@@ -54,7 +54,7 @@ const std::vector<TimeNs> kNoCum{0};
 } // namespace
 
 TimeNs GapList::idleBefore(TimeNs t, int cause) const {
-    if (empty() || !byCause || cause < 0 || cause >= 4) return 0;
+    if (empty() || !byCause || cause < 0 || cause >= kGapCauseCount) return 0;
     const size_t i = GapIndex::firstEndingAfter(*spans, t);
     TimeNs idle = (*byCause)[size_t(cause)][i];
     if (i < spans->size() && t > (*spans)[i].start && (*spans)[i].cause == cause)

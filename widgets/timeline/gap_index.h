@@ -28,7 +28,7 @@ struct GapList {
     const std::vector<GapSpan>* spans = nullptr;
     const std::vector<TimeNs>* cumulative = nullptr; // cumulative[i] = idle of spans[0..i)
     // The same per cause: byCause[c][i] = idle of the gaps of cause c in spans[0..i).
-    const std::array<std::vector<TimeNs>, 4>* byCause = nullptr;
+    const std::array<std::vector<TimeNs>, kGapCauseCount>* byCause = nullptr;
     // Idle time (inside the listed gaps) before t.
     TimeNs idleBefore(TimeNs t) const;
     // The same, only in gaps of `cause`.
@@ -66,8 +66,8 @@ private:
     std::map<int32_t, std::vector<GapSpan>> devices_;
     std::map<std::pair<int32_t, int64_t>, std::vector<TimeNs>> streamCum_;
     std::map<int32_t, std::vector<TimeNs>> deviceCum_;
-    std::map<std::pair<int32_t, int64_t>, std::array<std::vector<TimeNs>, 4>> streamCause_;
-    std::map<int32_t, std::array<std::vector<TimeNs>, 4>> deviceCause_;
+    std::map<std::pair<int32_t, int64_t>, std::array<std::vector<TimeNs>, kGapCauseCount>> streamCause_;
+    std::map<int32_t, std::array<std::vector<TimeNs>, kGapCauseCount>> deviceCause_;
 };
 
 } // namespace strata

@@ -14,7 +14,7 @@ def main():
     run = lambda *a: json.loads(subprocess.run([cli, *a, trace], check=True, capture_output=True).stdout)
     gaps, summary = run("gaps", "--json", "--gap-threshold-us", "10"), run("summary", "--json", "--gap-threshold-us", "10")
     problems = []
-    causes = {"launch_bound", "synchronization", "dependency", "unattributed"}
+    causes = {"launch_bound", "launch_overhead", "synchronization", "dependency", "unattributed"}
     for g in gaps["gaps"]:
         if g["cause"] not in causes:
             problems.append(f"unknown cause {g['cause']}")
