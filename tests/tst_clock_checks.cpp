@@ -46,10 +46,11 @@ private slots:
         QCOMPARE(g.clock.startBeforeLaunch, uint64_t(0));
         QCOMPARE(g.clock.suggestedShift, TimeNs(-150'000'000));
         QCOMPARE(g.warnings.size(), size_t(1));
-        QVERIFY2(g.warnings[0].find("the GPU clock looks 150 ms ahead of the CPU's: each of the 5 "
-                                    "ops launched while their device was idle started 150 ms to "
-                                    "150 ms after") == 0,
-                 g.warnings[0].c_str());
+        QVERIFY2(
+            g.warnings[0].find("the GPU clock looks 150.0 ms ahead of the CPU's: each of the 5 "
+                               "ops launched while their device was idle started 150.0 ms to "
+                               "150.0 ms after") == 0,
+            g.warnings[0].c_str());
         QVERIFY(g.warnings[0].find("--gpu-shift-us -150000") != std::string::npos);
         // Shifted by the suggestion, kernel i starts 10'000 i after its call returned.
         const GapCauses s = explainGpuGaps(*t->withGpuTimeShifted(g.clock.suggestedShift), 10'000);
@@ -98,7 +99,7 @@ private slots:
         QCOMPARE(g.clock.suggestedShift, TimeNs(30'000));
         QCOMPARE(g.warnings.size(), size_t(1));
         QVERIFY2(g.warnings[0].find("1 of 2 kernel(s) start before their launch call (by up to "
-                                    "30.0 µs)") == 0,
+                                    "30.00 µs)") == 0,
                  g.warnings[0].c_str());
     }
 

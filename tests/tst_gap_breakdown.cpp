@@ -218,7 +218,7 @@ private slots:
         QCOMPARE(nameOf(*t, b.inputSpan), std::string_view(span));
         QCOMPARE(int(e->cause), int(GapCause::LaunchBound));
         QVERIFY(e->inputPipeline);
-        QVERIFY2(gapReason(*t, *e).find("input pipeline: 60.0 µs under " + span) == 0,
+        QVERIFY2(gapReason(*t, *e).find("input pipeline: 60.00 µs under " + span) == 0,
                  gapReason(*t, *e).c_str());
     }
 
@@ -263,7 +263,7 @@ private slots:
         checkSums(*e);
         QCOMPARE(int(e->cause), int(GapCause::LaunchOverhead));
         QVERIFY2(gapReason(*t, *e).find("module loading on a kernel's first launch (warm-up): "
-                                        "cuLibraryLoadData 40.0 µs") == 0,
+                                        "cuLibraryLoadData 40.00 µs") == 0,
                  gapReason(*t, *e).c_str());
     }
 

@@ -278,9 +278,10 @@ private slots:
         ws.analyses()->setGapThreshold(10'000);
         ws.replaceCurrent(f.build(), "offset");
         notice.waitForJobs();
-        QVERIFY2(notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150 ms ahead: 5 launches "
-                                                            "on an idle GPU started 150 ms")),
-                 qPrintable(notice.text()));
+        QVERIFY2(
+            notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150.0 ms ahead: 5 launches "
+                                                       "on an idle GPU started 150.0 ms")),
+            qPrintable(notice.text()));
         QCOMPARE(notice.suggestedShift(), TimeNs(-150'000'000));
         notice.applyShift();
         notice.waitForJobs();

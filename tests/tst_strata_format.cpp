@@ -378,10 +378,13 @@ private slots:
         QCOMPARE(r.trace->sections()[399999].correlation, int64_t(399999));
         QCOMPARE(r.trace->sections()[399999].samples[0].cycles, int64_t(100));
         qInfo("400,000 Sections records loaded in %lld ms", static_cast<long long>(ms));
+        // The figure is measured by the benchmark (docs/performance.md: 0.54-0.67 s); this bound
+        // only tells linear from quadratic (293 s), with room for a loaded 2-core CI machine
+        // running other tests beside it (1.0-2.0 s seen under ctest -j2 at load 9).
 #if defined(__SANITIZE_ADDRESS__)
-        const qint64 limit = 10000; // ASan makes every allocation several times slower
+        const qint64 limit = 30000; // ASan makes every allocation several times slower
 #else
-        const qint64 limit = 1000;
+        const qint64 limit = 10000;
 #endif
         QVERIFY2(ms < limit, qPrintable(QString::number(ms)));
     }

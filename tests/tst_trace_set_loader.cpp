@@ -86,8 +86,9 @@ void TstTraceSetLoader::failedFileReported() {
              all[1].error->toString().c_str());
 }
 
-// The first result handed over throws: each other thread ends with the file it was loading, so
-// no more than one result per thread is handed over.
+// The first result handed over throws: each other thread ends with the file it was loading. A
+// thread that handed its result over just before the throw may have taken one more file then,
+// so at most threads + 1 results are handed over (seen: 3 of 8 with 2 threads).
 void TstTraceSetLoader::exceptionStopsAndIsRethrown() {
     QTemporaryDir dir;
     const std::vector<std::string> paths = writeRanks(dir, 8);
@@ -108,7 +109,7 @@ void TstTraceSetLoader::exceptionStopsAndIsRethrown() {
         thrown = std::string(e.what()) == "stop";
     }
     QVERIFY(thrown);
-    QVERIFY2(calls <= 2, qPrintable(QString::number(calls)));
+    QVERIFY2(calls <= o.threads + 1, qPrintable(QString::number(calls)));
 }
 
 QTEST_GUILESS_MAIN(TstTraceSetLoader)

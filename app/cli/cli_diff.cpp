@@ -9,6 +9,7 @@
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_diff.h"
 #include "analysis/trace_steps.h"
+#include "model/display_name.h"
 
 #include <nlohmann/json.hpp>
 
@@ -120,7 +121,8 @@ void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top
         std::printf("%-8s %+12.3f %8s %8llu %13.3f %8llu %13.3f  %s\n", diffStatusName(r.status),
                     us(double(r.deltaTotal())), share.c_str(), (unsigned long long)r.baseline.count,
                     us(double(r.baseline.total)), (unsigned long long)r.candidate.count,
-                    us(double(r.candidate.total)), terminalSafe(r.name).c_str());
+                    us(double(r.candidate.total)),
+                    terminalSafe(shortName(r.name)).c_str()); // full in --json
     }
 }
 
@@ -181,10 +183,10 @@ int diff(const Args& args) {
     if (const auto exit = line.parse(args)) return *exit;
     base.file = files.front();
     cand.file = files.back();
-    const std::shared_ptr<const Trace> tb = loadTraceOrSay("diff", base.file);
+    const std::shared_ptr<const Trace> tb = analysisArgs.shifted(loadTraceOrSay("diff", base.file));
     if (!tb) return 1;
     const std::shared_ptr<const Trace> tc =
-        files.size() == 1 ? tb : loadTraceOrSay("diff", cand.file);
+        files.size() == 1 ? tb : analysisArgs.shifted(loadTraceOrSay("diff", cand.file));
     if (!tc) return 1;
     const std::optional<TimeRange> rb = sideRange(*tb, base, analysisArgs);
     const std::optional<TimeRange> rc = sideRange(*tc, cand, analysisArgs);

@@ -79,8 +79,7 @@ nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     g["reason"] = gapReason(t, e);
     g["late_us"] = e.launchedLate ? nlohmann::json(us(e.late)) : nlohmann::json();
     g["breakdown"] = breakdownJson(t, e.breakdown);
-    g["cpu_covered_share"] =
-        e.breakdown.known ? nlohmann::json(e.tracedShare()) : nlohmann::json();
+    g["cpu_covered_share"] = e.breakdown.known ? nlohmann::json(e.tracedShare()) : nlohmann::json();
     const GapPart* dominant =
         e.cause == GapCause::LaunchBound ? e.breakdown.dominantCpu() : nullptr;
     g["dominant"] = dominant ? nlohmann::json({{"kind", gapPartKindName(dominant->kind)},
@@ -117,84 +116,57 @@ nlohmann::json clockJson(const ClockCheck& c) {
             {"suggested_gpu_shift_us", us(c.suggestedShift)}};
 }
 
-} // namespace
-
-namespace strata::cli {
-
-int gaps(const Args& args) {
-    bool json = false;
-    AnalysisArgs analysisArgs;
-    std::vector<std::string> files;
-    CommandLine line("gaps", kUsage);
-    line.flag("--json", &json).files(&files, 1, SIZE_MAX, "FILE...");
-    analysisArgs.declare(line);
-    if (const auto exit = line.parse(args)) return *exit;
-    if (files.size() > 1) return gapsOfRanks(files, analysisArgs, json);
-    double loadMs = 0;
-    const std::shared_ptr<const Trace> trace =
-        analysisArgs.shifted(loadTraceOrSay("gaps", files.front(), &loadMs));
-    if (!trace) return 1;
-    const Trace& t = *trace;
+// The JSON of `strata-cli gaps --json` (without the threshold and the timings).
+nlohmann::json gapsJson(const Trace& t, const GapCauses& g) {
     const TimeNs origin = t.bounds().start;
-    const double thresholdUs = analysisArgs.thresholdUs();
-    const auto t0 = std::chrono::steady_clock::now();
-    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
-    const GapCauses& g = analysis.gapCauses();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (json) {
-        nlohmann::json j;
-        j["threshold_us"] = thresholdUs;
-        j["load_ms"] = loadMs;
-        j["analysis_ms"] = ms;
-        j["warnings"] = g.warnings;
-        j["clock"] = clockJson(g.clock);
-        nlohmann::json list = nlohmann::json::array();
-        for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
-        for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
-        j["gaps"] = list;
-        // Per cause: count, idle and its share of the devices' spans (first op to last end).
-        TimeNs span = 0;
-        for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
-        nlohmann::json by = nlohmann::json::object();
-        for (int c = 0; c < kGapCauseCount; ++c)
-            by[gapCauseName(GapCause(c))] = {
-                {"count", g.byCause[size_t(c)].count},
-                {"idle_us", us(g.byCause[size_t(c)].idle)},
-                {"share_of_span",
-                 span > 0 ? double(g.byCause[size_t(c)].idle) / double(span) : 0.0}};
-        j["by_cause"] = by;
-        auto causes = [](const std::array<CauseTotals, kGapCauseCount>& c) {
-            nlohmann::json o = nlohmann::json::object();
-            for (int k = 0; k < kGapCauseCount; ++k)
-                o[gapCauseName(GapCause(k))] = {{"count", c[size_t(k)].count},
-                                                {"idle_us", us(c[size_t(k)].idle)}};
-            return o;
-        };
-        nlohmann::json steps = nlohmann::json::array();
-        for (const StepGaps& s : g.steps)
-            steps.push_back({{"name", s.step.name},
-                             {"device", s.device},
-                             {"start_us", us(s.step.start - origin)},
-                             {"dur_us", us(s.step.end - s.step.start)},
-                             {"idle_us", us(s.idle)},
-                             {"idle_share", s.step.end > s.step.start
-                                                ? double(s.idle) / double(s.step.end - s.step.start)
-                                                : 0.0},
-                             {"by_cause", causes(s.byCause)}});
-        j["steps"] = steps;
-        nlohmann::json edges = nlohmann::json::array();
-        for (const EdgeIdle& e : g.edges)
-            edges.push_back({{"device", e.device},
-                             {"before_first_op_us", us(e.before)},
-                             {"after_last_op_us", us(e.after)}});
-        j["edges"] = edges;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        return 0;
-    }
-    std::printf("GPU idle gaps over %s (analysed in %.1f ms)\n",
-                formatPreciseDuration(TimeNs(std::llround(thresholdUs * 1000))).c_str(), ms);
+    nlohmann::json j;
+    j["warnings"] = g.warnings;
+    j["clock"] = clockJson(g.clock);
+    nlohmann::json list = nlohmann::json::array();
+    for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
+    for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
+    j["gaps"] = list;
+    // Per cause: count, idle and its share of the devices' spans (first op to last end).
+    TimeNs span = 0;
+    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
+    nlohmann::json by = nlohmann::json::object();
+    for (int c = 0; c < kGapCauseCount; ++c)
+        by[gapCauseName(GapCause(c))] = {
+            {"count", g.byCause[size_t(c)].count},
+            {"idle_us", us(g.byCause[size_t(c)].idle)},
+            {"share_of_span", span > 0 ? double(g.byCause[size_t(c)].idle) / double(span) : 0.0}};
+    j["by_cause"] = by;
+    auto causes = [](const std::array<CauseTotals, kGapCauseCount>& c) {
+        nlohmann::json o = nlohmann::json::object();
+        for (int k = 0; k < kGapCauseCount; ++k)
+            o[gapCauseName(GapCause(k))] = {{"count", c[size_t(k)].count},
+                                            {"idle_us", us(c[size_t(k)].idle)}};
+        return o;
+    };
+    nlohmann::json steps = nlohmann::json::array();
+    for (const StepGaps& s : g.steps)
+        steps.push_back(
+            {{"name", s.step.name},
+             {"device", s.device},
+             {"start_us", us(s.step.start - origin)},
+             {"dur_us", us(s.step.end - s.step.start)},
+             {"idle_us", us(s.idle)},
+             {"idle_share",
+              s.step.end > s.step.start ? double(s.idle) / double(s.step.end - s.step.start) : 0.0},
+             {"by_cause", causes(s.byCause)}});
+    j["steps"] = steps;
+    nlohmann::json edges = nlohmann::json::array();
+    for (const EdgeIdle& e : g.edges)
+        edges.push_back({{"device", e.device},
+                         {"before_first_op_us", us(e.before)},
+                         {"after_last_op_us", us(e.after)}});
+    j["edges"] = edges;
+    return j;
+}
+
+// The tables of `strata-cli gaps`: by cause, per step, the edges, the longest device gaps.
+void printGaps(const Trace& t, const GapCauses& g) {
+    const TimeNs origin = t.bounds().start;
     for (const std::string& w : g.warnings) std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-16s %8s %14s\n", "cause", "gaps", "idle");
     for (int c = 0; c < kGapCauseCount; ++c)
@@ -233,6 +205,44 @@ int gaps(const Args& args) {
             std::printf("    %10s  %s\n", formatDuration(p.time).c_str(),
                         terminalSafe(gapPartText(t, p, 120)).c_str());
     }
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int gaps(const Args& args) {
+    bool json = false;
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("gaps", kUsage);
+    line.flag("--json", &json).files(&files, 1, SIZE_MAX, "FILE...");
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    if (files.size() > 1) return gapsOfRanks(files, analysisArgs, json);
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("gaps", files.front(), &loadMs));
+    if (!trace) return 1;
+    const Trace& t = *trace;
+    const double thresholdUs = analysisArgs.thresholdUs();
+    const auto t0 = std::chrono::steady_clock::now();
+    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
+    const GapCauses& g = analysis.gapCauses();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (json) {
+        nlohmann::json j = gapsJson(t, g);
+        j["threshold_us"] = thresholdUs;
+        j["load_ms"] = loadMs;
+        j["analysis_ms"] = ms;
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("GPU idle gaps over %s (analysed in %.1f ms)\n",
+                formatPreciseDuration(TimeNs(std::llround(thresholdUs * 1000))).c_str(), ms);
+    printGaps(t, g);
     return 0;
 }
 

@@ -48,118 +48,82 @@ std::string copyLabel(const CopyRow& c) {
     return k + (c.pageable ? " (pageable)" : "");
 }
 
-} // namespace
-
-namespace strata::cli {
-
-int stats(const Args& args) {
-    bool json = false, groupByOp = false;
-    uint64_t top = 15;
-    AnalysisArgs analysisArgs;
-    std::vector<std::string> files;
-    CommandLine line("stats", kUsage);
-    line.flag("--json", &json)
-        .flag("--group-by-op", &groupByOp)
-        .option("--top", wholeNumber("--top", 1'000'000, &top))
-        .files(&files, 1, SIZE_MAX, "FILE...");
-    analysisArgs.declare(line);
-    if (const auto exit = line.parse(args)) return *exit;
-    if (files.size() > 1 && groupByOp)
-        return line.usageError("--group-by-op takes one FILE, not several");
-    if (files.size() > 1)
-        return statsOfRanks(files, analysisArgs, json, std::max<uint64_t>(1, top));
-    double loadMs = 0;
-    const std::shared_ptr<const Trace> trace =
-        analysisArgs.shifted(loadTraceOrSay("stats", files.front(), &loadMs));
-    if (!trace) return 1;
-    const Trace& t = *trace;
-    top = std::max<uint64_t>(1, top);
-    const auto t0 = std::chrono::steady_clock::now();
-    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
-    const OpStats& st = analysis.opStats(groupByOp);
-    const GapCauses& gaps = analysis.gapCauses();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-
-    if (json) {
-        nlohmann::json j;
-        j["load_ms"] = loadMs;
-        j["analysis_ms"] = ms;
-        j["warnings"] = gaps.warnings;
-        j["kernel_time_us"] = us(double(st.kernelTime));
-        nlohmann::json devices = nlohmann::json::array();
-        for (const DeviceGapStats& d : gaps.devices) {
-            const TimeNs span = d.lastEnd - d.firstStart;
-            devices.push_back({{"device", d.device},
-                               {"span_us", us(double(span))},
-                               {"busy_us", us(double(d.busy))},
-                               {"idle_us", us(double(d.idle))},
-                               {"busy_share", span > 0 ? double(d.busy) / double(span) : 0.0}});
-        }
-        j["devices"] = devices;
-        nlohmann::json steps = nlohmann::json::array();
-        for (const StepGaps& s : gaps.steps) {
-            const TimeNs len = s.step.end - s.step.start;
-            steps.push_back({{"name", s.step.name},
-                             {"device", s.device},
-                             {"dur_us", us(double(len))},
-                             {"busy_us", us(double(len - s.idle))},
-                             {"idle_us", us(double(s.idle))}});
-        }
-        j["steps"] = steps;
-        nlohmann::json cats = nlohmann::json::array();
-        for (const CategoryRow& c : st.categories)
-            cats.push_back({{"category", kernelCategoryName(c.category)},
-                            {"count", c.count},
-                            {"time_us", us(double(c.time))},
-                            {"share", c.share}});
-        j["categories"] = cats;
-        nlohmann::json ks = nlohmann::json::array();
-        for (const KernelRow& k : st.kernels)
-            ks.push_back(
-                {{"name", k.name},
-                 {"launched_by", groupByOp ? nlohmann::json(k.launchedBy) : nlohmann::json()},
-                 {"category", kernelCategoryName(k.category)},
-                 {"count", k.time.count},
-                 {"total_us", us(double(k.time.total))},
-                 {"mean_us", us(k.time.mean)},
-                 {"min_us", us(double(k.time.min))},
-                 {"max_us", us(double(k.time.max))},
-                 {"median_us", us(double(k.time.median))},
-                 {"p95_us", us(double(k.time.p95))},
-                 {"share", k.share},
-                 {"configs", k.configs},
-                 {"config_count", k.configCount},
-                 {"launched", k.launched},
-                 {"launch_latency_mean_us",
-                  k.launched ? nlohmann::json(us(k.launchLatencyMean)) : nlohmann::json()},
-                 {"launch_call_mean_us",
-                  k.launched ? nlohmann::json(us(k.launchCallMean)) : nlohmann::json()}});
-        j["kernels"] = ks;
-        nlohmann::json ops = nlohmann::json::array();
-        for (const CpuOpRow& c : st.cpuOps)
-            ops.push_back({{"name", c.name},
-                           {"count", c.count},
-                           {"total_us", us(double(c.total))},
-                           {"self_us", us(double(c.self))},
-                           {"gpu_ops", c.gpuOps},
-                           {"gpu_us", us(double(c.gpuTime))}});
-        j["cpu_ops"] = ops;
-        nlohmann::json copies = nlohmann::json::array();
-        for (const CopyRow& c : st.copies)
-            copies.push_back({{"kind", std::string(copyKindName(c.copyKind))},
-                              {"pageable", c.pageable},
-                              {"count", c.count},
-                              {"bytes", c.bytes},
-                              {"time_us", us(double(c.time))},
-                              {"gb_per_s", c.gbPerSecond}});
-        j["copies"] = copies;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        return 0;
+// The JSON of `strata-cli stats --json` (without its timings).
+nlohmann::json statsJson(const OpStats& st, const GapCauses& gaps, bool groupByOp) {
+    nlohmann::json j;
+    j["warnings"] = gaps.warnings;
+    j["kernel_time_us"] = us(double(st.kernelTime));
+    nlohmann::json devices = nlohmann::json::array();
+    for (const DeviceGapStats& d : gaps.devices) {
+        const TimeNs span = d.lastEnd - d.firstStart;
+        devices.push_back({{"device", d.device},
+                           {"span_us", us(double(span))},
+                           {"busy_us", us(double(d.busy))},
+                           {"idle_us", us(double(d.idle))},
+                           {"busy_share", span > 0 ? double(d.busy) / double(span) : 0.0}});
     }
-    std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(files.front()).c_str(),
-                ms);
+    j["devices"] = devices;
+    nlohmann::json steps = nlohmann::json::array();
+    for (const StepGaps& s : gaps.steps) {
+        const TimeNs len = s.step.end - s.step.start;
+        steps.push_back({{"name", s.step.name},
+                         {"device", s.device},
+                         {"dur_us", us(double(len))},
+                         {"busy_us", us(double(len - s.idle))},
+                         {"idle_us", us(double(s.idle))}});
+    }
+    j["steps"] = steps;
+    nlohmann::json cats = nlohmann::json::array();
+    for (const CategoryRow& c : st.categories)
+        cats.push_back({{"category", kernelCategoryName(c.category)},
+                        {"count", c.count},
+                        {"time_us", us(double(c.time))},
+                        {"share", c.share}});
+    j["categories"] = cats;
+    nlohmann::json ks = nlohmann::json::array();
+    for (const KernelRow& k : st.kernels)
+        ks.push_back({{"name", k.name},
+                      {"launched_by", groupByOp ? nlohmann::json(k.launchedBy) : nlohmann::json()},
+                      {"category", kernelCategoryName(k.category)},
+                      {"count", k.time.count},
+                      {"total_us", us(double(k.time.total))},
+                      {"mean_us", us(k.time.mean)},
+                      {"min_us", us(double(k.time.min))},
+                      {"max_us", us(double(k.time.max))},
+                      {"median_us", us(double(k.time.median))},
+                      {"p95_us", us(double(k.time.p95))},
+                      {"share", k.share},
+                      {"configs", k.configs},
+                      {"config_count", k.configCount},
+                      {"launched", k.launched},
+                      {"launch_latency_mean_us",
+                       k.launched ? nlohmann::json(us(k.launchLatencyMean)) : nlohmann::json()},
+                      {"launch_call_mean_us",
+                       k.launched ? nlohmann::json(us(k.launchCallMean)) : nlohmann::json()}});
+    j["kernels"] = ks;
+    nlohmann::json ops = nlohmann::json::array();
+    for (const CpuOpRow& c : st.cpuOps)
+        ops.push_back({{"name", c.name},
+                       {"count", c.count},
+                       {"total_us", us(double(c.total))},
+                       {"self_us", us(double(c.self))},
+                       {"gpu_ops", c.gpuOps},
+                       {"gpu_us", us(double(c.gpuTime))}});
+    j["cpu_ops"] = ops;
+    nlohmann::json copies = nlohmann::json::array();
+    for (const CopyRow& c : st.copies)
+        copies.push_back({{"kind", std::string(copyKindName(c.copyKind))},
+                          {"pageable", c.pageable},
+                          {"count", c.count},
+                          {"bytes", c.bytes},
+                          {"time_us", us(double(c.time))},
+                          {"gb_per_s", c.gbPerSecond}});
+    j["copies"] = copies;
+    return j;
+}
+
+// The tables of `strata-cli stats`: devices, categories, the top kernels and CPU ops, copies.
+void printStats(const Trace& t, const OpStats& st, const GapCauses& gaps, uint64_t top) {
     for (const std::string& w : gaps.warnings)
         std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");
@@ -203,6 +167,52 @@ int stats(const Args& args) {
                         static_cast<unsigned long long>(c.bytes), formatDuration(c.time).c_str(),
                         c.gbPerSecond);
     }
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int stats(const Args& args) {
+    bool json = false, groupByOp = false;
+    uint64_t top = 15;
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("stats", kUsage);
+    line.flag("--json", &json)
+        .flag("--group-by-op", &groupByOp)
+        .option("--top", wholeNumber("--top", 1'000'000, &top))
+        .files(&files, 1, SIZE_MAX, "FILE...");
+    analysisArgs.declare(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    if (files.size() > 1 && groupByOp)
+        return line.usageError("--group-by-op takes one FILE, not several");
+    if (files.size() > 1)
+        return statsOfRanks(files, analysisArgs, json, std::max<uint64_t>(1, top));
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace =
+        analysisArgs.shifted(loadTraceOrSay("stats", files.front(), &loadMs));
+    if (!trace) return 1;
+    const Trace& t = *trace;
+    top = std::max<uint64_t>(1, top);
+    const auto t0 = std::chrono::steady_clock::now();
+    const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
+    const OpStats& st = analysis.opStats(groupByOp);
+    const GapCauses& gaps = analysis.gapCauses();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    if (json) {
+        nlohmann::json j = statsJson(st, gaps, groupByOp);
+        j["load_ms"] = loadMs;
+        j["analysis_ms"] = ms;
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        return 0;
+    }
+    std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(files.front()).c_str(),
+                ms);
+    printStats(t, st, gaps, top);
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QAction;
+class QKeySequence;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -123,7 +124,17 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
-    void createActions();
+    void createActions(); // the menus and the toolbar (main_window_actions.cpp)
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    void createToolBar();
+    template <typename Slot>
+    QAction* makeAction(const char* name, const QString& text, const QKeySequence& key, Slot slot);
+    // A checkable View option applied to the timeline now and remembered between runs.
+    QAction* makeTimelineOption(const char* name, const QString& text, const QString& settingsKey,
+                                bool byDefault, void (TimelineView::*set)(bool),
+                                bool (TimelineView::*get)() const, const QString& tip);
     void createDocks();
     void createStatusBar();
     QWidget* createEmptyPage();

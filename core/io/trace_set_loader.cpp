@@ -46,7 +46,12 @@ void loadTraceSet(const std::vector<std::string>& paths,
         try {
             for (size_t n; (n = next.fetch_add(1)) < order.size();) {
                 LoadResult r = loadTrace(paths[order[n]], options.load);
-                use(order[n], r);
+                try {
+                    use(order[n], r);
+                } catch (...) {
+                    next = order.size(); // at once, before the unwinding below
+                    throw;
+                }
             }
         } catch (...) {
             next = order.size(); // the others stop at their next file

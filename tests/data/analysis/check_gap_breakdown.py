@@ -81,7 +81,8 @@ def load(path):
                         as_int(args.get("correlation"), -1)))
             continue
         thread = (e.get("pid"), e.get("tid"))
-        ev = (start, start + dur, kind_of(e))
+        role = "annotation" if cat == "user_annotation" else "frame" if cat == "python_function" else ""
+        ev = (start, start + dur, kind_of(e), role)
         threads.setdefault(thread, []).append(ev)
         if cat in LAUNCH_CATEGORIES and "correlation" in args:
             launches.setdefault(as_int(args["correlation"], -1), []).append((thread, ev))
@@ -91,14 +92,49 @@ def load(path):
     return ops, threads, launches, origin
 
 
+def frames_moved_aside(evs):
+    """Indices of the slices strata moves off the thread's track because of a user annotation
+    that Python frames cross only at its edges (issue 28: the annotation keeps its place when
+    every slice crossing it is a Python frame covering less than half of it; those frames go to
+    a lane of their own with what they called)."""
+    moved = set()
+    for a0, a1, _k, role in evs:
+        if role != "annotation":
+            continue
+        crossing, ok = [], True
+        for j, (s, t, _k2, r2) in enumerate(evs):
+            if s >= a1:
+                break
+            if not ((s < a0 < t < a1) or (a0 < s < a1 < t)):
+                continue
+            inside = min(t, a1) - max(s, a0)
+            if r2 != "frame" or 2 * inside >= a1 - a0:
+                ok = False
+                break
+            crossing.append(j)
+        if ok:
+            moved.update(crossing)
+    if not moved:
+        return moved
+    spans = [(evs[j][0], evs[j][1]) for j in moved]
+    for i, (s, t, _k, _r) in enumerate(evs):  # with what they called
+        if any(fs <= s and t <= ft for fs, ft in spans):
+            moved.add(i)
+    return moved
+
+
 def mark_unnested(evs):
     """The thread's slices (sorted by start, longest first), each with a fourth field: True when it
-    starts inside an open slice and ends after it, so does not nest; strata moves such a slice to
-    a lane of its own (the trace's warning says so), off the track of the launch call.
+    is off the launch call's track in strata: moved aside by an annotation's crossing frames
+    (frames_moved_aside), or starting inside an open slice and ending after it, so not nesting
+    (strata moves such a slice to a lane of its own; the trace's warning says so).
     """
-    out = [list(e) + [False] for e in evs]
+    moved = frames_moved_aside(evs)
+    out = [list(e[:3]) + [i in moved] for i, e in enumerate(evs)]
     stack = []  # indices of the open slices
-    for i, (s, en, _k, _f) in enumerate(out):
+    for i, (s, en, _k, off) in enumerate(out):
+        if off:
+            continue
         while stack and out[stack[-1]][1] <= s:
             stack.pop()
         if stack and en > out[stack[-1]][1]:
@@ -156,7 +192,7 @@ def expected(ops, threads, launches, gap_start, gap_end, device, stream):
     for d, s, start, _end, corr in ops:
         if d != device or start != gap_end or (stream is not None and s != stream):
             continue
-        for thread, (cs, ce, _kind) in launches.get(corr, []):
+        for thread, (cs, ce, _kind, _role) in launches.get(corr, []):
             returned = min(max(ce, gap_start), gap_end)
             way = sweep(threads[thread], gap_start, returned)
             if way is None:
