@@ -12,7 +12,8 @@ rm -rf .gpu/stage && mkdir -p .gpu/stage/lib .gpu/stage/lib-cxx .gpu/stage/cudal
     .gpu/stage/plugins/platforms
 cd .gpu/stage
 for f in app/strata-cli app/strata tests/tst_gpu_record tests/tst_gpu_launch \
-    kernels/collector/libstrata_collector.so $(cd ../../build && ls kernels/samples/* | grep -v -e CMake -e cmake); do
+    kernels/collector/libstrata_collector.so \
+    $(cd ../../build && find kernels/samples -maxdepth 1 -type f -executable); do
     mkdir -p "build/$(dirname "$f")"
     cp "../../build/$f" "build/$f"
     strip --strip-debug "build/$f"
