@@ -417,15 +417,8 @@ private:
     std::vector<std::pair<Link, uint64_t>> v1_;
 };
 
-} // namespace
-
-PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
-                                       const PerfettoExportOptions& options) {
-    PerfettoExportResult r;
-    JsonOut out(sink);
-    FileState file;
-    Writer w(trace, out, options, r, file);
-    const bool done = w.run();
+// The result of a write that ended (`done`: not stopped): sizes, and the sink's error if any.
+PerfettoExportResult finished(JsonOut& out, ExportSink& sink, bool done, PerfettoExportResult r) {
     out.flush();
     r.bytes = out.bytes();
     r.replacedBytes = out.replacedBytes();
@@ -436,6 +429,18 @@ PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
     }
     r.ok = done && !r.cancelled;
     return r;
+}
+
+} // namespace
+
+PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
+                                       const PerfettoExportOptions& options) {
+    PerfettoExportResult r;
+    JsonOut out(sink);
+    FileState file;
+    Writer w(trace, out, options, r, file);
+    const bool done = w.run();
+    return finished(out, sink, done, r);
 }
 
 PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
@@ -461,16 +466,7 @@ PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>&
         done = w.events(-parts[i].offset); // absolute, in the reference rank's clock
     }
     if (done) out.raw("\n]}\n");
-    out.flush();
-    r.bytes = out.bytes();
-    r.replacedBytes = out.replacedBytes();
-    r.nonFiniteNumbers = out.nonFinite();
-    if (out.failed()) {
-        r.error = sink.error();
-        return r;
-    }
-    r.ok = done && !r.cancelled;
-    return r;
+    return finished(out, sink, done, r);
 }
 
 namespace {
