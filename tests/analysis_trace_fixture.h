@@ -82,6 +82,25 @@ public:
     void annotation(TimeNs start, TimeNs dur, const std::string& name) {
         cpu(start, dur, name, SliceKind::UserAnnotation);
     }
+    // A pageable HtoD copy of `bytes` on stream 7 of GPU 0.
+    void pageableCopy(TimeNs start, TimeNs dur, uint64_t bytes, int64_t correlation = -1) {
+        GpuActivity a;
+        a.device = 0;
+        a.stream = 7;
+        a.copyKind = 1;  // HtoD
+        a.srcMemory = 1; // pageable
+        a.dstMemory = 3;
+        a.bytes = int64_t(bytes);
+        SliceInput s;
+        s.start = start;
+        s.dur = dur;
+        s.name = b.intern("Memcpy HtoD (Pageable -> Device)");
+        s.category = b.intern("gpu_memcpy");
+        s.kind = SliceKind::Memcpy;
+        s.correlation = correlation;
+        s.gpu = &a;
+        b.addSlice(b.gpuStreamTrack(0, 7, 0, 7), s);
+    }
     std::shared_ptr<const Trace> build() { return b.build(); }
 
     TraceBuilder b;
@@ -127,23 +146,7 @@ inline std::shared_ptr<const Trace> opStatsTrace() {
     f.kernel(0, 7, 470, 300, "gemm_k", 2);
     f.launch(1760, 10, 3);
     f.kernel(0, 7, 1800, 50, "ew_elementwise", 3);
-    for (TimeNs s : {2000, 2200}) {
-        GpuActivity a;
-        a.device = 0;
-        a.stream = 7;
-        a.copyKind = 1;  // HtoD
-        a.srcMemory = 1; // pageable
-        a.dstMemory = 3;
-        a.bytes = 1000;
-        SliceInput in;
-        in.start = s;
-        in.dur = 100;
-        in.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
-        in.category = f.b.intern("gpu_memcpy");
-        in.kind = SliceKind::Memcpy;
-        in.gpu = &a;
-        f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), in);
-    }
+    for (TimeNs s : {2000, 2200}) f.pageableCopy(s, 100, 1000);
     return f.build();
 }
 

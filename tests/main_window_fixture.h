@@ -71,3 +71,11 @@ inline void clickValueCell(QTreeWidget* tree, QTreeWidgetItem* item) {
     const int x = tree->header()->sectionPosition(1) + 12;
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, QPoint(x, r.center().y()));
 }
+
+// Every main window test program starts so: settings in test mode, the bundled resources, the
+// sample trace present.
+inline void initMainWindowTests() {
+    QStandardPaths::setTestModeEnabled(true);
+    initResources();
+    QVERIFY2(QFile::exists(kSample), qPrintable(kSample));
+}

@@ -36,25 +36,6 @@ void kernel(GpuTraceFixture& f, TimeNs start, TimeNs dur, const std::string& nam
     f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), s);
 }
 
-void pageableCopy(GpuTraceFixture& f, TimeNs start, TimeNs dur, int64_t corr) {
-    GpuActivity a;
-    a.device = 0;
-    a.stream = 7;
-    a.copyKind = 1;  // HtoD
-    a.srcMemory = 1; // pageable
-    a.dstMemory = 3;
-    a.bytes = 4096;
-    SliceInput s;
-    s.start = start;
-    s.dur = dur;
-    s.name = f.b.intern("Memcpy HtoD (Pageable -> Device)");
-    s.category = f.b.intern("gpu_memcpy");
-    s.kind = SliceKind::Memcpy;
-    s.correlation = corr;
-    s.gpu = &a;
-    f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), s);
-}
-
 const char* const kGemm = "sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x256x64";
 const char* const kSlow = "vectorized_elementwise_kernel";
 const char* const kSpan = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
@@ -87,7 +68,7 @@ std::shared_ptr<const Trace> imageModelTrace() {
         f.launch(S + 50'000, 115'000, -1, "cudaStreamSynchronize");
         f.annotation(S + 170'000, 480'000, kSpan);
         f.launch(S + 655'000, 1'000, 100 + s, "cudaMemcpyAsync");
-        pageableCopy(f, S + 660'000, 2'000, 100 + s);
+        f.pageableCopy(S + 660'000, 2'000, 4096, 100 + s);
         f.launch(S + 656'500, 500, 200 + s);
         kernel(f, S + 662'000, 38'000, "tail_kernel", 200 + s, 256, 32);
         if (s == 0) {

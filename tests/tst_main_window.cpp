@@ -23,9 +23,7 @@ private slots:
 };
 
 void TestMainWindow::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    initResources();
-    QVERIFY2(QFile::exists(kSample), qPrintable(kSample));
+    initMainWindowTests();
 }
 
 void TestMainWindow::emptyWindowHint() {

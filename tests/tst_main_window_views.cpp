@@ -19,9 +19,7 @@ private slots:
 };
 
 void TestMainWindowViews::initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    initResources();
-    QVERIFY2(QFile::exists(kSample), qPrintable(kSample));
+    initMainWindowTests();
 }
 
 void TestMainWindowViews::findZoomsToASubPixelMatch() {

@@ -110,6 +110,24 @@ void sayWritten(const PerfettoExportResult& r, const std::string& out, bool gzip
                      static_cast<unsigned long long>(r.nonFiniteNumbers));
 }
 
+// Writes through `write` (a partial file is removed if a signal comes), then says what was
+// written; the exit code. `t0`: when loading began.
+template <typename Write>
+int writeAndSay(const std::string& out, bool gzip, std::chrono::steady_clock::time_point t0,
+                Write write) {
+    const auto t1 = std::chrono::steady_clock::now();
+    removePartialOutputOnSignals();
+    const PerfettoExportResult r = write();
+    const auto t2 = std::chrono::steady_clock::now();
+    if (!r.ok) {
+        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(r.error).c_str());
+        return 1;
+    }
+    sayWritten(r, out, gzip, std::chrono::duration<double>(t2 - t1).count(),
+               std::chrono::duration<double>(t1 - t0).count());
+    return 0;
+}
+
 // Several traces into one file, shifted by the clock alignment of strata-cli ranks.
 int exportSet(const std::vector<std::string>& ins, const std::string& out,
               const PerfettoExportOptions& o, const AlignRequest& request,
@@ -136,17 +154,7 @@ int exportSet(const std::vector<std::string>& ins, const std::string& out,
     for (size_t k = 0; k < order.size(); ++k)
         parts.push_back({traces[order[k]].get(), "rank " + std::to_string(sorted[k].identity.rank),
                          a.offsets[k].value_or(0), ins[order[k]]});
-    const auto t1 = std::chrono::steady_clock::now();
-    removePartialOutputOnSignals();
-    const PerfettoExportResult r = exportPerfettoJsonSet(parts, out, o);
-    const auto t2 = std::chrono::steady_clock::now();
-    if (!r.ok) {
-        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(r.error).c_str());
-        return 1;
-    }
-    sayWritten(r, out, o.gzip, std::chrono::duration<double>(t2 - t1).count(),
-               std::chrono::duration<double>(t1 - t0).count());
-    return 0;
+    return writeAndSay(out, o.gzip, t0, [&] { return exportPerfettoJsonSet(parts, out, o); });
 }
 
 } // namespace
@@ -206,17 +214,7 @@ int exportTrace(const Args& args) {
     const Trace& t = *loaded.trace;
     if (relative)
         o.range = TimeRange{t.bounds().start + relative->start, t.bounds().start + relative->end};
-    const auto t1 = std::chrono::steady_clock::now();
-    removePartialOutputOnSignals();
-    const PerfettoExportResult r = exportPerfettoJson(t, out, o);
-    const auto t2 = std::chrono::steady_clock::now();
-    if (!r.ok) {
-        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(r.error).c_str());
-        return 1;
-    }
-    sayWritten(r, out, o.gzip, std::chrono::duration<double>(t2 - t1).count(),
-               std::chrono::duration<double>(t1 - t0).count());
-    return 0;
+    return writeAndSay(out, o.gzip, t0, [&] { return exportPerfettoJson(t, out, o); });
 }
 
 } // namespace strata::cli
