@@ -74,6 +74,7 @@ private slots:
     void shiftEquivariance();
     void referenceShiftMovesTheOthers();
     void alignByStep();
+    void manualOffsets();
     void noCommonCollectivesRefused();
     void timeBaseWithoutCollectives();
     void mismatchedSequenceLeftOut();
@@ -211,6 +212,33 @@ void TstCrossRank::alignByStep() {
 }
 
 // Two ranks without a collective kernel and without a time base: nothing to align them by.
+// Offsets set by hand (the Ranks dock): used as given, the spread measured under them. Rank 1's
+// is 30 µs past the true one, so its collective ends land 30 µs after the others' (500 and 700
+// local µs on every rank): spread 30 µs, rank 1's distance from the median end 30 µs, the
+// others' 0.
+void TstCrossRank::manualOffsets() {
+    QTemporaryDir dir;
+    const std::vector<RankDigest> d = digestFiles(writeStragglerSet(dir));
+    AlignRequest q;
+    q.method = AlignMethod::Manual;
+    for (int k = 0; k < 4; ++k) q.offsets.push_back(-kShift[k] * kUs + (k == 1 ? 30 * kUs : 0));
+    const CrossRankReport r = crossRank(d, q);
+    const ClockAlignment& a = r.alignment;
+    QCOMPARE(int(a.method), int(AlignMethod::Manual));
+    QCOMPARE(std::string(alignMethodName(a.method)), std::string("manual"));
+    for (int k = 0; k < 4; ++k) QCOMPARE(a.offsets[size_t(k)], q.offsets[size_t(k)]);
+    QCOMPARE(*a.spread, 30 * kUs);
+    QCOMPARE(*a.uncertainty[1], 30 * kUs);
+    QCOMPARE(*a.uncertainty[0], TimeNs(0));
+    QCOMPARE(*a.uncertainty[3], TimeNs(0));
+    // Nothing given: refused, said.
+    AlignRequest none;
+    none.method = AlignMethod::Manual;
+    const CrossRankReport n = crossRank(d, none);
+    QVERIFY(!n.alignment.aligned());
+    QVERIFY(anyContains(n.alignment.warnings, "not aligned: no offset was given"));
+}
+
 void TstCrossRank::noCommonCollectivesRefused() {
     QTemporaryDir dir;
     std::vector<std::string> paths;

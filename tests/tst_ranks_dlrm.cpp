@@ -8,6 +8,8 @@
 
 #include "analysis/clock_alignment.h"
 #include "io/export/perfetto_json_export.h"
+#include "io/export/trace_set_merge.h"
+#include "model/track_names.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -56,6 +58,7 @@ private slots:
     void plantedStraggler();
     void shiftEquivariance();
     void exportedSetLinesUp();
+    void sameDeviceKeptApart();
 };
 
 void TstRanksDlrm::labelsAndKernels() {
@@ -216,6 +219,39 @@ void TstRanksDlrm::exportedSetLinesUp() {
         QVERIFY2(hi - lo <= spreadUs + 1e-6,
                  qPrintable(QString("instance %1: %2 us").arg(i).arg(hi - lo)));
     }
+}
+
+// Two ranks on the same device number (rank 0's file twice): the set's export, and the merged
+// trace the GUI shows (io/export/trace_set_merge.h), keep them apart: device 0 and device 1,
+// named "rank 0: GPU 0" and "rank 1: GPU 0", each with rank 0's 245 kernels
+// (expected_ranks.py), the second shifted by its offset.
+void TstRanksDlrm::sameDeviceKeptApart() {
+    REQUIRE_DLRM(files);
+    const LoadResult a = loadTrace(files[0]);
+    QVERIFY(a.ok());
+    const TimeNs offset = 1500 * kUs;
+    const LoadResult m = mergeTraceSet(
+        {{a.trace.get(), "rank 0", 0, files[0]}, {a.trace.get(), "rank 1", offset, files[0]}},
+        "2 ranks");
+    QVERIFY2(m.ok(), m.error ? m.error->toString().c_str() : "");
+    const Trace& t = *m.trace;
+    std::map<int32_t, uint64_t> kernels;
+    std::map<int32_t, TimeNs> first;
+    for (const Track& tr : t.tracks()) {
+        if (tr.kind != TrackKind::GpuStream) continue;
+        for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
+            if (tr.slices.kind[i] != SliceKind::Kernel) continue;
+            ++kernels[tr.device];
+            if (!first.count(tr.device) || tr.slices.start[i] < first[tr.device])
+                first[tr.device] = tr.slices.start[i];
+        }
+    }
+    QCOMPARE(kernels.size(), size_t(2));
+    QCOMPARE(kernels[0], uint64_t(245));
+    QCOMPARE(kernels[1], uint64_t(245));
+    QCOMPARE(first[1] - first[0], offset);
+    QCOMPARE(deviceGroupName(t, 0), std::string("rank 0: GPU 0"));
+    QCOMPARE(deviceGroupName(t, 1), std::string("rank 1: GPU 0"));
 }
 
 QTEST_GUILESS_MAIN(TstRanksDlrm)

@@ -53,11 +53,7 @@ bool forEachRankAnalysis(
 }
 
 std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks) {
-    std::vector<size_t> order(ranks.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return ranks[a].rank < ranks[b].rank; });
-    return order;
+    return rankOrder(ranks);
 }
 
 std::vector<size_t> byRank(const std::vector<RankDigest>& digests) {

@@ -177,6 +177,8 @@ const char* alignMethodName(AlignMethod m) {
         return "collectives";
     case AlignMethod::Step:
         return "step";
+    case AlignMethod::Manual:
+        return "manual";
     case AlignMethod::None:
         break;
     }
@@ -250,6 +252,13 @@ ClockAlignment alignClocks(const std::vector<RankDigest>& ranks, const Collectiv
         stepOffsets(ranks, request.stepName, a);
         a.reason = "the starts of step '" + request.stepName + "', as asked";
         break;
+    case AlignMethod::Manual:
+        for (size_t i = 0; i < ranks.size() && i < request.offsets.size(); ++i)
+            a.offsets[i] = request.offsets[i];
+        if (std::any_of(a.offsets.begin(), a.offsets.end(), [](auto o) { return o.has_value(); }))
+            a.method = AlignMethod::Manual;
+        a.reason = "offsets set by hand";
+        break;
     case AlignMethod::Auto:
     case AlignMethod::None:
         autoAlign(ranks, match, a);
@@ -260,6 +269,7 @@ ClockAlignment alignClocks(const std::vector<RankDigest>& ranks, const Collectiv
         a.uncertainty.assign(ranks.size(), std::nullopt);
         a.reason = request.method == AlignMethod::Step
                        ? "no two ranks have a step named '" + request.stepName + "'"
+                   : request.method == AlignMethod::Manual ? "no offset was given"
                    : request.method == AlignMethod::Collectives
                        ? "no collective kernel matched across ranks"
                        : "no common time base and no collective kernel matched across ranks";

@@ -14,6 +14,8 @@
 //                else (moving the reference's moves every other offset by +d instead: the same
 //                alignment, seen from its clock);
 //   step:NAME    the starts of the step named NAME (analysis/trace_steps.h) coincide;
+//   manual       offsets a user gave (AlignRequest::offsets), e.g. edited in the GUI's Ranks
+//                dock; refused when none is given;
 //   auto         the common time base when every rank has one and the matched collectives'
 //                ends agree under it within the tolerance (or nothing matched, said), else the
 //                collectives, saying why.
@@ -34,13 +36,17 @@
 
 namespace strata {
 
-enum class AlignMethod : uint8_t { Auto, Time, Collectives, Step, None };
-const char* alignMethodName(AlignMethod m); // "auto", "time", "collectives", "step", "none"
+enum class AlignMethod : uint8_t { Auto, Time, Collectives, Step, Manual, None };
+// "auto", "time", "collectives", "step", "manual", "none"
+const char* alignMethodName(AlignMethod m);
 
 struct AlignRequest {
     static constexpr TimeNs kDefaultTolerance = 50'000; // 50 µs
     AlignMethod method = AlignMethod::Auto;
     std::string stepName; // Step: the step whose starts are aligned
+    // Manual: the offsets a user set, per rank in the digests' order (none: that rank is not
+    // aligned); the uncertainty and spread are measured under them as for the other methods.
+    std::vector<std::optional<TimeNs>> offsets;
     TimeNs tolerance = kDefaultTolerance;
 };
 // "auto", "time", "collectives" or "step:NAME"; nullopt and *error otherwise.

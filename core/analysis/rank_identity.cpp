@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <numeric>
 
 namespace strata {
 
@@ -116,6 +118,14 @@ ClockHints clockHints(const Trace& t) {
     const TimeRange b = t.bounds();
     c.wallClock = b.end > b.start && b.start >= kYear2000 && b.end < kYear2100;
     return c;
+}
+
+std::vector<size_t> rankOrder(const std::vector<RankIdentity>& ranks) {
+    std::vector<size_t> order(ranks.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return ranks[a].rank < ranks[b].rank; });
+    return order;
 }
 
 } // namespace strata

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -46,6 +47,8 @@ struct ClockHints {
 RankIdentity rankIdentity(const Trace& trace, const std::string& file, int64_t index);
 // The number a file name gives a rank, if any (exposed for tests).
 std::optional<int64_t> rankFromFileName(const std::string& file);
+// Indices of `ranks` by rank label (then by position): the order ranks are listed and aligned in.
+std::vector<size_t> rankOrder(const std::vector<RankIdentity>& ranks);
 
 ClockHints clockHints(const Trace& trace);
 

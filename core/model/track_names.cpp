@@ -24,8 +24,26 @@ std::string processGroupName(const Trace& trace, int64_t pid) {
            std::to_string(shownPid(trace, pid));
 }
 
+// The name of the process a device's streams came in, when it names a GPU ("rank 1: GPU 0", as
+// Strata's export of several traces writes it: the device id itself was renumbered there).
+static std::string setDeviceName(const Trace& trace, int32_t device) {
+    for (const Track& t : trace.tracks()) {
+        if (t.kind != TrackKind::GpuStream || t.device != device) continue;
+        const Process* p = trace.process(t.pid);
+        if (!p || !p->name) return {};
+        const std::string_view name = trace.str(p->name);
+        const size_t at = name.rfind(": GPU ");
+        if (at == std::string_view::npos || at + 6 == name.size()) return {};
+        for (char c : name.substr(at + 6))
+            if (c < '0' || c > '9') return {};
+        return std::string(name);
+    }
+    return {};
+}
+
 std::string deviceGroupName(const Trace& trace, int32_t device) {
-    std::string label = "GPU " + std::to_string(device);
+    std::string label = setDeviceName(trace, device);
+    if (label.empty()) label = "GPU " + std::to_string(device);
     for (const DeviceInfo& d : trace.devices())
         if (d.id == device && !d.name.empty()) label += " (" + d.name + ")";
     return label;

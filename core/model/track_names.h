@@ -10,7 +10,8 @@ namespace strata {
 
 // "python 4242" (the process name and pid; "Process 4242" without a name).
 std::string processGroupName(const Trace& trace, int64_t pid);
-// "GPU 0 (NVIDIA H100 80GB HBM3)" (the device name when the trace has its properties).
+// "GPU 0 (NVIDIA H100 80GB HBM3)" (the device name when the trace has its properties); in a file
+// of several traces Strata wrote, the name its GPU process has there ("rank 1: GPU 0").
 std::string deviceGroupName(const Trace& trace, int32_t device);
 // A track's row in its group: "MainThread 4243", "Stream 7", a counter's or an async track's
 // name, "Instants". Extra lanes of a thread or stream share their base track's row.

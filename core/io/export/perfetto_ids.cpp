@@ -31,6 +31,11 @@ int64_t PerfettoIds::freshTid() {
     return nextTid_++;
 }
 
+int32_t PerfettoIds::device(int32_t original) const {
+    const auto it = deviceOf_.find(original);
+    return it == deviceOf_.end() ? original : it->second;
+}
+
 int64_t PerfettoIds::processFor(int64_t original) {
     if (auto it = pidOf_.find(original); it != pidOf_.end()) return it->second;
     const int64_t p = goodId(original) && !usedPid_.count(original) ? original : freshPid();
@@ -40,17 +45,32 @@ int64_t PerfettoIds::processFor(int64_t original) {
 }
 
 PerfettoIds::PerfettoIds(const Trace& t)
-    : trace_(t), usedPid_(own_.usedPid), usedTid_(own_.usedTid), nextPid_(own_.nextPid),
-      nextTid_(own_.nextTid) {
+    : trace_(t), usedPid_(own_.usedPid), usedTid_(own_.usedTid), usedDevice_(own_.usedDevice),
+      nextPid_(own_.nextPid), nextTid_(own_.nextTid) {
     assign(PerfettoIdSpace{}, std::string(), 0);
 }
 
 PerfettoIds::PerfettoIds(const Trace& t, PerfettoIdSpace& space, const std::string& label,
                          int32_t sortBase)
-    : trace_(t), usedPid_(space.usedPid), usedTid_(space.usedTid), nextPid_(space.nextPid),
-      nextTid_(space.nextTid) {
+    : trace_(t), usedPid_(space.usedPid), usedTid_(space.usedTid), usedDevice_(space.usedDevice),
+      nextPid_(space.nextPid), nextTid_(space.nextTid) {
     const PerfettoIdSpace before = space;
     assign(before, label, sortBase);
+    // Past the ids of the traces before this one (those near the int64 limit are kept).
+    int64_t maxCorrelation = -1, maxExternal = -1;
+    for (size_t i = 0; i < t.extras().size(); ++i)
+        maxCorrelation = std::max(maxCorrelation, t.extras()[i].correlation);
+    for (size_t i = 0; i < t.externalIds().size(); ++i)
+        maxExternal = std::max(maxExternal, t.externalIds()[i]);
+    constexpr int64_t kRoom = int64_t(1) << 62;
+    if (maxCorrelation < kRoom && space.nextCorrelation < kRoom) {
+        correlationBase_ = space.nextCorrelation;
+        space.nextCorrelation += maxCorrelation + 1;
+    }
+    if (maxExternal < kRoom && space.nextExternal < kRoom) {
+        externalBase_ = space.nextExternal;
+        space.nextExternal += maxExternal + 1;
+    }
 }
 
 // `before`: the ids of the traces written before this one (none for a file of one trace), which
@@ -133,6 +153,10 @@ void PerfettoIds::assign(const PerfettoIdSpace& before, const std::string& label
                     : freshPid();
         usedPid_[e.pid] = 1;
         gpuPid_[d] = e.pid;
+        int32_t id = d;
+        if (usedDevice_.count(id)) id = *usedDevice_.rbegin() + 1; // a trace before took it
+        usedDevice_.insert(id);
+        deviceOf_[d] = id;
         e.name = label + "GPU " + std::to_string(d);
         for (const DeviceInfo& info : t.devices())
             if (info.id == d) e.label = info.name;

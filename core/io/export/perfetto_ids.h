@@ -9,11 +9,17 @@
 // the GPU devices in order. A CPU process or thread whose id changed keeps the id it had
 // (ExportProcess::original, written as "strata_pid" / "strata_tid" in its name event), and one
 // without a name gets "Process N" / "Thread N" marked as made up ("strata_unnamed"): Strata reads
-// both back, so "python3 0" does not come back as "python3 1073741824".
+// both back, so "python3 0" does not come back as "python3 1073741824". In a file of several
+// traces each GPU device keeps its id when no trace before it used that id, and takes the next
+// free one otherwise (the "device" arg of its events; its process stays "rank 1: GPU 0"), so
+// that a reader that groups GPU work by device keeps the ranks' devices apart; and each trace's
+// correlation and External ids are moved past those of the traces before it, so that a launch
+// is linked to its own rank's kernel.
 #include "model/trace.h"
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,7 +46,9 @@ struct ExportThread {
 // The ids a file's traces have taken so far: an export of several traces (the ranks of a job)
 // gives each its ids apart from those of the traces written before it.
 struct PerfettoIdSpace {
-    std::map<int64_t, int64_t> usedPid, usedTid; // exported id -> 1
+    std::map<int64_t, int64_t> usedPid, usedTid;   // exported id -> 1
+    std::set<int32_t> usedDevice;                  // exported GPU device ids
+    int64_t nextCorrelation = 0, nextExternal = 0; // the first ids the next trace may use
     int64_t nextPid = 0x40000000, nextTid = 0x40000000;
 };
 
@@ -57,6 +65,11 @@ public:
     // The exported (pid, tid) of a Thread or GpuStream track; pid alone for the other kinds.
     int64_t pid(TrackId track) const { return pid_[track]; }
     int64_t tid(TrackId track) const { return tid_[track]; }
+    // The exported id of a GPU device (the same id in a file of one trace).
+    int32_t device(int32_t original) const;
+    // The exported correlation and External ids (the same in a file of one trace).
+    int64_t correlation(int64_t id) const { return id < 0 ? id : id + correlationBase_; }
+    int64_t external(int64_t id) const { return id < 0 ? id : id + externalBase_; }
 
     const std::vector<ExportProcess>& processes() const { return processes_; }
     const std::vector<ExportThread>& threads() const { return threads_; }
@@ -73,11 +86,14 @@ private:
 
     const Trace& trace_;
     std::vector<int64_t> pid_, tid_;
-    std::map<int64_t, int64_t> pidOf_;  // original CPU pid -> exported
-    std::map<int32_t, int64_t> gpuPid_; // device -> exported pid
-    PerfettoIdSpace own_;               // a file of one trace
+    std::map<int64_t, int64_t> pidOf_;    // original CPU pid -> exported
+    std::map<int32_t, int64_t> gpuPid_;   // device -> exported pid
+    std::map<int32_t, int32_t> deviceOf_; // device -> exported device id
+    int64_t correlationBase_ = 0, externalBase_ = 0;
+    PerfettoIdSpace own_; // a file of one trace
     std::map<int64_t, int64_t>& usedPid_;
     std::map<int64_t, int64_t>& usedTid_;
+    std::set<int32_t>& usedDevice_;
     int64_t& nextPid_;
     int64_t& nextTid_;
     std::vector<ExportProcess> processes_;

@@ -274,7 +274,7 @@ private:
                     out_.i64(pid);
                     out_.raw(", \"ts\": ");
                     out_.micros(s.start[i] + (end ? s.dur[i] : 0) - origin_);
-                    if (!end) writeSliceArgs(out_, t_, ti, i, o_.range, r_.edgeSlices);
+                    if (!end) writeSliceArgs(out_, t_, ids_, ti, i, o_.range, r_.edgeSlices);
                     out_.raw("}");
                 }
                 continue;
@@ -302,7 +302,7 @@ private:
                     out_.raw(bd.out ? ", \"flow_out\": true" : ", \"flow_in\": true");
                 }
             }
-            writeSliceArgs(out_, t_, ti, i, o_.range, r_.edgeSlices);
+            writeSliceArgs(out_, t_, ids_, ti, i, o_.range, r_.edgeSlices);
             out_.raw("}");
         }
         return tick(s.size() % 4096);

@@ -67,7 +67,7 @@ void writeArgValue(JsonOut& out, const ArgValue& v) {
 }
 
 // "args": {...} of slice i, when it has any.
-void writeSliceArgs(JsonOut& out, const Trace& t, TrackId ti, SliceIndex i,
+void writeSliceArgs(JsonOut& out, const Trace& t, const PerfettoIds& ids, TrackId ti, SliceIndex i,
                     const std::optional<TimeRange>& range, uint64_t& edgeSlices) {
     const Track& tr = t.track(ti);
     const SliceColumns& s = tr.slices;
@@ -83,7 +83,7 @@ void writeSliceArgs(JsonOut& out, const Trace& t, TrackId ti, SliceIndex i,
         if (x.gpu != SliceExtra::kNone) {
             const GpuActivity& g = t.gpuActivities()[x.gpu];
             key("device");
-            out.i64(g.device);
+            out.i64(ids.device(g.device));
             key("stream");
             out.i64(g.stream);
             if (g.context >= 0) {
@@ -124,11 +124,11 @@ void writeSliceArgs(JsonOut& out, const Trace& t, TrackId ti, SliceIndex i,
         }
         if (x.correlation >= 0) {
             key("correlation");
-            out.i64(x.correlation);
+            out.i64(ids.correlation(x.correlation));
         }
         if (x.external != SliceExtra::kNone) {
             key("External id");
-            out.i64(t.externalIds()[x.external]);
+            out.i64(ids.external(t.externalIds()[x.external]));
         }
     }
     if (!t.nameColors().empty()) {

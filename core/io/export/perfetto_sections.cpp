@@ -158,7 +158,7 @@ public:
         out_.raw(", \"args\": {\"kernel\": ");
         out_.str(set.kernel);
         out_.raw(", \"correlation\": ");
-        out_.i64(set.correlation);
+        out_.i64(ids_.correlation(set.correlation));
         out_.raw(", \"block\": ");
         out_.u64(x.block);
         if (set.perWarp) {
