@@ -68,7 +68,8 @@ function(strata_check_widget_floors widgets)
     "workspace:style,${STRATA_CORE_ALL}"
     "charts:style,workspace,${STRATA_CORE_ALL}"
     "timeline:style,workspace,charts,${STRATA_CORE_ALL}"
-    "panels:${_docks}" "analysis_views:${_docks}" "sections:${_docks}" "launch:${_docks}")
+    "panels:${_docks}" "analysis_views:${_docks}" "sections:${_docks}" "launch:${_docks}"
+    "ranks:${_docks}" "compare:${_docks}")
 endfunction()
 
 # app/: strata-cli on core alone (no Qt); the GUI's window may include every floor.

@@ -60,3 +60,10 @@ endif()
 if(TARGET strata_widgets)
   strata_add_qtest(tst_console_panel SOURCES tst_console_panel.cpp LIBS strata_widgets)
 endif()
+
+# Two runs compared in one window: the Compare dock and the timelines one above the other.
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_compare_window SOURCES tst_compare_window.cpp LIBS strata_app_gui)
+  target_compile_definitions(tst_compare_window PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+endif()

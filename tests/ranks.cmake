@@ -23,3 +23,12 @@ if(Python3_Interpreter_FOUND)
   set_tests_properties(ranks_real_param_dlrm PROPERTIES LABELS "real_traces" SKIP_RETURN_CODE 77
                        TIMEOUT 300)
 endif()
+
+# The ranks in one main window: the merged timeline and the Ranks dock (workspace/rank_set.h).
+if(TARGET strata_app_gui)
+  strata_add_qtest(tst_ranks_window SOURCES tst_ranks_window.cpp rank_set_fixture.h
+                   LIBS strata_app_gui LABELS real_traces)
+  target_compile_definitions(tst_ranks_window PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+  set_tests_properties(tst_ranks_window PROPERTIES TIMEOUT 300)
+endif()

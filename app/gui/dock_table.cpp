@@ -3,10 +3,12 @@
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
+#include "compare/compare_panel.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
 #include "panels/trace_info_panel.h"
 #include "panels/warnings_panel.h"
+#include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 
 namespace strata {
@@ -26,6 +28,8 @@ const std::vector<DockSpec>& dockTable() {
         {"gapsDock", "Gaps", Qt::BottomDockWidgetArea, "rangeDock", make<GapsPanel>},
         {"statsDock", "Statistics", Qt::BottomDockWidgetArea, "rangeDock", make<StatsPanel>},
         {"callTreeDock", "Call Tree", Qt::BottomDockWidgetArea, "rangeDock", make<CallTreePanel>},
+        {"ranksDock", "Ranks", Qt::BottomDockWidgetArea, "rangeDock", make<RanksPanel>},
+        {"compareDock", "Compare", Qt::BottomDockWidgetArea, "rangeDock", make<ComparePanel>},
         {"traceInfoDock", "Trace Info", Qt::RightDockWidgetArea, "detailsDock",
          make<TraceInfoPanel>},
     };

@@ -1,5 +1,5 @@
-// strata: the GUI. `strata [FILE...]` opens the first file here and each further file in a new
-// window; `strata --screenshot OUT.png ... FILE` renders one window to a PNG and exits.
+// strata: the GUI. `strata [FILE...]` opens a file, or several (a folder) as the ranks of one job,
+// in one window; `strata --screenshot OUT.png ... FILE...` renders one window to a PNG and exits.
 #include "launch_mode.h"
 #include "main_window.h"
 #include "quit_on_signal.h"
@@ -17,7 +17,10 @@ namespace {
 const char* const kDescription =
     "Strata: a trace viewer for GPU programs (PyTorch profiler / Kineto and Chrome JSON, "
     ".json or .json.gz, and .strata traces).\n\n"
-    "strata [FILE...]          open FILE (each further FILE in a new window)\n"
+    "strata [FILE...]          open FILE; several FILEs (or a folder) open as the ranks of one\n"
+    "                          job in one window, their clocks aligned\n"
+    "strata --compare BASELINE CANDIDATE\n"
+    "                          compare two runs: the difference, and the two timelines\n"
     "strata --screenshot OUT.png [--size WxH] [--range START:END] [--select-range START:END]\n"
     "                          [--find TEXT] [--print-track-labels] FILE\n"
     "                          render the main window with FILE to a PNG and exit\n"
@@ -61,6 +64,11 @@ int main(int argc, char** argv) {
     shot.addTo(parser);
     const strata::LaunchModeOptions launchOpts;
     parser.addOptions(launchOpts.all());
+    const QCommandLineOption compare(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two runs: the first FILE is the baseline, the second the "
+                       "candidate (with --screenshot too)."));
+    parser.addOption(compare);
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
                                  QStringLiteral("[FILE...]"));
     parser.process(app);
@@ -84,6 +92,11 @@ int main(int argc, char** argv) {
     if (shot.isSet(parser)) {
         strata::ScreenshotOptions o;
         if (!shot.read(parser, files, &o)) return 2;
+        o.compare = parser.isSet(compare);
+        if (o.compare && files.size() != 2) {
+            std::fprintf(stderr, "strata: --compare needs two FILEs (baseline, candidate)\n");
+            return 2;
+        }
         return strata::runScreenshot(o);
     }
     if (!shot.strayOptions(parser).isEmpty()) {
@@ -91,9 +104,16 @@ int main(int argc, char** argv) {
                      "strata: --size, --range and --print-track-labels need --screenshot\n");
         return 2;
     }
-    // The first file here, each further one in a window of its own.
-    strata::MainWindow::openWindow(files.isEmpty() ? QString() : files.front());
-    for (qsizetype i = 1; i < files.size(); ++i) strata::MainWindow::openWindow(files[i]);
+    // One file, or several (a folder) as the ranks of one job, or two compared, in one window.
+    if (parser.isSet(compare) && files.size() != 2) {
+        std::fprintf(stderr, "strata: --compare needs two FILEs (baseline, candidate)\n");
+        return 2;
+    }
+    strata::MainWindow* window = strata::MainWindow::openWindow();
+    if (parser.isSet(compare))
+        window->openComparison(files[0], files[1]);
+    else if (!files.isEmpty())
+        window->openFiles(files);
     const int code = app.exec();
     return strata::quitSignal() ? 128 + strata::quitSignal() : code;
 }

@@ -35,8 +35,10 @@ class SectionsPanel;
 class GapsPanel;
 class StatsPanel;
 class CallTreePanel;
+class JobRunner;
 class LoadJob;
 struct LoadOutcome;
+struct RankSetLoad;
 class RangePanel;
 class TimelineView;
 class WarningsPanel;
@@ -62,6 +64,21 @@ public:
     // Loads on the calling thread (screenshot mode); returns false and sets *error on failure.
     bool openFileSync(const QString& path, QString* error = nullptr,
                       const LoadOptions& options = {});
+    // Several traces as the ranks of one job, in this window (workspace/rank_set.h,
+    // main_window_ranks.cpp): a folder gives the trace files in it; one file alone opens as
+    // openFile() does. `add`: joined to the ranks open. Loaded off the GUI thread, on all cores.
+    void openFiles(const QStringList& paths, bool add = false);
+    // The same on the calling thread (screenshot mode, tests): false and *error when nothing
+    // loaded; the files that did not load are said in the banner.
+    bool openFilesSync(const QStringList& paths, QString* error = nullptr);
+    void showOpenRanksDialog(bool add);
+    // Two runs compared in this window (workspace/trace_comparison.h, main_window_compare.cpp):
+    // both loaded off the GUI thread, then the candidate's tracks under the baseline's and the
+    // Compare dock. File > Compare With… takes the trace open as the baseline.
+    void openComparison(const QString& baseline, const QString& candidate);
+    bool openComparisonSync(const QString& baseline, const QString& candidate,
+                            QString* error = nullptr);
+    void showCompareDialog();
     void openSample();
     void cancelLoad();
     bool isLoading() const;
@@ -144,6 +161,11 @@ private:
     void install(const LoadOutcome& outcome, const QString& path, qint64 ms);
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
                   const QString& format);
+    // A set's load into the workspace's ranks (main_window_ranks.cpp).
+    void installRanks(RankSetLoad loaded, bool add);
+    void onRanksMerged();
+    void installComparison(const std::vector<LoadResult>& results, const QStringList& paths);
+    void onComparisonMerged();
     void showBanner(const QString& message, bool error);
     void hideError();
     void addRecent(const QString& path);
@@ -163,6 +185,8 @@ private:
     Workspace* workspace_;
     Navigation* nav_;
     QPointer<LoadJob> job_;
+    JobRunner* setJob_ = nullptr;     // a set of ranks loading
+    JobRunner* compareJob_ = nullptr; // a baseline and a candidate loading
 
     QStackedWidget* stack_ = nullptr;
     QWidget* emptyPage_ = nullptr;

@@ -23,6 +23,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -85,6 +86,20 @@ void MainWindow::createFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(makeAction("actionOpen", tr("&Open\u2026"), QKeySequence::Open,
                                [this] { showOpenDialog(); }));
+    file->addAction(
+        makeAction("actionOpenFolder", tr("Open &Folder as Ranks…"), QKeySequence(), [this] {
+            const QString dir =
+                QFileDialog::getExistingDirectory(this, tr("Open the Ranks of a Job"));
+            if (!dir.isEmpty()) openFiles({dir});
+        }));
+    QAction* addRanks = makeAction("actionAddRanks", tr("&Add Ranks…"), QKeySequence(),
+                                   [this] { showOpenRanksDialog(true); });
+    addRanks->setToolTip(tr("Add traces to the ranks open in this window"));
+    file->addAction(addRanks);
+    QAction* compare = makeAction("actionCompareWith", tr("&Compare With…"), QKeySequence(),
+                                  [this] { showCompareDialog(); });
+    compare->setToolTip(tr("Compare the trace open (the baseline) with another run"));
+    file->addAction(compare);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(makeAction("actionOpenSample", tr("Open the &Sample Trace"), QKeySequence(),
                                [this] { openSample(); }));

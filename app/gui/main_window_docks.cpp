@@ -5,6 +5,8 @@
 // count in the status bar that opens it) only for warnings on what the figures mean. Whatever the
 // user arranges (positions, sizes, tabs, the analysis docks left open) is remembered.
 #include "main_window.h"
+#include "ranks/ranks_panel.h"
+#include "workspace/rank_set.h"
 
 #include "dock_table.h"
 #include "panels/details_panel.h"
@@ -64,7 +66,11 @@ void MainWindow::createDocks() {
         else
             hideDockIfOpenedForIt(range_);
     });
-    connect(warnings_, &WarningsPanel::beliefWarnings, this, [this] { showDock(warnings_); });
+    connect(warnings_, &WarningsPanel::beliefWarnings, this, [this] {
+        showDock(warnings_);
+        // The ranks of a job: the Ranks dock stays in front (the warnings are a tab away).
+        if (!workspace_->ranks()->isEmpty()) dockOf(findChild<RanksPanel*>())->raise();
+    });
     connect(warnings_, &WarningsPanel::changed, this, [this] { updateStatus(); });
 }
 

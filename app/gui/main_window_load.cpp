@@ -12,6 +12,9 @@
 #include "sections_import_dialog.h"
 #include "strata_resources.h"
 #include "timeline/timeline_view.h"
+#include "workspace/job_runner.h"
+#include "workspace/rank_set.h"
+#include "workspace/trace_comparison.h"
 
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -58,9 +61,10 @@ void MainWindow::showOpenDialog() {
     all.removeDuplicates();
     filters.prepend(tr("Traces and timer sections (%1)").arg(all.join(' ')));
     filters << tr("All files (*)");
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace"), dir,
-                                                      filters.join(QStringLiteral(";;")));
-    if (!path.isEmpty()) openFile(path);
+    // Several files chosen at once open as the ranks of one job (main_window_ranks.cpp).
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open Trace"), dir,
+                                                            filters.join(QStringLiteral(";;")));
+    if (!paths.isEmpty()) openFiles(paths);
 }
 
 void MainWindow::openSample() {
@@ -74,11 +78,19 @@ void MainWindow::openSample() {
 
 // True from openFile() until the load's result is handled (the worker may be done already).
 bool MainWindow::isLoading() const {
-    return !job_.isNull();
+    return !job_.isNull() || (setJob_ && setJob_->isRunning());
 }
 
 void MainWindow::cancelLoad() {
     if (job_) job_->cancel();
+    if (setJob_ && setJob_->isRunning()) {
+        setJob_->cancel();
+        progress_->hide();
+        cancelButton_->hide();
+        if (stack_->currentWidget() == loadingPage_) stack_->setCurrentWidget(emptyPage_);
+        statusBar()->showMessage(tr("Loading the ranks cancelled"), 8000);
+        return;
+    }
     statusBar()->showMessage(tr("Cancelling\u2026"));
 }
 
@@ -206,6 +218,8 @@ bool MainWindow::openFileSync(const QString& path, QString* error, const LoadOpt
 void MainWindow::setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
                           const QString& format) {
     hideError();
+    workspace_->ranks()->clear(); // one trace: no longer a set of ranks or a comparison
+    workspace_->comparison()->clear();
     const QFileInfo info(path);
     workspace_->replaceCurrent(std::move(trace), info.fileName(), path, loadMs,
                                format); // views follow
@@ -267,9 +281,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     }
     if (files.isEmpty()) return;
     e->acceptProposedAction();
-    // The first file replaces this window's trace; each further file opens in a new window.
-    openFile(files.front());
-    for (qsizetype i = 1; i < files.size(); ++i) openWindow(files[i]);
+    // One file replaces this window's trace; several (or a folder) open as the ranks of a job.
+    openFiles(files);
 }
 
 } // namespace strata

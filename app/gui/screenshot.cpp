@@ -5,9 +5,11 @@
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
+#include "compare/compare_panel.h"
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/range_panel.h"
+#include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
@@ -15,9 +17,11 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QThread>
 #include <cstdio>
 
@@ -96,6 +100,29 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.statsPanel()->showTab(StatsPanel::Tab(tab));
         if (tab == 1) w.statsPanel()->selectKernelRow(0);
         panel = w.statsPanel();
+    } else if (o.dock.startsWith("ranks")) { // ranks, ranks:steps, ranks:collectives
+        auto* ranks = w.panel<RanksPanel>();
+        static const QStringList tabs{"ranks", "steps", "collectives"};
+        ranks->tabs()->setCurrentIndex(
+            std::max(0, int(tabs.indexOf(o.dock.section(':', 1, 1, QString::SectionSkipEmpty)))));
+        if (o.dock.endsWith(":collectives") && !ranks->collectiveRows().empty()) {
+            // The instance with the longest wait.
+            int worst = 0;
+            for (size_t i = 0; i < ranks->collectiveRows().size(); ++i)
+                if (ranks->collectiveRows()[i].maxWait >
+                    ranks->collectiveRows()[size_t(worst)].maxWait)
+                    worst = int(i);
+            ranks->showCollective(worst);
+        }
+        panel = ranks;
+    } else if (o.dock.startsWith("compare")) { // compare, compare:ops|copies|gpus
+        auto* compare = w.panel<ComparePanel>();
+        static const QStringList tabs{"kernels", "ops", "copies", "gpus"};
+        const int tab = std::max(0, int(tabs.indexOf(o.dock.section(':', 1, 1))));
+        compare->tabs()->setCurrentIndex(tab);
+        if (tab < 2 && !compare->rows(ComparePanel::Tab(tab)).empty())
+            compare->showRow(ComparePanel::Tab(tab), 0);
+        panel = compare;
     } else if (o.dock.startsWith("calltree")) { // calltree, calltree:bottomup, calltree:gpu
         w.callTreePanel()->setBottomUp(o.dock.endsWith(":bottomup"));
         w.callTreePanel()->setGpuWeight(o.dock.endsWith(":gpu"));
@@ -104,7 +131,8 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         panel = w.callTreePanel();
     } else {
         std::fprintf(stderr,
-                     "strata: --dock expects gaps, stats[:TAB] or calltree[:bottomup|:gpu]\n");
+                     "strata: --dock expects gaps, stats[:TAB], calltree[:bottomup|:gpu] or "
+                     "ranks[:steps|:collectives] or compare[:ops|:copies|:gpus]\n");
         return 2;
     }
     auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
@@ -129,7 +157,11 @@ int runScreenshot(const ScreenshotOptions& o) {
     MainWindow w(wo);
     w.resize(o.size);
     QString error;
-    if (!w.openFileSync(o.trace, &error)) {
+    const bool opened = o.compare ? w.openComparisonSync(o.traces[0], o.traces[1], &error)
+                        : o.traces.size() > 1 || QFileInfo(o.trace).isDir()
+                            ? w.openFilesSync(o.traces, &error)
+                            : w.openFileSync(o.trace, &error);
+    if (!opened) {
         std::fprintf(stderr, "strata: %s\n", qPrintable(error));
         return 1;
     }

@@ -5,13 +5,16 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 namespace strata {
 
 struct ScreenshotOptions {
     QString output;
-    QString trace;
+    QString trace;        // the first FILE
+    QStringList traces;   // every FILE: several (or a folder) open as the ranks of one job
+    bool compare = false; // the two FILEs compared (baseline, candidate)
     QSize size{1600, 1000};
     std::optional<TimeRange> range;       // trace-relative; zooms the timeline to it
     std::optional<TimeRange> selectRange; // trace-relative; fills the Range table

@@ -47,7 +47,8 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
       dock(valued("dock",
                   "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-                  "calltree[:bottomup|:gpu]).",
+                  "calltree[:bottomup|:gpu], ranks[:steps|:collectives], "
+                  "compare[:ops|:copies|:gpus]).",
                   "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")) {}
 
@@ -59,12 +60,12 @@ void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
                                  ScreenshotOptions* o) const {
     o->output = parser.value(shot);
-    if (files.size() != 1) {
-        std::fprintf(stderr, "strata: --screenshot needs exactly one FILE (got %d)\n",
-                     int(files.size()));
+    if (files.isEmpty()) {
+        std::fprintf(stderr, "strata: --screenshot needs a FILE (several: the ranks of a job)\n");
         return false;
     }
     o->trace = files.front();
+    o->traces = files;
     if (parser.isSet(size) && !parseWindowSize(parser.value(size), &o->size)) {
         std::fprintf(stderr, "strata: --size expects WxH (e.g. 1600x1000), got '%s'\n",
                      qPrintable(parser.value(size)));

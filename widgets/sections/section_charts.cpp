@@ -1,5 +1,6 @@
 #include "section_charts.h"
 
+#include "charts/chart_notice.h"
 #include "style/slice_palette.h"
 
 #include <qcustomplot.h>
@@ -27,13 +28,6 @@ QString unitLabel(const SectionViewData& v) {
 }
 
 // A chart with nothing to draw says why, in its middle.
-void sayWhyEmpty(QCustomPlot* plot, const QString& why) {
-    auto* text = new QCPItemText(plot);
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(0.5, 0.5);
-    text->setText(why);
-    plot->replot();
-}
 
 // Per column, what its box shows: the blocks' totals in it (a recording), or its values over the
 // iterations (an imported array).
@@ -193,7 +187,7 @@ void plotSectionIterations(QCustomPlot* plot, const SectionViewData& v) {
 void plotSectionHeatmap(QCustomPlot* plot, const SectionViewData& v, long highlight) {
     reset(plot);
     if (v.perIteration)
-        return sayWhyEmpty(
+        return showChartNotice(
             plot, QObject::tr("No heatmap: an imported timer array has one value per section and "
                               "iteration, no blocks.\nThe Box Plot and Iterations tabs show how "
                               "its iterations vary."));
@@ -284,7 +278,7 @@ void plotSmTimeline(QCustomPlot* plot, const SectionViewData& v, long highlight)
     reset(plot);
     const size_t rows = size_t(smTimelineRows(v)), S = v.names.size();
     if (rows == 0 || !v.launch || !v.launch->hasTimes)
-        return sayWhyEmpty(
+        return showChartNotice(
             plot, QObject::tr("No SM timeline: these sections carry no %globaltimer times and no "
                               "SMs\n(an imported timer array). Record them with sections.cuh."));
     const double spanUs = double(v.lanes.endNs - v.lanes.startNs) / 1000.0;

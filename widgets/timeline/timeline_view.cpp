@@ -9,6 +9,7 @@
 #include "workspace/analyses.h"
 #include "workspace/job_runner.h"
 #include "workspace/navigation.h"
+#include "workspace/rank_set.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -59,6 +60,8 @@ void TimelineView::connectParts() {
     connect(vbar_, &QScrollBar::valueChanged, this, [this](int v) { setVerticalScroll(v); });
     connect(workspace_, &Workspace::currentChanged, this, &TimelineView::showTrace);
     connect(workspace_->analyses(), &Analyses::settingsChanged, this, &TimelineView::indexGaps);
+    connect(workspace_->ranks(), &RankSet::collapseRequested, this,
+            &TimelineView::setGroupsCollapsed);
     connect(nav_, &Navigation::visibleRangeChanged, this, &TimelineView::onVisibleRange);
     connect(nav_, &Navigation::selectedSliceChanged, this, &TimelineView::onSelectedSlice);
     connect(nav_, &Navigation::revealRequested, this, [this](const TraceSliceRef& r) {

@@ -101,6 +101,14 @@ void TimelineView::setGroupCollapsed(int group, bool collapsed) {
     repaintAll();
 }
 
+void TimelineView::setGroupsCollapsed(const QString& prefix, bool collapsed) {
+    const std::vector<TrackGroup>& groups = s_->layout.groups();
+    for (size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].label.startsWith(prefix)) s_->layout.setCollapsed(int(g), collapsed);
+    updateScrollBar();
+    repaintAll();
+}
+
 void TimelineView::setTrackHidden(TrackId t, bool hidden) {
     s_->layout.setHidden(s_->layout.rowOfTrack(t), hidden);
     updateScrollBar();

@@ -2,6 +2,8 @@
 
 #include "analyses.h"
 #include "meta_types.h"
+#include "rank_set.h"
+#include "trace_comparison.h"
 
 #include <algorithm>
 
@@ -10,6 +12,8 @@ namespace strata {
 Workspace::Workspace(QObject* parent) : QObject(parent) {
     registerMetaTypes();
     analyses_ = new Analyses(this, this);
+    ranks_ = new RankSet(this);
+    comparison_ = new TraceComparison(this);
 }
 
 const OpenTrace* Workspace::find(TraceId id) const {

@@ -17,6 +17,8 @@
 namespace strata {
 
 class Analyses;
+class RankSet;
+class TraceComparison;
 using TraceId = uint32_t;
 constexpr TraceId kNoTrace = UINT32_MAX;
 
@@ -44,6 +46,10 @@ public:
 
     // The analyses of these traces (gap causes, statistics, ...) and the settings they follow.
     Analyses* analyses() const { return analyses_; }
+    // The ranks of a job when the window shows several traces as one (rank_set.h); empty else.
+    RankSet* ranks() const { return ranks_; }
+    // A baseline and a candidate compared (trace_comparison.h); empty else.
+    TraceComparison* comparison() const { return comparison_; }
 
     // Adds a trace and makes it current.
     TraceId add(std::shared_ptr<const Trace> trace, QString label = {}, QString path = {},
@@ -81,6 +87,8 @@ signals:
 private:
     OpenTrace* findMutable(TraceId id);
     Analyses* analyses_;
+    RankSet* ranks_;
+    TraceComparison* comparison_;
     bool amending_ = false;
     std::vector<OpenTrace> traces_;
     TraceId current_ = kNoTrace;

@@ -1,0 +1,127 @@
+// MainWindow: two runs compared (workspace/trace_comparison.h): File > Compare With… (the trace
+// open is the baseline), `strata --compare BASELINE CANDIDATE`. The files load on both cores off
+// the GUI thread; the window then shows the candidate's tracks under the baseline's and the
+// Compare dock.
+#include "main_window.h"
+
+#include "compare/compare_panel.h"
+#include "io/trace_set_loader.h"
+#include "timeline/timeline_view.h"
+#include "workspace/job_runner.h"
+#include "workspace/rank_set.h"
+#include "workspace/trace_comparison.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
+
+namespace strata {
+
+namespace {
+
+struct LoadedPair {
+    std::vector<LoadResult> results;
+};
+
+LoadedPair loadPair(const QString& a, const QString& b) {
+    return {loadTraces({a.toStdString(), b.toStdString()})};
+}
+
+QString pairError(const LoadedPair& p, const QStringList& paths) {
+    QStringList errors;
+    for (size_t i = 0; i < p.results.size(); ++i)
+        if (!p.results[i].ok())
+            errors << (p.results[i].error ? QString::fromStdString(p.results[i].error->toString())
+                                          : paths[qsizetype(i)] + QObject::tr(": cannot load"));
+    return errors.join('\n');
+}
+
+} // namespace
+
+void MainWindow::showCompareDialog() {
+    if (!trace()) {
+        showError(tr("Open the baseline first: File ▸ Compare With… compares the trace open with "
+                     "another."));
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Compare With"), QFileInfo(currentFile()).absolutePath(),
+        tr("Traces (*.json *.json.gz *.gz *.strata);;All files (*)"));
+    if (!path.isEmpty()) openComparison(currentFile(), path);
+}
+
+void MainWindow::openComparison(const QString& baseline, const QString& candidate) {
+    if (!compareJob_) {
+        compareJob_ = new JobRunner(this);
+        connect(workspace_->comparison(), &TraceComparison::merged, this,
+                &MainWindow::onComparisonMerged);
+    }
+    hideError();
+    progress_->setRange(0, 0);
+    progress_->show();
+    statusBar()->showMessage(
+        tr("Loading %1 and %2\u2026")
+            .arg(QFileInfo(baseline).fileName(), QFileInfo(candidate).fileName()));
+    const QStringList paths{QFileInfo(baseline).absoluteFilePath(),
+                            QFileInfo(candidate).absoluteFilePath()};
+    compareJob_->run([paths](JobControl&) { return loadPair(paths[0], paths[1]); },
+                     [this, paths](LoadedPair p) {
+                         progress_->hide();
+                         progress_->setRange(0, 1000);
+                         statusBar()->clearMessage();
+                         installComparison(p.results, paths);
+                     });
+}
+
+bool MainWindow::openComparisonSync(const QString& baseline, const QString& candidate,
+                                    QString* error) {
+    const QStringList paths{QFileInfo(baseline).absoluteFilePath(),
+                            QFileInfo(candidate).absoluteFilePath()};
+    LoadedPair p = loadPair(paths[0], paths[1]);
+    const QString problem = pairError(p, paths);
+    if (!problem.isEmpty()) {
+        showError(problem);
+        if (error) *error = problem;
+        return false;
+    }
+    if (!compareJob_) {
+        compareJob_ = new JobRunner(this);
+        connect(workspace_->comparison(), &TraceComparison::merged, this,
+                &MainWindow::onComparisonMerged);
+    }
+    installComparison(p.results, paths);
+    workspace_->comparison()->waitForFinished();
+    return true;
+}
+
+void MainWindow::installComparison(const std::vector<LoadResult>& results,
+                                   const QStringList& paths) {
+    const LoadedPair p{results};
+    const QString problem = pairError(p, paths);
+    if (!problem.isEmpty()) {
+        showError(tr("Could not compare:\n%1").arg(problem));
+        return;
+    }
+    workspace_->ranks()->clear();
+    workspace_->comparison()->set({paths[0], results[0].trace, {}},
+                                  {paths[1], results[1].trace, {}});
+    showDock(findChild<ComparePanel*>());
+}
+
+void MainWindow::onComparisonMerged() {
+    TraceComparison* c = workspace_->comparison();
+    if (c->isEmpty()) return;
+    closeEmptyDocks();
+    stack_->setCurrentWidget(timeline_);
+    setWindowTitle(tr("%1 vs %2 \u2014 Strata")
+                       .arg(QFileInfo(c->baseline().path).fileName(),
+                            QFileInfo(c->candidate().path).fileName()));
+    setWindowFilePath(c->candidate().path);
+    showDock(findChild<ComparePanel*>());
+    updateStatus();
+}
+
+} // namespace strata

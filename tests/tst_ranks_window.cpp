@@ -1,0 +1,264 @@
+// The eight ranks of one PARAM DLRM training step (../shared/traces/multirank/param-dlrm/) open in
+// one main window (workspace/rank_set.h, the Ranks dock): one timeline whose track groups are
+// labelled by rank, per-rank kernel counts (tests/data/ranks/expected_ranks.py counts them from
+// the raw JSON), the collectives lined up (the first NCCL kernel of every rank ends within the
+// alignment's spread on the merged timeline), an offset set by hand moving exactly that rank,
+// a rank removed, a rank collapsed on the timeline, a click on a collective zooming every rank
+// to it, a planted straggler named, and a set without common collectives refused alignment.
+// Skipped where the traces are absent.
+#include "main_window_fixture.h"
+#include "rank_set_fixture.h"
+#include "ranks/ranks_panel.h"
+#include "timeline/track_layout.h"
+#include "workspace/rank_set.h"
+
+#include <QDir>
+
+using namespace strata::test;
+
+namespace {
+
+constexpr TimeNs kUs = 1000;
+// expected_ranks.py: kernels (category "kernel") per rank.
+constexpr uint64_t kKernels[8] = {245, 310, 246, 315, 251, 245, 246, 246};
+
+QStringList dlrmFiles() {
+    const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+    QStringList out;
+    for (const QString& f : dir.entryList({"worker*.json"}, QDir::Files, QDir::Name))
+        out << dir.filePath(f);
+    return out;
+}
+
+#define REQUIRE_DLRM(files)                                                                        \
+    const QStringList files = dlrmFiles();                                                         \
+    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
+
+// The start and end (ns, as in the file) of the first NCCL kernel of a rank's raw JSON.
+std::pair<TimeNs, TimeNs> firstNccl(const QString& path) {
+    const nlohmann::json j = readJson(path.toStdString());
+    std::pair<TimeNs, TimeNs> best{INT64_MAX, 0};
+    for (const nlohmann::json& e : j["traceEvents"])
+        if (e.value("cat", "") == "kernel" && e["name"].get<std::string>().rfind("nccl", 0) == 0 &&
+            e["ts"].get<int64_t>() * kUs < best.first)
+            best = {e["ts"].get<int64_t>() * kUs,
+                    (e["ts"].get<int64_t>() + e["dur"].get<int64_t>()) * kUs};
+    return best;
+}
+
+// The first NCCL kernel on the merged timeline in the group whose label starts with `prefix`.
+std::optional<SliceRef> firstNcclIn(MainWindow& w, const QString& prefix) {
+    const Trace& t = *w.trace();
+    std::optional<SliceRef> best;
+    for (const TrackGroup& g : w.timeline()->layout().groups()) {
+        if (!g.gpu || !g.label.startsWith(prefix)) continue;
+        for (TrackId id = 0; id < t.tracks().size(); ++id) {
+            const Track& tr = t.track(id);
+            if (tr.kind != TrackKind::GpuStream || tr.device != g.device) continue;
+            for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
+                const SliceRef r{id, i};
+                if (t.name(r).rfind("nccl", 0) == 0 && (!best || t.start(r) < t.start(*best)))
+                    best = r;
+            }
+        }
+    }
+    return best;
+}
+
+QStringList groupLabels(MainWindow& w) {
+    QStringList out;
+    for (const TrackGroup& g : w.timeline()->layout().groups()) out << g.label;
+    return out;
+}
+
+} // namespace
+
+class TstRanksWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { initMainWindowTests(); }
+    void eightRanksInOneWindow();
+    void offsetByHand();
+    void removeAndCollapse();
+    void collectiveClickZooms();
+    void plantedStraggler();
+    void noCommonCollectivesRefused();
+    void folderOpensAsRanks();
+};
+
+void TstRanksWindow::eightRanksInOneWindow() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    QString error;
+    QVERIFY2(w.openFilesSync(files, &error), qPrintable(error));
+    auto* panel = w.panel<RanksPanel>();
+    QVERIFY(panel);
+    QCOMPARE(panel->rankRows().size(), size_t(8));
+    const QStringList groups = groupLabels(w);
+    for (int r = 0; r < 8; ++r) {
+        const RanksPanel::RankRow& row = panel->rankRows()[size_t(r)];
+        QCOMPARE(row.label, QStringLiteral("rank %1").arg(r));
+        QCOMPARE(row.kernels, kKernels[r]);
+        QVERIFY(row.offset.has_value());
+        // Its GPU and its CPU process, each a group under its label.
+        QVERIFY2(groups.contains(QStringLiteral("rank %1: GPU %1").arg(r)),
+                 qPrintable(groups.join(" | ")));
+        QVERIFY(std::any_of(groups.begin(), groups.end(), [r](const QString& g) {
+            return g.startsWith(QStringLiteral("rank %1: python").arg(r));
+        }));
+    }
+    // The merged trace holds every rank's kernels on its own device.
+    std::map<int32_t, uint64_t> kernels;
+    const Trace& t = *w.trace();
+    for (const Track& tr : t.tracks())
+        if (tr.kind == TrackKind::GpuStream)
+            for (SliceIndex i = 0; i < tr.slices.size(); ++i)
+                if (tr.slices.kind[i] == SliceKind::Kernel) ++kernels[tr.device];
+    QCOMPARE(kernels.size(), size_t(8));
+    for (int r = 0; r < 8; ++r) QCOMPARE(kernels[r], kKernels[r]);
+    // The collectives line up: the first NCCL kernel of every rank ends within the spread.
+    const CrossRankReport& report = w.workspace()->ranks()->report();
+    QVERIFY(report.alignment.aligned());
+    QVERIFY(report.alignment.spread.has_value());
+    TimeNs lo = INT64_MAX, hi = INT64_MIN;
+    for (int r = 0; r < 8; ++r) {
+        const auto k = firstNcclIn(w, QStringLiteral("rank %1:").arg(r));
+        QVERIFY(k);
+        lo = std::min(lo, t.start(*k) + t.duration(*k));
+        hi = std::max(hi, t.start(*k) + t.duration(*k));
+    }
+    QVERIFY2(hi - lo <= *report.alignment.spread, qPrintable(QString::number(hi - lo)));
+    QVERIFY(panel->alignmentText().contains(QStringLiteral("8 ranks aligned")));
+    QCOMPARE(panel->collectiveRows().size(), report.collectives.size());
+    QVERIFY(!report.collectives.empty());
+    QCOMPARE(panel->stepRows().size(), size_t(1));
+    QCOMPARE(panel->stepRows()[0].name, QStringLiteral("ProfilerStep#10"));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("8 ranks of param-dlrm")));
+}
+
+void TstRanksWindow::offsetByHand() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(files));
+    RankSet* ranks = w.workspace()->ranks();
+    const std::vector<std::optional<TimeNs>> computed = ranks->report().alignment.offsets;
+    const TimeNs before = *computed[3];
+    const TimeNs set = before + 5000 * kUs;
+    w.panel<RanksPanel>()->setOffset(3, set);
+    ranks->waitForMerge();
+    QCOMPARE(int(ranks->report().alignment.method), int(AlignMethod::Manual));
+    QCOMPARE(*ranks->report().alignment.offsets[3], set);
+    for (size_t k = 0; k < 8; ++k)
+        if (k != 3) QCOMPARE(ranks->report().alignment.offsets[k], computed[k]);
+    // On the merged timeline rank 3's first NCCL kernel starts at its file's time plus the offset.
+    const auto k = firstNcclIn(w, QStringLiteral("rank 3:"));
+    QVERIFY(k);
+    QCOMPARE(w.trace()->start(*k), firstNccl(files[3]).first + set);
+    // Another method brings the computed offsets back.
+    AlignRequest time;
+    time.method = AlignMethod::Time;
+    ranks->setAlignment(time);
+    ranks->waitForMerge();
+    QCOMPARE(*ranks->report().alignment.offsets[3], before);
+}
+
+void TstRanksWindow::removeAndCollapse() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(files));
+    RankSet* ranks = w.workspace()->ranks();
+    ranks->requestCollapse(2, true);
+    int collapsed = 0;
+    for (const TrackGroup& g : w.timeline()->layout().groups()) {
+        QCOMPARE(g.collapsed, g.label.startsWith(QStringLiteral("rank 2: ")));
+        collapsed += g.collapsed;
+    }
+    // worker2's X events lie in pids 2 (its GPU), 59813 (python3) and "Spans" (Kineto's).
+    QCOMPARE(collapsed, 3);
+    ranks->removeRank(7);
+    ranks->waitForMerge();
+    QCOMPARE(w.panel<RanksPanel>()->rankRows().size(), size_t(7));
+    for (const QString& g : groupLabels(w)) QVERIFY(!g.startsWith(QStringLiteral("rank 7:")));
+    QCOMPARE(w.windowTitle().left(7), QStringLiteral("7 ranks"));
+}
+
+void TstRanksWindow::collectiveClickZooms() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(files));
+    auto* panel = w.panel<RanksPanel>();
+    const RankSet* ranks = w.workspace()->ranks();
+    QVERIFY(!panel->collectiveRows().empty());
+    panel->showCollective(0);
+    const CrossRankCollective& c = ranks->report().collectives[panel->collectiveRows()[0].index];
+    const TimeRange v = w.navigation()->visibleRange();
+    for (size_t k = 0; k < c.ranks.size(); ++k) {
+        QVERIFY(v.start <= ranks->traceTime(c.arrival[k]));
+        QVERIFY(v.end >= ranks->traceTime(c.end[k]));
+    }
+    QVERIFY(v.end - v.start < w.trace()->bounds().end - w.trace()->bounds().start);
+}
+
+// tst_ranks_dlrm's planted straggler: rank 2 enters the first collective 20 ms late; the Steps
+// tab names it, with the delay expected_ranks.py gives for it (24.161 ms).
+void TstRanksWindow::plantedStraggler() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    QStringList planted;
+    for (int r = 0; r < 8; ++r) {
+        const auto [start, end] = firstNccl(files[r]);
+        const Insertion at{r == 2 ? start / kUs : end / kUs - 1, 20000};
+        planted << dir.filePath(QStringLiteral("rank%1.json").arg(r));
+        writeShifted(files[r].toStdString(), planted.back().toStdString(), 0, at);
+    }
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(planted));
+    const auto& steps = w.panel<RanksPanel>()->stepRows();
+    QCOMPARE(steps.size(), size_t(1));
+    QCOMPARE(steps[0].straggler, QStringLiteral("rank 2"));
+    QCOMPARE(steps[0].delay, 24161 * kUs);
+}
+
+// Two ranks that share no collective and no time base: refused, said, each shown on its own clock.
+void TstRanksWindow::noCommonCollectivesRefused() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    QStringList set;
+    for (int r : {0, 1}) {
+        nlohmann::json j = readJson(files[r].toStdString());
+        nlohmann::json kept = nlohmann::json::array();
+        for (nlohmann::json& e : j["traceEvents"]) {
+            if (e.value("name", "").rfind("nccl", 0) == 0) continue; // no collective
+            if (e.contains("ts") && e["ts"].is_number_integer())
+                e["ts"] = e["ts"].get<int64_t>() - 1694128000000000 + r * 777; // no wall clock
+            kept.push_back(e);
+        }
+        j["traceEvents"] = kept;
+        set << dir.filePath(QStringLiteral("rank%1.json").arg(r));
+        writeJson(j, set.back().toStdString());
+    }
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(set));
+    const RankSet* ranks = w.workspace()->ranks();
+    QVERIFY(!ranks->report().alignment.aligned());
+    QVERIFY(!ranks->report().alignment.offsets[1].has_value());
+    auto* panel = w.panel<RanksPanel>();
+    QVERIFY2(panel->alignmentText().contains(QStringLiteral("Not aligned")),
+             qPrintable(panel->alignmentText()));
+    QCOMPARE(panel->rankRows()[1].offset, std::optional<TimeNs>());
+    QCOMPARE(panel->collectiveRows().size(), size_t(0));
+}
+
+void TstRanksWindow::folderOpensAsRanks() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync({QFileInfo(files.front()).absolutePath()}));
+    QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
+    // One file alone is one trace again: the set is closed.
+    QVERIFY(w.openFileSync(files.front()));
+    QVERIFY(w.workspace()->ranks()->isEmpty());
+    QVERIFY(w.panel<RanksPanel>()->rankRows().empty());
+}
+
+QTEST_MAIN(TstRanksWindow)
+#include "tst_ranks_window.moc"

@@ -1,0 +1,98 @@
+#pragma once
+// The Ranks dock (docs/ranks.md): the ranks of a job open in one window (workspace/rank_set.h),
+// side by side. On top, how the clocks were aligned (the method, why, the matched collectives'
+// spread, the warnings) with a choice of method; then three tabs:
+//   Ranks        per rank its label, host, offset (double-click to set it by hand) and its
+//                uncertainty, kernels, GPU busy and idle; a context menu removes a rank or
+//                collapses / expands its tracks on the timeline;
+//   Steps        the rank x step map (step length over the median rank's, the straggler
+//                outlined) and per step the straggler, by how much and how it was found;
+//   Collectives  every matched collective instance: the late rank, by how much, the longest
+//                wait; a click zooms every rank to that instance and shows per rank how long it
+//                waited.
+// With a range selected, Steps and Collectives list what lies in it. Every figure is the
+// cross-rank report's (core/analysis/cross_rank.h), the one strata-cli ranks prints.
+#include "workspace/trace_panel.h"
+
+#include <QStringList>
+
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QTabWidget;
+class QTableView;
+
+namespace strata {
+
+class RankSet;
+struct CrossRankCollective;
+template <typename Row> class RowTableModel;
+
+class RanksPanel : public TracePanel {
+    Q_OBJECT
+public:
+    RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
+
+    struct RankRow {
+        size_t index = 0;
+        QString label, host, file;
+        std::optional<TimeNs> offset, uncertainty;
+        uint64_t kernels = 0;
+        TimeNs busy = 0, idle = 0;
+    };
+    struct StepRow {
+        QString name, straggler, how;
+        TimeNs delay = 0, median = 0;
+        size_t collectives = 0;
+    };
+    struct CollectiveRow {
+        size_t index = 0; // into the report's collectives
+        QString op, group, name, step, late;
+        int64_t instance = 0;
+        TimeNs lateBy = 0, maxWait = 0;
+        size_t ranks = 0;
+    };
+
+    QString alignmentText() const;
+    QTabWidget* tabs() const { return tabs_; }
+    QCustomPlot* stepMap() const { return stepMap_; }
+    QCustomPlot* arrivals() const { return arrivals_; }
+    const std::vector<RankRow>& rankRows() const;
+    const std::vector<StepRow>& stepRows() const;
+    const std::vector<CollectiveRow>& collectiveRows() const;
+    // The same as a click on row `row` of the Collectives table (in the model's order): every
+    // rank zooms to the instance, and the chart shows its waits.
+    void showCollective(int row);
+    // The offset of rank `index` set by hand (the same as editing it in the table).
+    void setOffset(size_t index, TimeNs offset);
+
+protected:
+    void selectedRangeChanged(std::optional<TimeRange> r) override;
+
+private:
+    void refresh();
+    void fillAlignChoices();
+    void chooseAlignment(int choice);
+    void editOffset(int row);
+    void rankMenu(const QPoint& at);
+    bool inRange(TimeNs fromOrigin) const;
+
+    RankSet* ranks_;
+    QLabel* alignment_;
+    QComboBox* align_;
+    QTabWidget* tabs_;
+    QTableView* rankTable_;
+    QTableView* stepTable_;
+    QTableView* collectiveTable_;
+    QCustomPlot* stepMap_;
+    QCustomPlot* arrivals_;
+    RowTableModel<RankRow>* rankModel_;
+    RowTableModel<StepRow>* stepModel_;
+    RowTableModel<CollectiveRow>* collectiveModel_;
+    QStringList labels_;
+    bool filling_ = false;
+};
+
+} // namespace strata

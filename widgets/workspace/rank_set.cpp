@@ -1,0 +1,189 @@
+#include "rank_set.h"
+
+#include "analyses.h"
+#include "io/export/trace_set_merge.h"
+#include "io/trace_set_loader.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <atomic>
+
+namespace strata {
+
+namespace {
+
+std::vector<SetRank> inRankOrder(std::vector<SetRank> ranks) {
+    std::vector<RankIdentity> ids;
+    for (const SetRank& r : ranks) ids.push_back(r.digest.identity);
+    std::vector<SetRank> out;
+    for (size_t i : rankOrder(ids)) out.push_back(std::move(ranks[i]));
+    return out;
+}
+
+QString labelOf(const RankDigest& d) {
+    QString label = QStringLiteral("rank %1").arg(d.identity.rank);
+    if (!d.identity.host.empty())
+        label += QStringLiteral(" \u00b7 ") + QString::fromStdString(d.identity.host);
+    return label;
+}
+
+RankDigest digestOf(const std::shared_ptr<const Trace>& trace, const QString& path, size_t index,
+                    const AnalysisSettings& settings) {
+    return digestTrace(TraceAnalysis(trace, settings), path.toStdString(), int64_t(index));
+}
+
+} // namespace
+
+QString rankCount(size_t n) {
+    return n == 1 ? QObject::tr("1 rank") : QObject::tr("%1 ranks").arg(n);
+}
+
+RankSetLoad loadRankSet(const QStringList& paths, const AnalysisSettings& settings,
+                        JobControl& control) {
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<std::string> files;
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    std::vector<SetRank> loaded(files.size());
+    std::vector<QString> errors(files.size());
+    std::atomic<size_t> done{0};
+    TraceSetOptions options;
+    options.load.progress = [&control](double) { return !control.cancelled(); };
+    loadTraceSet(
+        files,
+        [&](size_t i, LoadResult& r) {
+            if (r.ok()) {
+                loaded[i].path = paths[qsizetype(i)];
+                loaded[i].digest = digestOf(r.trace, paths[qsizetype(i)], i, settings);
+                loaded[i].trace = std::move(r.trace);
+            } else if (!control.cancelled()) {
+                errors[i] = QString::fromStdString(r.error ? r.error->toString()
+                                                           : files[i] + ": cannot load");
+            }
+            control.setProgress(double(++done) / double(files.size()));
+        },
+        options);
+    RankSetLoad out;
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (loaded[i].trace) out.ranks.push_back(std::move(loaded[i]));
+        if (!errors[i].isEmpty()) out.errors << errors[i];
+    }
+    out.ms = clock.elapsed();
+    return out;
+}
+
+RankSet::RankSet(Workspace* workspace)
+    : QObject(workspace), workspace_(workspace), merge_(new JobRunner(this)),
+      digest_(new JobRunner(this)) {
+    connect(workspace_->analyses(), &Analyses::settingsChanged, this, &RankSet::redigest);
+}
+
+QString RankSet::label(size_t i) const {
+    return i < ranks_.size() ? labelOf(ranks_[i].digest) : QString();
+}
+
+void RankSet::setRanks(std::vector<SetRank> ranks, qint64 loadMs) {
+    ranks_ = inRankOrder(std::move(ranks));
+    loadMs_ = loadMs;
+    request_ = AlignRequest{};
+    update(false);
+}
+
+void RankSet::addRanks(std::vector<SetRank> ranks) {
+    for (SetRank& r : ranks) ranks_.push_back(std::move(r));
+    ranks_ = inRankOrder(std::move(ranks_));
+    // Offsets set by hand stay with their ranks; a new rank is aligned from scratch.
+    if (request_.method == AlignMethod::Manual) request_ = AlignRequest{};
+    update(false);
+}
+
+void RankSet::removeRank(size_t index) {
+    if (index >= ranks_.size()) return;
+    ranks_.erase(ranks_.begin() + std::ptrdiff_t(index));
+    if (request_.method == AlignMethod::Manual && index < request_.offsets.size())
+        request_.offsets.erase(request_.offsets.begin() + std::ptrdiff_t(index));
+    update(false);
+}
+
+void RankSet::setAlignment(AlignRequest request) {
+    request_ = std::move(request);
+    update(true);
+}
+
+void RankSet::setOffset(size_t index, TimeNs offset) {
+    if (index >= ranks_.size()) return;
+    AlignRequest r = request_;
+    r.method = AlignMethod::Manual;
+    r.offsets = report_.alignment.offsets;
+    r.offsets.resize(ranks_.size());
+    r.offsets[index] = offset;
+    setAlignment(std::move(r));
+}
+
+void RankSet::clear() {
+    merge_->cancel();
+    digest_->cancel();
+    if (ranks_.empty()) return;
+    ranks_.clear();
+    report_ = CrossRankReport{};
+    emit changed();
+}
+
+void RankSet::redigest() {
+    if (ranks_.empty()) return;
+    struct Input {
+        std::shared_ptr<const Trace> trace;
+        QString path;
+    };
+    std::vector<Input> inputs;
+    for (const SetRank& r : ranks_) inputs.push_back({r.trace, r.path});
+    const AnalysisSettings settings = workspace_->analyses()->settings();
+    digest_->run(
+        [inputs, settings](JobControl& control) {
+            std::vector<RankDigest> out(inputs.size());
+            for (size_t i = 0; i < inputs.size() && !control.cancelled(); ++i)
+                out[i] = digestOf(inputs[i].trace, inputs[i].path, i, settings);
+            return out;
+        },
+        [this](std::vector<RankDigest> digests) {
+            if (digests.size() != ranks_.size()) return;
+            for (size_t i = 0; i < digests.size(); ++i) ranks_[i].digest = std::move(digests[i]);
+            update(true);
+        });
+}
+
+void RankSet::update(bool sameTracks) {
+    std::vector<RankDigest> digests;
+    for (const SetRank& r : ranks_) digests.push_back(r.digest);
+    report_ = crossRank(digests, request_);
+    emit changed();
+    if (ranks_.empty()) {
+        merge_->cancel();
+        return;
+    }
+    std::vector<std::shared_ptr<const Trace>> traces;
+    std::vector<PerfettoExportPart> parts;
+    for (size_t i = 0; i < ranks_.size(); ++i) {
+        traces.push_back(ranks_[i].trace);
+        parts.push_back({ranks_[i].trace.get(), label(i).toStdString(),
+                         report_.alignment.offsets[i].value_or(0), ranks_[i].path.toStdString()});
+    }
+    const QString name = rankCount(ranks_.size());
+    const QString folder = QFileInfo(ranks_.front().path).absolutePath();
+    emit mergeStarted();
+    merge_->run(
+        // `traces` keeps the parts' traces alive while the work reads them.
+        [traces, parts, name](JobControl&) { return mergeTraceSet(parts, name.toStdString()); },
+        [this, name, folder, sameTracks](LoadResult result) {
+            if (!result.ok()) return;
+            if (sameTracks && workspace_->current())
+                workspace_->amendCurrent(result.trace); // where the user is stays
+            else
+                workspace_->replaceCurrent(result.trace, name, folder, loadMs_,
+                                           QStringLiteral("ranks"));
+            emit merged();
+        });
+}
+
+} // namespace strata

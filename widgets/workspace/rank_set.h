@@ -1,0 +1,92 @@
+#pragma once
+// The ranks of a distributed job open in one window (docs/ranks.md): each rank's trace and its
+// digest (core/analysis/rank_digest.h), the clock alignment asked for, the cross-rank report
+// (core/analysis/cross_rank.h: the same one strata-cli ranks prints) and the set shown as one
+// trace (core/io/export/trace_set_merge.h: the ranks shifted by their offsets, each a group of
+// tracks "rank 3 · host: python", "rank 3 · host: GPU 0"), which becomes the workspace's current
+// trace, so that the timeline and every dock show the set. Adding or removing a rank, another
+// alignment method or an offset edited by hand recompute the report at once (it reads the
+// digests) and the merged trace off the GUI thread. The digests follow the analysis settings
+// (the gap threshold, the step name): they are made again when those change.
+#include "analysis/cross_rank.h"
+#include "job_runner.h"
+#include "workspace.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace strata {
+
+struct SetRank {
+    QString path;
+    std::shared_ptr<const Trace> trace;
+    RankDigest digest;
+};
+
+// The set's files loaded on all cores (io/trace_set_loader.h) and each digested on the thread
+// that loaded it; a file that did not load is said in `errors` ("file: why") and left out.
+struct RankSetLoad {
+    std::vector<SetRank> ranks;
+    QStringList errors;
+    qint64 ms = 0; // wall time of the load and the digests
+};
+// "1 rank", "8 ranks".
+QString rankCount(size_t n);
+
+RankSetLoad loadRankSet(const QStringList& paths, const AnalysisSettings& settings,
+                        JobControl& control);
+
+class RankSet : public QObject {
+    Q_OBJECT
+public:
+    explicit RankSet(Workspace* workspace);
+
+    bool isEmpty() const { return ranks_.empty(); }
+    // In rank order; report().ranks[i] is ranks()[i].
+    const std::vector<SetRank>& ranks() const { return ranks_; }
+    const CrossRankReport& report() const { return report_; }
+    const AlignRequest& request() const { return request_; }
+    // The label of rank i in the merged trace ("rank 3 · node7"): its groups' prefix.
+    QString label(size_t i) const;
+    // A time of the report (from its origin) on the merged trace's clock.
+    TimeNs traceTime(TimeNs fromOrigin) const { return report_.origin + fromOrigin; }
+    bool merging() const { return merge_->isRunning(); }
+
+    // The window now shows this set; `loadMs`: how long it took to load (the status bar's).
+    void setRanks(std::vector<SetRank> ranks, qint64 loadMs = 0);
+    void addRanks(std::vector<SetRank> ranks);
+    void removeRank(size_t index);
+    void setAlignment(AlignRequest request);
+    // The offset of rank i set by hand (the others keep theirs): the alignment becomes manual.
+    void setOffset(size_t index, TimeNs offset);
+    void clear(); // the window shows one trace again (nothing is merged)
+    // Asks the timeline to collapse (or expand) every group of rank i's tracks.
+    void requestCollapse(size_t index, bool collapsed) {
+        if (index < ranks_.size())
+            emit collapseRequested(label(index) + QStringLiteral(": "), collapsed);
+    }
+    void waitForMerge() { merge_->waitForFinished(); } // screenshots, tests
+
+signals:
+    void changed(); // the ranks, the alignment or the report
+    void mergeStarted();
+    void merged(); // the merged trace is the workspace's current trace
+    // Every track group whose label starts with `prefix` ("rank 3: ") collapsed or expanded.
+    void collapseRequested(const QString& prefix, bool collapsed);
+
+private:
+    void update(bool sameTracks);
+    void redigest();
+    Workspace* workspace_;
+    JobRunner* merge_;
+    JobRunner* digest_;
+    std::vector<SetRank> ranks_;
+    AlignRequest request_;
+    CrossRankReport report_;
+    qint64 loadMs_ = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,104 @@
+#include "trace_comparison.h"
+
+#include "analyses.h"
+#include "analysis/trace_analysis.h"
+#include "analysis/trace_steps.h"
+#include "io/export/trace_set_merge.h"
+
+#include <QFileInfo>
+#include <QStringList>
+
+namespace strata {
+
+TraceComparison::TraceComparison(Workspace* workspace)
+    : QObject(workspace), workspace_(workspace), diffJob_(new JobRunner(this)),
+      mergeJob_(new JobRunner(this)) {
+    connect(workspace_->analyses(), &Analyses::settingsChanged, this, [this] {
+        if (!isEmpty()) update(true);
+    });
+}
+
+QStringList TraceComparison::steps(bool candidate) const {
+    const ComparedTrace& side = candidate ? candidate_ : baseline_;
+    QStringList out;
+    if (!side.trace) return out;
+    for (const TraceStep& s : findSteps(*side.trace, workspace_->analyses()->settings().stepPrefix))
+        out << QString::fromStdString(s.name);
+    return out;
+}
+
+std::optional<TimeRange> TraceComparison::rangeOf(const ComparedTrace& side) const {
+    if (!side.trace || side.step.isEmpty()) return std::nullopt;
+    for (const TraceStep& s : findSteps(*side.trace, workspace_->analyses()->settings().stepPrefix))
+        if (QString::fromStdString(s.name) == side.step) return TimeRange{s.start, s.end};
+    return std::nullopt;
+}
+
+void TraceComparison::set(ComparedTrace baseline, ComparedTrace candidate) {
+    baseline_ = std::move(baseline);
+    candidate_ = std::move(candidate);
+    update(false);
+}
+
+void TraceComparison::setStep(bool candidate, const QString& step) {
+    (candidate ? candidate_ : baseline_).step = step;
+    update(true);
+}
+
+void TraceComparison::clear() {
+    diffJob_->cancel();
+    mergeJob_->cancel();
+    if (isEmpty()) return;
+    baseline_ = candidate_ = ComparedTrace{};
+    diff_.reset();
+    emit changed();
+}
+
+void TraceComparison::waitForFinished() {
+    diffJob_->waitForFinished();
+    mergeJob_->waitForFinished();
+}
+
+void TraceComparison::update(bool sameTracks) {
+    diff_.reset();
+    if (isEmpty()) return;
+    const std::optional<TimeRange> b = rangeOf(baseline_), c = rangeOf(candidate_);
+    // The candidate's step (or start) begins where the baseline's does.
+    const TimeNs bStart = b ? b->start : baseline_.trace->contentBounds().start;
+    const TimeNs cStart = c ? c->start : candidate_.trace->contentBounds().start;
+    offset_ = bStart - cStart;
+    emit changed();
+
+    const AnalysisSettings settings = workspace_->analyses()->settings();
+    const auto base = baseline_.trace, cand = candidate_.trace;
+    diffJob_->run(
+        [base, cand, settings, b, c](JobControl&) {
+            const TraceAnalysis ba(base, settings, b.value_or(wholeTrace()));
+            const TraceAnalysis ca(cand, settings, c.value_or(wholeTrace()));
+            return std::make_shared<const TraceDiff>(diffTraces(ba, ca));
+        },
+        [this](std::shared_ptr<const TraceDiff> d) {
+            diff_ = std::move(d);
+            emit diffReady();
+        });
+
+    const std::vector<PerfettoExportPart> parts{
+        {base.get(), "baseline", 0, baseline_.path.toStdString()},
+        {cand.get(), "candidate", offset_, candidate_.path.toStdString()}};
+    const QString name =
+        tr("%1 vs %2")
+            .arg(QFileInfo(baseline_.path).fileName(), QFileInfo(candidate_.path).fileName());
+    const QString path = candidate_.path;
+    mergeJob_->run(
+        [base, cand, parts, name](JobControl&) { return mergeTraceSet(parts, name.toStdString()); },
+        [this, name, path, sameTracks](LoadResult result) {
+            if (!result.ok()) return;
+            if (sameTracks && workspace_->current())
+                workspace_->amendCurrent(result.trace); // where the user is stays
+            else
+                workspace_->replaceCurrent(result.trace, name, path, 0, QStringLiteral("compare"));
+            emit merged();
+        });
+}
+
+} // namespace strata
