@@ -46,6 +46,15 @@ std::pair<TimeNs, TimeNs> firstNccl(const QString& path) {
     return best;
 }
 
+// The length (ns) of the step named `name` in a rank's raw JSON.
+TimeNs stepLength(const QString& path, const std::string& name) {
+    const nlohmann::json j = readJson(path.toStdString());
+    for (const nlohmann::json& e : j["traceEvents"])
+        if (e.value("name", "") == name && e.value("ph", "") == "X")
+            return e["dur"].get<int64_t>() * kUs;
+    return -1;
+}
+
 // The first NCCL kernel on the merged timeline in the group whose label starts with `prefix`.
 std::optional<SliceRef> firstNcclIn(MainWindow& w, const QString& prefix) {
     const Trace& t = *w.trace();
@@ -133,6 +142,14 @@ void TstRanksWindow::eightRanksInOneWindow() {
     QVERIFY(!report.collectives.empty());
     QCOMPARE(panel->stepRows().size(), size_t(1));
     QCOMPARE(panel->stepRows()[0].name, QStringLiteral("ProfilerStep#10"));
+    // Per rank in the step: its length as in its file, busy + idle = that length (one GPU each).
+    QCOMPARE(panel->rankStepRows().size(), size_t(8));
+    for (int r = 0; r < 8; ++r) {
+        const RanksPanel::RankStepRow& row = panel->rankStepRows()[size_t(r)];
+        QCOMPARE(row.rank, QStringLiteral("rank %1").arg(r));
+        QCOMPARE(row.duration, stepLength(files[r], "ProfilerStep#10"));
+        QCOMPARE(row.busy + row.idle, row.duration);
+    }
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("8 ranks of param-dlrm")));
 }
 

@@ -164,7 +164,8 @@ private:
     // A set's load into the workspace's ranks (main_window_ranks.cpp).
     void installRanks(RankSetLoad loaded, bool add);
     void onRanksMerged();
-    void installComparison(const std::vector<LoadResult>& results, const QStringList& paths);
+    void installComparison(const std::vector<LoadResult>& results, const QStringList& paths,
+                           qint64 ms);
     void onComparisonMerged();
     void showBanner(const QString& message, bool error);
     void hideError();

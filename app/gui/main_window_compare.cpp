@@ -11,6 +11,7 @@
 #include "workspace/rank_set.h"
 #include "workspace/trace_comparison.h"
 
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QProgressBar>
@@ -24,10 +25,15 @@ namespace {
 
 struct LoadedPair {
     std::vector<LoadResult> results;
+    qint64 ms = 0;
 };
 
 LoadedPair loadPair(const QString& a, const QString& b) {
-    return {loadTraces({a.toStdString(), b.toStdString()})};
+    QElapsedTimer clock;
+    clock.start();
+    LoadedPair p{loadTraces({a.toStdString(), b.toStdString()})};
+    p.ms = clock.elapsed();
+    return p;
 }
 
 QString pairError(const LoadedPair& p, const QStringList& paths) {
@@ -72,7 +78,7 @@ void MainWindow::openComparison(const QString& baseline, const QString& candidat
                          progress_->hide();
                          progress_->setRange(0, 1000);
                          statusBar()->clearMessage();
-                         installComparison(p.results, paths);
+                         installComparison(p.results, paths, p.ms);
                      });
 }
 
@@ -92,14 +98,14 @@ bool MainWindow::openComparisonSync(const QString& baseline, const QString& cand
         connect(workspace_->comparison(), &TraceComparison::merged, this,
                 &MainWindow::onComparisonMerged);
     }
-    installComparison(p.results, paths);
+    installComparison(p.results, paths, p.ms);
     workspace_->comparison()->waitForFinished();
     return true;
 }
 
-void MainWindow::installComparison(const std::vector<LoadResult>& results,
-                                   const QStringList& paths) {
-    const LoadedPair p{results};
+void MainWindow::installComparison(const std::vector<LoadResult>& results, const QStringList& paths,
+                                   qint64 ms) {
+    const LoadedPair p{results, ms};
     const QString problem = pairError(p, paths);
     if (!problem.isEmpty()) {
         showError(tr("Could not compare:\n%1").arg(problem));
@@ -107,7 +113,7 @@ void MainWindow::installComparison(const std::vector<LoadResult>& results,
     }
     workspace_->ranks()->clear();
     workspace_->comparison()->set({paths[0], results[0].trace, {}},
-                                  {paths[1], results[1].trace, {}});
+                                  {paths[1], results[1].trace, {}}, ms);
     showDock(findChild<ComparePanel*>());
 }
 

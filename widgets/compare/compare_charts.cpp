@@ -13,7 +13,6 @@ namespace strata {
 
 namespace {
 
-
 void clearPlot(QCustomPlot* plot) {
     plot->clearPlottables();
     plot->clearItems();
@@ -38,8 +37,8 @@ QString statusMark(DiffStatus s) {
 
 void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top) {
     clearPlot(plot);
-    // As many as the chart has room for (a label needs about 20 pixels), at least three.
-    const size_t room = size_t(std::max(3, plot->height() / 20));
+    // As many as the chart has room for (a label needs about 20 pixels).
+    const size_t room = size_t(std::max(1, plot->height() / 20));
     const size_t n = std::min({top, rows.size(), room});
     if (n == 0) return showChartNotice(plot, QObject::tr("Nothing to compare."));
     auto* slower = new QCPBars(plot->yAxis, plot->xAxis);
@@ -93,8 +92,9 @@ void plotHistograms(QCustomPlot* plot, const QString& name, const std::vector<Ti
                     const std::vector<TimeNs>& candidate) {
     clearPlot(plot);
     if (baseline.empty() && candidate.empty())
-        return showChartNotice(plot, QObject::tr("Click a kernel or a CPU op to see its durations on both "
-                                     "sides."));
+        return showChartNotice(
+            plot, QObject::tr("Click a kernel or a CPU op to see its durations on both "
+                              "sides."));
     // Log bins, 4 per decade, over both sides' durations (at least 1 ns).
     TimeNs lo = INT64_MAX, hi = 1;
     for (const auto* v : {&baseline, &candidate})

@@ -9,6 +9,7 @@
 #include "workspace/trace_comparison.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -159,7 +160,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
     for (int t = 0; t < 3; ++t) {
         auto* model = new RowTableModel<DiffRow>(diffColumns(t == Kernels), this);
         QTableView* table = makeSortableTable(model, this, false);
-        table->setColumnWidth(0, 130); // "changed (slower)"
+        table->setColumnWidth(0, 150); // "changed (slower)"
         table->setColumnWidth(1, 280); // the name
         models_.push_back(model);
         tables_.push_back(table);
@@ -193,6 +194,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
     connect(comparison_, &TraceComparison::changed, this, &ComparePanel::refresh);
     connect(comparison_, &TraceComparison::diffReady, this, &ComparePanel::present);
     connect(tabs_, &QTabWidget::currentChanged, this, &ComparePanel::present);
+    deltas_->installEventFilter(this); // as many bars as its height has room for
     for (bool cand : {false, true}) {
         QComboBox* box = cand ? candidateStep_ : baselineStep_;
         connect(box, &QComboBox::activated, this, [this, box, cand](int i) {
@@ -200,6 +202,14 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
         });
     }
     refresh();
+}
+
+bool ComparePanel::eventFilter(QObject* watched, QEvent* e) {
+    if (watched == deltas_ && e->type() == QEvent::Resize) {
+        const int tab = tabs_->currentIndex();
+        if (tab >= 0 && tab < 3) plotDeltas(deltas_, models_[size_t(tab)]->rows());
+    }
+    return TracePanel::eventFilter(watched, e);
 }
 
 QString ComparePanel::summaryText() const {

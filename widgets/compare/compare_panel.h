@@ -41,6 +41,9 @@ public:
     // Each side's choice: "" = the whole trace, else a step's name.
     void chooseStep(bool candidate, const QString& step);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
+
 private:
     void refresh();
     void present();

@@ -4,6 +4,7 @@
 #include "charts/sortable_table.h"
 #include "model/time_text.h"
 #include "rank_charts.h"
+#include "style/gap_style.h"
 #include "workspace/rank_set.h"
 
 #include <QComboBox>
@@ -87,6 +88,26 @@ std::vector<RowColumn<RanksPanel::StepRow>> stepColumns() {
         countColumn<S>(QObject::tr("Collectives"), &S::collectives)};
 }
 
+std::vector<RowColumn<RanksPanel::RankStepRow>> rankStepColumns() {
+    using S = RanksPanel::RankStepRow;
+    std::vector<RowColumn<S>> cols{
+        textColumn<S>(QObject::tr("Step"), &S::step), textColumn<S>(QObject::tr("Rank"), &S::rank),
+        timeColumn<S>(QObject::tr("Length"), [](const S& s) { return double(s.duration); }),
+        timeColumn<S>(QObject::tr("GPU busy"), [](const S& s) { return double(s.busy); }),
+        timeColumn<S>(QObject::tr("GPU idle"), [](const S& s) { return double(s.idle); })};
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        RowColumn<S> col =
+            timeColumn<S>(QObject::tr("Idle: %1").arg(gapCauseText(GapCause(c))),
+                          [c](const S& s) { return double(s.idleByCause[size_t(c)]); });
+        col.decoration = [c](const S&) { return QVariant(QColor::fromRgb(gapCauseColor(c))); };
+        cols.push_back(col);
+    }
+    cols.push_back(countColumn<S>(QObject::tr("Kernels"), &S::kernels));
+    cols.push_back(timeColumn<S>(QObject::tr("Others waited for it"),
+                                 [](const S& s) { return double(s.causedWait); }));
+    return cols;
+}
+
 std::vector<RowColumn<RanksPanel::CollectiveRow>> collectiveColumns() {
     using C = RanksPanel::CollectiveRow;
     RowColumn<C> name = nameColumn<C>(
@@ -111,6 +132,7 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
       stepMap_(new QCustomPlot(this)), arrivals_(new QCustomPlot(this)),
       rankModel_(new RowTableModel<RankRow>(rankColumns(), this)),
       stepModel_(new RowTableModel<StepRow>(stepColumns(), this)),
+      rankStepModel_(new RowTableModel<RankStepRow>(rankStepColumns(), this)),
       collectiveModel_(new RowTableModel<CollectiveRow>(collectiveColumns(), this)) {
     alignment_->setWordWrap(true);
     alignment_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -119,6 +141,8 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
                           "time base, the collective kernels' ends, or the start of a step."));
     rankTable_ = makeSortableTable(rankModel_, this, true);
     stepTable_ = makeSortableTable(stepModel_, this, true);
+    rankStepTable_ = makeSortableTable(rankStepModel_, this, false);
+    rankStepTable_->setObjectName("rank-step-table");
     collectiveTable_ = makeSortableTable(collectiveModel_, this, false);
     rankTable_->setObjectName("rank-table");
     stepTable_->setObjectName("step-table");
@@ -133,7 +157,12 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     top->addWidget(alignment_, 1);
     auto* steps = new QSplitter(Qt::Horizontal, this);
     steps->addWidget(stepMap_);
-    steps->addWidget(stepTable_);
+    auto* stepTables = new QSplitter(Qt::Vertical, this);
+    stepTables->addWidget(stepTable_);
+    stepTables->addWidget(rankStepTable_);
+    stepTables->setStretchFactor(0, 1);
+    stepTables->setStretchFactor(1, 3);
+    steps->addWidget(stepTables);
     steps->setStretchFactor(0, 3);
     steps->setStretchFactor(1, 2);
     auto* collectives = new QSplitter(Qt::Horizontal, this);
@@ -167,6 +196,9 @@ const std::vector<RanksPanel::RankRow>& RanksPanel::rankRows() const {
 }
 const std::vector<RanksPanel::StepRow>& RanksPanel::stepRows() const {
     return stepModel_->rows();
+}
+const std::vector<RanksPanel::RankStepRow>& RanksPanel::rankStepRows() const {
+    return rankStepModel_->rows();
 }
 const std::vector<RanksPanel::CollectiveRow>& RanksPanel::collectiveRows() const {
     return collectiveModel_->rows();
@@ -228,11 +260,16 @@ void RanksPanel::refresh() {
     rankModel_->setRows(std::move(rows));
 
     std::vector<StepRow> steps;
+    std::vector<RankStepRow> rankSteps;
     for (const CrossRankStep& s : report.steps) {
         std::optional<TimeNs> start;
         for (const RankStep& r : s.ranks)
             if (r.start) start = start ? std::min(*start, *r.start) : *r.start;
         if (start && !inRange(*start)) continue;
+        for (const RankStep& r : s.ranks)
+            rankSteps.push_back({QString::fromStdString(s.name), labels_.value(qsizetype(r.rank)),
+                                 r.duration, r.busy, r.idle, r.causedWait, r.idleByCause,
+                                 r.kernels});
         StepRow row{
             QString::fromStdString(s.name), {}, {}, s.delay, s.medianDuration, s.collectives};
         if (s.straggler) {
@@ -242,6 +279,7 @@ void RanksPanel::refresh() {
         steps.push_back(std::move(row));
     }
     stepModel_->setRows(std::move(steps));
+    rankStepModel_->setRows(std::move(rankSteps));
     plotStepMap(stepMap_, report, labels_);
 
     std::vector<CollectiveRow> collectives;

@@ -6,16 +6,19 @@
 //                uncertainty, kernels, GPU busy and idle; a context menu removes a rank or
 //                collapses / expands its tracks on the timeline;
 //   Steps        the rank x step map (step length over the median rank's, the straggler
-//                outlined) and per step the straggler, by how much and how it was found;
+//                outlined), per step the straggler, by how much and how it was found, and per
+//                rank and step its length, GPU busy, idle and idle by cause side by side;
 //   Collectives  every matched collective instance: the late rank, by how much, the longest
 //                wait; a click zooms every rank to that instance and shows per rank how long it
 //                waited.
 // With a range selected, Steps and Collectives list what lies in it. Every figure is the
 // cross-rank report's (core/analysis/cross_rank.h), the one strata-cli ranks prints.
+#include "analysis/gap_causes.h"
 #include "workspace/trace_panel.h"
 
 #include <QStringList>
 
+#include <array>
 #include <vector>
 
 class QComboBox;
@@ -47,6 +50,13 @@ public:
         TimeNs delay = 0, median = 0;
         size_t collectives = 0;
     };
+    // One rank in one step: what the map's cell summarises.
+    struct RankStepRow {
+        QString step, rank;
+        TimeNs duration = 0, busy = 0, idle = 0, causedWait = 0;
+        std::array<TimeNs, kGapCauseCount> idleByCause{};
+        uint64_t kernels = 0;
+    };
     struct CollectiveRow {
         size_t index = 0; // into the report's collectives
         QString op, group, name, step, late;
@@ -61,6 +71,7 @@ public:
     QCustomPlot* arrivals() const { return arrivals_; }
     const std::vector<RankRow>& rankRows() const;
     const std::vector<StepRow>& stepRows() const;
+    const std::vector<RankStepRow>& rankStepRows() const;
     const std::vector<CollectiveRow>& collectiveRows() const;
     // The same as a click on row `row` of the Collectives table (in the model's order): every
     // rank zooms to the instance, and the chart shows its waits.
@@ -85,11 +96,13 @@ private:
     QTabWidget* tabs_;
     QTableView* rankTable_;
     QTableView* stepTable_;
+    QTableView* rankStepTable_;
     QTableView* collectiveTable_;
     QCustomPlot* stepMap_;
     QCustomPlot* arrivals_;
     RowTableModel<RankRow>* rankModel_;
     RowTableModel<StepRow>* stepModel_;
+    RowTableModel<RankStepRow>* rankStepModel_;
     RowTableModel<CollectiveRow>* collectiveModel_;
     QStringList labels_;
     bool filling_ = false;

@@ -34,7 +34,8 @@ std::optional<TimeRange> TraceComparison::rangeOf(const ComparedTrace& side) con
     return std::nullopt;
 }
 
-void TraceComparison::set(ComparedTrace baseline, ComparedTrace candidate) {
+void TraceComparison::set(ComparedTrace baseline, ComparedTrace candidate, qint64 loadMs) {
+    loadMs_ = loadMs;
     baseline_ = std::move(baseline);
     candidate_ = std::move(candidate);
     update(false);

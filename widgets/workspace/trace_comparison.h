@@ -43,7 +43,8 @@ public:
     // The candidate's shift on the merged timeline (added to its timestamps).
     TimeNs candidateOffset() const { return offset_; }
 
-    void set(ComparedTrace baseline, ComparedTrace candidate);
+    // `loadMs`: how long loading the two took (the status bar's).
+    void set(ComparedTrace baseline, ComparedTrace candidate, qint64 loadMs = 0);
     // One side compared over one step ("" = the whole trace); an unknown name is the whole trace.
     void setStep(bool candidate, const QString& step);
     void clear();
@@ -63,6 +64,7 @@ private:
     ComparedTrace baseline_, candidate_;
     std::shared_ptr<const TraceDiff> diff_;
     TimeNs offset_ = 0;
+    qint64 loadMs_ = 0;
 };
 
 } // namespace strata

@@ -5,7 +5,8 @@
 // the Chrome JSON reader. So the window shows exactly what Perfetto, and strata-cli on the
 // exported file, show of the set; what the export does not carry (in-kernel sections other than
 // as slices on per-SM threads, the recordings' run records) is not in the merged trace either.
-// Costs one export and one load of the set, in memory (the JSON text is held until it is read).
+// Costs one export and one load of the set, through a temporary file (removed at once): the
+// file reader parses on several threads and never holds the JSON text whole.
 #include "io/export/perfetto_json_export.h"
 #include "io/load_result.h"
 
