@@ -70,15 +70,18 @@ nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
     return j;
 }
 
-nlohmann::json rowsJson(const std::vector<DiffRow>& rows, bool bySteps) {
+nlohmann::json rowsJson(const std::vector<DiffRow>& rows, const TraceDiff& d) {
     nlohmann::json out = nlohmann::json::array();
-    for (const DiffRow& r : rows)
-        out.push_back({{"name", r.name},
-                       {"status", diffStatusName(r.status)},
-                       {"baseline", sideJson(r.baseline, bySteps)},
-                       {"candidate", sideJson(r.candidate, bySteps)},
-                       {"delta_total_us", us(double(r.deltaTotal()))},
-                       {"delta_share", r.deltaShare()}});
+    for (const DiffRow& r : rows) {
+        nlohmann::json row{{"name", r.name},
+                           {"status", diffStatusName(r.status)},
+                           {"baseline", sideJson(r.baseline, d.bySteps)},
+                           {"candidate", sideJson(r.candidate, d.bySteps)},
+                           {"delta_total_us", us(double(r.deltaTotal()))},
+                           {"delta_share", r.deltaShare()}};
+        if (d.referenceSteps > 0) row["step_spread_us"] = us(r.referenceSpread);
+        out.push_back(std::move(row));
+    }
     return out;
 }
 
@@ -98,6 +101,15 @@ std::string noiseRule(const TraceDiff& d) {
                std::to_string(d.candidateSteps) +
                " steps): changed when the difference of the mean total per step exceeds twice "
                "its standard error and 1 % of the baseline's";
+    if (d.referenceSteps > 0)
+        return "steps of one run, against the spread of its " + std::to_string(d.referenceSteps) +
+               " other steps: changed when the difference of the totals exceeds Student's t (95 "
+               "%, " +
+               std::to_string(d.referenceSteps - 1) +
+               " degrees of freedom) times its standard deviation (the per-step standard "
+               "deviation x sqrt(" +
+               std::to_string(d.baselineSteps) + " + " + std::to_string(d.candidateSteps) +
+               ")) and 1 % of the baseline's";
     return "no steps on both sides (at least 3 each): changed when the count differs, or the "
            "total by at least 5 % and 1 µs";
 }
@@ -192,8 +204,11 @@ int diff(const Args& args) {
     const std::optional<TimeRange> rc = sideRange(*tc, cand, analysisArgs);
     if (!rb || !rc) return 1;
     const TraceAnalysis a(tb, analysisArgs.settings, *rb), b(tc, analysisArgs.settings, *rc);
+    // Two parts of one trace: its steps measure the spread when the parts have too few.
+    std::optional<TraceAnalysis> whole;
+    if (files.size() == 1) whole.emplace(tb, analysisArgs.settings);
     const auto t0 = std::chrono::steady_clock::now();
-    const TraceDiff d = diffTraces(a, b); // both sides' analyses included
+    const TraceDiff d = diffTraces(a, b, whole ? &*whole : nullptr); // analyses included
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!json) {
@@ -208,6 +223,7 @@ int diff(const Args& args) {
     j["noise"] = {{"by_steps", d.bySteps},
                   {"baseline_steps", d.baselineSteps},
                   {"candidate_steps", d.candidateSteps},
+                  {"reference_steps", d.referenceSteps},
                   {"rule", noiseRule(d)}};
     nlohmann::json devices = nlohmann::json::array();
     for (const DeviceDiff& dev : d.devices)
@@ -215,9 +231,9 @@ int diff(const Args& args) {
                            {"baseline", deviceSideJson(dev.baseline)},
                            {"candidate", deviceSideJson(dev.candidate)}});
     j["devices"] = devices;
-    j["kernels"] = rowsJson(d.kernels, d.bySteps);
-    j["ops"] = rowsJson(d.ops, d.bySteps);
-    j["copies"] = rowsJson(d.copies, d.bySteps);
+    j["kernels"] = rowsJson(d.kernels, d);
+    j["ops"] = rowsJson(d.ops, d);
+    j["copies"] = rowsJson(d.copies, d);
     std::printf("%s\n", j.dump(1).c_str());
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "analysis/trace_diff.h"
 
+#include "analysis/duration_stats.h"
 #include "analysis/gpu_ops.h"
 #include "analysis/op_stats.h"
 #include "analysis/trace_analysis.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -18,10 +20,14 @@ namespace {
 
 // Per-step totals of each row, on one side: totals[name][step].
 using StepTotals = std::unordered_map<std::string, std::vector<TimeNs>>;
+// Every duration of each row, over the steps (when kept).
+using RowDurations = std::map<std::string, std::vector<TimeNs>>;
 
 struct StepTally {
     std::vector<TraceStep> steps;
     StepTotals kernels, ops, copies;
+    bool keep = false; // keep every duration (a side made of steps: its rows come from them)
+    RowDurations kernelDurations, opDurations, copyDurations;
 
     // The step holding t (steps are outermost, sorted, disjoint), or -1.
     int64_t stepOf(TimeNs t) const {
@@ -31,33 +37,43 @@ struct StepTally {
         --it;
         return t < it->end ? int64_t(it - steps.begin()) : -1;
     }
-    void add(StepTotals& to, const std::string& name, int64_t step, TimeNs d) const {
+    void add(StepTotals& to, RowDurations& all, const std::string& name, int64_t step, TimeNs d) {
         std::vector<TimeNs>& v = to[name];
         if (v.empty()) v.assign(steps.size(), 0);
         v[size_t(step)] += d;
+        if (keep) all[name].push_back(d);
     }
 };
 
-// The steps of one side that start in its range, and what each row spent in each.
-StepTally tallySteps(const TraceAnalysis& a) {
+// The steps of `a`'s trace that start in `stepsIn` (its range when empty), and what each row
+// spent in each, from `a`'s GPU ops and CPU slices (when there are at least `minSteps`; the
+// slices of the steps themselves left out); `keep`: every duration kept too.
+StepTally tallySteps(const TraceAnalysis& a, size_t minSteps = TraceDiff::kMinSteps,
+                     bool keep = false, std::optional<TimeRange> stepsIn = std::nullopt) {
     StepTally s;
+    s.keep = keep;
     const Trace& t = a.trace();
+    const TimeRange in = stepsIn.value_or(a.range());
     for (TraceStep& step : findSteps(t, a.settings().stepPrefix))
-        if (step.start >= a.range().start && step.start < a.range().end)
-            s.steps.push_back(std::move(step));
-    if (s.steps.size() < TraceDiff::kMinSteps) return s;
+        if (step.start >= in.start && step.start < in.end) s.steps.push_back(std::move(step));
+    if (s.steps.empty() || s.steps.size() < minSteps) return s;
+    auto isStep = [&s](SliceRef r) {
+        return std::any_of(s.steps.begin(), s.steps.end(),
+                           [r](const TraceStep& x) { return x.slice == r; });
+    };
     for (const GpuOp& op : a.gpuOps().ops) {
         // A GPU op belongs to the step of its launch call (steps are the CPU's), else of its start.
         const SliceRef launch = t.launchOf(op.ref);
         const int64_t step = s.stepOf(launch.valid() ? t.start(launch) : op.start);
         if (step < 0) continue;
         if (op.kind == SliceKind::Kernel)
-            s.add(s.kernels, std::string(t.str(t.track(op.ref.track).slices.name[op.ref.index])),
-                  step, op.duration());
+            s.add(s.kernels, s.kernelDurations,
+                  std::string(t.str(t.track(op.ref.track).slices.name[op.ref.index])), step,
+                  op.duration());
         else if (op.kind == SliceKind::Memcpy) {
             const GpuActivity* g = t.gpu(op.ref);
-            s.add(s.copies, copyDiffName(g ? g->copyKind : 0, isPageableCopy(g)), step,
-                  op.duration());
+            s.add(s.copies, s.copyDurations, copyDiffName(g ? g->copyKind : 0, isPageableCopy(g)),
+                  step, op.duration());
         }
     }
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
@@ -66,11 +82,38 @@ StepTally tallySteps(const TraceAnalysis& a) {
         const SliceColumns& c = tr.slices;
         for (SliceIndex i = 0; i < c.size(); ++i) {
             if (!isCpuOpKind(c.kind[i])) continue;
+            if (s.keep && isStep(SliceRef{ti, i})) continue; // a step is not its own row
             const int64_t step = s.stepOf(c.start[i]);
-            if (step >= 0) s.add(s.ops, std::string(t.str(c.name[i])), step, c.dur[i]);
+            if (step >= 0)
+                s.add(s.ops, s.opDurations, std::string(t.str(c.name[i])), step, c.dur[i]);
         }
     }
     return s;
+}
+
+// The tally without the steps that start in `a` or `b` (the steps compared: the spread they are
+// judged against is that of the others).
+void dropSteps(StepTally& s, TimeRange a, TimeRange b) {
+    std::vector<bool> keep(s.steps.size());
+    for (size_t i = 0; i < s.steps.size(); ++i) {
+        const TimeNs t = s.steps[i].start;
+        keep[i] = !(t >= a.start && t < a.end) && !(t >= b.start && t < b.end);
+    }
+    auto filter = [&keep](StepTotals& totals) {
+        for (auto& [name, v] : totals) {
+            std::vector<TimeNs> kept;
+            for (size_t i = 0; i < v.size(); ++i)
+                if (keep[i]) kept.push_back(v[i]);
+            v = std::move(kept);
+        }
+    };
+    filter(s.kernels);
+    filter(s.ops);
+    filter(s.copies);
+    std::vector<TraceStep> steps;
+    for (size_t i = 0; i < s.steps.size(); ++i)
+        if (keep[i]) steps.push_back(s.steps[i]);
+    s.steps = std::move(steps);
 }
 
 // Mean and sample standard deviation of a row's per-step totals (0 in every step when absent).
@@ -86,9 +129,28 @@ void stepStats(const StepTotals& totals, const std::string& name, size_t steps, 
     side.stepSpread = steps > 1 ? std::sqrt(sq / double(steps - 1)) : 0;
 }
 
-DiffStatus statusOf(const DiffRow& r, bool bySteps, size_t nb, size_t nc) {
+// Student's t, two-sided 95 %, for `df` degrees of freedom (2 past 30: the "twice" of the rule).
+double tCritical(size_t df) {
+    static constexpr double t[] = {0,    12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36,
+                                   2.31, 2.26,  2.23, 2.20, 2.18, 2.16, 2.14, 2.13,
+                                   2.12, 2.11,  2.10, 2.09, 2.09, 2.08, 2.07, 2.07,
+                                   2.06, 2.06,  2.06, 2.05, 2.05, 2.05, 2.04};
+    return df >= 1 && df < std::size(t) ? t[df] : 2.0;
+}
+
+DiffStatus statusOf(const DiffRow& r, const TraceDiff& d) {
+    const bool bySteps = d.bySteps;
+    const size_t nb = d.baselineSteps, nc = d.candidateSteps;
     if (r.baseline.count == 0 && r.candidate.count > 0) return DiffStatus::Added;
     if (r.candidate.count == 0 && r.baseline.count > 0) return DiffStatus::Removed;
+    if (d.referenceSteps > 0) {
+        const double diff = std::abs(double(r.deltaTotal()));
+        const double sd = r.referenceSpread * std::sqrt(double(nb + nc));
+        return diff > tCritical(d.referenceSteps - 1) * sd &&
+                       diff >= 0.01 * double(r.baseline.total)
+                   ? DiffStatus::Changed
+                   : DiffStatus::Same;
+    }
     if (bySteps) {
         const double diff = std::abs(r.candidate.stepMean - r.baseline.stepMean);
         const double se = std::sqrt(r.baseline.stepSpread * r.baseline.stepSpread / double(nb) +
@@ -105,7 +167,7 @@ DiffStatus statusOf(const DiffRow& r, bool bySteps, size_t nb, size_t nc) {
 // Matches the rows of both sides by name, fills their step figures and status, sorts them.
 std::vector<DiffRow> matchRows(const std::map<std::string, DiffSide>& base,
                                const std::map<std::string, DiffSide>& cand, const StepTotals* sb,
-                               const StepTotals* sc, const TraceDiff& d) {
+                               const StepTotals* sc, const StepTotals* sr, const TraceDiff& d) {
     std::map<std::string, DiffRow> rows;
     for (const auto& [name, side] : base) rows[name].baseline = side;
     for (const auto& [name, side] : cand) rows[name].candidate = side;
@@ -117,13 +179,29 @@ std::vector<DiffRow> matchRows(const std::map<std::string, DiffSide>& base,
             stepStats(*sb, name, d.baselineSteps, r.baseline);
             stepStats(*sc, name, d.candidateSteps, r.candidate);
         }
-        r.status = statusOf(r, d.bySteps, d.baselineSteps, d.candidateSteps);
+        if (d.referenceSteps > 0) {
+            DiffSide reference;
+            stepStats(*sr, name, d.referenceSteps, reference);
+            r.referenceSpread = reference.stepSpread;
+        }
+        r.status = statusOf(r, d);
         out.push_back(std::move(r));
     }
     std::sort(out.begin(), out.end(), [](const DiffRow& a, const DiffRow& b) {
         const TimeNs x = std::abs(a.deltaTotal()), y = std::abs(b.deltaTotal());
         return x != y ? x > y : a.name < b.name;
     });
+    return out;
+}
+
+// The rows of a side made of steps, from the durations its steps hold (a GPU op in the step of
+// its launch call): count, total, mean, median, p95.
+std::map<std::string, DiffSide> tallySides(RowDurations& all) {
+    std::map<std::string, DiffSide> out;
+    for (auto& [name, v] : all) {
+        const DurationStats st = summarizeDurations(v);
+        out[name] = {st.count, st.total, st.mean, st.median, st.p95, 0, 0};
+    }
     return out;
 }
 
@@ -205,7 +283,8 @@ std::string copyDiffName(uint8_t copyKind, bool pageable) {
     return pageable ? k + " (pageable)" : k;
 }
 
-TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate) {
+TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate,
+                     const TraceAnalysis* reference) {
     TraceDiff d;
     // The two sides' analyses are independent: the baseline's on a second thread.
     StepTally sb, sc;
@@ -221,11 +300,32 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
     d.baselineSteps = sb.steps.size();
     d.candidateSteps = sc.steps.size();
     d.bySteps = d.baselineSteps >= TraceDiff::kMinSteps && d.candidateSteps >= TraceDiff::kMinSteps;
-    const OpStats& b = baseline.opStats();
-    const OpStats& c = candidate.opStats();
-    d.kernels = matchRows(kernelSides(b), kernelSides(c), &sb.kernels, &sc.kernels, d);
-    d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, d);
-    d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, d);
+    // Too few steps a side, but both are steps of a run whose steps measure the spread.
+    StepTally sr;
+    if (!d.bySteps && reference && d.baselineSteps > 0 && d.candidateSteps > 0) {
+        sr = tallySteps(*reference);
+        dropSteps(sr, baseline.range(), candidate.range());
+        if (sr.steps.size() >= TraceDiff::kMinSteps) d.referenceSteps = sr.steps.size();
+    }
+    if (d.referenceSteps > 0) {
+        // Steps against steps: a GPU op counts in the step of its launch call on both sides, as
+        // in the spread (its start can lie in the next step's CPU time: the GPU runs behind).
+        StepTally tb = tallySteps(*reference, 1, true, baseline.range());
+        StepTally tc = tallySteps(*reference, 1, true, candidate.range());
+        d.kernels = matchRows(tallySides(tb.kernelDurations), tallySides(tc.kernelDurations),
+                              &tb.kernels, &tc.kernels, &sr.kernels, d);
+        d.ops = matchRows(tallySides(tb.opDurations), tallySides(tc.opDurations), &tb.ops, &tc.ops,
+                          &sr.ops, d);
+        d.copies = matchRows(tallySides(tb.copyDurations), tallySides(tc.copyDurations), &tb.copies,
+                             &tc.copies, &sr.copies, d);
+    } else {
+        const OpStats& b = baseline.opStats();
+        const OpStats& c = candidate.opStats();
+        d.kernels =
+            matchRows(kernelSides(b), kernelSides(c), &sb.kernels, &sc.kernels, &sr.kernels, d);
+        d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, &sr.ops, d);
+        d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, &sr.copies, d);
+    }
     std::map<int32_t, DeviceDiff> devices;
     fillDevices(baseline.gapCauses(), false, devices);
     fillDevices(candidate.gapCauses(), true, devices);

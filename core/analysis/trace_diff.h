@@ -13,6 +13,18 @@
 //    (sqrt(sb^2 / nb + sc^2 / nc), from the sample standard deviations of the per-step totals)
 //    and 1 % of the baseline's mean per step. Smaller differences are within the step-to-step
 //    spread: "same".
+//  - Otherwise, when the sides are steps of one run (two single steps of one trace, say) and a
+//    reference is given whose steps measure the spread (that whole trace, with at least
+//    kMinSteps steps besides those compared): a row changed when the difference of its totals
+//    exceeds t times the standard deviation of that difference, sigma * sqrt(nb + nc), t being
+//    Student's two-sided 95 % value for the reference's steps - 1 degrees of freedom (4.30 for
+//    3 steps: a spread measured on few steps is itself uncertain; 2 past 30) (sigma: the
+//    sample standard deviation of the row's per-step totals over the reference's other steps,
+//    so that a step that changed does not widen the spread it is judged against; nb, nc: the
+//    steps that start in each side), and 1 % of the baseline's total. Each row keeps its sigma. The
+//    sides' rows are then tallied as the spread is: a GPU op in the step of its launch call (the
+//    GPU runs behind the CPU, so the ops that start in a step's time are largely the previous
+//    step's), a CPU op in the step it starts in.
 //  - Otherwise (no steps to measure a spread with), a row changed when its count differs, or its
 //    total differs by at least 5 % of the baseline's and by at least 1 µs.
 // Added and removed rows are those with no occurrence on one side. A GPU op counts in the step of
@@ -45,6 +57,9 @@ struct DiffRow {
     std::string name;
     DiffStatus status = DiffStatus::Same;
     DiffSide baseline, candidate;
+    // With a reference's steps (the second rule): the sample standard deviation of the row's
+    // per-step totals there, ns.
+    double referenceSpread = 0;
     TimeNs deltaTotal() const { return candidate.total - baseline.total; }
     // deltaTotal / baseline total (0 when the baseline has none).
     double deltaShare() const;
@@ -65,11 +80,15 @@ struct TraceDiff {
     static constexpr size_t kMinSteps = 3;
     bool bySteps = false; // the step rule was used (both sides have kMinSteps steps)
     size_t baselineSteps = 0, candidateSteps = 0;
+    size_t referenceSteps = 0; // the reference's steps, when the second rule was used
     std::vector<DiffRow> kernels, ops, copies;
     std::vector<DeviceDiff> devices; // by device
 };
 
-TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate);
+// `reference`: the analysis whose steps measure the spread when the sides have too few (see the
+// noise rule); usually the whole trace both sides are steps of. Null: none.
+TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate,
+                     const TraceAnalysis* reference = nullptr);
 
 // How a copy row is named in a diff: "HtoD", "DtoH (pageable)", "unknown".
 std::string copyDiffName(uint8_t copyKind, bool pageable);

@@ -60,7 +60,13 @@ std::vector<RowColumn<DiffRow>> diffColumns(bool hasMedian) {
     status.decoration = [](const R& r) { return QVariant(statusColor(r)); };
     RowColumn<R> delta{QObject::tr("Δ total"),
                        [](const R& r) { return signedDuration(r.deltaTotal()); },
-                       [](const R& r) { return std::optional<double>(double(r.deltaTotal())); }};
+                       [](const R& r) { return std::optional<double>(double(r.deltaTotal())); },
+                       [](const R& r) {
+                           if (r.referenceSpread <= 0) return QString();
+                           return QObject::tr("step-to-step spread of this row in the run: %1")
+                               .arg(QString::fromStdString(
+                                   formatDuration(TimeNs(std::llround(r.referenceSpread)))));
+                       }};
     RowColumn<R> share{QObject::tr("Δ %"),
                        [](const R& r) {
                            if (r.baseline.total == 0) return QStringLiteral("—");
@@ -286,8 +292,12 @@ void ComparePanel::present() {
         d->bySteps ? tr("changes larger than the step-to-step spread (%1 and %2 steps)")
                          .arg(d->baselineSteps)
                          .arg(d->candidateSteps)
-                   : tr("no steps to measure a spread with: a change is a different count, or "
-                        "≥ 5 % and ≥ 1 µs of the total");
+        : d->referenceSteps
+            ? tr("changes past the step-to-step spread of the run's %1 other steps (Student's "
+                 "t, 95 %; each row's spread on hover over Δ total)")
+                  .arg(d->referenceSteps)
+            : tr("no steps to measure a spread with: a change is a different count, or "
+                 "≥ 5 % and ≥ 1 µs of the total");
     summary_->setText(
         tr("<b>Kernels</b> %1 · <b>CPU ops</b> %2 · <b>copies</b> %3. GPU busy "
            "%4 → %5 (%6), idle %7 → %8 (%9). Changed means: %10. The timeline "

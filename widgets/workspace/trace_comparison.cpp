@@ -76,7 +76,10 @@ void TraceComparison::update(bool sameTracks) {
         [base, cand, settings, b, c](JobControl&) {
             const TraceAnalysis ba(base, settings, b.value_or(wholeTrace()));
             const TraceAnalysis ca(cand, settings, c.value_or(wholeTrace()));
-            return std::make_shared<const TraceDiff>(diffTraces(ba, ca));
+            // Two steps of one run: its steps measure the spread (trace_diff.h).
+            std::optional<TraceAnalysis> whole;
+            if (base == cand && (b || c)) whole.emplace(base, settings);
+            return std::make_shared<const TraceDiff>(diffTraces(ba, ca, whole ? &*whole : nullptr));
         },
         [this](std::shared_ptr<const TraceDiff> d) {
             diff_ = std::move(d);

@@ -37,6 +37,93 @@ def diff(cli, a, b):
     return json.loads(out.stdout)
 
 
+def step_of_launch(events, steps):
+    """Each kernel event's step index (its launch call's, else its start's), or -1."""
+    launch = {}
+    for e in events:
+        if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {}):
+            launch[e["args"]["correlation"]] = ns(e["ts"])
+    out = {}
+    for k, e in enumerate(events):
+        if e.get("cat") != "kernel" or e.get("ph") != "X":
+            continue
+        t = launch.get(e.get("args", {}).get("correlation"), ns(e["ts"]))
+        out[k] = next((i for i, (a, b, _) in enumerate(steps) if a <= t < b), -1)
+    return out
+
+
+def two_steps(cli, trace, first, second):
+    out = subprocess.run([cli, "diff", "--json", "--baseline-step", first, "--candidate-step",
+                          second, trace], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def check_two_steps(cli, trace, j, tmp):
+    """Two single steps of one run: judged against the spread of its other steps; then the same
+    with the largest kernel made 1.5x slower in the candidate step only."""
+    events = j["traceEvents"]
+    steps = sorted((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]) for e in events
+                   if str(e.get("name", "")).startswith("ProfilerStep#") and e.get("ph") == "X")
+    step_of = step_of_launch(events, steps)
+    per_step = {}
+    for k, i in step_of.items():
+        if i >= 0:
+            per_step.setdefault(events[k]["name"], [0] * len(steps))[i] += ns(events[k]["dur"])
+    top = max(per_step, key=lambda n: (sum(per_step[n]), n))
+    others = [x for i, x in enumerate(per_step[top]) if i not in (1, 2)]
+    mean = sum(others) / len(others)
+    sd = (sum((x - mean) ** 2 for x in others) / (len(others) - 1)) ** 0.5
+    first, second = steps[1][2], steps[2][2]
+    d = two_steps(cli, trace, first, second)
+    if d["noise"]["by_steps"] or d["noise"]["reference_steps"] != len(steps) - 2:
+        fail(f"two steps: noise {d['noise']}")
+    rows = {r["name"]: r for r in d["kernels"]}
+    if abs(rows[top]["step_spread_us"] * 1000 - sd) > 1:
+        fail(f"two steps: spread of {top[:50]} {rows[top]['step_spread_us']} us, expected {sd:.1f} ns")
+    if rows[top]["baseline"]["count"] * 1000 and abs(rows[top]["baseline"]["total_us"] * 1000 - per_step[top][1]) > 1:
+        fail(f"two steps: {top[:50]} baseline total {rows[top]['baseline']['total_us']} us, expected {per_step[top][1]} ns")
+    # Each row's status follows the rule from its own difference and spread (Student's t, 95 %,
+    # for the other steps - 1 degrees of freedom; 4.30 for 3 steps).
+    t = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57}[len(steps) - 3]
+    before = set()
+    for table in ("kernels", "ops", "copies"):
+        for r in d[table]:
+            if r["status"] in ("added", "removed"):
+                before.add(r["name"])
+                continue
+            delta = abs(r["delta_total_us"]) * 1000
+            want = ("changed" if delta > t * r["step_spread_us"] * 1000 * 2 ** 0.5
+                    and delta >= 0.01 * r["baseline"]["total_us"] * 1000 else "same")
+            if r["status"] != want:
+                fail(f"two steps: {table} {r['name'][:50]} is {r['status']}, the rule says {want}")
+            if want == "changed":
+                before.add(r["name"])
+    # The largest kernel 1.5x slower in the second step only.
+    planted = json.loads(json.dumps(j))
+    added = 0
+    for k, i in step_of.items():
+        e = planted["traceEvents"][k]
+        if i == 2 and e["name"] == top:
+            d0 = ns(e["dur"])
+            e["dur"] = (d0 * 3 // 2) / 1000.0
+            added += ns(e["dur"]) - d0
+    path = os.path.join(tmp, "planted_step.json")
+    with open(path, "w") as f:
+        json.dump(planted, f)
+    d = two_steps(cli, path, first, second)
+    changed = {r["name"]: r for t in ("kernels", "ops", "copies") for r in d[t]
+               if r["status"] != "same"}
+    if set(changed) != before | {top}:
+        fail(f"planted step: changed {sorted(changed)[:3]}, expected {sorted(before | {top})[:3]}")
+    got = changed[top]["delta_total_us"] * 1000
+    want = per_step[top][2] + added - per_step[top][1]
+    if abs(got - want) > 2:
+        fail(f"planted step: delta {got} ns, expected {want} ns")
+    return (f"{first} vs {second}: spread of the other {len(steps) - 2} steps, "
+            f"{top[:40]}... sd {sd:.0f} ns, {len(before)} row(s) past it; 1.5x in {second}: "
+            f"delta {want} ns found")
+
+
 def fail(msg):
     print("FAIL:", msg)
     sys.exit(1)
@@ -131,6 +218,8 @@ def main():
         fail(f"largest effect first: {first}, expected {slowed}")
     print(f"ok: {steps} steps, by_steps={d['noise']['by_steps']}; slowed {slowed[:60]}... "
           f"{want_base} -> {slowed_total} ns; added 1; removed {removed} x{op_counts[removed]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        print("ok:", check_two_steps(cli, trace, load(trace), tmp))
 
 
 if __name__ == "__main__":
