@@ -124,6 +124,67 @@ def check_two_steps(cli, trace, j, tmp):
             f"delta {want} ns found")
 
 
+def check_gap_cause(cli, trace, j, tmp):
+    """A gap's cause moved from CPU-bound to synchronization: the CPU op that held the launching
+    thread through most of a CPU-bound gap (strata-cli gaps names it) renamed
+    cudaStreamSynchronize, a blocking call. The diff's devices must show exactly that gap's idle
+    moved from launch_bound to synchronization, every other figure of the device unchanged."""
+    out = subprocess.run([cli, "gaps", "--json", trace], check=True, capture_output=True, text=True)
+    gaps = json.loads(out.stdout)
+    pick = [g for g in gaps["gaps"] if g["cause"] == "launch_bound" and g["dominant"]
+            and g["dominant"]["kind"] == "cpu" and g["dominant"]["us"] > 0.5 * g["dur_us"]]
+    if not pick:
+        fail("gap cause: no CPU-bound gap held by one CPU op")
+    g = pick[0]
+    events = j["traceEvents"]
+    first_op = min(ns(e["ts"]) for e in events if e.get("ph") == "X"
+                   and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"))
+    edge = next(x for x in gaps["edges"] if x["device"] == g["device"])
+    origin = first_op - ns(edge["before_first_op_us"])
+    a = origin + ns(g["start_us"])
+    b = a + ns(g["dur_us"])
+    planted = json.loads(json.dumps(j))
+    # The op of that name that covers most of the gap.
+    best, most = None, 0
+    for e in planted["traceEvents"]:
+        if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e.get("name") == g["dominant"]["name"]:
+            cover = min(b, ns(e["ts"]) + ns(e["dur"])) - max(a, ns(e["ts"]))
+            if cover > most:
+                best, most = e, cover
+    if best is None or most < 0.5 * (b - a):
+        fail(f"gap cause: no {g['dominant']['name']} covers half the gap")
+    best["name"] = "cudaStreamSynchronize"
+    best["cat"] = "cuda_runtime"
+    # Both sides written here (Python's floats round the µs timestamps the same way on both).
+    paths = []
+    for name, doc in (("unplanted.json", j), ("planted_sync.json", planted)):
+        paths.append(os.path.join(tmp, name))
+        with open(paths[-1], "w") as f:
+            json.dump(doc, f)
+    out = subprocess.run([cli, "gaps", "--json", paths[0]], check=True, capture_output=True,
+                         text=True)
+    same = [x for x in json.loads(out.stdout)["gaps"] if abs(x["start_us"] - g["start_us"]) < 1]
+    if not same:
+        fail("gap cause: the gap is gone from the rewritten trace")
+    g = same[0]
+    d = diff(cli, paths[0], paths[1])
+    dev = next(x for x in d["devices"] if x["device"] == g["device"])
+    base, cand = dev["baseline"], dev["candidate"]
+    moved = ns(g["dur_us"])
+    for cause, want in (("launch_bound", -moved), ("synchronization", moved)):
+        got = ns(cand["idle_by_cause_us"][cause]) - ns(base["idle_by_cause_us"][cause])
+        if abs(got - want) > 1:
+            fail(f"gap cause: {cause} moved by {got} ns, expected {want} ns")
+    for cause in base["idle_by_cause_us"]:
+        if cause not in ("launch_bound", "synchronization") and \
+                base["idle_by_cause_us"][cause] != cand["idle_by_cause_us"][cause]:
+            fail(f"gap cause: {cause} changed too")
+    if base["busy_us"] != cand["busy_us"] or base["idle_us"] != cand["idle_us"]:
+        fail("gap cause: busy or idle changed")
+    return (f"the gap of {g['dur_us']} us held by {g['dominant']['name']} moved from CPU-bound "
+            f"to synchronization")
+
+
 def fail(msg):
     print("FAIL:", msg)
     sys.exit(1)
@@ -220,6 +281,7 @@ def main():
           f"{want_base} -> {slowed_total} ns; added 1; removed {removed} x{op_counts[removed]}")
     with tempfile.TemporaryDirectory() as tmp:
         print("ok:", check_two_steps(cli, trace, load(trace), tmp))
+        print("ok:", check_gap_cause(cli, trace, load(trace), tmp))
 
 
 if __name__ == "__main__":
