@@ -101,6 +101,7 @@ private slots:
     void plantedChangesFound();
     void stepsAlignTheTwo();
     void rowClickOverlaysDurations();
+    void twoRangesOfOneTrace();
 };
 
 void TstCompareWindow::sameTraceHasNoDifference() {
@@ -200,6 +201,32 @@ void TstCompareWindow::rowClickOverlaysDurations() {
             n += it->value;
         QCOMPARE(n, 24.0);
     }
+}
+
+// Two ranges of the sample: steps 10 and 11 against steps 12 and 13, chosen as ranges (Edit >
+// Set Selected Range as Baseline, Compare Selected Range with the Baseline): the candidate is
+// shifted so its range begins where the baseline's does, and the GEMM ran 12 times in each.
+void TstCompareWindow::twoRangesOfOneTrace() {
+    MainWindow w(testOptions());
+    QVERIFY(w.openFileSync(kSample));
+    const TimeRange first{stepStart("ProfilerStep#10"), stepStart("ProfilerStep#12")};
+    const TimeRange second{stepStart("ProfilerStep#12"), w.trace()->bounds().end};
+    w.navigation()->setSelectedRange(first);
+    w.action("actionBaselineRange")->trigger();
+    w.navigation()->setSelectedRange(second);
+    w.action("actionCompareRange")->trigger();
+    TraceComparison* c = w.workspace()->comparison();
+    c->waitForFinished();
+    QVERIFY(!c->isEmpty());
+    QCOMPARE(c->baseline().range, std::optional<TimeRange>(first));
+    QCOMPARE(c->candidate().range, std::optional<TimeRange>(second));
+    QCOMPARE(c->candidateOffset(), first.start - second.start);
+    QVERIFY(c->diff());
+    const DiffRow* gemm = rowNamed(w.panel<ComparePanel>()->rows(ComparePanel::Kernels), kGemm);
+    QVERIFY(gemm);
+    QCOMPARE(gemm->baseline.count, uint64_t(12));
+    QCOMPARE(gemm->candidate.count, uint64_t(12));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("sample_trace.json vs sample_trace.json")));
 }
 
 QTEST_MAIN(TstCompareWindow)

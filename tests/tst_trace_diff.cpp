@@ -6,7 +6,10 @@
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_diff.h"
 #include "analysis_trace_fixture.h"
+#include "io/synthetic_sections.h"
+#include "io/trace_loader.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -126,6 +129,48 @@ private slots:
         const DiffRow* step1 = row(d.ops, "ProfilerStep#1");
         QVERIFY(step1);
         QCOMPARE(step1->status, DiffStatus::Same);
+    }
+
+    // In-kernel sections: the synthetic tiled matmul recorded twice, the second with the SM clock
+    // at 1.755 GHz / 1.2, so every section's cycles (the same: same seed) take 1.2x the time.
+    // Counts: 2 launches x 64 blocks x 4 tiles for "load tile" and "compute", x 1 for "store".
+    void sectionsCompared() {
+        QTemporaryDir dir;
+        SynthSectionsOptions o;
+        o.launches = 2;
+        o.blocks = 64;
+        o.tiles = 4;
+        SynthSectionsTotals tb, tc;
+        std::string error;
+        const std::string a = dir.filePath("a.strata").toStdString();
+        const std::string b = dir.filePath("b.strata").toStdString();
+        QVERIFY2(writeSyntheticSections(a, o, &tb, &error), error.c_str());
+        o.clockHz = 1.755e9 / 1.2;
+        QVERIFY2(writeSyntheticSections(b, o, &tc, &error), error.c_str());
+        const LoadResult la = loadTrace(a), lb = loadTrace(b);
+        QVERIFY(la.ok() && lb.ok());
+        const TraceAnalysis ta(la.trace), tcand(lb.trace);
+        const TraceDiff same = diffTraces(ta, ta);
+        QCOMPARE(same.sections.size(), size_t(3));
+        for (const DiffRow& r : same.sections) QCOMPARE(r.status, DiffStatus::Same);
+        const TraceDiff d = diffTraces(ta, tcand);
+        QVERIFY(d.sectionsInNs);
+        QCOMPARE(d.sections.size(), size_t(3));
+        const char* names[3] = {"load tile", "compute", "store"};
+        for (int k = 0; k < 3; ++k) {
+            const DiffRow* r = nullptr;
+            for (const DiffRow& x : d.sections)
+                if (x.name.size() > 3 && x.name.ends_with(std::string(" / ") + names[k])) r = &x;
+            QVERIFY2(r, names[k]);
+            const uint64_t count = 2 * 64 * (k == 2 ? 1 : 4);
+            QCOMPARE(r->baseline.count, count);
+            QCOMPARE(r->candidate.count, count);
+            QCOMPARE(tc.cyclesBySection[k], tb.cyclesBySection[k]);
+            const double base = double(tb.cyclesBySection[k]) * 1e9 / 1.755e9;
+            QVERIFY(std::abs(double(r->baseline.total) - base) <= 1);
+            QVERIFY(std::abs(double(r->candidate.total) - 1.2 * base) <= 1);
+            QCOMPARE(r->status, DiffStatus::Changed);
+        }
     }
 };
 

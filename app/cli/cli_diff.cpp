@@ -163,6 +163,10 @@ void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
     printRows("Kernels", d.kernels, top);
     printRows("CPU ops", d.ops, top);
     printRows("Copies", d.copies, top);
+    if (!d.sections.empty())
+        printRows(d.sectionsInNs ? "In-kernel sections"
+                                 : "In-kernel sections (in kilocycles, not µs)",
+                  d.sections, top);
 }
 
 } // namespace
@@ -234,6 +238,8 @@ int diff(const Args& args) {
     j["kernels"] = rowsJson(d.kernels, d);
     j["ops"] = rowsJson(d.ops, d);
     j["copies"] = rowsJson(d.copies, d);
+    j["sections"] = rowsJson(d.sections, TraceDiff{}); // the rule without steps
+    j["sections_unit"] = d.sectionsInNs ? "us" : "kilocycles";
     std::printf("%s\n", j.dump(1).c_str());
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QKeySequence;
@@ -79,6 +80,9 @@ public:
     bool openComparisonSync(const QString& baseline, const QString& candidate,
                             QString* error = nullptr);
     void showCompareDialog();
+    // Two ranges of the trace open (trace time), compared as a baseline and a candidate: Edit >
+    // Set Selected Range as Baseline, then Edit > Compare Selected Range with the Baseline.
+    void compareRanges(TimeRange baseline, TimeRange candidate);
     void openSample();
     void cancelLoad();
     bool isLoading() const;
@@ -186,8 +190,9 @@ private:
     Workspace* workspace_;
     Navigation* nav_;
     QPointer<LoadJob> job_;
-    JobRunner* setJob_ = nullptr;     // a set of ranks loading
-    JobRunner* compareJob_ = nullptr; // a baseline and a candidate loading
+    JobRunner* setJob_ = nullptr;            // a set of ranks loading
+    JobRunner* compareJob_ = nullptr;        // a baseline and a candidate loading
+    std::optional<TimeRange> baselineRange_; // Edit > Set Selected Range as Baseline
 
     QStackedWidget* stack_ = nullptr;
     QWidget* emptyPage_ = nullptr;

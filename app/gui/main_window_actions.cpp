@@ -117,6 +117,31 @@ void MainWindow::createFileMenu() {
 
 void MainWindow::createEditMenu() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    // Two ranges of one trace compared (the Compare dock, the two one above the other).
+    QAction* base = makeAction(
+        "actionBaselineRange", tr("Set Selected Range as &Baseline"), QKeySequence(), [this] {
+            baselineRange_ = nav_->selectedRange();
+            if (baselineRange_)
+                statusBar()->showMessage(tr("Baseline range set: select another range, then "
+                                            "Edit ▸ Compare Selected Range with the "
+                                            "Baseline"),
+                                         10000);
+        });
+    base->setToolTip(tr("The range selected on the timeline becomes the baseline of a comparison"));
+    edit->addAction(base);
+    QAction* against =
+        makeAction("actionCompareRange", tr("Compare Selected Range with the Baseline"),
+                   QKeySequence(), [this] {
+                       if (!baselineRange_ || !nav_->selectedRange()) {
+                           showError(tr("Select a range and choose Edit ▸ Set Selected Range as "
+                                        "Baseline, then select the range to compare with it."));
+                           return;
+                       }
+                       compareRanges(*baselineRange_, *nav_->selectedRange());
+                   });
+    against->setToolTip(tr("Compare the range selected on the timeline with the baseline range"));
+    edit->addAction(against);
+    edit->addSeparator();
     edit->addAction(makeAction("actionFind", tr("&Find Slices and Instants\u2026"),
                                QKeySequence::Find, [this] { findBar_->activate(); }));
     edit->addAction(

@@ -117,6 +117,22 @@ void MainWindow::installComparison(const std::vector<LoadResult>& results, const
     showDock(findChild<ComparePanel*>());
 }
 
+void MainWindow::compareRanges(TimeRange baseline, TimeRange candidate) {
+    const std::shared_ptr<const Trace> t = trace();
+    if (!t || !workspace_->ranks()->isEmpty() || !workspace_->comparison()->isEmpty()) {
+        showError(tr("Two ranges are compared within one trace: open it alone first."));
+        return;
+    }
+    if (!compareJob_) {
+        compareJob_ = new JobRunner(this);
+        connect(workspace_->comparison(), &TraceComparison::merged, this,
+                &MainWindow::onComparisonMerged);
+    }
+    const QString path = currentFile();
+    workspace_->comparison()->set({path, t, {}, baseline}, {path, t, {}, candidate}, loadTimeMs());
+    showDock(findChild<ComparePanel*>());
+}
+
 void MainWindow::onComparisonMerged() {
     TraceComparison* c = workspace_->comparison();
     if (c->isEmpty()) return;

@@ -3,6 +3,7 @@
 #include "analysis/duration_stats.h"
 #include "analysis/gpu_ops.h"
 #include "analysis/op_stats.h"
+#include "analysis/section_stats.h"
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_steps.h"
 #include "model/cupti_names.h"
@@ -241,6 +242,37 @@ std::map<std::string, DiffSide> copySides(const OpStats& s) {
     return out;
 }
 
+// The in-kernel sections of one side: the sets of the launches whose kernel starts in its range
+// (every set for the whole trace, imported arrays included), pooled per kernel.
+std::map<std::string, DiffSide> sectionSides(const TraceAnalysis& a, bool* ns) {
+    const Trace& t = a.trace();
+    const bool whole = a.range() == wholeTrace();
+    std::map<std::string, std::vector<const SectionSet*>> byKernel;
+    for (const SectionSet& set : t.sections()) {
+        bool in = whole;
+        if (!whole)
+            for (SliceRef r : t.byCorrelation(set.correlation))
+                if (t.track(r.track).kind == TrackKind::GpuStream &&
+                    t.start(r) >= a.range().start && t.start(r) < a.range().end)
+                    in = true;
+        if (in) byKernel[set.kernel].push_back(&set);
+    }
+    std::map<std::string, DiffSide> out;
+    for (const auto& [kernel, sets] : byKernel) {
+        const SectionStats st = sectionStats(sets);
+        *ns = *ns && st.ns;
+        for (const SectionStat& s : st.sections) {
+            DiffSide& d = out[kernel + " / " + s.name];
+            d.count = s.samples.count;
+            d.total = TimeNs(std::llround(s.samples.total));
+            d.mean = s.samples.mean;
+            d.median = TimeNs(std::llround(s.samples.median));
+            d.p95 = TimeNs(std::llround(s.samples.p95));
+        }
+    }
+    return out;
+}
+
 void fillDevices(const GapCauses& g, bool candidate, std::map<int32_t, DeviceDiff>& out) {
     for (const DeviceGapStats& s : g.devices) {
         DeviceDiff& d = out[s.device];
@@ -326,6 +358,10 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
         d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, &sr.ops, d);
         d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, &sr.copies, d);
     }
+    TraceDiff plain; // the rule without steps
+    d.sections =
+        matchRows(sectionSides(baseline, &d.sectionsInNs), sectionSides(candidate, &d.sectionsInNs),
+                  nullptr, nullptr, nullptr, plain);
     std::map<int32_t, DeviceDiff> devices;
     fillDevices(baseline.gapCauses(), false, devices);
     fillDevices(candidate.gapCauses(), true, devices);

@@ -27,7 +27,8 @@
 //    step's), a CPU op in the step it starts in.
 //  - Otherwise (no steps to measure a spread with), a row changed when its count differs, or its
 //    total differs by at least 5 % of the baseline's and by at least 1 µs.
-// Added and removed rows are those with no occurrence on one side. A GPU op counts in the step of
+// Added and removed rows are those with no occurrence on one side. Section rows always follow the
+// rule without steps (their samples are not tallied per step). A GPU op counts in the step of
 // its launch call (or of its start, when the trace has no launch for it). Rows are sorted by the
 // size of their effect on the total (|delta total|), largest first, then by name.
 #include "analysis/gap_causes.h"
@@ -82,6 +83,13 @@ struct TraceDiff {
     size_t baselineSteps = 0, candidateSteps = 0;
     size_t referenceSteps = 0; // the reference's steps, when the second rule was used
     std::vector<DiffRow> kernels, ops, copies;
+    // In-kernel timer sections (model/kernel_sections.h), when a side has them: one row per
+    // kernel and section ("matmul / compute"), its samples (each closed section of each block)
+    // pooled over the kernel's launches on that side (section_stats.h): count, total, mean,
+    // median, p95; changed by the rule without steps. Values in ns when every set pooled has a
+    // clock rate, else in cycles (sectionsInNs false).
+    std::vector<DiffRow> sections;
+    bool sectionsInNs = true;
     std::vector<DeviceDiff> devices; // by device
 };
 

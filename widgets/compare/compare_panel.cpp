@@ -162,9 +162,9 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     deltas_->setObjectName("compare-deltas");
     histograms_->setObjectName("compare-histograms");
-    const QStringList titles{tr("Kernels"), tr("CPU ops"), tr("Copies")};
-    for (int t = 0; t < 3; ++t) {
-        auto* model = new RowTableModel<DiffRow>(diffColumns(t == Kernels), this);
+    const QStringList titles{tr("Kernels"), tr("CPU ops"), tr("Copies"), tr("Sections")};
+    for (int t = 0; t < 4; ++t) {
+        auto* model = new RowTableModel<DiffRow>(diffColumns(t == Kernels || t == Sections), this);
         QTableView* table = makeSortableTable(model, this, false);
         table->setColumnWidth(0, 150); // "changed (slower)"
         table->setColumnWidth(1, 280); // the name
@@ -204,7 +204,11 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
     for (bool cand : {false, true}) {
         QComboBox* box = cand ? candidateStep_ : baselineStep_;
         connect(box, &QComboBox::activated, this, [this, box, cand](int i) {
-            if (!filling_) chooseStep(cand, box->itemData(i).toString());
+            if (filling_) return;
+            const QString data = box->itemData(i).toString();
+            const ComparedTrace& side = cand ? comparison_->candidate() : comparison_->baseline();
+            if (i == 0 && side.range) return; // the range chosen already
+            chooseStep(cand, data == QStringLiteral("\x1fwhole") ? QString() : data);
         });
     }
     refresh();
@@ -213,7 +217,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
 bool ComparePanel::eventFilter(QObject* watched, QEvent* e) {
     if (watched == deltas_ && e->type() == QEvent::Resize) {
         const int tab = tabs_->currentIndex();
-        if (tab >= 0 && tab < 3) plotDeltas(deltas_, models_[size_t(tab)]->rows());
+        if (tab >= 0 && tab < 4) plotDeltas(deltas_, models_[size_t(tab)]->rows());
     }
     return TracePanel::eventFilter(watched, e);
 }
@@ -223,7 +227,7 @@ QString ComparePanel::summaryText() const {
 }
 
 const std::vector<DiffRow>& ComparePanel::rows(Tab tab) const {
-    return models_[size_t(std::clamp(int(tab), 0, 2))]->rows();
+    return models_[size_t(std::clamp(int(tab), 0, 3))]->rows();
 }
 
 const std::vector<DeviceDiff>& ComparePanel::deviceRows() const {
@@ -243,6 +247,15 @@ void ComparePanel::fillSteps() {
         box->addItem(side.trace ? tr("%1, whole trace").arg(QFileInfo(side.path).fileName())
                                 : tr("nothing"),
                      QString());
+        if (side.range && side.step.isEmpty()) { // a range of it: first, and chosen
+            const TimeNs origin = side.trace->contentBounds().start;
+            box->setItemText(
+                0, tr("%1, %2 – %3")
+                       .arg(QFileInfo(side.path).fileName(),
+                            QString::fromStdString(formatDuration(side.range->start - origin)),
+                            QString::fromStdString(formatDuration(side.range->end - origin))));
+            box->addItem(tr("whole trace"), QStringLiteral("\x1fwhole"));
+        }
         for (const QString& s : comparison_->steps(cand)) box->addItem(s, s);
         box->setCurrentIndex(std::max(0, box->findData(side.step)));
         box->setEnabled(bool(side.trace));
@@ -265,7 +278,7 @@ void ComparePanel::present() {
     const std::shared_ptr<const TraceDiff> d = comparison_->diff();
     for (size_t t = 0; t < models_.size(); ++t) {
         std::vector<DiffRow> rows;
-        if (d) rows = t == 0 ? d->kernels : t == 1 ? d->ops : d->copies;
+        if (d) rows = t == 0 ? d->kernels : t == 1 ? d->ops : t == 2 ? d->copies : d->sections;
         models_[t]->setRows(std::move(rows));
     }
     devices_->setRows(d ? d->devices : std::vector<DeviceDiff>{});
@@ -308,10 +321,15 @@ void ComparePanel::present() {
                  QString::fromStdString(formatDuration(idleB)),
                  QString::fromStdString(formatDuration(idleC)), signedDuration(idleC - idleB),
                  noise, signedDuration(comparison_->candidateOffset())));
+    if (!d->sections.empty())
+        summary_->setText(
+            summary_->text() +
+            tr(" <b>In-kernel sections</b> %1 (the rule without steps%2).")
+                .arg(counts(d->sections), d->sectionsInNs ? QString() : tr("; values in cycles")));
 }
 
 void ComparePanel::showRow(Tab tab, int row) {
-    if (tab == Copies || tab == Devices) return plotHistograms(histograms_, QString(), {}, {});
+    if (tab != Kernels && tab != Ops) return plotHistograms(histograms_, QString(), {}, {});
     const DiffRow* r = models_[size_t(tab)]->rowAt(row);
     if (!r) return;
     const bool gpu = tab == Kernels;

@@ -1,7 +1,8 @@
 #pragma once
 // The Compare dock (docs/compare.md): a baseline and a candidate (workspace/trace_comparison.h),
 // each the whole trace or one of its steps (chosen on top), and their difference, the one
-// strata-cli diff prints (core/analysis/trace_diff.h): tabs of kernels, CPU ops and copies
+// strata-cli diff prints (core/analysis/trace_diff.h): tabs of kernels, CPU ops, copies and
+// in-kernel sections
 // (status, the difference in total time and share, both sides' count, total, mean), sorted by
 // their effect on the total, the added and removed marked and coloured; a tab of the GPUs (busy,
 // idle and idle by cause, both sides). Beside them the rows with the largest effect as bars
@@ -29,10 +30,10 @@ class ComparePanel : public TracePanel {
 public:
     ComparePanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
 
-    enum Tab { Kernels, Ops, Copies, Devices };
+    enum Tab { Kernels, Ops, Copies, Sections, Devices };
     QTabWidget* tabs() const { return tabs_; }
     QString summaryText() const;
-    const std::vector<DiffRow>& rows(Tab tab) const; // Kernels, Ops or Copies
+    const std::vector<DiffRow>& rows(Tab tab) const; // Kernels, Ops, Copies or Sections
     const std::vector<DeviceDiff>& deviceRows() const;
     QCustomPlot* deltas() const { return deltas_; }
     QCustomPlot* histograms() const { return histograms_; }
@@ -53,7 +54,7 @@ private:
     QComboBox* baselineStep_;
     QComboBox* candidateStep_;
     QTabWidget* tabs_;
-    std::vector<RowTableModel<DiffRow>*> models_; // Kernels, Ops, Copies
+    std::vector<RowTableModel<DiffRow>*> models_; // Kernels, Ops, Copies, Sections
     std::vector<QTableView*> tables_;
     RowTableModel<DeviceDiff>* devices_;
     QCustomPlot* deltas_;

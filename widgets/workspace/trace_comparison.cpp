@@ -28,7 +28,8 @@ QStringList TraceComparison::steps(bool candidate) const {
 }
 
 std::optional<TimeRange> TraceComparison::rangeOf(const ComparedTrace& side) const {
-    if (!side.trace || side.step.isEmpty()) return std::nullopt;
+    if (!side.trace) return std::nullopt;
+    if (side.step.isEmpty()) return side.range;
     for (const TraceStep& s : findSteps(*side.trace, workspace_->analyses()->settings().stepPrefix))
         if (QString::fromStdString(s.name) == side.step) return TimeRange{s.start, s.end};
     return std::nullopt;
@@ -42,7 +43,9 @@ void TraceComparison::set(ComparedTrace baseline, ComparedTrace candidate, qint6
 }
 
 void TraceComparison::setStep(bool candidate, const QString& step) {
-    (candidate ? candidate_ : baseline_).step = step;
+    ComparedTrace& side = candidate ? candidate_ : baseline_;
+    side.step = step;
+    side.range.reset(); // a step, or the whole trace
     update(true);
 }
 
@@ -64,7 +67,7 @@ void TraceComparison::update(bool sameTracks) {
     diff_.reset();
     if (isEmpty()) return;
     const std::optional<TimeRange> b = rangeOf(baseline_), c = rangeOf(candidate_);
-    // The candidate's step (or start) begins where the baseline's does.
+    // The candidate's step or range (or start) begins where the baseline's does.
     const TimeNs bStart = b ? b->start : baseline_.trace->contentBounds().start;
     const TimeNs cStart = c ? c->start : candidate_.trace->contentBounds().start;
     offset_ = bStart - cStart;

@@ -1,6 +1,7 @@
 #pragma once
 // Two runs compared in one window (docs/compare.md): a baseline and a candidate trace, each
-// whole or one of its steps; their difference (core/analysis/trace_diff.h: the same one
+// whole, one of its steps or a range of it (two ranges of one trace: Edit > Compare Range); their
+// difference (core/analysis/trace_diff.h: the same one
 // strata-cli diff prints), computed off the GUI thread; and the two shown one above the other as
 // one trace (core/io/export/trace_set_merge.h: the candidate's groups "candidate: GPU 0" under the
 // baseline's "baseline: GPU 0"), the candidate shifted so that its chosen step (or its start)
@@ -21,7 +22,8 @@ namespace strata {
 struct ComparedTrace {
     QString path;
     std::shared_ptr<const Trace> trace;
-    QString step; // "" = the whole trace, else the name of one of its steps
+    QString step; // "" = the whole trace (or `range`), else the name of one of its steps
+    std::optional<TimeRange> range; // a range of it (when no step is chosen)
 };
 
 class TraceComparison : public QObject {
@@ -36,7 +38,7 @@ public:
     std::shared_ptr<const TraceDiff> diff() const { return diff_; }
     // The names of a side's steps (ProfilerStep#N, or the settings' step name), by start.
     QStringList steps(bool candidate) const;
-    // The range a side is compared over: its step's; none for the whole trace.
+    // The range a side is compared over: its step's, else its range; none for the whole trace.
     std::optional<TimeRange> range(bool candidate) const {
         return rangeOf(candidate ? candidate_ : baseline_);
     }
