@@ -112,8 +112,8 @@ void MainWindow::installComparison(const std::vector<LoadResult>& results, const
         return;
     }
     workspace_->ranks()->clear();
-    workspace_->comparison()->set({paths[0], results[0].trace, {}},
-                                  {paths[1], results[1].trace, {}}, ms);
+    workspace_->comparison()->set({paths[0], results[0].trace, {}, std::nullopt},
+                                  {paths[1], results[1].trace, {}, std::nullopt}, ms);
     showDock(findChild<ComparePanel*>());
 }
 
