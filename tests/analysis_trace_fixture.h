@@ -3,6 +3,7 @@
 // Times are in nanoseconds; names default to "k".
 #include "model/trace_builder.h"
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -15,10 +16,13 @@ public:
 
     // A GPU op on (device, stream); returns nothing: tests find ops back by their times.
     void op(SliceKind kind, int32_t device, int64_t stream, TimeNs start, TimeNs dur,
-            const std::string& name = "k", int64_t correlation = -1) {
+            const std::string& name = "k", int64_t correlation = -1,
+            std::array<int32_t, 3> grid = {0, 0, 0}) {
         GpuActivity g;
         g.device = device;
         g.stream = stream;
+        g.grid = grid;
+        if (grid[0]) g.block = {256, 1, 1};
         SliceInput s;
         s.start = start;
         s.dur = dur;
@@ -34,6 +38,11 @@ public:
     void kernel(int32_t device, int64_t stream, TimeNs start, TimeNs dur,
                 const std::string& name = "k", int64_t correlation = -1) {
         op(SliceKind::Kernel, device, stream, start, dur, name, correlation);
+    }
+    // A kernel launched with grid `grid` (blocks of 256 threads).
+    void kernelWithGrid(int32_t device, int64_t stream, TimeNs start, TimeNs dur,
+                        const std::string& name, std::array<int32_t, 3> grid) {
+        op(SliceKind::Kernel, device, stream, start, dur, name, -1, grid);
     }
     void memcpy(int32_t device, int64_t stream, TimeNs start, TimeNs dur) {
         op(SliceKind::Memcpy, device, stream, start, dur, "Memcpy HtoD");

@@ -131,6 +131,38 @@ private slots:
         QCOMPARE(step1->status, DiffStatus::Same);
     }
 
+    // A kernel launched with other grids in the candidate: a row per launch configuration.
+    // Baseline: "k" on grid 128 twice (10 µs each); candidate: grid 128 once (10 µs) and grid
+    // 256 once (30 µs). "m" on grids 64 and 32 on both sides keeps one row.
+    void byLaunchConfiguration() {
+        GpuTraceFixture fb, fc;
+        fb.kernelWithGrid(0, 7, 0, 10 * kUs, "k", {128, 1, 1});
+        fb.kernelWithGrid(0, 7, 20 * kUs, 10 * kUs, "k", {128, 1, 1});
+        fb.kernel(0, 7, 40 * kUs, 5 * kUs, "other");
+        fb.kernelWithGrid(0, 7, 50 * kUs, 5 * kUs, "m", {64, 1, 1});
+        fb.kernelWithGrid(0, 7, 60 * kUs, 5 * kUs, "m", {32, 1, 1});
+        fc.kernelWithGrid(0, 7, 70 * kUs, 5 * kUs, "m", {64, 1, 1});
+        fc.kernelWithGrid(0, 7, 80 * kUs, 5 * kUs, "m", {32, 1, 1});
+        fc.kernelWithGrid(0, 7, 0, 10 * kUs, "k", {128, 1, 1});
+        fc.kernelWithGrid(0, 7, 20 * kUs, 30 * kUs, "k", {256, 1, 1});
+        fc.kernel(0, 7, 60 * kUs, 5 * kUs, "other");
+        const TraceAnalysis a(fb.build()), b(fc.build());
+        const TraceDiff d = diffTraces(a, b);
+        QVERIFY(!row(d.kernels, "k"));
+        const DiffRow* k128 = row(d.kernels, "k [grid 128x1x1, block 256x1x1]");
+        const DiffRow* k256 = row(d.kernels, "k [grid 256x1x1, block 256x1x1]");
+        QVERIFY(k128 && k256);
+        QCOMPARE(k128->baseline.count, uint64_t(2));
+        QCOMPARE(k128->candidate.count, uint64_t(1));
+        QCOMPARE(k128->deltaTotal(), -10 * kUs);
+        QCOMPARE(k128->status, DiffStatus::Changed);
+        QCOMPARE(k256->status, DiffStatus::Added);
+        QCOMPARE(k256->candidate.total, 30 * kUs);
+        QCOMPARE(row(d.kernels, "other")->status, DiffStatus::Same); // one grid: by name
+        QCOMPARE(row(d.kernels, "m")->status, DiffStatus::Same);
+        QCOMPARE(d.kernels.size(), size_t(4));
+    }
+
     // In-kernel sections: the synthetic tiled matmul recorded twice, the second with the SM clock
     // at 1.755 GHz / 1.2, so every section's cycles (the same: same seed) take 1.2x the time.
     // Counts: 2 launches x 64 blocks x 4 tiles for "load tile" and "compute", x 1 for "store".

@@ -9,15 +9,64 @@
 #include "model/cupti_names.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
 namespace strata {
 
 namespace {
+
+// "grid 128x1x1, block 256x1x1" ("" when the op carries none).
+std::string launchConfig(const GpuActivity* g) {
+    if (!g || (!g->grid[0] && !g->block[0])) return {};
+    auto dim = [](const std::array<int32_t, 3>& d) {
+        return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+    };
+    return "grid " + dim(g->grid) + ", block " + dim(g->block);
+}
+
+// The kernels whose launch configurations differ between the sides (both launch them, not with
+// the same set of configurations): their rows are one per configuration ("name [grid 128x1x1,
+// block 256x1x1]"), so that a change of configuration shows as one removed and one added row.
+// A kernel launched the same ways on both sides (an elementwise kernel's grid follows its
+// tensor's size) keeps one row.
+using SplitNames = std::set<std::string>;
+SplitNames multiConfigKernels(const TraceAnalysis& a, const TraceAnalysis& b) {
+    using Config = std::array<int32_t, 6>; // grid, block
+    std::map<std::string, std::set<Config>> configs[2];
+    for (int side = 0; side < 2; ++side) {
+        const TraceAnalysis& x = side ? b : a;
+        const Trace& t = x.trace();
+        std::unordered_map<StringId, std::set<Config>> byId; // names once per distinct id
+        for (const GpuOp& op : x.gpuOps().ops) {
+            if (op.kind != SliceKind::Kernel) continue;
+            const GpuActivity* g = t.gpu(op.ref);
+            Config c{};
+            if (g) c = {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]};
+            byId[t.track(op.ref.track).slices.name[op.ref.index]].insert(c);
+        }
+        for (auto& [id, set] : byId) configs[side][std::string(t.str(id))].merge(set);
+    }
+    SplitNames out;
+    for (const auto& [name, set] : configs[0]) {
+        const auto other = configs[1].find(name);
+        if (other != configs[1].end() && other->second != set) out.insert(name);
+    }
+    return out;
+}
+
+// A kernel's row name: its name, with its configuration when its name is split.
+std::string kernelRowName(const Trace& t, SliceRef r, const SplitNames& split) {
+    std::string name(t.str(t.track(r.track).slices.name[r.index]));
+    if (split.empty() || !split.count(name)) return name;
+    const std::string config = launchConfig(t.gpu(r));
+    return name + " [" + (config.empty() ? std::string("no launch configuration") : config) + "]";
+}
 
 // Per-step totals of each row, on one side: totals[name][step].
 using StepTotals = std::unordered_map<std::string, std::vector<TimeNs>>;
@@ -49,8 +98,9 @@ struct StepTally {
 // The steps of `a`'s trace that start in `stepsIn` (its range when empty), and what each row
 // spent in each, from `a`'s GPU ops and CPU slices (when there are at least `minSteps`; the
 // slices of the steps themselves left out); `keep`: every duration kept too.
-StepTally tallySteps(const TraceAnalysis& a, size_t minSteps = TraceDiff::kMinSteps,
-                     bool keep = false, std::optional<TimeRange> stepsIn = std::nullopt) {
+StepTally tallySteps(const TraceAnalysis& a, const SplitNames& split,
+                     size_t minSteps = TraceDiff::kMinSteps, bool keep = false,
+                     std::optional<TimeRange> stepsIn = std::nullopt) {
     StepTally s;
     s.keep = keep;
     const Trace& t = a.trace();
@@ -68,8 +118,7 @@ StepTally tallySteps(const TraceAnalysis& a, size_t minSteps = TraceDiff::kMinSt
         const int64_t step = s.stepOf(launch.valid() ? t.start(launch) : op.start);
         if (step < 0) continue;
         if (op.kind == SliceKind::Kernel)
-            s.add(s.kernels, s.kernelDurations,
-                  std::string(t.str(t.track(op.ref.track).slices.name[op.ref.index])), step,
+            s.add(s.kernels, s.kernelDurations, kernelRowName(t, op.ref, split), step,
                   op.duration());
         else if (op.kind == SliceKind::Memcpy) {
             const GpuActivity* g = t.gpu(op.ref);
@@ -206,6 +255,25 @@ std::map<std::string, DiffSide> tallySides(RowDurations& all) {
     return out;
 }
 
+// The rows of the split kernels, one per configuration, from the side's GPU ops, in place of
+// their rows by name.
+void splitKernelSides(const TraceAnalysis& a, const SplitNames& split,
+                      std::map<std::string, DiffSide>& sides) {
+    if (split.empty()) return;
+    for (const std::string& name : split) sides.erase(name);
+    RowDurations byConfig;
+    const Trace& t = a.trace();
+    for (const GpuOp& op : a.gpuOps().ops) {
+        if (op.kind != SliceKind::Kernel) continue;
+        const std::string name(t.str(t.track(op.ref.track).slices.name[op.ref.index]));
+        if (split.count(name)) byConfig[kernelRowName(t, op.ref, split)].push_back(op.duration());
+    }
+    for (auto& [name, v] : byConfig) {
+        const DurationStats st = summarizeDurations(v);
+        sides[name] = {st.count, st.total, st.mean, st.median, st.p95, 0, 0};
+    }
+}
+
 // Kernels by name (the ungrouped table: one row per name).
 std::map<std::string, DiffSide> kernelSides(const OpStats& s) {
     std::map<std::string, DiffSide> out;
@@ -319,15 +387,19 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
                      const TraceAnalysis* reference) {
     TraceDiff d;
     // The two sides' analyses are independent: the baseline's on a second thread.
+    std::thread ops([&] { baseline.gpuOps(); });
+    candidate.gpuOps();
+    ops.join();
+    const SplitNames split = multiConfigKernels(baseline, candidate);
     StepTally sb, sc;
     std::thread other([&] {
         baseline.opStats();
         baseline.gapCauses();
-        sb = tallySteps(baseline);
+        sb = tallySteps(baseline, split);
     });
     candidate.opStats();
     candidate.gapCauses();
-    sc = tallySteps(candidate);
+    sc = tallySteps(candidate, split);
     other.join();
     d.baselineSteps = sb.steps.size();
     d.candidateSteps = sc.steps.size();
@@ -335,15 +407,17 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
     // Too few steps a side, but both are steps of a run whose steps measure the spread.
     StepTally sr;
     if (!d.bySteps && reference && d.baselineSteps > 0 && d.candidateSteps > 0) {
-        sr = tallySteps(*reference);
+        // Kernels by name here: the configurations of the GPU ops that *start* in two steps'
+        // times differ by the GPU's lag alone, not by what the steps launched.
+        sr = tallySteps(*reference, SplitNames{});
         dropSteps(sr, baseline.range(), candidate.range());
         if (sr.steps.size() >= TraceDiff::kMinSteps) d.referenceSteps = sr.steps.size();
     }
     if (d.referenceSteps > 0) {
         // Steps against steps: a GPU op counts in the step of its launch call on both sides, as
         // in the spread (its start can lie in the next step's CPU time: the GPU runs behind).
-        StepTally tb = tallySteps(*reference, 1, true, baseline.range());
-        StepTally tc = tallySteps(*reference, 1, true, candidate.range());
+        StepTally tb = tallySteps(*reference, SplitNames{}, 1, true, baseline.range());
+        StepTally tc = tallySteps(*reference, SplitNames{}, 1, true, candidate.range());
         d.kernels = matchRows(tallySides(tb.kernelDurations), tallySides(tc.kernelDurations),
                               &tb.kernels, &tc.kernels, &sr.kernels, d);
         d.ops = matchRows(tallySides(tb.opDurations), tallySides(tc.opDurations), &tb.ops, &tc.ops,
@@ -353,8 +427,10 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
     } else {
         const OpStats& b = baseline.opStats();
         const OpStats& c = candidate.opStats();
-        d.kernels =
-            matchRows(kernelSides(b), kernelSides(c), &sb.kernels, &sc.kernels, &sr.kernels, d);
+        std::map<std::string, DiffSide> kb = kernelSides(b), kc = kernelSides(c);
+        splitKernelSides(baseline, split, kb);
+        splitKernelSides(candidate, split, kc);
+        d.kernels = matchRows(kb, kc, &sb.kernels, &sc.kernels, &sr.kernels, d);
         d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, &sr.ops, d);
         d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, &sr.copies, d);
     }

@@ -1,6 +1,8 @@
 #pragma once
 // Two runs compared: a baseline and a candidate, each one TraceAnalysis (a whole trace, a range
-// of one, or one step), their kernels (by name), CPU ops and annotations (by name) and copies (by
+// of one, or one step), their kernels (by name; a kernel both sides launch but not with the same
+// set of launch configurations gets a row per configuration, "name [grid 128x1x1, block
+// 256x1x1]"), CPU ops and annotations (by name) and copies (by
 // kind and host memory) matched; each side's count, total, mean, median and p95 (median and p95
 // for kernels only), the difference, and what was added, removed or changed; GPU busy and idle,
 // and idle by cause, per device on both sides. The figures of each side are that side's OpStats
@@ -24,7 +26,7 @@
 //    steps that start in each side), and 1 % of the baseline's total. Each row keeps its sigma. The
 //    sides' rows are then tallied as the spread is: a GPU op in the step of its launch call (the
 //    GPU runs behind the CPU, so the ops that start in a step's time are largely the previous
-//    step's), a CPU op in the step it starts in.
+//    step's), a CPU op in the step it starts in; kernels by name only.
 //  - Otherwise (no steps to measure a spread with), a row changed when its count differs, or its
 //    total differs by at least 5 % of the baseline's and by at least 1 µs.
 // Added and removed rows are those with no occurrence on one side. Section rows always follow the
