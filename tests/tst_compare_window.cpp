@@ -91,6 +91,16 @@ TimeNs stepStart(const std::string& name) {
     return -1;
 }
 
+// The length (ns) of step `name` in the sample's JSON.
+TimeNs stepLength(const std::string& name) {
+    const nlohmann::json j = readSample();
+    for (const nlohmann::json& e : j["traceEvents"])
+        if (e.value("name", "") == name)
+            return TimeNs(std::llround((e["ts"].get<double>() + e["dur"].get<double>()) * 1000.0)) -
+                   TimeNs(std::llround(e["ts"].get<double>() * 1000.0));
+    return -1;
+}
+
 } // namespace
 
 class TstCompareWindow : public QObject {
@@ -143,6 +153,16 @@ void TstCompareWindow::plantedChangesFound() {
     QCOMPARE(int(changedOps[0]->status), int(DiffStatus::Removed));
     QCOMPARE(changedOps[0]->baseline.count, p.reluOps);
     QVERIFY(notSame(panel->rows(ComparePanel::Copies)).empty());
+    // Step by step, the k-th of each side: the sample's four steps, their lengths as in the JSON.
+    const auto& steps = panel->stepRows();
+    QCOMPARE(steps.size(), size_t(4));
+    for (size_t k = 0; k < 4; ++k) {
+        const std::string name = "ProfilerStep#" + std::to_string(10 + k);
+        QCOMPARE(steps[k].baseline.step, name);
+        QCOMPARE(steps[k].candidate.step, name);
+        QCOMPARE(steps[k].baseline.length, stepLength(name));
+        QCOMPARE(steps[k].candidate.length, stepLength(name));
+    }
     // The largest effect first: the GEMM.
     QCOMPARE(kernels.front().name, std::string(kGemm));
     // One timeline: the candidate's groups under the baseline's.

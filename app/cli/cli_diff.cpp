@@ -160,6 +160,16 @@ void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
         }
         std::printf("\n");
     }
+    if (!d.steps.empty()) {
+        std::printf("\n%-6s %-22s %-22s %13s %13s %13s %13s\n", "device", "baseline step",
+                    "candidate step", "length_us", "->", "idle_us", "->");
+        for (const StepDiff& st : d.steps)
+            std::printf("%-6d %-22s %-22s %13.3f %13.3f %13.3f %13.3f\n", st.device,
+                        terminalSafe(st.baseline.step).c_str(),
+                        terminalSafe(st.candidate.step).c_str(), us(double(st.baseline.length)),
+                        us(double(st.candidate.length)), us(double(st.baseline.idle)),
+                        us(double(st.candidate.idle)));
+    }
     printRows("Kernels", d.kernels, top);
     printRows("CPU ops", d.ops, top);
     printRows("Copies", d.copies, top);
@@ -235,6 +245,24 @@ int diff(const Args& args) {
                            {"baseline", deviceSideJson(dev.baseline)},
                            {"candidate", deviceSideJson(dev.candidate)}});
     j["devices"] = devices;
+    nlohmann::json steps = nlohmann::json::array();
+    for (const StepDiff& st : d.steps) {
+        auto side = [](const StepDiffSide& x) {
+            nlohmann::json causes;
+            for (int c = 0; c < kGapCauseCount; ++c)
+                causes[gapCauseName(GapCause(c))] = us(double(x.idleByCause[size_t(c)]));
+            return nlohmann::json{{"present", x.present},
+                                  {"step", x.step},
+                                  {"length_us", us(double(x.length))},
+                                  {"idle_us", us(double(x.idle))},
+                                  {"idle_by_cause_us", causes}};
+        };
+        steps.push_back({{"index", st.index},
+                         {"device", st.device},
+                         {"baseline", side(st.baseline)},
+                         {"candidate", side(st.candidate)}});
+    }
+    j["steps"] = steps;
     j["kernels"] = rowsJson(d.kernels, d);
     j["ops"] = rowsJson(d.ops, d);
     j["copies"] = rowsJson(d.copies, d);

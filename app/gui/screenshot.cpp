@@ -115,9 +115,9 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
             ranks->showCollective(worst);
         }
         panel = ranks;
-    } else if (o.dock.startsWith("compare")) { // compare, compare:ops|copies|sections|gpus
+    } else if (o.dock.startsWith("compare")) { // compare[:ops|copies|sections|gpus|steps]
         auto* compare = w.panel<ComparePanel>();
-        static const QStringList tabs{"kernels", "ops", "copies", "sections", "gpus"};
+        static const QStringList tabs{"kernels", "ops", "copies", "sections", "gpus", "steps"};
         const int tab = std::max(0, int(tabs.indexOf(o.dock.section(':', 1, 1))));
         compare->tabs()->setCurrentIndex(tab);
         if (tab < 2 && !compare->rows(ComparePanel::Tab(tab)).empty())
@@ -130,9 +130,9 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.callTreePanel()->waitForJobs();
         panel = w.callTreePanel();
     } else {
-        std::fprintf(stderr,
-                     "strata: --dock expects gaps, stats[:TAB], calltree[:bottomup|:gpu] or "
-                     "ranks[:steps|:collectives] or compare[:ops|:copies|:sections|:gpus]\n");
+        std::fprintf(
+            stderr, "strata: --dock expects gaps, stats[:TAB], calltree[:bottomup|:gpu] or "
+                    "ranks[:steps|:collectives] or compare[:ops|:copies|:sections|:gpus|:steps]\n");
         return 2;
     }
     auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());

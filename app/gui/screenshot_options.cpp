@@ -48,7 +48,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
       dock(valued("dock",
                   "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
                   "calltree[:bottomup|:gpu], ranks[:steps|:collectives], "
-                  "compare[:ops|:copies|:sections|:gpus]).",
+                  "compare[:ops|:copies|:sections|:gpus|:steps]).",
                   "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")) {}
 

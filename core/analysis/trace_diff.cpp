@@ -357,6 +357,31 @@ void fillDevices(const GapCauses& g, bool candidate, std::map<int32_t, DeviceDif
     }
 }
 
+// The steps of each side per device, the k-th of one side beside the k-th of the other.
+std::vector<StepDiff> stepDiffs(const GapCauses& b, const GapCauses& c) {
+    std::map<std::pair<size_t, int32_t>, StepDiff> out;
+    for (int side = 0; side < 2; ++side) {
+        const GapCauses& g = side ? c : b;
+        std::map<int32_t, size_t> next; // per device: the index of its next step
+        for (const StepGaps& s : g.steps) {
+            const size_t index = next[s.device]++;
+            StepDiff& d = out[{index, s.device}];
+            d.index = index;
+            d.device = s.device;
+            StepDiffSide& x = side ? d.candidate : d.baseline;
+            x.present = true;
+            x.step = s.step.name;
+            x.length = s.step.end - s.step.start;
+            x.idle = s.idle;
+            for (int k = 0; k < kGapCauseCount; ++k)
+                x.idleByCause[size_t(k)] = s.byCause[size_t(k)].idle;
+        }
+    }
+    std::vector<StepDiff> v;
+    for (auto& [key, d] : out) v.push_back(std::move(d));
+    return v;
+}
+
 } // namespace
 
 const char* diffStatusName(DiffStatus s) {
@@ -442,6 +467,7 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
     fillDevices(baseline.gapCauses(), false, devices);
     fillDevices(candidate.gapCauses(), true, devices);
     for (auto& [id, dev] : devices) d.devices.push_back(dev);
+    d.steps = stepDiffs(baseline.gapCauses(), candidate.gapCauses());
     return d;
 }
 

@@ -79,6 +79,21 @@ struct DeviceDiff {
     DeviceDiffSide baseline, candidate;
 };
 
+// One step of each side on one device, paired by their order in each side (the k-th step of the
+// baseline with the k-th of the candidate): the step's length, the device's idle inside it and,
+// over the gaps over the threshold that start in it, idle by cause (gap_causes.h's StepGaps).
+struct StepDiffSide {
+    bool present = false;
+    std::string step; // its name
+    TimeNs length = 0, idle = 0;
+    std::array<TimeNs, kGapCauseCount> idleByCause{};
+};
+struct StepDiff {
+    size_t index = 0; // the step's position in each side
+    int32_t device = -1;
+    StepDiffSide baseline, candidate;
+};
+
 struct TraceDiff {
     static constexpr size_t kMinSteps = 3;
     bool bySteps = false; // the step rule was used (both sides have kMinSteps steps)
@@ -93,6 +108,7 @@ struct TraceDiff {
     std::vector<DiffRow> sections;
     bool sectionsInNs = true;
     std::vector<DeviceDiff> devices; // by device
+    std::vector<StepDiff> steps;     // by (index, device)
 };
 
 // `reference`: the analysis whose steps measure the spread when the sides have too few (see the

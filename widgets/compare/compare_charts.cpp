@@ -40,7 +40,10 @@ void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top)
     // As many as the chart has room for (a label needs about 20 pixels).
     const size_t room = size_t(std::max(1, plot->height() / 20));
     const size_t n = std::min({top, rows.size(), room});
-    if (n == 0) return showChartNotice(plot, QObject::tr("Nothing to compare."));
+    if (n == 0) {
+        plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        return showChartNotice(plot, QObject::tr("Nothing to compare."));
+    }
     auto* slower = new QCPBars(plot->yAxis, plot->xAxis);
     auto* faster = new QCPBars(plot->yAxis, plot->xAxis);
     slower->setBrush(QColor(215, 80, 60));

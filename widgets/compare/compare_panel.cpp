@@ -108,6 +108,29 @@ std::vector<RowColumn<DiffRow>> diffColumns(bool hasMedian) {
     return cols;
 }
 
+// Per gap cause, the candidate's idle minus the baseline's (a DeviceDiff's or a StepDiff's), in
+// the cause's colour, both figures on hover.
+template <typename Row> void addCauseDeltas(std::vector<RowColumn<Row>>& cols) {
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        auto delta = [c](const Row& r) {
+            return r.candidate.idleByCause[size_t(c)] - r.baseline.idleByCause[size_t(c)];
+        };
+        RowColumn<Row> col{
+            QObject::tr("Δ idle: %1").arg(gapCauseText(GapCause(c))),
+            [delta](const Row& r) { return signedDuration(delta(r)); },
+            [delta](const Row& r) { return std::optional<double>(double(delta(r))); },
+            [c](const Row& r) {
+                return QObject::tr("Idle in gaps over the threshold caused by %1: %2 → %3")
+                    .arg(
+                        gapCauseText(GapCause(c)),
+                        QString::fromStdString(formatDuration(r.baseline.idleByCause[size_t(c)])),
+                        QString::fromStdString(formatDuration(r.candidate.idleByCause[size_t(c)])));
+            }};
+        col.decoration = [c](const Row&) { return QVariant(QColor::fromRgb(gapCauseColor(c))); };
+        cols.push_back(col);
+    }
+}
+
 std::vector<RowColumn<DeviceDiff>> deviceColumns() {
     using D = DeviceDiff;
     std::vector<RowColumn<D>> cols{
@@ -121,27 +144,35 @@ std::vector<RowColumn<DeviceDiff>> deviceColumns() {
                       [](const D& d) { return double(d.baseline.idle); }),
         timeColumn<D>(QObject::tr("Idle, candidate"),
                       [](const D& d) { return double(d.candidate.idle); })};
-    for (int c = 0; c < kGapCauseCount; ++c) {
-        RowColumn<D> col{
-            QObject::tr("Δ idle: %1").arg(gapCauseText(GapCause(c))),
-            [c](const D& d) {
-                return signedDuration(d.candidate.idleByCause[size_t(c)] -
-                                      d.baseline.idleByCause[size_t(c)]);
-            },
-            [c](const D& d) {
-                return std::optional<double>(
-                    double(d.candidate.idleByCause[size_t(c)] - d.baseline.idleByCause[size_t(c)]));
-            },
-            [c](const D& d) {
-                return QObject::tr("Idle in gaps over the threshold caused by %1: %2 → %3")
-                    .arg(
-                        gapCauseText(GapCause(c)),
-                        QString::fromStdString(formatDuration(d.baseline.idleByCause[size_t(c)])),
-                        QString::fromStdString(formatDuration(d.candidate.idleByCause[size_t(c)])));
-            }};
-        col.decoration = [c](const D&) { return QVariant(QColor::fromRgb(gapCauseColor(c))); };
-        cols.push_back(col);
-    }
+    addCauseDeltas(cols);
+    return cols;
+}
+
+std::vector<RowColumn<StepDiff>> stepColumns() {
+    using S = StepDiff;
+    auto name = [](bool cand) {
+        return RowColumn<S>{cand ? QObject::tr("Candidate step") : QObject::tr("Baseline step"),
+                            [cand](const S& s) {
+                                const StepDiffSide& x = cand ? s.candidate : s.baseline;
+                                return x.present ? QString::fromStdString(x.step)
+                                                 : QStringLiteral("—");
+                            },
+                            {}};
+    };
+    std::vector<RowColumn<S>> cols{
+        name(false),
+        name(true),
+        {QObject::tr("GPU"), [](const S& s) { return QString::number(s.device); },
+         [](const S& s) { return std::optional<double>(s.device); }},
+        timeColumn<S>(QObject::tr("Length, baseline"),
+                      [](const S& s) { return double(s.baseline.length); }),
+        timeColumn<S>(QObject::tr("Length, candidate"),
+                      [](const S& s) { return double(s.candidate.length); }),
+        timeColumn<S>(QObject::tr("Idle, baseline"),
+                      [](const S& s) { return double(s.baseline.idle); }),
+        timeColumn<S>(QObject::tr("Idle, candidate"),
+                      [](const S& s) { return double(s.candidate.idle); })};
+    addCauseDeltas(cols);
     return cols;
 }
 
@@ -157,7 +188,8 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
       summary_(new QLabel(this)), baselineStep_(new QComboBox(this)),
       candidateStep_(new QComboBox(this)), tabs_(new QTabWidget(this)),
       devices_(new RowTableModel<DeviceDiff>(deviceColumns(), this)),
-      deltas_(new QCustomPlot(this)), histograms_(new QCustomPlot(this)) {
+      steps_(new RowTableModel<StepDiff>(stepColumns(), this)), deltas_(new QCustomPlot(this)),
+      histograms_(new QCustomPlot(this)) {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     deltas_->setObjectName("compare-deltas");
@@ -175,6 +207,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
                 [this, t, table](const QModelIndex& i) { showRow(Tab(t), sourceRow(table, i)); });
     }
     tabs_->addTab(makeSortableTable(devices_, this, false), tr("GPUs"));
+    tabs_->addTab(makeSortableTable(steps_, this, false), tr("Steps"));
     baselineStep_->setToolTip(tr("Compare the whole baseline, or one of its steps"));
     candidateStep_->setToolTip(tr("Compare the whole candidate, or one of its steps"));
     auto* choose = new QHBoxLayout;
@@ -217,7 +250,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
 bool ComparePanel::eventFilter(QObject* watched, QEvent* e) {
     if (watched == deltas_ && e->type() == QEvent::Resize) {
         const int tab = tabs_->currentIndex();
-        if (tab >= 0 && tab < 4) plotDeltas(deltas_, models_[size_t(tab)]->rows());
+        plotDeltas(deltas_, models_[size_t(tab >= 0 && tab < 4 ? tab : 0)]->rows());
     }
     return TracePanel::eventFilter(watched, e);
 }
@@ -232,6 +265,10 @@ const std::vector<DiffRow>& ComparePanel::rows(Tab tab) const {
 
 const std::vector<DeviceDiff>& ComparePanel::deviceRows() const {
     return devices_->rows();
+}
+
+const std::vector<StepDiff>& ComparePanel::stepRows() const {
+    return steps_->rows();
 }
 
 void ComparePanel::chooseStep(bool candidate, const QString& step) {
@@ -282,6 +319,7 @@ void ComparePanel::present() {
         models_[t]->setRows(std::move(rows));
     }
     devices_->setRows(d ? d->devices : std::vector<DeviceDiff>{});
+    steps_->setRows(d ? d->steps : std::vector<StepDiff>{});
     const int tab = tabs_->currentIndex();
     plotDeltas(deltas_,
                tab >= 0 && tab < 3 ? models_[size_t(tab)]->rows() : std::vector<DiffRow>{});
