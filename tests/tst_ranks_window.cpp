@@ -93,6 +93,7 @@ private slots:
     void plantedStraggler();
     void noCommonCollectivesRefused();
     void folderOpensAsRanks();
+    void dropOfSeveralFilesOpensRanks();
 };
 
 void TstRanksWindow::eightRanksInOneWindow() {
@@ -275,6 +276,30 @@ void TstRanksWindow::folderOpensAsRanks() {
     QVERIFY(w.openFileSync(files.front()));
     QVERIFY(w.workspace()->ranks()->isEmpty());
     QVERIFY(w.panel<RanksPanel>()->rankRows().empty());
+}
+
+// Several files dropped together: one window, the ranks of one job (loaded off the GUI thread).
+void TstRanksWindow::dropOfSeveralFilesOpensRanks() {
+    REQUIRE_DLRM(files);
+    MainWindow w(testOptions());
+    w.show();
+    QSignalSpy merged(w.workspace()->ranks(), &RankSet::merged);
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString& f : files) urls << QUrl::fromLocalFile(f);
+    mime.setUrls(urls);
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY2(merged.wait(60000), qPrintable(QStringLiteral("ranks %1, loading %2, error: %3")
+                                                .arg(w.workspace()->ranks()->ranks().size())
+                                                .arg(w.isLoading())
+                                                .arg(w.errorText())));
+    QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
+    QCOMPARE(w.panel<RanksPanel>()->rankRows().size(), size_t(8));
+    QVERIFY(w.windowTitle().startsWith(QStringLiteral("8 ranks of param-dlrm")));
 }
 
 QTEST_MAIN(TstRanksWindow)
