@@ -103,7 +103,8 @@ void TraceComparison::update(bool sameTracks) {
             if (sameTracks && workspace_->current())
                 workspace_->amendCurrent(result.trace); // where the user is stays
             else
-                workspace_->replaceCurrent(result.trace, name, path, 0, QStringLiteral("compare"));
+                workspace_->replaceCurrent(result.trace, name, path, loadMs_,
+                                           QStringLiteral("compare"));
             emit merged();
         });
 }
