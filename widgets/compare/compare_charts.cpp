@@ -37,8 +37,9 @@ QString statusMark(DiffStatus s) {
 
 void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top) {
     clearPlot(plot);
-    // As many as the chart has room for (a label needs about 20 pixels).
-    const size_t room = size_t(std::max(1, plot->height() / 20));
+    // As many as the chart has room for (a label needs about 20 pixels; the x axis, its label
+    // and the margins take about 50).
+    const size_t room = size_t(std::max(1, (plot->height() - 50) / 20));
     const size_t n = std::min({top, rows.size(), room});
     if (n == 0) {
         plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
