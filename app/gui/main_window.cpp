@@ -99,6 +99,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     createDocks();
     createActions();
     createStatusBar();
+    createSetJobs();
 
     connect(nav_, &Navigation::selectedRangeChanged, this, [this](std::optional<TimeRange> r) {
         rangeLabel_->setText(

@@ -165,6 +165,8 @@ private:
     void install(const LoadOutcome& outcome, const QString& path, qint64 ms);
     void setTrace(std::shared_ptr<const Trace> trace, const QString& path, qint64 loadMs,
                   const QString& format);
+    // The jobs that load a set of ranks or a comparison, and what follows their merges.
+    void createSetJobs();
     // A set's load into the workspace's ranks (main_window_ranks.cpp).
     void installRanks(RankSetLoad loaded, bool add);
     void onRanksMerged();

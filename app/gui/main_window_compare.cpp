@@ -60,11 +60,6 @@ void MainWindow::showCompareDialog() {
 }
 
 void MainWindow::openComparison(const QString& baseline, const QString& candidate) {
-    if (!compareJob_) {
-        compareJob_ = new JobRunner(this);
-        connect(workspace_->comparison(), &TraceComparison::merged, this,
-                &MainWindow::onComparisonMerged);
-    }
     hideError();
     progress_->setRange(0, 0);
     progress_->show();
@@ -93,11 +88,6 @@ bool MainWindow::openComparisonSync(const QString& baseline, const QString& cand
         if (error) *error = problem;
         return false;
     }
-    if (!compareJob_) {
-        compareJob_ = new JobRunner(this);
-        connect(workspace_->comparison(), &TraceComparison::merged, this,
-                &MainWindow::onComparisonMerged);
-    }
     installComparison(p.results, paths, p.ms);
     workspace_->comparison()->waitForFinished();
     return true;
@@ -122,11 +112,6 @@ void MainWindow::compareRanges(TimeRange baseline, TimeRange candidate) {
     if (!t || !workspace_->ranks()->isEmpty() || !workspace_->comparison()->isEmpty()) {
         showError(tr("Two ranges are compared within one trace: open it alone first."));
         return;
-    }
-    if (!compareJob_) {
-        compareJob_ = new JobRunner(this);
-        connect(workspace_->comparison(), &TraceComparison::merged, this,
-                &MainWindow::onComparisonMerged);
     }
     const QString path = currentFile();
     workspace_->comparison()->set({path, t, {}, baseline}, {path, t, {}, candidate}, loadTimeMs());

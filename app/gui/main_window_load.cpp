@@ -78,12 +78,12 @@ void MainWindow::openSample() {
 
 // True from openFile() until the load's result is handled (the worker may be done already).
 bool MainWindow::isLoading() const {
-    return !job_.isNull() || (setJob_ && setJob_->isRunning());
+    return !job_.isNull() || setJob_->isRunning();
 }
 
 void MainWindow::cancelLoad() {
     if (job_) job_->cancel();
-    if (setJob_ && setJob_->isRunning()) {
+    if (setJob_->isRunning()) {
         setJob_->cancel();
         progress_->hide();
         cancelButton_->hide();

@@ -62,6 +62,18 @@ QString loadErrors(const QStringList& errors) {
 
 } // namespace
 
+void MainWindow::createSetJobs() {
+    setJob_ = new JobRunner(this);
+    compareJob_ = new JobRunner(this);
+    connect(setJob_, &JobRunner::progress, this, [this](double f) {
+        progress_->setValue(int(f * 1000));
+        loadingBar_->setValue(int(f * 1000));
+    });
+    connect(workspace_->ranks(), &RankSet::merged, this, &MainWindow::onRanksMerged);
+    connect(workspace_->comparison(), &TraceComparison::merged, this,
+            &MainWindow::onComparisonMerged);
+}
+
 void MainWindow::showOpenRanksDialog(bool add) {
     const QStringList files = QFileDialog::getOpenFileNames(
         this, add ? tr("Add Ranks") : tr("Open Ranks"), QFileInfo(currentFile()).absolutePath(),
@@ -78,14 +90,6 @@ void MainWindow::openFiles(const QStringList& paths, bool add) {
     if (files.size() == 1 && !add) {
         openFile(files.front());
         return;
-    }
-    if (!setJob_) {
-        setJob_ = new JobRunner(this);
-        connect(setJob_, &JobRunner::progress, this, [this](double f) {
-            progress_->setValue(int(f * 1000));
-            loadingBar_->setValue(int(f * 1000));
-        });
-        connect(workspace_->ranks(), &RankSet::merged, this, &MainWindow::onRanksMerged);
     }
     hideError();
     progress_->setValue(0);
@@ -115,10 +119,6 @@ bool MainWindow::openFilesSync(const QStringList& paths, QString* error) {
         showError(msg);
         if (error) *error = msg;
         return false;
-    }
-    if (!setJob_) {
-        setJob_ = new JobRunner(this);
-        connect(workspace_->ranks(), &RankSet::merged, this, &MainWindow::onRanksMerged);
     }
     installRanks(std::move(loaded), false);
     workspace_->ranks()->waitForMerge();

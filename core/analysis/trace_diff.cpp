@@ -268,10 +268,7 @@ void splitKernelSides(const TraceAnalysis& a, const SplitNames& split,
         const std::string name(t.str(t.track(op.ref.track).slices.name[op.ref.index]));
         if (split.count(name)) byConfig[kernelRowName(t, op.ref, split)].push_back(op.duration());
     }
-    for (auto& [name, v] : byConfig) {
-        const DurationStats st = summarizeDurations(v);
-        sides[name] = {st.count, st.total, st.mean, st.median, st.p95, 0, 0};
-    }
+    for (auto& [name, side] : tallySides(byConfig)) sides[name] = side;
 }
 
 // Kernels by name (the ungrouped table: one row per name).

@@ -1,5 +1,6 @@
 #include "stats_panel.h"
 
+#include "analysis/named_durations.h"
 #include "charts/chart_export.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
@@ -14,7 +15,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -201,15 +201,11 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     connect(group_, &QCheckBox::toggled, this, &StatsPanel::setGroupByOp);
     QTableView* kt = tables_[1];
     connect(kt->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, kt](const QModelIndex& i) {
-                auto* proxy = static_cast<QSortFilterProxyModel*>(kt->model());
-                selectKernelRow(proxy->mapToSource(i).row());
-            });
+            [this, kt](const QModelIndex& i) { selectKernelRow(sourceRow(kt, i)); });
     QTableView* ft = tables_[4];
     connect(ft->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this, ft](const QModelIndex& i) {
-                auto* proxy = static_cast<QSortFilterProxyModel*>(ft->model());
-                const Finding* f = m_->findings.rowAt(proxy->mapToSource(i).row());
+                const Finding* f = m_->findings.rowAt(sourceRow(ft, i));
                 if (!f) return;
                 QString text = "<b>" + QString::fromStdString(f->title).toHtmlEscaped() +
                                "</b><br>" + QString::fromStdString(f->detail).toHtmlEscaped() +
@@ -340,13 +336,8 @@ void StatsPanel::selectKernelRow(int row) {
     // The durations of this kernel in the range, on log bins (4 per decade).
     const TimeRange r = analysis()->range();
     std::vector<double> durs;
-    for (const Track& t : analysis()->trace().tracks()) {
-        if (t.kind != TrackKind::GpuStream) continue;
-        for (SliceIndex i = 0; i < t.slices.size(); ++i)
-            if (t.slices.name[i] == k->nameId && t.slices.kind[i] == SliceKind::Kernel &&
-                r.contains(t.slices.start[i]))
-                durs.push_back(double(std::max<TimeNs>(1, t.slices.dur[i])));
-    }
+    for (TimeNs d : durationsNamed(analysis()->trace(), k->nameId, NamedSlices::Kernels, r))
+        durs.push_back(double(std::max<TimeNs>(1, d)));
     if (durs.empty()) {
         histogram_->replot();
         return;

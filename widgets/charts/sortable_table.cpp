@@ -23,4 +23,9 @@ QTableView* makeSortableTable(QAbstractItemModel* model, QWidget* parent, bool s
     return view;
 }
 
+int sourceRow(const QTableView* table, const QModelIndex& index) {
+    const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(table->model());
+    return proxy ? proxy->mapToSource(index).row() : index.row();
+}
+
 } // namespace strata

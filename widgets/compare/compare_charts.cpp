@@ -74,24 +74,6 @@ void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top)
     plot->replot();
 }
 
-std::vector<TimeNs> durationsNamed(const Trace& trace, const std::string& name, bool gpu,
-                                   std::optional<TimeRange> range) {
-    std::vector<TimeNs> out;
-    const StringId id = trace.strings().find(name);
-    if (id == StringPool::kNotFound) return out;
-    for (const Track& t : trace.tracks()) {
-        if ((t.kind == TrackKind::GpuStream) != gpu) continue;
-        if (!gpu && t.kind != TrackKind::Thread) continue;
-        const SliceColumns& s = t.slices;
-        for (size_t i = 0; i < s.size(); ++i) {
-            if (s.name[i] != id) continue;
-            if (range && (s.start[i] < range->start || s.start[i] >= range->end)) continue;
-            out.push_back(s.dur[i]);
-        }
-    }
-    return out;
-}
-
 void plotHistograms(QCustomPlot* plot, const QString& name, const std::vector<TimeNs>& baseline,
                     const std::vector<TimeNs>& candidate) {
     clearPlot(plot);

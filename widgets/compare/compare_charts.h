@@ -3,14 +3,13 @@
 //   deltas      the rows with the largest effect on the total, one horizontal bar each: the
 //               candidate's total minus the baseline's (red: slower, green: faster; added and
 //               removed marked in the label);
-//   histograms  one kernel's or op's durations on both sides, on the same logarithmic bins
-//               (4 per decade), overlaid: the baseline in blue, the candidate in orange.
+//   histograms  one kernel's or op's durations on both sides (analysis/named_durations.h), on
+//               the same logarithmic bins (4 per decade), overlaid: the baseline in blue, the
+//               candidate in orange.
 #include "analysis/trace_diff.h"
-#include "model/trace.h"
 
 #include <QString>
 
-#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -20,10 +19,6 @@ namespace strata {
 // `rows` in the diff's order (largest effect first); the first `top` are drawn.
 void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top = 15);
 
-// The durations of the slices named `name` of `kind` (kernels on the GPU streams, or CPU slices
-// when `gpu` is false) that start in `range` (the whole trace when empty).
-std::vector<TimeNs> durationsNamed(const Trace& trace, const std::string& name, bool gpu,
-                                   std::optional<TimeRange> range);
 void plotHistograms(QCustomPlot* plot, const QString& name, const std::vector<TimeNs>& baseline,
                     const std::vector<TimeNs>& candidate);
 

@@ -1,5 +1,6 @@
 #include "compare_panel.h"
 
+#include "analysis/named_durations.h"
 #include "analysis/trace_diff.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
@@ -13,7 +14,6 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -174,11 +174,6 @@ std::vector<RowColumn<StepDiff>> stepColumns() {
                       [](const S& s) { return double(s.candidate.idle); })};
     addCauseDeltas(cols);
     return cols;
-}
-
-int sourceRow(QTableView* table, const QModelIndex& i) {
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
-    return proxy ? proxy->mapToSource(i).row() : i.row();
 }
 
 } // namespace
@@ -373,7 +368,9 @@ void ComparePanel::showRow(Tab tab, int row) {
     const bool gpu = tab == Kernels;
     auto side = [&](bool cand) {
         const ComparedTrace& s = cand ? comparison_->candidate() : comparison_->baseline();
-        return s.trace ? durationsNamed(*s.trace, r->name, gpu, comparison_->range(cand))
+        return s.trace ? durationsNamed(*s.trace, r->name,
+                                        gpu ? NamedSlices::Kernels : NamedSlices::CpuSlices,
+                                        comparison_->range(cand).value_or(wholeTrace()))
                        : std::vector<TimeNs>{};
     };
     plotHistograms(histograms_, QString::fromStdString(r->name), side(false), side(true));

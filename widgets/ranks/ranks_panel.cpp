@@ -14,7 +14,6 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenu>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -181,13 +180,11 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     connect(ranks_, &RankSet::changed, this, &RanksPanel::refresh);
     connect(align_, &QComboBox::activated, this, &RanksPanel::chooseAlignment);
     connect(rankTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        if (i.column() == 2) editOffset(i.row());
+        if (i.column() == 2) editOffset(sourceRow(rankTable_, i));
     });
     connect(rankTable_, &QWidget::customContextMenuRequested, this, &RanksPanel::rankMenu);
-    connect(collectiveTable_, &QTableView::clicked, this, [this](const QModelIndex& i) {
-        auto* proxy = qobject_cast<QSortFilterProxyModel*>(collectiveTable_->model());
-        showCollective(proxy ? proxy->mapToSource(i).row() : i.row());
-    });
+    connect(collectiveTable_, &QTableView::clicked, this,
+            [this](const QModelIndex& i) { showCollective(sourceRow(collectiveTable_, i)); });
     refresh();
 }
 
@@ -329,9 +326,7 @@ void RanksPanel::setOffset(size_t index, TimeNs offset) {
     ranks_->setOffset(index, offset);
 }
 
-void RanksPanel::editOffset(int viewRow) {
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(rankTable_->model());
-    const int row = proxy ? proxy->mapToSource(proxy->index(viewRow, 0)).row() : viewRow;
+void RanksPanel::editOffset(int row) {
     const RankRow* r = rankModel_->rowAt(row);
     if (!r) return;
     bool ok = false;
@@ -345,13 +340,12 @@ void RanksPanel::editOffset(int viewRow) {
 void RanksPanel::rankMenu(const QPoint& at) {
     const QModelIndex i = rankTable_->indexAt(at);
     if (!i.isValid()) return;
-    auto* proxy = qobject_cast<QSortFilterProxyModel*>(rankTable_->model());
-    const int row = proxy ? proxy->mapToSource(i).row() : i.row();
+    const int row = sourceRow(rankTable_, i);
     const RankRow* r = rankModel_->rowAt(row);
     if (!r) return;
     const size_t index = r->index;
     QMenu menu(this);
-    menu.addAction(tr("Set Offset…"), this, [this, i] { editOffset(i.row()); });
+    menu.addAction(tr("Set Offset…"), this, [this, row] { editOffset(row); });
     menu.addAction(tr("Collapse on the Timeline"), this,
                    [this, index] { ranks_->requestCollapse(index, true); });
     menu.addAction(tr("Expand on the Timeline"), this,

@@ -86,7 +86,7 @@ private:
     void refresh();
     void fillAlignChoices();
     void chooseAlignment(int choice);
-    void editOffset(int row);
+    void editOffset(int row); // a row of the rank model
     void rankMenu(const QPoint& at);
     bool inRange(TimeNs fromOrigin) const;
 

@@ -1,8 +1,8 @@
 #include "rank_set.h"
 
 #include "analyses.h"
-#include "io/export/trace_set_merge.h"
 #include "io/trace_set_loader.h"
+#include "merged_set.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -162,28 +162,15 @@ void RankSet::update(bool sameTracks) {
         merge_->cancel();
         return;
     }
-    std::vector<std::shared_ptr<const Trace>> traces;
-    std::vector<PerfettoExportPart> parts;
-    for (size_t i = 0; i < ranks_.size(); ++i) {
-        traces.push_back(ranks_[i].trace);
-        parts.push_back({ranks_[i].trace.get(), label(i).toStdString(),
+    std::vector<MergedPart> parts;
+    for (size_t i = 0; i < ranks_.size(); ++i)
+        parts.push_back({ranks_[i].trace, label(i).toStdString(),
                          report_.alignment.offsets[i].value_or(0), ranks_[i].path.toStdString()});
-    }
-    const QString name = rankCount(ranks_.size());
-    const QString folder = QFileInfo(ranks_.front().path).absolutePath();
     emit mergeStarted();
-    merge_->run(
-        // `traces` keeps the parts' traces alive while the work reads them.
-        [traces, parts, name](JobControl&) { return mergeTraceSet(parts, name.toStdString()); },
-        [this, name, folder, sameTracks](LoadResult result) {
-            if (!result.ok()) return;
-            if (sameTracks && workspace_->current())
-                workspace_->amendCurrent(result.trace); // where the user is stays
-            else
-                workspace_->replaceCurrent(result.trace, name, folder, loadMs_,
-                                           QStringLiteral("ranks"));
-            emit merged();
-        });
+    showMerged(merge_, workspace_, std::move(parts),
+               {rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),
+                QStringLiteral("ranks"), loadMs_, sameTracks},
+               [this] { emit merged(); });
 }
 
 } // namespace strata

@@ -3,7 +3,7 @@
 #include "analyses.h"
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_steps.h"
-#include "io/export/trace_set_merge.h"
+#include "merged_set.h"
 
 #include <QFileInfo>
 #include <QStringList>
@@ -89,24 +89,14 @@ void TraceComparison::update(bool sameTracks) {
             emit diffReady();
         });
 
-    const std::vector<PerfettoExportPart> parts{
-        {base.get(), "baseline", 0, baseline_.path.toStdString()},
-        {cand.get(), "candidate", offset_, candidate_.path.toStdString()}};
     const QString name =
         tr("%1 vs %2")
             .arg(QFileInfo(baseline_.path).fileName(), QFileInfo(candidate_.path).fileName());
-    const QString path = candidate_.path;
-    mergeJob_->run(
-        [base, cand, parts, name](JobControl&) { return mergeTraceSet(parts, name.toStdString()); },
-        [this, name, path, sameTracks](LoadResult result) {
-            if (!result.ok()) return;
-            if (sameTracks && workspace_->current())
-                workspace_->amendCurrent(result.trace); // where the user is stays
-            else
-                workspace_->replaceCurrent(result.trace, name, path, loadMs_,
-                                           QStringLiteral("compare"));
-            emit merged();
-        });
+    showMerged(mergeJob_, workspace_,
+               {{base, "baseline", 0, baseline_.path.toStdString()},
+                {cand, "candidate", offset_, candidate_.path.toStdString()}},
+               {name, candidate_.path, QStringLiteral("compare"), loadMs_, sameTracks},
+               [this] { emit merged(); });
 }
 
 } // namespace strata

@@ -1,0 +1,36 @@
+#pragma once
+// Several traces shown as one: the ranks of a job (rank_set.h), a baseline over a candidate
+// (trace_comparison.h). The parts are merged off the GUI thread (core/io/export/
+// trace_set_merge.h) and the result becomes the workspace's current trace: amended when
+// `keepView` and a trace is shown (where the user is stays: another offset, another step), else
+// replacing it under the view's name, file, format and load time.
+#include "job_runner.h"
+#include "workspace.h"
+
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct MergedPart {
+    std::shared_ptr<const Trace> trace;
+    std::string label; // its groups' prefix: "rank 3", "candidate"
+    TimeNs offset = 0; // added to its timestamps
+    std::string source;
+};
+
+struct MergedView {
+    QString name, path, format;
+    qint64 loadMs = 0;
+    bool keepView = false;
+};
+
+// Runs on `runner` (a newer run supersedes it); `done` after the workspace took the result.
+void showMerged(JobRunner* runner, Workspace* workspace, std::vector<MergedPart> parts,
+                MergedView view, std::function<void()> done);
+
+} // namespace strata
