@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <map>
+#include <set>
 
 using namespace strata;
 using namespace strata::test;
@@ -224,7 +225,9 @@ void TstRanksDlrm::exportedSetLinesUp() {
 // Two ranks on the same device number (rank 0's file twice): the set's export, and the merged
 // trace the GUI shows (io/export/trace_set_merge.h), keep them apart: device 0 and device 1,
 // named "rank 0: GPU 0" and "rank 1: GPU 0", each with rank 0's 245 kernels
-// (expected_ranks.py), the second shifted by its offset.
+// (expected_ranks.py), the second shifted by its offset; every kernel with the args the file gave
+// it (keys through the merged string pool), launched by its own rank's runtime call, and each
+// rank's flows between its own tracks.
 void TstRanksDlrm::sameDeviceKeptApart() {
     REQUIRE_DLRM(files);
     const LoadResult a = loadTrace(files[0]);
@@ -246,12 +249,55 @@ void TstRanksDlrm::sameDeviceKeptApart() {
                 first[tr.device] = tr.slices.start[i];
         }
     }
+    QCOMPARE(t.sliceCount(), 2 * a.trace->sliceCount());
+    QCOMPARE(t.flows().size(), 2 * a.trace->flows().size());
+    std::map<TrackId, int32_t> deviceOfTrack; // a CPU track: the device its launches went to
+    for (const Track& tr : t.tracks()) {
+        if (tr.kind != TrackKind::GpuStream) continue;
+        const TrackId id = TrackId(&tr - t.tracks().data());
+        for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
+            if (tr.slices.kind[i] != SliceKind::Kernel) continue;
+            const SliceRef k{id, i};
+            const SliceRef launch = t.launchOf(k);
+            QVERIFY(launch.valid());
+            const Track& cpu = t.track(launch.track);
+            QVERIFY(!deviceOfTrack.count(launch.track) || deviceOfTrack[launch.track] == tr.device);
+            deviceOfTrack[launch.track] = tr.device;
+            QVERIFY(cpu.pid != tr.pid);
+        }
+    }
+    std::set<TrackId> launchers; // the threads that launch kernels in the file
+    for (TrackId id = 0; id < a.trace->tracks().size(); ++id)
+        for (SliceIndex i = 0; i < a.trace->track(id).slices.size(); ++i)
+            if (a.trace->track(id).slices.kind[i] == SliceKind::Kernel)
+                launchers.insert(a.trace->launchOf({id, i}).track);
+    QCOMPARE(deviceOfTrack.size(), 2 * launchers.size());
+    // The args of rank 1's first kernel read as rank 0's first kernel's.
+    const auto argsText = [](const Trace& tr, SliceRef r) {
+        std::map<std::string, std::string> out;
+        for (const Arg& arg : tr.args(tr.track(r.track).slices.args[r.index]))
+            out[std::string(tr.str(arg.key))] = arg.value.toString();
+        return out;
+    };
+    const auto firstKernel = [](const Trace& tr, int32_t device) {
+        for (TrackId id = 0; id < tr.tracks().size(); ++id) {
+            const Track& k = tr.track(id);
+            if (k.kind != TrackKind::GpuStream || k.device != device) continue;
+            for (SliceIndex i = 0; i < k.slices.size(); ++i)
+                if (k.slices.kind[i] == SliceKind::Kernel) return SliceRef{id, i};
+        }
+        return SliceRef{};
+    };
+    const auto original = argsText(*a.trace, firstKernel(*a.trace, 0));
+    QVERIFY(original.count("grid"));
+    QCOMPARE(argsText(t, firstKernel(t, 1)), original);
     QCOMPARE(kernels.size(), size_t(2));
     QCOMPARE(kernels[0], uint64_t(245));
     QCOMPARE(kernels[1], uint64_t(245));
     QCOMPARE(first[1] - first[0], offset);
-    QCOMPARE(deviceGroupName(t, 0), std::string("rank 0: GPU 0"));
-    QCOMPARE(deviceGroupName(t, 1), std::string("rank 1: GPU 0"));
+    // The device's model from the file's deviceProperties, as a single trace's group shows it.
+    QCOMPARE(deviceGroupName(t, 0), std::string("rank 0: GPU 0 (Tesla V100-SXM2-32GB)"));
+    QCOMPARE(deviceGroupName(t, 1), std::string("rank 1: GPU 0 (Tesla V100-SXM2-32GB)"));
 }
 
 QTEST_GUILESS_MAIN(TstRanksDlrm)

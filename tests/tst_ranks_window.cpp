@@ -110,8 +110,9 @@ void TstRanksWindow::eightRanksInOneWindow() {
         QCOMPARE(row.label, QStringLiteral("rank %1").arg(r));
         QCOMPARE(row.kernels, kKernels[r]);
         QVERIFY(row.offset.has_value());
-        // Its GPU and its CPU process, each a group under its label.
-        QVERIFY2(groups.contains(QStringLiteral("rank %1: GPU %1").arg(r)),
+        // Its GPU (with the model the file's deviceProperties name) and its CPU process, each a
+        // group under its label.
+        QVERIFY2(groups.contains(QStringLiteral("rank %1: GPU %1 (Tesla V100-SXM2-32GB)").arg(r)),
                  qPrintable(groups.join(" | ")));
         QVERIFY(std::any_of(groups.begin(), groups.end(), [r](const QString& g) {
             return g.startsWith(QStringLiteral("rank %1: python").arg(r));

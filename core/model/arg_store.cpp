@@ -160,6 +160,40 @@ void ArgStore::appendFrom(const ArgStore& other, ArgSetId id) {
     bytes_.append(tmp.data(), tmp.size());
 }
 
+ArgSetId ArgStore::copyFrom(const ArgStore& other, ArgSetId id,
+                            const std::vector<StringId>& keyOf) {
+    if (id == kNoArgs || id >= other.setCount()) return kNoArgs;
+    const uint8_t* p = other.bytes_.data() + other.offsets_[id];
+    const uint8_t* const end = other.bytes_.data() + other.offsets_[id + 1];
+    begin();
+    while (p < end) {
+        const auto key = static_cast<StringId>(getVarint(p));
+        const uint8_t type = *p++;
+        putKey(key < keyOf.size() ? keyOf[key] : key, type);
+        const uint8_t* const value = p;
+        switch (static_cast<ArgValue::Type>(type)) {
+        case ArgValue::Type::Null:
+            break;
+        case ArgValue::Type::Bool:
+            ++p;
+            break;
+        case ArgValue::Type::Int:
+        case ArgValue::Type::UInt:
+            getVarint(p);
+            break;
+        case ArgValue::Type::Double:
+            p += 8;
+            break;
+        case ArgValue::Type::String:
+        case ArgValue::Type::Json:
+            p += getVarint(p);
+            break;
+        }
+        bytes_.append(value, size_t(p - value));
+    }
+    return finish();
+}
+
 namespace {
 
 template <typename F> void forEachEntry(const uint8_t* p, const uint8_t* end, F&& f) {

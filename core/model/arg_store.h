@@ -4,8 +4,8 @@
 // An arg set is a run of entries in one byte arena: varint(key id) | type | payload.
 // Keys are interned in the trace's StringPool; string values are stored inline (most are unique).
 // Nested JSON objects/arrays are kept as their JSON text (type Json).
-#include "util/pod_vector.h"
 #include "model/string_pool.h"
+#include "util/pod_vector.h"
 
 #include <cstdint>
 #include <string>
@@ -57,6 +57,9 @@ public:
 
     // Appends all entries of `other`'s set `id` into the set being built (used to merge E args).
     void appendFrom(const ArgStore& other, ArgSetId id);
+    // Copies `other`'s set `id` whole into this store, each key k written as keyOf[k] (another
+    // trace's string ids in this one's pool: traces merged into one). kNoArgs stays kNoArgs.
+    ArgSetId copyFrom(const ArgStore& other, ArgSetId id, const std::vector<StringId>& keyOf);
 
     // Reading.
     std::vector<Arg> decode(ArgSetId id) const;

@@ -182,6 +182,7 @@ public:
 private:
     friend class TraceBuilder;
     friend class FlowBinder;
+    friend class TraceSetMerger; // io/export/trace_set_merge.cpp
     StringPool strings_;
     ArgStore args_;
     std::vector<Track> tracks_;
