@@ -60,6 +60,7 @@ private slots:
     void shiftEquivariance();
     void exportedSetLinesUp();
     void sameDeviceKeptApart();
+    void shiftedLikeMergedAgain();
 };
 
 void TstRanksDlrm::labelsAndKernels() {
@@ -298,6 +299,38 @@ void TstRanksDlrm::sameDeviceKeptApart() {
     // The device's model from the file's deviceProperties, as a single trace's group shows it.
     QCOMPARE(deviceGroupName(t, 0), std::string("rank 0: GPU 0 (Tesla V100-SXM2-32GB)"));
     QCOMPARE(deviceGroupName(t, 1), std::string("rank 1: GPU 0 (Tesla V100-SXM2-32GB)"));
+}
+
+// Another alignment without the parts (shiftMergedParts, what the window does once it let the
+// ranks go): ranks 0 and 1 merged at offsets (0, 0) then moved by (+2 ms, -1.5 ms) equal the same
+// ranks merged at (+2 ms, -1.5 ms): every track's starts, counters, instants and the bounds.
+void TstRanksDlrm::shiftedLikeMergedAgain() {
+    REQUIRE_DLRM(files);
+    const LoadResult a = loadTrace(files[0]);
+    const LoadResult b = loadTrace(files[1]);
+    QVERIFY(a.ok() && b.ok());
+    const TimeNs d0 = 2000 * kUs, d1 = -1500 * kUs;
+    MergeLayout layout;
+    const LoadResult m0 = mergeTraceSet(
+        {{a.trace.get(), "rank 0", 0, files[0]}, {b.trace.get(), "rank 1", 0, files[1]}}, "2",
+        &layout);
+    const LoadResult m1 = mergeTraceSet(
+        {{a.trace.get(), "rank 0", d0, files[0]}, {b.trace.get(), "rank 1", d1, files[1]}}, "2");
+    QVERIFY(m0.ok() && m1.ok());
+    QCOMPARE(layout.partOfTrack.size(), m0.trace->tracks().size());
+    const auto shifted = shiftMergedParts(*m0.trace, layout, {d0, d1});
+    const Trace& x = *shifted;
+    const Trace& y = *m1.trace;
+    QCOMPARE(x.tracks().size(), y.tracks().size());
+    for (TrackId i = 0; i < x.tracks().size(); ++i) {
+        QVERIFY(x.track(i).slices.start == y.track(i).slices.start);
+        QVERIFY(x.track(i).counter.ts == y.track(i).counter.ts);
+        QVERIFY(x.track(i).instants.ts == y.track(i).instants.ts);
+        QVERIFY(x.track(i).instants.name == y.track(i).instants.name);
+    }
+    QCOMPARE(x.bounds().start, y.bounds().start);
+    QCOMPARE(x.bounds().end, y.bounds().end);
+    QCOMPARE(x.sliceCount(), y.sliceCount());
 }
 
 QTEST_GUILESS_MAIN(TstRanksDlrm)

@@ -13,6 +13,10 @@
 #include "workspace/rank_set.h"
 
 #include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 
 using namespace strata::test;
 
@@ -94,6 +98,7 @@ private slots:
     void noCommonCollectivesRefused();
     void folderOpensAsRanks();
     void dropOfSeveralFilesOpensRanks();
+    void filesReadAgain();
 };
 
 void TstRanksWindow::eightRanksInOneWindow() {
@@ -173,6 +178,10 @@ void TstRanksWindow::offsetByHand() {
     const auto k = firstNcclIn(w, QStringLiteral("rank 3:"));
     QVERIFY(k);
     QCOMPARE(w.trace()->start(*k), firstNccl(files[3]).first + set);
+    // The other ranks stay where they were (the merged trace's parts moved, not read again).
+    const auto k2 = firstNcclIn(w, QStringLiteral("rank 2:"));
+    QVERIFY(k2);
+    QCOMPARE(w.trace()->start(*k2), firstNccl(files[2]).first + *computed[2]);
     // Another method brings the computed offsets back.
     AlignRequest time;
     time.method = AlignMethod::Time;
@@ -301,6 +310,43 @@ void TstRanksWindow::dropOfSeveralFilesOpensRanks() {
     QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
     QCOMPARE(w.panel<RanksPanel>()->rankRows().size(), size_t(8));
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("8 ranks of param-dlrm")));
+}
+
+// Once merged, the ranks' own traces are let go: new analysis settings and a rank removed read
+// the files again (the same kernels per rank as expected_ranks.py counts); a file gone by then is
+// said in the banner, naming it, and the set shown stays.
+void TstRanksWindow::filesReadAgain() {
+    REQUIRE_DLRM(files);
+    QTemporaryDir dir;
+    QStringList copies;
+    for (const QString& f : files) {
+        copies << dir.filePath(QFileInfo(f).fileName());
+        QVERIFY(QFile::copy(f, copies.back()));
+    }
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(copies));
+    RankSet* ranks = w.workspace()->ranks();
+    for (const SetRank& r : ranks->ranks()) QVERIFY(!r.trace);
+    QSignalSpy changed(ranks, &RankSet::changed);
+    AnalysisSettings settings = w.workspace()->analyses()->settings();
+    settings.gapThreshold *= 2;
+    w.workspace()->analyses()->setSettings(settings);
+    QVERIFY(changed.wait(30000));
+    ranks->waitForMerge();
+    for (size_t r = 0; r < 8; ++r)
+        QCOMPARE(w.panel<RanksPanel>()->rankRows()[r].kernels, kKernels[r]);
+    for (const SetRank& r : ranks->ranks()) QVERIFY(!r.trace);
+
+    QVERIFY(QFile::remove(copies[5]));
+    const size_t tracks = w.trace()->tracks().size();
+    ranks->removeRank(7);
+    ranks->waitForMerge();
+    QVERIFY(w.errorBanner()->isVisibleTo(&w));
+    bool named = false;
+    for (const QLabel* l : w.errorBanner()->findChildren<QLabel*>())
+        named |= l->text().contains(QFileInfo(copies[5]).fileName());
+    QVERIFY(named);
+    QCOMPARE(w.trace()->tracks().size(), tracks);
 }
 
 QTEST_MAIN(TstRanksWindow)

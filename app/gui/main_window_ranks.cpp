@@ -70,6 +70,7 @@ void MainWindow::createSetJobs() {
         loadingBar_->setValue(int(f * 1000));
     });
     connect(workspace_->ranks(), &RankSet::merged, this, &MainWindow::onRanksMerged);
+    connect(workspace_->ranks(), &RankSet::mergeFailed, this, &MainWindow::showError);
     connect(workspace_->comparison(), &TraceComparison::merged, this,
             &MainWindow::onComparisonMerged);
 }

@@ -4,6 +4,7 @@
 // trace_set_merge.h) and the result becomes the workspace's current trace: amended when
 // `keepView` and a trace is shown (where the user is stays: another offset, another step), else
 // replacing it under the view's name, file, format and load time.
+#include "io/export/trace_set_merge.h"
 #include "job_runner.h"
 #include "workspace.h"
 
@@ -17,9 +18,9 @@
 namespace strata {
 
 struct MergedPart {
-    std::shared_ptr<const Trace> trace;
-    std::string label; // its groups' prefix: "rank 3", "candidate"
-    TimeNs offset = 0; // added to its timestamps
+    std::shared_ptr<const Trace> trace; // null: read from `source` first (a part let go)
+    std::string label;                  // its groups' prefix: "rank 3", "candidate"
+    TimeNs offset = 0;                  // added to its timestamps
     std::string source;
 };
 
@@ -29,8 +30,15 @@ struct MergedView {
     bool keepView = false;
 };
 
-// Runs on `runner` (a newer run supersedes it); `done` after the workspace took the result.
+// Runs on `runner` (a newer run supersedes it); `done(layout)` after the workspace took the
+// result, `failed(why)` when a part let go could not be read again.
 void showMerged(JobRunner* runner, Workspace* workspace, std::vector<MergedPart> parts,
-                MergedView view, std::function<void()> done);
+                MergedView view, std::function<void(MergeLayout)> done,
+                std::function<void(QString)> failed = {});
+
+// Another alignment of the merged trace the workspace shows, made from it alone
+// (shiftMergedParts): part k moved by shift[k]. The view stays where it is.
+void showShifted(JobRunner* runner, Workspace* workspace, MergeLayout layout,
+                 std::vector<TimeNs> shift, std::function<void(MergeLayout)> done);
 
 } // namespace strata

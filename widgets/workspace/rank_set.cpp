@@ -127,6 +127,8 @@ void RankSet::clear() {
     if (ranks_.empty()) return;
     ranks_.clear();
     report_ = CrossRankReport{};
+    layout_ = MergeLayout{};
+    shownOffsets_.clear();
     emit changed();
 }
 
@@ -141,9 +143,32 @@ void RankSet::redigest() {
     const AnalysisSettings settings = workspace_->analyses()->settings();
     digest_->run(
         [inputs, settings](JobControl& control) {
+            // The ranks let go are read again (on all cores, each digested and let go there).
             std::vector<RankDigest> out(inputs.size());
-            for (size_t i = 0; i < inputs.size() && !control.cancelled(); ++i)
-                out[i] = digestOf(inputs[i].trace, inputs[i].path, i, settings);
+            std::vector<std::string> paths;
+            std::vector<size_t> which;
+            for (size_t i = 0; i < inputs.size(); ++i) {
+                if (inputs[i].trace) {
+                    out[i] = digestOf(inputs[i].trace, inputs[i].path, i, settings);
+                } else {
+                    paths.push_back(inputs[i].path.toStdString());
+                    which.push_back(i);
+                }
+            }
+            std::atomic<bool> failed{false};
+            TraceSetOptions options;
+            options.load.progress = [&control](double) { return !control.cancelled(); };
+            loadTraceSet(
+                paths,
+                [&](size_t k, LoadResult& r) {
+                    const size_t i = which[k];
+                    if (r.ok())
+                        out[i] = digestOf(r.trace, inputs[i].path, i, settings);
+                    else
+                        failed = true;
+                },
+                options);
+            if (failed || control.cancelled()) out.clear(); // the digests shown stay
             return out;
         },
         [this](std::vector<RankDigest> digests) {
@@ -162,15 +187,37 @@ void RankSet::update(bool sameTracks) {
         merge_->cancel();
         return;
     }
+    std::vector<TimeNs> offsets;
+    for (const auto& o : report_.alignment.offsets) offsets.push_back(o.value_or(0));
+    emit mergeStarted();
+    const auto current = workspace_->current();
+    if (sameTracks && current && !shownOffsets_.empty() &&
+        layout_.partOfTrack.size() == current->tracks().size() &&
+        shownOffsets_.size() == offsets.size()) {
+        // The same ranks at other offsets: the merged trace's parts moved.
+        std::vector<TimeNs> shift(offsets.size());
+        for (size_t i = 0; i < offsets.size(); ++i) shift[i] = offsets[i] - shownOffsets_[i];
+        showShifted(merge_, workspace_, layout_, std::move(shift),
+                    [this, offsets](MergeLayout layout) { mergedAs(std::move(layout), offsets); });
+        return;
+    }
     std::vector<MergedPart> parts;
     for (size_t i = 0; i < ranks_.size(); ++i)
-        parts.push_back({ranks_[i].trace, label(i).toStdString(),
-                         report_.alignment.offsets[i].value_or(0), ranks_[i].path.toStdString()});
-    emit mergeStarted();
-    showMerged(merge_, workspace_, std::move(parts),
-               {rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),
-                QStringLiteral("ranks"), loadMs_, sameTracks},
-               [this] { emit merged(); });
+        parts.push_back(
+            {ranks_[i].trace, label(i).toStdString(), offsets[i], ranks_[i].path.toStdString()});
+    showMerged(
+        merge_, workspace_, std::move(parts),
+        {rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),
+         QStringLiteral("ranks"), loadMs_, sameTracks},
+        [this, offsets](MergeLayout layout) { mergedAs(std::move(layout), offsets); },
+        [this](const QString& why) { emit mergeFailed(why); });
+}
+
+void RankSet::mergedAs(MergeLayout layout, std::vector<TimeNs> offsets) {
+    layout_ = std::move(layout);
+    shownOffsets_ = std::move(offsets);
+    for (SetRank& r : ranks_) r.trace.reset(); // the merged trace holds the set now
+    emit merged();
 }
 
 } // namespace strata

@@ -8,7 +8,13 @@
 // alignment method or an offset edited by hand recompute the report at once (it reads the
 // digests) and the merged trace off the GUI thread. The digests follow the analysis settings
 // (the gap threshold, the step name): they are made again when those change.
+//
+// Memory: once merged, the ranks' own traces are let go (the window holds the set once, not
+// twice). Another alignment moves the merged trace's parts (shiftMergedParts: no file is read);
+// adding or removing a rank, or new analysis settings, read the ranks' files again (in parallel,
+// as they were opened); a file that cannot be read then is said (mergeFailed).
 #include "analysis/cross_rank.h"
+#include "io/export/trace_set_merge.h"
 #include "job_runner.h"
 #include "workspace.h"
 
@@ -22,7 +28,7 @@ namespace strata {
 
 struct SetRank {
     QString path;
-    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const Trace> trace; // null once merged (read again from `path` when needed)
     RankDigest digest;
 };
 
@@ -76,10 +82,13 @@ signals:
     void merged(); // the merged trace is the workspace's current trace
     // Every track group whose label starts with `prefix` ("rank 3: ") collapsed or expanded.
     void collapseRequested(const QString& prefix, bool collapsed);
+    // A rank's file could not be read again (moved, changed): the set shown stays as it was.
+    void mergeFailed(const QString& why);
 
 private:
     void update(bool sameTracks);
     void redigest();
+    void mergedAs(MergeLayout layout, std::vector<TimeNs> offsets);
     Workspace* workspace_;
     JobRunner* merge_;
     JobRunner* digest_;
@@ -87,6 +96,9 @@ private:
     AlignRequest request_;
     CrossRankReport report_;
     qint64 loadMs_ = 0;
+    // The merged trace the workspace shows: where each track came from and the offsets it has.
+    MergeLayout layout_;
+    std::vector<TimeNs> shownOffsets_;
 };
 
 } // namespace strata

@@ -96,7 +96,7 @@ void TraceComparison::update(bool sameTracks) {
                {{base, "baseline", 0, baseline_.path.toStdString()},
                 {cand, "candidate", offset_, candidate_.path.toStdString()}},
                {name, candidate_.path, QStringLiteral("compare"), loadMs_, sameTracks},
-               [this] { emit merged(); });
+               [this](MergeLayout) { emit merged(); });
 }
 
 } // namespace strata

@@ -19,13 +19,16 @@ namespace strata {
 class TraceSetMerger {
 public:
     explicit TraceSetMerger(const std::vector<PerfettoExportPart>& parts);
-    std::shared_ptr<const Trace> run();
+    std::shared_ptr<const Trace> run(MergeLayout* layout);
+    static std::shared_ptr<const Trace> shifted(const Trace& merged, MergeLayout& layout,
+                                                const std::vector<TimeNs>& shift);
 
 private:
     struct Part {
         const Trace* trace = nullptr;
         TimeNs offset = 0;
-        std::string label; // "rank 3: "
+        std::string label;  // "rank 3: "
+        uint32_t index = 0; // in the parts given
         std::unique_ptr<PerfettoIds> ids;
         std::vector<StringId> stringOf; // the part's string id -> the merged one
         std::vector<ArgSetId> argsOf;   // the part's arg set -> the merged one
@@ -43,7 +46,7 @@ private:
     void planTracks();
     Track header(const Part& p, TrackId i) const;
     void copyColumns(const Source& s, Track& out) const;
-    void mergeGlobalInstants();
+    void mergeGlobalInstants(MergeLayout& layout);
     void copyFlows();
     void listProcessesAndThreads();
     void copyTheRest();
@@ -62,6 +65,7 @@ TraceSetMerger::TraceSetMerger(const std::vector<PerfettoExportPart>& parts) {
         p.trace = parts[i].trace;
         p.offset = parts[i].offset;
         p.label = parts[i].label + ": ";
+        p.index = uint32_t(i);
         // The export's sort bases (perfetto_json_export.cpp): the parts stay in order.
         const int32_t sortBase = int32_t(std::min<size_t>(i, 1000) * 2'000'000);
         p.ids = std::make_unique<PerfettoIds>(*p.trace, space, p.label, sortBase);
@@ -193,9 +197,10 @@ void TraceSetMerger::copyColumns(const Source& s, Track& out) const {
     }
 }
 
-void TraceSetMerger::mergeGlobalInstants() {
+void TraceSetMerger::mergeGlobalInstants(MergeLayout& layout) {
     if (globalTrack_ == UINT32_MAX) return;
     InstantColumns all;
+    std::vector<uint32_t> partOf;
     for (const Part& p : parts_)
         for (TrackId i = 0; i < p.trace->tracks().size(); ++i) {
             if (p.trackOf[i] != globalTrack_) continue;
@@ -206,6 +211,7 @@ void TraceSetMerger::mergeGlobalInstants() {
             all.name.insert(all.name.end(), c.name.begin(), c.name.end());
             all.category.insert(all.category.end(), c.category.begin(), c.category.end());
             all.args.insert(all.args.end(), c.args.begin(), c.args.end());
+            partOf.insert(partOf.end(), c.size(), p.index);
         }
     std::vector<uint32_t> order(all.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -217,6 +223,7 @@ void TraceSetMerger::mergeGlobalInstants() {
         g.name.push_back(all.name[k]);
         g.category.push_back(all.category[k]);
         g.args.push_back(all.args[k]);
+        layout.partOfGlobalInstant.push_back(partOf[k]);
     }
 }
 
@@ -318,7 +325,8 @@ void TraceSetMerger::copyTheRest() {
         [](const SectionSet& a, const SectionSet& b) { return a.correlation < b.correlation; });
 }
 
-std::shared_ptr<const Trace> TraceSetMerger::run() {
+std::shared_ptr<const Trace> TraceSetMerger::run(MergeLayout* layoutOut) {
+    MergeLayout layout;
     PhaseTimer phases;
     for (Part& p : parts_) mapStringsAndArgs(p);
     phases.mark("merge: strings, args");
@@ -340,7 +348,12 @@ std::shared_ptr<const Trace> TraceSetMerger::run() {
         if (i != globalTrack_) copyColumns(sources_[i], out_->tracks_[i]);
     });
     phases.mark("merge: columns");
-    mergeGlobalInstants();
+    mergeGlobalInstants(layout);
+    for (const Source& src : sources_)
+        layout.partOfTrack.push_back(out_->tracks_[layout.partOfTrack.size()].kind ==
+                                             TrackKind::GlobalInstants
+                                         ? MergeLayout::kNoPart
+                                         : parts_[src.part].index);
     copyFlows();
     listProcessesAndThreads();
     copyTheRest();
@@ -349,14 +362,65 @@ std::shared_ptr<const Trace> TraceSetMerger::run() {
                    out_->externalIndex_);
     out_->args_.shrink();
     phases.mark("merge: flows, ids");
+    if (layoutOut) *layoutOut = std::move(layout);
     return std::shared_ptr<const Trace>(std::move(out_));
 }
 
-LoadResult mergeTraceSet(const std::vector<PerfettoExportPart>& parts, const std::string& name) {
+std::shared_ptr<const Trace> TraceSetMerger::shifted(const Trace& merged, MergeLayout& layout,
+                                                     const std::vector<TimeNs>& shift) {
+    auto out = std::make_unique<Trace>(merged);
+    const auto by = [&](uint32_t part) { return part < shift.size() ? shift[part] : TimeNs(0); };
+    bool any = false;
+    TimeRange bounds{INT64_MAX, INT64_MIN};
+    const auto see = [&](TimeNs start, TimeNs end) {
+        bounds = {std::min(bounds.start, start), std::max(bounds.end, end)};
+        any = true;
+    };
+    for (TrackId i = 0; i < out->tracks_.size(); ++i) {
+        Track& t = out->tracks_[i];
+        if (t.kind == TrackKind::GlobalInstants) {
+            InstantColumns& in = t.instants;
+            std::vector<uint32_t> order(in.size());
+            std::iota(order.begin(), order.end(), 0u);
+            for (size_t k = 0; k < in.size(); ++k) in.ts[k] += by(layout.partOfGlobalInstant[k]);
+            std::stable_sort(order.begin(), order.end(),
+                             [&](uint32_t a, uint32_t b) { return in.ts[a] < in.ts[b]; });
+            InstantColumns sorted;
+            std::vector<uint32_t> partOf;
+            for (uint32_t k : order) {
+                sorted.ts.push_back(in.ts[k]);
+                sorted.name.push_back(in.name[k]);
+                sorted.category.push_back(in.category[k]);
+                sorted.args.push_back(in.args[k]);
+                partOf.push_back(layout.partOfGlobalInstant[k]);
+            }
+            in = std::move(sorted);
+            layout.partOfGlobalInstant = std::move(partOf);
+        } else {
+            const TimeNs d = by(layout.partOfTrack[i]);
+            for (TimeNs& ts : t.slices.start) ts += d;
+            for (TimeNs& ts : t.counter.ts) ts += d;
+            for (TimeNs& ts : t.instants.ts) ts += d;
+        }
+        for (size_t k = 0; k < t.slices.size(); ++k) see(t.slices.start[k], t.slices.end(k));
+        if (t.counter.size()) see(t.counter.ts.front(), t.counter.ts.back());
+        if (t.instants.size()) see(t.instants.ts.front(), t.instants.ts.back());
+    }
+    out->bounds_ = any ? bounds : TimeRange{};
+    return std::shared_ptr<const Trace>(std::move(out));
+}
+
+std::shared_ptr<const Trace> shiftMergedParts(const Trace& merged, MergeLayout& layout,
+                                              const std::vector<TimeNs>& shift) {
+    return TraceSetMerger::shifted(merged, layout, shift);
+}
+
+LoadResult mergeTraceSet(const std::vector<PerfettoExportPart>& parts, const std::string& name,
+                         MergeLayout* layout) {
     LoadResult r;
     r.format = "strata-set";
     try {
-        r.trace = TraceSetMerger(parts).run();
+        r.trace = TraceSetMerger(parts).run(layout);
     } catch (const std::bad_alloc&) {
         r.error =
             LoadError{name, LoadError::kInMessage, 0, "the set could not be merged: out of memory"};

@@ -16,7 +16,21 @@
 
 namespace strata {
 
-// `name`: what an error calls the merged trace ("8 ranks").
-LoadResult mergeTraceSet(const std::vector<PerfettoExportPart>& parts, const std::string& name);
+// Which part (its index in the parts given) each event of a merged trace came from.
+struct MergeLayout {
+    static constexpr uint32_t kNoPart = UINT32_MAX;
+    std::vector<uint32_t> partOfTrack;         // kNoPart: the global instants' track
+    std::vector<uint32_t> partOfGlobalInstant; // that track's instants, in order
+};
+
+// `name`: what an error calls the merged trace ("8 ranks"). `layout`, when given, is filled.
+LoadResult mergeTraceSet(const std::vector<PerfettoExportPart>& parts, const std::string& name,
+                         MergeLayout* layout = nullptr);
+
+// The merged trace with part k's events moved by shift[k] (0 past its end): another alignment
+// of the set without its parts, which need not be held once merged. The bounds follow; the global
+// instants are put back in time order (`layout` follows them). A copy of the merged trace.
+std::shared_ptr<const Trace> shiftMergedParts(const Trace& merged, MergeLayout& layout,
+                                              const std::vector<TimeNs>& shift);
 
 } // namespace strata
