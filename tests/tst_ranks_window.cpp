@@ -201,8 +201,32 @@ void TstRanksWindow::removeAndCollapse() {
         QCOMPARE(g.collapsed, g.label.startsWith(QStringLiteral("rank 2: ")));
         collapsed += g.collapsed;
     }
-    // worker2's X events lie in pids 2 (its GPU), 59813 (python3) and "Spans" (Kineto's).
+    // worker2's X events lie in pids 2 (its GPU), 59813 (python3) and "Spans" (Kineto's): the
+    // three fold into one summary row, the first group's header, which shows its GPU's busy and
+    // idle; nothing else of rank 2 is drawn.
     QCOMPARE(collapsed, 3);
+    const TrackLayout& layout = w.timeline()->layout();
+    int summaries = 0, shownRows = 0;
+    for (const TrackRow& r : layout.rows()) {
+        const TrackGroup& g = layout.groups()[size_t(r.group)];
+        if (!g.label.startsWith(QStringLiteral("rank 2: ")) || r.height == 0) continue;
+        ++shownRows;
+        QVERIFY(r.kind == TrackRow::Kind::Group);
+        QCOMPARE(g.rankLabel, QStringLiteral("rank 2 (3 groups)"));
+        QCOMPARE(r.height, TrackLayout::kSummaryHeight);
+        QVERIFY(layout.groups()[size_t(g.summaryGpu)].label.startsWith(
+            QStringLiteral("rank 2: GPU 2")));
+        ++summaries;
+    }
+    QCOMPARE(summaries, 1);
+    QCOMPARE(shownRows, 1);
+    // Expanded again: every group of the rank back, none folded.
+    ranks->requestCollapse(2, false);
+    for (const TrackGroup& g : layout.groups()) {
+        QVERIFY(!g.collapsed && !g.folded);
+        QVERIFY(g.rankLabel.isEmpty());
+    }
+    ranks->requestCollapse(2, true);
     ranks->removeRank(7);
     ranks->waitForMerge();
     QCOMPARE(w.panel<RanksPanel>()->rankRows().size(), size_t(7));

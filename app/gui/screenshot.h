@@ -6,7 +6,9 @@
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
 #include <optional>
+#include <vector>
 
 namespace strata {
 
@@ -26,6 +28,7 @@ struct ScreenshotOptions {
     int selectBlock = -1;        // the Sections dock's slowest-blocks row to select
     bool expandSections = false; // open the timeline's in-kernel section SM lanes
     QString dock;                // render this analysis dock alone ("gaps")
+    std::vector<int> foldRanks;  // ranks of a set folded into one row each
     bool utilisation = false;    // show the GPU utilisation rows
 };
 

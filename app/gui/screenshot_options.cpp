@@ -50,11 +50,15 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                   "calltree[:bottomup|:gpu], ranks[:steps|:collectives], "
                   "compare[:ops|:copies|:sections|:gpus|:steps]).",
                   "NAME")),
-      utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")) {}
+      utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
+      foldRanks(valued("fold-ranks",
+                       "With --screenshot of a set: fold these ranks (by position, 0 = the "
+                       "first) into one summary row each.",
+                       "N,N...")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
-                       sectionsChoice, selectBlock, expandSections, dock, utilisation});
+                       sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -92,6 +96,16 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->expandSections = parser.isSet(expandSections);
     o->dock = parser.value(dock);
     o->utilisation = parser.isSet(utilisation);
+    for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int rank = n.toInt(&ok);
+        if (!ok || rank < 0) {
+            std::fprintf(stderr, "strata: --fold-ranks: '%s' is not a rank position\n",
+                         qPrintable(n));
+            return false;
+        }
+        o->foldRanks.push_back(rank);
+    }
     return true;
 }
 

@@ -389,9 +389,18 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         if (top >= f.h) break;
         if (top + r.height <= 0) continue;
         switch (r.kind) {
-        case TrackRow::Kind::Group:
+        case TrackRow::Kind::Group: {
             p.fillRect(QRect(0, top, f.w, r.height), QColor::fromRgb(kHeaderBand));
+            // A rank folded into one row: its GPU's busy and idle under the header.
+            const TrackGroup& g = s.layout.groups()[size_t(r.group)];
+            if (g.summaryGpu >= 0) {
+                TrackRow idle;
+                idle.group = g.summaryGpu;
+                idle.device = s.layout.groups()[size_t(g.summaryGpu)].device;
+                paintDeviceIdle(f, idle, top + TrackLayout::kHeaderHeight);
+            }
             break;
+        }
         case TrackRow::Kind::Slices:
             paintSliceRow(f, r, top);
             break;

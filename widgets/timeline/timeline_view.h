@@ -95,7 +95,8 @@ public:
     int verticalScroll() const;
     void setVerticalScroll(int y);
     void setGroupCollapsed(int group, bool collapsed); // group index in track-tree order
-    // Every group whose label starts with `prefix` (a rank's: "rank 3: ") collapsed or expanded.
+    // Every group whose label starts with `prefix` (a rank's: "rank 3: ") folded into one
+    // summary row (TrackLayout::setRankFolded), or expanded again.
     void setGroupsCollapsed(const QString& prefix, bool collapsed);
     // The row of track t hidden, or pinned to the top of the tracks; every hidden row shown.
     void setTrackHidden(TrackId t, bool hidden);

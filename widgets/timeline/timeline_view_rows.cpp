@@ -102,9 +102,7 @@ void TimelineView::setGroupCollapsed(int group, bool collapsed) {
 }
 
 void TimelineView::setGroupsCollapsed(const QString& prefix, bool collapsed) {
-    const std::vector<TrackGroup>& groups = s_->layout.groups();
-    for (size_t g = 0; g < groups.size(); ++g)
-        if (groups[g].label.startsWith(prefix)) s_->layout.setCollapsed(int(g), collapsed);
+    s_->layout.setRankFolded(prefix, collapsed);
     updateScrollBar();
     repaintAll();
 }

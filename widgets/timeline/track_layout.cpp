@@ -210,8 +210,11 @@ void TrackLayout::rebuild(const Trace& trace) {
         if (r.hidden) hidden.push_back(r.lanes.front());
         if (r.pinned) pinned.push_back(r.lanes.front());
     }
-    for (const TrackGroup& g : groups_)
+    std::vector<QString> foldedRanks;
+    for (const TrackGroup& g : groups_) {
         if (g.collapsed) collapsed.push_back(g.label);
+        if (!g.rankLabel.isEmpty()) foldedRanks.push_back(g.rankPrefix);
+    }
     build(trace);
     for (TrackId t : expanded)
         if (const int row = rowOfTrack(t); row >= 0) rows_[row].expanded = true;
@@ -221,6 +224,7 @@ void TrackLayout::rebuild(const Trace& trace) {
         if (const int row = rowOfTrack(t); row >= 0) rows_[row].hidden = true;
     for (TrackId t : pinned)
         if (const int row = rowOfTrack(t); row >= 0) setPinned(row, true);
+    for (const QString& prefix : foldedRanks) setRankFolded(prefix, true);
     relayout();
 }
 
@@ -288,7 +292,43 @@ void TrackLayout::setAllExpanded(bool on) {
 void TrackLayout::setCollapsed(int group, bool on) {
     if (group < 0 || group >= static_cast<int>(groups_.size()) || groups_[group].collapsed == on)
         return;
+    if (!on && !groups_[group].rankLabel.isEmpty()) {
+        setRankFolded(groups_[group].rankPrefix, false);
+        return;
+    }
     groups_[group].collapsed = on;
+    relayout();
+}
+
+void TrackLayout::setRankFolded(const QString& prefix, bool on) {
+    std::vector<int> members;
+    for (size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].label.startsWith(prefix)) members.push_back(int(g));
+    if (members.empty()) return;
+    // The summary is the group shown first (its header row comes first).
+    std::sort(members.begin(), members.end(), [&](int a, int b) {
+        return groups_[size_t(a)].headerRow < groups_[size_t(b)].headerRow;
+    });
+    int gpu = -1;
+    for (int g : members)
+        if (groups_[size_t(g)].gpu && gpu < 0) gpu = g;
+    for (int g : members) {
+        TrackGroup& x = groups_[size_t(g)];
+        x.collapsed = on;
+        x.folded = on && g != members.front();
+        x.rankPrefix = prefix;
+        x.rankLabel.clear();
+        x.summaryGpu = -1;
+    }
+    if (on) {
+        TrackGroup& head = groups_[size_t(members.front())];
+        QString name = prefix;
+        if (name.endsWith(QStringLiteral(": "))) name.chop(2);
+        head.rankLabel = members.size() == 1
+                             ? name
+                             : QStringLiteral("%1 (%2 groups)").arg(name).arg(members.size());
+        head.summaryGpu = gpu;
+    }
     relayout();
 }
 
@@ -300,9 +340,11 @@ void TrackLayout::relayout() {
         r.y = y;
         int h = 0;
         switch (r.kind) {
-        case TrackRow::Kind::Group:
-            h = kHeaderHeight;
+        case TrackRow::Kind::Group: {
+            const TrackGroup& g = groups_[size_t(r.group)];
+            h = g.folded ? 0 : g.summaryGpu >= 0 ? kSummaryHeight : kHeaderHeight;
             break;
+        }
         case TrackRow::Kind::DeviceIdle:
             h = kIdleHeight + kRowPad;
             break;

@@ -44,6 +44,12 @@ struct TrackGroup {
     int64_t pid = 0;
     bool collapsed = false;
     int headerRow = -1;
+    // A rank of a set folded into one row (setRankFolded): its first group's header reads
+    // `rankLabel` and shows the busy/idle of the rank's first GPU (`summaryGpu`, a group index);
+    // its other groups are `folded` away, headers too.
+    QString rankPrefix, rankLabel;
+    int summaryGpu = -1;
+    bool folded = false;
 };
 
 class TrackLayout {
@@ -95,7 +101,12 @@ public:
     const std::vector<TrackRow>& rows() const { return rows_; }
     const std::vector<TrackGroup>& groups() const { return groups_; }
     bool collapsed(int group) const { return groups_[group].collapsed; }
+    // Collapsing the summary row of a folded rank off unfolds the rank.
     void setCollapsed(int group, bool on);
+    // Every group whose label starts with `prefix` ("rank 3 · node7: ") folded into one summary
+    // row, or back to their groups, expanded.
+    void setRankFolded(const QString& prefix, bool on);
+    static constexpr int kSummaryHeight = kHeaderHeight + kIdleHeight + kRowPad;
     int contentHeight() const { return height_; }
 
     // Shown row at content y, or -1.

@@ -46,8 +46,9 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
         if (r.kind == TrackRow::Kind::Group) {
             p.fillRect(QRect(0, top, width(), r.height), QColor(0xe4, 0xe7, 0xeb));
             const bool collapsed = s_.layout.collapsed(r.group);
+            const TrackGroup& g = s_.layout.groups()[size_t(r.group)];
             QPolygon tri;
-            const int cy = top + r.height / 2;
+            const int cy = top + TrackLayout::kHeaderHeight / 2;
             if (collapsed)
                 tri << QPoint(8, cy - 5) << QPoint(14, cy) << QPoint(8, cy + 5);
             else
@@ -57,9 +58,22 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
             p.drawPolygon(tri);
             p.setFont(bold);
             p.setPen(QColor(0x20, 0x24, 0x2a));
-            const QRect lr(22, top, width() - 26, r.height);
+            const QRect lr(22, top, width() - 26, TrackLayout::kHeaderHeight);
+            const QString label = g.rankLabel.isEmpty() ? r.label : g.rankLabel;
             p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(r.label, Qt::ElideRight, lr.width()));
+                       p.fontMetrics().elidedText(label, Qt::ElideRight, lr.width()));
+            if (g.summaryGpu >= 0) {
+                // What the strip under a folded rank's header shows.
+                QString gpu = s_.layout.groups()[size_t(g.summaryGpu)].label;
+                if (gpu.startsWith(g.rankPrefix)) gpu = gpu.mid(g.rankPrefix.size());
+                p.setFont(small);
+                p.setPen(QColor(0x50, 0x58, 0x64));
+                const QRect sr(22, top + TrackLayout::kHeaderHeight, width() - 26,
+                               TrackLayout::kIdleHeight);
+                p.drawText(sr, Qt::AlignVCenter | Qt::AlignLeft,
+                           p.fontMetrics().elidedText(tr("%1 busy / idle").arg(gpu), Qt::ElideRight,
+                                                      sr.width()));
+            }
         } else {
             const QRect handle = levelsHandleRect(i);
             if (!handle.isNull()) {
