@@ -99,6 +99,7 @@ private slots:
     void folderOpensAsRanks();
     void dropOfSeveralFilesOpensRanks();
     void filesReadAgain();
+    void addedRanksNumberedPast();
 };
 
 void TstRanksWindow::eightRanksInOneWindow() {
@@ -371,6 +372,50 @@ void TstRanksWindow::filesReadAgain() {
         named |= l->text().contains(QFileInfo(copies[5]).fileName());
     QVERIFY(named);
     QCOMPARE(w.trace()->tracks().size(), tracks);
+}
+
+// Files that name no rank (no distributedInfo, no number in the name) are numbered by their place;
+// those added later take numbers past the set's, so no two ranks read the same. Files that say
+// they are the same rank (the sample's distributedInfo: rank 0) are told apart by file name.
+void TstRanksWindow::addedRanksNumberedPast() {
+    QFile sample(kSample);
+    QVERIFY(sample.open(QIODevice::ReadOnly));
+    const QByteArray text = sample.readAll();
+    QByteArray unnamed = text;
+    unnamed.replace("\"distributedInfo\"", "\"notDistributedInfo\"");
+    QTemporaryDir dir;
+    const auto write = [&](const char* name, const QByteArray& bytes) {
+        QFile f(dir.filePath(QString::fromLatin1(name) + ".json"));
+        if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) return QString();
+        return f.fileName();
+    };
+    const QStringList first{write("alpha", unnamed), write("beta", unnamed)};
+    const QStringList later{write("gamma", unnamed), write("delta", unnamed)};
+    MainWindow w(testOptions());
+    QVERIFY(w.openFilesSync(first));
+    RankSet* ranks = w.workspace()->ranks();
+    QCOMPARE(ranks->ranks().size(), size_t(2));
+    QSignalSpy merged(ranks, &RankSet::merged);
+    w.openFiles(later, true);
+    QVERIFY(merged.wait(30000));
+    QStringList labels;
+    for (size_t i = 0; i < ranks->ranks().size(); ++i) labels << ranks->label(i);
+    labels.sort();
+    QCOMPARE(labels, (QStringList{"rank 0", "rank 1", "rank 2", "rank 3"}));
+
+    const QStringList same{write("one", text), write("two", text)};
+    MainWindow w2(testOptions());
+    QVERIFY(w2.openFilesSync(same));
+    labels.clear();
+    for (size_t i = 0; i < 2; ++i) labels << w2.workspace()->ranks()->label(i);
+    labels.sort();
+    QCOMPARE(labels, (QStringList{"rank 0 (one.json)", "rank 0 (two.json)"}));
+    const QStringList groups = groupLabels(w2);
+    QVERIFY2(std::any_of(groups.begin(), groups.end(),
+                         [](const QString& g) {
+                             return g.startsWith(QStringLiteral("rank 0 (two.json): GPU 0"));
+                         }),
+             qPrintable(groups.join(" | ")));
 }
 
 QTEST_MAIN(TstRanksWindow)

@@ -150,10 +150,17 @@ int exportSet(const std::vector<std::string>& ins, const std::string& out,
     for (const std::string& w : a.warnings)
         std::fprintf(stderr, "strata-cli export: warning: %s%s\n", terminalSafe(w).c_str(),
                      a.aligned() ? "" : "; each trace is written with its own timestamps");
+    std::vector<RankIdentity> ids;
+    std::vector<std::string> files;
+    for (size_t k = 0; k < order.size(); ++k) {
+        ids.push_back(sorted[k].identity);
+        files.push_back(ins[order[k]]);
+    }
+    const std::vector<std::string> labels = rankLabels(ids, files);
     std::vector<PerfettoExportPart> parts;
     for (size_t k = 0; k < order.size(); ++k)
-        parts.push_back({traces[order[k]].get(), "rank " + std::to_string(sorted[k].identity.rank),
-                         a.offsets[k].value_or(0), ins[order[k]]});
+        parts.push_back(
+            {traces[order[k]].get(), labels[k], a.offsets[k].value_or(0), ins[order[k]]});
     return writeAndSay(out, o.gzip, t0, [&] { return exportPerfettoJsonSet(parts, out, o); });
 }
 

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <numeric>
 
 namespace strata {
@@ -126,6 +128,23 @@ std::vector<size_t> rankOrder(const std::vector<RankIdentity>& ranks) {
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return ranks[a].rank < ranks[b].rank; });
     return order;
+}
+
+std::string rankLabel(const RankIdentity& id) {
+    std::string label = "rank " + std::to_string(id.rank);
+    if (!id.host.empty()) label += " \u00b7 " + id.host;
+    return label;
+}
+
+std::vector<std::string> rankLabels(const std::vector<RankIdentity>& ranks,
+                                    const std::vector<std::string>& files) {
+    std::vector<std::string> out;
+    std::map<std::string, int> uses;
+    for (const RankIdentity& r : ranks) ++uses[out.emplace_back(rankLabel(r))];
+    for (size_t i = 0; i < out.size(); ++i)
+        if (uses[out[i]] > 1 && i < files.size())
+            out[i] += " (" + std::filesystem::path(files[i]).filename().string() + ")";
+    return out;
 }
 
 } // namespace strata

@@ -47,6 +47,13 @@ struct ClockHints {
 RankIdentity rankIdentity(const Trace& trace, const std::string& file, int64_t index);
 // The number a file name gives a rank, if any (exposed for tests).
 std::optional<int64_t> rankFromFileName(const std::string& file);
+// What a rank's groups and rows are called, in the window and in a set's export: "rank 3", or
+// "rank 3 · node7" when the host is known.
+std::string rankLabel(const RankIdentity& id);
+// The labels of a set's ranks, each told apart: a label two ranks share (two files that say they
+// are rank 0) gets the rank's file name, "rank 0 (run-a.json)".
+std::vector<std::string> rankLabels(const std::vector<RankIdentity>& ranks,
+                                    const std::vector<std::string>& files);
 // Indices of `ranks` by rank label (then by position): the order ranks are listed and aligned in.
 std::vector<size_t> rankOrder(const std::vector<RankIdentity>& ranks);
 

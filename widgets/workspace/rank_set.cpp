@@ -21,13 +21,6 @@ std::vector<SetRank> inRankOrder(std::vector<SetRank> ranks) {
     return out;
 }
 
-QString labelOf(const RankDigest& d) {
-    QString label = QStringLiteral("rank %1").arg(d.identity.rank);
-    if (!d.identity.host.empty())
-        label += QStringLiteral(" \u00b7 ") + QString::fromStdString(d.identity.host);
-    return label;
-}
-
 RankDigest digestOf(const std::shared_ptr<const Trace>& trace, const QString& path, size_t index,
                     const AnalysisSettings& settings) {
     return digestTrace(TraceAnalysis(trace, settings), path.toStdString(), int64_t(index));
@@ -80,7 +73,15 @@ RankSet::RankSet(Workspace* workspace)
 }
 
 QString RankSet::label(size_t i) const {
-    return i < ranks_.size() ? labelOf(ranks_[i].digest) : QString();
+    if (i >= ranks_.size()) return QString();
+    // Told apart from the others' (rankLabels): O(ranks) for each, no state to keep.
+    std::vector<RankIdentity> ids;
+    std::vector<std::string> files;
+    for (const SetRank& r : ranks_) {
+        ids.push_back(r.digest.identity);
+        files.push_back(r.path.toStdString());
+    }
+    return QString::fromStdString(rankLabels(ids, files)[i]);
 }
 
 void RankSet::setRanks(std::vector<SetRank> ranks, qint64 loadMs) {
@@ -91,6 +92,12 @@ void RankSet::setRanks(std::vector<SetRank> ranks, qint64 loadMs) {
 }
 
 void RankSet::addRanks(std::vector<SetRank> ranks) {
+    // A rank known only by its place among the files added takes a number past the set's, so
+    // that no two ranks read the same.
+    int64_t next = 0;
+    for (const SetRank& r : ranks_) next = std::max(next, r.digest.identity.rank + 1);
+    for (SetRank& r : ranks)
+        if (r.digest.identity.source == RankSource::FileIndex) r.digest.identity.rank = next++;
     for (SetRank& r : ranks) ranks_.push_back(std::move(r));
     ranks_ = inRankOrder(std::move(ranks_));
     // Offsets set by hand stay with their ranks; a new rank is aligned from scratch.
