@@ -372,6 +372,12 @@ void TstRanksWindow::filesReadAgain() {
         named |= l->text().contains(QFileInfo(copies[5]).fileName());
     QVERIFY(named);
     QCOMPARE(w.trace()->tracks().size(), tracks);
+    // New settings cannot be applied to the ranks either: said, naming the file.
+    QSignalSpy failed(ranks, &RankSet::mergeFailed);
+    settings.gapThreshold *= 2;
+    w.workspace()->analyses()->setSettings(settings);
+    QVERIFY(failed.wait(30000));
+    QVERIFY(failed.front().front().toString().contains(QFileInfo(copies[5]).fileName()));
 }
 
 // Files that name no rank (no distributedInfo, no number in the name) are numbered by their place;

@@ -162,7 +162,7 @@ void RankSet::redigest() {
                     which.push_back(i);
                 }
             }
-            std::atomic<bool> failed{false};
+            std::vector<std::string> errors(paths.size());
             TraceSetOptions options;
             options.load.progress = [&control](double) { return !control.cancelled(); };
             loadTraceSet(
@@ -171,14 +171,24 @@ void RankSet::redigest() {
                     const size_t i = which[k];
                     if (r.ok())
                         out[i] = digestOf(r.trace, inputs[i].path, i, settings);
-                    else
-                        failed = true;
+                    else if (!control.cancelled())
+                        errors[k] = r.error ? r.error->toString() : paths[k] + ": cannot load";
                 },
                 options);
-            if (failed || control.cancelled()) out.clear(); // the digests shown stay
-            return out;
+            std::pair<std::vector<RankDigest>, QString> result{std::move(out), QString()};
+            for (const std::string& e : errors)
+                if (!e.empty() && result.second.isEmpty())
+                    result.second = QString::fromStdString(e);
+            return result;
         },
-        [this](std::vector<RankDigest> digests) {
+        [this](std::pair<std::vector<RankDigest>, QString> result) {
+            // A file that could not be read again: the digests shown stay, and that is said.
+            if (!result.second.isEmpty()) {
+                emit mergeFailed(
+                    tr("The ranks could not be analysed again: %1").arg(result.second));
+                return;
+            }
+            std::vector<RankDigest>& digests = result.first;
             if (digests.size() != ranks_.size()) return;
             for (size_t i = 0; i < digests.size(); ++i) ranks_[i].digest = std::move(digests[i]);
             update(true);
