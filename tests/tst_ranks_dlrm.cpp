@@ -9,6 +9,7 @@
 #include "analysis/clock_alignment.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/export/trace_set_merge.h"
+#include "model/trace_builder.h"
 #include "model/track_names.h"
 
 #include <QDir>
@@ -61,6 +62,7 @@ private slots:
     void exportedSetLinesUp();
     void sameDeviceKeptApart();
     void shiftedLikeMergedAgain();
+    void globalInstantsFollowTheirRank();
 };
 
 void TstRanksDlrm::labelsAndKernels() {
@@ -331,6 +333,46 @@ void TstRanksDlrm::shiftedLikeMergedAgain() {
     QCOMPARE(x.bounds().start, y.bounds().start);
     QCOMPARE(x.bounds().end, y.bounds().end);
     QCOMPARE(x.sliceCount(), y.sliceCount());
+}
+
+// The profiler's trace-wide markers (global instants) of every part land on the merged trace's
+// one global track in time order, each moved with its part: two parts with markers at 10/30 us
+// and 20 us, the second shifted by +15 us, give 10, 30, 35 us; moving the second part back by
+// -15 us afterwards (shiftMergedParts) gives 10, 20, 30 us with the names following.
+void TstRanksDlrm::globalInstantsFollowTheirRank() {
+    const auto make = [](std::vector<std::pair<TimeNs, const char*>> marks) {
+        TraceBuilder b;
+        SliceInput s;
+        s.start = 0;
+        s.dur = 50 * kUs;
+        s.name = b.intern("work");
+        b.addSlice(b.threadTrack(1, 1), s);
+        for (auto [t, name] : marks)
+            b.addInstant(b.globalInstantTrack(), t, b.intern(name), 0, kNoArgs);
+        return b.build();
+    };
+    const auto a = make({{10 * kUs, "a10"}, {30 * kUs, "a30"}});
+    const auto b = make({{20 * kUs, "b20"}});
+    MergeLayout layout;
+    const LoadResult m = mergeTraceSet(
+        {{a.get(), "rank 0", 0, "a"}, {b.get(), "rank 1", 15 * kUs, "b"}}, "2", &layout);
+    QVERIFY(m.ok());
+    const auto marks = [](const Trace& t) {
+        std::vector<std::pair<TimeNs, std::string>> out;
+        for (const Track& tr : t.tracks())
+            if (tr.kind == TrackKind::GlobalInstants)
+                for (size_t i = 0; i < tr.instants.size(); ++i)
+                    out.emplace_back(tr.instants.ts[i], std::string(t.str(tr.instants.name[i])));
+        return out;
+    };
+    using Marks = std::vector<std::pair<TimeNs, std::string>>;
+    QCOMPARE(marks(*m.trace), (Marks{{10 * kUs, "a10"}, {30 * kUs, "a30"}, {35 * kUs, "b20"}}));
+    QCOMPARE(layout.partOfGlobalInstant, (std::vector<uint32_t>{0, 0, 1}));
+    const auto back = shiftMergedParts(*m.trace, layout, {0, -15 * kUs});
+    QCOMPARE(marks(*back), (Marks{{10 * kUs, "a10"}, {20 * kUs, "b20"}, {30 * kUs, "a30"}}));
+    QCOMPARE(layout.partOfGlobalInstant, (std::vector<uint32_t>{0, 1, 0}));
+    QCOMPARE(back->bounds().start, TimeNs(0));
+    QCOMPARE(back->bounds().end, TimeNs(50 * kUs));
 }
 
 QTEST_GUILESS_MAIN(TstRanksDlrm)
