@@ -19,6 +19,7 @@ int synthSections(const Args& args); // cli_synth_sections.cpp
 int stats(const Args& args);         // cli_stats.cpp
 int advise(const Args& args);        // cli_advise.cpp
 int diff(const Args& args);          // cli_diff.cpp
+int digest(const Args& args);        // cli_digest.cpp
 int ranks(const Args& args);         // cli_ranks.cpp
 
 } // namespace strata::cli

@@ -1,11 +1,14 @@
 #include "cli_rank_set.h"
 
+#include "analysis/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
 #include "io/trace_set_loader.h"
 #include "util/terminal_text.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 
 namespace strata::cli {
@@ -30,15 +33,58 @@ bool forEachTrace(const char* command, const std::vector<std::string>& files,
     return ok;
 }
 
+namespace {
+
+// The text of a rank digest `strata-cli digest` wrote (a small JSON file with the format's
+// version key), or nullopt for anything else (a trace).
+std::optional<std::string> digestText(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec || size > (16u << 20)) return std::nullopt;
+    std::ifstream f(path, std::ios::binary);
+    std::string text(size, '\0');
+    if (!f.read(text.data(), std::streamsize(size))) return std::nullopt;
+    if (text.find("\"strata_rank_digest\"") == std::string::npos) return std::nullopt;
+    return text;
+}
+
+} // namespace
+
 std::optional<std::vector<RankDigest>> digestFiles(const char* command,
                                                    const std::vector<std::string>& files,
                                                    const AnalysisSettings& settings) {
     std::vector<RankDigest> digests(files.size());
-    const bool ok =
-        forEachTrace(command, files, [&](size_t i, const std::shared_ptr<const Trace>& t) {
-            const TraceAnalysis analysis(t, settings);
-            digests[i] = digestTrace(analysis, files[i], int64_t(i));
-        });
+    std::vector<std::string> traces;
+    std::vector<size_t> which;
+    bool ok = true;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::optional<std::string> text = digestText(files[i]);
+        if (!text) {
+            traces.push_back(files[i]);
+            which.push_back(i);
+            continue;
+        }
+        std::string error;
+        std::optional<RankDigest> d = rankDigestFromText(*text, &error);
+        if (!d) {
+            std::fprintf(stderr, "strata-cli %s: %s: not a digest this build reads: %s\n", command,
+                         terminalSafe(files[i]).c_str(), terminalSafe(error).c_str());
+            ok = false;
+            continue;
+        }
+        if (d->gapThreshold != settings.gapThreshold || d->stepPrefix != settings.stepPrefix)
+            std::fprintf(
+                stderr,
+                "strata-cli %s: warning: %s was digested with a gap threshold of %lld ns "
+                "and step name '%s': its figures follow those, not the options given\n",
+                command, terminalSafe(files[i]).c_str(), static_cast<long long>(d->gapThreshold),
+                terminalSafe(d->stepPrefix.empty() ? "ProfilerStep#" : d->stepPrefix).c_str());
+        digests[i] = std::move(*d);
+    }
+    ok &= forEachTrace(command, traces, [&](size_t k, const std::shared_ptr<const Trace>& t) {
+        const TraceAnalysis analysis(t, settings);
+        digests[which[k]] = digestTrace(analysis, traces[k], int64_t(which[k]));
+    });
     if (!ok) return std::nullopt;
     return digests;
 }

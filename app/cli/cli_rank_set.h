@@ -22,8 +22,9 @@ namespace strata::cli {
 bool forEachTrace(const char* command, const std::vector<std::string>& files,
                   const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use);
 
-// The digests of `files` (analysis/rank_digest.h) in the order of `files`; nullopt after
-// printing why one did not load.
+// The digests of `files` (analysis/rank_digest.h) in the order of `files`: a trace is loaded
+// and digested, a digest `strata-cli digest` wrote is read (a warning when it was made with other
+// settings); nullopt after printing why one did not load or read.
 std::optional<std::vector<RankDigest>> digestFiles(const char* command,
                                                    const std::vector<std::string>& files,
                                                    const AnalysisSettings& settings);

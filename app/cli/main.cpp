@@ -36,8 +36,11 @@ const Command kCommands[] = {
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},
     {"ranks", strata::cli::ranks,
-     "ranks [--json] [--align auto|time|collectives|step:NAME] FILE...   the ranks of a job "
+     "ranks [--json] [--align auto|time|collectives|step:NAME] FILE|DIGEST...   the ranks of a job "
      "aligned: offsets, stragglers, collective waits"},
+    {"digest", strata::cli::digest,
+     "digest [--gap-threshold-us N] [--step-name P] -o DIR FILE...   each trace's rank digest "
+     "(for ranks)"},
     {"synth-sections", strata::cli::synthSections,
      "synth-sections [--launches L] [--blocks B] [--tiles T] -o FILE.strata   synthetic sections"},
     {"sections", strata::cli::sections,

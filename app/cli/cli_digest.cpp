@@ -1,0 +1,68 @@
+// strata-cli digest: each trace reduced to its rank digest (core/analysis/rank_digest.h, written
+// as analysis/rank_digest_json.h describes), one file per trace in an output folder: what the
+// cross-rank analysis needs, a few KB whatever the trace's size, so that `strata-cli ranks` can
+// reduce a job's digests made where its traces lie (docs/ranks.md).
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "cli_rank_set.h"
+#include "util/terminal_text.h"
+
+#include "analysis/rank_digest_json.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+const std::string kUsage =
+    "usage: strata-cli digest [--gap-threshold-us N] [--step-name PREFIX] -o DIR FILE...\n"
+    "\n"
+    "Writes DIR/<file>.digest.json for every trace FILE (loaded on all cores): its rank, host,\n"
+    "clock hints, collectives and per-step GPU busy and idle by cause. `strata-cli ranks` takes\n"
+    "digests as it takes traces.\n"
+    "  -o, --output DIR     the folder the digests go to (made when absent)\n"
+    "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
+    "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
+
+} // namespace
+
+namespace strata::cli {
+
+int digest(const Args& args) {
+    std::string dir;
+    AnalysisArgs analysisArgs;
+    std::vector<std::string> files;
+    CommandLine line("digest", kUsage, true);
+    line.option("-o|--output", text(&dir)).files(&files, 1, SIZE_MAX, "FILE...");
+    analysisArgs.declareSettings(line);
+    if (const auto exit = line.parse(args)) return *exit;
+    if (dir.empty()) return line.usageError("-o DIR is required");
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        std::fprintf(stderr, "strata-cli digest: cannot make %s: %s\n", terminalSafe(dir).c_str(),
+                     ec.message().c_str());
+        return 1;
+    }
+    const auto digests = digestFiles("digest", files, analysisArgs.settings);
+    if (!digests) return 1;
+    for (size_t i = 0; i < files.size(); ++i) {
+        const std::string out =
+            (std::filesystem::path(dir) /
+             (std::filesystem::path(files[i]).filename().string() + ".digest.json"))
+                .string();
+        const std::string text = rankDigestToText((*digests)[i]) + "\n";
+        std::ofstream f(out, std::ios::binary);
+        if (!f.write(text.data(), std::streamsize(text.size())) || !f.flush()) {
+            std::fprintf(stderr, "strata-cli digest: cannot write %s\n", terminalSafe(out).c_str());
+            return 1;
+        }
+        std::printf("%s -> %s (%zu bytes)\n", terminalSafe(files[i]).c_str(),
+                    terminalSafe(out).c_str(), text.size());
+    }
+    return 0;
+}
+
+} // namespace strata::cli
