@@ -294,8 +294,9 @@ void TstCliRanks::exportSetRefusals() {
 
 // strata-cli digest writes one digest per trace; ranks over the digests prints the same report as
 // over the traces (the JSON compared whole, the rank 3 the hand-made set plants the late arrival
-// in named by both); a digest made with another gap threshold is used with a warning; a digest of
-// a newer format version is refused, naming the file and the version.
+// in named by both), also when they are named in a --file-list; a digest made with another gap
+// threshold is used with a warning; a digest of a newer format version is refused, naming the file
+// and the version.
 void TstCliRanks::digestsReduceLikeTraces() {
     QTemporaryDir dir;
     const QStringList set = writeSet(dir);
@@ -314,6 +315,16 @@ void TstCliRanks::digestsReduceLikeTraces() {
     QCOMPARE(fromDigests.exitCode, 0);
     QCOMPARE(fromDigests.out, fromTraces.out);
     QVERIFY(fromDigests.err.isEmpty());
+    // The same digests named in a list (relative to the list's folder, a comment, a blank line).
+    QFile list(out + "/list.txt");
+    QVERIFY(list.open(QIODevice::WriteOnly));
+    list.write("# the job's ranks\n\n");
+    for (const QString& d : digests) list.write(QFileInfo(d).fileName().toUtf8() + "\n");
+    list.close();
+    const CliRun fromList = runCli({"ranks", "--json", "--file-list", list.fileName()});
+    QCOMPARE(fromList.exitCode, 0);
+    QCOMPARE(fromList.out, fromTraces.out);
+    QCOMPARE(runCli({"ranks", "--file-list", out + "/absent.txt"}).exitCode, 2);
     const QJsonObject report = QJsonDocument::fromJson(fromDigests.out).object();
     QCOMPARE(report["collectives"].toArray().first().toObject()["late_rank"].toInt(), 3);
 

@@ -17,12 +17,15 @@
 namespace {
 
 const std::string kUsage =
-    "usage: strata-cli digest [--gap-threshold-us N] [--step-name PREFIX] -o DIR FILE...\n"
+    "usage: strata-cli digest [--gap-threshold-us N] [--step-name PREFIX] [--file-list LIST]\n"
+    "                         -o DIR FILE...\n"
     "\n"
     "Writes DIR/<file>.digest.json for every trace FILE (loaded on all cores): its rank, host,\n"
     "clock hints, collectives and per-step GPU busy and idle by cause. `strata-cli ranks` takes\n"
     "digests as it takes traces.\n"
     "  -o, --output DIR     the folder the digests go to (made when absent)\n"
+    "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
+    "                       paths from LIST's folder)\n"
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
 
@@ -34,10 +37,17 @@ int digest(const Args& args) {
     std::string dir;
     AnalysisArgs analysisArgs;
     std::vector<std::string> files;
+    std::string fileList;
     CommandLine line("digest", kUsage, true);
-    line.option("-o|--output", text(&dir)).files(&files, 1, SIZE_MAX, "FILE...");
+    line.option("-o|--output", text(&dir))
+        .option("--file-list", text(&fileList))
+        .files(&files, 0, SIZE_MAX, "FILE...");
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
+    std::string listError;
+    if (!fileList.empty() && !readFileList(fileList, &files, &listError))
+        return line.usageError(listError);
+    if (files.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
     if (dir.empty()) return line.usageError("-o DIR is required");
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

@@ -98,6 +98,24 @@ bool forEachRankAnalysis(
     });
 }
 
+bool readFileList(const std::string& list, std::vector<std::string>* files, std::string* error) {
+    std::ifstream in(list);
+    if (!in) {
+        *error = "cannot read the file list " + list;
+        return false;
+    }
+    const std::filesystem::path folder = std::filesystem::path(list).parent_path();
+    for (std::string line; std::getline(in, line);) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+            line.pop_back();
+        const size_t first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        const std::filesystem::path p(line.substr(first));
+        files->push_back(p.is_absolute() ? p.string() : (folder / p).string());
+    }
+    return true;
+}
+
 std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks) {
     return rankOrder(ranks);
 }

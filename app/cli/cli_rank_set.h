@@ -35,6 +35,11 @@ bool forEachRankAnalysis(
     const char* command, const std::vector<std::string>& files, const AnalysisArgs& args,
     const std::function<void(size_t, const RankIdentity&, const TraceAnalysis&)>& use);
 
+// The files a --file-list LIST names (one per line; blank lines and lines starting with '#'
+// skipped; a relative path is taken from LIST's folder) appended to `files`. False, with why in
+// *error, when LIST cannot be read.
+bool readFileList(const std::string& list, std::vector<std::string>* files, std::string* error);
+
 // Indices by rank label (then by position): the order the per-rank rows print in.
 std::vector<size_t> byRank(const std::vector<RankDigest>& digests);
 std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks);

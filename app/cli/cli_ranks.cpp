@@ -24,7 +24,7 @@ const std::string kUsage =
     std::string(
         "usage: strata-cli ranks [--json] [--align auto|time|collectives|step:NAME]\n"
         "                        [--align-tolerance-us N] [--top N] [--gap-threshold-us N]\n"
-        "                        [--step-name PREFIX] FILE...\n"
+        "                        [--step-name PREFIX] [--file-list LIST] FILE...\n"
         "\n"
         "The traces of one distributed job (a file per rank), aligned on one timeline; a FILE\n"
         "may also be the digest `strata-cli digest` made of a rank's trace:\n"
@@ -36,7 +36,9 @@ const std::string kUsage =
         "                       the step named NAME coincide\n"
         "  --align-tolerance-us N  how far apart the collectives may end under the time base\n"
         "                       for auto to keep it (default 50)\n"
-        "  --top N              collective instances listed in the text output (default 10)\n") +
+        "  --top N              collective instances listed in the text output (default 10)\n"
+        "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
+        "                       paths from LIST's folder)\n") +
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
 
@@ -134,14 +136,20 @@ int ranks(const Args& args) {
     uint64_t top = 10;
     AnalysisArgs analysisArgs;
     std::vector<std::string> files;
+    std::string fileList;
     CommandLine line("ranks", kUsage, true);
     line.flag("--json", &json)
         .option("--align", text(&align))
         .option("--align-tolerance-us", nonNegativeNumber("--align-tolerance-us", &toleranceUs))
         .option("--top", wholeNumber("--top", 1'000'000, &top))
-        .files(&files, 1, SIZE_MAX, "FILE...");
+        .option("--file-list", text(&fileList))
+        .files(&files, 0, SIZE_MAX, "FILE...");
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
+    std::string listError;
+    if (!fileList.empty() && !readFileList(fileList, &files, &listError))
+        return line.usageError(listError);
+    if (files.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
     std::string problem;
     std::optional<AlignRequest> request = parseAlignRequest(align, &problem);
     if (!request) return line.usageError("--align " + problem);
