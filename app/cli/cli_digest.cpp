@@ -36,18 +36,14 @@ namespace strata::cli {
 int digest(const Args& args) {
     std::string dir;
     AnalysisArgs analysisArgs;
-    std::vector<std::string> files;
-    std::string fileList;
+    SetFiles set;
     CommandLine line("digest", kUsage, true);
-    line.option("-o|--output", text(&dir))
-        .option("--file-list", text(&fileList))
-        .files(&files, 0, SIZE_MAX, "FILE...");
+    line.option("-o|--output", text(&dir));
+    set.declare(line);
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
-    std::string listError;
-    if (!fileList.empty() && !readFileList(fileList, &files, &listError))
-        return line.usageError(listError);
-    if (files.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
+    if (const auto exit = set.resolve(line)) return *exit;
+    const std::vector<std::string>& files = set.files();
     if (dir.empty()) return line.usageError("-o DIR is required");
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

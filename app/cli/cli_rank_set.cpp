@@ -98,22 +98,27 @@ bool forEachRankAnalysis(
     });
 }
 
-bool readFileList(const std::string& list, std::vector<std::string>* files, std::string* error) {
-    std::ifstream in(list);
-    if (!in) {
-        *error = "cannot read the file list " + list;
-        return false;
+void SetFiles::declare(CommandLine& line) {
+    line.option("--file-list", text(&list_)).files(&files_, 0, SIZE_MAX, "FILE...");
+}
+
+std::optional<int> SetFiles::resolve(const CommandLine& line) {
+    if (!list_.empty()) {
+        std::ifstream in(list_);
+        if (!in) return line.usageError("cannot read the file list " + list_);
+        const std::filesystem::path folder = std::filesystem::path(list_).parent_path();
+        for (std::string entry; std::getline(in, entry);) {
+            while (!entry.empty() &&
+                   (entry.back() == '\r' || entry.back() == ' ' || entry.back() == '\t'))
+                entry.pop_back();
+            const size_t first = entry.find_first_not_of(" \t");
+            if (first == std::string::npos || entry[first] == '#') continue;
+            const std::filesystem::path p(entry.substr(first));
+            files_.push_back(p.is_absolute() ? p.string() : (folder / p).string());
+        }
     }
-    const std::filesystem::path folder = std::filesystem::path(list).parent_path();
-    for (std::string line; std::getline(in, line);) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-            line.pop_back();
-        const size_t first = line.find_first_not_of(" \t");
-        if (first == std::string::npos || line[first] == '#') continue;
-        const std::filesystem::path p(line.substr(first));
-        files->push_back(p.is_absolute() ? p.string() : (folder / p).string());
-    }
-    return true;
+    if (files_.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
+    return std::nullopt;
 }
 
 std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks) {

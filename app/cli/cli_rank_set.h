@@ -35,10 +35,21 @@ bool forEachRankAnalysis(
     const char* command, const std::vector<std::string>& files, const AnalysisArgs& args,
     const std::function<void(size_t, const RankIdentity&, const TraceAnalysis&)>& use);
 
-// The files a --file-list LIST names (one per line; blank lines and lines starting with '#'
-// skipped; a relative path is taken from LIST's folder) appended to `files`. False, with why in
-// *error, when LIST cannot be read.
-bool readFileList(const std::string& list, std::vector<std::string>* files, std::string* error);
+// The FILEs of a command over a set: given as arguments and/or named in --file-list LIST (one per
+// line; blank lines and lines starting with '#' skipped; a relative path taken from LIST's
+// folder), for sets too large for a command line.
+class SetFiles {
+public:
+    void declare(CommandLine& line);
+    // After line.parse(): LIST's files added to the arguments; the exit code of a usage error
+    // when LIST cannot be read or no file is given at all.
+    std::optional<int> resolve(const CommandLine& line);
+    const std::vector<std::string>& files() const { return files_; }
+
+private:
+    std::vector<std::string> files_;
+    std::string list_;
+};
 
 // Indices by rank label (then by position): the order the per-rank rows print in.
 std::vector<size_t> byRank(const std::vector<RankDigest>& digests);

@@ -135,21 +135,17 @@ int ranks(const Args& args) {
     double toleranceUs = double(AlignRequest::kDefaultTolerance) / 1000.0;
     uint64_t top = 10;
     AnalysisArgs analysisArgs;
-    std::vector<std::string> files;
-    std::string fileList;
+    SetFiles set;
     CommandLine line("ranks", kUsage, true);
     line.flag("--json", &json)
         .option("--align", text(&align))
         .option("--align-tolerance-us", nonNegativeNumber("--align-tolerance-us", &toleranceUs))
-        .option("--top", wholeNumber("--top", 1'000'000, &top))
-        .option("--file-list", text(&fileList))
-        .files(&files, 0, SIZE_MAX, "FILE...");
+        .option("--top", wholeNumber("--top", 1'000'000, &top));
+    set.declare(line);
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
-    std::string listError;
-    if (!fileList.empty() && !readFileList(fileList, &files, &listError))
-        return line.usageError(listError);
-    if (files.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
+    if (const auto exit = set.resolve(line)) return *exit;
+    const std::vector<std::string>& files = set.files();
     std::string problem;
     std::optional<AlignRequest> request = parseAlignRequest(align, &problem);
     if (!request) return line.usageError("--align " + problem);

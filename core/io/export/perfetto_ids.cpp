@@ -19,6 +19,10 @@ int32_t sortIndex(int64_t v) {
 
 } // namespace
 
+int32_t setPartSortBase(size_t i) {
+    return int32_t(std::min<size_t>(i, 1000) * 2'000'000);
+}
+
 int64_t PerfettoIds::freshPid() {
     while (usedPid_.count(nextPid_)) ++nextPid_;
     usedPid_[nextPid_] = 1;

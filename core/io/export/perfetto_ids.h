@@ -52,6 +52,10 @@ struct PerfettoIdSpace {
     int64_t nextPid = 0x40000000, nextTid = 0x40000000;
 };
 
+// The first sort index of the i-th trace of a file of several: the traces' processes stay in
+// their order (a trace's take at most 1,000,000 + its highest device).
+int32_t setPartSortBase(size_t i);
+
 class PerfettoIds {
 public:
     explicit PerfettoIds(const Trace& trace);

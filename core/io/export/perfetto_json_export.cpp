@@ -459,9 +459,7 @@ PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>&
     bool done = true;
     for (size_t i = 0; i < parts.size() && done; ++i) {
         if (!parts[i].trace) continue;
-        // Sort indices keep the parts in order: a part's processes take at most 1,000,000 + its
-        // highest device.
-        const int32_t sortBase = int32_t(std::min<size_t>(i, 1000) * 2'000'000);
+        const int32_t sortBase = setPartSortBase(i);
         Writer w(*parts[i].trace, out, options, r, file, space, parts[i].label + ": ", sortBase);
         done = w.events(-parts[i].offset); // absolute, in the reference rank's clock
     }

@@ -66,9 +66,7 @@ TraceSetMerger::TraceSetMerger(const std::vector<PerfettoExportPart>& parts) {
         p.offset = parts[i].offset;
         p.label = parts[i].label + ": ";
         p.index = uint32_t(i);
-        // The export's sort bases (perfetto_json_export.cpp): the parts stay in order.
-        const int32_t sortBase = int32_t(std::min<size_t>(i, 1000) * 2'000'000);
-        p.ids = std::make_unique<PerfettoIds>(*p.trace, space, p.label, sortBase);
+        p.ids = std::make_unique<PerfettoIds>(*p.trace, space, p.label, setPartSortBase(i));
         parts_.push_back(std::move(p));
     }
 }
@@ -418,7 +416,6 @@ std::shared_ptr<const Trace> shiftMergedParts(const Trace& merged, MergeLayout& 
 LoadResult mergeTraceSet(const std::vector<PerfettoExportPart>& parts, const std::string& name,
                          MergeLayout* layout) {
     LoadResult r;
-    r.format = "strata-set";
     try {
         r.trace = TraceSetMerger(parts).run(layout);
     } catch (const std::bad_alloc&) {
