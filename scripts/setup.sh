@@ -11,6 +11,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   xvfb xauth fonts-dejavu-core
+  openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@ endforeach()
 strata_add_qtest(tst_trace_diff SOURCES tst_trace_diff.cpp analysis_trace_fixture.h LIBS strata_core)
 
 # strata-cli summary on hand-made fixtures (tests/data/analysis/*.json), errors and usage.
-strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp LIBS strata_core)
+strata_add_qtest(tst_cli_summary SOURCES tst_cli_summary.cpp process_run.h LIBS strata_core)
 target_compile_definitions(tst_cli_summary PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
 add_dependencies(tst_cli_summary strata-cli)
 

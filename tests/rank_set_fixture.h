@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -55,6 +57,34 @@ inline void writeShifted(const std::string& in, const std::string& out, int64_t 
         e["ts"] = ts + shiftUs;
     }
     writeJson(j, out);
+}
+
+// The eight PARAM DLRM ranks of ../shared/traces/multirank/param-dlrm, by name (none where the
+// folder is absent).
+inline std::vector<std::string> dlrmFiles() {
+    const std::filesystem::path dir =
+        std::filesystem::path(STRATA_SHARED_TRACES) / "multirank" / "param-dlrm";
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("worker", 0) == 0 && name.size() > 5 &&
+            name.compare(name.size() - 5, 5, ".json") == 0)
+            out.push_back(e.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// The start and end (µs, as in the file) of the first NCCL kernel of a Kineto JSON rank.
+inline std::pair<int64_t, int64_t> firstCollective(const std::string& path) {
+    const nlohmann::json j = readJson(path);
+    std::pair<int64_t, int64_t> best{INT64_MAX, 0};
+    for (const nlohmann::json& e : j["traceEvents"])
+        if (e.value("cat", "") == "kernel" && e["name"].get<std::string>().find("nccl") == 0 &&
+            e["ts"].get<int64_t>() < best.first)
+            best = {e["ts"].get<int64_t>(), e["ts"].get<int64_t>() + e["dur"].get<int64_t>()};
+    return best;
 }
 
 // A hand-made Kineto JSON rank: kernels on its own device (= its rank), CPU annotations.

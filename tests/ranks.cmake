@@ -7,7 +7,8 @@ strata_add_qtest(tst_rank_digest SOURCES tst_rank_digest.cpp rank_set_fixture.h 
 strata_add_qtest(tst_cross_rank SOURCES tst_cross_rank.cpp rank_set_fixture.h LIBS strata_core)
 strata_add_qtest(tst_ranks_dlrm SOURCES tst_ranks_dlrm.cpp rank_set_fixture.h LIBS strata_core
                  LABELS real_traces)
-strata_add_qtest(tst_cli_ranks SOURCES tst_cli_ranks.cpp rank_set_fixture.h LIBS strata_core)
+strata_add_qtest(tst_cli_ranks SOURCES tst_cli_ranks.cpp rank_set_fixture.h process_run.h
+                 LIBS strata_core)
 target_compile_definitions(tst_cli_ranks PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
 add_dependencies(tst_cli_ranks strata-cli)
 
@@ -32,3 +33,15 @@ if(TARGET strata_app_gui)
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   set_tests_properties(tst_ranks_window PROPERTIES TIMEOUT 300)
 endif()
+
+# mpirun -n 1..3 strata-cli ranks --mpi against the single-process report (app/cli/cli_mpi.h):
+# built and run where MPI was found; skips, saying so, otherwise.
+strata_add_qtest(tst_cli_mpi SOURCES tst_cli_mpi.cpp rank_set_fixture.h process_run.h LIBS strata_core
+                 LABELS "mpi;real_traces")
+target_compile_definitions(tst_cli_mpi PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>"
+                           STRATA_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+if(STRATA_HAVE_MPI)
+  target_compile_definitions(tst_cli_mpi PRIVATE STRATA_HAVE_MPI=1)
+endif()
+add_dependencies(tst_cli_mpi strata-cli)
+set_tests_properties(tst_cli_mpi PROPERTIES TIMEOUT 300)

@@ -1,8 +1,10 @@
 // strata-cli over several FILEs (the ranks of a job): `ranks` (text and JSON, the options and
 // its refusals), `summary`, `gaps` and `stats` with a row per rank and their whole, and `export`
 // of a set. The set is the hand-made straggler set of tst_cross_rank (figures worked out there).
+#include "process_run.h"
 #include "rank_set_fixture.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -17,24 +19,10 @@ using namespace strata::test;
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using CliRun = ProcessRun;
 
 CliRun runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(STRATA_CLI), args);
-    CliRun r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return runProcess(QStringLiteral(STRATA_CLI), args);
 }
 
 QJsonObject runJson(const QStringList& args) {
@@ -81,6 +69,7 @@ private slots:
     void exportSet();
     void exportSetRefusals();
     void digestsReduceLikeTraces();
+    void digestOfUnreadableFile();
 };
 
 void TstCliRanks::ranksJson() {
@@ -148,11 +137,27 @@ void TstCliRanks::ranksErrors() {
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--align expects auto, time, collectives or step:NAME, got 'sideways'"),
              r.err.constData());
+    // A file that cannot be read is an error row; the others are reported.
     r = runCli(QStringList{"ranks", set[0], dir.filePath("missing.json")});
-    QCOMPARE(r.exitCode, 1);
+    QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.contains("strata-cli ranks: ") && r.err.contains("missing.json"),
              r.err.constData());
+    QVERIFY2(r.out.contains("1 ranks; ") &&
+                 r.out.contains("1 file not reduced:\n  " + dir.filePath("missing.json").toUtf8()),
+             r.out.constData());
+    const QJsonObject j =
+        runJson(QStringList{"ranks", "--json", dir.filePath("missing.json"), set[1], set[2]});
+    QCOMPARE(j["ranks"].toArray().size(), 2);
+    const QJsonArray errors = j["errors"].toArray();
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors[0].toObject()["file"].toString(), dir.filePath("missing.json"));
+    // None readable: no report, exit 1.
+    r = runCli({"ranks", dir.filePath("missing.json")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.out.isEmpty());
     r = runCli({"ranks"});
+    QCOMPARE(r.exitCode, 2);
+    r = runCli(QStringList{"ranks", "--mpi", "--threads", "2"} + set);
     QCOMPARE(r.exitCode, 2);
 }
 
@@ -342,9 +347,61 @@ void TstCliRanks::digestsReduceLikeTraces() {
     f.write(text);
     f.close();
     const CliRun newer = runCli(QStringList{"ranks"} + digests);
-    QCOMPARE(newer.exitCode, 1);
+    QCOMPARE(newer.exitCode, 0); // the other three reported
     QVERIFY2(newer.err.contains(QFileInfo(digests[0]).fileName().toUtf8()), newer.err.constData());
-    QVERIFY2(newer.err.contains("99"), newer.err.constData());
+    QVERIFY2(newer.err.contains("version 99 is newer than this build reads (1)"),
+             newer.err.constData());
+    QVERIFY(newer.out.startsWith("3 ranks; "));
+}
+
+// A trace that cannot be read gets a digest holding its error, written where its digest would be
+// (exit 1): the reduce over the digests reports it as an error row with the load's own words.
+void TstCliRanks::digestOfUnreadableFile() {
+    QTemporaryDir dir;
+    const QStringList set = writeSet(dir);
+    const QString bad = dir.filePath("bad.json");
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a trace");
+    f.close();
+    const QString out = dir.filePath("digests");
+    const CliRun made = runCli({"digest", "-o", out, set[0], bad});
+    QCOMPARE(made.exitCode, 1);
+    QVERIFY2(made.err.contains("bad.json: line 1, byte 0: expected '{' or '['"),
+             made.err.constData());
+    const QString badDigest = out + "/bad.json.digest.json";
+    QVERIFY(QFile::exists(badDigest));
+    const QJsonObject j =
+        runJson({"ranks", "--json", out + "/worker3.json.digest.json", badDigest});
+    QCOMPARE(j["ranks"].toArray().size(), 1);
+    const QJsonArray errors = j["errors"].toArray();
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors[0].toObject()["file"].toString(), bad); // the trace, as for the ranks
+    QVERIFY2(errors[0].toObject()["error"].toString().startsWith(bad + ": line 1, byte 0: "),
+             qPrintable(errors[0].toObject()["error"].toString()));
+    // The same error row as over the traces themselves.
+    const QJsonObject direct = runJson({"ranks", "--json", set[0], bad});
+    QCOMPARE(direct["errors"].toArray(), errors);
+
+    // A trace cut off before its first event loads (leniently) with nothing in it: no rank.
+    const QString cut = dir.filePath("cut.json");
+    QFile c(cut);
+    QVERIFY(c.open(QIODevice::WriteOnly));
+    c.write("{\"traceEvents\": [");
+    c.close();
+    const QJsonObject withCut = runJson({"ranks", "--json", "--threads", "1", set[0], cut});
+    QCOMPARE(withCut["ranks"].toArray().size(), 1);
+    QVERIFY2(withCut["errors"].toArray()[0].toObject()["error"].toString().startsWith(
+                 cut + ": no event could be read: nothing to digest"),
+             qPrintable(withCut["errors"].toArray()[0].toObject()["error"].toString()));
+
+    // Two traces of one name in two folders: refused before either digest overwrites the other.
+    QVERIFY(QDir(dir.path()).mkdir("other"));
+    QVERIFY(QFile::copy(set[0], dir.filePath("other/" + QFileInfo(set[0]).fileName())));
+    const CliRun twice = runCli({"digest", "--threads", "1", "-o", out, set[0],
+                                 dir.filePath("other/" + QFileInfo(set[0]).fileName())});
+    QCOMPARE(twice.exitCode, 2);
+    QVERIFY2(twice.err.contains("their digests would overwrite each other"), twice.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TstCliRanks)

@@ -1,5 +1,7 @@
 // strata-cli summary end to end on small hand-made traces (tests/data/analysis/). Every expected
 // number below is computed by hand in the comments (and agrees with expected_summary.py).
+#include "process_run.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,26 +11,11 @@
 
 namespace {
 
-struct CliRun {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using CliRun = strata::test::ProcessRun;
 
 CliRun runCli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(STRATA_CLI), QStringList{QStringLiteral("summary")} + args);
-    CliRun r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return strata::test::runProcess(QStringLiteral(STRATA_CLI),
+                                    QStringList{QStringLiteral("summary")} + args);
 }
 
 QString fixture(const char* name) {

@@ -26,28 +26,9 @@ namespace {
 
 constexpr int64_t kUs = 1000; // ns
 
-std::vector<std::string> dlrmFiles() {
-    const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
-    std::vector<std::string> out;
-    for (const QString& f : dir.entryList({"worker*.json"}, QDir::Files, QDir::Name))
-        out.push_back(dir.filePath(f).toStdString());
-    return out;
-}
-
 #define REQUIRE_DLRM(files)                                                                        \
     const std::vector<std::string> files = dlrmFiles();                                            \
     if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
-
-// The start (µs, as in the file) of rank r's first NCCL kernel, and its end.
-std::pair<int64_t, int64_t> firstCollective(const std::string& path) {
-    const nlohmann::json j = readJson(path);
-    std::pair<int64_t, int64_t> best{INT64_MAX, 0};
-    for (const nlohmann::json& e : j["traceEvents"])
-        if (e.value("cat", "") == "kernel" && e["name"].get<std::string>().find("nccl") == 0 &&
-            e["ts"].get<int64_t>() < best.first)
-            best = {e["ts"].get<int64_t>(), e["ts"].get<int64_t>() + e["dur"].get<int64_t>()};
-    return best;
-}
 
 } // namespace
 

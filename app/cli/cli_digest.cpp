@@ -7,11 +7,10 @@
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
-#include "analysis/rank_digest_json.h"
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace {
@@ -24,6 +23,8 @@ const std::string kUsage =
     "clock hints, collectives and per-step GPU busy and idle by cause. `strata-cli ranks` takes\n"
     "digests as it takes traces.\n"
     "  -o, --output DIR     the folder the digests go to (made when absent)\n"
+    "  --threads N          traces loaded at a time (default: one per core; a batch job's\n"
+    "                       CPUs, e.g. $SLURM_CPUS_PER_TASK)\n"
     "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
     "                       paths from LIST's folder)\n"
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
@@ -38,13 +39,23 @@ int digest(const Args& args) {
     AnalysisArgs analysisArgs;
     SetFiles set;
     CommandLine line("digest", kUsage, true);
-    line.option("-o|--output", text(&dir));
+    uint64_t threads = 0;
+    line.option("-o|--output", text(&dir))
+        .option("--threads", wholeNumber("--threads", 1024, &threads));
     set.declare(line);
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
     if (const auto exit = set.resolve(line)) return *exit;
     const std::vector<std::string>& files = set.files();
     if (dir.empty()) return line.usageError("-o DIR is required");
+    std::map<std::string, std::string> named; // a digest's name: the file it is of
+    for (const std::string& f : files) {
+        const std::string name = std::filesystem::path(f).filename().string();
+        const auto [at, fresh] = named.emplace(name, f);
+        if (!fresh && at->second != f)
+            return line.usageError("two FILEs are named " + name + " (" + at->second + ", " + f +
+                                   "): their digests would overwrite each other");
+    }
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) {
@@ -52,23 +63,37 @@ int digest(const Args& args) {
                      ec.message().c_str());
         return 1;
     }
-    const auto digests = digestFiles("digest", files, analysisArgs.settings);
-    if (!digests) return 1;
+    TraceSetOptions load;
+    load.threads = unsigned(threads);
+    load.load.oneThread = threads == 1;
+    const std::vector<DigestOutcome> outcomes =
+        digestEach("digest", files, analysisArgs.settings, load);
+    int exit = 0;
     for (size_t i = 0; i < files.size(); ++i) {
         const std::string out =
             (std::filesystem::path(dir) /
              (std::filesystem::path(files[i]).filename().string() + ".digest.json"))
                 .string();
-        const std::string text = rankDigestToText((*digests)[i]) + "\n";
+        // A file that did not digest gets its error in its place, for the reduce to report.
+        const std::string text =
+            digestOutcomeToJson(outcomes[i], files[i])
+                .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
+            "\n";
         std::ofstream f(out, std::ios::binary);
         if (!f.write(text.data(), std::streamsize(text.size())) || !f.flush()) {
             std::fprintf(stderr, "strata-cli digest: cannot write %s\n", terminalSafe(out).c_str());
             return 1;
         }
+        if (!outcomes[i].digest) {
+            std::fprintf(stderr, "strata-cli digest: %s (its error written to %s)\n",
+                         terminalSafe(outcomes[i].error).c_str(), terminalSafe(out).c_str());
+            exit = 1;
+            continue;
+        }
         std::printf("%s -> %s (%zu bytes)\n", terminalSafe(files[i]).c_str(),
                     terminalSafe(out).c_str(), text.size());
     }
-    return 0;
+    return exit;
 }
 
 } // namespace strata::cli

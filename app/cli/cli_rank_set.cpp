@@ -14,16 +14,20 @@
 namespace strata::cli {
 
 bool forEachTrace(const char* command, const std::vector<std::string>& files,
-                  const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use) {
+                  const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use,
+                  const TraceSetOptions& options) {
     std::vector<std::string> errors(files.size());
-    loadTraceSet(files, [&](size_t i, LoadResult& r) {
-        if (!r.ok()) {
-            errors[i] = r.error ? r.error->toString() : files[i] + ": cannot load";
-            return;
-        }
-        use(i, r.trace);
-        r.trace.reset();
-    });
+    loadTraceSet(
+        files,
+        [&](size_t i, LoadResult& r) {
+            if (!r.ok()) {
+                errors[i] = r.error ? r.error->toString() : files[i] + ": cannot load";
+                return;
+            }
+            use(i, r.trace);
+            r.trace.reset();
+        },
+        options);
     bool ok = true;
     for (const std::string& e : errors) {
         if (e.empty()) continue;
@@ -35,58 +39,71 @@ bool forEachTrace(const char* command, const std::vector<std::string>& files,
 
 namespace {
 
-// The text of a rank digest `strata-cli digest` wrote (a small JSON file with the format's
-// version key), or nullopt for anything else (a trace).
-std::optional<std::string> digestText(const std::string& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec || size > (16u << 20)) return std::nullopt;
-    std::ifstream f(path, std::ios::binary);
-    std::string text(size, '\0');
-    if (!f.read(text.data(), std::streamsize(size))) return std::nullopt;
-    if (text.find("\"strata_rank_digest\"") == std::string::npos) return std::nullopt;
-    return text;
+DigestOutcome failed(std::string error) {
+    DigestOutcome o;
+    o.error = std::move(error);
+    return o;
 }
 
 } // namespace
 
-std::optional<std::vector<RankDigest>> digestFiles(const char* command,
-                                                   const std::vector<std::string>& files,
-                                                   const AnalysisSettings& settings) {
-    std::vector<RankDigest> digests(files.size());
+std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std::string>& files,
+                                      const AnalysisSettings& settings,
+                                      const TraceSetOptions& options) {
+    std::vector<DigestOutcome> outcomes(files.size());
     std::vector<std::string> traces;
     std::vector<size_t> which;
-    bool ok = true;
     for (size_t i = 0; i < files.size(); ++i) {
-        const std::optional<std::string> text = digestText(files[i]);
-        if (!text) {
+        std::optional<DigestOutcome> read = readDigestFile(files[i]);
+        if (!read) {
             traces.push_back(files[i]);
             which.push_back(i);
             continue;
         }
-        std::string error;
-        std::optional<RankDigest> d = rankDigestFromText(*text, &error);
-        if (!d) {
-            std::fprintf(stderr, "strata-cli %s: %s: not a digest this build reads: %s\n", command,
-                         terminalSafe(files[i]).c_str(), terminalSafe(error).c_str());
-            ok = false;
-            continue;
-        }
-        if (d->gapThreshold != settings.gapThreshold || d->stepPrefix != settings.stepPrefix)
+        outcomes[i] = std::move(*read);
+        const std::optional<RankDigest>& d = outcomes[i].digest;
+        if (d && (d->gapThreshold != settings.gapThreshold || d->stepPrefix != settings.stepPrefix))
             std::fprintf(
                 stderr,
                 "strata-cli %s: warning: %s was digested with a gap threshold of %lld ns "
                 "and step name '%s': its figures follow those, not the options given\n",
                 command, terminalSafe(files[i]).c_str(), static_cast<long long>(d->gapThreshold),
                 terminalSafe(d->stepPrefix.empty() ? "ProfilerStep#" : d->stepPrefix).c_str());
-        digests[i] = std::move(*d);
     }
-    ok &= forEachTrace(command, traces, [&](size_t k, const std::shared_ptr<const Trace>& t) {
-        const TraceAnalysis analysis(t, settings);
-        digests[which[k]] = digestTrace(analysis, traces[k], int64_t(which[k]));
-    });
-    if (!ok) return std::nullopt;
-    return digests;
+    std::vector<std::string> errors(traces.size());
+    try {
+        loadTraceSet(
+            traces,
+            [&](size_t k, LoadResult& r) {
+                if (!r.ok()) {
+                    errors[k] = r.error ? r.error->toString() : traces[k] + ": cannot load";
+                    return;
+                }
+                if (r.trace->sliceCount() == 0) { // truncated early, or not a profile
+                    errors[k] = traces[k] + ": no event could be read: nothing to digest";
+                    if (!r.trace->warnings().empty())
+                        errors[k] += " (" + r.trace->warnings().front() + ")";
+                    return;
+                }
+                try {
+                    const TraceAnalysis analysis(r.trace, settings);
+                    outcomes[which[k]].digest = digestTrace(analysis, traces[k], int64_t(which[k]));
+                } catch (const std::exception& e) {
+                    errors[k] = traces[k] + ": cannot digest: " + e.what();
+                }
+                r.trace.reset();
+            },
+            options);
+    } catch (const std::exception& e) { // a load that threw (out of memory): the rest not loaded
+        for (size_t k = 0; k < traces.size(); ++k)
+            if (!outcomes[which[k]].digest && errors[k].empty())
+                errors[k] = traces[k] + ": cannot load: " + e.what();
+    }
+    for (size_t k = 0; k < traces.size(); ++k)
+        if (!errors[k].empty()) outcomes[which[k]] = failed(errors[k]);
+    for (size_t i = 0; i < files.size(); ++i)
+        if (!outcomes[i].digest && outcomes[i].file.empty()) outcomes[i].file = files[i];
+    return outcomes;
 }
 
 bool forEachRankAnalysis(

@@ -6,7 +6,9 @@
 
 #include "analysis/analysis_settings.h"
 #include "analysis/rank_digest.h"
+#include "analysis/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
+#include "io/trace_set_loader.h"
 #include "model/trace.h"
 
 #include <functional>
@@ -20,14 +22,16 @@ namespace strata::cli {
 // Calls use(i, trace) for every files[i] (from the loading threads, several at once). False
 // after printing "strata-cli COMMAND: <the load error>" for every file that did not load.
 bool forEachTrace(const char* command, const std::vector<std::string>& files,
-                  const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use);
+                  const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use,
+                  const TraceSetOptions& options = {});
 
-// The digests of `files` (analysis/rank_digest.h) in the order of `files`: a trace is loaded
-// and digested, a digest `strata-cli digest` wrote is read (a warning when it was made with other
-// settings); nullopt after printing why one did not load or read.
-std::optional<std::vector<RankDigest>> digestFiles(const char* command,
-                                                   const std::vector<std::string>& files,
-                                                   const AnalysisSettings& settings);
+// Every file's outcome, in the order of `files`: a trace is loaded (`options`: loads at a time)
+// and digested, a digest `strata-cli digest` wrote is read (a warning on stderr when it was made
+// with other settings), and one it wrote for a file it could not read gives that file's error.
+// Never throws for a file: what fails is that file's error.
+std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std::string>& files,
+                                      const AnalysisSettings& settings,
+                                      const TraceSetOptions& options = {});
 
 // Calls use(i, its rank, its analysis) for every files[i] (from the loading threads), the
 // analysis over the range `args` gives (from each trace's own start). False as forEachTrace.

@@ -3,6 +3,7 @@
 // per step the straggler and its delay, per collective instance who arrived last and how long
 // the others waited; as tables or (--json) one JSON object (core/analysis/cross_rank_json.h).
 #include "cli_commands.h"
+#include "cli_mpi.h"
 #include "cli_options.h"
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
@@ -24,10 +25,14 @@ const std::string kUsage =
     std::string(
         "usage: strata-cli ranks [--json] [--align auto|time|collectives|step:NAME]\n"
         "                        [--align-tolerance-us N] [--top N] [--gap-threshold-us N]\n"
-        "                        [--step-name PREFIX] [--file-list LIST] FILE...\n"
+        "                        [--step-name PREFIX] [--threads N] [--mpi]\n"
+        "                        [--file-list LIST] FILE...\n"
+        "       mpirun -n N strata-cli ranks --mpi [OPTIONS] FILE...\n"
         "\n"
         "The traces of one distributed job (a file per rank), aligned on one timeline; a FILE\n"
-        "may also be the digest `strata-cli digest` made of a rank's trace:\n"
+        "may also be the digest `strata-cli digest` made of a rank's trace. A file that cannot\n"
+        "be read is an error row of the report (and said on stderr), the others are reported;\n"
+        "the exit status is 1 only when no file could be:\n"
         "  --json               one JSON object: ranks, alignment, steps, collectives, warnings\n"
         "  --align METHOD       auto (default): the common time base when the collectives line\n"
         "                       up under it, else the collectives; time: the traces' time base\n"
@@ -38,7 +43,11 @@ const std::string kUsage =
         "                       for auto to keep it (default 50)\n"
         "  --top N              collective instances listed in the text output (default 10)\n"
         "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
-        "                       paths from LIST's folder)\n") +
+        "                       paths from LIST's folder)\n"
+        "  --threads N          traces loaded at a time (default: one per core)\n"
+        "  --mpi                under mpirun: the processes share the files (largest first, the\n"
+        "                       next to whichever finishes; one at a time each, on one core),\n"
+        "                       the first reduces and prints\n") +
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
 
@@ -125,6 +134,12 @@ void printCollectives(const CrossRankReport& r, size_t top) {
                     dur(c->lateBy).c_str(), dur(c->maxWait).c_str(), terminalSafe(c->step).c_str());
 }
 
+void printErrors(const std::vector<std::string>& errors) {
+    if (errors.empty()) return;
+    std::printf("\n%zu file%s not reduced:\n", errors.size(), errors.size() == 1 ? "" : "s");
+    for (const std::string& e : errors) std::printf("  %s\n", terminalSafe(e).c_str());
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -134,32 +149,67 @@ int ranks(const Args& args) {
     std::string align = "auto";
     double toleranceUs = double(AlignRequest::kDefaultTolerance) / 1000.0;
     uint64_t top = 10;
+    uint64_t threads = 0;
+    bool mpi = false;
     AnalysisArgs analysisArgs;
     SetFiles set;
     CommandLine line("ranks", kUsage, true);
     line.flag("--json", &json)
         .option("--align", text(&align))
         .option("--align-tolerance-us", nonNegativeNumber("--align-tolerance-us", &toleranceUs))
-        .option("--top", wholeNumber("--top", 1'000'000, &top));
+        .option("--top", wholeNumber("--top", 1'000'000, &top))
+        .option("--threads", wholeNumber("--threads", 1024, &threads))
+        .flag("--mpi", &mpi);
     set.declare(line);
     analysisArgs.declareSettings(line);
     if (const auto exit = line.parse(args)) return *exit;
     if (const auto exit = set.resolve(line)) return *exit;
+    if (mpi && !mpiBuilt())
+        return line.usageError("--mpi: this strata-cli was built without MPI (Open MPI's "
+                               "libopenmpi-dev was not found when it was configured)");
     const std::vector<std::string>& files = set.files();
     std::string problem;
     std::optional<AlignRequest> request = parseAlignRequest(align, &problem);
     if (!request) return line.usageError("--align " + problem);
     request->tolerance = TimeNs(std::llround(std::min(toleranceUs, 1e12) * 1000.0));
 
-    const auto digests = digestFiles("ranks", files, analysisArgs.settings);
-    if (!digests) return 1;
+    if (mpi && threads)
+        return line.usageError("--threads with --mpi: each process digests one file at a time on "
+                               "one core; run a process per core (mpirun -n CORES)");
+    TraceSetOptions load;
+    load.threads = mpi ? 1 : unsigned(threads);
+    load.load.oneThread = load.threads == 1;
+    std::vector<DigestOutcome> outcomes;
+    if (mpi) {
+        std::optional<std::vector<DigestOutcome>> gathered =
+            mpiDigestEach("ranks", files, analysisArgs.settings, load);
+        if (!gathered) return 0; // not the first process: its share handed in
+        outcomes = std::move(*gathered);
+    } else {
+        outcomes = digestEach("ranks", files, analysisArgs.settings, load);
+    }
+    std::vector<RankDigest> digests;
+    std::vector<std::string> errors;
+    nlohmann::json errorRows = nlohmann::json::array();
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        if (outcomes[i].digest) {
+            digests.push_back(std::move(*outcomes[i].digest));
+            continue;
+        }
+        errors.push_back(outcomes[i].error);
+        const std::string& file = outcomes[i].file.empty() ? files[i] : outcomes[i].file;
+        errorRows.push_back({{"file", file}, {"error", outcomes[i].error}});
+        std::fprintf(stderr, "strata-cli ranks: %s\n", terminalSafe(errors.back()).c_str());
+    }
+    if (digests.empty()) return 1;
     std::vector<RankDigest> sorted;
-    for (size_t i : byRank(*digests)) sorted.push_back((*digests)[i]);
+    for (size_t i : byRank(digests)) sorted.push_back(std::move(digests[i]));
     const CrossRankReport report = crossRank(sorted, *request);
     if (json) {
-        std::printf("%s\n", crossRankToJson(report)
-                                .dump(1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                .c_str());
+        nlohmann::json j = crossRankToJson(report);
+        j["errors"] = std::move(errorRows);
+        std::printf("%s\n",
+                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
         return 0;
     }
     std::printf("%zu ranks; ", report.ranks.size());
@@ -167,6 +217,7 @@ int ranks(const Args& args) {
     printRanks(report);
     printSteps(report);
     printCollectives(report, top);
+    printErrors(errors);
     return 0;
 }
 

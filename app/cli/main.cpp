@@ -36,8 +36,8 @@ const Command kCommands[] = {
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},
     {"ranks", strata::cli::ranks,
-     "ranks [--json] [--align auto|time|collectives|step:NAME] FILE|DIGEST...   the ranks of a job "
-     "aligned: offsets, stragglers, collective waits"},
+     "ranks [--json] [--align auto|time|collectives|step:NAME] [--mpi] FILE|DIGEST...   the ranks "
+     "of a job aligned: offsets, stragglers, collective waits (--mpi: under mpirun)"},
     {"digest", strata::cli::digest,
      "digest [--gap-threshold-us N] [--step-name P] -o DIR FILE...   each trace's rank digest "
      "(for ranks)"},

@@ -1,5 +1,7 @@
 #include "analysis/rank_digest_json.h"
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace strata {
@@ -223,6 +225,44 @@ std::optional<RankDigest> rankDigestFromText(std::string_view text, std::string*
         return std::nullopt;
     }
     return rankDigestFromJson(j, error);
+}
+
+json digestOutcomeToJson(const DigestOutcome& outcome, const std::string& file) {
+    if (outcome.digest) return rankDigestToJson(*outcome.digest);
+    return {{"strata_rank_digest", RankDigest::kVersion},
+            {"file", outcome.file.empty() ? file : outcome.file},
+            {"error", outcome.error}};
+}
+
+DigestOutcome digestOutcomeFromJson(const json& j, const std::string& source) {
+    DigestOutcome o;
+    if (j.is_object() && j.contains("error") && j["error"].is_string()) {
+        o.error = j["error"].get<std::string>();
+        if (j.contains("file") && j["file"].is_string()) o.file = j["file"].get<std::string>();
+        return o;
+    }
+    std::string error;
+    o.digest = rankDigestFromJson(j, &error);
+    if (!o.digest) o.error = source + ": not a digest this build reads: " + error;
+    return o;
+}
+
+std::optional<DigestOutcome> readDigestFile(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec || size > (16u << 20)) return std::nullopt;
+    std::ifstream f(path, std::ios::binary);
+    std::string text(size, '\0');
+    if (!f.read(text.data(), std::streamsize(size))) return std::nullopt;
+    if (text.find("\"strata_rank_digest\"") == std::string::npos) return std::nullopt;
+    const json j = json::parse(text, nullptr, false);
+    if (!j.is_discarded()) return digestOutcomeFromJson(j, path);
+    DigestOutcome o;
+    std::string error;
+    rankDigestFromText(text, &error); // says where the syntax breaks
+    o.error = path + ": not a digest this build reads: " + error;
+    o.file = path;
+    return o;
 }
 
 } // namespace strata

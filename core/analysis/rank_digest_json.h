@@ -27,4 +27,24 @@ std::optional<RankDigest> rankDigestFromJson(const nlohmann::json& json, std::st
 // The same from text (a JSON syntax error is said with its byte offset).
 std::optional<RankDigest> rankDigestFromText(std::string_view text, std::string* error);
 
+// One file of a set reduced to its rank digest, or why it could not be ("FILE: why") and which
+// file that was (the trace a digest of its error names; empty: the one asked for).
+struct DigestOutcome {
+    std::optional<RankDigest> digest;
+    std::string error;
+    std::string file;
+};
+
+// An outcome as `strata-cli digest` writes it: the digest's JSON, or for a file that did not
+// digest {"strata_rank_digest": 1, "file": FILE, "error": "FILE: why"}, so that a reduce elsewhere
+// reports that file with the load's own words. Read back with `source` (where the JSON came
+// from) naming a document that is neither.
+nlohmann::json digestOutcomeToJson(const DigestOutcome& outcome, const std::string& file);
+DigestOutcome digestOutcomeFromJson(const nlohmann::json& json, const std::string& source);
+
+// What `path` holds when it is a file `strata-cli digest` wrote (a JSON file of at most 16 MB
+// with the version key): its digest, the error it holds, or why it does not read (a newer
+// version, a broken document); nullopt for any other file (a trace).
+std::optional<DigestOutcome> readDigestFile(const std::string& path);
+
 } // namespace strata

@@ -33,8 +33,9 @@ struct LoadResult {
 struct LoadOptions {
     // Called now and then with the fraction of input consumed (0..1); return false to cancel.
     std::function<bool(double)> progress;
-    // The .strata reader reads large files on two threads; true keeps it on the calling thread
-    // (comparisons, machines shared with other work).
+    // The .strata reader reads large files on two threads, the JSON reader splits a file on a
+    // thread of its own; true keeps either on the calling thread (a process per core under MPI,
+    // machines shared with other work).
     bool oneThread = false;
     // For timer arrays and .sections files: the section names (a .npy has none; given names
     // override the file's) and the SM clock rate in Hz (> 0 overrides the file's).

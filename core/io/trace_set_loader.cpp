@@ -12,10 +12,6 @@
 
 namespace strata {
 
-namespace {
-
-// The order in which the files are handed out: largest first (unreadable sizes count as 0 and
-// go last; the load then says what is wrong with them).
 std::vector<size_t> largestFirst(const std::vector<std::string>& paths) {
     std::vector<uintmax_t> size(paths.size(), 0);
     for (size_t i = 0; i < paths.size(); ++i) {
@@ -29,8 +25,6 @@ std::vector<size_t> largestFirst(const std::vector<std::string>& paths) {
                      [&](size_t a, size_t b) { return size[a] > size[b]; });
     return order;
 }
-
-} // namespace
 
 void loadTraceSet(const std::vector<std::string>& paths,
                   const std::function<void(size_t, LoadResult&)>& use,

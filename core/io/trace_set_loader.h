@@ -19,6 +19,10 @@ struct TraceSetOptions {
     unsigned threads = 0; // loads at a time; 0: one per core
 };
 
+// The order in which a set's files are handed out: their indices, the largest file first (one
+// whose size cannot be read counts as 0 and goes last: its load then says what is wrong).
+std::vector<size_t> largestFirst(const std::vector<std::string>& paths);
+
 // Calls use(i, result) for every paths[i], from the loading threads (several at once: `use` must
 // be safe to call concurrently for different i). An exception from `use` or a load stops the
 // others at their next file and is rethrown here.

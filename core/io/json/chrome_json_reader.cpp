@@ -235,7 +235,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
 LoadResult readChromeJson(const std::string& path, const LoadOptions& options) {
     JsonInput in;
     if (!in.openFile(path)) return fail(path, 0, 0, in.error());
-    return readStream(in, path, options, /*threaded=*/true);
+    return readStream(in, path, options, /*threaded=*/!options.oneThread);
 }
 
 LoadResult readChromeJsonBuffer(std::string_view data, const std::string& name,
