@@ -170,6 +170,10 @@ private:
     // A set's load into the workspace's ranks (main_window_ranks.cpp).
     void installRanks(RankSetLoad loaded, bool add);
     void onRanksMerged();
+    // A set of digests: the report page in the middle, the Ranks dock on its Steps map.
+    void showDigestSet();
+    // Rank `index`'s own trace in a new window, or said when it is not here.
+    void openRankTrace(size_t index);
     void installComparison(const std::vector<LoadResult>& results, const QStringList& paths,
                            qint64 ms);
     void onComparisonMerged();
@@ -202,6 +206,8 @@ private:
     QWidget* loadingPage_ = nullptr;
     QLabel* loadingLabel_ = nullptr;
     QProgressBar* loadingBar_ = nullptr;
+    // A set of ranks known by their digests (no timeline): what it is and what to do.
+    QLabel* digestPage_ = nullptr;
     TimelineView* timeline_ = nullptr;
     DetailsPanel* details_ = nullptr;
     RangePanel* range_ = nullptr;

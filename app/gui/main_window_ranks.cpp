@@ -3,7 +3,9 @@
 // off the GUI thread with progress and Cancel; the set is shown as one timeline and the Ranks dock.
 #include "main_window.h"
 
+#include "analysis/rank_digest_json.h"
 #include "io/trace_reader.h"
+#include "model/time_text.h"
 #include "ranks/ranks_panel.h"
 #include "timeline/timeline_view.h"
 #include "workspace/analyses.h"
@@ -12,6 +14,7 @@
 #include "workspace/trace_comparison.h"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -52,6 +55,11 @@ QStringList expandFolders(const QStringList& paths) {
     return files;
 }
 
+// A digest `strata-cli digest` wrote opens as a set of ranks even alone.
+bool isDigest(const QString& path) {
+    return readDigestFile(path.toStdString()).has_value();
+}
+
 QString loadErrors(const QStringList& errors) {
     return (errors.size() == 1
                 ? QObject::tr("1 file of the set could not be opened and was left out:\n")
@@ -71,6 +79,14 @@ void MainWindow::createSetJobs() {
     });
     connect(workspace_->ranks(), &RankSet::merged, this, &MainWindow::onRanksMerged);
     connect(workspace_->ranks(), &RankSet::mergeFailed, this, &MainWindow::showError);
+    connect(findChild<RanksPanel*>(), &RanksPanel::rankTraceRequested, this,
+            &MainWindow::openRankTrace);
+    digestPage_ = new QLabel(this);
+    digestPage_->setObjectName(QStringLiteral("digestPage"));
+    digestPage_->setAlignment(Qt::AlignCenter);
+    digestPage_->setWordWrap(true);
+    digestPage_->setTextFormat(Qt::RichText);
+    stack_->addWidget(digestPage_);
     connect(workspace_->comparison(), &TraceComparison::merged, this,
             &MainWindow::onComparisonMerged);
 }
@@ -88,7 +104,7 @@ void MainWindow::openFiles(const QStringList& paths, bool add) {
         showError(tr("No trace file in %1").arg(paths.join(QStringLiteral(", "))));
         return;
     }
-    if (files.size() == 1 && !add) {
+    if (files.size() == 1 && !add && !isDigest(files.front())) {
         openFile(files.front());
         return;
     }
@@ -111,7 +127,7 @@ void MainWindow::openFiles(const QStringList& paths, bool add) {
 
 bool MainWindow::openFilesSync(const QStringList& paths, QString* error) {
     const QStringList files = expandFolders(paths);
-    if (files.size() == 1) return openFileSync(files.front(), error);
+    if (files.size() == 1 && !isDigest(files.front())) return openFileSync(files.front(), error);
     JobControl control;
     RankSetLoad loaded = loadRankSet(files, workspace_->analyses()->settings(), control);
     if (loaded.ranks.empty()) {
@@ -147,6 +163,55 @@ void MainWindow::installRanks(RankSetLoad loaded, bool add) {
     else
         ranks->setRanks(std::move(loaded.ranks), loaded.ms);
     showDock(findChild<RanksPanel*>());
+    if (ranks->fromDigests()) showDigestSet();
+}
+
+void MainWindow::showDigestSet() {
+    RankSet* ranks = workspace_->ranks();
+    const QString name = rankCount(ranks->ranks().size());
+    size_t reachable = 0;
+    for (const SetRank& r : ranks->ranks()) reachable += QFileInfo::exists(r.path) ? 1 : 0;
+    QString stragglers;
+    for (const CrossRankStep& s : ranks->report().steps)
+        if (s.straggler)
+            stragglers += tr("<br>%1: %2, %3 late")
+                              .arg(QString::fromStdString(s.name).toHtmlEscaped(),
+                                   ranks->label(*s.straggler).toHtmlEscaped(),
+                                   QString::fromStdString(formatDuration(s.delay)));
+    digestPage_->setText(
+        tr("<h3>%1 from their digests</h3><p>The job's ranks as <i>strata-cli digest</i> reduced "
+           "them where they ran: the Ranks dock shows their alignment, the rank × step map with "
+           "the stragglers marked and the collectives the others waited at.</p>"
+           "<p><b>Stragglers</b>%2</p><p>Double-click a rank (or its cell of the map) to open its "
+           "trace in a new window: %3 of the %4 traces the digests name are reachable from "
+           "here.</p>")
+            .arg(name, stragglers.isEmpty() ? tr(": none") : stragglers)
+            .arg(reachable)
+            .arg(ranks->ranks().size()));
+    if (workspace_->current()) workspace_->remove(workspace_->currentId()); // nothing stale
+    if (auto* panel = findChild<RanksPanel*>()) {
+        panel->tabs()->setCurrentIndex(1); // Steps
+        // No timeline to share the window with: the map gets most of it.
+        if (QDockWidget* dock = dockOf(panel))
+            resizeDocks({dock}, {height() * 2 / 3}, Qt::Vertical);
+    }
+    stack_->setCurrentWidget(digestPage_);
+    const QString folder = QFileInfo(ranks->ranks().front().path).absolutePath();
+    setWindowTitle(tr("%1 (digests) of %2 \u2014 Strata").arg(name, QFileInfo(folder).fileName()));
+    updateStatus();
+}
+
+void MainWindow::openRankTrace(size_t index) {
+    RankSet* ranks = workspace_->ranks();
+    if (index >= ranks->ranks().size()) return;
+    const QString path = ranks->ranks()[index].path;
+    if (!QFileInfo::exists(path)) {
+        showError(tr("The trace of %1 is not reachable from here: %2. Copy it here (or mount its "
+                     "folder) and try again, or open it where it lies.")
+                      .arg(ranks->label(index), path));
+        return;
+    }
+    openWindow(path, options_);
 }
 
 void MainWindow::onRanksMerged() {

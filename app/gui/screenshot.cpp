@@ -184,6 +184,16 @@ int runScreenshot(const ScreenshotOptions& o) {
     settleEvents(100);
     if (!o.sectionsTab.isEmpty()) return screenshotSections(w, o);
     if (!o.dock.isEmpty()) return screenshotDock(w, o);
+    if (w.workspace()->ranks()->fromDigests()) { // the job's report: no trace, the window
+        const QPixmap shot = w.grab();
+        if (shot.isNull() || !shot.save(o.output, "PNG")) {
+            std::fprintf(stderr, "strata: cannot write the screenshot to %s\n",
+                         qPrintable(o.output));
+            return 1;
+        }
+        std::printf("opened %zu rank digests\n", w.workspace()->ranks()->ranks().size());
+        return 0;
+    }
     if (!w.trace()) {
         std::fprintf(stderr, "strata: %s holds no trace to show (give --sections-tab)\n",
                      qPrintable(o.trace));

@@ -180,7 +180,16 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     connect(ranks_, &RankSet::changed, this, &RanksPanel::refresh);
     connect(align_, &QComboBox::activated, this, &RanksPanel::chooseAlignment);
     connect(rankTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        if (i.column() == 2) editOffset(sourceRow(rankTable_, i));
+        if (!ranks_->fromDigests() && i.column() == 2) {
+            editOffset(sourceRow(rankTable_, i));
+        } else if (ranks_->fromDigests()) {
+            if (const RankRow* r = rankModel_->rowAt(sourceRow(rankTable_, i)))
+                emit rankTraceRequested(r->index);
+        }
+    });
+    connect(stepMap_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
+        if (!ranks_->fromDigests()) return;
+        if (const std::optional<size_t> rank = mapRankAt(e->pos())) emit rankTraceRequested(*rank);
     });
     connect(rankTable_, &QWidget::customContextMenuRequested, this, &RanksPanel::rankMenu);
     connect(collectiveTable_, &QTableView::clicked, this,
@@ -243,6 +252,9 @@ void RanksPanel::refresh() {
             text += QStringLiteral("<br>⚠ ") + QString::fromStdString(w).toHtmlEscaped();
         for (const std::string& w : report.warnings)
             text += QStringLiteral("<br>⚠ ") + QString::fromStdString(w).toHtmlEscaped();
+        if (ranks_->fromDigests())
+            text += tr("<br>From the ranks' digests (strata-cli digest): no trace is loaded. "
+                       "Double-click a rank or a cell of the step map to open that rank's trace.");
         alignment_->setText(text);
     }
     fillAlignChoices();
@@ -345,16 +357,33 @@ void RanksPanel::rankMenu(const QPoint& at) {
     if (!r) return;
     const size_t index = r->index;
     QMenu menu(this);
-    menu.addAction(tr("Set Offset…"), this, [this, row] { editOffset(row); });
+    const bool onTimeline = !ranks_->fromDigests();
+    menu.addAction(tr("Set Offset…"), this, [this, row] { editOffset(row); })
+        ->setEnabled(onTimeline);
     menu.addAction(tr("Collapse on the Timeline"), this,
-                   [this, index] { ranks_->requestCollapse(index, true); });
+                   [this, index] { ranks_->requestCollapse(index, true); })
+        ->setEnabled(onTimeline);
     menu.addAction(tr("Expand on the Timeline"), this,
-                   [this, index] { ranks_->requestCollapse(index, false); });
+                   [this, index] { ranks_->requestCollapse(index, false); })
+        ->setEnabled(onTimeline);
+    menu.addAction(tr("Open Its Trace in a New Window"), this,
+                   [this, index] { emit rankTraceRequested(index); });
     menu.addSeparator();
     QAction* remove = menu.addAction(tr("Remove %1").arg(r->label), this,
                                      [this, index] { ranks_->removeRank(index); });
     remove->setEnabled(ranks_->ranks().size() > 1);
     menu.exec(rankTable_->viewport()->mapToGlobal(at));
+}
+
+std::optional<size_t> RanksPanel::mapRankAt(const QPoint& pos) const {
+    const CrossRankReport& report = ranks_->report();
+    if (report.steps.empty() || !stepMap_->axisRect()->rect().contains(pos)) return std::nullopt;
+    const double y = stepMap_->yAxis->pixelToCoord(pos.y());
+    const double x = stepMap_->xAxis->pixelToCoord(pos.x());
+    if (y < -0.5 || x < -0.5 || x >= double(report.steps.size()) - 0.5) return std::nullopt;
+    const size_t rank = size_t(std::lround(y));
+    if (rank >= report.ranks.size()) return std::nullopt;
+    return rank;
 }
 
 void RanksPanel::showCollective(int row) {

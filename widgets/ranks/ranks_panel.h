@@ -12,7 +12,10 @@
 //                wait; a click zooms every rank to that instance and shows per rank how long it
 //                waited.
 // With a range selected, Steps and Collectives list what lies in it. Every figure is the
-// cross-rank report's (core/analysis/cross_rank.h), the one strata-cli ranks prints.
+// cross-rank report's (core/analysis/cross_rank.h), the one strata-cli ranks prints. For a set
+// opened from digests (a cluster's job, RankSet::fromDigests) a double-click on a rank's row or
+// on a cell of the map asks for that rank's trace (rankTraceRequested), as the rank's context
+// menu does for any set.
 #include "analysis/gap_causes.h"
 #include "workspace/trace_panel.h"
 
@@ -78,6 +81,12 @@ public:
     void showCollective(int row);
     // The offset of rank `index` set by hand (the same as editing it in the table).
     void setOffset(size_t index, TimeNs offset);
+    // The rank the map's cell at `pos` (the plot's pixels) is the row of, if any.
+    std::optional<size_t> mapRankAt(const QPoint& pos) const;
+
+signals:
+    // The user asked to see rank `index`'s own trace (RankSet::ranks()[index].path).
+    void rankTraceRequested(size_t index);
 
 protected:
     void selectedRangeChanged(std::optional<TimeRange> r) override;

@@ -1,9 +1,11 @@
 #include "rank_set.h"
 
 #include "analyses.h"
+#include "analysis/rank_digest_json.h"
 #include "io/trace_set_loader.h"
 #include "merged_set.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 
@@ -26,6 +28,17 @@ RankDigest digestOf(const std::shared_ptr<const Trace>& trace, const QString& pa
     return digestTrace(TraceAnalysis(trace, settings), path.toStdString(), int64_t(index));
 }
 
+// The trace a digest names: as written when it is there (an absolute path, or relative to where
+// the digest was made and the window was started), else beside the digest file.
+QString tracePathOf(const RankDigest& digest, const QString& digestPath) {
+    const QString named = QString::fromStdString(digest.file);
+    if (QFileInfo(named).isAbsolute() || QFileInfo::exists(named))
+        return QFileInfo(named).absoluteFilePath();
+    const QString beside = QFileInfo(digestPath).dir().filePath(named);
+    return QFileInfo::exists(beside) ? QFileInfo(beside).absoluteFilePath()
+                                     : QFileInfo(named).absoluteFilePath();
+}
+
 } // namespace
 
 QString rankCount(size_t n) {
@@ -36,30 +49,45 @@ RankSetLoad loadRankSet(const QStringList& paths, const AnalysisSettings& settin
                         JobControl& control) {
     QElapsedTimer clock;
     clock.start();
+    std::vector<SetRank> loaded(size_t(paths.size()));
+    std::vector<QString> errors(size_t(paths.size()));
+    // Digests are read as they are; the traces loaded and digested.
     std::vector<std::string> files;
-    for (const QString& p : paths) files.push_back(p.toStdString());
-    std::vector<SetRank> loaded(files.size());
-    std::vector<QString> errors(files.size());
+    std::vector<size_t> which;
+    for (size_t i = 0; i < size_t(paths.size()); ++i) {
+        std::optional<DigestOutcome> read = readDigestFile(paths[qsizetype(i)].toStdString());
+        if (!read) {
+            files.push_back(paths[qsizetype(i)].toStdString());
+            which.push_back(i);
+        } else if (read->digest) {
+            loaded[i].path = tracePathOf(*read->digest, paths[qsizetype(i)]);
+            loaded[i].digest = std::move(*read->digest);
+            loaded[i].fromDigest = true;
+        } else {
+            errors[i] = QString::fromStdString(read->error);
+        }
+    }
     std::atomic<size_t> done{0};
     TraceSetOptions options;
     options.load.progress = [&control](double) { return !control.cancelled(); };
     loadTraceSet(
         files,
-        [&](size_t i, LoadResult& r) {
+        [&](size_t k, LoadResult& r) {
+            const size_t i = which[k];
             if (r.ok()) {
                 loaded[i].path = paths[qsizetype(i)];
                 loaded[i].digest = digestOf(r.trace, paths[qsizetype(i)], i, settings);
                 loaded[i].trace = std::move(r.trace);
             } else if (!control.cancelled()) {
                 errors[i] = QString::fromStdString(r.error ? r.error->toString()
-                                                           : files[i] + ": cannot load");
+                                                           : files[k] + ": cannot load");
             }
             control.setProgress(double(++done) / double(files.size()));
         },
         options);
     RankSetLoad out;
-    for (size_t i = 0; i < files.size(); ++i) {
-        if (loaded[i].trace) out.ranks.push_back(std::move(loaded[i]));
+    for (size_t i = 0; i < loaded.size(); ++i) {
+        if (loaded[i].trace || loaded[i].fromDigest) out.ranks.push_back(std::move(loaded[i]));
         if (!errors[i].isEmpty()) out.errors << errors[i];
     }
     out.ms = clock.elapsed();
@@ -70,6 +98,10 @@ RankSet::RankSet(Workspace* workspace)
     : QObject(workspace), workspace_(workspace), merge_(new JobRunner(this)),
       digest_(new JobRunner(this)) {
     connect(workspace_->analyses(), &Analyses::settingsChanged, this, &RankSet::redigest);
+}
+
+bool RankSet::fromDigests() const {
+    return std::any_of(ranks_.begin(), ranks_.end(), [](const SetRank& r) { return r.fromDigest; });
 }
 
 QString RankSet::label(size_t i) const {
@@ -140,7 +172,7 @@ void RankSet::clear() {
 }
 
 void RankSet::redigest() {
-    if (ranks_.empty()) return;
+    if (ranks_.empty() || fromDigests()) return; // digests keep the settings they were made with
     struct Input {
         std::shared_ptr<const Trace> trace;
         QString path;
@@ -200,7 +232,7 @@ void RankSet::update(bool sameTracks) {
     for (const SetRank& r : ranks_) digests.push_back(r.digest);
     report_ = crossRank(digests, request_);
     emit changed();
-    if (ranks_.empty()) {
+    if (ranks_.empty() || fromDigests()) {
         merge_->cancel();
         return;
     }

@@ -4,10 +4,11 @@
 // (core/analysis/cross_rank.h: the same one strata-cli ranks prints) and the set shown as one
 // trace (core/io/export/trace_set_merge.h: the ranks shifted by their offsets, each a group of
 // tracks "rank 3 · host: python", "rank 3 · host: GPU 0"), which becomes the workspace's current
-// trace, so that the timeline and every dock show the set. Adding or removing a rank, another
-// alignment method or an offset edited by hand recompute the report at once (it reads the
-// digests) and the merged trace off the GUI thread. The digests follow the analysis settings
-// (the gap threshold, the step name): they are made again when those change.
+// trace, so that the timeline and every dock show the set. A set of digests (strata-cli digest)
+// is the report alone: no trace is read, the settings they were made with hold. Adding or removing
+// a rank, another alignment method or an offset edited by hand recompute the report at once (it
+// reads the digests) and the merged trace off the GUI thread. The digests follow the analysis
+// settings (the gap threshold, the step name): they are made again when those change.
 //
 // Memory: once merged, the ranks' own traces are let go (the window holds the set once, not
 // twice). Another alignment moves the merged trace's parts (shiftMergedParts: no file is read);
@@ -30,10 +31,14 @@ struct SetRank {
     QString path;
     std::shared_ptr<const Trace> trace; // null once merged (read again from `path` when needed)
     RankDigest digest;
+    // Known by the digest `strata-cli digest` made (a cluster's job): `path` is the trace the
+    // digest names (found beside the digest when the name is relative), which may not be here.
+    bool fromDigest = false;
 };
 
 // The set's files loaded on all cores (io/trace_set_loader.h) and each digested on the thread
-// that loaded it; a file that did not load is said in `errors` ("file: why") and left out.
+// that loaded it, a digest `strata-cli digest` wrote read as it is; a file that did not load (a
+// digest that holds an error) is said in `errors` ("file: why") and left out.
 struct RankSetLoad {
     std::vector<SetRank> ranks;
     QStringList errors;
@@ -60,6 +65,9 @@ public:
     // A time of the report (from its origin) on the merged trace's clock.
     TimeNs traceTime(TimeNs fromOrigin) const { return report_.origin + fromOrigin; }
     bool merging() const { return merge_->isRunning(); }
+    // A set known by digests (SetRank::fromDigest; a cluster's job reduced where it ran): the
+    // report and the Ranks dock only, no merged timeline; a rank's trace opens on its own.
+    bool fromDigests() const;
 
     // The window now shows this set; `loadMs`: how long it took to load (the status bar's).
     void setRanks(std::vector<SetRank> ranks, qint64 loadMs = 0);
