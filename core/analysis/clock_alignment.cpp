@@ -78,13 +78,18 @@ void collectiveOffsets(const std::vector<RankDigest>& ranks, const CollectiveMat
         const Offsets known = a.offsets; // aligned in earlier rounds
         // diffs[r][q]: aligned end on q minus r's own end, per shared instance.
         std::map<size_t, std::map<size_t, std::vector<TimeNs>>> diffs;
-        for (const MatchedCollective& m : match.instances)
+        std::vector<const CollectiveMember*> anchors; // the instance's members aligned already
+        for (const MatchedCollective& m : match.instances) {
+            anchors.clear();
+            for (const CollectiveMember& q : m.members)
+                if (known[q.rank]) anchors.push_back(&q);
+            if (anchors.empty()) continue;
             for (const CollectiveMember& r : m.members) {
                 if (known[r.rank]) continue;
-                for (const CollectiveMember& q : m.members)
-                    if (known[q.rank])
-                        diffs[r.rank][q.rank].push_back(end(q) + *known[q.rank] - end(r));
+                for (const CollectiveMember* q : anchors)
+                    diffs[r.rank][q->rank].push_back(end(*q) + *known[q->rank] - end(r));
             }
+        }
         for (auto& [r, byPartner] : diffs) {
             const std::vector<TimeNs>* best = nullptr;
             for (const auto& [q, d] : byPartner)
