@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   xvfb xauth fonts-dejavu-core
   openmpi-bin libopenmpi-dev
+  dpkg-dev desktop-file-utils appstream
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,4 +1,5 @@
 // strata-cli: the headless front door, one subcommand per file (cli_commands.h), listed below.
+#include "build_info.h"
 #include "cli_commands.h"
 
 #include <cstdio>
@@ -53,7 +54,8 @@ const Command kCommands[] = {
 void usage(FILE* out) {
     std::fprintf(out, "usage: strata-cli COMMAND [ARGS...]\n\ncommands:\n");
     for (const auto& c : kCommands) std::fprintf(out, "  %s\n", c.help);
-    std::fprintf(out, "\nstrata-cli COMMAND --help for a command's options.\n");
+    std::fprintf(out, "\nstrata-cli COMMAND --help for a command's options; strata-cli --version "
+                      "[--verbose] for what this build is.\n");
 }
 
 } // namespace
@@ -69,7 +71,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (name == "--version") {
-        std::printf("strata-cli %s\n", STRATA_VERSION);
+        const bool verbose = argc > 2 && std::strcmp(argv[2], "--verbose") == 0;
+        std::printf("%s\n%s", strata::versionLine("strata-cli").c_str(),
+                    verbose ? strata::buildDetails().c_str() : "");
         return 0;
     }
     for (const auto& c : kCommands) {

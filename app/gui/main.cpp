@@ -1,5 +1,6 @@
 // strata: the GUI. `strata [FILE...]` opens a file, or several (a folder) as the ranks of one job,
 // in one window; `strata --screenshot OUT.png ... FILE...` renders one window to a PNG and exits.
+#include "build_info.h"
 #include "launch_mode.h"
 #include "main_window.h"
 #include "quit_on_signal.h"
@@ -8,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QIcon>
 #include <cstdio>
 #include <cstring>
@@ -33,6 +35,62 @@ const char* const kDescription =
     "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
     "--range 200:450 (microseconds), --range 0.5s:0.75s.";
 
+// strata's command line: the options of every mode.
+struct CommandLine {
+    QCommandLineParser parser;
+    const strata::ScreenshotCommandLine shot;
+    const strata::LaunchModeOptions launchOpts;
+    const QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QStringLiteral("Compare two runs: the first FILE is the baseline, the second the "
+                       "candidate (with --screenshot too).")};
+    const QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Print the version and exit.")};
+    const QCommandLineOption verbose{
+        QStringLiteral("verbose"),
+        QStringLiteral("With --version: the versions of Qt, the CUDA toolkit (CUPTI), MPI and "
+                       "the trace formats this build uses.")};
+
+    CommandLine() {
+        parser.setApplicationDescription(QString::fromLatin1(kDescription));
+        parser.addHelpOption();
+        parser.addOption(version);
+        parser.addOption(verbose);
+        shot.addTo(parser);
+        parser.addOptions(launchOpts.all());
+        parser.addOption(compare);
+        parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
+                                     QStringLiteral("[FILE...]"));
+    }
+};
+
+// --help and --version are answered without a display: before the QApplication (which needs a
+// platform plugin) is made.
+bool printsOnly(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* o : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(argv[i], o) == 0) return true;
+    return false;
+}
+
+void nameApplication() {
+    QCoreApplication::setOrganizationName(QStringLiteral("Strata"));
+    QCoreApplication::setApplicationName(QStringLiteral("strata"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+}
+
+int printOnly(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    nameApplication();
+    CommandLine line;
+    line.parser.process(app); // --help prints and exits here
+    std::printf("%s\n", strata::versionLine("strata").c_str());
+    if (line.parser.isSet(line.verbose))
+        std::printf("Qt %s (built with %s)\n%s", qVersion(), QT_VERSION_STR,
+                    strata::buildDetails().c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -46,32 +104,25 @@ int main(int argc, char** argv) {
             for (int j = i + 1; j < argc; ++j) afterDashes << QString::fromLocal8Bit(argv[j]);
             break;
         }
+    if (printsOnly(qtArgc, argv)) return printOnly(qtArgc, argv);
     QApplication app(qtArgc, argv);
-    QApplication::setOrganizationName(QStringLiteral("Strata"));
-    QApplication::setApplicationName(QStringLiteral("strata"));
-    QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    nameApplication();
     strata::initResources();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/strata/strata.png")));
     // SIGTERM, SIGINT, SIGHUP: close as File > Quit does, stopping a running program and keeping
     // its run record and console log, then exit with 128 + the signal.
     strata::quitOnSignals();
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QString::fromLatin1(kDescription));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const strata::ScreenshotCommandLine shot;
-    shot.addTo(parser);
-    const strata::LaunchModeOptions launchOpts;
-    parser.addOptions(launchOpts.all());
-    const QCommandLineOption compare(
-        QStringLiteral("compare"),
-        QStringLiteral("Compare two runs: the first FILE is the baseline, the second the "
-                       "candidate (with --screenshot too)."));
-    parser.addOption(compare);
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
-                                 QStringLiteral("[FILE...]"));
+    CommandLine line;
+    QCommandLineParser& parser = line.parser;
+    const strata::ScreenshotCommandLine& shot = line.shot;
+    const strata::LaunchModeOptions& launchOpts = line.launchOpts;
+    const QCommandLineOption& compare = line.compare;
     parser.process(app);
+    if (parser.isSet(line.verbose)) {
+        std::fprintf(stderr, "strata: --verbose goes with --version\n");
+        return 2;
+    }
     const QStringList files = parser.positionalArguments() + afterDashes;
 
     if (parser.isSet(launchOpts.launch)) {

@@ -3,6 +3,7 @@
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
+#include "build_info.h"
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
@@ -28,6 +29,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -79,6 +81,18 @@ void MainWindow::createActions() {
                                [this] { showShortcutHelp(); });
     keys->setShortcuts({QKeySequence(Qt::Key_Question), QKeySequence(Qt::Key_F1)});
     help->addAction(keys);
+    help->addAction(makeAction("actionAbout", tr("&About Strata"), QKeySequence(), [this] {
+        // The same as strata --version --verbose.
+        QString details =
+            QStringLiteral("Qt %1 (built with %2)\n")
+                .arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)) +
+            QString::fromStdString(buildDetails());
+        QMessageBox::about(this, tr("About Strata"),
+                           tr("<h3>%1</h3><p>A trace viewer and profiling front-end for GPU "
+                              "programs.</p><p>%2</p>")
+                               .arg(QString::fromStdString(versionLine("Strata")).toHtmlEscaped(),
+                                    details.toHtmlEscaped().trimmed().replace('\n', "<br>")));
+    }));
     createToolBar();
 }
 
