@@ -62,7 +62,17 @@ if command -v man > /dev/null; then
     check "man -w strata-cli" man -w strata-cli
 fi
 check "the MIME database knows .strata" bash -c 'grep -q "application/x-strata-trace" /usr/share/mime/globs2'
-check "the desktop entry is registered" test -f /usr/share/applications/strata.desktop
+for type in application/x-strata-trace application/x-kineto-trace+json application/gzip; do
+    check "a file manager offers Strata for $type" \
+        bash -c "grep -q '^$type=.*strata.desktop' /usr/share/applications/mimeinfo.cache"
+done
+if command -v xdg-mime > /dev/null; then # what a double-click on a .strata file opens
+    printf 'STRATA' > trace.strata
+    check "xdg-mime: a .strata file is application/x-strata-trace" \
+        bash -c '[ "$(xdg-mime query filetype trace.strata)" = application/x-strata-trace ]'
+    check "xdg-mime: its default application is Strata" \
+        bash -c '[ "$(xdg-mime query default application/x-strata-trace)" = strata.desktop ]'
+fi
 if [ -f /usr/lib/strata/libstrata_collector.so ]; then
     check "installed strata-cli record uses the installed collector" bash -c \
         '/usr/bin/strata-cli record -o rec.strata -- /bin/true 2>&1 | grep -q "/usr/lib/strata/libstrata_collector.so"'
