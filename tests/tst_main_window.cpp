@@ -3,6 +3,7 @@
 // drop. Expected values are read off resources/sample_trace.json (written by
 // resources/make_sample_trace.py) by hand / with python3, not from the program.
 #include "main_window_fixture.h"
+#include "timeline/tracks_area.h"
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -54,7 +55,16 @@ void TestMainWindow::asyncLoad() {
     QCOMPARE(w.trace()->sliceCount(), size_t(212));
     // The sample nests cleanly (durations on the ns grid): no lanes, no warnings.
     QCOMPARE(w.warningsPanel()->count(), 0);
-    QVERIFY2(w.statusText().contains(QStringLiteral("212 slices")), qPrintable(w.statusText()));
+    // 120 "s"/"f" events: 60 flows; the first timestamp 1730000000100 µs, the last end
+    // 1730000002315.889 µs (python3 over the file): a span of 2215.889 µs.
+    QVERIFY2(w.statusText().contains(QStringLiteral("212 slices, 60 flows")),
+             qPrintable(w.statusText()));
+    QVERIFY2(w.statusText().contains(QStringLiteral("span 2.216 ms")), qPrintable(w.statusText()));
+    // The time under the mouse: the tracks' left edge is the trace's start.
+    QWidget* tracks = w.timeline()->findChild<TracksArea*>();
+    QVERIFY(tracks);
+    QTest::mouseMove(tracks, QPoint(0, 5));
+    QTRY_VERIFY2(w.statusText().startsWith(QStringLiteral("at 0 ns")), qPrintable(w.statusText()));
     QVERIFY2(w.statusText().contains(QStringLiteral("loaded in")), qPrintable(w.statusText()));
     QCOMPARE(w.windowTitle(), QStringLiteral("sample_trace.json \u2014 Strata"));
     QVERIFY(w.timeline()->isVisible());

@@ -119,6 +119,13 @@ MainWindow::MainWindow(Options options, QWidget* parent)
                           double(std::max<TimeNs>(1, v.duration()));
         if (px < 1.0) timeline_->zoomToSelection();
     });
+    connect(timeline_, &TimelineView::cursorTimeChanged, this, [this](std::optional<TimeNs> t) {
+        const std::shared_ptr<const Trace> trace = workspace_->current();
+        cursorLabel_->setText(t && trace ? tr("at %1  \u00b7")
+                                               .arg(QString::fromStdString(formatPreciseDuration(
+                                                   *t - trace->bounds().start)))
+                                         : QString());
+    });
     connect(timeline_, &TimelineView::findRequested, this, [this](const QString& text) {
         findBar_->show();
         findBar_->edit()->setText(text);
@@ -254,7 +261,17 @@ void MainWindow::createStatusBar() {
     cancelButton_->hide();
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
     slicesLabel_ = new QLabel(this);
+    slicesLabel_->setToolTip(tr("What the trace holds: slices (CPU and GPU), instants, flows "
+                                "(launch \u2192 kernel and others) and counter samples"));
     loadTimeLabel_ = new QLabel(this);
+    loadTimeLabel_->setToolTip(tr("How long the trace took to open"));
+    spanLabel_ = new QLabel(this);
+    spanLabel_->setToolTip(tr("The trace's span: its first timestamp to its last"));
+    cursorLabel_ = new QLabel(this);
+    cursorLabel_->setObjectName(QStringLiteral("cursorTime"));
+    cursorLabel_->setToolTip(tr("The time under the mouse, from the start of the trace"));
+    cursorLabel_->setMinimumWidth(
+        fontMetrics().horizontalAdvance(QStringLiteral("at 000.000 000 ms")));
     rangeLabel_ = new QLabel(this);
     warningsButton_ = new QToolButton(this);
     warningsButton_->setAutoRaise(true);
@@ -266,6 +283,8 @@ void MainWindow::createStatusBar() {
     statusBar()->addWidget(cancelButton_);
     statusBar()->addPermanentWidget(new ClockNotice(workspace_, nav_, this));
     statusBar()->addPermanentWidget(rangeLabel_);
+    statusBar()->addPermanentWidget(cursorLabel_);
+    statusBar()->addPermanentWidget(spanLabel_);
     statusBar()->addPermanentWidget(slicesLabel_);
     statusBar()->addPermanentWidget(loadTimeLabel_);
     statusBar()->addPermanentWidget(warningsButton_);
@@ -337,8 +356,9 @@ QString MainWindow::errorText() const {
 }
 
 QString MainWindow::statusText() const {
-    return QStringList{slicesLabel_->text(), loadTimeLabel_->text(), warningsButton_->text()}.join(
-        QStringLiteral(" \u00b7 "));
+    return QStringList{cursorLabel_->text(), spanLabel_->text(), slicesLabel_->text(),
+                       loadTimeLabel_->text(), warningsButton_->text()}
+        .join(QStringLiteral(" \u00b7 "));
 }
 
 void MainWindow::updateStatus() {
@@ -346,10 +366,20 @@ void MainWindow::updateStatus() {
     if (!trace) {
         slicesLabel_->setText(tr("No trace"));
         loadTimeLabel_->clear();
+        spanLabel_->clear();
+        cursorLabel_->clear();
         warningsButton_->setText(tr("0 warnings"));
         return;
     }
-    slicesLabel_->setText(tr("%L1 slices").arg(trace->sliceCount()));
+    QStringList held{tr("%L1 slices").arg(trace->sliceCount())};
+    if (trace->instantCount()) held << tr("%L1 instants").arg(trace->instantCount());
+    if (!trace->flows().empty()) held << tr("%L1 flows").arg(trace->flows().size());
+    if (trace->counterSampleCount())
+        held << tr("%L1 counter samples").arg(trace->counterSampleCount());
+    slicesLabel_->setText(held.join(QStringLiteral(", ")));
+    spanLabel_->setText(
+        tr("span %1  \u00b7")
+            .arg(QString::fromStdString(formatDuration(trace->bounds().duration()))));
     loadTimeLabel_->setText(
         tr("\u00b7  loaded in %1  \u00b7")
             .arg(QString::fromStdString(formatPreciseDuration(loadTimeMs() * 1'000'000))));

@@ -225,6 +225,8 @@ private:
     QPushButton* cancelButton_ = nullptr;
     QLabel* slicesLabel_ = nullptr;
     QLabel* loadTimeLabel_ = nullptr;
+    QLabel* spanLabel_ = nullptr;   // the trace's span and what it holds
+    QLabel* cursorLabel_ = nullptr; // the time under the mouse on the timeline
     QToolButton* warningsButton_ = nullptr;
     QLabel* rangeLabel_ = nullptr;
     QStringList recent_;

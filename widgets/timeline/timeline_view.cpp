@@ -123,16 +123,18 @@ void TimelineView::connectParts() {
         }
         selectSlice(slice, false);
     });
-    connect(area_, &TracksArea::hoverChanged, this,
-            [this](std::optional<double> x, std::optional<GapSpan> gap, SliceRef slice) {
-                s_->hoverX = x;
-                const bool gapChanged = gap.has_value() != s_->hoveredGap.has_value() ||
-                                        (gap && (gap->start != s_->hoveredGap->start ||
-                                                 gap->end != s_->hoveredGap->end));
-                s_->hoveredGap = gap;
-                if (gapChanged) area_->update();
-                nav_->setHoveredSlice(workspace_->ref(slice));
-            });
+    connect(
+        area_, &TracksArea::hoverChanged, this,
+        [this](std::optional<double> x, std::optional<GapSpan> gap, SliceRef slice) {
+            s_->hoverX = x;
+            emit cursorTimeChanged(x ? std::optional<TimeNs>(s_->axis.timeForX(*x)) : std::nullopt);
+            const bool gapChanged =
+                gap.has_value() != s_->hoveredGap.has_value() ||
+                (gap && (gap->start != s_->hoveredGap->start || gap->end != s_->hoveredGap->end));
+            s_->hoveredGap = gap;
+            if (gapChanged) area_->update();
+            nav_->setHoveredSlice(workspace_->ref(slice));
+        });
 }
 
 std::vector<SliceRef> TimelineView::cpuSlicesDuring(const Trace& t, TrackId track,

@@ -140,6 +140,8 @@ signals:
     void visibleRangeChanged(strata::TimeRange r);
     // "Find All With This Name" from a slice's menu (the window's find bar answers it).
     void findRequested(const QString& text);
+    // The trace time under the mouse over the tracks (none when it leaves them): the status bar's.
+    void cursorTimeChanged(std::optional<strata::TimeNs> t);
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
