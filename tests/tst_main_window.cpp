@@ -3,6 +3,7 @@
 // drop. Expected values are read off resources/sample_trace.json (written by
 // resources/make_sample_trace.py) by hand / with python3, not from the program.
 #include "main_window_fixture.h"
+#include "style/theme.h"
 #include "timeline/tracks_area.h"
 
 class TestMainWindow : public QObject {
@@ -21,6 +22,7 @@ private slots:
     void detailsKeepEveryDigit();
     void recentFilesPersist();
     void dropOpensFile();
+    void darkTheme();
 };
 
 void TestMainWindow::initTestCase() {
@@ -356,6 +358,28 @@ void TestMainWindow::dropOpensFile() {
     QCOMPARE(w.currentFile(), QFileInfo(copy).absoluteFilePath());
     QCOMPARE(w.recentFiles().value(0), QFileInfo(copy).absoluteFilePath());
     QCOMPARE(w.windowTitle(), QStringLiteral("dropped.json \u2014 Strata"));
+}
+
+// View > Theme: the dark palette darkens the timeline's own surfaces (its background pixel read
+// off a grab); back to the system's, they are the light ones the timeline always had.
+void TestMainWindow::darkTheme() {
+    MainWindow w(testOptions());
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFileSync(kSample));
+    for (const char* name : {"actionTheme_system", "actionTheme_light", "actionTheme_dark"})
+        QVERIFY2(w.action(QString::fromLatin1(name)), name);
+    QWidget* tracks = w.timeline()->findChild<TracksArea*>();
+    const QPoint empty(tracks->width() - 5, tracks->height() - 5); // below every track
+    applyTheme(Theme::Dark);
+    QVERIFY(themeColors().dark);
+    QCOMPARE(tracks->grab().toImage().pixelColor(empty), themeColors().background);
+    QVERIFY(themeColors().background.lightness() < 64);
+    applyTheme(Theme::System);
+    QVERIFY(!themeColors().dark);
+    QCOMPARE(themeColors().background, QColor::fromRgb(0xfffcfcfd));
+    QCOMPARE(tracks->grab().toImage().pixelColor(empty), QColor::fromRgb(0xfffcfcfd));
 }
 
 QTEST_MAIN(TestMainWindow)

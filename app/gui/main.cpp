@@ -6,6 +6,7 @@
 #include "quit_on_signal.h"
 #include "screenshot_options.h"
 #include "strata_resources.h"
+#include "style/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -46,6 +47,10 @@ struct CommandLine {
                        "candidate (with --screenshot too).")};
     const QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")},
                                      QStringLiteral("Print the version and exit.")};
+    const QCommandLineOption theme{
+        QStringLiteral("theme"),
+        QStringLiteral("system, light or dark for this run (View > Theme keeps one)."),
+        QStringLiteral("THEME")};
     const QCommandLineOption verbose{
         QStringLiteral("verbose"),
         QStringLiteral("With --version: the versions of Qt, the CUDA toolkit (CUPTI), MPI and "
@@ -56,6 +61,7 @@ struct CommandLine {
         parser.addHelpOption();
         parser.addOption(version);
         parser.addOption(verbose);
+        parser.addOption(theme);
         shot.addTo(parser);
         parser.addOptions(launchOpts.all());
         parser.addOption(compare);
@@ -123,6 +129,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "strata: --verbose goes with --version\n");
         return 2;
     }
+    strata::Theme theme = strata::savedTheme();
+    if (parser.isSet(line.theme)) {
+        bool ok = false;
+        theme = strata::themeFromName(parser.value(line.theme), &ok);
+        if (!ok) {
+            std::fprintf(stderr, "strata: --theme expects system, light or dark, got '%s'\n",
+                         qPrintable(parser.value(line.theme)));
+            return 2;
+        }
+    }
+    strata::applyTheme(theme);
     const QStringList files = parser.positionalArguments() + afterDashes;
 
     if (parser.isSet(launchOpts.launch)) {

@@ -16,11 +16,13 @@
 #include "profile_controller.h"
 #include "sections/sections_panel.h"
 #include "shortcut_help.h"
+#include "style/theme.h"
 #include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
 #include "workspace/analyses.h"
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -172,6 +174,24 @@ void MainWindow::createEditMenu() {
 
 void MainWindow::createViewMenu() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // Light or dark: the system's, or the one chosen (kept in the settings for the next start).
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    const std::pair<Theme, QString> choices[] = {{Theme::System, tr("Follow the &System")},
+                                                 {Theme::Light, tr("&Light")},
+                                                 {Theme::Dark, tr("&Dark")}};
+    for (const auto& [t, label] : choices) {
+        QAction* a = theme->addAction(label);
+        a->setObjectName(QStringLiteral("actionTheme_") + themeName(t));
+        a->setCheckable(true);
+        a->setChecked(currentTheme() == t);
+        themes->addAction(a);
+        connect(a, &QAction::triggered, this, [t] {
+            applyTheme(t);
+            saveTheme(t);
+        });
+    }
+    view->addSeparator();
     view->addAction(makeAction("actionZoomAll", tr("Zoom to &Whole Trace"), QKeySequence(),
                                [this] { timeline_->zoomToAll(); }));
     view->addAction(makeAction("actionZoomSelection", tr("Zoom to &Selection"), QKeySequence(),

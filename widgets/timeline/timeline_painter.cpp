@@ -1,5 +1,7 @@
 #include "timeline_painter.h"
 
+#include "style/theme.h"
+
 #include "instant_marks.h"
 #include "painter_frame.h"
 
@@ -19,9 +21,6 @@ namespace strata {
 
 namespace {
 
-constexpr QRgb kBackground = 0xfffcfcfd;
-constexpr QRgb kHeaderBand = 0xffeceef1;
-constexpr QRgb kSeparator = 0xffe3e5e8;
 constexpr QRgb kIdleFill = 0xfff7dcd8;
 constexpr QRgb kIdleHatch = 0xffd98a80;
 constexpr QRgb kBusyStrip = 0xffb9c2cc;
@@ -252,7 +251,7 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
         const QRect rc = f.s.spanRect(c.start, c.end, top + 1 + H - hh, hh);
         f.p.fillRect(rc.intersected(QRect(-2, rc.y(), f.w + 4, hh)), QColor::fromRgb(col));
     }
-    f.p.setPen(QColor(90, 90, 90));
+    f.p.setPen(themeColors().mutedText);
     f.pen = 0xff5a5a5a;
     const CounterUnit unit = counterUnit(f.trace.str(track.name));
     f.p.drawText(
@@ -354,9 +353,10 @@ void paintOverlays(Frame& f) {
 } // namespace
 
 void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& size) {
-    p.fillRect(QRect(QPoint(0, 0), size), QColor::fromRgb(kBackground));
+    const ThemeColors colors = themeColors();
+    p.fillRect(QRect(QPoint(0, 0), size), colors.background);
     if (!s.trace) {
-        p.setPen(QColor(120, 120, 120));
+        p.setPen(colors.mutedText);
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QStringLiteral("No trace loaded"));
         return;
     }
@@ -390,7 +390,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         if (top + r.height <= 0) continue;
         switch (r.kind) {
         case TrackRow::Kind::Group: {
-            p.fillRect(QRect(0, top, f.w, r.height), QColor::fromRgb(kHeaderBand));
+            p.fillRect(QRect(0, top, f.w, r.height), colors.headerBand);
             // A rank folded into one row: its GPU's busy and idle under the header.
             const TrackGroup& g = s.layout.groups()[size_t(r.group)];
             if (g.summaryGpu >= 0) {
@@ -424,7 +424,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
             f.pen = 0; // unknown after it
             break;
         }
-        p.fillRect(QRect(0, top + r.height - 1, f.w, 1), QColor::fromRgb(kSeparator));
+        p.fillRect(QRect(0, top + r.height - 1, f.w, 1), colors.separator);
     }
     paintSectionMarkers(p, s, cache_.sections(), f.w, f.h);
     paintOverlays(f);

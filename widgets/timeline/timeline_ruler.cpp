@@ -1,5 +1,7 @@
 #include "timeline_ruler.h"
 
+#include "style/theme.h"
+
 #include "ruler_labels.h"
 #include "timeline_state.h"
 
@@ -19,8 +21,9 @@ TimelineRuler::TimelineRuler(const TimelineState& state, QWidget* parent)
 
 void TimelineRuler::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), QColor(0xf1, 0xf2, 0xf4));
-    p.setPen(QColor(0xc8, 0xcc, 0xd2));
+    const ThemeColors colors = themeColors();
+    p.fillRect(rect(), colors.ruler);
+    p.setPen(colors.rulerLine);
     p.drawLine(0, height() - 1, width(), height() - 1);
     if (!s_.trace) return;
     const TimeRange v = s_.axis.visible();
@@ -31,14 +34,14 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
         p.fillRect(rc, QColor(60, 120, 215, 60));
     }
     if (ticks.minor > 0) {
-        p.setPen(QColor(0xa8, 0xae, 0xb6));
+        p.setPen(colors.rulerTick);
         const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
         for (TimeNs t = (rel0 / ticks.minor) * ticks.minor; t <= rel1; t += ticks.minor) {
             const int x = static_cast<int>(std::lround(s_.axis.xForTime(origin + t)));
             p.drawLine(x, height() - 4, x, height() - 1);
         }
     }
-    p.setPen(QColor(0x40, 0x46, 0x50));
+    p.setPen(colors.rulerText);
     const TimeNs rel0 = v.start - origin, rel1 = v.end - origin;
     TimeNs t = (rel0 / ticks.step) * ticks.step;
     if (t < rel0) t += ticks.step;

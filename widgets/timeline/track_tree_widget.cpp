@@ -1,5 +1,7 @@
 #include "track_tree_widget.h"
 
+#include "style/theme.h"
+
 #include "timeline_state.h"
 
 #include <QHelpEvent>
@@ -31,7 +33,8 @@ int TrackTreeWidget::labelsInView() const {
 
 void TrackTreeWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), QColor(0xf7, 0xf8, 0xfa));
+    const ThemeColors colors = themeColors();
+    p.fillRect(rect(), colors.tree);
     const auto& rows = s_.layout.rows();
     QFont bold = font();
     bold.setBold(true);
@@ -44,7 +47,7 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
         if (top >= height()) break;
         if (top + r.height <= 0) continue;
         if (r.kind == TrackRow::Kind::Group) {
-            p.fillRect(QRect(0, top, width(), r.height), QColor(0xe4, 0xe7, 0xeb));
+            p.fillRect(QRect(0, top, width(), r.height), colors.treeGroup);
             const bool collapsed = s_.layout.collapsed(r.group);
             const TrackGroup& g = s_.layout.groups()[size_t(r.group)];
             QPolygon tri;
@@ -54,10 +57,10 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
             else
                 tri << QPoint(6, cy - 3) << QPoint(16, cy - 3) << QPoint(11, cy + 3);
             p.setPen(Qt::NoPen);
-            p.setBrush(QColor(0x50, 0x58, 0x64));
+            p.setBrush(colors.treeMuted);
             p.drawPolygon(tri);
             p.setFont(bold);
-            p.setPen(QColor(0x20, 0x24, 0x2a));
+            p.setPen(colors.treeText);
             const QRect lr(22, top, width() - 26, TrackLayout::kHeaderHeight);
             const QString label = g.rankLabel.isEmpty() ? r.label : g.rankLabel;
             p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
@@ -67,7 +70,7 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
                 QString gpu = s_.layout.groups()[size_t(g.summaryGpu)].label;
                 if (gpu.startsWith(g.rankPrefix)) gpu = gpu.mid(g.rankPrefix.size());
                 p.setFont(small);
-                p.setPen(QColor(0x50, 0x58, 0x64));
+                p.setPen(colors.treeMuted);
                 const QRect sr(22, top + TrackLayout::kHeaderHeight, width() - 26,
                                TrackLayout::kIdleHeight);
                 p.drawText(sr, Qt::AlignVCenter | Qt::AlignLeft,
@@ -94,22 +97,22 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
                     (r.expanded ? QString() : tr(" — click for %1 SM lanes").arg(r.smLanes));
                 p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
                            p.fontMetrics().elidedText(text, Qt::ElideRight, lr.width()));
-                p.setPen(QColor(0xe0, 0xe2, 0xe6));
+                p.setPen(colors.treeLine);
                 p.drawLine(0, top + r.height - 1, width(), top + r.height - 1);
                 continue;
             }
             const bool idle = r.kind == TrackRow::Kind::DeviceIdle;
             p.setFont(idle ? small : font());
-            p.setPen(idle ? QColor(0xa0, 0x40, 0x38) : QColor(0x30, 0x34, 0x3a));
+            p.setPen(idle ? QColor(0xa0, 0x40, 0x38) : colors.treeText);
             const int h = std::min(r.height, idle ? r.height : TrackLayout::kDepthHeight + 2);
             const QRect lr(24, top, width() - 28, h);
             p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(r.label, Qt::ElideRight, lr.width()));
         }
-        p.setPen(QColor(0xe0, 0xe2, 0xe6));
+        p.setPen(colors.treeLine);
         p.drawLine(0, top + r.height - 1, width(), top + r.height - 1);
     }
-    p.setPen(QColor(0xc8, 0xcc, 0xd2));
+    p.setPen(colors.rulerLine);
     p.drawLine(width() - 1, 0, width() - 1, height());
 }
 
