@@ -2,9 +2,20 @@
 // errors, warnings), the details panel's content and correlated links, recent files, drag and
 // drop. Expected values are read off resources/sample_trace.json (written by
 // resources/make_sample_trace.py) by hand / with python3, not from the program.
+#include "launch/launch_dialog.h"
 #include "main_window_fixture.h"
 #include "style/theme.h"
 #include "timeline/tracks_area.h"
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QSlider>
+#include <QToolButton>
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -23,6 +34,7 @@ private slots:
     void recentFilesPersist();
     void dropOpensFile();
     void darkTheme();
+    void everyControlHasATooltip();
 };
 
 void TestMainWindow::initTestCase() {
@@ -380,6 +392,68 @@ void TestMainWindow::darkTheme() {
     QVERIFY(!themeColors().dark);
     QCOMPARE(themeColors().background, QColor::fromRgb(0xfffcfcfd));
     QCOMPARE(tracks->grab().toImage().pixelColor(empty), QColor::fromRgb(0xfffcfcfd));
+}
+
+// The controls under `root` (buttons, choosers, number and text fields) that say nothing when
+// hovered: no tooltip of their own nor of their action. Qt's own parts are left out.
+QStringList missingTooltips(QWidget* root) {
+    QStringList missing;
+    for (QWidget* c : root->findChildren<QWidget*>()) {
+        const bool control = qobject_cast<QAbstractButton*>(c) || qobject_cast<QComboBox*>(c) ||
+                             qobject_cast<QAbstractSpinBox*>(c) || qobject_cast<QLineEdit*>(c) ||
+                             qobject_cast<QSlider*>(c);
+        if (!control || !c->toolTip().isEmpty()) continue;
+        if (qobject_cast<QAbstractSpinBox*>(c->parentWidget()) ||
+            qobject_cast<QComboBox*>(c->parentWidget()))
+            continue; // the line edit inside a spin box or an editable chooser
+        if (auto* b = qobject_cast<QToolButton*>(c);
+            b && b->defaultAction() && !b->defaultAction()->toolTip().isEmpty())
+            continue;
+        // Qt's own parts: a table's corner, a tab bar's scroll arrows, a field's clear button,
+        // a dock's float and close buttons, a dialog's standard buttons.
+        const QString cls = QString::fromLatin1(c->metaObject()->className());
+        if (c->objectName().startsWith(QLatin1String("qt_")) || cls == "QTableCornerButton" ||
+            cls == "QLineEditIconButton" || c->objectName() == "ScrollLeftButton" ||
+            c->objectName() == "ScrollRightButton" ||
+            qobject_cast<QDockWidget*>(c->parentWidget()) ||
+            qobject_cast<QDialogButtonBox*>(c->parentWidget()))
+            continue;
+        QString name = cls;
+        if (!c->objectName().isEmpty()) name += QLatin1Char('#') + c->objectName();
+        if (auto* b = qobject_cast<QAbstractButton*>(c))
+            name += QLatin1String(" '") + b->text() + "'";
+        for (QWidget* p = c->parentWidget(); p && p != root; p = p->parentWidget())
+            if (!p->objectName().isEmpty() && !p->objectName().startsWith(QLatin1String("qt_"))) {
+                name += QLatin1String(" in ") + p->objectName();
+                break;
+            }
+        missing << name;
+    }
+    for (const QString& m : missing) qWarning("no tooltip: %s", qPrintable(m));
+    return missing;
+}
+
+// Every control says what it does when hovered: the window and its docks with a trace, with the
+// ranks of a job (the Ranks dock), with two runs compared (the Compare dock), and the Launch
+// dialog.
+void TestMainWindow::everyControlHasATooltip() {
+    MainWindow w(testOptions());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFileSync(kSample));
+    QCOMPARE(missingTooltips(&w), QStringList());
+    QVERIFY(w.openComparisonSync(kSample, kSample));
+    QCOMPARE(missingTooltips(&w), QStringList());
+    const QDir dlrm(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+    QStringList ranks;
+    for (const QString& f : dlrm.entryList({"worker*.json"}, QDir::Files, QDir::Name))
+        ranks << dlrm.filePath(f);
+    if (ranks.size() == 8) {
+        QVERIFY(w.openFilesSync(ranks));
+        QCOMPARE(missingTooltips(&w), QStringList());
+    }
+    LaunchDialog dialog(&w);
+    QCOMPARE(missingTooltips(&dialog), QStringList());
 }
 
 QTEST_MAIN(TestMainWindow)

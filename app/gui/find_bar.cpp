@@ -20,6 +20,8 @@ FindBar::FindBar(Workspace* workspace, Navigation* navigation, QWidget* parent)
     auto* label = new QLabel(tr("Find slices and instants:"), this);
     edit_->setPlaceholderText(tr("name contains\u2026"));
     edit_->setClearButtonEnabled(true);
+    edit_->setToolTip(tr("Find slices and instants whose names contain this text (Enter: next, "
+                         "Shift+Enter: previous)"));
     edit_->installEventFilter(this);
     case_->setText(QStringLiteral("Aa"));
     case_->setCheckable(true);

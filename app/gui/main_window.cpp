@@ -184,8 +184,10 @@ QWidget* MainWindow::createEmptyPage() {
     title->setWordWrap(true);
     auto* open = new QPushButton(tr("Open a trace\u2026"), page);
     open->setObjectName(QStringLiteral("openButton"));
+    open->setToolTip(tr("Choose a trace file, or several (the ranks of a job) (Ctrl+O)"));
     auto* sample = new QPushButton(tr("Open the sample trace"), page);
     sample->setObjectName(QStringLiteral("sampleButton"));
+    sample->setToolTip(tr("A small PyTorch profiler trace that comes with Strata"));
     connect(open, &QPushButton::clicked, this, &MainWindow::showOpenDialog);
     connect(sample, &QPushButton::clicked, this, &MainWindow::openSample);
     auto* buttons = new QHBoxLayout;
@@ -217,6 +219,7 @@ QWidget* MainWindow::createLoadingPage() {
     loadingBar_->setFormat(QStringLiteral("%p%"));
     loadingBar_->setMaximumWidth(480);
     auto* cancel = new QPushButton(tr("Cancel"), page);
+    cancel->setToolTip(tr("Stop loading; the window stays as it was"));
     connect(cancel, &QPushButton::clicked, this, &MainWindow::cancelLoad);
     auto* row = new QHBoxLayout;
     row->addStretch();
@@ -258,6 +261,7 @@ void MainWindow::createStatusBar() {
     progress_->hide();
     cancelButton_ = new QPushButton(tr("Cancel"), this);
     cancelButton_->setObjectName(QStringLiteral("cancelLoad"));
+    cancelButton_->setToolTip(tr("Stop loading; the window stays as it was"));
     cancelButton_->hide();
     connect(cancelButton_, &QPushButton::clicked, this, &MainWindow::cancelLoad);
     slicesLabel_ = new QLabel(this);

@@ -31,6 +31,12 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
     search_->setPlaceholderText(tr("Highlight names containing…"));
     view_->setToolTip(tr("With a range selected: the CPU slices that start in it, counted whole."));
     search_->setClearButtonEnabled(true);
+    search_->setToolTip(tr("Highlight the frames whose names contain this text"));
+    thread_->setToolTip(tr("The thread whose call tree (or flame graph) is shown"));
+    direction_->setToolTip(tr("Top-down: from the outermost frames; bottom-up: from where the "
+                              "time was spent, to who called it"));
+    gpu_->setToolTip(tr("Flame graph widths by the GPU time each frame launched instead of its "
+                        "CPU time"));
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Thread:"), this));
     top->addWidget(thread_, 1);
@@ -39,6 +45,7 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
     top->addWidget(search_, 1);
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export the call tree as CSV or the flame graph as an image"));
     top->addWidget(exportButton);
     connect(exportButton, &QToolButton::clicked, this, [this] {
         QMenu menu(this);

@@ -15,6 +15,8 @@ ClockNotice::ClockNotice(Workspace* workspace, Navigation* navigation, QWidget* 
     setObjectName(QStringLiteral("clockNotice"));
     label_->setStyleSheet(QStringLiteral("color:#a04000"));
     apply_->setAutoRaise(true);
+    apply_->setToolTip(tr("Move the GPU's timestamps by the clock offset the trace shows, so "
+                          "that kernels start after their launches"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(label_);
@@ -41,15 +43,14 @@ void ClockNotice::present(const std::shared_ptr<const TraceAnalysis>& a) {
     }
     auto d = [](TimeNs ns) { return QString::fromStdString(formatDuration(ns)); };
     shift_ = c->suggestedShift;
-    QString text =
-        c->offset()
-            ? tr("⚠ GPU clock %1 ahead: %2 launches on an idle GPU started %3–%4 late")
-                  .arg(d(c->leastIdleDelay))
-                  .arg(c->idleLaunches)
-                  .arg(d(c->leastIdleDelay), d(c->mostIdleDelay))
-            : tr("⚠ %1 kernels start before their launch (by up to %2)")
-                  .arg(c->startBeforeLaunch)
-                  .arg(d(c->mostBefore));
+    QString text = c->offset()
+                       ? tr("⚠ GPU clock %1 ahead: %2 launches on an idle GPU started %3–%4 late")
+                             .arg(d(c->leastIdleDelay))
+                             .arg(c->idleLaunches)
+                             .arg(d(c->leastIdleDelay), d(c->mostIdleDelay))
+                       : tr("⚠ %1 kernels start before their launch (by up to %2)")
+                             .arg(c->startBeforeLaunch)
+                             .arg(d(c->mostBefore));
     label_->setText(text);
     label_->setToolTip(QString::fromStdString(clockWarnings(*c).front()));
     apply_->setVisible(shift_ != 0);

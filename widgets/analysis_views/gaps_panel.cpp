@@ -114,6 +114,7 @@ GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* pare
     table_->sortByColumn(GapsTableModel::Length, Qt::DescendingOrder); // the longest first
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export the gaps as CSV, or a chart as PNG, SVG or PDF"));
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
     top->addWidget(exportButton, 0, Qt::AlignTop);

@@ -155,6 +155,8 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
       group_(new QCheckBox(tr("Group by the launching CPU op / NVTX range"), this)),
       categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
+    group_->setToolTip(tr("Kernels grouped by the CPU op or NVTX range that launched them, "
+                          "not by name alone"));
     summary_->setWordWrap(true);
     summary_->setToolTip(tr("With a range selected: the kernels, copies and CPU ops that start in "
                             "it, counted whole."));
@@ -190,6 +192,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     tabs_->addTab(advisor, tr("Advisor"));
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Export the table shown as CSV, or the chart as PNG, SVG or PDF"));
     auto* top = new QHBoxLayout;
     top->addWidget(summary_, 1);
     top->addWidget(exportButton, 0, Qt::AlignTop);

@@ -24,9 +24,10 @@
 namespace strata {
 namespace {
 
-QSpinBox* stepBox(QWidget* parent, const char* name) {
+QSpinBox* stepBox(QWidget* parent, const char* name, const QString& tip) {
     auto* b = new QSpinBox(parent);
     b->setObjectName(QString::fromLatin1(name));
+    b->setToolTip(tip);
     b->setRange(-1, 1'000'000);
     b->setSpecialValueText(QObject::tr("off"));
     b->setValue(-1);
@@ -40,6 +41,23 @@ QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets) {
     for (QWidget* x : widgets)
         h->addWidget(x, x->inherits("QLineEdit") || x->inherits("QComboBox"));
     return w;
+}
+
+// What each activity group of the collector (--capture) records.
+QString captureTip(const QString& group) {
+    if (group == QLatin1String("api")) return QObject::tr("CUDA runtime and driver API calls");
+    if (group == QLatin1String("nvtx"))
+        return QObject::tr("NVTX ranges and marks (with the colours nvtx*Ex calls give them)");
+    if (group == QLatin1String("kernels"))
+        return QObject::tr("Kernels with their launch configuration");
+    if (group == QLatin1String("memcpy"))
+        return QObject::tr("Memory copies, peer-to-peer copies between GPUs included");
+    if (group == QLatin1String("memset")) return QObject::tr("Memory sets");
+    if (group == QLatin1String("sync"))
+        return QObject::tr("Synchronizations (stream, event, context waits)");
+    if (group == QLatin1String("memory"))
+        return QObject::tr("Device memory allocations and frees (the Memory row)");
+    return QObject::tr("Activity group %1").arg(group);
 }
 
 } // namespace
@@ -105,6 +123,7 @@ QWidget* LaunchDialog::createConfigurationRow() {
     configs_ = new QComboBox(this);
     configs_->setObjectName(QStringLiteral("configName"));
     configs_->setMinimumContentsLength(24);
+    configs_->setToolTip(tr("A saved launch configuration: choose one to fill the dialog in"));
     auto* saveB = new QPushButton(tr("Save As\u2026"), this);
     saveB->setObjectName(QStringLiteral("saveConfig"));
     auto* dupB = new QPushButton(tr("Duplicate"), this);
@@ -113,6 +132,10 @@ QWidget* LaunchDialog::createConfigurationRow() {
     renB->setObjectName(QStringLiteral("renameConfig"));
     auto* delB = new QPushButton(tr("Delete"), this);
     delB->setObjectName(QStringLiteral("deleteConfig"));
+    saveB->setToolTip(tr("Save what the dialog holds as a configuration of its own"));
+    dupB->setToolTip(tr("Save a copy of this configuration under a new name"));
+    renB->setToolTip(tr("Rename this configuration"));
+    delB->setToolTip(tr("Delete this configuration"));
     connect(configs_, &QComboBox::textActivated, this, &LaunchDialog::pickConfig);
     connect(saveB, &QPushButton::clicked, this, &LaunchDialog::saveAs);
     connect(dupB, &QPushButton::clicked, this, &LaunchDialog::duplicateConfig);
@@ -130,6 +153,8 @@ QWidget* LaunchDialog::createProgramBox() {
     executable_->setInsertPolicy(QComboBox::NoInsert);
     executable_->addItems(LaunchConfigStore::recentExecutables());
     executable_->setCurrentText(QString());
+    executable_->setToolTip(tr("The program to run: a path, or a command found in PATH; the "
+                               "list holds the recent ones"));
     executable_->lineEdit()->setPlaceholderText(
         tr("a program path, or a command in PATH (python3)"));
     auto* browse = new QToolButton(this);
@@ -142,6 +167,8 @@ QWidget* LaunchDialog::createProgramBox() {
     arguments_ = new QLineEdit(this);
     arguments_->setObjectName(QStringLiteral("arguments"));
     arguments_->setPlaceholderText(tr("train.py --epochs 1 'a name with spaces'"));
+    arguments_->setToolTip(tr("The program's arguments, split as a shell would (quotes keep "
+                              "spaces); how they split is shown below"));
     argv_ = new QLabel(this);
     argv_->setObjectName(QStringLiteral("argvPreview"));
     argv_->setWordWrap(true);
@@ -150,8 +177,10 @@ QWidget* LaunchDialog::createProgramBox() {
     workingDir_ = new QLineEdit(this);
     workingDir_->setObjectName(QStringLiteral("workingDirectory"));
     workingDir_->setPlaceholderText(tr("the program's folder"));
+    workingDir_->setToolTip(tr("The folder the program runs in (default: the program's own)"));
     auto* browseDir = new QToolButton(this);
     browseDir->setText(tr("\u2026"));
+    browseDir->setToolTip(tr("Choose the working directory"));
     connect(browseDir, &QToolButton::clicked, this, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Working Directory"));
         if (!d.isEmpty()) workingDir_->setText(d);
@@ -164,6 +193,7 @@ QWidget* LaunchDialog::createProgramBox() {
     unset_ = new QLineEdit(this);
     unset_->setObjectName(QStringLiteral("unset"));
     unset_->setPlaceholderText(tr("names to remove, e.g. PYTHONPATH LD_PRELOAD"));
+    unset_->setToolTip(tr("Variables removed from the program's environment"));
 
     auto* program = new QGroupBox(tr("Program"), this);
     auto* pf = new QFormLayout(program);
@@ -189,20 +219,28 @@ QWidget* LaunchDialog::createCaptureBox() {
     for (std::string_view g : captureGroups()) {
         auto* box = new QCheckBox(QString::fromLatin1(g.data(), qsizetype(g.size())), captureRow);
         box->setObjectName(QStringLiteral("capture_") + box->text());
+        box->setToolTip(captureTip(box->text()));
         box->setChecked(true);
         capture_ << box;
         ch->addWidget(box);
         connect(box, &QCheckBox::toggled, this, &LaunchDialog::recheck);
     }
     ch->addStretch();
-    wait_ = stepBox(this, "scheduleWait");
-    warmup_ = stepBox(this, "scheduleWarmup");
-    active_ = stepBox(this, "scheduleActive");
-    repeat_ = stepBox(this, "scheduleRepeat");
+    // As torch.profiler.schedule, counted in the steps the step name delimits.
+    wait_ = stepBox(this, "scheduleWait", tr("Steps skipped at the start of each cycle"));
+    warmup_ = stepBox(this, "scheduleWarmup", tr("Steps traced but not kept, after the wait"));
+    active_ = stepBox(this, "scheduleActive",
+                      tr("Steps recorded in each cycle (at least 1 for a "
+                         "schedule; needs a step name)"));
+    repeat_ = stepBox(this, "scheduleRepeat",
+                      tr("Cycles of wait, warmup and active (0: until "
+                         "the program ends)"));
     stepName_ = new QLineEdit(this);
     stepName_->setObjectName(QStringLiteral("stepName"));
     stepName_->setPlaceholderText(tr("the NVTX range or mark that delimits a step (with a "
                                      "schedule), e.g. ProfilerStep"));
+    stepName_->setToolTip(tr("The NVTX range or mark whose occurrences are the steps the "
+                             "schedule counts"));
     auto* scheduleRow = row(
         this, {new QLabel(tr("wait"), this), wait_, new QLabel(tr("warmup"), this), warmup_,
                new QLabel(tr("active"), this), active_, new QLabel(tr("repeat"), this), repeat_});
@@ -210,21 +248,27 @@ QWidget* LaunchDialog::createCaptureBox() {
     captureRange_->setObjectName(QStringLiteral("captureRange"));
     captureRange_->setPlaceholderText(
         tr("an NVTX range name, or cudaProfilerApi (off: capture all)"));
+    captureRange_->setToolTip(tr("Capture only inside NVTX ranges of this name, or between "
+                                 "cudaProfilerStart and cudaProfilerStop (cudaProfilerApi)"));
     duration_ = new QDoubleSpinBox(this);
     duration_->setObjectName(QStringLiteral("maxDuration"));
     duration_->setRange(0, 1e6);
     duration_->setDecimals(1);
     duration_->setSuffix(tr(" s"));
     duration_->setSpecialValueText(tr("no limit"));
+    duration_->setToolTip(tr("Stop capturing after this long (the program goes on)"));
     flush_ = new QSpinBox(this);
     flush_->setObjectName(QStringLiteral("flushInterval"));
     flush_->setRange(0, 60'000);
     flush_->setSuffix(tr(" ms"));
     flush_->setSpecialValueText(tr("default (200 ms)"));
+    flush_->setToolTip(tr("How often the collector writes what it captured to the trace"));
     withoutCapture_ = new QCheckBox(tr("Run without capture (no collector: keep the output and "
                                        "what was run)"),
                                     this);
     withoutCapture_->setObjectName(QStringLiteral("withoutCapture"));
+    withoutCapture_->setToolTip(tr("Run the program as it is, without the collector: its output "
+                                   "and how it ended are kept, no GPU activity"));
     auto* capture = new QGroupBox(tr("Capture"), this);
     auto* cf = new QFormLayout(capture);
     cf->addRow(tr("Activity"), captureRow);
@@ -244,8 +288,10 @@ QWidget* LaunchDialog::createCaptureBox() {
 QWidget* LaunchDialog::createOutputBox() {
     output_ = new QLineEdit(this);
     output_->setObjectName(QStringLiteral("output"));
+    output_->setToolTip(tr("The trace file: {pid} {rank} {host} and {time} are filled in"));
     auto* browseOut = new QToolButton(this);
     browseOut->setText(tr("Folder\u2026"));
+    browseOut->setToolTip(tr("Choose the folder the trace goes to"));
     connect(browseOut, &QToolButton::clicked, this, [this] {
         const QString d = QFileDialog::getExistingDirectory(this, tr("Output Folder"));
         if (!d.isEmpty())

@@ -35,6 +35,8 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Sections of:"), this));
     choice_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    choice_->setToolTip(tr("Which instrumented kernel's sections are shown: all its launches, "
+                           "or one"));
     top->addWidget(choice_, 1);
     auto* importButton = new QToolButton(this);
     importButton->setText(tr("Import…"));
