@@ -4,6 +4,7 @@
 // resources/make_sample_trace.py) by hand / with python3, not from the program.
 #include "launch/launch_dialog.h"
 #include "main_window_fixture.h"
+#include "sections_import_dialog.h"
 #include "style/theme.h"
 #include "timeline/tracks_area.h"
 #include <QAbstractButton>
@@ -454,6 +455,8 @@ void TestMainWindow::everyControlHasATooltip() {
     }
     LaunchDialog dialog(&w);
     QCOMPARE(missingTooltips(&dialog), QStringList());
+    SectionsImportDialog import(QStringLiteral("times.npy"), &w, false);
+    QCOMPARE(missingTooltips(&import), QStringList());
 }
 
 QTEST_MAIN(TestMainWindow)
