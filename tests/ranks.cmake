@@ -32,6 +32,10 @@ if(TARGET strata_app_gui)
   target_compile_definitions(tst_ranks_window PRIVATE
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   set_tests_properties(tst_ranks_window PROPERTIES TIMEOUT 300)
+  strata_add_qtest(tst_ranks_digests SOURCES tst_ranks_digests.cpp rank_set_fixture.h
+                   LIBS strata_app_gui LABELS real_traces)
+  target_compile_definitions(tst_ranks_digests PRIVATE
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
 endif()
 
 # mpirun -n 1..3 strata-cli ranks --mpi against the single-process report (app/cli/cli_mpi.h):
