@@ -1,6 +1,7 @@
 #include "gaps_panel.h"
 
 #include "charts/chart_export.h"
+#include "charts/chart_theme.h"
 #include "charts/sortable_table.h"
 #include "gaps_table_model.h"
 #include "model/time_text.h"
@@ -104,6 +105,8 @@ GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* pare
     : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
       byCause_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       model_(new GapsTableModel(this)) {
+    followTheme(byCause_);
+    followTheme(histogram_);
     table_ = makeSortableTable(model_, this, true, false);
     summary_->setWordWrap(true);
     summary_->setToolTip(tr("With a range selected: the GPU ops that start in it, counted whole "

@@ -2,6 +2,7 @@
 
 #include "analysis/named_durations.h"
 #include "charts/chart_export.h"
+#include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "model/cupti_names.h"
@@ -155,6 +156,8 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
       group_(new QCheckBox(tr("Group by the launching CPU op / NVTX range"), this)),
       categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
       findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
+    followTheme(categories_);
+    followTheme(histogram_);
     group_->setToolTip(tr("Kernels grouped by the CPU op or NVTX range that launched them, "
                           "not by name alone"));
     summary_->setWordWrap(true);

@@ -2,6 +2,7 @@
 
 #include "analysis/named_durations.h"
 #include "analysis/trace_diff.h"
+#include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "compare_charts.h"
@@ -185,6 +186,8 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
       devices_(new RowTableModel<DeviceDiff>(deviceColumns(), this)),
       steps_(new RowTableModel<StepDiff>(stepColumns(), this)), deltas_(new QCustomPlot(this)),
       histograms_(new QCustomPlot(this)) {
+    followTheme(deltas_);
+    followTheme(histograms_);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     deltas_->setObjectName("compare-deltas");

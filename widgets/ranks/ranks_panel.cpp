@@ -1,5 +1,6 @@
 #include "ranks_panel.h"
 
+#include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "model/time_text.h"
@@ -133,6 +134,8 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
       stepModel_(new RowTableModel<StepRow>(stepColumns(), this)),
       rankStepModel_(new RowTableModel<RankStepRow>(rankStepColumns(), this)),
       collectiveModel_(new RowTableModel<CollectiveRow>(collectiveColumns(), this)) {
+    followTheme(stepMap_);
+    followTheme(arrivals_);
     alignment_->setWordWrap(true);
     alignment_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     align_->setToolTip(tr("How the ranks' clocks are aligned: auto (the common time base when "

@@ -7,6 +7,7 @@
 #include "slowest_blocks_model.h"
 #include "workspace/job_runner.h"
 
+#include "charts/chart_theme.h"
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -69,6 +70,7 @@ SectionsPanel::SectionsPanel(Workspace* workspace, Navigation* navigation, QWidg
     const char* names[] = {"Box Plot", "Iterations", "Heatmap", "SM Timeline"};
     for (int i = 0; i < 4; ++i) {
         charts_[i] = new QCustomPlot(this);
+        followTheme(charts_[i]);
         charts_[i]->setObjectName(names[i]);
         tabs_->addTab(charts_[i], tr(names[i]));
     }
