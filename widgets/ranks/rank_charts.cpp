@@ -27,10 +27,14 @@ void clearPlot(QCustomPlot* plot) {
     plot->plotLayout()->simplify();
 }
 
+// At most about 40 rank labels on an axis: every k-th rank's for a job of thousands.
+constexpr qsizetype kMaxRankTicks = 40;
 
 QSharedPointer<QCPAxisTickerText> rankTicks(const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (qsizetype i = 0; i < labels.size(); ++i) ticker->addTick(double(i), labels[i]);
+    const qsizetype every =
+        std::max<qsizetype>(1, (labels.size() + kMaxRankTicks - 1) / kMaxRankTicks);
+    for (qsizetype i = 0; i < labels.size(); i += every) ticker->addTick(double(i), labels[i]);
     return ticker;
 }
 
@@ -40,8 +44,9 @@ void plotStepMap(QCustomPlot* plot, const CrossRankReport& report, const QString
     clearPlot(plot);
     const size_t S = report.steps.size(), R = report.ranks.size();
     if (S == 0 || R == 0)
-        return showChartNotice(plot, QObject::tr("No steps: the ranks have no ProfilerStep#N (or the step "
-                                     "name the toolbar gives)."));
+        return showChartNotice(
+            plot, QObject::tr("No steps: the ranks have no ProfilerStep#N (or the step "
+                              "name the toolbar gives)."));
     // Each cell a rectangle (a colour map of one step or one rank would have no extent).
     QCPRange range(1, 1);
     for (const CrossRankStep& st : report.steps)
@@ -67,7 +72,11 @@ void plotStepMap(QCustomPlot* plot, const CrossRankReport& report, const QString
             cell->topLeft->setCoords(double(s) - 0.5, double(r.rank) - 0.5);
             cell->bottomRight->setCoords(double(s) + 0.5, double(r.rank) + 0.5);
             cell->setBrush(QColor::fromRgb(gradient.color(v, range)));
-            cell->setPen(QPen(Qt::white, 1));
+            // White edges between cells while a cell is rows high; past that they would be all.
+            if (R <= kMaxRankTicks)
+                cell->setPen(QPen(Qt::white, 1));
+            else
+                cell->setPen(QPen(cell->brush().color()));
         }
         if (!st.straggler) continue;
         // The straggler: outlined, its delay written in the cell.
@@ -99,10 +108,11 @@ void plotArrivals(QCustomPlot* plot, const CrossRankReport& report, const QStrin
                   const CrossRankCollective* c) {
     clearPlot(plot);
     if (!c || c->ranks.empty())
-        return showChartNotice(plot, report.collectives.empty()
-                             ? QObject::tr("No collective kernel matched across aligned ranks.")
-                             : QObject::tr("Choose a collective in the table to see how long "
-                                           "each rank waited in it."));
+        return showChartNotice(
+            plot, report.collectives.empty()
+                      ? QObject::tr("No collective kernel matched across aligned ranks.")
+                      : QObject::tr("Choose a collective in the table to see how long "
+                                    "each rank waited in it."));
     auto* waited = new QCPBars(plot->yAxis, plot->xAxis);
     waited->setBrush(QColor(90, 140, 200));
     waited->setPen(Qt::NoPen);

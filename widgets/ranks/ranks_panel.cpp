@@ -231,7 +231,7 @@ void RanksPanel::selectedRangeChanged(std::optional<TimeRange>) {
 void RanksPanel::refresh() {
     const CrossRankReport& report = ranks_->report();
     labels_.clear();
-    for (size_t i = 0; i < report.ranks.size(); ++i) labels_ << ranks_->label(i);
+    labels_ = ranks_->labels();
     if (ranks_->isEmpty()) {
         alignment_->setText(tr("Open the ranks of a job together (File ▸ Open Ranks…, several "
                                "files on the command line, or a folder) to see them here side "

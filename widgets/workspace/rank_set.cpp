@@ -104,16 +104,21 @@ bool RankSet::fromDigests() const {
     return std::any_of(ranks_.begin(), ranks_.end(), [](const SetRank& r) { return r.fromDigest; });
 }
 
-QString RankSet::label(size_t i) const {
-    if (i >= ranks_.size()) return QString();
-    // Told apart from the others' (rankLabels): O(ranks) for each, no state to keep.
+QStringList RankSet::labels() const {
+    // Told apart from the others' (rankLabels), from the ranks as they are: no state to keep.
     std::vector<RankIdentity> ids;
     std::vector<std::string> files;
     for (const SetRank& r : ranks_) {
         ids.push_back(r.digest.identity);
         files.push_back(r.path.toStdString());
     }
-    return QString::fromStdString(rankLabels(ids, files)[i]);
+    QStringList out;
+    for (const std::string& l : rankLabels(ids, files)) out << QString::fromStdString(l);
+    return out;
+}
+
+QString RankSet::label(size_t i) const {
+    return i < ranks_.size() ? labels()[qsizetype(i)] : QString();
 }
 
 void RankSet::setRanks(std::vector<SetRank> ranks, qint64 loadMs) {
@@ -251,9 +256,10 @@ void RankSet::update(bool sameTracks) {
         return;
     }
     std::vector<MergedPart> parts;
+    const QStringList labels = this->labels();
     for (size_t i = 0; i < ranks_.size(); ++i)
-        parts.push_back(
-            {ranks_[i].trace, label(i).toStdString(), offsets[i], ranks_[i].path.toStdString()});
+        parts.push_back({ranks_[i].trace, labels[qsizetype(i)].toStdString(), offsets[i],
+                         ranks_[i].path.toStdString()});
     showMerged(
         merge_, workspace_, std::move(parts),
         {rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),

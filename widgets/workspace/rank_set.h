@@ -62,6 +62,8 @@ public:
     const AlignRequest& request() const { return request_; }
     // The label of rank i in the merged trace ("rank 3 · node7"): its groups' prefix.
     QString label(size_t i) const;
+    // Every rank's, in one pass (label(i) is O(ranks) each).
+    QStringList labels() const;
     // A time of the report (from its origin) on the merged trace's clock.
     TimeNs traceTime(TimeNs fromOrigin) const { return report_.origin + fromOrigin; }
     bool merging() const { return merge_->isRunning(); }
