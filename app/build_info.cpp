@@ -5,6 +5,10 @@
 
 namespace strata {
 
+const char* strataVersion() {
+    return STRATA_VERSION;
+}
+
 std::string versionLine(const char* program) {
     return std::string(program) + " " + STRATA_VERSION;
 }

@@ -7,6 +7,7 @@
 
 namespace strata {
 
+const char* strataVersion();                  // "0.1.0" (CMake's project version)
 std::string versionLine(const char* program); // "strata-cli 0.1.0"
 // One line per component, each ending in '\n'.
 std::string buildDetails();

@@ -6,47 +6,66 @@
 #include "util/parallel_for.h"
 #include "util/terminal_text.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 
 namespace strata::cli {
+
+namespace {
+
+// Loads `files` (loadTraceSet) and hands each trace to `use`, which returns why it could not be
+// used ("" when it was); the errors in the order of `files`, a load's own for a file that did not
+// load. A load that throws (out of memory) is every file not yet used's error; never throws.
+std::vector<std::string>
+loadEach(const std::vector<std::string>& files, const TraceSetOptions& options,
+         const std::function<std::string(size_t, const std::shared_ptr<const Trace>&)>& use) {
+    std::vector<std::string> errors(files.size());
+    std::vector<bool> done(files.size(), false);
+    try {
+        loadTraceSet(
+            files,
+            [&](size_t i, LoadResult& r) {
+                done[i] = true;
+                if (!r.ok()) {
+                    errors[i] = r.error ? r.error->toString() : files[i] + ": cannot load";
+                    return;
+                }
+                errors[i] = use(i, r.trace);
+                r.trace.reset();
+            },
+            options);
+    } catch (const std::exception& e) {
+        for (size_t i = 0; i < files.size(); ++i)
+            if (!done[i]) errors[i] = files[i] + ": cannot load: " + e.what();
+    }
+    return errors;
+}
+
+DigestOutcome failed(std::string error, std::string file) {
+    DigestOutcome o;
+    o.error = std::move(error);
+    o.file = std::move(file);
+    return o;
+}
+
+} // namespace
 
 bool forEachTrace(const char* command, const std::vector<std::string>& files,
                   const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use,
                   const TraceSetOptions& options) {
-    std::vector<std::string> errors(files.size());
-    loadTraceSet(
-        files,
-        [&](size_t i, LoadResult& r) {
-            if (!r.ok()) {
-                errors[i] = r.error ? r.error->toString() : files[i] + ": cannot load";
-                return;
-            }
-            use(i, r.trace);
-            r.trace.reset();
-        },
-        options);
     bool ok = true;
-    for (const std::string& e : errors) {
+    for (const std::string& e :
+         loadEach(files, options, [&](size_t i, const std::shared_ptr<const Trace>&t) {
+             use(i, t);
+             return std::string();
+         })) {
         if (e.empty()) continue;
         std::fprintf(stderr, "strata-cli %s: %s\n", command, terminalSafe(e).c_str());
         ok = false;
     }
     return ok;
 }
-
-namespace {
-
-DigestOutcome failed(std::string error) {
-    DigestOutcome o;
-    o.error = std::move(error);
-    return o;
-}
-
-} // namespace
 
 std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std::string>& files,
                                       const AnalysisSettings& settings,
@@ -66,6 +85,7 @@ std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std
             continue;
         }
         outcomes[i] = std::move(*read);
+        if (!outcomes[i].digest && outcomes[i].file.empty()) outcomes[i].file = files[i];
         const std::optional<RankDigest>& d = outcomes[i].digest;
         if (d && (d->gapThreshold != settings.gapThreshold || d->stepPrefix != settings.stepPrefix))
             std::fprintf(
@@ -75,39 +95,23 @@ std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std
                 command, terminalSafe(files[i]).c_str(), static_cast<long long>(d->gapThreshold),
                 terminalSafe(d->stepPrefix.empty() ? "ProfilerStep#" : d->stepPrefix).c_str());
     }
-    std::vector<std::string> errors(traces.size());
-    try {
-        loadTraceSet(
-            traces,
-            [&](size_t k, LoadResult& r) {
-                if (!r.ok()) {
-                    errors[k] = r.error ? r.error->toString() : traces[k] + ": cannot load";
-                    return;
-                }
-                if (r.trace->sliceCount() == 0) { // truncated early, or not a profile
-                    errors[k] = traces[k] + ": no event could be read: nothing to digest";
-                    if (!r.trace->warnings().empty())
-                        errors[k] += " (" + r.trace->warnings().front() + ")";
-                    return;
-                }
-                try {
-                    const TraceAnalysis analysis(r.trace, settings);
-                    outcomes[which[k]].digest = digestTrace(analysis, traces[k], int64_t(which[k]));
-                } catch (const std::exception& e) {
-                    errors[k] = traces[k] + ": cannot digest: " + e.what();
-                }
-                r.trace.reset();
-            },
-            options);
-    } catch (const std::exception& e) { // a load that threw (out of memory): the rest not loaded
-        for (size_t k = 0; k < traces.size(); ++k)
-            if (!outcomes[which[k]].digest && errors[k].empty())
-                errors[k] = traces[k] + ": cannot load: " + e.what();
-    }
+    const std::vector<std::string> errors =
+        loadEach(traces, options, [&](size_t k, const std::shared_ptr<const Trace>& t) {
+            if (t->sliceCount() == 0) { // truncated early, or not a profile
+                std::string why = traces[k] + ": no event could be read: nothing to digest";
+                if (!t->warnings().empty()) why += " (" + t->warnings().front() + ")";
+                return why;
+            }
+            try {
+                outcomes[which[k]].digest =
+                    digestTrace(TraceAnalysis(t, settings), traces[k], int64_t(which[k]));
+            } catch (const std::exception& e) {
+                return traces[k] + ": cannot digest: " + e.what();
+            }
+            return std::string();
+        });
     for (size_t k = 0; k < traces.size(); ++k)
-        if (!errors[k].empty()) outcomes[which[k]] = failed(errors[k]);
-    for (size_t i = 0; i < files.size(); ++i)
-        if (!outcomes[i].digest && outcomes[i].file.empty()) outcomes[i].file = files[i];
+        if (!errors[k].empty()) outcomes[which[k]] = failed(errors[k], traces[k]);
     return outcomes;
 }
 

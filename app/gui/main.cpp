@@ -82,7 +82,7 @@ bool printsOnly(int argc, char** argv) {
 void nameApplication() {
     QCoreApplication::setOrganizationName(QStringLiteral("Strata"));
     QCoreApplication::setApplicationName(QStringLiteral("strata"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(strata::strataVersion()));
 }
 
 int printOnly(int argc, char** argv) {

@@ -25,6 +25,7 @@
 #include <QTabWidget>
 #include <QThread>
 #include <cstdio>
+#include <optional>
 
 namespace strata {
 
@@ -38,6 +39,16 @@ void settleEvents(int ms) {
 }
 
 namespace {
+
+// `widget` grabbed and written to o.output as PNG: its size, or nullopt after saying why.
+std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
+    const QPixmap shot = widget->grab();
+    if (shot.isNull() || !shot.save(o.output, "PNG")) {
+        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
+        return std::nullopt;
+    }
+    return shot.size();
+}
 
 // The Sections dock alone, floated to the screenshot's size, on the tab asked for.
 int screenshotSections(MainWindow& w, const ScreenshotOptions& o) {
@@ -65,14 +76,11 @@ int screenshotSections(MainWindow& w, const ScreenshotOptions& o) {
     settleEvents(200);
     if (o.selectBlock >= 0) p->selectSlowestBlock(o.selectBlock);
     settleEvents(200);
-    const QPixmap shot = p->grab();
-    if (shot.isNull() || !shot.save(o.output, "PNG")) {
-        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
-        return 1;
-    }
+    const std::optional<QSize> shot = savePng(p, o);
+    if (!shot) return 1;
     for (int i = 0; i < p->choiceCount(); ++i)
         std::printf("choice %d: %s\n", i, qPrintable(p->choiceLabel(i)));
-    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot->width(), shot->height());
     std::fflush(stdout);
     return 0;
 }
@@ -140,12 +148,9 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
     dock->setFloating(true);
     dock->resize(o.size);
     settleEvents(300);
-    const QPixmap shot = panel->grab();
-    if (shot.isNull() || !shot.save(o.output, "PNG")) {
-        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
-        return 1;
-    }
-    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    const std::optional<QSize> shot = savePng(panel, o);
+    if (!shot) return 1;
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot->width(), shot->height());
     std::fflush(stdout);
     return 0;
 }
@@ -185,12 +190,8 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (!o.sectionsTab.isEmpty()) return screenshotSections(w, o);
     if (!o.dock.isEmpty()) return screenshotDock(w, o);
     if (w.workspace()->ranks()->fromDigests()) { // the job's report: no trace, the window
-        const QPixmap shot = w.grab();
-        if (shot.isNull() || !shot.save(o.output, "PNG")) {
-            std::fprintf(stderr, "strata: cannot write the screenshot to %s\n",
-                         qPrintable(o.output));
-            return 1;
-        }
+        const std::optional<QSize> shot = savePng(&w, o);
+        if (!shot) return 1;
         std::printf("opened %zu rank digests\n", w.workspace()->ranks()->ranks().size());
         return 0;
     }
@@ -244,11 +245,8 @@ int runScreenshot(const ScreenshotOptions& o) {
         w.timeline()->setVisibleRange(r);
         settleEvents(100);
     }
-    const QPixmap shot = w.grab();
-    if (shot.isNull() || !shot.save(o.output, "PNG")) {
-        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
-        return 1;
-    }
+    const std::optional<QSize> shot = savePng(&w, o);
+    if (!shot) return 1;
     if (o.printTrackLabels) {
         std::printf("track labels: %d\ntracks: %zu\n", w.timeline()->visibleTrackLabelCount(),
                     w.trace()->tracks().size());
@@ -258,7 +256,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     if (mergedMs >= 0)
         std::printf("the set on the timeline %lld ms after the open began\n",
                     static_cast<long long>(mergedMs));
-    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot.width(), shot.height());
+    std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot->width(), shot->height());
     std::fflush(stdout);
     return 0;
 }
