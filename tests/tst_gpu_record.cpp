@@ -293,7 +293,7 @@ void TestGpuRecord::kernelTimesMatchEvents() {
         }
     }
     qInfo("largest difference: %s", qPrintable(worst));
-    QVERIFY2(worstShare <= 0.05, qPrintable(worst));
+    QVERIFY2(worstShare <= 0.02, qPrintable(worst));
 }
 
 void TestGpuRecord::launchOverhead() {

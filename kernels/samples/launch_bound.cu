@@ -4,12 +4,18 @@
 // events; prints every event-measured duration (event_us_<i>=...) to compare with the trace.
 // One untimed spin(0) comes first: CUDA loads a kernel lazily at its first launch, and that load
 // falls between the first pair of events (on an H100: 633 µs measured for a 500 µs kernel).
+// Each pair of events is queued behind a 200 µs hold() kernel, so the GPU is busy when the start
+// event is recorded: with an idle GPU the start event is stamped at once and the time the CPU
+// takes to launch the kernel (80 µs seen under CUPTI) falls between the events.
 #include "sample_common.h"
 
 #include <cstring>
 
 __global__ void empty() {}
 __global__ void spin(unsigned long long ns) {
+    gpuSpinNs(ns);
+}
+__global__ void hold(unsigned long long ns) {
     gpuSpinNs(ns);
 }
 
@@ -23,6 +29,7 @@ int main(int argc, char** argv) {
         spin<<<1, 32>>>(0ull); // warm-up (lazy loading), not timed
         CHECK(cudaDeviceSynchronize());
         for (long i = 0; i < n; ++i) {
+            hold<<<1, 32>>>(200000ull); // not timed: keeps the GPU busy past the launch below
             CHECK(cudaEventRecord(a));
             spin<<<1, 32>>>((unsigned long long)us * 1000ull);
             CHECK(cudaEventRecord(b));
