@@ -18,7 +18,10 @@ if(TARGET strata_app_gui)
   # Gap red follows idle time at every zoom (issue 21).
   strata_add_qtest(tst_gap_drawing SOURCES tst_gap_drawing.cpp LIBS strata_app_gui)
   strata_add_qtest(tst_main_window_views SOURCES tst_main_window_views.cpp LIBS strata_app_gui)
-  foreach(_t tst_main_window tst_main_window_views)
+  # The trace cache and the first picture while loading (issue 33).
+  strata_add_qtest(tst_trace_cache_gui SOURCES tst_trace_cache_gui.cpp LIBS strata_app_gui
+                   LABELS real_traces)
+  foreach(_t tst_main_window tst_main_window_views tst_trace_cache_gui)
     target_compile_definitions(${_t} PRIVATE
       STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   endforeach()

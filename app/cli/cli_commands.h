@@ -21,5 +21,6 @@ int advise(const Args& args);        // cli_advise.cpp
 int diff(const Args& args);          // cli_diff.cpp
 int digest(const Args& args);        // cli_digest.cpp
 int ranks(const Args& args);         // cli_ranks.cpp
+int convert(const Args& args);       // cli_convert.cpp
 
 } // namespace strata::cli

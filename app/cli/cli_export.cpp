@@ -212,7 +212,7 @@ int exportTrace(const Args& args) {
         if (!relative) return usageError("--range: " + error);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const LoadResult loaded = loadTrace(in);
+    const LoadResult loaded = loadForCli(in);
     if (!loaded.ok()) {
         const std::string msg = loaded.error ? loaded.error->toString() : in + ": cannot load";
         std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(msg).c_str());

@@ -32,7 +32,7 @@ int info(const Args& args) {
     line.flag("--json", &json).files(&files, 1, 1);
     if (const auto exit = line.parse(args)) return *exit;
     const std::string& file = files.front();
-    const LoadResult loaded = loadTrace(file);
+    const LoadResult loaded = loadForCli(file);
     if (!loaded.ok()) {
         const std::string msg = loaded.error ? loaded.error->toString() : file + ": cannot load";
         std::fprintf(stderr, "strata-cli info: %s\n", terminalSafe(msg).c_str());

@@ -1,5 +1,6 @@
 #include "cli_options.h"
 
+#include "io/cache/trace_cache.h"
 #include "io/trace_loader.h"
 #include "util/terminal_text.h"
 
@@ -189,10 +190,23 @@ TimeRange AnalysisArgs::range(const Trace& trace) const {
     return rangeFromUs(trace, rangeUs);
 }
 
+namespace {
+bool useCache = false;
+}
+
+void setUseCache(bool on) {
+    useCache = on;
+}
+
+LoadResult loadForCli(const std::string& file, const LoadOptions& options) {
+    if (!useCache) return loadTrace(file, options);
+    return loadTraceCached(file, TraceCache(), options);
+}
+
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
                                             double* loadMs) {
     const auto t0 = std::chrono::steady_clock::now();
-    const LoadResult loaded = loadTrace(file);
+    const LoadResult loaded = loadForCli(file);
     if (loadMs)
         *loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                       .count();

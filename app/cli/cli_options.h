@@ -4,6 +4,7 @@
 // gaps, stats and advise take, and loading FILE with the error printed as "strata-cli CMD: ...".
 #include "analysis/analysis_range.h"
 #include "analysis/analysis_settings.h"
+#include "io/load_result.h"
 #include "model/trace.h"
 
 #include <functional>
@@ -81,6 +82,12 @@ private:
 };
 // The lines of a usage text that describe them.
 extern const char* const kAnalysisOptionsUsage;
+
+// `strata-cli --cache COMMAND ...` (or --cache anywhere before "--"): traces are loaded through the
+// trace cache (io/cache/trace_cache.h), which is written when a large JSON trace was read.
+void setUseCache(bool on);
+// loadTrace, or loadTraceCached under --cache: how every command loads a single trace.
+LoadResult loadForCli(const std::string& file, const LoadOptions& options = {});
 
 // The trace in `file`, or null after printing why to stderr; `loadMs`, when given, the time the
 // load took (what --json prints as load_ms beside analysis_ms).

@@ -112,7 +112,7 @@ int sections(const Args& args) {
     LoadOptions load;
     load.sectionNames = options.names;
     load.clockHz = options.clockHz;
-    const LoadResult loaded = loadTrace(file, load);
+    const LoadResult loaded = loadForCli(file, load);
     if (!loaded.ok()) {
         std::fprintf(stderr, "strata-cli sections: %s\n",
                      terminalSafe(loaded.error ? loaded.error->toString() : file).c_str());

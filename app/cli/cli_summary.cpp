@@ -176,7 +176,7 @@ int strata::cli::summary(const Args& args) {
     const std::string& file = files.front();
 
     const auto t0 = std::chrono::steady_clock::now();
-    const LoadResult loaded = loadTrace(file);
+    const LoadResult loaded = loadForCli(file);
     const auto t1 = std::chrono::steady_clock::now();
     if (!loaded.ok()) {
         const std::string msg = loaded.error ? loaded.error->toString() : file + ": cannot load";

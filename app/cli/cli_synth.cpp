@@ -1,4 +1,4 @@
-// strata-cli synth --events N --seed S [--devices D --streams K] -o FILE
+// strata-cli synth --events N --seed S [--devices D --streams K] [--shape paced|queued] -o FILE
 // Writes a deterministic Kineto-style trace (gzip if FILE ends in .gz) and prints the generator's
 // own totals as one JSON object on stdout (kernel count, per-device kernel time, ...).
 #include "cli_commands.h"
@@ -17,14 +17,17 @@ const char* const kUsage =
     "  Writes a deterministic Kineto-style trace of exactly N events (.json, gzip\n"
     "  when FILE ends in .gz, a Strata recording of the same program when it ends in\n"
     "  .strata) and prints its totals as JSON.\n"
-    "  --devices D   GPUs (default 1)      --streams K   streams per GPU (default 1)\n";
+    "  --devices D   GPUs (default 1)      --streams K   streams per GPU (default 1)\n"
+    "  --shape paced|queued  paced (default): the GPU keeps pace with the CPU as in a real\n"
+    "                training loop (steps ending in a sync, a bounded launch queue);\n"
+    "                queued: the first generator, whose GPU work queues up without bound\n";
 
 } // namespace
 
 int strata::cli::synth(const Args& args) {
     using namespace strata::cli;
     SynthOptions o;
-    std::string path;
+    std::string path, shape = "paced";
     uint64_t events = 0, seed = 0, devices = 1, streams = 1;
     bool haveEvents = false, haveSeed = false;
     auto required = [](TakeValue take, bool* seen) {
@@ -39,8 +42,12 @@ int strata::cli::synth(const Args& args) {
         .option("--seed", required(wholeNumber("--seed", kMax, &seed), &haveSeed))
         .option("--devices", wholeNumber("--devices", 1024, &devices))
         .option("--streams", wholeNumber("--streams", 1024, &streams))
-        .option("-o", text(&path));
+        .option("-o", text(&path))
+        .option("--shape", text(&shape));
     if (const auto exit = line.parse(args)) return *exit;
+    if (shape != "paced" && shape != "queued")
+        return line.usageError("--shape is paced or queued, not '" + shape + "'");
+    o.shape = shape == "paced" ? SynthOptions::Shape::Paced : SynthOptions::Shape::Queued;
     if (!haveEvents || !haveSeed || path.empty())
         return line.usageError("--events, --seed and -o are required");
     o.events = events;

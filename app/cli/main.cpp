@@ -1,10 +1,12 @@
 // strata-cli: the headless front door, one subcommand per file (cli_commands.h), listed below.
 #include "build_info.h"
 #include "cli_commands.h"
+#include "cli_options.h"
 
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -47,6 +49,8 @@ const Command kCommands[] = {
     {"sections", strata::cli::sections,
      "sections [--json] [--names A,B] [--clock-hz F] [--kernel K] FILE   in-kernel section "
      "statistics"},
+    {"convert", strata::cli::convert,
+     "convert IN OUT.strata   any trace as a model file: opens at the speed of copying it"},
     {"info", strata::cli::info,
      "info [--json] FILE   what was run to make FILE, its metadata, why it has no GPU activity"},
 };
@@ -54,6 +58,9 @@ const Command kCommands[] = {
 void usage(FILE* out) {
     std::fprintf(out, "usage: strata-cli COMMAND [ARGS...]\n\ncommands:\n");
     for (const auto& c : kCommands) std::fprintf(out, "  %s\n", c.help);
+    std::fprintf(out,
+                 "\n--cache (with any command) reads a large JSON trace from the trace cache,\n"
+                 "writing it there the first time (docs/cache.md).\n");
     std::fprintf(out, "\nstrata-cli COMMAND --help for a command's options; strata-cli --version "
                       "[--verbose] for what this build is.\n");
 }
@@ -61,6 +68,20 @@ void usage(FILE* out) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // --cache, before the command or among its options (not after "--", nor anywhere in record's
+    // arguments: its target's own), loads traces through the trace cache.
+    std::vector<char*> kept;
+    bool pastDashes = false;
+    for (int i = 0; i < argc; ++i) {
+        pastDashes = pastDashes || std::strcmp(argv[i], "--") == 0;
+        const bool record = kept.size() > 1 && std::strcmp(kept[1], "record") == 0;
+        if (i > 0 && !pastDashes && !record && std::strcmp(argv[i], "--cache") == 0)
+            strata::cli::setUseCache(true);
+        else
+            kept.push_back(argv[i]);
+    }
+    argc = int(kept.size());
+    argv = kept.data();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -6,9 +6,11 @@
 namespace strata {
 
 LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options,
-                             const std::shared_ptr<const Trace>& attachTo) {
+                             const std::shared_ptr<const Trace>& attachTo,
+                             const TraceCache* cache) {
     LoadOutcome out;
-    out.result = loadTrace(path, options);
+    if (cache && cache->wants(path)) out.result = cache->open(path, options);
+    if (!out.result.ok()) out.result = loadTrace(path, options);
     const TraceReader* reader = readerNamed(out.result.format);
     if (out.result.ok() && attachTo && reader && reader->kind == ReaderKind::Sections) {
         out.result.trace = attachTo->withSectionsOf(*out.result.trace);
@@ -30,18 +32,28 @@ LoadJob::LoadJob(QString path, LoadOptions options, std::shared_ptr<const Trace>
     });
 }
 
-LoadJob::~LoadJob() = default; // the runner cancels and waits
+LoadJob::~LoadJob() {
+    // The worker done before this object goes: its previews are posted to this object.
+    runner_->cancel();
+    runner_->waitForFinished();
+}
 
 void LoadJob::start() {
     clock_.start();
     runner_->run(
-        [path = path_.toStdString(), options = options_,
-         attachTo = attachTo_](JobControl& control) mutable {
+        [this, path = path_.toStdString(), options = options_, attachTo = attachTo_,
+         cache = cache_](JobControl& control) mutable {
             options.progress = [&control](double f) {
                 control.setProgress(f);
                 return !control.cancelled();
             };
-            return loadForWorkspace(path, options, attachTo);
+            // Queued to this object on the GUI thread (dropped if it is gone by then).
+            options.preview = [this](const LoadPreview& p) {
+                auto copy = std::make_shared<const LoadPreview>(p);
+                QMetaObject::invokeMethod(
+                    this, [this, copy] { emit previewReady(copy); }, Qt::QueuedConnection);
+            };
+            return loadForWorkspace(path, options, attachTo, cache ? &*cache : nullptr);
         },
         [this](LoadOutcome outcome) {
             if (cancelled_) { // the reader did not look at the flag in time

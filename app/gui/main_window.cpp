@@ -1,4 +1,6 @@
 #include "main_window.h"
+#include "timeline/load_preview_view.h"
+#include "trace_cache_controller.h"
 
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/clock_notice.h"
@@ -96,6 +98,9 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     layout->addWidget(findBar_);
     setCentralWidget(central);
 
+    cache_ = new TraceCacheController(this, options_.restoreSettings);
+    connect(cache_, &TraceCacheController::message, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     createDocks();
     createActions();
     createStatusBar();
@@ -210,6 +215,9 @@ QWidget* MainWindow::createLoadingPage() {
     auto* page = new QWidget(this);
     page->setObjectName(QStringLiteral("loadingPage"));
     auto* v = new QVBoxLayout(page);
+    previewView_ = new LoadPreviewView(page);
+    previewView_->hide(); // until the first preview
+    v->addWidget(previewView_, 6);
     v->addStretch(2);
     loadingLabel_ = new QLabel(page);
     loadingLabel_->setAlignment(Qt::AlignCenter);
@@ -384,9 +392,10 @@ void MainWindow::updateStatus() {
     spanLabel_->setText(
         tr("span %1  \u00b7")
             .arg(QString::fromStdString(formatDuration(trace->bounds().duration()))));
-    loadTimeLabel_->setText(
-        tr("\u00b7  loaded in %1  \u00b7")
-            .arg(QString::fromStdString(formatPreciseDuration(loadTimeMs() * 1'000'000))));
+    const QString took = QString::fromStdString(formatPreciseDuration(loadTimeMs() * 1'000'000));
+    loadTimeLabel_->setText(fromCache_
+                                ? tr("\u00b7  loaded in %1 from the trace cache  \u00b7").arg(took)
+                                : tr("\u00b7  loaded in %1  \u00b7").arg(took));
     const int n = warnings_->count();
     warningsButton_->setText(n == 1 ? tr("1 warning") : tr("%1 warnings").arg(n));
     warningsButton_->setIcon(n ? style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());

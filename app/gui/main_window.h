@@ -38,7 +38,10 @@ class StatsPanel;
 class CallTreePanel;
 class JobRunner;
 class LoadJob;
+class LoadPreviewView;
 struct LoadOutcome;
+struct LoadPreview;
+class TraceCacheController;
 struct RankSetLoad;
 class RangePanel;
 class TimelineView;
@@ -105,6 +108,11 @@ public:
     FindBar* findBar() const { return findBar_; }
     SectionsPanel* sectionsPanel() const { return sections_; }
     TraceInfoPanel* traceInfoPanel() const;
+    // The trace cache's settings and background writes (trace_cache_controller.h).
+    TraceCacheController* traceCache() const { return cache_; }
+    // The first picture shown while a large trace loads (on the loading page).
+    LoadPreviewView* loadPreview() const { return previewView_; }
+    bool loadedFromCache() const { return fromCache_; }
     GapsPanel* gapsPanel() const;
     StatsPanel* statsPanel() const;
     CallTreePanel* callTreePanel() const;
@@ -149,6 +157,7 @@ private:
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
+    void createSettingsMenu();
     void createToolBar();
     template <typename Slot>
     QAction* makeAction(const char* name, const QString& text, const QKeySequence& key, Slot slot);
@@ -206,6 +215,9 @@ private:
     QWidget* loadingPage_ = nullptr;
     QLabel* loadingLabel_ = nullptr;
     QProgressBar* loadingBar_ = nullptr;
+    LoadPreviewView* previewView_ = nullptr; // what has been read so far, over the label
+    TraceCacheController* cache_ = nullptr;
+    bool fromCache_ = false; // the trace shown was read from the trace cache
     // A set of ranks known by their digests (no timeline): what it is and what to do.
     QLabel* digestPage_ = nullptr;
     TimelineView* timeline_ = nullptr;

@@ -20,6 +20,7 @@
 #include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_layout.h"
+#include "trace_cache_controller.h"
 #include "workspace/analyses.h"
 #include <QAction>
 #include <QActionGroup>
@@ -78,6 +79,7 @@ void MainWindow::createActions() {
     createFileMenu();
     createEditMenu();
     createViewMenu();
+    createSettingsMenu();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* keys = makeAction("actionShortcuts", tr("&Keyboard Shortcuts"), QKeySequence(),
                                [this] { showShortcutHelp(); });
@@ -129,6 +131,12 @@ void MainWindow::createFileMenu() {
         makeAction("actionClose", tr("&Close Window"), QKeySequence::Close, [this] { close(); }));
     file->addAction(makeAction("actionQuit", tr("&Quit"), QKeySequence::Quit,
                                [] { QApplication::closeAllWindows(); }));
+}
+
+void MainWindow::createSettingsMenu() {
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->setToolTipsVisible(true);
+    cache_->addMenu(settings);
 }
 
 void MainWindow::createEditMenu() {

@@ -11,7 +11,9 @@
 #include "sections/sections_panel.h"
 #include "sections_import_dialog.h"
 #include "strata_resources.h"
+#include "timeline/load_preview_view.h"
 #include "timeline/timeline_view.h"
+#include "trace_cache_controller.h"
 #include "workspace/job_runner.h"
 #include "workspace/rank_set.h"
 #include "workspace/trace_comparison.h"
@@ -130,7 +132,10 @@ void MainWindow::openFile(const QString& path, const LoadOptions& options) {
     hideError();
     // A sections file (a timer array) is attached to the trace open, if any.
     auto* job = new LoadJob(QFileInfo(path).absoluteFilePath(), options, trace(), this);
+    job->setCache(cache_->cache());
     job_ = job;
+    previewView_->clear();
+    previewView_->hide();
     progress_->setValue(0);
     progress_->show();
     cancelButton_->show();
@@ -148,6 +153,12 @@ void MainWindow::openFile(const QString& path, const LoadOptions& options) {
         progress_->setValue(static_cast<int>(f * 1000));
         loadingBar_->setValue(static_cast<int>(f * 1000));
     });
+    // What has been read so far, while nothing else is on screen.
+    connect(job, &LoadJob::previewReady, this, [this, job](std::shared_ptr<const LoadPreview> p) {
+        if (job_ != job || stack_->currentWidget() != loadingPage_ || p->empty()) return;
+        previewView_->setPreview(std::move(p));
+        previewView_->show();
+    });
     connect(job, &LoadJob::finished, this,
             [this, job](const LoadOutcome& o, bool cancelled, qint64 ms) {
                 onLoadFinished(job, o, cancelled, ms);
@@ -161,6 +172,8 @@ void MainWindow::onLoadFinished(LoadJob* job, const LoadOutcome& outcome, bool c
     job->deleteLater();
     if (job != job_) return; // superseded by a newer load
     job_ = nullptr;
+    previewView_->clear();
+    previewView_->hide();
     progress_->hide();
     cancelButton_->hide();
     if (stack_->currentWidget() == loadingPage_ && (cancelled || !result.ok()))
@@ -192,7 +205,9 @@ void MainWindow::install(const LoadOutcome& outcome, const QString& path, qint64
         statusBar()->showMessage(tr("Imported the timer sections of %1").arg(path), 8000);
         updateStatus();
     } else {
+        fromCache_ = !outcome.result.cacheFile.empty();
         setTrace(outcome.result.trace, path, ms, QString::fromStdString(outcome.result.format));
+        cache_->traceShown(path, outcome.result); // kept for next time, in the background
     }
     if (sections) showDock(sections_); // what the file held is in the Sections dock
 }
@@ -201,7 +216,8 @@ bool MainWindow::openFileSync(const QString& path, QString* error, const LoadOpt
     QElapsedTimer clock;
     clock.start();
     const QString abs = QFileInfo(path).absoluteFilePath();
-    const LoadOutcome o = loadForWorkspace(abs.toStdString(), options, trace());
+    const TraceCache cache = cache_->cache();
+    const LoadOutcome o = loadForWorkspace(abs.toStdString(), options, trace(), &cache);
     if (!o.result.ok()) {
         const QString msg =
             o.result.error ? errorMessage(*o.result.error) : tr("Could not open %1").arg(abs);

@@ -184,6 +184,8 @@ int runScreenshot(const ScreenshotOptions& o) {
     }
     for (int rank : o.foldRanks) w.workspace()->ranks()->requestCollapse(size_t(rank), true);
     w.show();
+    w.repaint(); // drawn once, now (the figure below), before the settling waits
+    const qint64 drawnMs = sinceOpen.elapsed();
     settleEvents(150);
     w.resize(o.size); // a window manager may have changed it on show
     settleEvents(100);
@@ -251,8 +253,10 @@ int runScreenshot(const ScreenshotOptions& o) {
         std::printf("track labels: %d\ntracks: %zu\n", w.timeline()->visibleTrackLabelCount(),
                     w.trace()->tracks().size());
     }
-    std::printf("loaded %s: %zu slices in %lld ms\n", qPrintable(o.trace), w.trace()->sliceCount(),
-                static_cast<long long>(w.loadTimeMs()));
+    std::printf("loaded %s: %zu slices in %lld ms%s\n", qPrintable(o.trace),
+                w.trace()->sliceCount(), static_cast<long long>(w.loadTimeMs()),
+                w.loadedFromCache() ? " (from the trace cache)" : "");
+    std::printf("drawn %lld ms after the open began\n", static_cast<long long>(drawnMs));
     if (mergedMs >= 0)
         std::printf("the set on the timeline %lld ms after the open began\n",
                     static_cast<long long>(mergedMs));

@@ -12,6 +12,8 @@
 
 namespace strata {
 
+struct LoadPreview; // io/load_preview.h
+
 struct LoadError {
     static constexpr uint64_t kInMessage = UINT64_MAX; // the message says where itself
     std::string file;
@@ -27,12 +29,19 @@ struct LoadResult {
     // Which reader read it (io/trace_reader.h: TraceReader::name; "chrome-json-gzip" for a gzip'd
     // Chrome JSON).
     std::string format;
+    // Read from this cached .strata form of the file (io/cache/trace_cache.h); empty: read from
+    // the file itself.
+    std::string cacheFile;
     bool ok() const { return trace != nullptr; }
 };
 
 struct LoadOptions {
     // Called now and then with the fraction of input consumed (0..1); return false to cancel.
     std::function<bool(double)> progress;
+    // Called now and then, from the loading thread, with what has been read so far (the GPU
+    // lanes' busy time: io/load_preview.h), for a first picture while a large file loads. Only
+    // readers that take long call it (the JSON reader); the preview is not kept after the call.
+    std::function<void(const LoadPreview&)> preview;
     // The .strata reader reads large files on two threads, the JSON reader splits a file on a
     // thread of its own; true keeps either on the calling thread (a process per core under MPI,
     // machines shared with other work).

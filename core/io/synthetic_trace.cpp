@@ -116,6 +116,54 @@ struct Program {
     int64_t pythonId = 1;
     std::vector<int64_t> cpuNow;     // per device CPU thread cursor
     std::vector<int64_t> streamFree; // device * streams + stream
+    std::vector<uint64_t> stepLeft;  // per device: launches until its step's sync (Paced)
+
+    bool paced() const { return o.shape == SynthOptions::Shape::Paced; }
+
+    // Paced: most kernels short, some long, as in a training step (mean about 35 us, so the GPU
+    // falls behind the launching CPU within a step and the step's sync brings it back).
+    // Queued: the first generator's 1.5-150 us, which the CPU outruns without bound.
+    int64_t kernelDuration() {
+        if (!paced()) return rng.range(1500, 150000);
+        const uint64_t r = rng.next() % 100;
+        return r < 70   ? rng.range(2000, 20000)
+               : r < 95 ? rng.range(20000, 100000)
+                        : rng.range(100000, 400000);
+    }
+
+    // The latest time a stream of `device` is busy until.
+    int64_t deviceFree(int device) const {
+        int64_t last = 0;
+        for (int k = 0; k < o.streams; ++k)
+            last = std::max(last, streamFree[size_t(device * o.streams + k)]);
+        return last;
+    }
+
+    // Paced: the end of a step — aten::item > cudaStreamSynchronize on the device's thread,
+    // blocked until its streams drain (the loss read back each step). Two events.
+    void stepSync(int device) {
+        int64_t& now = cpuNow[size_t(device)];
+        SynthSlice s;
+        s.device = device;
+        s.tid = kHostPid + 1 + device;
+        s.kind = K::CpuOp;
+        s.name = "aten::item";
+        s.start = now;
+        s.externalId = externalId++;
+        SynthSlice sync = s;
+        sync.kind = K::Runtime;
+        sync.name = "cudaStreamSynchronize";
+        sync.start = now + rng.range(500, 2000);
+        sync.dur = std::max(deviceFree(device), sync.start) + rng.range(3000, 12000) - sync.start;
+        sync.cbid = 131;
+        sync.correlation = correlation++;
+        s.dur = sync.start + sync.dur + rng.range(300, 1500) - s.start;
+        emit(s);
+        emit(sync);
+        t.cpuSlices += 2;
+        now = s.start + s.dur + rng.range(5000, 30000); // the optimizer step's host work
+        stepLeft[size_t(device)] = uint64_t(rng.range(128, 384));
+    }
 
     void emit(const SynthSlice& s) {
         if (t.firstNs == 0 || s.start < t.firstNs) t.firstNs = s.start;
@@ -129,15 +177,26 @@ struct Program {
     static uint64_t unitEvents(int kind) { return kind == 0 ? 6 : 5; }
 
     void unit(int device, int kind) {
+        if (paced() && stepLeft[size_t(device)]-- == 0) return stepSync(device);
         const int64_t tid = kHostPid + 1 + device;
         int64_t& now = cpuNow[size_t(device)];
         const int64_t ext = externalId++;
         const int64_t corr = correlation++;
-        const int64_t launchDur = rng.range(2500, 8000);
+        int64_t launchDur = rng.range(2500, 8000);
         const bool withPython = kind == 0;
         const int64_t pyStart = now;
         const int64_t opStart = pyStart + (withPython ? rng.range(500, 2000) : 0);
         const int64_t rtStart = opStart + rng.range(800, 3000);
+        // Paced: a launch queue of at most kMaxLead of work; past it the call blocks until the
+        // stream has room (cudaLaunchKernel waits for a free slot).
+        // (Queued draws the stream later, as the first generator did: its output stays the same.)
+        constexpr int64_t kMaxLead = 20'000'000;
+        int64_t stream = -1;
+        if (paced()) {
+            stream = kFirstStream + int64_t(rng.next() % uint64_t(o.streams));
+            const int64_t free = streamFree[size_t(device * o.streams + (stream - kFirstStream))];
+            if (free - kMaxLead > rtStart + launchDur) launchDur = free - kMaxLead - rtStart;
+        }
         const int64_t rtEnd = rtStart + launchDur;
         const int64_t opEnd = rtEnd + rng.range(300, 1500);
         const int64_t pyEnd = opEnd + (withPython ? rng.range(200, 1000) : 0);
@@ -171,7 +230,7 @@ struct Program {
         emit(launch);
         t.cpuSlices += 2;
 
-        const int64_t stream = kFirstStream + int64_t(rng.next() % uint64_t(o.streams));
+        if (stream < 0) stream = kFirstStream + int64_t(rng.next() % uint64_t(o.streams));
         int64_t& free = streamFree[size_t(device * o.streams + (stream - kFirstStream))];
         SynthSlice op;
         op.device = device;
@@ -185,7 +244,7 @@ struct Program {
             // sharing sees in real recordings).
             const uint64_t k = rng.next() % 6, shape = rng.next() % 4;
             op.kind = K::Kernel;
-            op.dur = rng.range(1500, 150000);
+            op.dur = kernelDuration();
             op.grid = int64_t(64 << (k % 3)) * int64_t(1 + shape);
             op.block = 128 << (shape % 2);
             op.name = kKernelNames[k];
@@ -375,8 +434,9 @@ bool generateSynthetic(const SynthOptions& o, SynthSink& sink, SynthTotals* tota
     SynthTotals t;
     t.kernelsPerDevice.assign(size_t(o.devices), 0);
     t.kernelTimeNsPerDevice.assign(size_t(o.devices), 0);
-    Program g{o, t, sink, Rng{o.seed}, 0, 1, 1, 1, {}, {}};
+    Program g{o, t, sink, Rng{o.seed}, 0, 1, 1, 1, {}, {}, {}};
     g.cpuNow.assign(size_t(o.devices), kStartNs);
+    g.stepLeft.assign(size_t(o.devices), 256);
     g.streamFree.assign(size_t(o.devices * o.streams), 0);
     sink.begin(o);
     g.written = synthMinimumEvents(o);

@@ -26,6 +26,13 @@ struct SynthOptions {
     uint64_t seed = 1;
     int devices = 1;
     int streams = 1; // per device
+    // Paced (default): the GPU keeps pace with the CPU as in a real training loop — mostly short
+    // kernels, a launch queue of at most 20 ms of work (a launch past it blocks), and a step
+    // every 128-384 launches ending in aten::item > cudaStreamSynchronize that waits for the
+    // device to drain. Queued: the first generator, whose GPU work queues up without bound
+    // behind the CPU (kept to reproduce earlier figures).
+    enum class Shape : uint8_t { Paced, Queued };
+    Shape shape = Shape::Paced;
 };
 
 // What the generator wrote, for checking a reader against.

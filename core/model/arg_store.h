@@ -71,6 +71,7 @@ public:
     void shrink();
 
 private:
+    friend class TraceSnapshot; // io/snapshot: the arena written and read whole
     PodVector<uint8_t> bytes_;
     PodVector<uint64_t> offsets_; // set i spans [offsets_[i], offsets_[i + 1]); [0] = 0
     size_t pendingStart_ = 0;

@@ -183,6 +183,7 @@ private:
     friend class TraceBuilder;
     friend class FlowBinder;
     friend class TraceSetMerger; // io/export/trace_set_merge.cpp
+    friend class TraceSnapshot;  // io/snapshot: the model written and read whole (.strata 1.5)
     StringPool strings_;
     ArgStore args_;
     std::vector<Track> tracks_;

@@ -10,5 +10,6 @@ int render(const Args& args);     // bench_render.cpp: strata-bench render FILE 
 int exportJson(const Args& args); // bench_export.cpp: strata-bench export FILE OUT [--gzip]
 int sections(const Args& args);   // bench_sections.cpp: strata-bench sections FILE.strata
 int docks(const Args& args);      // bench_docks.cpp: strata-bench docks FILE (GUI)
+int open(const Args& args);       // bench_open.cpp: strata-bench open FILE (GUI)
 int names(const Args& args);      // bench_names.cpp: strata-bench names FILE
 } // namespace strata::bench

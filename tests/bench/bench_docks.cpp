@@ -6,6 +6,7 @@
 // largest gap between the ticks of a 1 ms timer; a user's click waits that long). One JSON object
 // per round.
 #include "bench_commands.h"
+#include "bench_gui.h"
 #include "cpu_steal.h"
 
 #include "analysis_views/gaps_panel.h"
@@ -33,25 +34,9 @@ bool statsShown(strata::MainWindow& w) {
 int strata::bench::docks(const Args& args) {
     std::string file;
     int rounds = 1;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--rounds" && i + 1 < args.size())
-            rounds = std::max(1, std::atoi(args[++i].c_str()));
-        else if (file.empty() && !args[i].empty() && args[i][0] != '-')
-            file = args[i];
-        else {
-            std::fprintf(stderr, "usage: strata-bench docks FILE [--rounds N]\n");
-            return 2;
-        }
-    }
-    if (file.empty()) {
-        std::fprintf(stderr, "usage: strata-bench docks FILE [--rounds N]\n");
+    if (!fileAndRounds(args, "usage: strata-bench docks FILE [--rounds N]\n", &file, &rounds))
         return 2;
-    }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "strata-bench";
-    char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+    const auto app = offscreenApp();
     for (int round = 0; round < rounds; ++round) {
         MainWindow w(MainWindow::Options{false});
         w.resize(1600, 900);

@@ -1,10 +1,12 @@
-// strata-bench load FILE: loads a trace with loadTrace() (up to TraceBuilder::build() returning)
-// and prints one JSON object. MB = 10^6 bytes; mb_per_s = file bytes / seconds / 10^6; peak RSS
-// is getrusage(RUSAGE_SELF).ru_maxrss of the whole process (KiB, printed in MB of 10^6 bytes);
-// cpu_s is the CPU time of all threads, steal_pct the machine's CPU time stolen by the host.
+// strata-bench load FILE [--one-thread] [--preview]: loads a trace with loadTrace() (up to
+// TraceBuilder::build() returning) and prints one JSON object. MB = 10^6 bytes; mb_per_s = file
+// bytes / seconds / 10^6; peak RSS is getrusage(RUSAGE_SELF).ru_maxrss of the whole process (KiB,
+// printed in MB of 10^6 bytes); cpu_s is the CPU time of all threads, steal_pct the machine's CPU
+// time stolen by the host.
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
+#include "io/load_preview.h"
 #include "io/trace_loader.h"
 
 #include <sys/resource.h>
@@ -38,13 +40,30 @@ std::string jsonEscape(const std::string& s) {
 
 int strata::bench::load(const Args& args) {
     LoadOptions options;
-    const bool oneThread = args.size() == 2 && args[1] == "--one-thread";
-    if ((args.size() != 1 && !oneThread) || args[0] == "--help") {
-        std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread]\n"
-                             "  --one-thread: .strata files read on the calling thread only\n");
+    bool oneThread = false, preview = false, bad = args.empty() || args[0] == "--help";
+    for (size_t i = 1; i < args.size(); ++i) {
+        oneThread = oneThread || args[i] == "--one-thread";
+        preview = preview || args[i] == "--preview";
+        bad = bad || (args[i] != "--one-thread" && args[i] != "--preview");
+    }
+    if (bad) {
+        std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread] [--preview]\n"
+                             "  --one-thread: .strata files read on the calling thread only\n"
+                             "  --preview: ask for previews while loading (the GUI's first\n"
+                             "             picture); prints when the first came and how many\n");
         return 2;
     }
     options.oneThread = oneThread;
+    // The time of the first preview after the start, and how many came (--preview).
+    double firstPreviewS = -1;
+    int previews = 0;
+    const auto start = std::chrono::steady_clock::now();
+    if (preview)
+        options.preview = [&](const LoadPreview& p) {
+            if (previews++ == 0 && !p.empty())
+                firstPreviewS =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
     const std::string path = args[0];
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(path, ec);
@@ -77,10 +96,10 @@ int strata::bench::load(const Args& args) {
     std::printf("{\"file\": \"%s\", \"bytes\": %llu, \"seconds\": %.3f, \"mb_per_s\": %.1f, "
                 "\"peak_rss_mb\": %.1f, \"rss_ratio\": %.3f, \"slices\": %zu, \"counters\": %zu, "
                 "\"flows\": %zu, \"gpu_values\": %zu, \"warnings\": %zu, \"cpu_s\": %.3f, "
-                "\"steal_pct\": %.1f}\n",
+                "\"steal_pct\": %.1f, \"first_preview_s\": %.3f, \"previews\": %d}\n",
                 jsonEscape(path).c_str(), static_cast<unsigned long long>(bytes), seconds,
                 fileMb / seconds, peakMb, peakMb / fileMb, r.trace->sliceCount(),
                 r.trace->counterSampleCount(), flows, r.trace->gpuActivities().size(),
-                r.trace->warnings().size(), cpuSeconds, stealPct);
+                r.trace->warnings().size(), cpuSeconds, stealPct, firstPreviewS, previews);
     return 0;
 }

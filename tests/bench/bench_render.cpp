@@ -9,6 +9,7 @@
 // as JSON) of N events straight into a Trace: 4 CPU threads (python function > op > launch call)
 // launching onto 4 GPUs of 4 streams each.
 #include "bench_commands.h"
+#include "bench_gui.h"
 #include "cpu_steal.h"
 
 #include "io/synthetic_trace.h"
@@ -85,11 +86,7 @@ int strata::bench::render(const Args& args) {
                      "usage: strata-bench render FILE [--size WxH] | --synthetic N [--size WxH]\n");
         return 2;
     }
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    int argc = 1;
-    char name[] = "strata-bench";
-    char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
+    const auto app = offscreenApp();
 
     const auto l0 = Clock::now();
     std::shared_ptr<const Trace> trace;

@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
     if (cmd == "docks") return strata::bench::docks(args);
+    if (cmd == "open") return strata::bench::open(args);
 #endif
-    std::fprintf(stderr, "usage: strata-bench load FILE\n"
+    std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread] [--preview]\n"
                          "       strata-bench load-set [--threads N] [--release] FILE...\n"
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
                          "       strata-bench docks FILE [--rounds N]\n"
+                         "       strata-bench open FILE [--rounds N]\n"
 #endif
     );
     return 2;

@@ -3,6 +3,7 @@
 #include "io/json/json_event_parser.h"
 #include "io/json/json_event_splitter.h"
 #include "io/json/json_input.h"
+#include "io/load_preview.h"
 
 #include <sys/resource.h>
 
@@ -141,6 +142,19 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         if (!options.progress) return true;
         return options.progress(std::min(1.0, double(rawConsumed.load()) / rawSize));
     };
+    // A first picture now and then (LoadOptions::preview): 0.3 s after the start, then every
+    // 0.5 s, from this (the builder's) thread.
+    LoadPreviewCollector previewCollector;
+    if (options.preview) parser.setPreview(&previewCollector);
+    auto nextPreview = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+    auto preview = [&]() {
+        if (!options.preview) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now < nextPreview) return;
+        nextPreview = now + std::chrono::milliseconds(500);
+        options.preview(
+            previewCollector.snapshot(std::min(1.0, double(rawConsumed.load()) / rawSize)));
+    };
 
     if (threaded) {
         BatchQueue queue;
@@ -164,6 +178,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
             if (!parseFailed && !cancelled) {
                 parseFailed = !parser.parseBatch(*batch, &parseError);
                 cancelled = !parseFailed && !progress();
+                if (!parseFailed && !cancelled) preview();
                 if (parseFailed || cancelled) queue.stop();
             }
             queue.giveBack(std::move(batch));
@@ -181,10 +196,11 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
                 cancelled = true;
                 break;
             }
+            preview();
         }
     }
 
-    if (parseFailed) return LoadResult{nullptr, parseError, {}};
+    if (parseFailed) return LoadResult{nullptr, parseError, {}, {}};
     if (cancelled) return fail(name, 0, 0, "cancelled");
     if (const SplitError* e = splitter.error()) return fail(name, e->offset, e->line, e->message);
     if (splitter.form() == JsonEventSplitter::Form::Object && !splitter.sawTraceEvents() &&
@@ -192,7 +208,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         return fail(name, splitter.endOffset(), splitter.endLine(),
                     "expected a \"traceEvents\" array in the top-level object, found none");
     if (!parser.addTopLevel(splitter.topLevel(), &parseError))
-        return LoadResult{nullptr, parseError, {}};
+        return LoadResult{nullptr, parseError, {}, {}};
     parser.finish();
     for (const auto& [why, n] : splitter.notes())
         builder.addWarning(why + ": " + std::to_string(n.count) +

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "io/json/json_gpu_args.h"
+#include "io/load_preview.h"
 
 namespace strata {
 
@@ -91,6 +92,8 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
         track = b.gpuStreamTrack(int32_t(device), stream, pid, tid);
         fillGpu(gpu, kind, int32_t(device), stream);
         haveGpu = true;
+        if (preview && ph == 'X' && kind != SliceKind::GpuUserAnnotation)
+            preview->gpu(int32_t(device), stream, ev.ts, ev.dur);
     } else if (ph == 'i' || ph == 'I' || ph == 'R') {
         if (ev.scope == 'g')
             track = b.globalInstantTrack();
@@ -102,6 +105,7 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
         return;
     } else {
         track = threadTrack(pid, tid);
+        if (preview && ph == 'X') preview->cpu(pid, tid, ev.ts, ev.dur);
     }
     if (ph == 'E') {
         b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());

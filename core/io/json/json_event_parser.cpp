@@ -146,6 +146,10 @@ bool ChromeEventParser::parseBatch(EventBatch& batch, LoadError* error) {
     return d->parseBatch(batch, error);
 }
 
+void ChromeEventParser::setPreview(LoadPreviewCollector* preview) {
+    d->preview = preview;
+}
+
 uint64_t ChromeEventParser::eventsParsed() const {
     return d->eventsParsed;
 }

@@ -13,6 +13,8 @@
 
 namespace strata {
 
+class LoadPreviewCollector;
+
 // True when the parse units were compiled for AVX2 (see io/json_simdjson.h).
 extern const bool kJsonParserNeedsAvx2;
 
@@ -37,6 +39,9 @@ public:
     void finish();
 
     uint64_t eventsParsed() const;
+    // Every complete slice read from now on is also added to `preview` (a first picture while
+    // loading, io/load_preview.h); null stops that.
+    void setPreview(LoadPreviewCollector* preview);
 
 private:
     struct Impl;

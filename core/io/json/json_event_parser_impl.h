@@ -57,6 +57,7 @@ using namespace json_parser;
 
 struct ChromeEventParser::Impl {
     TraceBuilder& b;
+    LoadPreviewCollector* preview = nullptr; // ChromeEventParser::setPreview
     od::parser parser;
     Event scratch;               // an event read alone by parseAlone()
     const Event* evp = &scratch; // the event dispatch() works on

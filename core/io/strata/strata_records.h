@@ -45,6 +45,10 @@ enum class RecordType : uint8_t {
     NameColor = 17,     // 1.2
     Run = 18,           // 1.3
     Sections = 19,      // 1.4
+    // 1.5: a whole model written by io/snapshot (strata-cli convert, the trace cache): a file
+    // that starts with a Model record holds only these two types, read by that reader alone.
+    Model = 20,     // what the model holds: counts, bounds, and its small parts as JSON
+    ModelPart = 21, // a piece of one of the model's arrays (a column, the args, the strings)
 };
 
 // How a record reaches the model.

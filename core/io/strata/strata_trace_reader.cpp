@@ -5,6 +5,7 @@
 // the chunk index and byte offset; every good chunk before it is kept. Only a bad file header
 // (not .strata, unknown major version) is an error.
 #include "io/strata/strata_trace_reader.h"
+#include "io/snapshot/trace_snapshot.h"
 #include "io/strata/strata_chunks.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_parallel_load.h"
@@ -143,6 +144,8 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     if (data[6] != fmt::kVersionMajor)
         return fail(6, sprint("unsupported .strata version %u.%u (this build reads %u.x)",
                               unsigned(data[6]), unsigned(data[7]), unsigned(fmt::kVersionMajor)));
+    if (TraceSnapshot::isSnapshot(data, size))
+        return TraceSnapshot::read(data, size, path, options);
 
     PhaseTimer phases;
     const ChunkScan scan = scanChunks(data, size);

@@ -1,0 +1,69 @@
+#pragma once
+// The trace cache: the model of a large JSON trace kept as a model file (io/snapshot) in the
+// user's cache, so that opening the trace again reads that instead of parsing the JSON.
+//
+// An entry is named by a hash of the trace's absolute path, size, modification time and the
+// model file's format version, and holds those (SnapshotSource) to be checked on open: a changed
+// file, or a newer Strata, finds no entry and the old one ages out. The folder is bounded in
+// total size; the least recently used entries go first (an entry's modification time is set
+// each time it is used). Entries are written beside their final name and renamed, so readers and
+// other Strata processes never see half an entry.
+#include "io/load_result.h"
+#include "io/snapshot/trace_snapshot.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace strata {
+
+struct TraceCacheSettings {
+    bool enabled = true;
+    std::string directory;                      // empty: defaultDirectory()
+    uint64_t maxBytes = uint64_t(20) << 30;     // the folder's bound (20 GiB)
+    uint64_t minFileBytes = uint64_t(64) << 20; // smaller traces load fast enough as they are
+    // $XDG_CACHE_HOME/strata, or ~/.cache/strata.
+    static std::string defaultDirectory();
+};
+
+class TraceCache {
+public:
+    explicit TraceCache(TraceCacheSettings settings = {});
+    const TraceCacheSettings& settings() const { return settings_; }
+    std::string directory() const;
+
+    // What a trace file is now (absolute path, size, modification time), or nullopt when it
+    // cannot be stat'ed.
+    static std::optional<SnapshotSource> stamp(const std::string& path);
+    // Whether `path` is a trace the cache is for: enabled, a file of at least minFileBytes, not a
+    // .strata file (those load at the speed of the cache already).
+    bool wants(const std::string& path) const;
+    // The entry of `path` as it is now, when there is a valid one: the model loaded (its
+    // cacheFile set) and the entry marked used. Not ok() when there is none; a damaged entry is
+    // removed.
+    LoadResult open(const std::string& path, const LoadOptions& options = {}) const;
+    // Writes the entry of `path` (whose current stamp is `source`, format set) from `trace`,
+    // then evicts down to maxBytes. Takes as long as writing the model: call it off the GUI
+    // thread. Returns empty, or why not.
+    std::string store(const SnapshotSource& source, const Trace& trace) const;
+    // The entry's file name for a trace stamp.
+    std::string entryPath(const SnapshotSource& source) const;
+    // Removes the least recently used entries until the folder holds at most maxBytes (and
+    // unfinished entries over an hour old). Returns the bytes removed.
+    uint64_t evict() const;
+    uint64_t totalBytes() const; // of the entries
+    size_t entryCount() const;
+    // Removes every entry. Returns empty, or why not.
+    std::string clear() const;
+
+private:
+    TraceCacheSettings settings_;
+};
+
+// loadTrace through the cache: from the entry when there is one, else from the file, and then
+// (when the cache wants it and the load worked) the entry written before returning — for
+// strata-cli --cache; the GUI writes in the background instead.
+LoadResult loadTraceCached(const std::string& path, const TraceCache& cache,
+                           const LoadOptions& options = {});
+
+} // namespace strata

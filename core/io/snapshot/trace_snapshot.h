@@ -1,0 +1,70 @@
+#pragma once
+// A whole model written as a .strata file and read back exactly as it was (format 1.5: a Model
+// record, then ModelPart records; docs/strata-format.md "Model files"): what `strata-cli
+// convert` writes and the trace cache keeps (io/cache/trace_cache.h). Reading one copies its
+// columns into place: no parse, no nesting, no index to build.
+//
+// The arrays are written as they lie in memory on a 64-bit little-endian machine (the element
+// types have no padding; GpuActivity, which has, goes through its 83-byte codec). A file is all
+// or nothing: a damaged chunk, a part that does not fit its array or an index out of range is an
+// error naming the chunk and its byte offset, not a partial trace (the cache then reads the
+// original again).
+#include "io/load_result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+// What the trace was read from, kept in the file: the cache compares it with the file on disk.
+struct SnapshotSource {
+    std::string path; // absolute
+    uint64_t size = 0;
+    int64_t mtimeNs = 0;
+    std::string format; // the reader that read it (LoadResult::format)
+    friend bool operator==(const SnapshotSource&, const SnapshotSource&) = default;
+};
+
+class TraceSnapshot {
+public:
+    // Writes `trace` to `path`, through a temporary file beside it renamed when complete (a
+    // reader never sees half a file). Returns empty, or why it could not.
+    static std::string write(const Trace& trace, const std::string& path,
+                             const SnapshotSource& source = {});
+    // Whether .strata bytes (header included) start with a Model record.
+    static bool isSnapshot(const uint8_t* data, size_t size);
+    // Reads the bytes of a file write() wrote (mapped by the caller; `path` names it in errors).
+    static LoadResult read(const uint8_t* data, size_t size, const std::string& path,
+                           const LoadOptions& options);
+    // The source a snapshot file names (reads its first chunk only); nullopt with `error` set
+    // when the file is not a readable snapshot.
+    static std::optional<SnapshotSource> sourceOf(const std::string& path, std::string* error);
+
+    // One array of the model as the file holds it (ids: io/snapshot/snapshot_arrays.h).
+    struct Array {
+        uint16_t id = 0;
+        uint32_t owner = 0; // the track (or section set) it belongs to; 0 for the trace's own
+        uint8_t* data = nullptr;
+        size_t elementBytes = 0;
+        size_t count = 0;
+        size_t bytes() const { return elementBytes * count; }
+    };
+
+private:
+    // Every plain array of `trace` (sized already), in file order: the columns of each track,
+    // the extras, External ids, args, flows and their indices, the id indices, the section
+    // samples. GpuActivity and the strings are written apart.
+    static std::vector<Array> arrays(Trace& trace);
+    static std::string headerJson(const Trace& trace, const SnapshotSource& source);
+    // Sizes `trace` as the Model record's JSON says (refused when its sizes add up to more than
+    // the file's `fileBytes`) and fills its small parts.
+    static std::string applyHeader(const std::string& json, size_t fileBytes, Trace& trace,
+                                   SnapshotSource* source, size_t* stringCount,
+                                   size_t* stringBytes);
+    static std::string validate(const Trace& trace);
+};
+
+} // namespace strata

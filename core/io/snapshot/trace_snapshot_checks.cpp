@@ -1,0 +1,147 @@
+// TraceSnapshot::validate: every index a model file's arrays hold points inside the model (string
+// ids, parents, args, extras, GPU activities, External ids, flows, the id indices, the arg
+// arena's entries), so a damaged or hand-made file is refused at load instead of crashing a view.
+#include "io/snapshot/trace_snapshot.h"
+#include "io/strata/strata_format.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+namespace strata {
+namespace {
+
+std::string say(const char* f, auto... a) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, f, a...);
+    return buf;
+}
+
+bool refOk(const std::vector<Track>& tracks, SliceRef r) {
+    return r.track < tracks.size() && r.index < tracks[r.track].slices.size();
+}
+
+uint64_t varint(const uint8_t*& p, const uint8_t* end, bool* ok) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+        const uint8_t b = *p++;
+        v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80)) return v;
+    }
+    *ok = false;
+    return 0;
+}
+
+// Each entry of the arena (key, type, value) lies within its set and names a string.
+std::string checkArgs(const PodVector<uint8_t>& bytes, const PodVector<uint64_t>& offsets,
+                      size_t strings) {
+    if (offsets.size() == 0 || offsets[0] != 0 || offsets[offsets.size() - 1] != bytes.size())
+        return "the arg offsets do not span the arg bytes";
+    for (size_t s = 0; s + 1 < offsets.size(); ++s) {
+        if (offsets[s + 1] < offsets[s]) return say("arg set %zu ends before it starts", s);
+        const uint8_t* p = bytes.data() + offsets[s];
+        const uint8_t* const end = bytes.data() + offsets[s + 1];
+        bool ok = true;
+        while (p < end && ok) {
+            if (varint(p, end, &ok) >= strings || p >= end) ok = false;
+            if (!ok) break;
+            const uint8_t type = *p++;
+            size_t skip = 0;
+            switch (ArgValue::Type(type)) {
+            case ArgValue::Type::Null:
+                break;
+            case ArgValue::Type::Bool:
+                skip = 1;
+                break;
+            case ArgValue::Type::Int:
+            case ArgValue::Type::UInt:
+                varint(p, end, &ok);
+                break;
+            case ArgValue::Type::Double:
+                skip = 8;
+                break;
+            case ArgValue::Type::String:
+            case ArgValue::Type::Json:
+                skip = size_t(varint(p, end, &ok));
+                break;
+            default:
+                ok = false;
+            }
+            if (ok && skip > size_t(end - p)) ok = false;
+            if (ok) p += skip;
+        }
+        if (!ok) return say("arg set %zu is damaged", s);
+    }
+    return {};
+}
+
+std::string checkIndex(const IdIndex& x, const std::vector<Track>& tracks, const char* what) {
+    if (x.densePlaces.size() != x.denseCount.size() * x.places ||
+        x.listRefs.size() != x.listIds.size())
+        return say("the %s index's sizes disagree", what);
+    for (size_t i = 0; i < x.denseCount.size(); ++i) {
+        const uint8_t n = x.denseCount[i];
+        if (n == IdIndex::kListed) continue;
+        if (n > x.places) return say("the %s index holds %u places for an id", what, unsigned(n));
+        for (uint8_t k = 0; k < n; ++k)
+            if (!refOk(tracks, x.densePlaces[i * x.places + k]))
+                return say("the %s index names a slice the model does not have", what);
+    }
+    for (size_t i = 0; i < x.listRefs.size(); ++i)
+        if (!refOk(tracks, x.listRefs[i]) || (i && x.listIds[i] < x.listIds[i - 1]))
+            return say("the %s index's list is damaged", what);
+    return {};
+}
+
+} // namespace
+
+std::string TraceSnapshot::validate(const Trace& t) {
+    const size_t strings = t.strings_.size(), sets = t.args_.setCount();
+    const auto str = [&](StringId id) { return id < strings; };
+    const auto args = [&](ArgSetId a) { return a == kNoArgs || a < sets; };
+    for (size_t k = 0; k < t.tracks_.size(); ++k) {
+        const Track& tr = t.tracks_[k];
+        const SliceColumns& s = tr.slices;
+        if (!str(tr.name)) return say("track %zu: a name that is no string", k);
+        for (size_t i = 0; i < s.size(); ++i) {
+            const bool ok = str(s.name[i]) && str(s.category[i]) && args(s.args[i]) &&
+                            (s.parent[i] == kNoSlice || s.parent[i] < i) &&
+                            (s.extra[i] == kNoExtra || s.extra[i] < t.extras_.size()) &&
+                            uint8_t(s.kind[i]) <= format::kMaxSliceKind && s.depth[i] < tr.maxDepth;
+            if (!ok) return say("track %zu, slice %zu: an index out of range", k, i);
+        }
+        const InstantColumns& in = tr.instants;
+        for (size_t i = 0; i < in.size(); ++i)
+            if (!str(in.name[i]) || !str(in.category[i]) || !args(in.args[i]))
+                return say("track %zu, instant %zu: an index out of range", k, i);
+    }
+    for (size_t i = 0; i < t.extras_.size(); ++i) {
+        const SliceExtra& e = t.extras_[i];
+        if ((e.gpu != SliceExtra::kNone && e.gpu >= t.gpu_.size()) ||
+            (e.external != SliceExtra::kNone && e.external >= t.externalIds_.size()))
+            return say("extra %zu: an index out of range", i);
+    }
+    for (size_t i = 0; i < t.flows_.size(); ++i) {
+        const Flow& f = t.flows_[i];
+        if (!refOk(t.tracks_, f.from) || !refOk(t.tracks_, f.to) || !str(f.category) ||
+            !str(f.name) || t.flowsByFrom_[i] >= t.flows_.size() ||
+            t.flowsByTo_[i] >= t.flows_.size())
+            return say("flow %zu: an index out of range", i);
+    }
+    for (const Process& p : t.processes_) {
+        if (!str(p.name)) return say("process %" PRId64 ": a name that is no string", p.pid);
+        for (StringId l : p.labels)
+            if (!str(l)) return say("process %" PRId64 ": a label that is no string", p.pid);
+    }
+    for (const Thread& h : t.threads_)
+        if (!str(h.name)) return say("thread %" PRId64 ": a name that is no string", h.tid);
+    for (const auto& [name, argb] : t.nameColors_)
+        if (!str(name)) return "a slice colour for a name that is no string";
+    if (std::string bad = checkIndex(t.correlationIndex_, t.tracks_, "correlation"); !bad.empty())
+        return bad;
+    if (std::string bad = checkIndex(t.externalIndex_, t.tracks_, "External id"); !bad.empty())
+        return bad;
+    return checkArgs(t.args_.bytes_, t.args_.offsets_, strings);
+}
+
+} // namespace strata
