@@ -1,4 +1,5 @@
 #include "lod_cache.h"
+#include "workspace/job_runner.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -37,7 +38,7 @@ const TrackLod& LodCache::get(TrackId id) {
 void LodCache::prebuildInBackground() {
     if (!slots_) return;
     std::shared_ptr<Slots> s = slots_;
-    (void)QtConcurrent::run([s] {
+    (void)QtConcurrent::run(JobRunner::pool(), [s] {
         for (TrackId id = 0; id < s->lods.size() && !s->cancel.load(); ++id) s->get(id);
     });
 }

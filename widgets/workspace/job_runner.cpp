@@ -1,5 +1,7 @@
 #include "job_runner.h"
 
+#include <QThread>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <algorithm>
@@ -8,6 +10,15 @@ namespace strata {
 
 void JobControl::setProgress(double fraction) {
     permille_.store(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000.0));
+}
+
+QThreadPool* JobRunner::pool() {
+    static QThreadPool* jobs = [] {
+        auto* p = new QThreadPool; // lives as long as the process: jobs may outlive their runner
+        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+        return p;
+    }();
+    return jobs;
 }
 
 JobRunner::JobRunner(QObject* parent) : QObject(parent), poll_(new QTimer(this)) {

@@ -1,6 +1,6 @@
 #pragma once
 // Work off the GUI thread, one way for every view (the trace load, the Range table, the analysis
-// docks): run(work, deliver) runs work(JobControl&) on Qt's thread pool and calls
+// docks): run(work, deliver) runs work(JobControl&) on Strata's job pool (pool()) and calls
 // deliver(result) on the runner's thread when it is done, unless a newer run() superseded it
 // (it then ends unheard) or cancel() dropped it (finished(false) once its work has returned):
 // stale results never arrive. The work polls control.cancelled() and reports
@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 
+class QThreadPool;
 class QTimer;
 
 namespace strata {
@@ -45,6 +46,9 @@ public:
     bool isRunning() const { return job_ != nullptr; }
     // Blocks until the running job is done and delivers its result now (screenshots, tests).
     void waitForFinished();
+    // The threads every job runs on (as many as cores): not Qt's global pool, which Qt 6.4's
+    // raster engine waits on to fill large rectangles — a paint would wait for an analysis.
+    static QThreadPool* pool();
 
 signals:
     void progress(double fraction);
@@ -73,7 +77,7 @@ template <typename Work, typename Deliver> void JobRunner::run(Work work, Delive
     auto result = std::make_shared<std::optional<Result>>();
     // The work holds the job (its control) itself: a runner destroyed after cancel() does not
     // wait for it, and it must not outlive what it reads.
-    job->future = QtConcurrent::run([job, result, work = std::move(work)]() mutable {
+    job->future = QtConcurrent::run(pool(), [job, result, work = std::move(work)]() mutable {
         if (!job->control.cancelled()) result->emplace(work(job->control));
     });
     job->deliver = [result, deliver = std::move(deliver)]() mutable {

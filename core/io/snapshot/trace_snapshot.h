@@ -64,7 +64,7 @@ private:
     static std::string applyHeader(const std::string& json, size_t fileBytes, Trace& trace,
                                    SnapshotSource* source, size_t* stringCount,
                                    size_t* stringBytes);
-    static std::string validate(const Trace& trace);
+    static std::string validate(const Trace& trace, unsigned threads);
 };
 
 } // namespace strata

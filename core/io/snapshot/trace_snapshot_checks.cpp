@@ -4,9 +4,12 @@
 #include "io/snapshot/trace_snapshot.h"
 #include "io/strata/strata_format.h"
 
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -32,12 +35,11 @@ uint64_t varint(const uint8_t*& p, const uint8_t* end, bool* ok) {
     return 0;
 }
 
-// Each entry of the arena (key, type, value) lies within its set and names a string.
+// Each entry of sets [first, last) of the arena (key, type, value) lies within its set and names
+// a string (the offsets checked to span the bytes before).
 std::string checkArgs(const PodVector<uint8_t>& bytes, const PodVector<uint64_t>& offsets,
-                      size_t strings) {
-    if (offsets.size() == 0 || offsets[0] != 0 || offsets[offsets.size() - 1] != bytes.size())
-        return "the arg offsets do not span the arg bytes";
-    for (size_t s = 0; s + 1 < offsets.size(); ++s) {
+                      size_t strings, size_t first, size_t last) {
+    for (size_t s = first; s < last; ++s) {
         if (offsets[s + 1] < offsets[s]) return say("arg set %zu ends before it starts", s);
         const uint8_t* p = bytes.data() + offsets[s];
         const uint8_t* const end = bytes.data() + offsets[s + 1];
@@ -95,26 +97,55 @@ std::string checkIndex(const IdIndex& x, const std::vector<Track>& tracks, const
 
 } // namespace
 
-std::string TraceSnapshot::validate(const Trace& t) {
+std::string TraceSnapshot::validate(const Trace& t, unsigned threads) {
     const size_t strings = t.strings_.size(), sets = t.args_.setCount();
     const auto str = [&](StringId id) { return id < strings; };
     const auto args = [&](ArgSetId a) { return a == kNoArgs || a < sets; };
-    for (size_t k = 0; k < t.tracks_.size(); ++k) {
-        const Track& tr = t.tracks_[k];
-        const SliceColumns& s = tr.slices;
-        if (!str(tr.name)) return say("track %zu: a name that is no string", k);
-        for (size_t i = 0; i < s.size(); ++i) {
-            const bool ok = str(s.name[i]) && str(s.category[i]) && args(s.args[i]) &&
-                            (s.parent[i] == kNoSlice || s.parent[i] < i) &&
-                            (s.extra[i] == kNoExtra || s.extra[i] < t.extras_.size()) &&
-                            uint8_t(s.kind[i]) <= format::kMaxSliceKind && s.depth[i] < tr.maxDepth;
-            if (!ok) return say("track %zu, slice %zu: an index out of range", k, i);
+    const PodVector<uint64_t>& offsets = t.args_.offsets_;
+    if (offsets.size() == 0 || offsets[0] != 0 ||
+        offsets[offsets.size() - 1] != t.args_.bytes_.size())
+        return "the arg offsets do not span the arg bytes";
+    // The tracks and the arg arena (in pieces) checked on `threads` threads; the first problem
+    // in item order is the one reported.
+    constexpr size_t kArgPieces = 16;
+    const size_t items = t.tracks_.size() + kArgPieces;
+    std::vector<std::string> found(items);
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < items;) {
+            if (k >= t.tracks_.size()) {
+                const size_t piece = k - t.tracks_.size();
+                found[k] = checkArgs(t.args_.bytes_, offsets, strings, sets * piece / kArgPieces,
+                                     sets * (piece + 1) / kArgPieces);
+                continue;
+            }
+            const Track& tr = t.tracks_[k];
+            const SliceColumns& s = tr.slices;
+            if (!str(tr.name)) {
+                found[k] = say("track %zu: a name that is no string", k);
+                continue;
+            }
+            for (size_t i = 0; i < s.size() && found[k].empty(); ++i) {
+                const bool ok = str(s.name[i]) && str(s.category[i]) && args(s.args[i]) &&
+                                (s.parent[i] == kNoSlice || s.parent[i] < i) &&
+                                (s.extra[i] == kNoExtra || s.extra[i] < t.extras_.size()) &&
+                                uint8_t(s.kind[i]) <= format::kMaxSliceKind &&
+                                s.depth[i] < tr.maxDepth;
+                if (!ok) found[k] = say("track %zu, slice %zu: an index out of range", k, i);
+            }
+            const InstantColumns& in = tr.instants;
+            for (size_t i = 0; i < in.size() && found[k].empty(); ++i)
+                if (!str(in.name[i]) || !str(in.category[i]) || !args(in.args[i]))
+                    found[k] = say("track %zu, instant %zu: an index out of range", k, i);
         }
-        const InstantColumns& in = tr.instants;
-        for (size_t i = 0; i < in.size(); ++i)
-            if (!str(in.name[i]) || !str(in.category[i]) || !args(in.args[i]))
-                return say("track %zu, instant %zu: an index out of range", k, i);
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned i = 1; i < std::max(threads, 1u); ++i) pool.emplace_back(work);
+        work();
     }
+    for (const std::string& bad : found)
+        if (!bad.empty()) return bad;
     for (size_t i = 0; i < t.extras_.size(); ++i) {
         const SliceExtra& e = t.extras_[i];
         if ((e.gpu != SliceExtra::kNone && e.gpu >= t.gpu_.size()) ||
@@ -139,9 +170,7 @@ std::string TraceSnapshot::validate(const Trace& t) {
         if (!str(name)) return "a slice colour for a name that is no string";
     if (std::string bad = checkIndex(t.correlationIndex_, t.tracks_, "correlation"); !bad.empty())
         return bad;
-    if (std::string bad = checkIndex(t.externalIndex_, t.tracks_, "External id"); !bad.empty())
-        return bad;
-    return checkArgs(t.args_.bytes_, t.args_.offsets_, strings);
+    return checkIndex(t.externalIndex_, t.tracks_, "External id");
 }
 
 } // namespace strata

@@ -40,6 +40,28 @@ struct Targets {
     size_t gpuSlot = 0; // the GPU activities' tally slot: arrays.size()
 };
 
+// The pages of [p, p + n) mapped in one call rather than a fault per page (the file's pages are
+// usually in the page cache: a second open); ignored where the kernel cannot.
+void populate(const uint8_t* p, size_t n) {
+#ifdef MADV_POPULATE_READ
+    const auto page = uintptr_t(sysconf(_SC_PAGESIZE));
+    const uintptr_t lo = uintptr_t(p) / page * page;
+    madvise(reinterpret_cast<void*>(lo), uintptr_t(p) + n - lo, MADV_POPULATE_READ);
+#else
+    (void)p, (void)n;
+#endif
+}
+
+// Large arrays backed by huge pages where the kernel allows it (transparent huge pages in
+// "madvise" mode): a fault per 2 MiB instead of per 4 KiB as the parts are copied in.
+void preferHugePages(uint8_t* p, size_t n) {
+    constexpr uintptr_t kHuge = uintptr_t(2) << 20;
+    if (n < 2 * kHuge) return;
+    const uintptr_t lo = (uintptr_t(p) + kHuge - 1) / kHuge * kHuge;
+    const uintptr_t hi = (uintptr_t(p) + n) / kHuge * kHuge;
+    if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+}
+
 // One worker's run of chunks: checks each, copies its parts, tallies the bytes per array.
 struct Worker {
     const uint8_t* data;
@@ -88,6 +110,7 @@ struct Worker {
 
     void run(const std::vector<ChunkSpan>& chunks, uint32_t first, uint32_t last) {
         for (uint32_t c = first; c < last && error.empty(); ++c) {
+            populate(data + chunks[c].offset, chunks[c].end() - chunks[c].offset);
             std::string bad = strata_reader::checkChunk(data, chunks[c], c);
             if (bad.empty())
                 bad = strata_reader::forEachRecord(
@@ -182,6 +205,8 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
         targets.slot[key(targets.arrays[i].id, targets.arrays[i].owner)] = i;
     targets.gpu = &t.gpu_;
     targets.gpuSlot = targets.arrays.size();
+    for (const Array& a : targets.arrays) preferHugePages(a.data, a.bytes());
+    preferHugePages(reinterpret_cast<uint8_t*>(t.gpu_.data()), t.gpu_.size() * sizeof(GpuActivity));
     phases.mark("model: header, sizes");
 
     const unsigned threads =
@@ -222,7 +247,7 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
         at += lengths[i];
     }
     phases.mark("model: strings");
-    if (std::string why = validate(t); !why.empty()) return fail(size, why);
+    if (std::string why = validate(t, threads); !why.empty()) return fail(size, why);
     phases.mark("model: checked");
     if (options.progress) options.progress(1.0);
     result.trace = std::move(trace);
