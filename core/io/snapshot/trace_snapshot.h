@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +38,11 @@ public:
     // Whether .strata bytes (header included) start with a Model record.
     static bool isSnapshot(const uint8_t* data, size_t size);
     // Reads the bytes of a file write() wrote (mapped by the caller; `path` names it in errors).
+    // `release(from, to)`, when given, drops the mapped pages of bytes [from, to) once copied
+    // (the model then is what stays resident, not the file as well).
     static LoadResult read(const uint8_t* data, size_t size, const std::string& path,
-                           const LoadOptions& options);
+                           const LoadOptions& options,
+                           const std::function<void(size_t, size_t)>& release = {});
     // The source a snapshot file names (reads its first chunk only); nullopt with `error` set
     // when the file is not a readable snapshot.
     static std::optional<SnapshotSource> sourceOf(const std::string& path, std::string* error);

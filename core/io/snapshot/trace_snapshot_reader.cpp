@@ -66,6 +66,7 @@ void preferHugePages(uint8_t* p, size_t n) {
 struct Worker {
     const uint8_t* data;
     const Targets& targets;
+    const std::function<void(size_t, size_t)>& release;
     std::vector<uint64_t> filled; // bytes per slot (arrays, then the GPU activities)
     std::string error;            // the first problem, with its chunk and byte offset
     uint32_t errorChunk = UINT32_MAX;
@@ -128,6 +129,7 @@ struct Worker {
                 error = sprint("chunk %u at byte %zu: ", c, chunks[c].offset) + bad;
                 errorChunk = c;
             }
+            if (release) release(chunks[c].offset, chunks[c].end());
         }
     }
 };
@@ -155,7 +157,8 @@ bool TraceSnapshot::isSnapshot(const uint8_t* data, size_t size) {
 }
 
 LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::string& path,
-                               const LoadOptions& options) {
+                               const LoadOptions& options,
+                               const std::function<void(size_t, size_t)>& release) {
     LoadResult result;
     auto fail = [&](uint64_t offset, std::string message) {
         result.error = LoadError{path, offset, 0, "model file: " + std::move(message)};
@@ -212,7 +215,7 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
     const unsigned threads =
         options.oneThread ? 1 : std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
     const std::vector<uint32_t> runs = splitChunks(scan.chunks, threads);
-    std::vector<Worker> workers(threads, Worker{data, targets, {}, {}, UINT32_MAX, 0});
+    std::vector<Worker> workers(threads, Worker{data, targets, release, {}, {}, UINT32_MAX, 0});
     for (Worker& w : workers) w.filled.assign(targets.arrays.size() + 1, 0);
     {
         std::vector<std::jthread> pool;

@@ -144,8 +144,11 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     if (data[6] != fmt::kVersionMajor)
         return fail(6, sprint("unsupported .strata version %u.%u (this build reads %u.x)",
                               unsigned(data[6]), unsigned(data[7]), unsigned(fmt::kVersionMajor)));
-    if (TraceSnapshot::isSnapshot(data, size))
-        return TraceSnapshot::read(data, size, path, options);
+    if (TraceSnapshot::isSnapshot(data, size)) {
+        std::function<void(size_t, size_t)> release;
+        if (file) release = [file](size_t from, size_t to) { file->release(from, to); };
+        return TraceSnapshot::read(data, size, path, options, release);
+    }
 
     PhaseTimer phases;
     const ChunkScan scan = scanChunks(data, size);
