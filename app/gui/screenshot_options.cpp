@@ -54,11 +54,15 @@ ScreenshotCommandLine::ScreenshotCommandLine()
       foldRanks(valued("fold-ranks",
                        "With --screenshot of a set: fold these ranks (by position, 0 = the "
                        "first) into one summary row each.",
-                       "N,N...")) {}
+                       "N,N...")),
+      whileLoading(flag("while-loading",
+                        "With --screenshot: the window while the trace loads, at its second "
+                        "preview of what has been read (a large JSON trace), then quit.")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
-                       sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks});
+                       sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
+                       whileLoading});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -96,6 +100,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->expandSections = parser.isSet(expandSections);
     o->dock = parser.value(dock);
     o->utilisation = parser.isSet(utilisation);
+    o->whileLoading = parser.isSet(whileLoading);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

@@ -120,15 +120,15 @@ struct Program {
 
     bool paced() const { return o.shape == SynthOptions::Shape::Paced; }
 
-    // Paced: most kernels short, some long, as in a training step (mean about 35 us, so the GPU
-    // falls behind the launching CPU within a step and the step's sync brings it back).
+    // Paced: most kernels short, some long, as in a training step (mean about 18 us, about what
+    // the CPU takes per launch: GPU-bound and CPU-bound stretches alternate).
     // Queued: the first generator's 1.5-150 us, which the CPU outruns without bound.
     int64_t kernelDuration() {
         if (!paced()) return rng.range(1500, 150000);
         const uint64_t r = rng.next() % 100;
-        return r < 70   ? rng.range(2000, 20000)
-               : r < 95 ? rng.range(20000, 100000)
-                        : rng.range(100000, 400000);
+        return r < 75   ? rng.range(2000, 12000)
+               : r < 97 ? rng.range(12000, 60000)
+                        : rng.range(60000, 300000);
     }
 
     // The latest time a stream of `device` is busy until.
@@ -256,7 +256,8 @@ struct Program {
             t.kernelTimeNsPerDevice[size_t(device)] += op.dur;
         } else {
             op.kind = kind == 1 ? K::Memcpy : K::Memset;
-            op.bytes = 4096 * rng.range(1, 16384);
+            // Paced: 4 KiB to 4 MiB (an input batch, a parameter); Queued: up to 64 MiB.
+            op.bytes = 4096 * rng.range(1, paced() ? 1024 : 16384);
             op.dur = 1000 + op.bytes / 20; // ~20 GB/s
             op.name = kind == 1 ? "Memcpy HtoD (Pageable -> Device)" : "Memset (Device)";
             ++(kind == 1 ? t.memcpys : t.memsets);
@@ -446,7 +447,8 @@ bool generateSynthetic(const SynthOptions& o, SynthSink& sink, SynthTotals* tota
         const uint64_t left = o.events - g.written;
         const int device = int(unitIndex++ % uint64_t(o.devices));
         const uint64_t r = g.rng.next() % 100;
-        const int kind = r < 80 ? 0 : r < 92 ? 1 : 2;
+        // Paced: a step's copies and sets are few (4 % each); Queued: 12 % and 8 %.
+        const int kind = g.paced() ? (r < 92 ? 0 : r < 96 ? 1 : 2) : (r < 80 ? 0 : r < 92 ? 1 : 2);
         if (left >= Program::unitEvents(kind))
             g.unit(device, kind);
         else

@@ -19,7 +19,11 @@ constexpr int kRowGap = 3;
 
 QString laneName(const PreviewLane& l) {
     if (l.gpu) return QStringLiteral("GPU %1  stream %2").arg(l.device).arg(l.stream);
-    return QStringLiteral("pid %1  tid %2").arg(l.pid).arg(l.tid);
+    // A pid or tid given as text gets a made-up id of 2^48 and up (io/json): not shown.
+    constexpr int64_t kNamed = int64_t(1) << 48;
+    const QString pid = l.pid >= kNamed ? QStringLiteral("named") : QString::number(l.pid);
+    const QString tid = l.tid >= kNamed ? QStringLiteral("named") : QString::number(l.tid);
+    return QStringLiteral("pid %1  tid %2").arg(pid, tid);
 }
 
 // A tick step of 1, 2 or 5 x 10^k ns giving about `target` ticks over `span`.
