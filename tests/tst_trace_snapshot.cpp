@@ -288,6 +288,31 @@ private slots:
         QVERIFY2(xa == xb, "the exports differ");
     }
 
+    // strata-cli --cache: the first run writes the entry, the second reads it; the same report.
+    void cliCache() {
+        const QString cache = dir_.filePath("xdg");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CACHE_HOME", cache);
+        env.insert("STRATA_CACHE_MIN_BYTES", "1");
+        const QString trace = QStringLiteral(
+            STRATA_SHARED_TRACES "/param-dlrm__worker0_step_12.1694128201545.pt.trace.json");
+        QStringList outs;
+        for (const QStringList& args : {QStringList{"--cache", "summary", "--json", trace},
+                                        QStringList{"summary", "--json", "--cache", trace}}) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(STRATA_CLI, args);
+            QVERIFY(p.waitForFinished(60000));
+            QCOMPARE(p.exitCode(), 0);
+            outs << QString::fromUtf8(p.readAllStandardOutput())
+                        .replace(QRegularExpression(R"re("(load_ms|analysis_ms)": [^,\n}]*)re"),
+                                 "");
+            QCOMPARE(QDir(cache + "/strata").entryList({"*.strata"}).size(), 1);
+        }
+        QCOMPARE(outs[0], outs[1]);
+        QVERIFY(outs[0].contains("\"slices\""));
+    }
+
     void damageIsRefused() {
         const std::string in =
             STRATA_SHARED_TRACES "/param-dlrm__worker0_step_12.1694128201545.pt.trace.json";

@@ -200,7 +200,7 @@ void setUseCache(bool on) {
 
 LoadResult loadForCli(const std::string& file, const LoadOptions& options) {
     if (!useCache) return loadTrace(file, options);
-    return loadTraceCached(file, TraceCache(), options);
+    return loadTraceCached(file, TraceCache(TraceCacheSettings::fromEnvironment()), options);
 }
 
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,

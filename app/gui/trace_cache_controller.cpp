@@ -36,9 +36,7 @@ TraceCacheController::TraceCacheController(QWidget* window, bool remember)
         if (gib > 0) settings_.maxBytes = uint64_t(gib * double(uint64_t(1) << 30));
     }
     // The size from which a trace is cached (64 MB): smaller for tests and trials.
-    bool ok = false;
-    const qulonglong min = qEnvironmentVariable("STRATA_CACHE_MIN_BYTES").toULongLong(&ok);
-    if (ok) settings_.minFileBytes = min;
+    settings_.minFileBytes = TraceCacheSettings::fromEnvironment().minFileBytes;
 }
 
 TraceCacheController::~TraceCacheController() {

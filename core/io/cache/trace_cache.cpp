@@ -65,6 +65,17 @@ std::string TraceCacheSettings::defaultDirectory() {
     return "/tmp/strata-cache-" + std::to_string(getuid());
 }
 
+TraceCacheSettings TraceCacheSettings::fromEnvironment() {
+    TraceCacheSettings s;
+    const char* min = std::getenv("STRATA_CACHE_MIN_BYTES");
+    char* end = nullptr;
+    if (min && *min) {
+        const unsigned long long v = std::strtoull(min, &end, 10);
+        if (end && *end == '\0') s.minFileBytes = v;
+    }
+    return s;
+}
+
 TraceCache::TraceCache(TraceCacheSettings settings) : settings_(std::move(settings)) {}
 
 std::string TraceCache::directory() const {

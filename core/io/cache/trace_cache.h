@@ -24,6 +24,8 @@ struct TraceCacheSettings {
     uint64_t minFileBytes = uint64_t(64) << 20; // smaller traces load fast enough as they are
     // $XDG_CACHE_HOME/strata, or ~/.cache/strata.
     static std::string defaultDirectory();
+    // The defaults, with minFileBytes from STRATA_CACHE_MIN_BYTES when it is set (tests, trials).
+    static TraceCacheSettings fromEnvironment();
 };
 
 class TraceCache {
