@@ -68,13 +68,17 @@ void LoadPreviewView::paintEvent(QPaintEvent*) {
 
     p.fillRect(QRect(0, 0, width(), kRulerHeight), c.ruler);
     p.setPen(c.rulerText);
+    p.drawText(QRect(8, 0, kLabelWidth - 12, kRulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("Read so far (%1 %)").arg(qRound(v.fraction * 100)));
     const TimeNs step = tickStep(span, std::max(2, w / 120));
     for (TimeNs t = 0; t <= span; t += step) {
         const int x = int(xOf(first + t));
         p.setPen(c.rulerTick);
         p.drawLine(x, kRulerHeight - 6, x, kRulerHeight);
+        const QString label = QString::fromStdString(formatTick(t, step, span));
+        if (x + 3 + p.fontMetrics().horizontalAdvance(label) > width()) break; // cut at the edge
         p.setPen(c.rulerText);
-        p.drawText(x + 3, kRulerHeight - 8, QString::fromStdString(formatTick(t, step, span)));
+        p.drawText(x + 3, kRulerHeight - 8, label);
     }
 
     const QColor gpu(64, 140, 214), cpu = c.dark ? QColor(150, 150, 160) : QColor(110, 118, 130);
