@@ -72,6 +72,11 @@ private slots:
         TraceCacheSettings big = settings("c1");
         big.minFileBytes = uint64_t(1) << 40;
         QVERIFY(!TraceCache(big).wants(trace));
+        LoadOptions sections;
+        sections.clockHz = 1.5e9; // a timer array read with a clock: not cached
+        QVERIFY(!cache.wants(trace, sections));
+        QVERIFY(TraceCache::keeps("chrome-json") && TraceCache::keeps("chrome-json-gzip"));
+        QVERIFY(!TraceCache::keeps("strata") && !TraceCache::keeps("npy-timer-array"));
         big = settings("c1");
         big.enabled = false;
         QVERIFY(!TraceCache(big).wants(trace));

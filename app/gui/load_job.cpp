@@ -9,7 +9,7 @@ LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options
                              const std::shared_ptr<const Trace>& attachTo,
                              const TraceCache* cache) {
     LoadOutcome out;
-    if (cache && cache->wants(path)) out.result = cache->open(path, options);
+    if (cache && cache->wants(path, options)) out.result = cache->open(path, options);
     if (!out.result.ok()) out.result = loadTrace(path, options);
     const TraceReader* reader = readerNamed(out.result.format);
     if (out.result.ok() && attachTo && reader && reader->kind == ReaderKind::Sections) {

@@ -80,7 +80,7 @@ void TraceCacheController::clearCache() {
 }
 
 void TraceCacheController::traceShown(const QString& path, const LoadResult& result) {
-    if (!result.ok() || !result.cacheFile.empty()) return;
+    if (!result.ok() || !result.cacheFile.empty() || !TraceCache::keeps(result.format)) return;
     const TraceCache c = cache();
     const std::string file = path.toStdString();
     if (!c.wants(file)) return;

@@ -95,8 +95,12 @@ std::optional<SnapshotSource> TraceCache::stamp(const std::string& path) {
     return s;
 }
 
-bool TraceCache::wants(const std::string& path) const {
-    if (!settings_.enabled) return false;
+bool TraceCache::keeps(const std::string& format) {
+    return format.rfind("chrome-json", 0) == 0;
+}
+
+bool TraceCache::wants(const std::string& path, const LoadOptions& options) const {
+    if (!settings_.enabled || !options.sectionNames.empty() || options.clockHz > 0) return false;
     const auto s = stamp(path);
     return s && s->size >= settings_.minFileBytes && !isStrataFile(path);
 }
@@ -194,12 +198,12 @@ std::string TraceCache::clear() const {
 
 LoadResult loadTraceCached(const std::string& path, const TraceCache& cache,
                            const LoadOptions& options) {
-    if (!cache.wants(path)) return loadTrace(path, options);
+    if (!cache.wants(path, options)) return loadTrace(path, options);
     LoadResult cached = cache.open(path, options);
     if (cached.ok()) return cached;
     const auto source = TraceCache::stamp(path);
     LoadResult r = loadTrace(path, options);
-    if (r.ok() && source) {
+    if (r.ok() && source && TraceCache::keeps(r.format)) {
         SnapshotSource s = *source;
         s.format = r.format;
         cache.store(s, *r.trace);

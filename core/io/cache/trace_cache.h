@@ -38,8 +38,12 @@ public:
     // cannot be stat'ed.
     static std::optional<SnapshotSource> stamp(const std::string& path);
     // Whether `path` is a trace the cache is for: enabled, a file of at least minFileBytes, not a
-    // .strata file (those load at the speed of the cache already).
-    bool wants(const std::string& path) const;
+    // .strata file (those load at the speed of the cache already), and read without options that
+    // change what a reader makes of it (the section names and clock of a timer array).
+    bool wants(const std::string& path, const LoadOptions& options = {}) const;
+    // Whether a trace read by this reader (LoadResult::format) is kept: Chrome JSON, plain or
+    // gzip'd, the format whose parse the cache saves.
+    static bool keeps(const std::string& format);
     // The entry of `path` as it is now, when there is a valid one: the model loaded (its
     // cacheFile set) and the entry marked used. Not ok() when there is none; a damaged entry is
     // removed.
