@@ -1,7 +1,9 @@
 #include "model/arg_store.h"
+#include "model/arg_arena.h"
 
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 namespace strata {
 
@@ -23,6 +25,50 @@ uint64_t zigzag(int64_t v) {
 }
 int64_t unzigzag(uint64_t v) {
     return int64_t(v >> 1) ^ -int64_t(v & 1);
+}
+
+// A varint that must end before `end`: false when it does not.
+bool getVarintIn(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && p < end; shift += 7) {
+        const uint8_t b = *p++;
+        *v |= uint64_t(b & 0x7f) << shift;
+        if (!(b & 0x80)) return true;
+    }
+    return false;
+}
+
+// The entry at p (key varint | type | value), which must lie before `end`: its key, its type,
+// where its value starts, and p moved past it. False for an entry that runs past `end` or has a
+// type no add*() writes (a damaged arena).
+bool skipEntry(const uint8_t*& p, const uint8_t* end, uint64_t* key, uint8_t* type,
+               const uint8_t** value) {
+    if (!getVarintIn(p, end, key) || p >= end) return false;
+    *type = *p++;
+    *value = p;
+    uint64_t n = 0;
+    switch (static_cast<ArgValue::Type>(*type)) {
+    case ArgValue::Type::Null:
+        return true;
+    case ArgValue::Type::Bool:
+        n = 1;
+        break;
+    case ArgValue::Type::Int:
+    case ArgValue::Type::UInt:
+        return getVarintIn(p, end, &n);
+    case ArgValue::Type::Double:
+        n = 8;
+        break;
+    case ArgValue::Type::String:
+    case ArgValue::Type::Json:
+        if (!getVarintIn(p, end, &n)) return false;
+        break;
+    default:
+        return false;
+    }
+    if (n > uint64_t(end - p)) return false;
+    p += n;
+    return true;
 }
 
 } // namespace
@@ -167,28 +213,11 @@ ArgSetId ArgStore::copyFrom(const ArgStore& other, ArgSetId id,
     const uint8_t* const end = other.bytes_.data() + other.offsets_[id + 1];
     begin();
     while (p < end) {
-        const auto key = static_cast<StringId>(getVarint(p));
-        const uint8_t type = *p++;
-        putKey(key < keyOf.size() ? keyOf[key] : key, type);
-        const uint8_t* const value = p;
-        switch (static_cast<ArgValue::Type>(type)) {
-        case ArgValue::Type::Null:
-            break;
-        case ArgValue::Type::Bool:
-            ++p;
-            break;
-        case ArgValue::Type::Int:
-        case ArgValue::Type::UInt:
-            getVarint(p);
-            break;
-        case ArgValue::Type::Double:
-            p += 8;
-            break;
-        case ArgValue::Type::String:
-        case ArgValue::Type::Json:
-            p += getVarint(p);
-            break;
-        }
+        uint64_t key;
+        uint8_t type;
+        const uint8_t* value;
+        if (!skipEntry(p, end, &key, &type, &value)) break; // (never: this store wrote it)
+        putKey(key < keyOf.size() ? keyOf[key] : StringId(key), type);
         bytes_.append(value, size_t(p - value));
     }
     return finish();
@@ -231,6 +260,24 @@ template <typename F> void forEachEntry(const uint8_t* p, const uint8_t* end, F&
 }
 
 } // namespace
+
+std::string checkArgArena(const PodVector<uint8_t>& bytes, const PodVector<uint64_t>& offsets,
+                          size_t strings, size_t first, size_t last) {
+    for (size_t set = first; set < last && set + 1 < offsets.size(); ++set) {
+        if (offsets[set + 1] < offsets[set] || offsets[set + 1] > bytes.size())
+            return "arg set " + std::to_string(set) + " lies outside the arg bytes";
+        const uint8_t* p = bytes.data() + offsets[set];
+        const uint8_t* const end = bytes.data() + offsets[set + 1];
+        while (p < end) {
+            uint64_t key;
+            uint8_t type;
+            const uint8_t* value;
+            if (!skipEntry(p, end, &key, &type, &value) || key >= strings)
+                return "arg set " + std::to_string(set) + " is damaged";
+        }
+    }
+    return {};
+}
 
 std::vector<Arg> ArgStore::decode(ArgSetId id) const {
     std::vector<Arg> out;

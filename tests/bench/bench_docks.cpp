@@ -38,10 +38,8 @@ int strata::bench::docks(const Args& args) {
         return 2;
     const auto app = offscreenApp();
     for (int round = 0; round < rounds; ++round) {
-        MainWindow w(MainWindow::Options{false});
-        w.resize(1600, 900);
-        w.show();
-        QApplication::processEvents();
+        BenchWindow shown;
+        MainWindow& w = shown.window;
         const strata::bench::CpuSteal steal;
         QElapsedTimer clock;
         double loadMs = -1, gapsMs = -1, statsMs = -1, maxStall = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // What the GUI benchmarks share: FILE [--rounds N] and a QApplication on the offscreen platform.
 #include "bench_commands.h"
+#include "main_window.h"
 
 #include <QApplication>
 
@@ -34,5 +35,15 @@ inline std::unique_ptr<QApplication> offscreenApp() {
     static char* argv[] = {name, nullptr};
     return std::make_unique<QApplication>(argc, argv);
 }
+
+// A main window as the GUI benchmarks time it: 1600x900, shown, settings not read or written.
+struct BenchWindow {
+    MainWindow window{MainWindow::Options{false}};
+    BenchWindow() {
+        window.resize(1600, 900);
+        window.show();
+        QApplication::processEvents();
+    }
+};
 
 } // namespace strata::bench

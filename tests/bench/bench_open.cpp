@@ -27,10 +27,8 @@ int strata::bench::open(const Args& args) {
         return 2;
     const auto app = offscreenApp();
     for (int round = 0; round < rounds; ++round) {
-        MainWindow w(MainWindow::Options{false});
-        w.resize(1600, 900);
-        w.show();
-        QApplication::processEvents();
+        BenchWindow shown;
+        MainWindow& w = shown.window;
         const strata::bench::CpuSteal steal;
         QElapsedTimer clock;
         double pictureMs = -1, loadMs = -1, drawnMs = -1;

@@ -1,12 +1,12 @@
 #include "io/cache/trace_cache.h"
 #include "io/strata/strata_format.h"
 #include "io/trace_loader.h"
+#include "io/trace_reader.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,15 +44,6 @@ void listEntries(const std::string& dir, std::vector<Entry>* entries, std::vecto
         else if (parts && name.find(".strata.part-") != std::string::npos)
             parts->push_back(std::move(x));
     }
-}
-
-bool isStrataFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    char head[6] = {};
-    const bool strata = ::read(fd, head, 6) == 6 && std::memcmp(head, "STRATA", 6) == 0;
-    ::close(fd);
-    return strata;
 }
 
 } // namespace
@@ -102,7 +93,9 @@ bool TraceCache::keeps(const std::string& format) {
 bool TraceCache::wants(const std::string& path, const LoadOptions& options) const {
     if (!settings_.enabled || !options.sectionNames.empty() || options.clockHz > 0) return false;
     const auto s = stamp(path);
-    return s && s->size >= settings_.minFileBytes && !isStrataFile(path);
+    if (!s || s->size < settings_.minFileBytes) return false;
+    const TraceReader* reader = recogniseFile(path); // by its first bytes, as loadTrace does
+    return reader && keeps(std::string(reader->name));
 }
 
 std::string TraceCache::entryPath(const SnapshotSource& s) const {

@@ -37,9 +37,10 @@ public:
     // What a trace file is now (absolute path, size, modification time), or nullopt when it
     // cannot be stat'ed.
     static std::optional<SnapshotSource> stamp(const std::string& path);
-    // Whether `path` is a trace the cache is for: enabled, a file of at least minFileBytes, not a
-    // .strata file (those load at the speed of the cache already), and read without options that
-    // change what a reader makes of it (the section names and clock of a timer array).
+    // Whether `path` is a trace the cache is for: enabled, a file of at least minFileBytes that a
+    // reader the cache keeps() recognises (not a .strata file: those load at the speed of the
+    // cache already), read without options that change what a reader makes of it (the section
+    // names and clock of a timer array).
     bool wants(const std::string& path, const LoadOptions& options = {}) const;
     // Whether a trace read by this reader (LoadResult::format) is kept: Chrome JSON, plain or
     // gzip'd, the format whose parse the cache saves.

@@ -90,26 +90,35 @@ private:
         ++r_.events;
     }
 
+    // The start of a metadata event, up to its args' first key: {"ph": "M", "name": what, "pid":
+    // pid[, "tid": tid], "args": {
+    void metaHead(const char* what, int64_t pid, int64_t tid, bool withTid) {
+        beginEvent();
+        out_.raw("{\"ph\": \"M\", \"name\": \"");
+        out_.raw(what);
+        out_.raw("\", \"pid\": ");
+        out_.i64(pid);
+        if (withTid) {
+            out_.raw(", \"tid\": ");
+            out_.i64(tid);
+        }
+        out_.raw(", \"args\": {");
+    }
+
     void metadataEvents() {
         for (const ExportProcess& p : ids_.processes()) {
             nameEvent("process_name", p.pid, 0, p.name, "strata_pid", p.original, p.unnamed);
             if (!p.label.empty()) meta("process_labels", p.pid, 0, "labels", p.label);
-            beginEvent();
-            out_.raw("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": ");
-            out_.i64(p.pid);
-            out_.raw(", \"args\": {\"sort_index\": ");
+            metaHead("process_sort_index", p.pid, 0, false);
+            out_.raw("\"sort_index\": ");
             out_.i64(p.sortIndex);
             out_.raw("}}");
         }
         for (const ExportThread& th : ids_.threads()) {
             nameEvent("thread_name", th.pid, th.tid, th.name, "strata_tid", th.original,
                       th.unnamed);
-            beginEvent();
-            out_.raw("{\"ph\": \"M\", \"name\": \"thread_sort_index\", \"pid\": ");
-            out_.i64(th.pid);
-            out_.raw(", \"tid\": ");
-            out_.i64(th.tid);
-            out_.raw(", \"args\": {\"sort_index\": ");
+            metaHead("thread_sort_index", th.pid, th.tid, true);
+            out_.raw("\"sort_index\": ");
             out_.i64(th.sortIndex);
             out_.raw("}}");
         }
@@ -118,16 +127,8 @@ private:
     // is made up (io/export/perfetto_ids.h).
     void nameEvent(const char* what, int64_t pid, int64_t tid, std::string_view name,
                    const char* idKey, std::optional<int64_t> original, bool unnamed) {
-        beginEvent();
-        out_.raw("{\"ph\": \"M\", \"name\": \"");
-        out_.raw(what);
-        out_.raw("\", \"pid\": ");
-        out_.i64(pid);
-        if (tid) {
-            out_.raw(", \"tid\": ");
-            out_.i64(tid);
-        }
-        out_.raw(", \"args\": {\"name\": ");
+        metaHead(what, pid, tid, tid != 0);
+        out_.raw("\"name\": ");
         out_.str(name);
         if (original) {
             out_.raw(", \"");
@@ -139,16 +140,8 @@ private:
         out_.raw("}}");
     }
     void meta(const char* what, int64_t pid, int64_t tid, const char* key, std::string_view v) {
-        beginEvent();
-        out_.raw("{\"ph\": \"M\", \"name\": \"");
-        out_.raw(what);
-        out_.raw("\", \"pid\": ");
-        out_.i64(pid);
-        if (tid) {
-            out_.raw(", \"tid\": ");
-            out_.i64(tid);
-        }
-        out_.raw(", \"args\": {\"");
+        metaHead(what, pid, tid, tid != 0);
+        out_.raw("\"");
         out_.raw(key);
         out_.raw("\": ");
         out_.str(v);

@@ -3,6 +3,7 @@
 // arena's entries), so a damaged or hand-made file is refused at load instead of crashing a view.
 #include "io/snapshot/trace_snapshot.h"
 #include "io/strata/strata_format.h"
+#include "model/arg_arena.h"
 
 #include <atomic>
 #include <cinttypes>
@@ -22,59 +23,6 @@ std::string say(const char* f, auto... a) {
 
 bool refOk(const std::vector<Track>& tracks, SliceRef r) {
     return r.track < tracks.size() && r.index < tracks[r.track].slices.size();
-}
-
-uint64_t varint(const uint8_t*& p, const uint8_t* end, bool* ok) {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64 && p < end; shift += 7) {
-        const uint8_t b = *p++;
-        v |= uint64_t(b & 0x7f) << shift;
-        if (!(b & 0x80)) return v;
-    }
-    *ok = false;
-    return 0;
-}
-
-// Each entry of sets [first, last) of the arena (key, type, value) lies within its set and names
-// a string (the offsets checked to span the bytes before).
-std::string checkArgs(const PodVector<uint8_t>& bytes, const PodVector<uint64_t>& offsets,
-                      size_t strings, size_t first, size_t last) {
-    for (size_t s = first; s < last; ++s) {
-        if (offsets[s + 1] < offsets[s]) return say("arg set %zu ends before it starts", s);
-        const uint8_t* p = bytes.data() + offsets[s];
-        const uint8_t* const end = bytes.data() + offsets[s + 1];
-        bool ok = true;
-        while (p < end && ok) {
-            if (varint(p, end, &ok) >= strings || p >= end) ok = false;
-            if (!ok) break;
-            const uint8_t type = *p++;
-            size_t skip = 0;
-            switch (ArgValue::Type(type)) {
-            case ArgValue::Type::Null:
-                break;
-            case ArgValue::Type::Bool:
-                skip = 1;
-                break;
-            case ArgValue::Type::Int:
-            case ArgValue::Type::UInt:
-                varint(p, end, &ok);
-                break;
-            case ArgValue::Type::Double:
-                skip = 8;
-                break;
-            case ArgValue::Type::String:
-            case ArgValue::Type::Json:
-                skip = size_t(varint(p, end, &ok));
-                break;
-            default:
-                ok = false;
-            }
-            if (ok && skip > size_t(end - p)) ok = false;
-            if (ok) p += skip;
-        }
-        if (!ok) return say("arg set %zu is damaged", s);
-    }
-    return {};
 }
 
 std::string checkIndex(const IdIndex& x, const std::vector<Track>& tracks, const char* what) {
@@ -115,8 +63,9 @@ std::string TraceSnapshot::validate(const Trace& t, unsigned threads) {
         for (size_t k; (k = next.fetch_add(1)) < items;) {
             if (k >= t.tracks_.size()) {
                 const size_t piece = k - t.tracks_.size();
-                found[k] = checkArgs(t.args_.bytes_, offsets, strings, sets * piece / kArgPieces,
-                                     sets * (piece + 1) / kArgPieces);
+                found[k] =
+                    checkArgArena(t.args_.bytes_, offsets, strings, sets * piece / kArgPieces,
+                                  sets * (piece + 1) / kArgPieces);
                 continue;
             }
             const Track& tr = t.tracks_[k];
