@@ -3,6 +3,7 @@
 // those that cannot be placed counted; ids at the ends of their ranges keep sort indices in
 // int32 (no signed overflow); SIGINT or SIGTERM during strata-cli export leaves no partial file.
 #include "io/export/export_sink.h"
+#include "util/output_file.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/synthetic_trace.h"
 #include "io/trace_loader.h"
@@ -280,7 +281,7 @@ private slots:
         QVERIFY2(sink, error.c_str());
         QVERIFY(sink->write("{\"traceEvents\": []}"));
         QCOMPARE(QDir(sub).entryList(QDir::Files).size(), 2); // keep.txt, o.json.partial-*
-        removeExportTemporaries();
+        removeOutputTemporaries();
         QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("keep.txt")});
         sink->abort();
         QCOMPARE(QDir(sub).entryList(QDir::Files), QStringList{QStringLiteral("keep.txt")});

@@ -408,7 +408,7 @@ private slots:
         // No temporary left beside it.
         int files = 0;
         for (const auto& e : std::filesystem::directory_iterator(dir_.path().toStdString()))
-            files += e.path().filename().string().find(".part-") != std::string::npos;
+            files += e.path().filename().string().find(".partial-") != std::string::npos;
         QCOMPARE(files, 0);
     }
 };

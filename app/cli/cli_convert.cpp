@@ -6,7 +6,7 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
-#include "io/cache/trace_cache.h"
+#include "io/cache/file_stamp.h"
 #include "io/snapshot/trace_snapshot.h"
 #include "model/trace.h"
 
@@ -21,7 +21,8 @@ const char* const kUsage =
     "usage: strata-cli convert IN OUT.strata\n"
     "\n"
     "  IN          any trace Strata reads (Chrome/Kineto JSON, gzip'd or not, .strata, ...)\n"
-    "  OUT.strata  the model file to write (replaced whole when complete; never half written)\n"
+    "  OUT.strata  the model file to write (replaced whole when complete; never half written; a\n"
+    "              device or a FIFO with a reader is written into, never replaced)\n"
     "The model file holds everything Strata shows of IN and opens in a fraction of the time\n"
     "(strata OUT.strata, strata-cli summary OUT.strata, ...).\n";
 
@@ -44,7 +45,7 @@ int convert(const Args& args) {
         std::fprintf(stderr, "strata-cli convert: IN and OUT are the same file\n");
         return 2;
     }
-    const auto stamp = TraceCache::stamp(in);
+    const auto stamp = stampFile(in); // recorded in the model file as its source
     const auto t0 = std::chrono::steady_clock::now();
     const LoadResult loaded = loadForCli(in);
     const double loadS = secondsSince(t0);

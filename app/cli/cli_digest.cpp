@@ -5,11 +5,11 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_rank_set.h"
+#include "util/output_file.h"
 #include "util/terminal_text.h"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 
@@ -79,9 +79,15 @@ int digest(const Args& args) {
             digestOutcomeToJson(outcomes[i], files[i])
                 .dump(1, ' ', false, nlohmann::json::error_handler_t::replace) +
             "\n";
-        std::ofstream f(out, std::ios::binary);
-        if (!f.write(text.data(), std::streamsize(text.size())) || !f.flush()) {
-            std::fprintf(stderr, "strata-cli digest: cannot write %s\n", terminalSafe(out).c_str());
+        // A name made here: only a regular file (an earlier digest) is replaced; a link, a FIFO
+        // or a device planted under it is refused, never followed nor written into.
+        std::string why;
+        OutputOptions made;
+        made.named = false;
+        const std::unique_ptr<OutputFile> file = OutputFile::open(out, &why, made);
+        if (!file || std::fwrite(text.data(), 1, text.size(), file->stream()) != text.size() ||
+            !file->commit(&why)) {
+            std::fprintf(stderr, "strata-cli digest: cannot write %s\n", terminalSafe(why).c_str());
             return 1;
         }
         if (!outcomes[i].digest) {

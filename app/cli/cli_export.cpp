@@ -18,10 +18,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 namespace {
 
@@ -45,24 +43,6 @@ const char* const kUsage =
     "shifted by the clock offsets strata-cli ranks estimates:\n"
     "  --align METHOD          auto (default), time, collectives or step:NAME (docs/ranks.md)\n"
     "  --step-name PREFIX      steps are the slices named PREFIX... (for --align step:NAME)\n";
-
-// SIGINT, SIGTERM, SIGHUP or SIGQUIT while the output is written: its temporary file is removed
-// (never a partial file left behind), then the signal ends the process as it would have.
-extern "C" void interruptedExport(int sig) {
-    strata::removeExportTemporaries();
-    static const char msg[] = "strata-cli export: interrupted: the partial output was removed\n";
-    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
-}
-
-void removePartialOutputOnSignals() {
-    struct sigaction sa {};
-    sa.sa_handler = interruptedExport;
-    sigemptyset(&sa.sa_mask);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&sa.sa_mask, s);
-    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &sa, nullptr);
-}
 
 bool endsWith(const std::string& s, const char* tail) {
     const std::string t(tail);
@@ -116,7 +96,6 @@ template <typename Write>
 int writeAndSay(const std::string& out, bool gzip, std::chrono::steady_clock::time_point t0,
                 Write write) {
     const auto t1 = std::chrono::steady_clock::now();
-    removePartialOutputOnSignals();
     const PerfettoExportResult r = write();
     const auto t2 = std::chrono::steady_clock::now();
     if (!r.ok) {

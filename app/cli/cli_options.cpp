@@ -200,7 +200,13 @@ void setUseCache(bool on) {
 
 LoadResult loadForCli(const std::string& file, const LoadOptions& options) {
     if (!useCache) return loadTrace(file, options);
-    return loadTraceCached(file, TraceCache(TraceCacheSettings::fromEnvironment()), options);
+    std::string storeError;
+    LoadResult r = loadTraceCached(file, TraceCache(TraceCacheSettings::fromEnvironment()), options,
+                                   &storeError);
+    if (!storeError.empty()) // the trace is read all the same; next time it is read again
+        std::fprintf(stderr, "strata-cli: not kept in the trace cache: %s\n",
+                     terminalSafe(storeError).c_str());
+    return r;
 }
 
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,

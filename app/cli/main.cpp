@@ -2,10 +2,13 @@
 #include "build_info.h"
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "util/output_file.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -65,6 +68,25 @@ void usage(FILE* out) {
                       "[--verbose] for what this build is.\n");
 }
 
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT while an output is written (convert, export, digest,
+// synth): its temporary file is removed (never a partial file left behind), then the signal ends
+// the process as it would have.
+extern "C" void interrupted(int sig) {
+    strata::removeOutputTemporaries();
+    static const char msg[] = "strata-cli: interrupted: the partial output was removed\n";
+    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+}
+
+void removePartialOutputOnSignals() {
+    struct sigaction sa {};
+    sa.sa_handler = interrupted;
+    sigemptyset(&sa.sa_mask);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&sa.sa_mask, s);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaction(s, &sa, nullptr);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +119,8 @@ int main(int argc, char** argv) {
                     verbose ? strata::buildDetails().c_str() : "");
         return 0;
     }
+    // record forwards these signals to its target instead (record/signal_forwarder.h).
+    if (name != "record") removePartialOutputOnSignals();
     for (const auto& c : kCommands) {
         if (name == c.name) return c.run(strata::cli::Args(argv + 2, argv + argc));
     }

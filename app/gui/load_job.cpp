@@ -9,8 +9,7 @@ LoadOutcome loadForWorkspace(const std::string& path, const LoadOptions& options
                              const std::shared_ptr<const Trace>& attachTo,
                              const TraceCache* cache) {
     LoadOutcome out;
-    if (cache && cache->wants(path, options)) out.result = cache->open(path, options);
-    if (!out.result.ok()) out.result = loadTrace(path, options);
+    out.result = cache ? cache->load(path, options) : loadTrace(path, options);
     const TraceReader* reader = readerNamed(out.result.format);
     if (out.result.ok() && attachTo && reader && reader->kind == ReaderKind::Sections) {
         out.result.trace = attachTo->withSectionsOf(*out.result.trace);

@@ -2,6 +2,7 @@
 #include "timeline/load_preview_view.h"
 
 #include "model/time_text.h"
+#include "util/output_file.h"
 
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/gaps_panel.h"
@@ -17,8 +18,10 @@
 #include "workspace/rank_set.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QLineEdit>
@@ -44,8 +47,18 @@ namespace {
 // `widget` grabbed and written to o.output as PNG: its size, or nullopt after saying why.
 std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
     const QPixmap shot = widget->grab();
-    if (shot.isNull() || !shot.save(o.output, "PNG")) {
-        std::fprintf(stderr, "strata: cannot write the screenshot to %s\n", qPrintable(o.output));
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (shot.isNull() || !shot.save(&buffer, "PNG")) {
+        std::fprintf(stderr, "strata: cannot draw the screenshot for %s\n", qPrintable(o.output));
+        return std::nullopt;
+    }
+    // Written as util/output_file.h says: a file replaced whole, a device written into.
+    std::string error;
+    if (!writeWholeFile(QFile::encodeName(o.output).toStdString(),
+                        std::string_view(png.constData(), size_t(png.size())), &error)) {
+        std::fprintf(stderr, "strata: cannot write the screenshot: %s\n", error.c_str());
         return std::nullopt;
     }
     return shot.size();

@@ -80,13 +80,11 @@ void TraceCacheController::clearCache() {
 }
 
 void TraceCacheController::traceShown(const QString& path, const LoadResult& result) {
-    if (!result.ok() || !result.cacheFile.empty() || !TraceCache::keeps(result.format)) return;
+    // Only what the load stamped as unchanged while it was read (TraceCache::load): a file
+    // replaced while it loaded is not kept under the new file's stamp.
+    if (!result.ok() || !result.cacheSource) return;
     const TraceCache c = cache();
-    const std::string file = path.toStdString();
-    if (!c.wants(file)) return;
-    auto source = TraceCache::stamp(file);
-    if (!source) return;
-    source->format = result.format;
+    const SnapshotSource* source = &*result.cacheSource;
     ++*running_;
     QPointer<TraceCacheController> self(this);
     const QString name = QFileInfo(path).fileName();

@@ -29,8 +29,9 @@ public:
     bool enabled() const { return settings_.enabled; }
     void setEnabled(bool on);
     TraceCache cache() const { return TraceCache(settings_); }
-    // After a trace is on screen: its model written to the cache in the background when the cache
-    // wants the file and it was not read from there.
+    // After a trace is on screen: its model written to the cache in the background when the load
+    // says it may be kept (LoadResult::cacheSource: the cache wants the file, it was not read
+    // from there, and it did not change while it was read).
     void traceShown(const QString& path, const LoadResult& result);
     // Background writes still running (tests wait on it).
     int writesRunning() const { return running_->load(); }

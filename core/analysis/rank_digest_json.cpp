@@ -1,7 +1,6 @@
 #include "analysis/rank_digest_json.h"
+#include "util/input_file.h"
 
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace strata {
@@ -248,12 +247,8 @@ DigestOutcome digestOutcomeFromJson(const json& j, const std::string& source) {
 }
 
 std::optional<DigestOutcome> readDigestFile(const std::string& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec || size > (16u << 20)) return std::nullopt;
-    std::ifstream f(path, std::ios::binary);
-    std::string text(size, '\0');
-    if (!f.read(text.data(), std::streamsize(size))) return std::nullopt;
+    std::string text, unread;
+    if (!readRegularFile(path, &text, &unread, 16u << 20)) return std::nullopt; // never blocks
     if (text.find("\"strata_rank_digest\"") == std::string::npos) return std::nullopt;
     const json j = json::parse(text, nullptr, false);
     if (!j.is_discarded()) return digestOutcomeFromJson(j, path);

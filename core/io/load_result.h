@@ -1,6 +1,7 @@
 #pragma once
 // What a reader returns: the trace (with its warnings) or an error naming file, byte offset, line
 // and what was expected.
+#include "io/cache/file_stamp.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -32,6 +33,9 @@ struct LoadResult {
     // Read from this cached .strata form of the file (io/cache/trace_cache.h); empty: read from
     // the file itself.
     std::string cacheFile;
+    // Set by TraceCache::load when the trace may be kept in the cache: the file's stamp, the
+    // same before and after it was read (format set).
+    std::optional<SnapshotSource> cacheSource;
     bool ok() const { return trace != nullptr; }
 };
 

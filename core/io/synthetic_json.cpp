@@ -2,12 +2,14 @@
 // the file writer that picks the form by the file's name.
 #include "io/synthetic_sinks.h"
 #include "io/synthetic_trace.h"
+#include "util/output_file.h"
 
 #include <zlib.h>
 
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 namespace strata {
 namespace {
@@ -211,38 +213,39 @@ bool writeSyntheticTrace(const SynthOptions& o, const std::string& path, SynthTo
     if (path.size() > 7 && path.compare(path.size() - 7, 7, ".strata") == 0)
         return writeSyntheticStrata(o, path, totals, error);
     const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
-    bool ioFailed = false;
-    if (gz) {
-        gzFile f = gzopen(path.c_str(), "wb6");
-        if (!f) {
-            if (error) *error = path + ": cannot open for writing";
-            return false;
-        }
-        gzbuffer(f, 1 << 20);
-        const bool ok = generateSyntheticTrace(
-            o,
-            [&](const char* p, size_t n) {
-                if (!ioFailed && gzwrite(f, p, unsigned(n)) != int(n)) ioFailed = true;
-            },
-            totals, error);
-        if (gzclose(f) != Z_OK) ioFailed = true;
-        if (ok && ioFailed && error) *error = path + ": write failed";
-        return ok && !ioFailed;
-    }
-    FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) {
-        if (error) *error = path + ": cannot open for writing";
+    std::string why;
+    const std::unique_ptr<OutputFile> file = OutputFile::open(path, &why);
+    if (!file) {
+        if (error) *error = why;
         return false;
     }
+    bool ioFailed = false;
+    gzFile z = nullptr;
+    if (gz) {
+        const int fd = ::dup(fileno(file->stream())); // gzclose closes its own
+        z = fd < 0 ? nullptr : gzdopen(fd, "wb6");
+        if (!z) {
+            if (fd >= 0) ::close(fd);
+            if (error) *error = path + ": cannot start a gzip stream";
+            return false;
+        }
+        gzbuffer(z, 1 << 20);
+    }
+    std::FILE* f = file->stream();
     const bool ok = generateSyntheticTrace(
         o,
         [&](const char* p, size_t n) {
-            if (!ioFailed && std::fwrite(p, 1, n, f) != n) ioFailed = true;
+            if (ioFailed) return;
+            ioFailed = z ? gzwrite(z, p, unsigned(n)) != int(n) : std::fwrite(p, 1, n, f) != n;
         },
         totals, error);
-    if (std::fclose(f) != 0) ioFailed = true;
-    if (ok && ioFailed && error) *error = path + ": write failed";
-    return ok && !ioFailed;
+    if (z && gzclose(z) != Z_OK) ioFailed = true;
+    if (!ok) return false; // the temporary removed: nothing left under the name
+    if (ioFailed) {
+        if (error) *error = path + ": write failed";
+        return false;
+    }
+    return file->commit(error ? error : &why);
 }
 
 } // namespace strata

@@ -1,6 +1,7 @@
 // The formats Strata reads: one line each (and its declaration). Adding one:
 // docs/adding-a-reader.md.
 #include "io/trace_reader.h"
+#include "util/input_file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -36,9 +37,10 @@ const TraceReader* recogniseBytes(std::string_view head, std::string_view path) 
 }
 
 const TraceReader* recogniseFile(const std::string& path, std::string* error) {
-    FILE* f = std::fopen(path.c_str(), "rb");
+    std::string why;
+    FILE* f = fopenRegularFile(path, &why); // a FIFO or a device is refused here, never read
     if (!f) {
-        if (error) *error = "cannot open: " + std::string(std::strerror(errno));
+        if (error) *error = why;
         return nullptr;
     }
     char head[kSniffBytes];

@@ -2,7 +2,10 @@
 
 #include <qcustomplot.h>
 
+#include "util/output_file.h"
+
 #include <QAbstractItemModel>
+#include <QBuffer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,9 +13,24 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QTemporaryDir>
 #include <functional>
 
 namespace strata {
+namespace {
+
+// What was made in memory, written as util/output_file.h says (never half a file; a device
+// written into, never replaced). False and *error when it could not be.
+bool writeOut(const QString& path, const QByteArray& bytes, QString* error) {
+    std::string why;
+    if (writeWholeFile(QFile::encodeName(path).toStdString(),
+                       std::string_view(bytes.constData(), size_t(bytes.size())), &why))
+        return true;
+    if (error) *error = QString::fromStdString(why);
+    return false;
+}
+
+} // namespace
 
 QString chartFileFilter() {
     return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
@@ -27,13 +45,21 @@ bool saveChart(QCustomPlot* plot, const QString& path, QString* error) {
     const int w = plot->width() > 0 ? plot->width() : 900,
               h = plot->height() > 0 ? plot->height() : 500;
     bool ok = false;
-    if (suffix == "png") {
-        ok = plot->savePng(path, w, h, 2.0);
-    } else if (suffix == "pdf") {
-        ok = plot->savePdf(path, w, h);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (suffix == "png" || suffix == "pdf") {
+        // QCustomPlot's own exporters, into a private folder; then written out from there.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("chart.") + suffix);
+        ok = dir.isValid() &&
+             (suffix == "png" ? plot->savePng(file, w, h, 2.0) : plot->savePdf(file, w, h));
+        QFile made(file);
+        ok = ok && made.open(QIODevice::ReadOnly);
+        if (ok) bytes = made.readAll();
     } else if (suffix == "svg") {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(QSize(w, h));
         svg.setViewBox(QRect(0, 0, w, h));
         svg.setTitle(plot->objectName());
@@ -47,8 +73,11 @@ bool saveChart(QCustomPlot* plot, const QString& path, QString* error) {
         if (error) *error = QObject::tr("%1: not a chart format (.png, .svg or .pdf)").arg(path);
         return false;
     }
-    if (!ok && error) *error = QObject::tr("%1: could not be written").arg(path);
-    return ok;
+    if (!ok) {
+        if (error) *error = QObject::tr("%1: could not be drawn").arg(path);
+        return false;
+    }
+    return writeOut(path, bytes, error);
 }
 
 namespace {
@@ -60,11 +89,6 @@ QString csvCell(QString s) {
 } // namespace
 
 bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
     QStringList line;
     for (int c = 0; c < model->columnCount(); ++c)
         line << csvCell(model->headerData(c, Qt::Horizontal).toString());
@@ -86,21 +110,20 @@ bool saveTableCsv(const QAbstractItemModel* model, const QString& path, QString*
         }
         out += line.join(',').toUtf8() + '\n';
     }
-    if (f.write(out) != out.size()) {
-        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return writeOut(path, out, error);
 }
 
 bool saveWidget(QWidget* w, const QString& path, QString* error) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok = false;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     if (suffix == "png") {
-        ok = w->grab().save(path, "PNG");
+        ok = w->grab().save(&buffer, "PNG");
     } else if (suffix == "svg") {
         QSvgGenerator svg;
-        svg.setFileName(path);
+        svg.setOutputDevice(&buffer);
         svg.setSize(w->size());
         svg.setViewBox(QRect(QPoint(0, 0), w->size()));
         QPainter p;
@@ -110,7 +133,7 @@ bool saveWidget(QWidget* w, const QString& path, QString* error) {
             ok = p.end();
         }
     } else if (suffix == "pdf") {
-        QPdfWriter pdf(path);
+        QPdfWriter pdf(&buffer);
         pdf.setPageSize(QPageSize(QSizeF(w->width(), w->height()), QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(72);
@@ -124,16 +147,14 @@ bool saveWidget(QWidget* w, const QString& path, QString* error) {
         if (error) *error = QObject::tr("%1: not a chart format (.png, .svg or .pdf)").arg(path);
         return false;
     }
-    if (!ok && error) *error = QObject::tr("%1: could not be written").arg(path);
-    return ok;
+    if (!ok) {
+        if (error) *error = QObject::tr("%1: could not be drawn").arg(path);
+        return false;
+    }
+    return writeOut(path, bytes, error);
 }
 
 bool saveTreeCsv(const QAbstractItemModel* model, const QString& path, QString* error) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
-        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
     QStringList line{QStringLiteral("depth")};
     for (int c = 0; c < model->columnCount(); ++c)
         line << csvCell(model->headerData(c, Qt::Horizontal).toString());
@@ -156,11 +177,7 @@ bool saveTreeCsv(const QAbstractItemModel* model, const QString& path, QString* 
         }
     };
     walk(QModelIndex(), 1);
-    if (f.write(out) != out.size()) {
-        if (error) *error = QObject::tr("%1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return writeOut(path, out, error);
 }
 
 void exportWidgetInteractively(QWidget* parent, QWidget* widget, const QString& baseName) {

@@ -1,4 +1,5 @@
 #include "panels/console_panel.h"
+#include "util/output_file.h"
 
 #include <QFile>
 #include <QFontDatabase>
@@ -205,13 +206,19 @@ bool ConsolePanel::saveLog(const QString& path, QString* error) const {
         return false;
     }
     log_->flush();
-    QFile::remove(path);
-    if (!QFile::copy(log_->fileName(), path)) {
-        *error = tr("cannot write %1").arg(path);
+    QFile log(log_->fileName());
+    if (!log.open(QIODevice::ReadOnly)) {
+        *error = tr("cannot read the console's log %1").arg(log.fileName());
         return false;
     }
-    QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
-                                    QFile::ReadOther);
+    // Written as util/output_file.h says: a file replaced whole, a device written into.
+    const QByteArray bytes = log.readAll();
+    std::string why;
+    if (!writeWholeFile(QFile::encodeName(path).toStdString(),
+                        std::string_view(bytes.constData(), size_t(bytes.size())), &why)) {
+        *error = QString::fromStdString(why);
+        return false;
+    }
     return true;
 }
 

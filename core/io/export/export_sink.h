@@ -1,8 +1,9 @@
 #pragma once
-// Where an export's bytes go: a file written under a temporary name beside the final one and
-// renamed into place only when everything was written (an error, a full disk or a cancel leave
-// no half-written file under the final name), optionally gzip-compressed on a second thread; or
-// standard output.
+// Where an export's bytes go: a file written as util/output_file.h says (under a temporary name
+// beside the final one, renamed into place only when everything was written: an error, a full
+// disk or a cancel leave no half-written file under the final name; a device or a FIFO written
+// into, never replaced), optionally gzip-compressed on a second thread; or standard output.
+// util/output_file.h's removeOutputTemporaries() removes the temporaries from a signal handler.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -23,13 +24,8 @@ public:
     virtual size_t bytesOut() const = 0; // after compression
 };
 
-// Removes the temporary files (OUT.partial-XXXXXX) of the exports under way in this process and
-// nothing else. Async-signal-safe (unlink only): a SIGINT/SIGTERM handler calls it before the
-// process ends, so that a partial file never survives an interrupted export.
-void removeExportTemporaries() noexcept;
-
-// `path` "-" is standard output (never gzip'd unless asked). Null and *error when the
-// temporary file cannot be created (the folder is missing or not writable).
+// `path` "-" is standard output (never gzip'd unless asked). Null and *error when the output may
+// not be written (the folder is missing or not writable, a FIFO no program reads, a folder...).
 std::unique_ptr<ExportSink> openExportSink(const std::string& path, bool gzip, std::string* error);
 
 } // namespace strata

@@ -3,6 +3,7 @@
 // recognises, to say what it expected where.
 #include "io/json/chrome_json_reader.h"
 #include "io/trace_reader.h"
+#include "util/input_file.h"
 
 namespace strata {
 
@@ -21,7 +22,8 @@ Recognition recognise(std::string_view head, std::string_view) {
 LoadResult load(const std::string& path, const LoadOptions& options) {
     LoadResult r = readChromeJson(path, options);
     char head[2] = {};
-    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    std::string ignored;
+    if (FILE* f = fopenRegularFile(path, &ignored)) {
         r.format = std::fread(head, 1, 2, f) == 2 && gzipped({head, 2}) ? "chrome-json-gzip"
                                                                         : "chrome-json";
         std::fclose(f);

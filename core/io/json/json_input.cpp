@@ -1,4 +1,5 @@
 #include "io/json/json_input.h"
+#include "util/input_file.h"
 
 #include <zlib.h>
 
@@ -28,11 +29,8 @@ JsonInput::~JsonInput() {
 }
 
 bool JsonInput::openFile(const std::string& path) {
-    file_ = std::fopen(path.c_str(), "rb");
-    if (!file_) {
-        error_ = std::string("cannot open: ") + std::strerror(errno);
-        return false;
-    }
+    file_ = fopenRegularFile(path, &error_);
+    if (!file_) return false;
     if (std::fseek(file_, 0, SEEK_END) == 0) {
         const long size = std::ftell(file_);
         rawSize_ = size > 0 ? uint64_t(size) : 0;

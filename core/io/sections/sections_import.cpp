@@ -3,12 +3,11 @@
 #include "io/sections/sections_file_format.h"
 #include "io/trace_reader.h"
 #include "model/trace_builder.h"
+#include "util/input_file.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace strata {
 
@@ -109,17 +108,15 @@ SectionsImport parseSectionsFile(const std::string& path, std::string_view b,
 LoadResult loadSectionsFile(const std::string& path, const LoadOptions& options,
                             SectionsParser parse) {
     LoadResult result;
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream bytes;
-    if (in) bytes << in.rdbuf();
-    if (!in || in.bad()) {
-        result.error = LoadError{path, 0, 0, std::string("cannot read: ") + std::strerror(errno)};
+    std::string bytes, error;
+    if (!readRegularFile(path, &bytes, &error, UINT64_MAX)) {
+        result.error = LoadError{path, 0, 0, error};
         return result;
     }
     SectionsImportOptions o;
     o.names = options.sectionNames;
     o.clockHz = options.clockHz;
-    SectionsImport r = parse(path, bytes.str(), o);
+    SectionsImport r = parse(path, bytes, o);
     if (!r.ok()) {
         // The parsers name the file first; the load error names it itself.
         std::string message = r.error;

@@ -9,7 +9,9 @@
 // or nothing: a damaged chunk, a part that does not fit its array or an index out of range is an
 // error naming the chunk and its byte offset, not a partial trace (the cache then reads the
 // original again).
+#include "io/cache/file_stamp.h"
 #include "io/load_result.h"
+#include "util/output_file.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,21 +22,13 @@
 
 namespace strata {
 
-// What the trace was read from, kept in the file: the cache compares it with the file on disk.
-struct SnapshotSource {
-    std::string path; // absolute
-    uint64_t size = 0;
-    int64_t mtimeNs = 0;
-    std::string format; // the reader that read it (LoadResult::format)
-    friend bool operator==(const SnapshotSource&, const SnapshotSource&) = default;
-};
-
 class TraceSnapshot {
 public:
-    // Writes `trace` to `path`, through a temporary file beside it renamed when complete (a
-    // reader never sees half a file). Returns empty, or why it could not.
+    // Writes `trace` to `path` as util/output_file.h says (through a temporary file beside it
+    // renamed when complete: a reader never sees half a file; a device written into, never
+    // replaced). Returns empty, or why it could not.
     static std::string write(const Trace& trace, const std::string& path,
-                             const SnapshotSource& source = {});
+                             const SnapshotSource& source = {}, const OutputOptions& output = {});
     // Whether .strata bytes (header included) start with a Model record.
     static bool isSnapshot(const uint8_t* data, size_t size);
     // Reads the bytes of a file write() wrote (mapped by the caller; `path` names it in errors).

@@ -11,9 +11,16 @@ namespace {
 
 using nlohmann::json;
 
+// What the trace was read from (io/cache/file_stamp.h); the fields after the format are absent
+// from files written before they were kept (0).
 SnapshotSource readSource(const json& src) {
-    return {src.at("path").get<std::string>(), src.at("size").get<uint64_t>(),
-            src.at("mtime_ns").get<int64_t>(), src.at("format").get<std::string>()};
+    SnapshotSource s{src.at("path").get<std::string>(), src.at("size").get<uint64_t>(),
+                     src.at("mtime_ns").get<int64_t>(), src.at("format").get<std::string>()};
+    s.ctimeNs = src.value("ctime_ns", int64_t(0));
+    s.device = src.value("device", uint64_t(0));
+    s.inode = src.value("inode", uint64_t(0));
+    s.contentHash = src.value("content_hash", uint64_t(0));
+    return s;
 }
 
 json indexSizes(const IdIndex& x) {
@@ -65,10 +72,10 @@ double claimedBytes(const json& j) {
 
 std::string TraceSnapshot::headerJson(const Trace& t, const SnapshotSource& source) {
     json j;
-    j["source"] = {{"path", source.path},
-                   {"size", source.size},
-                   {"mtime_ns", source.mtimeNs},
-                   {"format", source.format}};
+    j["source"] = {{"path", source.path},        {"size", source.size},
+                   {"mtime_ns", source.mtimeNs}, {"format", source.format},
+                   {"ctime_ns", source.ctimeNs}, {"device", source.device},
+                   {"inode", source.inode},      {"content_hash", source.contentHash}};
     size_t stringBytes = 0;
     for (size_t i = 0; i < t.strings_.size(); ++i)
         stringBytes += t.strings_.view(StringId(i)).size();

@@ -7,6 +7,7 @@
 #include "io/strata/strata_chunks.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_slice_rows.h"
+#include "util/input_file.h"
 #include "util/phase_timer.h"
 
 #include <algorithm>
@@ -258,11 +259,13 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
 }
 
 std::optional<SnapshotSource> TraceSnapshot::sourceOf(const std::string& path, std::string* error) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        *error = "cannot open " + path + ": " + std::strerror(errno);
+    std::string why;
+    FileDescriptor file = openRegularFile(path, &why); // never a FIFO or a device
+    if (!file.valid()) {
+        *error = path + ": " + why;
         return std::nullopt;
     }
+    const int fd = file.get();
     uint8_t head[fmt::kFileHeaderBytes + fmt::kChunkHeaderBytes + 1]; // to the first record's type
     std::optional<SnapshotSource> out;
     if (::pread(fd, head, sizeof head, 0) != ssize_t(sizeof head) ||
@@ -290,7 +293,6 @@ std::optional<SnapshotSource> TraceSnapshot::sourceOf(const std::string& path, s
             if (!out) *error = path + ": " + *error;
         }
     }
-    ::close(fd);
     return out;
 }
 

@@ -7,12 +7,12 @@
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_records.h"
 #include "io/strata/strata_slice_rows.h"
+#include "util/output_file.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 
 namespace strata {
 namespace {
@@ -98,10 +98,11 @@ void writeArray(ChunkOut& out, uint16_t id, uint32_t owner, const uint8_t* data,
 } // namespace
 
 std::string TraceSnapshot::write(const Trace& trace, const std::string& path,
-                                 const SnapshotSource& source) {
-    const std::string temporary = path + ".part-" + std::to_string(getpid());
-    std::FILE* f = std::fopen(temporary.c_str(), "wb");
-    if (!f) return "cannot create " + temporary + ": " + std::strerror(errno);
+                                 const SnapshotSource& source, const OutputOptions& output) {
+    std::string error;
+    const std::unique_ptr<OutputFile> file = OutputFile::open(path, &error, output);
+    if (!file) return error;
+    std::FILE* f = file->stream();
     uint8_t fileHeader[fmt::kFileHeaderBytes];
     std::memcpy(fileHeader, fmt::kMagic, 6);
     fileHeader[6] = fmt::kVersionMajor;
@@ -111,8 +112,6 @@ std::string TraceSnapshot::write(const Trace& trace, const std::string& path,
     ChunkOut out(f);
     const std::string json = headerJson(trace, source);
     if (json.size() + 4 > fmt::kMaxChunkPayload - 64) {
-        std::fclose(f);
-        std::remove(temporary.c_str());
         return "the model's header (" + std::to_string(json.size()) +
                " bytes of JSON: tracks, processes, metadata, warnings) is too large for a chunk";
     }
@@ -150,19 +149,8 @@ std::string TraceSnapshot::write(const Trace& trace, const std::string& path,
         writeArray(out, a.id, a.owner, a.data, a.bytes());
     out.record(fmt::RecordType::EndOfFile, nullptr, 0, nullptr, 0);
     out.flush();
-    failed = failed || out.failed();
-    failed = std::fflush(f) != 0 || failed;
-    const int error = errno;
-    failed = std::fclose(f) != 0 || failed;
-    if (failed) {
-        std::remove(temporary.c_str());
-        return "cannot write " + temporary + ": " + std::strerror(error);
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(temporary.c_str());
-        return "cannot rename " + temporary + " to " + path + ": " + why;
-    }
+    if (failed || out.failed()) return path + ": cannot write: " + std::strerror(errno);
+    if (!file->commit(&error)) return error;
     return {};
 }
 

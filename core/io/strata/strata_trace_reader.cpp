@@ -12,6 +12,7 @@
 #include "io/strata/strata_record_sink.h"
 #include "io/trace_loader.h"
 #include "model/trace_builder.h"
+#include "util/input_file.h"
 #include "util/phase_timer.h"
 
 #include <algorithm>
@@ -39,17 +40,10 @@ public:
         if (data_ && size_) munmap(const_cast<uint8_t*>(data_), size_);
     }
     bool open(const std::string& path, std::string* error) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            *error = std::string("cannot open: ") + std::strerror(errno);
-            return false;
-        }
         struct stat st {};
-        if (fstat(fd, &st) != 0) {
-            *error = std::string("cannot stat: ") + std::strerror(errno);
-            ::close(fd);
-            return false;
-        }
+        FileDescriptor file = openRegularFile(path, error, &st); // never a FIFO or a device
+        if (!file.valid()) return false;
+        const int fd = file.release();
         size_ = size_t(st.st_size);
         if (size_ > 0) {
             void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
