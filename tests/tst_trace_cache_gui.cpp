@@ -8,6 +8,7 @@
 
 #include <QMenuBar>
 
+#include <cstdio>
 #include <filesystem>
 
 class TestTraceCacheGui : public QObject {
@@ -76,6 +77,52 @@ private slots:
         QVERIFY(entries() > 0);
         clear->trigger();
         QCOMPARE(entries(), size_t(0));
+    }
+
+    // Issue 42: a new run moved onto the path while the window loads the old one: the window
+    // shows what it read, keeps nothing in the cache, and the next open shows the new run.
+    void replacedWhileOpeningIsNotKept() {
+        QTemporaryDir work;
+        QVERIFY(work.isValid());
+        const QString path = work.filePath(QStringLiteral("run.json.gz"));
+        const QString next = work.filePath(QStringLiteral("next.json"));
+        QVERIFY(QFile::copy(trace_, path));
+        QVERIFY(
+            QFile::copy(QStringLiteral(STRATA_SHARED_TRACES
+                                       "/param-dlrm__worker0_step_12.1694128201545.pt.trace.json"),
+                        next));
+        const size_t before = entries();
+        size_t oldSlices = 0, newSlices = 0;
+        {
+            MainWindow w(testOptions());
+            LoadOptions options;
+            bool moved = false;
+            options.progress = [&](double) {
+                if (!moved) // rename(2): the new file takes the name at once, as rsync and scp do
+                    moved = std::rename(next.toUtf8().constData(), path.toUtf8().constData()) == 0;
+                return true;
+            };
+            QString error;
+            QVERIFY2(w.openFileSync(path, &error, options), qPrintable(error));
+            QVERIFY(moved);
+            oldSlices = w.trace()->sliceCount();
+            QVERIFY(w.traceCache()->waitForWrites(60000));
+            QCOMPARE(entries(), before); // nothing kept under either file's stamp
+        }
+        {
+            MainWindow w(testOptions());
+            QString error;
+            QVERIFY2(w.openFileSync(path, &error), qPrintable(error));
+            QVERIFY(!w.loadedFromCache());
+            newSlices = w.trace()->sliceCount();
+            QVERIFY(w.traceCache()->waitForWrites(60000));
+        }
+        QVERIFY(oldSlices != newSlices);
+        MainWindow w(testOptions());
+        QString error;
+        QVERIFY2(w.openFileSync(path, &error), qPrintable(error));
+        QVERIFY(w.loadedFromCache());
+        QCOMPARE(w.trace()->sliceCount(), newSlices); // the new run, never the old one
     }
 
     // One GPU lane busy over the first half of the time read, one thread over all of it.

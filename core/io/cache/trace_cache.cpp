@@ -102,9 +102,14 @@ std::optional<SnapshotSource> TraceCache::stamp(const std::string& path) {
 
 std::string TraceCache::prepareDirectory() const {
     const std::string dir = directory();
-    const bool shared = settings_.directory.empty() && dir.rfind("/tmp/", 0) == 0;
     std::error_code ec;
-    if (!shared) fs::create_directories(fs::path(dir).parent_path(), ec);
+    fs::create_directories(fs::path(dir).parent_path(), ec);
+    // In a folder anyone may write to (/tmp, the fallback), another user could have put a link
+    // or a folder of theirs under the name first: there the name itself must be this user's
+    // folder, not a link to one.
+    struct stat parent {};
+    const bool shared = ::stat(fs::path(dir).parent_path().c_str(), &parent) == 0 &&
+                        (parent.st_mode & S_ISVTX) && (parent.st_mode & S_IWOTH);
     if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
         return "cannot create the cache folder " + dir + ": " + std::strerror(errno);
     struct stat st {};

@@ -46,7 +46,8 @@ public:
     static std::optional<SnapshotSource> stamp(const std::string& path);
     // The folder made ready for entries: created (0700) when absent; then it must be a folder
     // owned by this user that no one else can write (one it made with a wider mode is narrowed),
-    // and the shared fallback in /tmp not a link. Empty, or why the cache is not used.
+    // and in a folder anyone may write to (/tmp, the fallback) not a link. Empty, or why the
+    // cache is not used.
     std::string prepareDirectory() const;
     // Whether `path` is a trace the cache is for: enabled, a file of at least minFileBytes that a
     // reader the cache keeps() recognises (not a .strata file: those load at the speed of the
