@@ -439,6 +439,7 @@ int main(int argc, char** argv) {
     if (s == "sigterm_in_cupti") return signalInCuptiScenario();
     if (s == "sigterm_handler") return signalScenario(SIGTERM, true);
     if (s == "abort") return signalScenario(SIGABRT, false);
+    if (s == "wait_for_launcher") return launcherScenario();
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;
 }

@@ -1,8 +1,11 @@
-// collector_harness's process scenarios: forks (with a thread feeding and flushing meanwhile)
-// and signals (SIGTERM, inside a CUPTI call, a target handler chained, SIGABRT).
+// collector_harness's process scenarios: forks (with a thread feeding and flushing meanwhile),
+// signals (SIGTERM, inside a CUPTI call, a target handler chained, SIGABRT) and a launcher that
+// dies first.
 #include "collector_harness_process.h"
 
 #include "collector_harness_feed.h"
+
+#include <ctime>
 
 int forkScenario() {
     InitializeInjection();
@@ -79,4 +82,17 @@ int signalScenario(int sig, bool ownHandler) {
     if (sig == SIGABRT) std::abort();
     raise(sig);
     return 99; // not reached
+}
+
+int launcherScenario() {
+    InitializeInjection();
+    kernel("before_launcher_died", 1000, 2000, 1);
+    strata_collector_flush();
+    std::printf("tracing\n");
+    std::fflush(stdout);
+    for (int i = 0; i < 600; ++i) {
+        const timespec step{0, 100'000'000};
+        nanosleep(&step, nullptr);
+    }
+    return 7;
 }

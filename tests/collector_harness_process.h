@@ -4,3 +4,6 @@
 int forkScenario();
 int signalInCuptiScenario();
 int signalScenario(int sig, bool ownHandler);
+// Traces one kernel, flushes, then waits (60 s at most) to be stopped: run under strata-cli
+// record, whose death must end it (contract/launcher_tie.h). Exits 7 if nothing did.
+int launcherScenario();

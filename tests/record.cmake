@@ -60,3 +60,11 @@ if(TARGET strata_app_gui)
   endif()
   set_tests_properties(tst_gpu_launch PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP   : TestGpuLaunch::initTestCase")
 endif()
+
+# Recordings that never destroy each other (issue 42): colliding output names leave one good file
+# and one clear error, --force never replaces a live recording's file nor follows a link, a
+# copied run id is not adopted, a killed strata-cli takes its target along.
+strata_add_qtest(tst_record_isolation SOURCES tst_record_isolation.cpp LIBS strata_core)
+if(TARGET tst_record_isolation)
+  add_dependencies(tst_record_isolation record_fake_target strata-cli)
+endif()

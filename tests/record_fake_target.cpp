@@ -4,7 +4,7 @@
 //
 //   record_fake_target [--exit N] [--no-cuda] [--cupti-error TEXT] [--spawn-child]
 //                      [--env-to FILE] [--sleep-ms N] [--chatter N] [--ignore-sigint]
-//                      [--no-trace] [--survivor-ms N] [--no-run-id]
+//                      [--no-trace] [--survivor-ms N] [--no-run-id] [--open-when FILE]
 //
 // --no-cuda       metadata cuda_initialized=0 and no GPU records (a target that never used CUDA)
 // --cupti-error   metadata cupti_error=TEXT (CUPTI taken by another tool)
@@ -16,9 +16,16 @@
 // --no-trace      writes no trace file (a program that died or never started CUDA)
 // --survivor-ms N forks a child that keeps stdout/stderr open and outlives this process by N ms
 // --no-run-id     leaves $STRATA_RUN_ID out of its metadata (a collector older than run ids)
+//                 and its process ancestry (older still)
+// --open-when FILE waits (up to 60 s) until FILE exists before creating its trace: two runs
+//                 then both pass the launcher's early "exists" check before either creates it
+// Like the collector, it creates its file exclusively (with $STRATA_OVERWRITE=1, after removing a
+// finished one: io/strata/strata_file_create.h) and records its process ancestry beside the run
+// id; a file it cannot create: the reason on stderr, exit 91.
 // Exits with N (default 0).
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
+#include "contract/process_ancestry.h"
 #include "io/strata/strata_trace_writer.h"
 
 #include <chrono>
@@ -46,6 +53,7 @@ int main(int argc, char** argv) {
     bool trace = true;
     int survivorMs = 0;
     bool noRunId = false;
+    std::string openWhen;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--exit" && i + 1 < argc)
@@ -70,6 +78,8 @@ int main(int argc, char** argv) {
             survivorMs = std::atoi(argv[++i]);
         else if (a == "--no-run-id")
             noRunId = true;
+        else if (a == "--open-when" && i + 1 < argc)
+            openWhen = argv[++i];
     }
     for (int k = 0; k < chatter; ++k) {
         char line[64];
@@ -102,7 +112,13 @@ int main(int argc, char** argv) {
     const strata::OutputPathValues values = strata::currentProcessValues();
     strata::StrataTraceWriter w;
     std::string error;
-    if (!w.open(strata::expandOutputPath(tmpl, values), &error)) {
+    for (int i = 0; !openWhen.empty() && access(openWhen.c_str(), F_OK) != 0 && i < 12000; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const char* overwrite = std::getenv(env::kOverwrite);
+    const auto mode = overwrite && std::strcmp(overwrite, "1") == 0
+                          ? strata::CreateMode::ReplaceFinished
+                          : strata::CreateMode::Exclusive;
+    if (!w.open(strata::expandOutputPath(tmpl, values), &error, mode)) {
         std::fprintf(stderr, "record_fake_target: %s\n", error.c_str());
         return 91;
     }
@@ -113,6 +129,7 @@ int main(int argc, char** argv) {
     w.metadata(env::kMetaCudaInitialized, cuda ? "1" : "0");
     if (const char* runId = std::getenv(env::kRunId); runId && *runId && !noRunId)
         w.metadata(env::kMetaRunId, runId);
+    if (!noRunId) w.metadata(env::kMetaAncestry, strata::processAncestry());
     if (!cuptiError.empty()) w.metadata(env::kMetaCuptiError, cuptiError);
     w.process(pid, "record_fake_target");
     w.thread(pid, pid, "main");

@@ -1,7 +1,18 @@
 // The real collector sources against the stand-in CUPTI, in a child process per scenario: what
 // happens to the trace when the target forks (with and without exec) and when signals end it
-// (SIGTERM, inside a CUPTI call, a target handler chained, SIGABRT). Values checked by hand.
+// (SIGTERM, inside a CUPTI call, a target handler chained, SIGABRT), and when the launcher dies
+// first (issue 42). Values checked by hand.
 #include "collector_fixture.h"
+
+#include "io/strata/strata_file_owner.h"
+#include "record/process_group.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <csignal>
 
 class TestCollectorProcess : public QObject, public CollectorFiles {
     Q_OBJECT
@@ -13,6 +24,7 @@ private slots:
     void sigtermInsideCupti();
     void sigtermChainsTargetHandler();
     void abortFlushes();
+    void launcherKilledFileSaysWhatHappened();
 };
 
 void TestCollectorProcess::initTestCase() {
@@ -104,6 +116,61 @@ void TestCollectorProcess::abortFlushes() {
     QVERIFY(t);
     QCOMPARE(slicesNamed(*t, "flushed").size(), size_t(1));
     QCOMPARE(slicesNamed(*t, "pending").size(), size_t(1));
+}
+
+// strata-cli record SIGKILLed while its target traces: the target, tied to the launcher's life
+// (PR_SET_PDEATHSIG), gets SIGTERM and ends; its collector, the survivor, closes the file with
+// what happened: the metadata launcher_died, a warning naming the launcher, and a Run record of
+// its own (the target's pid and command line, ended by SIGTERM).
+void TestCollectorProcess::launcherKilledFileSaysWhatHappened() {
+#ifndef STRATA_CLI
+    QSKIP("strata-cli is not built in this configuration");
+#else
+    QTemporaryDir sub;
+    QProcess cli;
+    cli.start(STRATA_CLI, {"record", "-q", "-o", sub.filePath("orphan-{pid}.strata"), "--collector",
+                           STRATA_COLLECTOR_FAKE_SO, "--flush-ms", "50", "--",
+                           STRATA_COLLECTOR_HARNESS, "wait_for_launcher"});
+    QVERIFY(cli.waitForStarted());
+    const qint64 cliPid = cli.processId();
+    // The target traces: its file holds the collector's first chunk (the run id in it).
+    QString file;
+    QElapsedTimer t;
+    t.start();
+    while (file.isEmpty() && t.elapsed() < 30000) {
+        const QStringList names = QDir(sub.path()).entryList({"orphan-*.strata"}, QDir::Files);
+        if (names.size() == 1 &&
+            !readStrataFileOwner(sub.filePath(names[0]).toStdString()).runId.empty())
+            file = sub.filePath(names[0]);
+        else
+            QTest::qWait(20);
+    }
+    QVERIFY(!file.isEmpty());
+    const QString name = QFileInfo(file).fileName();
+    const pid_t target = pid_t(name.mid(7, name.size() - 14).toLong());
+    QVERIFY(target > 0);
+    QCOMPARE(::kill(pid_t(cliPid), SIGKILL), 0);
+    QVERIFY(cli.waitForFinished(10000));
+    // Generous: the point is that it does not run on (it would for 60 s).
+    for (t.restart(); processGroupAlive(target) && t.elapsed() < 30000;) QTest::qWait(20);
+    QVERIFY2(!processGroupAlive(target), "the target runs on without strata-cli");
+    auto trace = load(file);
+    QVERIFY(trace);
+    QCOMPARE(slicesNamed(*trace, "before_launcher_died").size(), size_t(1));
+    QVERIFY(!hasWarning(*trace, "no end-of-file record")); // closed, not cut off
+    QCOMPARE(meta(*trace, "launcher_died"), QString("pid %1").arg(cliPid));
+    QVERIFY(hasWarning(*trace, QString("the launcher (strata-cli record or the GUI, pid %1) ended "
+                                       "before the target")
+                                   .arg(cliPid)));
+    QVERIFY(hasWarning(*trace, "The target ended by SIGTERM."));
+    const auto& run = trace->run();
+    QVERIFY(run.has_value());
+    QCOMPARE(run->pid, int64_t(target));
+    QCOMPARE(run->signal, std::optional<int>(SIGTERM));
+    QCOMPARE(run->stopSignals, std::vector<std::string>{"SIGTERM"});
+    QCOMPARE(run->argv, (std::vector<std::string>{STRATA_COLLECTOR_HARNESS, "wait_for_launcher"}));
+    QVERIFY(run->startUnixNs > 0);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestCollectorProcess)

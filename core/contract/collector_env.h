@@ -30,8 +30,15 @@ inline constexpr const char* kCaptureRange = "STRATA_CAPTURE_RANGE";
 inline constexpr const char* kDuration = "STRATA_DURATION_S";
 // How often the collector flushes a chunk to disk, in milliseconds (default 200).
 inline constexpr const char* kFlushMs = "STRATA_FLUSH_MS";
-// The launcher's pid, so a collector knows it runs under strata-cli record / the GUI.
+// The launcher's pid, so a collector knows it runs under strata-cli record / the GUI. The
+// launcher starts the target with PR_SET_PDEATHSIG (SIGTERM), and the collector in the target
+// (the process whose parent this pid is) notices when the launcher is gone: it closes its file
+// with a run record of its own that says so (contract/launcher_tie.h, docs/recording.md).
 inline constexpr const char* kLauncherPid = "STRATA_LAUNCHER_PID";
+// "1": the user asked to overwrite (--force). The collector may then remove an existing regular
+// file at its output path that no live recording holds; without it an existing name is never
+// written over (io/strata/strata_file_create.h).
+inline constexpr const char* kOverwrite = "STRATA_OVERWRITE";
 // A token unique to one run (32 hex digits, random). Every process of the run inherits it; each
 // file the run writes carries it as the metadata kMetaRunId, written with the first chunk, and
 // the launcher completes only the files that carry its own token (core/record/run_files.h).
@@ -68,5 +75,13 @@ inline constexpr const char* kMetaRank = "rank";
 inline constexpr const char* kMetaPid = "pid";
 // $STRATA_RUN_ID as the process found it; in the first chunk (flushed right after the metadata).
 inline constexpr const char* kMetaRunId = "run_id";
+// The pids from the writing process up through its parents, as /proc showed them when the
+// collector started ("4242 4100 1"); in the first chunk beside run_id. The launcher takes a file
+// carrying its run id as the run's only if its target's pid is among them
+// (core/record/run_files.h): the run id can be copied from an environment, the ancestry cannot.
+inline constexpr const char* kMetaAncestry = "process_ancestry";
+// Written by the collector of a target whose launcher died first (contract/launcher_tie.h): what
+// happened, with a Run record of the collector's own.
+inline constexpr const char* kMetaLauncherDied = "launcher_died";
 
 } // namespace strata::collector_env

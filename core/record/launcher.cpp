@@ -3,9 +3,11 @@
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
 #include "io/strata/strata_append.h"
+#include "io/strata/strata_file_create.h"
 #include "record/output_check.h"
 #include "record/process_group.h"
 #include "record/run_files.h"
+#include "record/spawn_target.h"
 
 #include <cerrno>
 #include <climits>
@@ -14,7 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
-#include <spawn.h>
+#include <iterator>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,6 +230,14 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
     clock_gettime(CLOCK_REALTIME, &wall);
     clock_gettime(CLOCK_MONOTONIC, &steady);
     if (!spawn(program, options, env, error)) return false;
+    // What --force is to replace: a finished file there now, not one a live recording writes.
+    earlier_ = {};
+    if (options.force) {
+        const std::string own = ownOutputPath();
+        struct stat st {};
+        if (lstat(own.c_str(), &st) == 0 && !strataFileBeingWritten(own))
+            earlier_ = {true, st.st_dev, st.st_ino};
+    }
     finished_ = false;
     startedSteadyNs_ = int64_t(steady.tv_sec) * 1'000'000'000 + steady.tv_nsec;
     run_ = RunInfo{};
@@ -246,58 +256,38 @@ bool Launcher::start(const RecordOptions& options, std::string* error) {
 
 bool Launcher::spawn(const std::string& program, const RecordOptions& options,
                      const std::vector<std::string>& env, std::string* error) {
-    std::vector<char*> envp;
-    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    std::vector<char*> argv;
-    for (const auto& a : options.command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t defaults, empty;
-    sigemptyset(&defaults);
-    for (int s : kForwarded) sigaddset(&defaults, s);
-    sigaddset(&defaults, SIGPIPE);
-    sigemptyset(&empty);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setsigmask(&attr, &empty);
-    short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-    if (options.ownProcessGroup) {
-        posix_spawnattr_setpgroup(&attr, 0); // a new group, led by the target (pgid = its pid)
-        flags |= POSIX_SPAWN_SETPGROUP;
-    }
-    posix_spawnattr_setflags(&attr, flags);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    if (!options.workingDirectory.empty())
-        posix_spawn_file_actions_addchdir_np(&actions, options.workingDirectory.c_str());
+    SpawnRequest request;
+    request.program = program;
+    request.argv = options.command;
+    request.env = env;
+    request.workingDirectory = options.workingDirectory;
+    request.ownProcessGroup = options.ownProcessGroup;
+    request.defaultSignals.assign(std::begin(kForwarded), std::end(kForwarded));
+    request.defaultSignals.push_back(SIGPIPE);
     int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
+    int devNull = -1;
     auto closeAll = [&] {
-        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1]})
+        for (int fd : {outPipe[0], outPipe[1], errPipe[0], errPipe[1], devNull})
             if (fd >= 0) close(fd);
     };
     if (options.captureOutput) {
-        if (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0) {
+        if (pipe2(outPipe, O_CLOEXEC) != 0 || pipe2(errPipe, O_CLOEXEC) != 0 ||
+            (devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
             *error = std::string("cannot create the output pipes: ") + std::strerror(errno);
             closeAll();
-            posix_spawn_file_actions_destroy(&actions);
-            posix_spawnattr_destroy(&attr);
             return false;
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+        request.stdinFd = devNull;
+        request.stdoutFd = outPipe[1];
+        request.stderrFd = errPipe[1];
     }
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    for (int* fd : {&outPipe[1], &errPipe[1]})
+    std::string why;
+    const pid_t pid = spawnTarget(request, &why);
+    for (int* fd : {&outPipe[1], &errPipe[1], &devNull})
         if (*fd >= 0) close(*fd), *fd = -1;
-    if (rc != 0) {
+    if (pid < 0) {
         closeAll();
-        *error = options.command[0] + ": cannot start: " + std::strerror(rc);
+        *error = options.command[0] + ": " + why;
         return false;
     }
     pid_ = pid;
@@ -381,15 +371,37 @@ RecordingResult Launcher::finish() {
             ? "the program wrote no trace: it never initialised CUDA (no GPU here, or a program "
               "that does not use CUDA), or it ended before the collector was loaded"
             : "run without capture: the collector was not injected";
+    const std::string path = ownOutputPath();
+    struct stat st {};
+    const bool taken = lstat(path.c_str(), &st) == 0;
+    // --force replaces the earlier file the user meant (there when the run started), never one
+    // another recording made meanwhile.
+    const bool earlier =
+        taken && earlier_.exists && st.st_dev == earlier_.dev && st.st_ino == earlier_.ino;
+    if (taken && !earlier) {
+        // Another process's file (the target's collector then found the name taken and wrote
+        // nothing): named as such, never taken for the run's.
+        result.error = path + " was not written by this run: a file of that name was made by "
+                              "another process during the run, or was there before (another "
+                              "recording with the same output path?); it is left as it is, and "
+                              "this run's trace and run record were not written. Give each "
+                              "recording its own -o (or put {pid} in it), or --force to replace "
+                              "an earlier recording";
+        return result;
+    }
+    const CreateMode mode = earlier ? CreateMode::ReplaceFinished : CreateMode::Exclusive;
+    if (!writeRunOnlyTrace(path, run, &result.error, runId_, mode)) return result;
+    result.files.push_back(path);
+    result.runOnly = true;
+    return result;
+}
+
+std::string Launcher::ownOutputPath() const {
     OutputPathValues values;
     values.pid = pid_;
     values.rank = safePathValue(rank_);
     values.host = safePathValue(hostName());
-    const std::string path = expandOutputPath(outputTemplate_, values);
-    if (!writeRunOnlyTrace(path, run, &result.error, runId_)) return result;
-    result.files.push_back(path);
-    result.runOnly = true;
-    return result;
+    return expandOutputPath(outputTemplate_, values);
 }
 
 RunFileQuery Launcher::query() const {

@@ -1,9 +1,12 @@
 #pragma once
 // The one launcher (strata-cli record and the GUI's Launch dialog): finds the collector, builds
-// the injected environment, spawns the target without a shell (posix_spawn) in a process group
-// of its own (record/process_group.h), waits, forwards its exit code, finds the trace files the
-// run's processes wrote (those carrying its run id, record/run_files.h) and completes them with
-// what was run (finish(): a Run record, io/strata/strata_append.h).
+// the injected environment, spawns the target without a shell (record/spawn_target.h) in a
+// process group of its own (record/process_group.h) and tied to the launcher's life (it gets
+// SIGTERM if the launcher dies first: contract/launcher_tie.h), waits, forwards its exit code,
+// finds the trace files the run's processes wrote (those carrying its run id, written by the
+// target or a descendant: record/run_files.h) and completes them with what was run (finish(): a
+// Run record, io/strata/strata_append.h). No file is ever written over another recording's: the
+// collector and finish() create theirs exclusively (io/strata/strata_file_create.h).
 #include "model/run_info.h"
 #include "record/record_options.h"
 #include "record/run_files.h"
@@ -58,7 +61,9 @@ public:
     Launcher& operator=(const Launcher&) = delete;
 
     // Validates the options, finds the collector (unless !options.inject), resolves the command,
-    // checks that the output can be written (record/output_check.h) and spawns it.
+    // checks that the output can be written (record/output_check.h) and spawns it. Call it from a
+    // thread that lives as long as the run (the tie to the target fires when the calling thread
+    // ends: record/spawn_target.h); strata-cli's and the GUI's main threads do.
     bool start(const RecordOptions& options, std::string* error);
     pid_t pid() const { return pid_; }
     // The target's process group (its pid) when options.ownProcessGroup, else 0.
@@ -86,7 +91,10 @@ public:
     const RunInfo& run() const { return run_; }
     // After the target exited: appends the Run record to each trace file of the run
     // (traceFiles()), or, when there is none, writes one holding it (and the reason, and the run
-    // id) at the output path expanded for the target's pid. Call once.
+    // id) at the output path expanded for the target's pid. When that name is taken by a file
+    // that is not the run's (another recording with the same output path got it first), nothing
+    // is written and the error says so; with --force only the finished file that was there when
+    // the run started may be replaced. Call once.
     RecordingResult finish();
 
     const std::string& outputTemplate() const { return outputTemplate_; } // absolute
@@ -109,11 +117,19 @@ private:
     std::string rank_; // the target's rank ({rank} of its output path)
     std::string runId_;
     bool ownGroup_ = true;
+    // With --force: the file at the target's own output path when the run started (the one the
+    // user asked to overwrite); the run-only trace may replace it, and it only.
+    struct EarlierFile {
+        bool exists = false;
+        dev_t dev = 0;
+        ino_t ino = 0;
+    } earlier_;
 
     bool spawn(const std::string& program, const RecordOptions& options,
                const std::vector<std::string>& env, std::string* error);
     void exited(int waitStatus);
     RunFileQuery query() const;
+    std::string ownOutputPath() const; // the output template expanded for the target
 };
 
 } // namespace strata

@@ -72,11 +72,21 @@ bool checkOutputTemplate(const std::string& outputTemplate, const std::string& r
         return false;
     }
     if (!checkLength(path, dir, error)) return false;
-    if (!force && outputTemplate.find("{pid}") == std::string::npos &&
-        lstat(path.c_str(), &st) == 0) {
-        *error = path + " exists (an earlier recording?): give another -o, or --force to "
-                        "overwrite it";
-        return false;
+    // An early, friendly answer only: the collector creates its file exclusively whatever was
+    // checked here (io/strata/strata_file_create.h).
+    if (outputTemplate.find("{pid}") == std::string::npos && lstat(path.c_str(), &st) == 0) {
+        if (!force) {
+            *error = path + " exists (an earlier recording?): give another -o, or --force to "
+                            "overwrite it";
+            return false;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            *error = path +
+                     (S_ISLNK(st.st_mode) ? " is a symbolic link" : " is not a regular file") +
+                     ": --force replaces an earlier recording's file, never what a link points "
+                     "to or anything else; give another -o";
+            return false;
+        }
     }
     return true;
 }

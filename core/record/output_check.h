@@ -9,7 +9,9 @@ namespace strata {
 // name each process makes of it fits the file system's limits (NAME_MAX of the folder, PATH_MAX)
 // with {pid} at its widest, {rank} = `rank` and {host} this host; and, without `force`, no
 // earlier recording would be overwritten (a template with {pid} gives a new name per process; one
-// without names the same file in every run). False with the reason otherwise.
+// without names the same file in every run); with `force`, what is there is a regular file (never
+// a symbolic link). False with the reason otherwise. An early answer for the user: files are
+// created exclusively whatever it said (io/strata/strata_file_create.h).
 bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
                          std::string* error);
 

@@ -1,8 +1,8 @@
 #pragma once
 // The target's process group. The launcher starts the target as the leader of a process group of
-// its own (posix_spawn, POSIX_SPAWN_SETPGROUP; record_options.h: ownProcessGroup), so that Stop,
-// a quitting GUI and strata-cli's forwarded signals reach every process of the run (the target's
-// children, and theirs, unless they left the group) and nothing else. docs/recording.md,
+// its own (setpgid before exec, record/spawn_target.h; record_options.h: ownProcessGroup), so that
+// Stop, a quitting GUI and strata-cli's forwarded signals reach every process of the run (the
+// target's children, and theirs, unless they left the group) and nothing else. docs/recording.md,
 // "Stopping a run", tells users the same.
 #include <string>
 #include <sys/types.h>

@@ -111,6 +111,7 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
         v.emplace_back(env::kDuration, buf);
     }
     if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
+    if (o.force) v.emplace_back(env::kOverwrite, "1");
     return v;
 }
 

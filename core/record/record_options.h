@@ -12,7 +12,9 @@ namespace strata {
 struct RecordOptions {
     std::vector<std::string> command; // argv; command[0] is looked up in PATH if it has no '/'
     std::string output;               // path template ({pid} {rank} {host}); empty = default
-    bool force = false; // overwrite an existing file at `output` (a template without {pid})
+    // Overwrite an existing file at `output`: one no live recording holds, a regular file, never
+    // through a symbolic link ($STRATA_OVERWRITE for the collector; io/strata/strata_file_create.h)
+    bool force = false;
     std::vector<std::string> capture; // activity groups (captureGroups()); empty = all
     uint64_t bufferSize = 0;          // CUPTI buffer bytes; 0 = collector default
     // Schedule in steps (-1 = not set). Setting any of them enables the schedule.

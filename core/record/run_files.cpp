@@ -1,6 +1,8 @@
 #include "record/run_files.h"
 
 #include "contract/output_path.h"
+#include "contract/process_ancestry.h"
+#include "io/strata/strata_file_create.h"
 #include "io/strata/strata_file_owner.h"
 
 #include <algorithm>
@@ -41,6 +43,15 @@ bool changedSince(const std::string& path, int64_t startedAtSec) {
            int64_t(st.st_mtime) >= startedAtSec - 1;
 }
 
+// A file with no intact chunk yet at the name the target's own pid, rank and host give: the
+// target's, when the name has {pid} (no live process but the target had that pid during the
+// run); without {pid}, only when no writer holds it (another recording's fresh file is locked
+// from its creation: io/strata/strata_file_create.h).
+bool ownNameIsTheTargets(const RunFileQuery& q, const std::string& path) {
+    const std::string name = q.outputTemplate.substr(q.outputTemplate.rfind('/') + 1);
+    return name.find("{pid}") != std::string::npos || !strataFileBeingWritten(path);
+}
+
 } // namespace
 
 std::string makeRunId() {
@@ -62,11 +73,29 @@ RunFiles findRunFiles(const RunFileQuery& q) {
     if (q.outputTemplate.empty() || q.runId.empty()) return r;
     const std::string ownName =
         expandOutputPath(q.outputTemplate, {q.targetPid, q.rank, hostName()});
+    const std::string target = std::to_string(q.targetPid);
     for (const std::string& path : matchingNames(q)) {
         if (!changedSince(path, q.startedAtSec)) continue;
         const StrataFileOwner owner = readStrataFileOwner(path);
         if (!owner.strata) continue;
-        if (owner.runId == q.runId || (owner.intactChunks == 0 && path == ownName)) {
+        if (owner.runId == q.runId) {
+            if (ancestryContains(owner.ancestry, q.targetPid)) {
+                r.files.push_back(path);
+            } else if (owner.ancestry.empty() && owner.pid == q.targetPid) {
+                r.files.push_back(path);
+                r.notes.push_back(path + " carries this run's id but no process ancestry (a "
+                                         "collector older than this launcher?): taken as the "
+                                         "run's for its pid, the target's");
+            } else {
+                r.notes.push_back(
+                    path + " carries this run's id but was not written by the target (pid " +
+                    target + ") or a process it started (" +
+                    (owner.ancestry.empty() ? std::string("no process ancestry")
+                                            : "its writer's ancestry: " + owner.ancestry) +
+                    "): not taken as the run's; a copied $STRATA_RUN_ID, or a process that left "
+                    "the run (its parent had exited when it started tracing)");
+            }
+        } else if (owner.intactChunks == 0 && path == ownName && ownNameIsTheTargets(q, path)) {
             r.files.push_back(path);
         } else if (owner.runId.empty() && owner.pid == q.targetPid) {
             r.files.push_back(path);

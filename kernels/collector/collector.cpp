@@ -9,6 +9,7 @@
 #include "collector_instance.h"
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
+#include "contract/process_ancestry.h"
 #include "other_tool.h"
 #include "process_hooks.h"
 #include "process_info.h"
@@ -141,13 +142,17 @@ void Collector::start(bool fromCuda) {
     cudaInitialized = fromCuda;
     config = readCollectorConfig([](const char* n) { return std::getenv(n); });
 
+    // Never over another recording's file (io/strata/strata_file_create.h): created exclusively,
+    // or with --force after removing a finished one.
     std::string error;
-    if (!writer.open(config.outputPath, &error)) {
+    const CreateMode mode = config.overwrite ? CreateMode::ReplaceFinished : CreateMode::Exclusive;
+    if (!writer.open(config.outputPath, &error, mode)) {
         std::fprintf(stderr, "[strata] cannot write the trace %s: %s; the program runs untraced\n",
                      config.outputPath.c_str(), error.c_str());
         state.store(CollectorState::Disabled);
         return;
     }
+    tie = tieToLauncher(std::getenv(env::kLauncherPid));
     const int64_t pid = getpid();
     const OutputPathValues values = currentProcessValues();
     writer.metadata("producer", "strata_collector");
@@ -162,6 +167,8 @@ void Collector::start(bool fromCuda) {
     writer.metadata("output_template", config.outputTemplate);
     if (const char* runId = std::getenv(env::kRunId); runId && *runId)
         writer.metadata(env::kMetaRunId, runId);
+    // Beside the run id, what cannot be copied with it: who this process descends from.
+    writer.metadata(env::kMetaAncestry, processAncestry());
     writer.process(pid, processName());
     writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
     for (const auto& w : config.warnings) writer.warning(w);
@@ -270,8 +277,13 @@ void Collector::closeLoop() {
             if (parser) parser->finish();
             parserMutex.unlock();
         }
-        writer.closeWithin(50ms, "closed on a fatal signal without CUPTI's last buffers (the "
-                                 "flush could not run while the interrupted thread held a lock)");
+        std::string warning = "closed on a fatal signal without CUPTI's last buffers (the flush "
+                              "could not run while the interrupted thread held a lock)";
+        std::string orphanText;
+        RunInfo orphan;
+        const bool orphaned = launcherGoneReport(&orphanText, &orphan);
+        if (orphaned) warning += "; " + orphanText;
+        writer.closeWithin(50ms, warning, orphaned ? &orphan : nullptr);
         state.store(CollectorState::ShutDown);
     }
     emergencyServed.fetch_add(1);
@@ -314,7 +326,9 @@ void Collector::writeOut(bool closeFile) {
             writer.warning("the buffer pool refused " + std::to_string(pool.refusals()) +
                            " CUPTI buffer requests (all " + std::to_string(pool.allocated()) +
                            " in use)");
+        const bool orphaned = recordLauncherGone();
         writer.close();
+        if (orphaned && fatalSignal.load() != 0) endOrphanedGroup();
     } else {
         writer.flush();
     }
@@ -352,6 +366,7 @@ void Collector::flushLoop() {
             continue;
         }
         if (state.load() != CollectorState::Recording) return;
+        if (watchLauncher()) continue;
         bool finished = false;
         {
             std::lock_guard s(scheduleMutex);
@@ -381,6 +396,7 @@ void Collector::shutdown() {
     }
     if (s == CollectorState::Disabled) {
         std::lock_guard lock(flushMutex);
+        recordLauncherGone();
         writer.close();
     } else {
         flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, true);

@@ -97,6 +97,13 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
     c.outputPath = expandOutputPath(c.outputTemplate, values);
 
     if (const char* v = get(env::kCapture); v && *v) c.capture = parseCapture(v, w);
+    if (const char* v = get(env::kOverwrite); v && *v) {
+        c.overwrite = std::string_view(v) == "1";
+        if (!c.overwrite)
+            w.push_back(badValue(env::kOverwrite, v, "1",
+                                 "no overwriting (an existing file is "
+                                 "left as it is)"));
+    }
 
     long long x = 0;
     if (readInt(get, env::kBufferSize, 64 << 10, 256ll << 20, x, w, "4194304"))

@@ -30,6 +30,9 @@ struct CollectorConfig {
     size_t bufferCount = 64;       // pool cap (bufferBytes * bufferCount bytes at most)
     size_t bufferPreallocate = 4;  // allocated at start
     int32_t flushMs = 200;
+    // STRATA_OVERWRITE=1 (--force): an existing regular file at outputPath that no live
+    // recording holds may be removed first; otherwise an existing name is never written over.
+    bool overwrite = false;
     CaptureScheduleConfig schedule;    // steps, capture range, duration
     std::vector<std::string> warnings; // values that were ignored, and why
 };

@@ -9,6 +9,7 @@
 #include "capture_schedule.h"
 #include "collector.h"
 #include "collector_config.h"
+#include "contract/launcher_tie.h"
 #include "io/strata/strata_trace_writer.h"
 
 #include <cupti.h>
@@ -60,6 +61,12 @@ public:
     std::atomic<uint64_t> droppedTotal{0};
     std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
 
+    // The tie to the launcher's life (contract/launcher_tie.h, collector_launcher.cpp).
+    LauncherTie tie;
+    std::atomic<int> lastSignal{0};  // the last SIGINT/SIGTERM/crash signal the hooks saw
+    std::atomic<int> fatalSignal{0}; // one the process is ending by (the default action follows)
+    int64_t launcherGoneSinceNs = 0; // the flush thread first saw the launcher gone (clockNs)
+
     void start(bool fromCuda);
     void enableActivities();
     void reportSubscribeFailure(CUptiResult r, const char* oldName);
@@ -70,6 +77,19 @@ public:
     void writeOut(bool closeFile);
     void collectDropped();
     void shutdown();
+    // collector_launcher.cpp. When the launcher is gone: the warning that says what happened
+    // and the Run record of the collector's own (false, nothing filled, otherwise).
+    bool launcherGoneReport(std::string* text, RunInfo* run);
+    // With the file open: writes that report (and the metadata launcher_died); true if it did.
+    bool recordLauncherGone();
+    // After the close: the run's process group gets SIGTERM when this process leads it (the
+    // run's other processes are tied to the launcher's life too).
+    void endOrphanedGroup();
+    // Each tick of the flush thread: a launcher gone without the SIGTERM reaching the target
+    // (its tie cleared by a set-user-ID exec): SIGTERM now (true: wait for the signal path
+    // rather than flush); still running 10 s later (it handles or ignores SIGTERM): the file is
+    // closed with what happened and the process killed.
+    bool watchLauncher();
 };
 
 // The collector, once the first entry point created it; null before. Never destroyed: atexit

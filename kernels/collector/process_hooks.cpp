@@ -44,9 +44,11 @@ bool waitChange(const std::atomic<int>& done, int before, int ms) {
 }
 
 // Runs inside the signal handler: async-signal-safe calls only.
-void onSignal(int, bool willDie) {
+void onSignal(int sig, bool willDie) {
     if (!recording()) return;
     Collector& c = *g_collector;
+    c.lastSignal.store(sig); // for the Run record written when the launcher is gone
+    if (willDie) c.fatalSignal.store(sig);
     if (currentThreadId() == c.flusherTid.load()) return; // the flush thread itself crashed
     // The flush thread asks CUPTI for its buffers and closes the file. CUPTI's flush can need a
     // lock the interrupted thread holds (it was inside CUPTI, or in our completion callback):

@@ -44,7 +44,7 @@ bool endsWithEndOfFile(const uint8_t* data, const strata_reader::ChunkSpan& last
 AppendResult appendRunRecord(const std::string& path, const RunInfo& run) {
     AppendResult r;
     MappedFile f;
-    f.fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
+    f.fd = open(path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC); // never through a link
     if (f.fd < 0) {
         r.note = path + ": cannot open: " + std::strerror(errno);
         return r;
@@ -112,7 +112,7 @@ AppendResult appendRunRecord(const std::string& path, const RunInfo& run) {
     }
     StrataTraceWriter w;
     std::string error;
-    if (!w.openAppend(path, keep, uint32_t(scan.chunks.size()), &error)) {
+    if (!w.openAppend(f.fd, path, keep, uint32_t(scan.chunks.size()), &error)) {
         r.note = error;
         return r;
     }
@@ -127,14 +127,10 @@ AppendResult appendRunRecord(const std::string& path, const RunInfo& run) {
 }
 
 bool writeRunOnlyTrace(const std::string& path, const RunInfo& run, std::string* error,
-                       std::string_view runId) {
-    struct stat st {};
-    if (lstat(path.c_str(), &st) == 0) {
-        *error = path + " exists: the run-record trace was not written";
-        return false;
-    }
+                       std::string_view runId, CreateMode mode) {
     StrataTraceWriter w;
-    if (!w.open(path, error)) return false;
+    if (!w.open(path, error, mode == CreateMode::Truncate ? CreateMode::Exclusive : mode))
+        return false;
     namespace env = collector_env;
     w.metadata("no_trace_reason", run.noTraceReason);
     w.metadata(env::kMetaCommandLine, joinShellWords(run.argv));

@@ -74,6 +74,8 @@ StrataFileOwner readStrataFileOwner(const std::string& path, int maxChunks) {
                     if (key == strings.end()) return std::string();
                     if (key->second == collector_env::kMetaRunId) {
                         owner.runId = std::string(meta.value);
+                    } else if (key->second == collector_env::kMetaAncestry) {
+                        owner.ancestry = std::string(meta.value);
                     } else if (key->second == collector_env::kMetaPid) {
                         int64_t pid = -1;
                         const char* end = meta.value.data() + meta.value.size();

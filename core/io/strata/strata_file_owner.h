@@ -1,7 +1,8 @@
 #pragma once
-// Which run and process wrote a .strata file: the run_id and pid metadata
-// (contract/collector_env.h: kMetaRunId, kMetaPid) of its first chunks, read without loading the
-// trace. The launcher (core/record/run_files.h) completes only the files carrying its run's id.
+// Which run and process wrote a .strata file: the run_id, pid and process_ancestry metadata
+// (contract/collector_env.h: kMetaRunId, kMetaPid, kMetaAncestry) of its first chunks, read
+// without loading the trace. The launcher (core/record/run_files.h) completes only the files
+// carrying its run's id and written by its target or a descendant of it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,6 +13,7 @@ struct StrataFileOwner {
     bool strata = false; // a .strata 1.x file (its header says so)
     std::string runId; // empty: none in the first chunks (written before run ids, or no chunk yet)
     int64_t pid = -1;  // -1: no pid metadata in the first chunks
+    std::string ancestry;    // "pid ppid ... 1" (contract/process_ancestry.h); empty: none written
     size_t intactChunks = 0; // of those read (at most maxChunks): 0 = only the header so far
 };
 

@@ -1,6 +1,7 @@
 #include "io/strata/strata_trace_writer.h"
 
 #include "io/strata/strata_crc32c.h"
+#include "io/strata/strata_file_create.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_records.h"
 
@@ -8,6 +9,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -37,17 +39,22 @@ StrataTraceWriter::~StrataTraceWriter() {
     close();
 }
 
-bool StrataTraceWriter::open(const std::string& path, std::string* error) {
+bool StrataTraceWriter::open(const std::string& path, std::string* error, CreateMode mode) {
     std::lock_guard lock(mutex_);
     if (file_) {
         error_ = path + ": the writer already has " + path_ + " open";
         if (error) *error = error_;
         return false;
     }
-    // "e": close-on-exec, so programs the target execs do not inherit the trace file.
-    std::FILE* f = std::fopen(path.c_str(), "wbe");
+    // Close-on-exec, so programs the target execs do not inherit the trace file; locked from
+    // its creation to close() (io/strata/strata_file_create.h).
+    const int fd = createStrataFile(path, mode, &error_);
+    std::FILE* f = fd < 0 ? nullptr : fdopen(fd, "wb");
     if (!f) {
-        error_ = path + ": cannot create: " + std::strerror(errno);
+        if (fd >= 0) {
+            error_ = path + ": cannot create: " + std::strerror(errno);
+            ::close(fd);
+        }
         if (error) *error = error_;
         return false;
     }
@@ -61,14 +68,18 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error) {
         std::fclose(f);
         return false;
     }
-    flock(fileno(f), LOCK_EX | LOCK_NB); // released by fclose; only a hint for the launcher
+    return startLocked(f, path, sizeof header, 0, false);
+}
+
+bool StrataTraceWriter::startLocked(std::FILE* f, const std::string& path, uint64_t bytes,
+                                    uint32_t sequence, bool appending) {
     file_ = f;
     path_ = path;
     error_.clear();
     failed_ = false;
-    appending_ = false;
-    sequence_ = 0;
-    bytesWritten_ = sizeof header;
+    appending_ = appending;
+    sequence_ = sequence;
+    bytesWritten_ = bytes;
     recordsWritten_ = 0;
     strings_.clear();
     nextString_ = 1;
@@ -78,7 +89,7 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error) {
     return true;
 }
 
-bool StrataTraceWriter::openAppend(const std::string& path, uint64_t keepBytes,
+bool StrataTraceWriter::openAppend(int fd, const std::string& path, uint64_t keepBytes,
                                    uint32_t nextSequence, std::string* error) {
     std::lock_guard lock(mutex_);
     auto fail = [&](const std::string& what, std::FILE* f) {
@@ -91,24 +102,20 @@ bool StrataTraceWriter::openAppend(const std::string& path, uint64_t keepBytes,
         errno = EBUSY;
         return fail("the writer already has " + path_ + " open", nullptr);
     }
-    std::FILE* f = std::fopen(path.c_str(), "r+be");
-    if (!f) return fail("cannot open for appending", nullptr);
+    // A descriptor of its own (closed by close()) on the caller's open file: the file the caller
+    // checked, whatever its name leads to meanwhile.
+    const int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) return fail("cannot open for appending", nullptr);
+    std::FILE* f = fdopen(own, "r+b");
+    if (!f) {
+        const int why = errno;
+        ::close(own);
+        errno = why;
+        return fail("cannot open for appending", nullptr);
+    }
     if (ftruncate(fileno(f), off_t(keepBytes)) != 0) return fail("cannot cut the damaged tail", f);
     if (fseeko(f, 0, SEEK_END) != 0) return fail("cannot seek to the end", f);
-    file_ = f;
-    path_ = path;
-    error_.clear();
-    failed_ = false;
-    appending_ = true;
-    sequence_ = nextSequence;
-    bytesWritten_ = keepBytes;
-    recordsWritten_ = 0;
-    strings_.clear();
-    nextString_ = 1;
-    chunk_.assign(format::kChunkHeaderBytes, 0);
-    chunkRecords_ = 0;
-    blocks_.clear();
-    return true;
+    return startLocked(f, path, keepBytes, nextSequence, true);
 }
 
 uint8_t* StrataTraceWriter::beginRecord(uint8_t type, uint32_t bodyBytes) {
@@ -242,7 +249,10 @@ void StrataTraceWriter::warningLocked(std::string_view text) {
 
 void StrataTraceWriter::run(const RunInfo& r) {
     std::lock_guard lock(mutex_);
-    if (!file_) return;
+    if (file_) runLocked(r);
+}
+
+void StrataTraceWriter::runLocked(const RunInfo& r) {
     using R = format::RunRecord;
     const std::string json = runInfoToJson(r);
     writeLocked(R{r.startUnixNs, r.durationNs, r.pid, r.exitCode ? int32_t(*r.exitCode) : R::kNone,
@@ -310,11 +320,13 @@ bool StrataTraceWriter::close() {
     return closeLocked();
 }
 
-bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::string_view warning) {
+bool StrataTraceWriter::closeWithin(std::chrono::milliseconds timeout, std::string_view warning,
+                                    const RunInfo* run) {
     std::unique_lock lock(mutex_, std::defer_lock);
     if (!lock.try_lock_for(timeout)) return false;
     if (!file_) return false;
     if (!warning.empty()) warningLocked(warning);
+    if (run) runLocked(*run);
     return closeLocked();
 }
 

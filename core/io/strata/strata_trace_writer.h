@@ -13,6 +13,7 @@
 // Internally synchronized by one (timed) mutex: every member may be called from any thread. Calls
 // before open() or after close() are ignored (and return 0 / false where they return).
 #include "io/strata/strata_block_buffer.h"
+#include "io/strata/strata_file_create.h"
 #include "io/strata/strata_records.h"
 #include "model/run_info.h"
 #include "model/slice_kind.h"
@@ -38,14 +39,17 @@ public:
     StrataTraceWriter(const StrataTraceWriter&) = delete;
     StrataTraceWriter& operator=(const StrataTraceWriter&) = delete;
 
-    // Creates the file and writes its header. The writer holds an exclusive flock on it until
-    // close(), so the launcher can tell a file still being written (io/strata/strata_append.h).
-    bool open(const std::string& path, std::string* error);
-    // Continues an existing .strata file: cuts it to `keepBytes` (a damaged tail) and appends
-    // chunks numbered from `nextSequence`; close() then writes no end-of-file record. The file's
-    // string ids are unknown to the writer: only records without strings may be written (run(),
+    // Creates the file as `mode` says (io/strata/strata_file_create.h: a recording's file is
+    // made Exclusive, or ReplaceFinished for --force; Truncate for files nobody else writes) and
+    // writes its header. The writer holds an exclusive flock on it from its creation until
+    // close(), so the launcher and --force can tell a file still being written.
+    bool open(const std::string& path, std::string* error, CreateMode mode = CreateMode::Truncate);
+    // Continues an existing .strata file open at `fd` (the writer takes a descriptor of its own;
+    // `path` names it in errors): cuts it to `keepBytes` (a damaged tail) and appends chunks
+    // numbered from `nextSequence`; close() then writes no end-of-file record. The file's string
+    // ids are unknown to the writer: only records without strings may be written (run(),
     // warning()). For io/strata/strata_append.h, which finds those two numbers.
-    bool openAppend(const std::string& path, uint64_t keepBytes, uint32_t nextSequence,
+    bool openAppend(int fd, const std::string& path, uint64_t keepBytes, uint32_t nextSequence,
                     std::string* error);
     uint32_t string(std::string_view s); // interned; the string record is emitted once
     void metadata(std::string_view key, std::string_view value);
@@ -83,10 +87,12 @@ public:
     void sections(const SectionsLaunch& launch);
     bool flush(); // closes the current chunk (length + CRC), writes it, fflush
     bool close(); // flush + end-of-file record
-    // close() (after a warning record, if given) unless another thread holds the writer for
-    // longer than `timeout`: then nothing is written and false returned. For a thread that must
-    // not wait on one that may never run again (the collector's fatal-signal path).
-    bool closeWithin(std::chrono::milliseconds timeout, std::string_view warning);
+    // close() (after a warning record and a Run record, if given) unless another thread holds
+    // the writer for longer than `timeout`: then nothing is written and false returned. For a
+    // thread that must not wait on one that may never run again (the collector's fatal-signal
+    // path).
+    bool closeWithin(std::chrono::milliseconds timeout, std::string_view warning,
+                     const RunInfo* run = nullptr);
     uint64_t bytesWritten() const;
 
     // Additions to the contract.
@@ -128,6 +134,8 @@ private:
     StrataBlockBuffer blocks_; // slices not in chunk_ yet
     uint32_t nextString_ = 1;
 
+    bool startLocked(std::FILE* f, const std::string& path, uint64_t bytes, uint32_t sequence,
+                     bool appending);
     uint32_t internLocked(std::string_view s);
     uint8_t* beginRecord(uint8_t type, uint32_t bodyBytes);
     // Appends a record to the chunk (its layout from strata_records.h); writeLocked also counts
@@ -145,6 +153,7 @@ private:
     bool flushLocked();
     bool closeLocked();
     void warningLocked(std::string_view text);
+    void runLocked(const RunInfo& run);
 };
 
 } // namespace strata
