@@ -1,4 +1,5 @@
 #include "io/synthetic_sections.h"
+#include "util/output_file.h"
 
 #include "io/strata/strata_trace_writer.h"
 #include "model/kernel_sections.h"
@@ -26,8 +27,14 @@ void putRecord(std::vector<uint8_t>& out, uint64_t c0, uint64_t c1, uint64_t t0,
 
 bool writeSyntheticSections(const std::string& path, const SynthSectionsOptions& o,
                             SynthSectionsTotals* totals, std::string* error) {
+    // Written whole into a temporary beside `path`, renamed when complete (util/output_file.h).
+    std::string why;
+    const std::unique_ptr<OutputFile> file = OutputFile::open(path, &why);
     StrataTraceWriter w;
-    if (!w.open(path, error)) return false;
+    if (!file || !w.openOn(fileno(file->stream()), path, &why)) {
+        if (error) *error = why;
+        return false;
+    }
     w.process(kPid, "sections_matmul");
     w.thread(kPid, kTid, "main");
     DeviceInfo dev;
@@ -107,6 +114,10 @@ bool writeSyntheticSections(const std::string& path, const SynthSectionsOptions&
     }
     if (!w.close()) {
         if (error) *error = w.lastError();
+        return false;
+    }
+    if (!file->commit(&why)) {
+        if (error) *error = why;
         return false;
     }
     return true;

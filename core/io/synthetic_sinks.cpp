@@ -1,4 +1,5 @@
 #include "io/synthetic_sinks.h"
+#include "util/output_file.h"
 
 #include "io/strata/strata_trace_writer.h"
 #include "model/trace_builder.h"
@@ -164,18 +165,28 @@ private:
 
 bool writeSyntheticStrata(const SynthOptions& o, const std::string& path, SynthTotals* totals,
                           std::string* error) {
+    // Written whole into a temporary beside `path`, renamed when complete (util/output_file.h).
+    std::string why;
+    const std::unique_ptr<OutputFile> file = OutputFile::open(path, &why);
     StrataTraceWriter w;
-    if (!w.open(path, error)) return false;
+    if (!file || !w.openOn(fileno(file->stream()), path, &why)) {
+        if (error) *error = why;
+        return false;
+    }
     StrataSink sink(w);
     SynthTotals t;
-    const bool ok = generateSynthetic(o, sink, &t, error);
-    if (!w.close() && ok) {
+    if (!generateSynthetic(o, sink, &t, error)) return false;
+    if (!w.close()) {
         if (error) *error = w.lastError();
         return false;
     }
     t.bytes = w.bytesWritten();
+    if (!file->commit(&why)) {
+        if (error) *error = why;
+        return false;
+    }
     if (totals) *totals = std::move(t);
-    return ok;
+    return true;
 }
 
 std::shared_ptr<const Trace> buildSyntheticTrace(const SynthOptions& o, std::string* error) {

@@ -49,12 +49,35 @@ bool StrataTraceWriter::open(const std::string& path, std::string* error, Create
     // Close-on-exec, so programs the target execs do not inherit the trace file; locked from
     // its creation to close() (io/strata/strata_file_create.h).
     const int fd = createStrataFile(path, mode, &error_);
-    std::FILE* f = fd < 0 ? nullptr : fdopen(fd, "wb");
+    if (fd < 0) {
+        if (error) *error = error_;
+        return false;
+    }
+    return startOnLocked(fd, path, error);
+}
+
+bool StrataTraceWriter::openOn(int fd, const std::string& path, std::string* error) {
+    std::lock_guard lock(mutex_);
+    if (file_) {
+        error_ = path + ": the writer already has " + path_ + " open";
+        if (error) *error = error_;
+        return false;
+    }
+    const int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) {
+        error_ = path + ": cannot open: " + std::strerror(errno);
+        if (error) *error = error_;
+        return false;
+    }
+    return startOnLocked(own, path, error);
+}
+
+// The header written on `fd` (owned from here on), then the writer started on it.
+bool StrataTraceWriter::startOnLocked(int fd, const std::string& path, std::string* error) {
+    std::FILE* f = fdopen(fd, "wb");
     if (!f) {
-        if (fd >= 0) {
-            error_ = path + ": cannot create: " + std::strerror(errno);
-            ::close(fd);
-        }
+        error_ = path + ": cannot create: " + std::strerror(errno);
+        ::close(fd);
         if (error) *error = error_;
         return false;
     }

@@ -44,6 +44,9 @@ public:
     // writes its header. The writer holds an exclusive flock on it from its creation until
     // close(), so the launcher and --force can tell a file still being written.
     bool open(const std::string& path, std::string* error, CreateMode mode = CreateMode::Truncate);
+    // Writes on `fd`, a file the caller made (util/output_file.h's temporary: a synthetic trace
+    // written whole, then renamed): the writer takes a descriptor of its own; `path` names it.
+    bool openOn(int fd, const std::string& path, std::string* error);
     // Continues an existing .strata file open at `fd` (the writer takes a descriptor of its own;
     // `path` names it in errors): cuts it to `keepBytes` (a damaged tail) and appends chunks
     // numbered from `nextSequence`; close() then writes no end-of-file record. The file's string
@@ -134,6 +137,7 @@ private:
     StrataBlockBuffer blocks_; // slices not in chunk_ yet
     uint32_t nextString_ = 1;
 
+    bool startOnLocked(int fd, const std::string& path, std::string* error);
     bool startLocked(std::FILE* f, const std::string& path, uint64_t bytes, uint32_t sequence,
                      bool appending);
     uint32_t internLocked(std::string_view s);
