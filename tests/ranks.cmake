@@ -11,6 +11,19 @@ strata_add_qtest(tst_cli_ranks SOURCES tst_cli_ranks.cpp rank_set_fixture.h proc
                  LIBS strata_core)
 target_compile_definitions(tst_cli_ranks PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
 add_dependencies(tst_cli_ranks strata-cli)
+# What ranks and digest take (issue 42): digests by content, range-checked values, --file-list's
+# rule, FIFOs among the inputs.
+strata_add_qtest(tst_ranks_inputs SOURCES tst_ranks_inputs.cpp rank_set_fixture.h process_run.h
+                 LIBS strata_core)
+target_compile_definitions(tst_ranks_inputs PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+add_dependencies(tst_ranks_inputs strata-cli)
+
+# packaging/slurm without Slurm (tests/slurm/slurm_scripts_check.sh: a fake sbatch that runs the
+# jobs at once): OUTDIR with % or a backslash, the --file-list rule as strata-cli's, a FIFO LIST.
+add_test(NAME slurm_scripts
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_scripts_check.sh
+                 $<TARGET_FILE:strata-cli>)
+set_tests_properties(slurm_scripts PROPERTIES TIMEOUT 300)
 
 # strata-cli ranks --json on the eight DLRM ranks against an independent python computation from
 # the raw JSON (tests/data/ranks/expected_ranks.py): labels, kernels, matched collectives, their

@@ -6,6 +6,7 @@
 #include "process_run.h"
 #include "rank_set_fixture.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
 
 using namespace strata;
 using namespace strata::test;
@@ -41,24 +44,28 @@ class TstCliMpi : public QObject {
 private slots:
     void initTestCase();
     void reportEqualsSingleProcess();
+    void fifoAmongInputs();
 
 private:
+    void writeDlrmSet();
     QTemporaryDir dir_;
     QStringList files_;
     QString damaged_;
 };
 
-// The set: rank 2 computes 20 ms longer before its first collective (tst_ranks_dlrm's
-// plantedStraggler: the others wait for it there, the median of their waits 24161 µs, read off
-// the files), then every rank's clock moved by its own amount, so that only the collectives can
-// align them; a ninth file of random bytes, listed first (the largest-first order puts it last).
 void TstCliMpi::initTestCase() {
 #ifndef STRATA_HAVE_MPI
     QSKIP("strata-cli was built without MPI (libopenmpi-dev not found when configured)");
 #endif
     if (mpirun().isEmpty()) QSKIP("mpirun is not installed (Debian: openmpi-bin)");
+}
+
+// The set: rank 2 computes 20 ms longer before its first collective (tst_ranks_dlrm's
+// plantedStraggler: the others wait for it there, the median of their waits 24161 µs, read off
+// the files), then every rank's clock moved by its own amount, so that only the collectives can
+// align them; a ninth file of random bytes, listed first (the largest-first order puts it last).
+void TstCliMpi::writeDlrmSet() {
     const std::vector<std::string> dlrm = dlrmFiles();
-    if (dlrm.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent");
     damaged_ = dir_.filePath("damaged.json");
     QFile bad(damaged_);
     QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -75,6 +82,9 @@ void TstCliMpi::initTestCase() {
 }
 
 void TstCliMpi::reportEqualsSingleProcess() {
+    if (dlrmFiles().size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent");
+    writeDlrmSet();
+    if (QTest::currentTestFailed()) return;
     const ProcessRun single =
         run(QStringLiteral(STRATA_CLI), QStringList{"ranks", "--json"} + files_);
     QCOMPARE(single.exitCode, 0);
@@ -106,6 +116,44 @@ void TstCliMpi::reportEqualsSingleProcess() {
             mpi.err.contains(QString("9 files digested by %1 process").arg(processes).toUtf8()),
             mpi.err.constData());
     }
+}
+
+// A FIFO (no writer) among the files, under 3 processes: an error row at once, whichever process
+// is handed it, the other ranks reported (three hand-made ranks, an AllReduce each).
+void TstCliMpi::fifoAmongInputs() {
+    QTemporaryDir dir;
+    QStringList files;
+    for (int r = 0; r < 3; ++r) {
+        files << dir.filePath(QString("rank%1.json").arg(r));
+        HandRank(r)
+            .annotation("ProfilerStep#1", 1000, 1000)
+            .kernel("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, "
+                    "ncclWork*)",
+                    20, 1100 + 100 * r, 400 - 100 * r)
+            .write(files.back().toStdString());
+    }
+    const QString fifo = dir.filePath("fifo.json");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    files.insert(1, fifo);
+    const ProcessRun single =
+        run(QStringLiteral(STRATA_CLI), QStringList{"ranks", "--json"} + files);
+    QCOMPARE(single.exitCode, 0);
+    QElapsedTimer clock;
+    clock.start();
+    const ProcessRun mpi = run(
+        mpirun(),
+        QStringList{"--oversubscribe", "-n", "3", STRATA_CLI, "ranks", "--mpi", "--json"} + files);
+    // mpirun's own start takes a while; a wait on the FIFO would be forever (the run's limit).
+    QVERIFY2(clock.elapsed() < 60000, "ranks --mpi waited on the FIFO");
+    QVERIFY2(mpi.exitCode == 0, mpi.err.constData());
+    QCOMPARE(mpi.out, single.out);
+    const QJsonObject report = QJsonDocument::fromJson(mpi.out).object();
+    QCOMPARE(report["ranks"].toArray().size(), 3);
+    const QJsonArray errors = report["errors"].toArray();
+    QCOMPARE(errors.size(), 1);
+    QCOMPARE(errors[0].toObject()["file"].toString(), fifo);
+    QVERIFY2(errors[0].toObject()["error"].toString().contains("FIFO"),
+             qPrintable(errors[0].toObject()["error"].toString()));
 }
 
 QTEST_GUILESS_MAIN(TstCliMpi)

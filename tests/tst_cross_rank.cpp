@@ -63,6 +63,24 @@ bool anyContains(const std::vector<std::string>& lines, const char* text) {
     return false;
 }
 
+// A hand-made digest (no trace): bounds [start, end], one step over them, AllReduces of process
+// group "0" on stream 20 at the spans given.
+RankDigest handDigest(int64_t rank, TimeNs start, TimeNs end,
+                      const std::vector<std::pair<TimeNs, TimeNs>>& collectives,
+                      std::optional<TimeNs> base = std::nullopt) {
+    RankDigest d;
+    d.file = "rank" + std::to_string(rank) + ".json";
+    d.identity.rank = rank;
+    d.clock.baseTimeNs = base;
+    d.bounds = {start, end};
+    for (const auto& [s, e] : collectives)
+        d.collectives.push_back({kAllReduce, "AllReduce", "0", 0, 20, -1, s, e});
+    d.steps.push_back({"ProfilerStep#1", start, end, {}});
+    return d;
+}
+
+constexpr TimeNs kMax = kMaxTimeNs; // 2^62 - 1 = 4611686018427387903
+
 } // namespace
 
 class TstCrossRank : public QObject {
@@ -82,6 +100,9 @@ private slots:
     void duplicateRanksNumberedByPosition();
     void parseAlign_data();
     void parseAlign();
+    void extremeTimesAligned();
+    void offsetsBeyondRangeDropped();
+    void waitsSaturate();
 };
 
 void TstCrossRank::offsetsFromCollectives() {
@@ -362,6 +383,93 @@ void TstCrossRank::parseAlign() {
     }
     QCOMPARE(int(r->method), method);
     QCOMPARE(QString::fromStdString(r->stepName), step);
+}
+
+// Ranks at the two ends of the time range a digest may hold (+-(2^62 - 1) ns): the collectives
+// align them exactly, with no sum overflowing. Rank 0: bounds [-K, -K+1000], its AllReduce
+// [-K+500, -K+1000]; rank 1: bounds [K-1000, K], its AllReduce [K-300, K]. Rank 1's offset is
+// rank 0's end minus its own: -2K+1000 = -9223372036854774806; both then span [-K, -K+1000],
+// the origin -K; arrivals 500 and 700 ns, rank 1 late by 200 ns, the step's straggler.
+void TstCrossRank::extremeTimesAligned() {
+    const std::vector<RankDigest> d = {
+        handDigest(0, -kMax, -kMax + 1000, {{-kMax + 500, -kMax + 1000}}),
+        handDigest(1, kMax - 1000, kMax, {{kMax - 300, kMax}})};
+    const CrossRankReport r = crossRank(d, {});
+    const ClockAlignment& a = r.alignment;
+    QCOMPARE(int(a.method), int(AlignMethod::Collectives));
+    QCOMPARE(*a.offsets[0], TimeNs(0));
+    QCOMPARE(*a.offsets[1], TimeNs(-9223372036854774806));
+    QCOMPARE(*a.spread, TimeNs(0));
+    QCOMPARE(r.origin, TimeNs(-4611686018427387903));
+    QCOMPARE(r.collectives.size(), size_t(1));
+    QCOMPARE(r.collectives[0].arrival, (std::vector<TimeNs>{500, 700}));
+    QCOMPARE(r.collectives[0].end, (std::vector<TimeNs>{1000, 1000}));
+    QCOMPARE(r.collectives[0].wait, (std::vector<TimeNs>{200, 0}));
+    QCOMPARE(r.collectives[0].lateBy, TimeNs(200));
+    QCOMPARE(r.steps.size(), size_t(1));
+    QCOMPARE(*r.steps[0].ranks[0].start, TimeNs(0));
+    QCOMPARE(*r.steps[0].ranks[1].start, TimeNs(0));
+    QCOMPARE(*r.steps[0].straggler, size_t(1));
+    QCOMPARE(r.steps[0].delay, TimeNs(200));
+    QVERIFY(r.steps[0].byCollectives);
+}
+
+// An offset that would put a rank's times beyond +-(2^62 - 1) ns is dropped, the rank not
+// aligned and named in a warning; with every offset dropped the alignment is refused.
+void TstCrossRank::offsetsBeyondRangeDropped() {
+    AlignRequest time;
+    time.method = AlignMethod::Time;
+    // Rank 0's time base K puts [0, 1000] at [K, K+1000]: beyond the range. Rank 1's is 0.
+    std::vector<RankDigest> d = {handDigest(0, 0, 1000, {{0, 1000}}, kMax),
+                                 handDigest(1, 0, 1000, {{0, 1000}}, 0)};
+    CrossRankReport r = crossRank(d, time);
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Time));
+    QVERIFY(!r.alignment.offsets[0]);
+    QCOMPARE(*r.alignment.offsets[1], TimeNs(0));
+    QVERIFY(anyContains(r.alignment.warnings,
+                        "rank 0: the offset would put its times beyond +-2^62 ns (146 years) of "
+                        "the aligned timeline: not aligned (no offset claimed)"));
+    // auto does not keep a time base that leaves a rank out: the collectives align both.
+    r = crossRank(d, {});
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Collectives));
+    QCOMPARE(*r.alignment.offsets[0], TimeNs(0));
+    QCOMPARE(*r.alignment.offsets[1], TimeNs(0));
+    // Every rank beyond: refused.
+    d[1].clock.baseTimeNs = kMax;
+    r = crossRank(d, time);
+    QVERIFY(!r.alignment.aligned());
+    QVERIFY(anyContains(r.alignment.warnings,
+                        "rank 0, rank 1: the offset would put its times beyond +-2^62 ns"));
+    QVERIFY(anyContains(r.alignment.warnings,
+                        "not aligned: every offset would put its rank's times beyond +-2^62 ns "
+                        "(no offset claimed)"));
+    // An offset given by hand likewise.
+    AlignRequest manual;
+    manual.method = AlignMethod::Manual;
+    manual.offsets = {INT64_MAX, 0};
+    r = crossRank(d, manual);
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Manual));
+    QVERIFY(!r.alignment.offsets[0]);
+    QCOMPARE(*r.alignment.offsets[1], TimeNs(0));
+    QVERIFY(anyContains(r.alignment.warnings, "rank 0: the offset would put its times beyond"));
+}
+
+// Waits summed over a step's collectives are held at the int64 limit instead of wrapping: two
+// instances where rank 1 arrives 2K-1 ns after rank 0 (rank 0's kernels span [-K, K], rank 1's
+// [K-1, K]; the ends coincide, offsets 0) sum to more than INT64_MAX.
+void TstCrossRank::waitsSaturate() {
+    const std::vector<RankDigest> d = {
+        handDigest(0, -kMax, kMax, {{-kMax, kMax}, {-kMax, kMax}}),
+        handDigest(1, -kMax, kMax, {{kMax - 1, kMax}, {kMax - 1, kMax}})};
+    const CrossRankReport r = crossRank(d, {});
+    QCOMPARE(int(r.alignment.method), int(AlignMethod::Collectives));
+    QCOMPARE(r.collectives.size(), size_t(2));
+    QCOMPARE(r.collectives[0].lateBy, TimeNs(9223372036854775805)); // 2K - 1
+    QCOMPARE(r.steps.size(), size_t(1));
+    QCOMPARE(*r.steps[0].straggler, size_t(1));
+    QCOMPARE(r.steps[0].delay, TimeNs(INT64_MAX));
+    QCOMPARE(r.steps[0].ranks[1].causedWait, TimeNs(INT64_MAX));
+    QCOMPARE(r.steps[0].ranks[0].duration, TimeNs(9223372036854775806)); // 2K
 }
 
 QTEST_GUILESS_MAIN(TstCrossRank)

@@ -6,8 +6,13 @@
 #include "analysis/rank_digest_json.h"
 #include "model/trace_builder.h"
 
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
+#include <sys/stat.h>
 
 using namespace strata;
 using namespace strata::test;
@@ -40,6 +45,11 @@ private slots:
     void jsonRoundTripReal();
     void jsonRefusals_data();
     void jsonRefusals();
+    void versionKeyWrittenFirst();
+    void digestHead_data();
+    void digestHead();
+    void largeDigestRead();
+    void fifoIsNoDigest();
 };
 
 void TstRankDigest::rankFromFileName_data() {
@@ -271,6 +281,44 @@ void TstRankDigest::jsonRefusals_data() {
     QTest::newRow("source")
         << "/rank_source=\"guess\""
         << "rank_source: expected distributedInfo, recording, file name or index";
+    // Values out of what they mean (issue 42): the digest is of HandRank(0) below, its bounds
+    // [0, 1000000] ns, its collective [200000, 250000], its step [0, 1000000].
+    QTest::newRow("time INT64_MIN")
+        << "/collectives/0/start_ns=-9223372036854775808"
+        << "collectives[0].start_ns: -9223372036854775808 is out of range (a time within "
+           "+-2^62 ns)";
+    QTest::newRow("time INT64_MAX")
+        << "/collectives/0/end_ns=9223372036854775807"
+        << "collectives[0].end_ns: 9223372036854775807 is out of range (a time within +-2^62 ns)";
+    QTest::newRow("time 2^62") << "/clock/base_time_ns=4611686018427387904"
+                               << "clock.base_time_ns: 4611686018427387904 is out of range (a "
+                                  "time within +-2^62 ns)";
+    QTest::newRow("outside bounds")
+        << "/collectives/0/end_ns=2000000"
+        << "collectives[0]: [200000, 2000000] ns lies outside the trace's bounds (clock.start_ns, "
+           "clock.end_ns)";
+    QTest::newRow("step order") << "/steps/0/end_ns=-1"
+                                << "steps[0]: end_ns before start_ns";
+    QTest::newRow("step outside bounds")
+        << "/steps/0/start_ns=-1"
+        << "steps[0]: [-1, 1000000] ns lies outside the trace's bounds (clock.start_ns, "
+           "clock.end_ns)";
+    QTest::newRow("clock order") << "/clock/end_ns=-1"
+                                 << "clock: end_ns before start_ns";
+    QTest::newRow("negative duration") << "/busy_ns=-5"
+                                       << "busy_ns: expected a duration (>= 0)";
+    QTest::newRow("negative step idle") << "/steps/0/devices/0/idle_ns=-1"
+                                        << "steps[0].devices[0].idle_ns: expected a duration "
+                                           "(>= 0)";
+    QTest::newRow("negative threshold") << "/gap_threshold_ns=-1"
+                                        << "gap_threshold_ns: expected a duration (>= 0)";
+    QTest::newRow("negative kernels") << "/kernels=-1"
+                                      << "kernels: expected a count (>= 0)";
+    QTest::newRow("device") << "/collectives/0/device=4294967296"
+                            << "collectives[0].device: 4294967296 is out of range (a device "
+                               "number fits in 32 bits)";
+    QTest::newRow("world size") << "/world_size=-2"
+                                << "world_size: expected a count (>= 0) or -1 (unknown)";
 }
 
 void TstRankDigest::jsonRefusals() {
@@ -291,6 +339,124 @@ void TstRankDigest::jsonRefusals() {
     QCOMPARE(QString::fromStdString(got), error);
     QVERIFY(!rankDigestFromText("{\"strata_rank_digest\": ", &got));
     QVERIFY(got.find("not JSON (byte ") == 0);
+}
+
+// The version key comes first in what is written (so that a digest is told by its first bytes),
+// whatever the other keys are called.
+void TstRankDigest::versionKeyWrittenFirst() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("r.json").toStdString();
+    HandRank(0).annotation("ProfilerStep#1", 0, 1000).kernel(kAllReduce, 20, 200, 50).write(path);
+    const std::string text = rankDigestToText(digestFile(path, 0));
+    QVERIFY2(text.rfind("{\n \"strata_rank_digest\": 1,\n \"file\": ", 0) == 0, text.c_str());
+    DigestOutcome failed;
+    failed.error = "x.json: cannot open";
+    QCOMPARE(
+        digestOutcomeToJson(failed, "x.json").dump(),
+        std::string(R"({"strata_rank_digest":1,"file":"x.json","error":"x.json: cannot open"})"));
+}
+
+void TstRankDigest::digestHead_data() {
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<bool>("digest");
+    QTest::newRow("written, cut") << QByteArray("{\n \"strata_rank_digest\": 1,\n \"fi") << true;
+    QTest::newRow("blanks first") << QByteArray(" \r\n\t{\"strata_rank_digest\"") << true;
+    QTest::newRow("version key later")
+        << QByteArray(R"({"file": "a", "strata_rank_digest": 1)") << true;
+    // Older digests: nlohmann sorted the keys.
+    QTest::newRow("older, cut in collectives")
+        << QByteArray(R"({"busy_ns": 5, "clock": {"base_time_ns": null, "end_ns": 9}, "collec)")
+        << true;
+    QTest::newRow("older error")
+        << QByteArray(R"({"error": "a: bad", "file": "a", "strata_rank_digest": 1})") << true;
+    QTest::newRow("trace") << QByteArray(R"({"traceEvents": [{"ph": "X", "name": "k", "ts": 1)")
+                           << false;
+    QTest::newRow("key nested in a trace")
+        << QByteArray(R"({"traceEvents": [{"args": {"strata_rank_digest": 1}}]})") << false;
+    QTest::newRow("array trace") << QByteArray(R"([{"strata_rank_digest": 1}])") << false;
+    QTest::newRow("busy_ns alone") << QByteArray(R"({"busy_ns": 1, "traceEvents": []})") << false;
+    QTest::newRow("version key as a value")
+        << QByteArray(R"({"name": "strata_rank_digest"})") << false;
+    QTest::newRow("gzip") << QByteArray("\x1f\x8b\x08\x00\x00\x00", 6) << false;
+    QTest::newRow("empty") << QByteArray() << false;
+}
+
+void TstRankDigest::digestHead() {
+    QFETCH(QByteArray, head);
+    QFETCH(bool, digest);
+    QCOMPARE(looksLikeDigest(std::string_view(head.constData(), size_t(head.size()))), digest);
+}
+
+namespace {
+
+// A digest of n collectives, 230 bytes each as written: over 20 MB for n = 100000.
+RankDigest largeDigest(size_t n) {
+    RankDigest d;
+    d.file = "/scratch/rank-9.json";
+    d.identity.rank = 9;
+    d.bounds = {0, TimeNs(n) * 1000 + 1000};
+    for (size_t i = 0; i < n; ++i)
+        d.collectives.push_back({kAllReduce, "AllReduce", "0", 0, 20, int64_t(i), TimeNs(i) * 1000,
+                                 TimeNs(i) * 1000 + 500});
+    d.steps.push_back({"ProfilerStep#1", 0, d.bounds.end, {}});
+    return d;
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+}
+
+} // namespace
+
+// A digest larger than any fixed cap (issue 42: 17.2 MB for 75 k NCCL kernels) is read whole,
+// in the layout written now and in the older one (keys sorted, the version key last but two);
+// a trace that names the version key only past the head is not a digest (and is not read whole).
+void TstRankDigest::largeDigestRead() {
+    QTemporaryDir dir;
+    const RankDigest d = largeDigest(100'000);
+    const std::string now = dir.filePath("now.digest.json").toStdString();
+    writeText(now, rankDigestToText(d));
+    QVERIFY(QFileInfo(QString::fromStdString(now)).size() > 20'000'000);
+    QVERIFY(isDigestFile(now));
+    std::optional<DigestOutcome> read = readDigestFile(now);
+    QVERIFY(read && read->digest);
+    QVERIFY(*read->digest == d);
+
+    const std::string older = dir.filePath("older.digest.json").toStdString();
+    const nlohmann::json sorted = rankDigestToJson(d); // std::map keys: sorted, as before
+    writeText(older, sorted.dump(1));
+    QVERIFY(isDigestFile(older));
+    read = readDigestFile(older);
+    QVERIFY(read && read->digest);
+    QVERIFY(*read->digest == d);
+
+    const std::string trace = dir.filePath("trace.json").toStdString();
+    writeText(trace, "{\"traceEvents\": [\"" + std::string(kDigestHeadBytes, 'x') +
+                         "\"], \"strata_rank_digest\": 1}");
+    QVERIFY(!isDigestFile(trace));
+    QVERIFY(!readDigestFile(trace));
+
+    // A digest that breaks after its head: an error naming the file, where it breaks.
+    const std::string cut = dir.filePath("cut.digest.json").toStdString();
+    writeText(cut, rankDigestToText(d).substr(0, 1'000'000));
+    read = readDigestFile(cut);
+    QVERIFY(read && !read->digest);
+    QVERIFY2(read->error.rfind(cut + ": not a digest this build reads: not JSON (byte ", 0) == 0,
+             read->error.c_str());
+}
+
+// A FIFO is neither opened for good nor waited on: no digest, at once (the trace loader then
+// says what it is).
+void TstRankDigest::fifoIsNoDigest() {
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath("fifo.json").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(!isDigestFile(fifo));
+    QVERIFY(!readDigestFile(fifo));
+    QVERIFY(clock.elapsed() < 5000); // "does not hang": generous
 }
 
 QTEST_GUILESS_MAIN(TstRankDigest)

@@ -25,8 +25,11 @@ const std::string kUsage =
     "  -o, --output DIR     the folder the digests go to (made when absent)\n"
     "  --threads N          traces loaded at a time (default: one per core; a batch job's\n"
     "                       CPUs, e.g. $SLURM_CPUS_PER_TASK)\n"
-    "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
-    "                       paths from LIST's folder)\n"
+    "  --file-list LIST     the FILEs named in LIST too: a path per line, exactly as written\n"
+    "                       (blanks kept; a CR before the line's end dropped), relative ones\n"
+    "                       from LIST's folder; blank lines and lines whose first character is\n"
+    "                       '#' skipped (write ./#x for a file named #x); a line that may mean\n"
+    "                       something else is warned about\n"
     "  --gap-threshold-us N GPU idle gaps strictly longer than N microseconds (default 10)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n";
 
@@ -37,7 +40,7 @@ namespace strata::cli {
 int digest(const Args& args) {
     std::string dir;
     AnalysisArgs analysisArgs;
-    SetFiles set;
+    SetFiles set("digest");
     CommandLine line("digest", kUsage, true);
     uint64_t threads = 0;
     line.option("-o|--output", text(&dir))

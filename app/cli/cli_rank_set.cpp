@@ -3,12 +3,12 @@
 #include "analysis/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
 #include "io/trace_set_loader.h"
+#include "util/input_file.h"
 #include "util/parallel_for.h"
 #include "util/terminal_text.h"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace strata::cli {
 
@@ -41,6 +41,8 @@ loadEach(const std::vector<std::string>& files, const TraceSetOptions& options,
     }
     return errors;
 }
+
+constexpr uint64_t kMaxListBytes = uint64_t(1) << 30; // a path per line: millions of them
 
 DigestOutcome failed(std::string error, std::string file) {
     DigestOutcome o;
@@ -130,21 +132,61 @@ void SetFiles::declare(CommandLine& line) {
 
 std::optional<int> SetFiles::resolve(const CommandLine& line) {
     if (!list_.empty()) {
-        std::ifstream in(list_);
-        if (!in) return line.usageError("cannot read the file list " + list_);
-        const std::filesystem::path folder = std::filesystem::path(list_).parent_path();
-        for (std::string entry; std::getline(in, entry);) {
-            while (!entry.empty() &&
-                   (entry.back() == '\r' || entry.back() == ' ' || entry.back() == '\t'))
-                entry.pop_back();
-            const size_t first = entry.find_first_not_of(" \t");
-            if (first == std::string::npos || entry[first] == '#') continue;
-            const std::filesystem::path p(entry.substr(first));
-            files_.push_back(p.is_absolute() ? p.string() : (folder / p).string());
-        }
+        std::string text, why;
+        if (!readRegularFile(list_, &text, &why, kMaxListBytes)) // never blocks
+            return line.usageError("cannot read the file list " + list_ + ": " + why);
+        std::vector<std::string> warnings;
+        for (std::string& f : fileListPaths(text, list_, &warnings)) files_.push_back(std::move(f));
+        for (const std::string& w : warnings)
+            std::fprintf(stderr, "strata-cli %s: warning: %s\n", command_, terminalSafe(w).c_str());
     }
     if (files_.empty()) return line.usageError("no FILE given (as arguments or --file-list)");
     return std::nullopt;
+}
+
+std::vector<std::string> fileListPaths(std::string_view text, const std::string& list,
+                                       std::vector<std::string>* warnings) {
+    const std::filesystem::path folder = std::filesystem::path(list).parent_path();
+    auto resolved = [&](std::string_view p) {
+        const std::filesystem::path path{std::string(p)};
+        return path.is_absolute() ? path : folder / path;
+    };
+    auto exists = [&](std::string_view p) {
+        std::error_code ec;
+        return !p.empty() && std::filesystem::exists(resolved(p), ec);
+    };
+    std::vector<std::string> out;
+    size_t number = 0;
+    for (size_t at = 0; at < text.size();) {
+        const size_t lf = std::min(text.find('\n', at), text.size());
+        std::string_view line = text.substr(at, lf - at);
+        at = lf + 1;
+        ++number;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        const std::string where = list + ":" + std::to_string(number) + ": ";
+        const size_t first = line.find_first_not_of(" \t");
+        if (first == std::string_view::npos || line.front() == '#') {
+            if (exists(line))
+                warnings->push_back(where + "'" + std::string(line) + "' is skipped as " +
+                                    (line.front() == '#' ? "a comment" : "a blank line") +
+                                    ", though a file of that name exists (write ./" +
+                                    std::string(line) + " to name it)");
+            continue;
+        }
+        const std::string_view trimmed =
+            line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+        if (trimmed.size() != line.size() && !exists(line) && exists(trimmed))
+            warnings->push_back(where + "'" + std::string(line) + "' does not exist, '" +
+                                std::string(trimmed) +
+                                "' does: a line is a path exactly as written, blanks included "
+                                "(remove them to name it)");
+        else if (trimmed.front() == '#' && !exists(line))
+            warnings->push_back(where + "'" + std::string(line) +
+                                "' is taken as a path, which does not exist: a comment starts "
+                                "with '#' as the line's first character");
+        out.push_back(resolved(line).string());
+    }
+    return out;
 }
 
 std::vector<size_t> byRank(const std::vector<RankIdentity>& ranks) {

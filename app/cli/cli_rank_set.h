@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::cli {
@@ -39,21 +40,35 @@ bool forEachRankAnalysis(
     const char* command, const std::vector<std::string>& files, const AnalysisArgs& args,
     const std::function<void(size_t, const RankIdentity&, const TraceAnalysis&)>& use);
 
-// The FILEs of a command over a set: given as arguments and/or named in --file-list LIST (one per
-// line; blank lines and lines starting with '#' skipped; a relative path taken from LIST's
-// folder), for sets too large for a command line.
+// The FILEs of a command over a set: given as arguments and/or named in --file-list LIST, for
+// sets too large for a command line. LIST is read by this rule (the Slurm scripts in
+// packaging/slurm read it by the same): a line ends at LF, a CR before it is dropped; a line that
+// is empty or only blanks (spaces, tabs) is skipped; a line whose first character is '#' is a
+// comment; any other line is a path exactly as written, blanks included, taken from LIST's
+// folder when relative. Nothing is read as something else in silence: a comment (or a line of
+// blanks) that names an existing file, and a path with leading or trailing blanks that does not
+// exist while its trimmed form does (or that starts with blanks then '#'), are warned about on
+// stderr naming LIST and the line ("write ./#x.json to name it"); the path is still taken as
+// written (a missing one is that file's error, an error row of `ranks`).
 class SetFiles {
 public:
+    explicit SetFiles(const char* command) : command_(command) {}
     void declare(CommandLine& line);
     // After line.parse(): LIST's files added to the arguments; the exit code of a usage error
-    // when LIST cannot be read or no file is given at all.
+    // when LIST cannot be read (never blocks: a FIFO is refused) or no file is given at all.
     std::optional<int> resolve(const CommandLine& line);
     const std::vector<std::string>& files() const { return files_; }
 
 private:
+    const char* command_;
     std::vector<std::string> files_;
     std::string list_;
 };
+
+// LIST's text read by the rule above: its paths (relative ones from LIST's folder) and the
+// warnings ("LIST:LINE: ...").
+std::vector<std::string> fileListPaths(std::string_view text, const std::string& list,
+                                       std::vector<std::string>* warnings);
 
 // Indices by rank label (then by position): the order the per-rank rows print in.
 std::vector<size_t> byRank(const std::vector<RankDigest>& digests);

@@ -42,8 +42,11 @@ const std::string kUsage =
         "  --align-tolerance-us N  how far apart the collectives may end under the time base\n"
         "                       for auto to keep it (default 50)\n"
         "  --top N              collective instances listed in the text output (default 10)\n"
-        "  --file-list LIST     the FILEs named in LIST too, one per line (# comments; relative\n"
-        "                       paths from LIST's folder)\n"
+        "  --file-list LIST     the FILEs named in LIST too: a path per line, exactly as\n"
+        "                       written (blanks kept; a CR before the line's end dropped),\n"
+        "                       relative ones from LIST's folder; blank lines and lines whose\n"
+        "                       first character is '#' skipped (write ./#x for a file named\n"
+        "                       #x); a line that may mean something else is warned about\n"
         "  --threads N          traces loaded at a time (default: one per core)\n"
         "  --mpi                under mpirun: the processes share the files (largest first, the\n"
         "                       next to whichever finishes; one at a time each, on one core),\n"
@@ -152,7 +155,7 @@ int ranks(const Args& args) {
     uint64_t threads = 0;
     bool mpi = false;
     AnalysisArgs analysisArgs;
-    SetFiles set;
+    SetFiles set("ranks");
     CommandLine line("ranks", kUsage, true);
     line.flag("--json", &json)
         .option("--align", text(&align))

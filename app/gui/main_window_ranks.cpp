@@ -55,9 +55,10 @@ QStringList expandFolders(const QStringList& paths) {
     return files;
 }
 
-// A digest `strata-cli digest` wrote opens as a set of ranks even alone.
+// A digest `strata-cli digest` wrote opens as a set of ranks even alone (told by its first bytes,
+// as the CLI tells it: analysis/rank_digest_json.h).
 bool isDigest(const QString& path) {
-    return readDigestFile(path.toStdString()).has_value();
+    return isDigestFile(path.toStdString());
 }
 
 QString loadErrors(const QStringList& errors) {

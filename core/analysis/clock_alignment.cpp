@@ -44,10 +44,39 @@ std::string joined(const std::vector<std::string>& names) {
     return s;
 }
 
+// `offset`, when it keeps every time of the rank within +-kMaxTimeNs (its bounds hold its times:
+// the digest reader checks that), so that any two aligned times differ by what fits in TimeNs.
+std::optional<TimeNs> offsetInRange(const RankDigest& r, std::optional<TimeNs> offset) {
+    TimeNs start = 0, end = 0;
+    if (!offset || __builtin_add_overflow(r.bounds.start, *offset, &start) ||
+        __builtin_add_overflow(r.bounds.end, *offset, &end) || !timeInRange(start) ||
+        !timeInRange(end))
+        return std::nullopt;
+    return offset;
+}
+
+std::string beyondRange(const std::vector<std::string>& names) {
+    return joined(names) + ": the offset would put its times beyond +-2^62 ns (146 years) of the " +
+           "aligned timeline: not aligned (no offset claimed)";
+}
+
+// Drops the offsets that would put a rank's times out of range, saying which.
+void keepInRange(const std::vector<RankDigest>& ranks, Offsets& offsets,
+                 std::vector<std::string>& warnings) {
+    std::vector<std::string> far;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (offsets[i] && !offsetInRange(ranks[i], offsets[i])) {
+            offsets[i].reset();
+            far.push_back(rankName(ranks[i]));
+        }
+    if (!far.empty()) warnings.push_back(beyondRange(far));
+}
+
 void timeOffsets(const std::vector<RankDigest>& ranks, ClockAlignment& a) {
     a.method = AlignMethod::Time;
     for (size_t i = 0; i < ranks.size(); ++i)
         a.offsets[i] = ranks[i].clock.commonBaseOffset().value_or(0);
+    keepInRange(ranks, a.offsets, a.warnings);
     const std::vector<std::string> missing = missingTimeBase(ranks);
     if (missing.size() == ranks.size())
         a.warnings.push_back("no rank has a common time base (neither baseTimeNanoseconds nor "
@@ -69,10 +98,12 @@ void collectiveOffsets(const std::vector<RankDigest>& ranks, const CollectiveMat
     if (!ref) return;
     a.method = AlignMethod::Collectives;
     a.reference = *ref;
-    a.offsets[*ref] = ranks[*ref].clock.commonBaseOffset().value_or(0);
+    // Its time-base offset, when that keeps its times in range (0 always does).
+    a.offsets[*ref] = offsetInRange(ranks[*ref], ranks[*ref].clock.commonBaseOffset()).value_or(0);
     auto end = [&](const CollectiveMember& x) {
         return ranks[x.rank].collectives[x.collective].end;
     };
+    std::vector<bool> far(ranks.size(), false);
     for (bool progress = true; progress;) {
         progress = false;
         const Offsets known = a.offsets; // aligned in earlier rounds
@@ -85,7 +116,8 @@ void collectiveOffsets(const std::vector<RankDigest>& ranks, const CollectiveMat
                 if (known[q.rank]) anchors.push_back(&q);
             if (anchors.empty()) continue;
             for (const CollectiveMember& r : m.members) {
-                if (known[r.rank]) continue;
+                if (known[r.rank] || far[r.rank]) continue;
+                // An aligned end (in range) minus an end (in range): fits in TimeNs.
                 for (const CollectiveMember* q : anchors)
                     diffs[r.rank][q->rank].push_back(end(*q) + *known[q->rank] - end(r));
             }
@@ -94,13 +126,18 @@ void collectiveOffsets(const std::vector<RankDigest>& ranks, const CollectiveMat
             const std::vector<TimeNs>* best = nullptr;
             for (const auto& [q, d] : byPartner)
                 if (!best || d.size() > best->size()) best = &d;
-            a.offsets[r] = median(*best);
+            a.offsets[r] = offsetInRange(ranks[r], median(*best));
+            far[r] = !a.offsets[r];
             progress = true;
         }
     }
-    std::vector<std::string> lone;
+    std::vector<std::string> lone, beyond;
     for (size_t i = 0; i < ranks.size(); ++i)
-        if (!a.offsets[i]) lone.push_back(rankName(ranks[i]));
+        if (far[i])
+            beyond.push_back(rankName(ranks[i]));
+        else if (!a.offsets[i])
+            lone.push_back(rankName(ranks[i]));
+    if (!beyond.empty()) a.warnings.push_back(beyondRange(beyond));
     if (!lone.empty())
         a.warnings.push_back(joined(lone) + " share no matched collective with the others: not "
                                             "aligned (no offset claimed)");
@@ -124,14 +161,15 @@ void stepOffsets(const std::vector<RankDigest>& ranks, const std::string& name, 
     const TimeNs base = ranks[*ref].clock.commonBaseOffset().value_or(0);
     std::vector<std::string> missing;
     for (size_t i = 0; i < ranks.size(); ++i) {
-        if (start[i])
-            a.offsets[i] = base + *start[*ref] - *start[i];
+        if (start[i]) // two starts in range differ by what fits; the base may not: saturated
+            a.offsets[i] = addSaturating(base, *start[*ref] - *start[i]);
         else
             missing.push_back(rankName(ranks[i]));
     }
     if (!missing.empty())
         a.warnings.push_back(joined(missing) + " have no step named '" + name +
                              "': not aligned (no offset claimed)");
+    keepInRange(ranks, a.offsets, a.warnings);
 }
 
 std::string micros(TimeNs ns) {
@@ -153,7 +191,9 @@ void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& matc
         ClockAlignment t = a;
         timeOffsets(ranks, t);
         const EndSpread s = endSpread(ranks, match, t.offsets);
-        if (s.max && *s.max <= a.tolerance) {
+        const bool all = std::all_of(t.offsets.begin(), t.offsets.end(),
+                                     [](const auto& o) { return o.has_value(); });
+        if (all && s.max && *s.max <= a.tolerance) {
             a = std::move(t);
             a.reason = "the common time base: the matched collectives end within " +
                        micros(*s.max) + " of each other under it (tolerance " +
@@ -161,9 +201,12 @@ void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& matc
             return;
         }
         collectiveOffsets(ranks, match, a);
-        a.reason = "the collectives: under the common time base their ends differ by up to " +
-                   (s.max ? micros(*s.max) : std::string("?")) + " (tolerance " +
-                   micros(a.tolerance) + ")";
+        a.reason = !all ? "the collectives: the common time base puts some ranks' times beyond "
+                          "+-2^62 ns"
+                        : "the collectives: under the common time base their ends differ by up "
+                          "to " +
+                              (s.max ? micros(*s.max) : std::string("?")) + " (tolerance " +
+                              micros(a.tolerance) + ")";
         return;
     }
     collectiveOffsets(ranks, match, a);
@@ -262,6 +305,7 @@ ClockAlignment alignClocks(const std::vector<RankDigest>& ranks, const Collectiv
             a.offsets[i] = request.offsets[i];
         if (std::any_of(a.offsets.begin(), a.offsets.end(), [](auto o) { return o.has_value(); }))
             a.method = AlignMethod::Manual;
+        keepInRange(ranks, a.offsets, a.warnings);
         a.reason = "offsets set by hand";
         break;
     case AlignMethod::Auto:
@@ -269,10 +313,15 @@ ClockAlignment alignClocks(const std::vector<RankDigest>& ranks, const Collectiv
         autoAlign(ranks, match, a);
         break;
     }
+    const bool dropped =
+        a.aligned() && !ranks.empty() &&
+        std::none_of(a.offsets.begin(), a.offsets.end(), [](auto o) { return o.has_value(); });
+    if (dropped) a.method = AlignMethod::None; // every offset out of range (said)
     if (!a.aligned()) {
         a.offsets.assign(ranks.size(), std::nullopt);
         a.uncertainty.assign(ranks.size(), std::nullopt);
-        a.reason = request.method == AlignMethod::Step
+        a.reason = dropped ? "every offset would put its rank's times beyond +-2^62 ns"
+                   : request.method == AlignMethod::Step
                        ? "no two ranks have a step named '" + request.stepName + "'"
                    : request.method == AlignMethod::Manual ? "no offset was given"
                    : request.method == AlignMethod::Collectives

@@ -22,6 +22,10 @@
 // Alignment is refused (no offset claimed, a warning says why) when nothing matches: no
 // collective shared by two ranks for `collectives`, no rank pair with the step for `step:`, and
 // for `auto` neither a common time base nor a matched collective.
+// An offset that would put a rank's times beyond +-2^62 ns (model/time.h's kMaxTimeNs: a rank
+// 146 years off) is dropped, that rank not aligned and a warning names it; with every digest time
+// within its bounds and in range (the digest reader checks both), every aligned time is then in
+// range and any two differ by what fits in TimeNs, so no difference the report takes overflows.
 // The uncertainty of a rank's offset is the largest distance of one of its aligned collective
 // ends from the median aligned end of that instance (over the aligned ranks in it); the
 // alignment's spread is the largest, over the matched instances, of the latest minus the

@@ -15,6 +15,11 @@ TimeNs median(std::vector<TimeNs> v) {
     return nearestRankPercentile(v, 50);
 }
 
+uint64_t addCounts(uint64_t a, uint64_t b) { // held at the limit
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 // A step's key across ranks: its name and which occurrence of that name it is on its rank (a
 // prefix such as "train_step" may name every step alike).
 using StepKey = std::pair<std::string, size_t>;
@@ -104,12 +109,13 @@ RankStep rankStep(const DigestStep& d, size_t rank, const ClockAlignment& a, Tim
     r.rank = rank;
     if (a.offsets[rank]) r.start = d.start + *a.offsets[rank] - origin;
     r.duration = d.end - d.start;
+    // Sums of a digest's durations and counts (each >= 0, read range-checked): held at the limit.
     for (const DigestDeviceStep& dev : d.devices) {
-        r.busy += dev.busy;
-        r.idle += dev.idle;
-        r.kernels += dev.kernels;
-        for (int c = 0; c < kGapCauseCount; ++c)
-            r.idleByCause[size_t(c)] += dev.idleByCause[size_t(c)];
+        r.busy = addSaturating(r.busy, dev.busy);
+        r.idle = addSaturating(r.idle, dev.idle);
+        r.kernels = addCounts(r.kernels, dev.kernels);
+        for (size_t c = 0; c < size_t(kGapCauseCount); ++c)
+            r.idleByCause[c] = addSaturating(r.idleByCause[c], dev.idleByCause[c]);
     }
     return r;
 }
@@ -139,7 +145,8 @@ CrossRankReport reduce(const std::vector<RankDigest>& ranks, const AlignRequest&
         auto c = compare(ranks, keys, m, a, out.origin, &step);
         if (!c) continue;
         if (step) {
-            caused[*step][c->lateRank] += c->lateBy;
+            TimeNs& sum = caused[*step][c->lateRank];
+            sum = addSaturating(sum, c->lateBy);
             ++compared[*step];
         }
         out.collectives.push_back(std::move(*c));

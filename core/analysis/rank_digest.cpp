@@ -62,11 +62,11 @@ RankDigest digestTrace(const TraceAnalysis& analysis, const std::string& file, i
     for (const GpuOp& op : ops.ops) {
         if (op.kind != SliceKind::Kernel) continue;
         ++d.kernels;
-        d.kernelTime += op.duration();
+        d.kernelTime = addSaturating(d.kernelTime, op.duration()); // kernels may overlap
     }
     for (const DeviceGapStats& dev : causes.devices) {
-        d.busy += dev.busy;
-        d.idle += dev.idle;
+        d.busy = addSaturating(d.busy, dev.busy);
+        d.idle = addSaturating(d.idle, dev.idle);
     }
     d.collectives = findCollectives(t, ops);
     d.steps = digestSteps(causes);

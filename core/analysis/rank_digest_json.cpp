@@ -1,16 +1,16 @@
 #include "analysis/rank_digest_json.h"
-#include "util/input_file.h"
 
 #include <stdexcept>
 
 namespace strata {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 namespace {
 
-json causesJson(const DigestDeviceStep& d) {
-    json o = json::object();
+ordered_json causesJson(const DigestDeviceStep& d) {
+    ordered_json o = ordered_json::object();
     for (int c = 0; c < kGapCauseCount; ++c)
         o[gapCauseName(GapCause(c))] = {{"count", d.gapsByCause[size_t(c)]},
                                         {"idle_ns", d.idleByCause[size_t(c)]}};
@@ -50,6 +50,39 @@ uint64_t count(const json& o, const std::string& path, const char* key) {
     return uint64_t(v);
 }
 
+// A time of the trace's clock: within +-kMaxTimeNs, as every time a trace holds.
+TimeNs time(const json& o, const std::string& path, const char* key) {
+    const int64_t v = integer(o, path, key);
+    if (!timeInRange(v))
+        throw BadField(at(path, key) + ": " + std::to_string(v) +
+                       " is out of range (a time within +-2^62 ns)");
+    return v;
+}
+
+// A length of time, or a sum of lengths (which may overlap, so exceed any span): >= 0. What
+// adds them up saturates (model/time.h's addSaturating).
+TimeNs duration(const json& o, const std::string& path, const char* key) {
+    const int64_t v = integer(o, path, key);
+    if (v < 0) throw BadField(at(path, key) + ": expected a duration (>= 0)");
+    return v;
+}
+
+int32_t device(const json& o, const std::string& path, const char* key) {
+    const int64_t v = integer(o, path, key);
+    if (v < INT32_MIN || v > INT32_MAX)
+        throw BadField(at(path, key) + ": " + std::to_string(v) +
+                       " is out of range (a device number fits in 32 bits)");
+    return int32_t(v);
+}
+
+// [start, end] of an item of the digest: end not before start, both within the trace's bounds.
+void span(TimeNs start, TimeNs end, const std::string& p, const TimeRange& bounds) {
+    if (end < start) throw BadField(p + ": end_ns before start_ns");
+    if (start < bounds.start || end > bounds.end)
+        throw BadField(p + ": [" + std::to_string(start) + ", " + std::to_string(end) +
+                       "] ns lies outside the trace's bounds (clock.start_ns, clock.end_ns)");
+}
+
 std::string text(const json& o, const std::string& path, const char* key) {
     const json& v = field(o, path, key);
     if (!v.is_string()) throw BadField(at(path, key) + ": expected a string");
@@ -72,25 +105,25 @@ std::string item(const std::string& path, const char* key, size_t i) {
     return at(path, key) + "[" + std::to_string(i) + "]";
 }
 
-CollectiveKernel readCollective(const json& c, const std::string& p) {
+CollectiveKernel readCollective(const json& c, const std::string& p, const TimeRange& bounds) {
     CollectiveKernel k;
     k.name = text(c, p, "name");
     k.op = text(c, p, "op");
     k.group = text(c, p, "group");
-    k.device = int32_t(integer(c, p, "device"));
-    k.stream = integer(c, p, "stream");
+    k.device = device(c, p, "device");
+    k.stream = integer(c, p, "stream"); // identifiers: any integer
     k.seq = integer(c, p, "seq");
-    k.start = integer(c, p, "start_ns");
-    k.end = integer(c, p, "end_ns");
-    if (k.end < k.start) throw BadField(p + ": end_ns before start_ns");
+    k.start = time(c, p, "start_ns");
+    k.end = time(c, p, "end_ns");
+    span(k.start, k.end, p, bounds);
     return k;
 }
 
 DigestDeviceStep readDeviceStep(const json& d, const std::string& p) {
     DigestDeviceStep s;
-    s.device = int32_t(integer(d, p, "device"));
-    s.busy = integer(d, p, "busy_ns");
-    s.idle = integer(d, p, "idle_ns");
+    s.device = device(d, p, "device");
+    s.busy = duration(d, p, "busy_ns");
+    s.idle = duration(d, p, "idle_ns");
     s.kernels = count(d, p, "kernels");
     const json& by = field(d, p, "gaps_by_cause");
     const std::string bp = at(p, "gaps_by_cause");
@@ -98,45 +131,59 @@ DigestDeviceStep readDeviceStep(const json& d, const std::string& p) {
         const char* name = gapCauseName(GapCause(c));
         const json& one = field(by, bp, name);
         s.gapsByCause[size_t(c)] = count(one, at(bp, name), "count");
-        s.idleByCause[size_t(c)] = integer(one, at(bp, name), "idle_ns");
+        s.idleByCause[size_t(c)] = duration(one, at(bp, name), "idle_ns");
     }
     return s;
+}
+
+RankIdentity readIdentity(const json& j) {
+    RankIdentity id;
+    id.rank = integer(j, "", "rank");
+    const auto source = rankSourceFromName(text(j, "", "rank_source"));
+    if (!source)
+        throw BadField("rank_source: expected distributedInfo, recording, file name or index");
+    id.source = *source;
+    id.host = text(j, "", "host");
+    id.worldSize = integer(j, "", "world_size");
+    if (id.worldSize < -1) throw BadField("world_size: expected a count (>= 0) or -1 (unknown)");
+    return id;
+}
+
+void readClock(const json& j, RankDigest& d) {
+    const json& clock = field(j, "", "clock");
+    const json& base = field(clock, "clock", "base_time_ns");
+    if (!base.is_null()) d.clock.baseTimeNs = time(clock, "clock", "base_time_ns");
+    d.clock.wallClock = boolean(clock, "clock", "wall_clock");
+    d.bounds = {time(clock, "clock", "start_ns"), time(clock, "clock", "end_ns")};
+    if (d.bounds.end < d.bounds.start) throw BadField("clock: end_ns before start_ns");
+}
+
+DigestStep readStep(const json& s, const std::string& p, const TimeRange& bounds) {
+    DigestStep step{text(s, p, "name"), time(s, p, "start_ns"), time(s, p, "end_ns"), {}};
+    span(step.start, step.end, p, bounds);
+    const json& ds = array(s, p, "devices");
+    for (size_t k = 0; k < ds.size(); ++k)
+        step.devices.push_back(readDeviceStep(ds[k], item(p, "devices", k)));
+    return step;
 }
 
 RankDigest readDigest(const json& j) {
     RankDigest d;
     d.file = text(j, "", "file");
-    d.identity.rank = integer(j, "", "rank");
-    const auto source = rankSourceFromName(text(j, "", "rank_source"));
-    if (!source)
-        throw BadField("rank_source: expected distributedInfo, recording, file name or index");
-    d.identity.source = *source;
-    d.identity.host = text(j, "", "host");
-    d.identity.worldSize = integer(j, "", "world_size");
-    const json& clock = field(j, "", "clock");
-    const json& base = field(clock, "clock", "base_time_ns");
-    if (!base.is_null()) d.clock.baseTimeNs = integer(clock, "clock", "base_time_ns");
-    d.clock.wallClock = boolean(clock, "clock", "wall_clock");
-    d.bounds = {integer(clock, "clock", "start_ns"), integer(clock, "clock", "end_ns")};
-    d.gapThreshold = integer(j, "", "gap_threshold_ns");
+    d.identity = readIdentity(j);
+    readClock(j, d);
+    d.gapThreshold = duration(j, "", "gap_threshold_ns");
     d.stepPrefix = text(j, "", "step_prefix");
     d.kernels = count(j, "", "kernels");
-    d.kernelTime = integer(j, "", "kernel_time_ns");
-    d.busy = integer(j, "", "busy_ns");
-    d.idle = integer(j, "", "idle_ns");
+    d.kernelTime = duration(j, "", "kernel_time_ns");
+    d.busy = duration(j, "", "busy_ns");
+    d.idle = duration(j, "", "idle_ns");
     const json& cs = array(j, "", "collectives");
     for (size_t i = 0; i < cs.size(); ++i)
-        d.collectives.push_back(readCollective(cs[i], item("", "collectives", i)));
+        d.collectives.push_back(readCollective(cs[i], item("", "collectives", i), d.bounds));
     const json& ss = array(j, "", "steps");
-    for (size_t i = 0; i < ss.size(); ++i) {
-        const std::string p = item("", "steps", i);
-        DigestStep s{
-            text(ss[i], p, "name"), integer(ss[i], p, "start_ns"), integer(ss[i], p, "end_ns"), {}};
-        const json& ds = array(ss[i], p, "devices");
-        for (size_t k = 0; k < ds.size(); ++k)
-            s.devices.push_back(readDeviceStep(ds[k], item(p, "devices", k)));
-        d.steps.push_back(std::move(s));
-    }
+    for (size_t i = 0; i < ss.size(); ++i)
+        d.steps.push_back(readStep(ss[i], item("", "steps", i), d.bounds));
     const json& ws = array(j, "", "warnings");
     for (size_t i = 0; i < ws.size(); ++i) {
         if (!ws[i].is_string()) throw BadField(item("", "warnings", i) + ": expected a string");
@@ -147,25 +194,26 @@ RankDigest readDigest(const json& j) {
 
 } // namespace
 
-json rankDigestToJson(const RankDigest& d) {
-    json j;
+ordered_json rankDigestToJson(const RankDigest& d) {
+    ordered_json j; // the version first: readDigestFile tells a digest by its first bytes
     j["strata_rank_digest"] = RankDigest::kVersion;
     j["file"] = d.file;
     j["rank"] = d.identity.rank;
     j["rank_source"] = rankSourceName(d.identity.source);
     j["host"] = d.identity.host;
     j["world_size"] = d.identity.worldSize;
-    j["clock"] = {{"base_time_ns", d.clock.baseTimeNs ? json(*d.clock.baseTimeNs) : json()},
-                  {"wall_clock", d.clock.wallClock},
-                  {"start_ns", d.bounds.start},
-                  {"end_ns", d.bounds.end}};
+    j["clock"] = {
+        {"base_time_ns", d.clock.baseTimeNs ? ordered_json(*d.clock.baseTimeNs) : ordered_json()},
+        {"wall_clock", d.clock.wallClock},
+        {"start_ns", d.bounds.start},
+        {"end_ns", d.bounds.end}};
     j["gap_threshold_ns"] = d.gapThreshold;
     j["step_prefix"] = d.stepPrefix;
     j["kernels"] = d.kernels;
     j["kernel_time_ns"] = d.kernelTime;
     j["busy_ns"] = d.busy;
     j["idle_ns"] = d.idle;
-    json cs = json::array();
+    ordered_json cs = ordered_json::array();
     for (const CollectiveKernel& c : d.collectives)
         cs.push_back({{"name", c.name},
                       {"op", c.op},
@@ -176,9 +224,9 @@ json rankDigestToJson(const RankDigest& d) {
                       {"start_ns", c.start},
                       {"end_ns", c.end}});
     j["collectives"] = cs;
-    json ss = json::array();
+    ordered_json ss = ordered_json::array();
     for (const DigestStep& s : d.steps) {
-        json ds = json::array();
+        ordered_json ds = ordered_json::array();
         for (const DigestDeviceStep& dev : s.devices)
             ds.push_back({{"device", dev.device},
                           {"busy_ns", dev.busy},
@@ -193,7 +241,7 @@ json rankDigestToJson(const RankDigest& d) {
 }
 
 std::string rankDigestToText(const RankDigest& d) {
-    return rankDigestToJson(d).dump(1, ' ', false, json::error_handler_t::replace);
+    return rankDigestToJson(d).dump(1, ' ', false, ordered_json::error_handler_t::replace);
 }
 
 std::optional<RankDigest> rankDigestFromJson(const json& j, std::string* error) {
@@ -226,11 +274,11 @@ std::optional<RankDigest> rankDigestFromText(std::string_view text, std::string*
     return rankDigestFromJson(j, error);
 }
 
-json digestOutcomeToJson(const DigestOutcome& outcome, const std::string& file) {
+ordered_json digestOutcomeToJson(const DigestOutcome& outcome, const std::string& file) {
     if (outcome.digest) return rankDigestToJson(*outcome.digest);
-    return {{"strata_rank_digest", RankDigest::kVersion},
-            {"file", outcome.file.empty() ? file : outcome.file},
-            {"error", outcome.error}};
+    return ordered_json{{"strata_rank_digest", RankDigest::kVersion},
+                        {"file", outcome.file.empty() ? file : outcome.file},
+                        {"error", outcome.error}};
 }
 
 DigestOutcome digestOutcomeFromJson(const json& j, const std::string& source) {
@@ -243,20 +291,6 @@ DigestOutcome digestOutcomeFromJson(const json& j, const std::string& source) {
     std::string error;
     o.digest = rankDigestFromJson(j, &error);
     if (!o.digest) o.error = source + ": not a digest this build reads: " + error;
-    return o;
-}
-
-std::optional<DigestOutcome> readDigestFile(const std::string& path) {
-    std::string text, unread;
-    if (!readRegularFile(path, &text, &unread, 16u << 20)) return std::nullopt; // never blocks
-    if (text.find("\"strata_rank_digest\"") == std::string::npos) return std::nullopt;
-    const json j = json::parse(text, nullptr, false);
-    if (!j.is_discarded()) return digestOutcomeFromJson(j, path);
-    DigestOutcome o;
-    std::string error;
-    rankDigestFromText(text, &error); // says where the syntax breaks
-    o.error = path + ": not a digest this build reads: " + error;
-    o.file = path;
     return o;
 }
 

@@ -1,4 +1,6 @@
 #include "analysis/rank_totals.h"
+// The times of several traces add up held at the int64 limit (model/time.h's addSaturating): each
+// trace's times are in range, their sums over thousands of ranks need not be.
 
 #include <algorithm>
 
@@ -8,11 +10,11 @@ void SummaryTotals::add(const TraceSummary& s) {
     kernels += s.kernels.kernels;
     memcpys += s.kernels.memcpys;
     memsets += s.kernels.memsets;
-    kernelTime += s.kernels.kernelTime;
-    busy += s.kernels.busyTime;
+    kernelTime = addSaturating(kernelTime, s.kernels.kernelTime);
+    busy = addSaturating(busy, s.kernels.busyTime);
     for (const DeviceGapStats& d : s.gaps.byDevice) {
         gapsOverThreshold += d.gapsOverThreshold;
-        idle += d.idle;
+        idle = addSaturating(idle, d.idle);
     }
 }
 
@@ -21,40 +23,40 @@ SummaryTotals& SummaryTotals::operator+=(const SummaryTotals& o) {
     memcpys += o.memcpys;
     memsets += o.memsets;
     gapsOverThreshold += o.gapsOverThreshold;
-    kernelTime += o.kernelTime;
-    busy += o.busy;
-    idle += o.idle;
+    kernelTime = addSaturating(kernelTime, o.kernelTime);
+    busy = addSaturating(busy, o.busy);
+    idle = addSaturating(idle, o.idle);
     return *this;
 }
 
 void GapTotals::add(const GapCauses& g) {
     for (size_t c = 0; c < byCause.size(); ++c) {
         byCause[c].count += g.byCause[c].count;
-        byCause[c].idle += g.byCause[c].idle;
+        byCause[c].idle = addSaturating(byCause[c].idle, g.byCause[c].idle);
     }
-    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
+    for (const DeviceGapStats& d : g.devices) span = addSaturating(span, d.lastEnd - d.firstStart);
 }
 
 GapTotals& GapTotals::operator+=(const GapTotals& o) {
     for (size_t c = 0; c < byCause.size(); ++c) {
         byCause[c].count += o.byCause[c].count;
-        byCause[c].idle += o.byCause[c].idle;
+        byCause[c].idle = addSaturating(byCause[c].idle, o.byCause[c].idle);
     }
-    span += o.span;
+    span = addSaturating(span, o.span);
     return *this;
 }
 
 void StatsTotals::add(const OpStats& s, const GapCauses& g) {
-    kernelTime += s.kernelTime;
+    kernelTime = addSaturating(kernelTime, s.kernelTime);
     for (const DeviceGapStats& d : g.devices) {
-        busy += d.busy;
-        idle += d.idle;
+        busy = addSaturating(busy, d.busy);
+        idle = addSaturating(idle, d.idle);
     }
     for (const CategoryRow& c : s.categories) {
         CategoryRow& t = byCategory_[size_t(c.category)];
         t.category = c.category;
         t.count += c.count;
-        t.time += c.time;
+        t.time = addSaturating(t.time, c.time);
     }
     std::map<std::string, bool> seen; // a name grouped by launching op counts one rank once
     for (const KernelRow& k : s.kernels) {
@@ -64,7 +66,7 @@ void StatsTotals::add(const OpStats& s, const GapCauses& g) {
         t.name = k.name;
         t.category = k.category;
         t.count += k.time.count;
-        t.total += k.time.total;
+        t.total = addSaturating(t.total, k.time.total);
         kernelCount += k.time.count;
         if (!seen[k.name]) ++t.ranks, seen[k.name] = true;
     }
@@ -73,7 +75,7 @@ void StatsTotals::add(const OpStats& s, const GapCauses& g) {
 void StatsTotals::finish() {
     TimeNs all = 0;
     categories.clear();
-    for (const CategoryRow& c : byCategory_) all += c.time;
+    for (const CategoryRow& c : byCategory_) all = addSaturating(all, c.time);
     for (size_t i = 0; i < byCategory_.size(); ++i) {
         CategoryRow c = byCategory_[i];
         c.category = KernelCategory(i);
