@@ -47,24 +47,32 @@ struct TrackLimits {
 // its counter samples and its instants.
 Problem checkTrack(const Track& track, uint32_t k, const TrackLimits& limits);
 
-// The slices carrying an id, of every track: [0] correlation ids, [1] External ids.
+// The slices carrying an id, of every track, [0] correlation ids and [1] External ids: those whose
+// id the index keeps in place and those whose id it lists.
 struct IdCounts {
-    size_t of[2] = {0, 0};
+    size_t inPlace[2] = {0, 0};
+    size_t listed[2] = {0, 0};
 };
-// Track `k`'s slices that carry a correlation id and an External id (their extras checked).
-IdCounts countIds(const Track& track, const PodVector<SliceExtra>& extras,
-                  const PodVector<int64_t>& externalIds);
+// The model's ids: its extras (checked: their indices in range) and External ids, its indices.
+struct IdSources {
+    const std::vector<Track>& tracks;
+    const PodVector<SliceExtra>& extras;
+    const PodVector<int64_t>& externalIds;
+    const IdIndex* index[2]; // correlation, External id
+};
+// Track `k`'s slices that carry an id, counted into *counts; each whose id is kept in place must
+// be among that id's places (the ids rise along a track: the places are read in order).
+Problem checkSliceIds(const Track& track, uint32_t k, const IdSources& ids, IdCounts* counts);
 
-// An id index (`external`: the External-id one) read from a file, piece `piece` of `pieces` of
-// it: each entry names a slice that carries its id, an id's slices in ref order, the list sorted
-// by id and holding no id kept in place. With IdCounts and indexEntries() equal, the index holds
-// exactly the slices that carry an id, each under its own.
-Problem checkIndexPiece(const IdIndex& index, bool external, const std::vector<Track>& tracks,
-                        const PodVector<SliceExtra>& extras, const PodVector<int64_t>& externalIds,
-                        size_t piece, size_t pieces);
+// Index `f` (0: correlation, 1: External id) of a model read from a file, piece `piece` of
+// `pieces` of it: each entry names a slice of the model, an id's slices in ref order (none twice),
+// the list sorted by id, holding no id kept in place, each listed slice carrying its id. With
+// checkSliceIds, and as many entries in place and listed as there are such slices, the index
+// holds exactly the slices that carry an id, each under its own.
+Problem checkIndexPiece(const IdSources& ids, int f, size_t piece, size_t pieces);
 // The index's sizes agree (its places per id, its list's two columns).
 Problem checkIndexSizes(const IdIndex& index, bool external);
-// The slices the index holds.
-size_t indexEntries(const IdIndex& index);
+// The slices the index keeps in place (the listed ones: listIds.size()).
+size_t entriesInPlace(const IdIndex& index);
 
 } // namespace strata::snapshot

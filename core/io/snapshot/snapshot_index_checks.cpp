@@ -1,32 +1,17 @@
 // The id indices of a model read from a file (model/id_index.h) against the slices: an index
-// that names a slice carrying another id would show a kernel's launch as some other call.
+// that names a slice carrying another id would show a kernel's launch as some other call. A slice
+// whose id is kept in place is looked up there (the ids rise along a track, so the places are read
+// in order, rather than each place followed to its slice: a cache miss or three each); a listed
+// slice is followed from the list (a binary search per slice would cost more); both are counted.
 #include "io/snapshot/snapshot_arrays.h"
 #include "io/snapshot/snapshot_checks.h"
 #include "model/trace.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 namespace strata::snapshot {
 namespace {
-
-// The id slice r carries (-1: none), r in range.
-struct IdOf {
-    const std::vector<Track>& tracks;
-    const PodVector<SliceExtra>& extras;
-    const PodVector<int64_t>& externalIds;
-    bool external;
-
-    bool has(SliceRef r) const {
-        return r.track < tracks.size() && r.index < tracks[r.track].slices.size();
-    }
-    int64_t operator()(SliceRef r) const {
-        const uint32_t e = tracks[r.track].slices.extra[r.index];
-        if (e >= extras.size()) return -1;
-        if (!external) return extras[e].correlation;
-        const uint32_t x = extras[e].external;
-        return x < externalIds.size() ? externalIds[x] : -1;
-    }
-};
 
 // The array of an index's column: 0 counts, 1 places, 2 listed ids, 3 listed slices.
 uint16_t column(bool external, int which) {
@@ -37,11 +22,33 @@ const char* nameOf(bool external) {
     return external ? "External-id" : "correlation";
 }
 
-// Entry `at` of column `which` names slice r, which must carry `id` and follow `before`.
-Problem checkEntry(const IdOf& idOf, int which, size_t at, int64_t id, SliceRef r,
-                   const SliceRef* before) {
-    const bool ext = idOf.external;
-    if (!idOf.has(r))
+bool has(const std::vector<Track>& tracks, SliceRef r) {
+    return r.track < tracks.size() && r.index < tracks[r.track].slices.size();
+}
+
+// Where the index keeps `id`'s slices in place: their first place and how many there are; null
+// when it lists them.
+const SliceRef* placesOf(const IdIndex& x, int64_t id, uint8_t* n) {
+    if (id < x.denseLo || uint64_t(id) - uint64_t(x.denseLo) >= x.denseCount.size()) return nullptr;
+    const size_t i = size_t(uint64_t(id) - uint64_t(x.denseLo));
+    if (x.denseCount[i] == IdIndex::kListed) return nullptr;
+    *n = std::min(x.denseCount[i], x.places); // (more is refused by checkIndexPiece)
+    return x.densePlaces.data() + i * x.places;
+}
+
+// The id slice r (in range) carries under index f; -1: none.
+int64_t idOf(const IdSources& ids, int f, SliceRef r) {
+    const uint32_t e = ids.tracks[r.track].slices.extra[r.index];
+    if (e >= ids.extras.size()) return -1;
+    if (f == 0) return ids.extras[e].correlation;
+    const uint32_t x = ids.extras[e].external;
+    return x < ids.externalIds.size() ? ids.externalIds[x] : -1;
+}
+
+// Entry `at` of column `which` names slice r, which must follow `before`.
+Problem checkEntry(const std::vector<Track>& tracks, bool ext, int which, size_t at, int64_t id,
+                   SliceRef r, const SliceRef* before) {
+    if (!has(tracks, r))
         return problemAt(column(ext, which), 0, at,
                          "the %s index: id %" PRId64
                          " names a slice the model does not have (track %u, slice %u)",
@@ -50,26 +57,36 @@ Problem checkEntry(const IdOf& idOf, int which, size_t at, int64_t id, SliceRef 
         return problemAt(column(ext, which), 0, at,
                          "the %s index: id %" PRId64 "'s slices out of order or repeated",
                          nameOf(ext), id);
-    if (const int64_t carried = idOf(r); carried != id)
-        return problemAt(column(ext, which), 0, at,
-                         "the %s index: id %" PRId64
-                         " names track %u's slice %u, which carries %" PRId64,
-                         nameOf(ext), id, unsigned(r.track), unsigned(r.index), carried);
     return {};
 }
 
 } // namespace
 
-IdCounts countIds(const Track& track, const PodVector<SliceExtra>& extras,
-                  const PodVector<int64_t>& externalIds) {
-    IdCounts c;
-    for (const uint32_t e : track.slices.extra) {
-        if (e >= extras.size()) continue;
-        const SliceExtra& x = extras[e];
-        c.of[0] += x.correlation >= 0;
-        c.of[1] += x.external < externalIds.size() && externalIds[x.external] >= 0;
+Problem checkSliceIds(const Track& track, uint32_t k, const IdSources& ids, IdCounts* counts) {
+    const Column<uint32_t>& extra = track.slices.extra;
+    for (size_t i = 0; i < extra.size(); ++i) {
+        const uint32_t e = extra[i];
+        if (e >= ids.extras.size()) continue;
+        const SliceExtra& x = ids.extras[e];
+        const int64_t id[2] = {
+            x.correlation, x.external < ids.externalIds.size() ? ids.externalIds[x.external] : -1};
+        for (int f = 0; f < 2; ++f) {
+            if (id[f] < 0) continue;
+            uint8_t n = 0;
+            const SliceRef* places = placesOf(*ids.index[f], id[f], &n);
+            if (!places) {
+                ++counts->listed[f];
+                continue;
+            }
+            ++counts->inPlace[f];
+            if (std::find(places, places + n, SliceRef{k, SliceIndex(i)}) == places + n)
+                return problemAt(SliceExtraColumn, k, i,
+                                 "track %u, slice %zu: it carries %s id %" PRId64
+                                 ", among whose slices the index does not hold it",
+                                 unsigned(k), i, nameOf(f == 1), id[f]);
+        }
     }
-    return c;
+    return {};
 }
 
 Problem checkIndexSizes(const IdIndex& x, bool external) {
@@ -82,16 +99,15 @@ Problem checkIndexSizes(const IdIndex& x, bool external) {
     return {};
 }
 
-size_t indexEntries(const IdIndex& x) {
-    size_t n = x.listIds.size();
+size_t entriesInPlace(const IdIndex& x) {
+    size_t n = 0;
     for (const uint8_t c : x.denseCount) n += c == IdIndex::kListed ? 0 : c;
     return n;
 }
 
-Problem checkIndexPiece(const IdIndex& x, bool external, const std::vector<Track>& tracks,
-                        const PodVector<SliceExtra>& extras, const PodVector<int64_t>& externalIds,
-                        size_t piece, size_t pieces) {
-    const IdOf idOf{tracks, extras, externalIds, external};
+Problem checkIndexPiece(const IdSources& ids, int f, size_t piece, size_t pieces) {
+    const IdIndex& x = *ids.index[f];
+    const bool external = f == 1;
     const size_t dense = x.denseCount.size(), listed = x.listIds.size();
     for (size_t i = dense * piece / pieces; i < dense * (piece + 1) / pieces; ++i) {
         const uint8_t n = x.denseCount[i];
@@ -105,24 +121,32 @@ Problem checkIndexPiece(const IdIndex& x, bool external, const std::vector<Track
         for (uint8_t k = 0; k < n; ++k) {
             const size_t at = i * x.places + k;
             const SliceRef* before = k ? &x.densePlaces[at - 1] : nullptr;
-            if (Problem p = checkEntry(idOf, 1, at, id, x.densePlaces[at], before); !p.ok())
+            if (Problem p = checkEntry(ids.tracks, external, 1, at, id, x.densePlaces[at], before);
+                !p.ok())
                 return p;
         }
     }
-    for (size_t j = listed * piece / pieces; j < listed * (piece + 1) / pieces; ++j) {
+    const size_t last = listed * (piece + 1) / pieces;
+    for (size_t j = listed * piece / pieces; j < last; ++j) {
         const int64_t id = x.listIds[j];
         if (j && id < x.listIds[j - 1])
             return problemAt(column(external, 2), 0, j,
                              "the %s index's list: id %" PRId64 " after %" PRId64
                              " (the list is sorted by id)",
                              nameOf(external), id, x.listIds[j - 1]);
-        if (id >= x.denseLo && uint64_t(id) - uint64_t(x.denseLo) < dense &&
-            x.denseCount[size_t(uint64_t(id) - uint64_t(x.denseLo))] != IdIndex::kListed)
+        uint8_t n = 0;
+        if (placesOf(x, id, &n))
             return problemAt(column(external, 2), 0, j,
                              "the %s index's list: id %" PRId64 ", whose slices are kept in place",
                              nameOf(external), id);
+        const SliceRef r = x.listRefs[j];
         const SliceRef* before = j && x.listIds[j - 1] == id ? &x.listRefs[j - 1] : nullptr;
-        if (Problem p = checkEntry(idOf, 3, j, id, x.listRefs[j], before); !p.ok()) return p;
+        if (Problem p = checkEntry(ids.tracks, external, 3, j, id, r, before); !p.ok()) return p;
+        if (const int64_t carried = idOf(ids, f, r); carried != id)
+            return problemAt(column(external, 3), 0, j,
+                             "the %s index's list: id %" PRId64
+                             " names track %u's slice %u, which carries %" PRId64,
+                             nameOf(external), id, unsigned(r.track), unsigned(r.index), carried);
     }
     return {};
 }

@@ -18,6 +18,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -72,7 +73,7 @@ private:
     // Sizes `trace` as the Model record's JSON says and fills its small parts; refused before
     // anything is allocated when its counts disagree or its arrays would take more than the
     // `partBytes` the file holds after the Model record's chunk.
-    static std::string applyHeader(const std::string& json, size_t partBytes, Trace& trace,
+    static std::string applyHeader(std::string_view json, size_t partBytes, Trace& trace,
                                    SnapshotSource* source, size_t* stringCount,
                                    size_t* stringBytes);
     // The model read checked whole (io/snapshot/snapshot_checks.h).

@@ -134,12 +134,14 @@ Problem TraceSnapshot::validate(const Trace& t, unsigned threads) {
     std::vector<Problem> found(items);
     std::vector<IdCounts> ids(tracks);
     const TrackLimits limits{strings, sets, t.extras_.size(), t.bounds_};
+    const IdSources sources{t.tracks_, t.extras_, t.externalIds_, {indices[0], indices[1]}};
     std::atomic<size_t> next{0};
     const auto work = [&] {
         for (size_t k; (k = next.fetch_add(1)) < items;) {
             if (k < tracks) {
                 found[k] = checkTrack(t.tracks_[k], uint32_t(k), limits);
-                if (found[k].ok()) ids[k] = countIds(t.tracks_[k], t.extras_, t.externalIds_);
+                if (found[k].ok())
+                    found[k] = checkSliceIds(t.tracks_[k], uint32_t(k), sources, &ids[k]);
             } else if (const size_t a = k - tracks; a < kArgPieces) {
                 const std::string bad =
                     checkArgArena(t.args_.bytes_, offsets, strings, sets * a / kArgPieces,
@@ -147,8 +149,7 @@ Problem TraceSnapshot::validate(const Trace& t, unsigned threads) {
                 if (!bad.empty()) found[k] = problemAt(ArgBytes, 0, 0, "%s", bad.c_str());
             } else if (const size_t x = a - kArgPieces; x < 2 * kIndexPieces) {
                 found[k] =
-                    checkIndexPiece(*indices[x / kIndexPieces], x >= kIndexPieces, t.tracks_,
-                                    t.extras_, t.externalIds_, x % kIndexPieces, kIndexPieces);
+                    checkIndexPiece(sources, int(x / kIndexPieces), x % kIndexPieces, kIndexPieces);
             } else if (x == 2 * kIndexPieces) {
                 found[k] = checkFlowOrder(t.flows_, t.flowsByFrom_, &Flow::from, FlowsByFrom);
             } else {
@@ -164,12 +165,19 @@ Problem TraceSnapshot::validate(const Trace& t, unsigned threads) {
     for (Problem& p : found)
         if (!p.ok()) return std::move(p);
     IdCounts carried;
-    for (const IdCounts& c : ids) carried.of[0] += c.of[0], carried.of[1] += c.of[1];
-    for (int x = 0; x < 2; ++x)
-        if (const size_t held = indexEntries(*indices[x]); held != carried.of[x])
-            return problemAt(x ? ExternalDenseCount : CorrelationDenseCount, 0, 0,
-                             "the %s index holds %zu slices, where %zu carry an id",
-                             x ? "External-id" : "correlation", held, carried.of[x]);
+    for (const IdCounts& c : ids)
+        for (int f = 0; f < 2; ++f)
+            carried.inPlace[f] += c.inPlace[f], carried.listed[f] += c.listed[f];
+    for (int f = 0; f < 2; ++f) {
+        const IdIndex& x = *indices[f];
+        const size_t inPlace = entriesInPlace(x), listed = x.listIds.size();
+        if (inPlace != carried.inPlace[f] || listed != carried.listed[f])
+            return problemAt(f ? ExternalDenseCount : CorrelationDenseCount, 0, 0,
+                             "the %s index holds %zu slices in place and lists %zu, where %zu and "
+                             "%zu carry an id",
+                             f ? "External-id" : "correlation", inPlace, listed, carried.inPlace[f],
+                             carried.listed[f]);
+    }
     return checkLists(t);
 }
 

@@ -141,7 +141,7 @@ constexpr int kMaxJsonDepth = 8;
 // tracks: a written model has none, and an empty track would cost memory and no bytes of the
 // file) and the tracks' arrays so far fit in the file's `partBytes`; their bytes are added to
 // *tracksBytes.
-json parseHeader(const std::string& text, size_t partBytes, double* tracksBytes) {
+json parseHeader(std::string_view text, size_t partBytes, double* tracksBytes) {
     bool inTracks = false;
     size_t track = 0;
     const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
@@ -349,7 +349,7 @@ std::string TraceSnapshot::headerJson(const Trace& t, const SnapshotSource& sour
     return j.dump(-1, ' ', false, json::error_handler_t::ignore);
 }
 
-std::string TraceSnapshot::applyHeader(const std::string& text, size_t partBytes, Trace& t,
+std::string TraceSnapshot::applyHeader(std::string_view text, size_t partBytes, Trace& t,
                                        SnapshotSource* source, size_t* stringCount,
                                        size_t* stringBytes) {
     try {

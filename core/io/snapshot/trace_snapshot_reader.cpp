@@ -15,10 +15,12 @@
 #include <cinttypes>
 #include <cstring>
 #include <fcntl.h>
+#include <string_view>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace strata {
 namespace {
@@ -38,18 +40,19 @@ void preferHugePages(uint8_t* p, size_t n) {
     if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
 }
 
-// Chunk 0's Model record: its JSON, or why not.
-std::string modelJson(const uint8_t* data, const ChunkSpan& head, std::string* json) {
+// Chunk 0's Model record: its JSON (read where it lies in the file), or why not.
+std::string modelJson(const uint8_t* data, const ChunkSpan& head, std::string_view* json) {
+    bool seen = false;
     return strata_reader::forEachRecord(
         data, head, [&](fmt::RecordType type, const uint8_t* body, uint32_t n) {
-            if (type != fmt::RecordType::Model || n < 4 || !json->empty())
+            if (type != fmt::RecordType::Model || n < 4 || std::exchange(seen, true))
                 return std::string("chunk 0 holds more than the Model record");
             uint32_t layout;
             std::memcpy(&layout, body, 4);
             if (layout != kLayoutVersion)
                 return sprint("model layout %u (this build reads %u)", unsigned(layout),
                               unsigned(kLayoutVersion));
-            json->assign(reinterpret_cast<const char*>(body + 4), n - 4);
+            *json = std::string_view(reinterpret_cast<const char*>(body + 4), n - 4);
             return std::string();
         });
 }
@@ -94,7 +97,7 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
     const ChunkSpan& head = scan.chunks[0];
     if (std::string bad = strata_reader::checkChunk(data, head, 0); !bad.empty())
         return fail(head.offset, "chunk 0: " + bad);
-    std::string json;
+    std::string_view json;
     if (std::string bad = modelJson(data, head, &json); !bad.empty()) return fail(head.offset, bad);
 
     auto trace = std::make_shared<Trace>();
@@ -105,7 +108,6 @@ LoadResult TraceSnapshot::read(const uint8_t* data, size_t size, const std::stri
             applyHeader(json, size - head.end(), t, &source, &stringCount, &stringBytes);
         !why.empty())
         return fail(head.offset, "chunk 0 at byte " + std::to_string(head.offset) + ": " + why);
-    std::string().swap(json);
     std::vector<uint32_t> lengths(stringCount);
     std::string text(stringBytes, '\0');
     std::vector<Array> plain = arrays(t);
