@@ -157,6 +157,20 @@ private slots:
         QVERIFY(back.trace->track(k).slices.start == trace_->track(k).slices.start);
     }
 
+    // The file holds no stray bytes: the External-id index's places past each id's count (ids 1
+    // and 2 of kTrace have 1 and 3 slices of 4 places) are written as SliceRef{}, not as whatever
+    // memory held them.
+    void unusedPlacesAreBlank() {
+        const ModelFile m = good();
+        const json x = m.header()["external_index"];
+        QCOMPARE(x["places"].get<int>(), 4);
+        QCOMPARE(x["dense"].get<int>(), 2);
+        QCOMPARE(m.get<uint8_t>(ExternalDenseCount, 0, 0), uint8_t(1));
+        QCOMPARE(m.get<uint8_t>(ExternalDenseCount, 0, 1), uint8_t(3));
+        for (const size_t unused : {1, 2, 3, 7})
+            QVERIFY(m.get<SliceRef>(ExternalDensePlaces, 0, unused) == SliceRef{});
+    }
+
     // Every element filled exactly once: parts that overlap, leave bytes out, come after the end.
     void partsFillEachByteOnce() {
         const uint32_t k = main();
@@ -242,6 +256,16 @@ private slots:
                                    << "deepest depth";
         QTest::newRow("process order") << "processes"
                                        << "out of pid order";
+        QTest::newRow("a track object") << "track-object"
+                                        << "a track of the wrong shape";
+        QTest::newRow("13 fields") << "track-fields"
+                                   << "a track with more fields than it has";
+        QTest::newRow("a warning number") << "warning"
+                                          << "a warning that is not text";
+        QTest::newRow("metadata array") << "metadata"
+                                        << "metadata of the wrong shape";
+        QTest::newRow("not an object") << "array"
+                                       << "not an object";
     }
     void headerChecked() {
         QFETCH(QString, change);
@@ -264,8 +288,14 @@ private slots:
         if (change == "strings") j["strings"]["bytes"] = j["strings"]["bytes"].get<size_t>() + 1;
         if (change == "maxdepth") track[kMaxDepthField] = track[kMaxDepthField].get<int>() + 1;
         if (change == "processes") std::swap(j["processes"][0], j["processes"][1]);
+        if (change == "track-object") j["tracks"][0] = json::object();
+        if (change == "track-fields") track.push_back(0);
+        if (change == "warning") j["warnings"].push_back(5);
+        if (change == "metadata") j["metadata"] = json::array();
+        if (change == "array") j = json::array({j});
         m.setHeader(j);
-        if (change == "deep") m.setHeaderText(std::string(1000, '[') + std::string(1000, ']'));
+        if (change == "deep")
+            m.setHeaderText("{\"x\":" + std::string(1000, '[') + std::string(1000, ']') + "}");
         const std::string e = refused(m.bytes(), {words.toStdString()}, m.chunkOffset(0),
                                       qPrintable("header-" + change));
         QVERIFY2(e.empty(), e.c_str());

@@ -2,42 +2,17 @@
 // the parts arrive) and the model's small, structured parts (processes, threads, devices,
 // metadata, warnings, the run, colours, the section sets' fields, the source file).
 #include "io/snapshot/snapshot_arrays.h"
+#include "io/snapshot/snapshot_header_parse.h"
 #include "io/snapshot/trace_snapshot.h"
 #include "io/strata/strata_format.h"
 
-#include <cstdio>
-#include <limits>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 
 namespace strata {
 namespace {
 
 using nlohmann::json;
-
-// A Model record's JSON that is not what a writer writes: a field out of its type's range, counts
-// that disagree, sizes the file cannot hold.
-struct HeaderError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// A header value that must be a whole number T holds (nlohmann's get<> would wrap or truncate);
-// `what` names it, with %zu for `index`.
-template <typename T> T whole(const json& v, const char* what, size_t index = 0) {
-    using L = std::numeric_limits<T>;
-    if (v.is_number_unsigned()) {
-        const uint64_t x = v.get<uint64_t>();
-        if (x <= uint64_t(L::max())) return T(x);
-    } else if (v.is_number_integer()) {
-        const int64_t x = v.get<int64_t>();
-        if (x >= int64_t(L::min()) && (x < 0 || uint64_t(x) <= uint64_t(L::max()))) return T(x);
-    }
-    char name[96];
-    std::snprintf(name, sizeof name, what, index);
-    throw HeaderError(std::string(name) + ": " + v.dump().substr(0, 40) +
-                      " is not a whole number "
-                      "in its range");
-}
+using namespace snapshot;
 
 SnapshotSource readSource(const json& src) {
     return {src.at("path").get<std::string>(), whole<uint64_t>(src.at("size"), "source size"),
@@ -69,42 +44,12 @@ void sizeIndex(const json& j, IdIndex& x) {
 json optionalInt(const std::optional<int64_t>& v) {
     return v ? json(*v) : json(nullptr);
 }
-std::optional<int64_t> readOptional(const json& j, const char* what) {
-    if (j.is_null()) return std::nullopt;
-    return whole<int64_t>(j, what);
-}
-
-// The bytes an array of `count` elements of `bytes` each takes in the file: its elements and,
-// when it has any, the heads of at least one ModelPart record. In doubles: hostile counts do not
-// overflow.
-double arrayCost(double count, double bytes) {
-    return count > 0 ? count * bytes + double(format::kRecordHeaderBytes + snapshot::kPartHeadBytes)
-                     : 0;
-}
-
 static_assert(sizeof(SliceExtra) == 16 && sizeof(SliceRef) == 8 && sizeof(Flow) == 32 &&
               sizeof(SectionSample) == 40);
 
-// The slice, counter-sample and instant counts of a track's JSON.
-struct TrackCounts {
-    size_t slices, samples, instants;
-};
-TrackCounts trackCounts(const json& k, size_t i) {
-    return {whole<size_t>(k.at(9), "track %zu's slice count", i),
-            whole<size_t>(k.at(10), "track %zu's counter-sample count", i),
-            whole<size_t>(k.at(11), "track %zu's instant count", i)};
-}
-
-// The bytes one track's arrays take at least.
-double trackBytes(const TrackCounts& c) {
-    const double s = double(c.slices), v = double(c.samples), in = double(c.instants);
-    return 2 * arrayCost(s, 8) + 5 * arrayCost(s, 4) + arrayCost(s, 2) + 2 * arrayCost(s, 1) +
-           2 * arrayCost(v, 8) + arrayCost(in, 8) + 3 * arrayCost(in, 4);
-}
-
 // The least number of bytes the parts of the trace's own arrays and the section sets' take (the
 // tracks' are counted as they are parsed), then an end-of-file record in a chunk.
-double arrayBytes(const json& j) {
+double arrayBytes(const json& j, const std::vector<size_t>& sectionSamples) {
     const auto n = [](const json& v) { return double(whole<size_t>(v, "an array size")); };
     const json& sizes = j.at("sizes");
     const double flows = n(sizes.at("flows"));
@@ -121,45 +66,9 @@ double arrayBytes(const json& j) {
                  arrayCost(dense * double(whole<uint8_t>(x.at("places"), "index places")), 8) +
                  2 * arrayCost(listed, 8);
     }
-    for (const json& s : j.at("sections"))
-        total += arrayCost(n(s.at("samples")), double(sizeof(SectionSample)));
+    for (const size_t samples : sectionSamples)
+        total += arrayCost(double(samples), double(sizeof(SectionSample)));
     return total + double(format::kChunkHeaderBytes + format::kRecordHeaderBytes);
-}
-
-std::string tooLarge(double least, size_t partBytes) {
-    return "sizes that add up to more than the file's bytes: its arrays take at least " +
-           std::to_string(uint64_t(std::min(least, 1e19))) + " bytes of parts, the file holds " +
-           std::to_string(partBytes) + " bytes after the Model record";
-}
-
-// Deeper than any Model record (its processes' labels and sections' names lie at 4): refused
-// while parsing, before a deep nest of arrays takes memory out of proportion to its bytes.
-constexpr int kMaxJsonDepth = 8;
-
-// The Model record's JSON parsed, each track checked as soon as it is parsed (so a header refused
-// half-way has not grown a DOM of its tracks first): it holds something (build() drops empty
-// tracks: a written model has none, and an empty track would cost memory and no bytes of the
-// file) and the tracks' arrays so far fit in the file's `partBytes`; their bytes are added to
-// *tracksBytes.
-json parseHeader(std::string_view text, size_t partBytes, double* tracksBytes) {
-    bool inTracks = false;
-    size_t track = 0;
-    const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
-        if (depth > kMaxJsonDepth) throw HeaderError("nested deeper than a Model record is");
-        if (event == json::parse_event_t::key && depth == 1) inTracks = parsed == "tracks";
-        if (event == json::parse_event_t::array_end && depth == 2 && inTracks) {
-            const TrackCounts c = trackCounts(parsed, track);
-            if (c.slices + c.samples + c.instants == 0)
-                throw HeaderError("track " + std::to_string(track) +
-                                  " holds nothing (a model has no empty track)");
-            *tracksBytes += trackBytes(c);
-            if (*tracksBytes > double(partBytes))
-                throw HeaderError(tooLarge(*tracksBytes, partBytes));
-            ++track;
-        }
-        return true;
-    };
-    return json::parse(text, check, /*allow_exceptions=*/false);
 }
 
 // The counts that must agree before anything is sized: the trace's counts are its tracks' sums,
@@ -210,41 +119,6 @@ void sizeTracks(const json& tracks, std::vector<Track>& out) {
     }
 }
 
-void readProcesses(const json& processes, std::vector<Process>& out) {
-    out.reserve(processes.size());
-    for (const json& p : processes) {
-        Process& q = out.emplace_back();
-        q.pid = whole<int64_t>(p.at(0), "a process's pid");
-        q.name = whole<StringId>(p.at(1), "a process's name");
-        q.sortIndex = whole<int32_t>(p.at(2), "a process's sort index");
-        q.hasSortIndex = p.at(3).get<bool>();
-        for (const json& l : p.at(4)) q.labels.push_back(whole<StringId>(l, "a process label"));
-        q.originalPid = readOptional(p.at(5), "a process's original pid");
-    }
-}
-
-void readThreads(const json& threads, std::vector<Thread>& out) {
-    out.reserve(threads.size());
-    for (const json& h : threads)
-        out.push_back({whole<int64_t>(h.at(0), "a thread's pid"),
-                       whole<int64_t>(h.at(1), "a thread's tid"),
-                       whole<StringId>(h.at(2), "a thread's name"),
-                       whole<int32_t>(h.at(3), "a thread's sort index"), h.at(4).get<bool>(),
-                       readOptional(h.at(5), "a thread's original tid")});
-}
-
-void readDevices(const json& devices, std::vector<DeviceInfo>& out) {
-    out.reserve(devices.size());
-    for (const json& d : devices)
-        out.push_back({whole<int32_t>(d.at(0), "a device's id"), d.at(1).get<std::string>(),
-                       whole<int32_t>(d.at(2), "a device's SM count"),
-                       whole<int64_t>(d.at(3), "a device's memory"),
-                       whole<int32_t>(d.at(4), "a device's compute major"),
-                       whole<int32_t>(d.at(5), "a device's compute minor"),
-                       whole<int64_t>(d.at(6), "a device's clock"),
-                       whole<int64_t>(d.at(7), "a device's memory clock")});
-}
-
 RunInfo readRun(const json& r) {
     RunInfo run;
     if (const std::string bad = runInfoFromJson(r.at("json").get<std::string>(), &run);
@@ -256,23 +130,6 @@ RunInfo readRun(const json& r) {
     run.startUnixNs = whole<int64_t>(r.at("start_unix_ns"), "the run's start");
     run.durationNs = whole<int64_t>(r.at("duration_ns"), "the run's duration");
     return run;
-}
-
-void readSections(const json& sections, std::vector<SectionSet>& out) {
-    out.reserve(sections.size());
-    for (const json& s : sections) {
-        SectionSet& set = out.emplace_back();
-        set.kernel = s.at("kernel").get<std::string>();
-        set.correlation = whole<int64_t>(s.at("correlation"), "a section set's correlation");
-        set.device = whole<int32_t>(s.at("device"), "a section set's device");
-        set.clockHz = s.at("clock_hz").get<double>();
-        set.hasTimes = s.at("has_times").get<bool>();
-        set.perWarp = s.at("per_warp").get<bool>();
-        set.lost = whole<uint64_t>(s.at("lost"), "a section set's lost records");
-        set.source = s.at("source").get<std::string>();
-        set.names = s.at("names").get<std::vector<std::string>>();
-        set.samples.resize(whole<size_t>(s.at("samples"), "a section set's samples"));
-    }
 }
 
 } // namespace
@@ -353,13 +210,19 @@ std::string TraceSnapshot::applyHeader(std::string_view text, size_t partBytes, 
                                        SnapshotSource* source, size_t* stringCount,
                                        size_t* stringBytes) {
     try {
+        HeaderLists lists{t.processes_, t.threads_,    t.devices_,  t.metadata_,
+                          t.warnings_,  t.nameColors_, t.sections_, {}};
         double least = 0; // the tracks' arrays, then all
-        const json j = parseHeader(text, partBytes, &least);
+        const json j = parseHeader(text, partBytes, lists, &least);
         if (!j.is_object()) return "the Model record's JSON does not parse";
+        for (const char* key :
+             {"tracks", "processes", "threads", "devices", "warnings", "name_colors", "sections"})
+            if (!j.at(key).is_array()) throw HeaderError(std::string(key) + " of the wrong shape");
+        if (!j.at("metadata").is_object()) throw HeaderError("metadata of the wrong shape");
         // What the arrays claim, at most what the file holds, and the counts agreeing, before
         // anything is allocated.
-        if (least += arrayBytes(j); least > double(partBytes))
-            return "the Model record's " + tooLarge(least, partBytes);
+        if (least += arrayBytes(j, lists.sectionSamples); least > double(partBytes))
+            return "the Model record's " + moreThanTheFile(least, partBytes);
         checkCounts(j);
         *source = readSource(j.at("source"));
         *stringCount = whole<size_t>(j.at("strings").at("count"), "the string count");
@@ -382,16 +245,9 @@ std::string TraceSnapshot::applyHeader(std::string_view text, size_t partBytes, 
         t.counterSampleCount_ = j.at("counts").at(1).get<size_t>();
         t.instantCount_ = j.at("counts").at(2).get<size_t>();
         sizeTracks(j.at("tracks"), t.tracks_);
-        readProcesses(j.at("processes"), t.processes_);
-        readThreads(j.at("threads"), t.threads_);
-        readDevices(j.at("devices"), t.devices_);
-        t.metadata_ = j.at("metadata").get<std::map<std::string, std::string>>();
-        t.warnings_ = j.at("warnings").get<std::vector<std::string>>();
+        for (size_t i = 0; i < t.sections_.size(); ++i)
+            t.sections_[i].samples.resize(lists.sectionSamples[i]);
         if (j.contains("run")) t.run_ = readRun(j.at("run"));
-        for (const json& c : j.at("name_colors"))
-            t.nameColors_[whole<StringId>(c.at(0), "a colour's name")] =
-                whole<uint32_t>(c.at(1), "a colour");
-        readSections(j.at("sections"), t.sections_);
     } catch (const json::exception& e) {
         return std::string("the Model record's JSON: ") + e.what();
     } catch (const HeaderError& e) {
