@@ -2,6 +2,7 @@
 #include "io/snapshot/snapshot_arrays.h"
 #include "io/snapshot/trace_snapshot.h"
 
+#include <string>
 #include <type_traits>
 
 namespace strata {
@@ -16,10 +17,12 @@ static_assert(std::has_unique_object_representations_v<Flow>);
 static_assert(std::has_unique_object_representations_v<SectionSample>);
 static_assert(sizeof(SliceKind) == 1 && sizeof(TimeNs) == 8);
 
+// Empty arrays need no part and get no entry (a track's sixteen arrays are mostly empty).
 struct Collect {
     std::vector<TraceSnapshot::Array>& out;
     template <typename V> void operator()(uint16_t id, uint32_t owner, V& v) {
         using T = std::remove_cvref_t<decltype(*v.data())>;
+        if (v.size() == 0) return;
         out.push_back({id, owner, reinterpret_cast<uint8_t*>(v.data()), sizeof(T), v.size()});
     }
 };
@@ -67,9 +70,45 @@ std::vector<TraceSnapshot::Array> TraceSnapshot::arrays(Trace& t) {
     indexArrays(add, t.externalIndex_, ExternalDenseCount);
     for (uint32_t i = 0; i < t.sections_.size(); ++i)
         add(SectionSamples, i, t.sections_[i].samples);
-    // Empty arrays need no part.
-    std::erase_if(out, [](const Array& a) { return a.count == 0; });
     return out;
+}
+
+std::string snapshot::describeArray(uint16_t id, uint32_t owner) {
+    static constexpr const char* kTrackArrays[] = {
+        "slice starts",  "slice durations", "slice names",        "slice categories",
+        "slice parents", "slice args",      "slice extras",       "slice depths",
+        "slice kinds",   "slice flags",     "counter times",      "counter values",
+        "instant times", "instant names",   "instant categories", "instant args"};
+    static constexpr const char* kTraceArrays[] = {"slice extras",
+                                                   "GPU activities",
+                                                   "External ids",
+                                                   "arg bytes",
+                                                   "arg offsets",
+                                                   "string bytes",
+                                                   "string lengths",
+                                                   "flows",
+                                                   "flows by source",
+                                                   "flows by destination",
+                                                   "correlation index's counts",
+                                                   "correlation index's places",
+                                                   "correlation index's listed ids",
+                                                   "correlation index's listed slices",
+                                                   "External-id index's counts",
+                                                   "External-id index's places",
+                                                   "External-id index's listed ids",
+                                                   "External-id index's listed slices"};
+    static_assert(std::size(kTrackArrays) == InstantArgs - SliceStart + 1);
+    static_assert(std::size(kTraceArrays) == ExternalListRefs - Extras + 1);
+    std::string what;
+    if (id >= SliceStart && id <= InstantArgs)
+        what = "track " + std::to_string(owner) + "'s " + kTrackArrays[id - SliceStart];
+    else if (id >= Extras && id <= ExternalListRefs)
+        what = std::string("the ") + kTraceArrays[id - Extras];
+    else if (id == SectionSamples)
+        what = "section set " + std::to_string(owner) + "'s samples";
+    else
+        what = "an unknown array of owner " + std::to_string(owner);
+    return what + " (array " + std::to_string(id) + ")";
 }
 
 } // namespace strata

@@ -61,6 +61,9 @@ enum ArrayId : uint16_t {
     SectionSamples = 64,
 };
 
+// An array for messages: "track 3's slice starts (array 1)", "the flows (array 39)".
+std::string describeArray(uint16_t id, uint32_t owner);
+
 // The source file a Model record's JSON names (trace_snapshot_header.cpp); nullopt with
 // `error` set when the JSON does not say.
 std::optional<SnapshotSource> sourceFromHeader(const std::string& json, std::string* error);

@@ -6,8 +6,10 @@
 //
 // The arrays are written as they lie in memory on a 64-bit little-endian machine (the element
 // types have no padding; GpuActivity, which has, goes through its 83-byte codec). A file is all
-// or nothing: a damaged chunk, a part that does not fit its array or an index out of range is an
-// error naming the chunk and its byte offset, not a partial trace (the cache then reads the
+// or nothing: a damaged chunk, a Model record whose sizes the file's bytes cannot hold, parts that
+// overlap or leave bytes out, an index out of range or a value no build makes (a start out of
+// order, a duration past the trace, a parent that does not enclose) is an error naming the chunk
+// and its byte offset (and the array and element), not a partial trace (the cache then reads the
 // original again).
 #include "io/cache/file_stamp.h"
 #include "io/load_result.h"
@@ -18,9 +20,14 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
+
+namespace snapshot {
+struct Problem; // io/snapshot/snapshot_checks.h
+}
 
 class TraceSnapshot {
 public:
@@ -57,12 +64,14 @@ private:
     // samples. GpuActivity and the strings are written apart.
     static std::vector<Array> arrays(Trace& trace);
     static std::string headerJson(const Trace& trace, const SnapshotSource& source);
-    // Sizes `trace` as the Model record's JSON says (refused when its sizes add up to more than
-    // the file's `fileBytes`) and fills its small parts.
-    static std::string applyHeader(const std::string& json, size_t fileBytes, Trace& trace,
+    // Sizes `trace` as the Model record's JSON says and fills its small parts; refused before
+    // anything is allocated when its counts disagree or its arrays would take more than the
+    // `partBytes` the file holds after the Model record's chunk.
+    static std::string applyHeader(std::string_view json, size_t partBytes, Trace& trace,
                                    SnapshotSource* source, size_t* stringCount,
                                    size_t* stringBytes);
-    static std::string validate(const Trace& trace, unsigned threads);
+    // The model read checked whole (io/snapshot/snapshot_checks.h).
+    static snapshot::Problem validate(const Trace& trace, unsigned threads);
 };
 
 } // namespace strata

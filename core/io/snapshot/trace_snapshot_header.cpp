@@ -2,7 +2,9 @@
 // the parts arrive) and the model's small, structured parts (processes, threads, devices,
 // metadata, warnings, the run, colours, the section sets' fields, the source file).
 #include "io/snapshot/snapshot_arrays.h"
+#include "io/snapshot/snapshot_header_parse.h"
 #include "io/snapshot/trace_snapshot.h"
+#include "io/strata/strata_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,16 +12,19 @@ namespace strata {
 namespace {
 
 using nlohmann::json;
+using namespace snapshot;
 
 // What the trace was read from (io/cache/file_stamp.h); the fields after the format are absent
 // from files written before they were kept (0).
 SnapshotSource readSource(const json& src) {
-    SnapshotSource s{src.at("path").get<std::string>(), src.at("size").get<uint64_t>(),
-                     src.at("mtime_ns").get<int64_t>(), src.at("format").get<std::string>()};
-    s.ctimeNs = src.value("ctime_ns", int64_t(0));
-    s.device = src.value("device", uint64_t(0));
-    s.inode = src.value("inode", uint64_t(0));
-    s.contentHash = src.value("content_hash", uint64_t(0));
+    SnapshotSource s{
+        src.at("path").get<std::string>(), whole<uint64_t>(src.at("size"), "source size"),
+        whole<int64_t>(src.at("mtime_ns"), "source mtime"), src.at("format").get<std::string>()};
+    // The fields after the format are absent from files written before they were kept (0).
+    s.ctimeNs = whole<int64_t>(src.value("ctime_ns", json(0)), "source ctime");
+    s.device = whole<uint64_t>(src.value("device", json(0)), "source device");
+    s.inode = whole<uint64_t>(src.value("inode", json(0)), "source inode");
+    s.contentHash = whole<uint64_t>(src.value("content_hash", json(0)), "source content hash");
     return s;
 }
 
@@ -31,9 +36,13 @@ json indexSizes(const IdIndex& x) {
 }
 
 void sizeIndex(const json& j, IdIndex& x) {
-    x.places = j.at("places").get<uint8_t>();
-    x.denseLo = j.at("dense_lo").get<int64_t>();
-    const size_t dense = j.at("dense").get<size_t>(), listed = j.at("listed").get<size_t>();
+    x.places = whole<uint8_t>(j.at("places"), "index places");
+    x.denseLo = whole<int64_t>(j.at("dense_lo"), "index dense_lo");
+    const size_t dense = whole<size_t>(j.at("dense"), "index dense ids");
+    const size_t listed = whole<size_t>(j.at("listed"), "index listed ids");
+    // Ids are not negative: denseLo + i never overflows.
+    if (dense && (x.denseLo < 0 || dense - 1 > uint64_t(INT64_MAX - x.denseLo)))
+        throw HeaderError("an id index's dense ids run past the ids");
     x.denseCount.resize_for_overwrite(dense);
     x.densePlaces.resize_for_overwrite(dense * x.places);
     x.listIds.resize_for_overwrite(listed);
@@ -43,29 +52,92 @@ void sizeIndex(const json& j, IdIndex& x) {
 json optionalInt(const std::optional<int64_t>& v) {
     return v ? json(*v) : json(nullptr);
 }
-std::optional<int64_t> readOptional(const json& j) {
-    if (j.is_null()) return std::nullopt;
-    return j.get<int64_t>();
-}
+static_assert(sizeof(SliceExtra) == 16 && sizeof(SliceRef) == 8 && sizeof(Flow) == 32 &&
+              sizeof(SectionSample) == 40);
 
-// The bytes the header's sizes add up to in the file (a double: no overflow on hostile sizes).
-double claimedBytes(const json& j) {
-    const auto n = [](const json& v) { return double(v.get<size_t>()); };
+// The least number of bytes the parts of the trace's own arrays and the section sets' take (the
+// tracks' are counted as they are parsed), then an end-of-file record in a chunk.
+double arrayBytes(const json& j, const std::vector<size_t>& sectionSamples) {
+    const auto n = [](const json& v) { return double(whole<size_t>(v, "an array size")); };
     const json& sizes = j.at("sizes");
-    double total = n(j.at("strings").at("bytes")) + 4 * n(j.at("strings").at("count")) +
-                   16 * n(sizes.at("extras")) + 83 * n(sizes.at("gpu")) +
-                   8 * n(sizes.at("external_ids")) + n(sizes.at("arg_bytes")) +
-                   8 * n(sizes.at("arg_offsets")) + 40 * n(sizes.at("flows"));
+    const double flows = n(sizes.at("flows"));
+    double total =
+        arrayCost(n(j.at("strings").at("bytes")), 1) +
+        arrayCost(n(j.at("strings").at("count")), 4) + arrayCost(n(sizes.at("extras")), 16) +
+        arrayCost(n(sizes.at("gpu")), 83) + arrayCost(n(sizes.at("external_ids")), 8) +
+        arrayCost(n(sizes.at("arg_bytes")), 1) + arrayCost(n(sizes.at("arg_offsets")), 8) +
+        arrayCost(flows, 32) + 2 * arrayCost(flows, 4);
     for (const char* index : {"correlation_index", "external_index"}) {
         const json& x = j.at(index);
-        total += (1 + 8 * double(x.at("places").get<uint8_t>())) * n(x.at("dense")) +
-                 16 * n(x.at("listed"));
+        const double dense = n(x.at("dense")), listed = n(x.at("listed"));
+        total += arrayCost(dense, 1) +
+                 arrayCost(dense * double(whole<uint8_t>(x.at("places"), "index places")), 8) +
+                 2 * arrayCost(listed, 8);
     }
-    for (const json& k : j.at("tracks"))
-        total += 40 * n(k.at(9)) + 16 * n(k.at(10)) + 20 * n(k.at(11));
-    for (const json& s : j.at("sections"))
-        total += double(sizeof(SectionSample)) * n(s.at("samples"));
-    return total;
+    for (const size_t samples : sectionSamples)
+        total += arrayCost(double(samples), double(sizeof(SectionSample)));
+    return total + double(format::kChunkHeaderBytes + format::kRecordHeaderBytes);
+}
+
+// The counts that must agree before anything is sized: the trace's counts are its tracks' sums,
+// its bounds are in order and in range.
+void checkCounts(const json& j) {
+    size_t sums[3] = {0, 0, 0}, i = 0;
+    for (const json& k : j.at("tracks")) {
+        const TrackCounts c = trackCounts(k, i++);
+        sums[0] += c.slices, sums[1] += c.samples, sums[2] += c.instants;
+    }
+    const char* names[3] = {"slices", "counter samples", "instants"};
+    for (int c = 0; c < 3; ++c)
+        if (whole<size_t>(j.at("counts").at(c), "a count") != sums[c])
+            throw HeaderError(std::string("the trace's count of ") + names[c] +
+                              " is not its tracks' sum");
+    const TimeNs lo = whole<TimeNs>(j.at("bounds").at(0), "the bounds' start");
+    const TimeNs hi = whole<TimeNs>(j.at("bounds").at(1), "the bounds' end");
+    if (!(timeInRange(lo) && timeInRange(hi) && lo <= hi))
+        throw HeaderError("bounds out of order or out of range");
+}
+
+// Each track's fields, its columns sized by its counts.
+void sizeTracks(const json& tracks, std::vector<Track>& out) {
+    out.reserve(tracks.size());
+    size_t i = 0;
+    for (const json& k : tracks) {
+        Track& tr = out.emplace_back();
+        tr.kind = TrackKind(whole<uint8_t>(k.at(0), "track %zu's kind", i));
+        if (tr.kind > TrackKind::GlobalInstants)
+            throw HeaderError("track " + std::to_string(i) + " of an unknown kind");
+        tr.pid = whole<int64_t>(k.at(1), "track %zu's pid", i);
+        tr.tid = whole<int64_t>(k.at(2), "track %zu's tid", i);
+        tr.device = whole<int32_t>(k.at(3), "track %zu's device", i);
+        tr.lane = whole<uint32_t>(k.at(4), "track %zu's lane", i);
+        tr.name = whole<StringId>(k.at(5), "track %zu's name", i);
+        tr.cookie = whole<uint64_t>(k.at(6), "track %zu's cookie", i);
+        tr.maxDepth = whole<uint16_t>(k.at(7), "track %zu's depth", i);
+        tr.maxDuration = whole<TimeNs>(k.at(8), "track %zu's longest slice", i);
+        const TrackCounts c = trackCounts(k, i++);
+        const size_t n = c.slices;
+        SliceColumns& s = tr.slices;
+        s.start.resize(n), s.dur.resize(n), s.name.resize(n), s.category.resize(n);
+        s.parent.resize(n), s.args.resize(n), s.extra.resize(n), s.depth.resize(n);
+        s.kind.resize(n), s.flags.resize(n);
+        tr.counter.ts.resize(c.samples), tr.counter.value.resize(c.samples);
+        tr.instants.ts.resize(c.instants), tr.instants.name.resize(c.instants);
+        tr.instants.category.resize(c.instants), tr.instants.args.resize(c.instants);
+    }
+}
+
+RunInfo readRun(const json& r) {
+    RunInfo run;
+    if (const std::string bad = runInfoFromJson(r.at("json").get<std::string>(), &run);
+        !bad.empty())
+        throw HeaderError("the run: " + bad);
+    run.pid = whole<int64_t>(r.at("pid"), "the run's pid");
+    if (!r.at("exit_code").is_null()) run.exitCode = whole<int>(r.at("exit_code"), "exit code");
+    if (!r.at("signal").is_null()) run.signal = whole<int>(r.at("signal"), "the run's signal");
+    run.startUnixNs = whole<int64_t>(r.at("start_unix_ns"), "the run's start");
+    run.durationNs = whole<int64_t>(r.at("duration_ns"), "the run's duration");
+    return run;
 }
 
 } // namespace
@@ -142,26 +214,35 @@ std::string TraceSnapshot::headerJson(const Trace& t, const SnapshotSource& sour
     return j.dump(-1, ' ', false, json::error_handler_t::ignore);
 }
 
-std::string TraceSnapshot::applyHeader(const std::string& text, size_t fileBytes, Trace& t,
+std::string TraceSnapshot::applyHeader(std::string_view text, size_t partBytes, Trace& t,
                                        SnapshotSource* source, size_t* stringCount,
                                        size_t* stringBytes) {
-    const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!j.is_object()) return "the Model record's JSON does not parse";
     try {
-        // What the arrays claim, at most what the file holds, before anything is allocated.
-        if (claimedBytes(j) > double(fileBytes))
-            return "the Model record's sizes add up to more than the file's " +
-                   std::to_string(fileBytes) + " bytes";
+        HeaderLists lists{t.processes_, t.threads_,    t.devices_,  t.metadata_,
+                          t.warnings_,  t.nameColors_, t.sections_, {}};
+        double least = 0; // the tracks' arrays, then all
+        const json j = parseHeader(text, partBytes, lists, &least);
+        if (!j.is_object()) return "the Model record's JSON does not parse";
+        for (const char* key :
+             {"tracks", "processes", "threads", "devices", "warnings", "name_colors", "sections"})
+            if (!j.at(key).is_array()) throw HeaderError(std::string(key) + " of the wrong shape");
+        if (!j.at("metadata").is_object()) throw HeaderError("metadata of the wrong shape");
+        // What the arrays claim, at most what the file holds, and the counts agreeing, before
+        // anything is allocated.
+        if (least += arrayBytes(j, lists.sectionSamples); least > double(partBytes))
+            return "the Model record's " + moreThanTheFile(least, partBytes);
+        checkCounts(j);
         *source = readSource(j.at("source"));
-        *stringCount = j.at("strings").at("count").get<size_t>();
-        *stringBytes = j.at("strings").at("bytes").get<size_t>();
+        *stringCount = whole<size_t>(j.at("strings").at("count"), "the string count");
+        *stringBytes = whole<size_t>(j.at("strings").at("bytes"), "the string bytes");
         const json& sizes = j.at("sizes");
-        t.extras_.resize_for_overwrite(sizes.at("extras").get<size_t>());
-        t.gpu_.resize_for_overwrite(sizes.at("gpu").get<size_t>());
-        t.externalIds_.resize_for_overwrite(sizes.at("external_ids").get<size_t>());
-        t.args_.bytes_.resize_for_overwrite(sizes.at("arg_bytes").get<size_t>());
-        t.args_.offsets_.resize_for_overwrite(sizes.at("arg_offsets").get<size_t>());
-        const size_t flows = sizes.at("flows").get<size_t>();
+        const auto size = [&](const char* key) { return whole<size_t>(sizes.at(key), key); };
+        t.extras_.resize_for_overwrite(size("extras"));
+        t.gpu_.resize_for_overwrite(size("gpu"));
+        t.externalIds_.resize_for_overwrite(size("external_ids"));
+        t.args_.bytes_.resize_for_overwrite(size("arg_bytes"));
+        t.args_.offsets_.resize_for_overwrite(size("arg_offsets"));
+        const size_t flows = size("flows");
         t.flows_.resize(flows);
         t.flowsByFrom_.resize(flows);
         t.flowsByTo_.resize(flows);
@@ -171,71 +252,13 @@ std::string TraceSnapshot::applyHeader(const std::string& text, size_t fileBytes
         t.sliceCount_ = j.at("counts").at(0).get<size_t>();
         t.counterSampleCount_ = j.at("counts").at(1).get<size_t>();
         t.instantCount_ = j.at("counts").at(2).get<size_t>();
-        for (const json& k : j.at("tracks")) {
-            Track& tr = t.tracks_.emplace_back();
-            tr.kind = TrackKind(k.at(0).get<uint8_t>());
-            if (tr.kind > TrackKind::GlobalInstants) return "a track of an unknown kind";
-            tr.pid = k.at(1).get<int64_t>();
-            tr.tid = k.at(2).get<int64_t>();
-            tr.device = k.at(3).get<int32_t>();
-            tr.lane = k.at(4).get<uint32_t>();
-            tr.name = k.at(5).get<StringId>();
-            tr.cookie = k.at(6).get<uint64_t>();
-            tr.maxDepth = k.at(7).get<uint16_t>();
-            tr.maxDuration = k.at(8).get<TimeNs>();
-            const size_t n = k.at(9).get<size_t>(), c = k.at(10).get<size_t>(),
-                         in = k.at(11).get<size_t>();
-            SliceColumns& s = tr.slices;
-            s.start.resize(n), s.dur.resize(n), s.name.resize(n), s.category.resize(n);
-            s.parent.resize(n), s.args.resize(n), s.extra.resize(n), s.depth.resize(n);
-            s.kind.resize(n), s.flags.resize(n);
-            tr.counter.ts.resize(c), tr.counter.value.resize(c);
-            tr.instants.ts.resize(in), tr.instants.name.resize(in);
-            tr.instants.category.resize(in), tr.instants.args.resize(in);
-        }
-        for (const json& p : j.at("processes"))
-            t.processes_.push_back({p.at(0).get<int64_t>(), p.at(1).get<StringId>(),
-                                    p.at(2).get<int32_t>(), p.at(3).get<bool>(),
-                                    p.at(4).get<std::vector<StringId>>(), readOptional(p.at(5))});
-        for (const json& h : j.at("threads"))
-            t.threads_.push_back({h.at(0).get<int64_t>(), h.at(1).get<int64_t>(),
-                                  h.at(2).get<StringId>(), h.at(3).get<int32_t>(),
-                                  h.at(4).get<bool>(), readOptional(h.at(5))});
-        for (const json& d : j.at("devices"))
-            t.devices_.push_back({d.at(0).get<int32_t>(), d.at(1).get<std::string>(),
-                                  d.at(2).get<int32_t>(), d.at(3).get<int64_t>(),
-                                  d.at(4).get<int32_t>(), d.at(5).get<int32_t>(),
-                                  d.at(6).get<int64_t>(), d.at(7).get<int64_t>()});
-        t.metadata_ = j.at("metadata").get<std::map<std::string, std::string>>();
-        t.warnings_ = j.at("warnings").get<std::vector<std::string>>();
-        if (j.contains("run")) {
-            const json& r = j.at("run");
-            RunInfo run;
-            const std::string bad = runInfoFromJson(r.at("json").get<std::string>(), &run);
-            if (!bad.empty()) return "the run: " + bad;
-            run.pid = r.at("pid").get<int64_t>();
-            if (!r.at("exit_code").is_null()) run.exitCode = r.at("exit_code").get<int>();
-            if (!r.at("signal").is_null()) run.signal = r.at("signal").get<int>();
-            run.startUnixNs = r.at("start_unix_ns").get<int64_t>();
-            run.durationNs = r.at("duration_ns").get<int64_t>();
-            t.run_ = std::move(run);
-        }
-        for (const json& c : j.at("name_colors"))
-            t.nameColors_[c.at(0).get<StringId>()] = c.at(1).get<uint32_t>();
-        for (const json& s : j.at("sections")) {
-            SectionSet& set = t.sections_.emplace_back();
-            set.kernel = s.at("kernel").get<std::string>();
-            set.correlation = s.at("correlation").get<int64_t>();
-            set.device = s.at("device").get<int32_t>();
-            set.clockHz = s.at("clock_hz").get<double>();
-            set.hasTimes = s.at("has_times").get<bool>();
-            set.perWarp = s.at("per_warp").get<bool>();
-            set.lost = s.at("lost").get<uint64_t>();
-            set.source = s.at("source").get<std::string>();
-            set.names = s.at("names").get<std::vector<std::string>>();
-            set.samples.resize(s.at("samples").get<size_t>());
-        }
+        sizeTracks(j.at("tracks"), t.tracks_);
+        for (size_t i = 0; i < t.sections_.size(); ++i)
+            t.sections_[i].samples.resize(lists.sectionSamples[i]);
+        if (j.contains("run")) t.run_ = readRun(j.at("run"));
     } catch (const json::exception& e) {
+        return std::string("the Model record's JSON: ") + e.what();
+    } catch (const HeaderError& e) {
         return std::string("the Model record's JSON: ") + e.what();
     }
     return {};

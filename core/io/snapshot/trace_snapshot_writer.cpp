@@ -1,6 +1,7 @@
 // TraceSnapshot::write: a model as a .strata 1.5 file — the header, one chunk holding the Model
 // record, then chunks of ModelPart records (each array cut to kPartBytes pieces), each chunk
-// with its length and CRC32C as in every .strata file (io/strata/strata_format.h).
+// with its length and CRC32C as in every .strata file (io/strata/strata_format.h). The same model
+// gives the same bytes.
 #include "io/snapshot/snapshot_arrays.h"
 #include "io/snapshot/trace_snapshot.h"
 #include "io/strata/strata_crc32c.h"
@@ -95,6 +96,26 @@ void writeArray(ChunkOut& out, uint16_t id, uint32_t owner, const uint8_t* data,
     }
 }
 
+// An id index's places, those past each id's count (never set: whatever the memory held) written
+// as SliceRef{} so that the file holds no stray bytes and the same model gives the same file.
+void writePlaces(ChunkOut& out, uint16_t id, const IdIndex& x) {
+    const size_t slots = x.densePlaces.size();
+    constexpr size_t kPerPart = kPartBytes / sizeof(SliceRef);
+    std::vector<SliceRef> part;
+    for (size_t first = 0; first < slots; first += kPerPart) {
+        const size_t n = std::min(kPerPart, slots - first);
+        part.assign(x.densePlaces.begin() + first, x.densePlaces.begin() + first + n);
+        for (size_t k = 0; k < n; ++k) {
+            const uint8_t set = x.denseCount[(first + k) / x.places];
+            if (set == IdIndex::kListed || (first + k) % x.places >= set) part[k] = SliceRef{};
+        }
+        uint8_t head[kPartHeadBytes];
+        partHead(head, id, 0, first * sizeof(SliceRef));
+        out.record(fmt::RecordType::ModelPart, head, sizeof head, part.data(),
+                   n * sizeof(SliceRef));
+    }
+}
+
 } // namespace
 
 std::string TraceSnapshot::write(const Trace& trace, const std::string& path,
@@ -145,8 +166,14 @@ std::string TraceSnapshot::write(const Trace& trace, const std::string& path,
             fmt::Codec<GpuActivity>::write(p, gpu[first + i]);
     }
 
-    for (const Array& a : arrays(const_cast<Trace&>(trace))) // only read here
-        writeArray(out, a.id, a.owner, a.data, a.bytes());
+    for (const Array& a : arrays(const_cast<Trace&>(trace))) { // only read here
+        if (a.id == CorrelationDensePlaces || a.id == ExternalDensePlaces)
+            writePlaces(out, a.id,
+                        a.id == CorrelationDensePlaces ? trace.correlationIndex_
+                                                       : trace.externalIndex_);
+        else
+            writeArray(out, a.id, a.owner, a.data, a.bytes());
+    }
     out.record(fmt::RecordType::EndOfFile, nullptr, 0, nullptr, 0);
     out.flush();
     if (failed || out.failed()) return path + ": cannot write: " + std::strerror(errno);
