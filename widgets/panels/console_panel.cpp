@@ -12,10 +12,25 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace strata {
 namespace {
 
 const QColor kStderrColor(0xb0, 0x00, 0x20);
+
+// Copies what `log` holds to `out`, leaving `log` positioned at its end to go on writing.
+bool copyLog(QFile& log, QFile& out) {
+    const qint64 end = log.pos();
+    bool ok = log.flush() && log.seek(0);
+    QByteArray buf;
+    for (qint64 left = end; ok && left > 0;) {
+        buf = log.read(std::min<qint64>(left, qint64(1) << 20));
+        ok = !buf.isEmpty() && out.write(buf) == buf.size();
+        left -= buf.size();
+    }
+    return log.seek(end) && ok && out.flush();
+}
 
 } // namespace
 
@@ -74,8 +89,14 @@ void ConsolePanel::begin(const QString& commandLine) {
     dropped_->hide();
     stopStatus_->clear();
     status_->setText(commandLine);
+    // The log has no name from the start: it is removed as soon as it is open and lives on
+    // through its descriptor, so nothing is left in TMPDIR however the process ends (a crash, a
+    // kill, a window never deleted). saveLog() copies it through that descriptor.
     log_ = std::make_unique<QTemporaryFile>();
-    if (!log_->open()) log_.reset();
+    if (!log_->open())
+        log_.reset();
+    else
+        QFile::remove(log_->fileName());
     flushTimer_.start();
 }
 
@@ -204,12 +225,14 @@ bool ConsolePanel::saveLog(const QString& path, QString* error) const {
         *error = tr("no output was logged");
         return false;
     }
-    log_->flush();
     QFile::remove(path);
-    if (!QFile::copy(log_->fileName(), path)) {
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || !copyLog(*log_, out)) {
+        out.remove();
         *error = tr("cannot write %1").arg(path);
         return false;
     }
+    out.close();
     QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup |
                                     QFile::ReadOther);
     return true;
