@@ -12,7 +12,7 @@ packages=(
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   xvfb xauth fonts-dejavu-core
   openmpi-bin libopenmpi-dev
-  dpkg-dev desktop-file-utils appstream
+  dpkg-dev desktop-file-utils appstream lintian
 )
 missing=()
 for p in "${packages[@]}"; do

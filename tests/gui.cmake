@@ -34,6 +34,12 @@ if(TARGET strata)
     STRATA_GUI_BIN="$<TARGET_FILE:strata>"
     STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
   add_dependencies(tst_screenshot strata)
+  # strata with no display: --screenshot falls back to offscreen, the rest say so (issue 42).
+  strata_add_qtest(tst_no_display SOURCES tst_no_display.cpp LIBS Qt6::Gui)
+  target_compile_definitions(tst_no_display PRIVATE
+    STRATA_GUI_BIN="$<TARGET_FILE:strata>"
+    STRATA_SAMPLE_TRACE="${PROJECT_SOURCE_DIR}/resources/sample_trace.json")
+  add_dependencies(tst_no_display strata)
 endif()
 
 # The Sections dock (tables cell by cell, chart export, SM timeline raster) and the timeline's

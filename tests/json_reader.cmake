@@ -5,3 +5,6 @@ foreach(unit chrome_json_reader json_decimal synthetic_trace fuzz_regressions js
 endforeach()
 # One input path: every format recognised by content (core/io/trace_reader.h).
 strata_add_qtest(tst_trace_readers SOURCES tst_trace_readers.cpp LIBS strata_core ZLIB::ZLIB)
+# Counter samples that are not finite, skipped and counted by the JSON and .strata readers
+# (issue 42).
+strata_add_qtest(tst_nonfinite_counters SOURCES tst_nonfinite_counters.cpp LIBS strata_core)

@@ -46,6 +46,9 @@ endif()
 if(TARGET strata_app_gui)
   strata_add_qtest(tst_stop_group SOURCES tst_stop_group.cpp LIBS strata_app_gui)
   add_dependencies(tst_stop_group strata)
+  # `strata --launch` leaves nothing in TMPDIR: the console's log (issue 42).
+  strata_add_qtest(tst_launch_temp_files SOURCES tst_launch_temp_files.cpp)
+  add_dependencies(tst_launch_temp_files strata)
 endif()
 if(TARGET tst_screenshot)
   add_dependencies(tst_screenshot record_fake_target) # `strata --launch --run --screenshot`

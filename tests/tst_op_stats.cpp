@@ -49,6 +49,36 @@ private slots:
         QCOMPARE(int(kernelCategory(SliceKind::Memset, "Memset")), int(KernelCategory::Memset));
     }
 
+    // The first pattern of the table found anywhere wins, whatever its place in the name and its
+    // case (issue 42 made the search one pass over the name).
+    void categoryByTableOrder_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("category");
+        const int gemm = int(KernelCategory::Gemm), attention = int(KernelCategory::Attention);
+        const int reduction = int(KernelCategory::Reduction);
+        const int elementwise = int(KernelCategory::Elementwise);
+        const int comm = int(KernelCategory::Communication), other = int(KernelCategory::Other);
+        QTest::newRow("attention before gemm, later in the name") << "gemm_then_flash" << attention;
+        QTest::newRow("nccl before gemm") << "xgemm_ncclx" << comm;
+        QTest::newRow("upper case") << "FLASH_FWD" << attention;
+        QTest::newRow("at the very end") << "kernel_gemm" << gemm;
+        QTest::newRow("at the very start") << "relu_kernel" << elementwise;
+        QTest::newRow("cut at the end") << "my_gem" << other;
+        QTest::newRow("reduce before relu") << "relu_reduce" << reduction;
+        QTest::newRow("reduce_scatter is communication")
+            << "ReduceScatter_kernel" << comm; // "reducescatter" comes before "reduce"
+        QTest::newRow("overlapping starts") << "ggemm" << gemm;
+        QTest::newRow("pattern with underscores") << "cutlass_x" << gemm;
+        QTest::newRow("_mm_ with its underscores") << "void_mm_kernel" << gemm;
+        QTest::newRow("empty") << "" << other;
+        QTest::newRow("non-ASCII bytes") << QString::fromUtf8("\u00e9l\u00e9ment") << other;
+    }
+    void categoryByTableOrder() {
+        QFETCH(QString, name);
+        QFETCH(int, category);
+        QCOMPARE(int(kernelCategory(SliceKind::Kernel, name.toStdString())), category);
+    }
+
     void tablesByHand() {
         // aten::mm [0,1000) holds two launches of "gemm_k": at 100 (10 ns) -> kernel [150,250),
         // at 400 (20 ns) -> kernel [470,770): durations 100 and 300, latencies 50 and 70, calls

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <string>
 
 namespace {
@@ -70,19 +71,65 @@ nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
     return j;
 }
 
-nlohmann::json rowsJson(const std::vector<DiffRow>& rows, const TraceDiff& d) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const DiffRow& r : rows) {
-        nlohmann::json row{{"name", r.name},
-                           {"status", diffStatusName(r.status)},
-                           {"baseline", sideJson(r.baseline, d.bySteps)},
-                           {"candidate", sideJson(r.candidate, d.bySteps)},
-                           {"delta_total_us", us(double(r.deltaTotal()))},
-                           {"delta_share", r.deltaShare()}};
-        if (d.referenceSteps > 0) row["step_spread_us"] = us(r.referenceSpread);
-        out.push_back(std::move(row));
+nlohmann::json rowJson(const DiffRow& r, const TraceDiff& d) {
+    nlohmann::json row{{"name", r.name},
+                       {"status", diffStatusName(r.status)},
+                       {"baseline", sideJson(r.baseline, d.bySteps)},
+                       {"candidate", sideJson(r.candidate, d.bySteps)},
+                       {"delta_total_us", us(double(r.deltaTotal()))},
+                       {"delta_share", r.deltaShare()}};
+    if (d.referenceSteps > 0) row["step_spread_us"] = us(r.referenceSpread);
+    return row;
+}
+
+// Prints v.dump(1) as it reads `depth` levels down (every line after the first indented by
+// `depth` more spaces).
+void printIndented(const nlohmann::json& v, int depth) {
+    std::string text = v.dump(1);
+    std::string out;
+    out.reserve(text.size() + 64);
+    for (char c : text) {
+        out += c;
+        if (c == '\n') out.append(size_t(depth), ' ');
     }
-    return out;
+    std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+// A table's rows and the noise rule they were judged by.
+struct RowArray {
+    const std::vector<DiffRow>* rows;
+    const TraceDiff* rule;
+};
+
+// Prints the object `j`, with the arrays of `arrays` among its keys, as one JSON tree would
+// print with dump(1) (keys sorted), but each row made and printed on its own: a diff of a million
+// rows is never held as one tree or one string.
+void printJson(const nlohmann::json& j, const std::map<std::string, RowArray>& arrays) {
+    std::map<std::string, const nlohmann::json*> values;
+    for (auto it = j.begin(); it != j.end(); ++it) values[it.key()] = &it.value();
+    for (const auto& [key, a] : arrays) values[key] = nullptr;
+    const char* sep = "{\n";
+    for (const auto& [key, value] : values) {
+        std::printf("%s %s: ", sep, nlohmann::json(key).dump().c_str());
+        sep = ",\n";
+        if (value) {
+            printIndented(*value, 1);
+            continue;
+        }
+        const RowArray& a = arrays.at(key);
+        if (a.rows->empty()) {
+            std::fputs("[]", stdout);
+            continue;
+        }
+        const char* rowSep = "[\n  ";
+        for (const DiffRow& r : *a.rows) {
+            std::fputs(rowSep, stdout);
+            rowSep = ",\n  ";
+            printIndented(rowJson(r, *a.rule), 2);
+        }
+        std::fputs("\n ]", stdout);
+    }
+    std::fputs("\n}\n", stdout);
 }
 
 nlohmann::json deviceSideJson(const DeviceDiffSide& s) {
@@ -126,7 +173,8 @@ void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top
     uint64_t shown = 0;
     for (const DiffRow& r : rows) {
         if (r.status == DiffStatus::Same) continue;
-        if (shown++ == top) break;
+        if (shown == top) break;
+        ++shown;
         const std::string share =
             r.baseline.total > 0 ? std::to_string(int(std::lround(100 * r.deltaShare()))) + " %"
                                  : std::string("new");
@@ -136,6 +184,10 @@ void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top
                     us(double(r.candidate.total)),
                     terminalSafe(shortName(r.name)).c_str()); // full in --json
     }
+    const uint64_t different = rows.size() - counts[size_t(DiffStatus::Same)];
+    if (different > shown)
+        std::printf("\u2026 and %llu more (--top N shows more, --json every row)\n",
+                    (unsigned long long)(different - shown));
 }
 
 void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
@@ -263,12 +315,12 @@ int diff(const Args& args) {
                          {"candidate", side(st.candidate)}});
     }
     j["steps"] = steps;
-    j["kernels"] = rowsJson(d.kernels, d);
-    j["ops"] = rowsJson(d.ops, d);
-    j["copies"] = rowsJson(d.copies, d);
-    j["sections"] = rowsJson(d.sections, TraceDiff{}); // the rule without steps
     j["sections_unit"] = d.sectionsInNs ? "us" : "kilocycles";
-    std::printf("%s\n", j.dump(1).c_str());
+    const TraceDiff plain; // sections: the rule without steps
+    printJson(j, {{"kernels", {&d.kernels, &d}},
+                  {"ops", {&d.ops, &d}},
+                  {"copies", {&d.copies, &d}},
+                  {"sections", {&d.sections, &plain}}});
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QPixmap>
+#include <QPointer>
 #include <QTimer>
 
 #include <cstdio>
@@ -82,7 +83,14 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
         delete w;
         return 2;
     }
-    if (screenshot.isEmpty()) return QApplication::exec();
+    // The window is deleted before returning, whatever ended the loop: closing it deletes it on
+    // the way, but a loop ended otherwise would leave it, and its console, to the process's exit.
+    const QPointer<MainWindow> window(w);
+    if (screenshot.isEmpty()) {
+        const int code = QApplication::exec();
+        delete window.data();
+        return code;
+    }
 
     int code = 1;
     QObject::connect(p, &ProfileController::runFinished, w,
@@ -101,7 +109,10 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
                                           [shoot](bool, bool) { QTimer::singleShot(0, shoot); });
                      });
     QApplication::exec();
-    w->close();
+    if (window) {
+        window->close(); // its deletion (WA_DeleteOnClose) would be posted to a loop that ended
+        delete window.data();
+    }
     return code;
 }
 

@@ -13,7 +13,10 @@
 #include <QCoreApplication>
 #include <QIcon>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string_view>
 
 namespace {
 
@@ -85,6 +88,33 @@ void nameApplication() {
     QCoreApplication::setApplicationVersion(QString::fromLatin1(strata::strataVersion()));
 }
 
+// Without a display (no DISPLAY, WAYLAND_DISPLAY or WAYLAND_SOCKET) Qt would abort in
+// QApplication ("This application failed to start because no Qt platform plugin could be
+// initialized"). So, unless a platform is chosen (QT_QPA_PLATFORM, -platform): --screenshot, which
+// needs no screen, renders on the offscreen platform; the rest say so and return exit code 1.
+// argv up to argc: strata's and Qt's arguments (not the command after "--").
+std::optional<int> choosePlatform(int argc, char** argv) {
+    auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v;
+    };
+    if (set("QT_QPA_PLATFORM") || set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET"))
+        return std::nullopt;
+    bool screenshot = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "-platform" || a == "--platform") return std::nullopt; // Qt's own choice
+        screenshot = screenshot || a == "--screenshot" || a.starts_with("--screenshot=");
+    }
+    if (screenshot) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        return std::nullopt;
+    }
+    std::fprintf(stderr, "strata: no display (DISPLAY and WAYLAND_DISPLAY are not set); run it in "
+                         "a graphical session, or use --screenshot / strata-cli\n");
+    return 1;
+}
+
 int printOnly(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     nameApplication();
@@ -111,6 +141,7 @@ int main(int argc, char** argv) {
             break;
         }
     if (printsOnly(qtArgc, argv)) return printOnly(qtArgc, argv);
+    if (const std::optional<int> exit = choosePlatform(qtArgc, argv)) return *exit;
     QApplication app(qtArgc, argv);
     nameApplication();
     strata::initResources();

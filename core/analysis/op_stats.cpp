@@ -41,8 +41,10 @@ struct KernelAcc {
     bool grouped = false;
     KernelCategory category = KernelCategory::Other;
     std::vector<TimeNs> durations;
-    std::map<std::array<int32_t, 6>, uint32_t> configs; // grid, block
-    const GpuActivity* lastConfig = nullptr;            // skips the lookup for repeated launches
+    // Distinct (grid, block) and their launches, sorted: a flat list (at most 64), as most
+    // kernels have one or a few; no tree per kernel for a trace of a million kernel names.
+    std::vector<std::pair<std::array<int32_t, 6>, uint32_t>> configs;
+    const GpuActivity* lastConfig = nullptr; // skips the lookup for repeated launches
     uint64_t launched = 0;
     double latencySum = 0, callSum = 0;
 };
@@ -70,6 +72,7 @@ public:
     // Rows sorted by time (kernels: then by name and launching op).
     void finish(OpStats& out) {
         out.kernelTime = kernelTime_;
+        out.kernels.reserve(kernels_.size());
         for (KernelAcc& a : kernels_) out.kernels.push_back(kernelRow(a));
         std::sort(out.kernels.begin(), out.kernels.end(),
                   [](const KernelRow& a, const KernelRow& b) {
@@ -134,8 +137,12 @@ private:
         KernelAcc& k = kernels_[it->second];
         k.durations.push_back(op.duration());
         if (g && g != k.lastConfig && k.configs.size() < 64) {
-            ++k.configs[{g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1],
-                         g->block[2]}];
+            const std::array<int32_t, 6> c{g->grid[0],  g->grid[1],  g->grid[2],
+                                           g->block[0], g->block[1], g->block[2]};
+            auto at = std::lower_bound(k.configs.begin(), k.configs.end(), c,
+                                       [](const auto& x, const auto& v) { return x.first < v; });
+            if (at == k.configs.end() || at->first != c) at = k.configs.insert(at, {c, 0});
+            ++at->second;
             k.lastConfig = g; // equal activities are often shared (model/trace.h)
         }
         if (launch.valid()) {

@@ -1,5 +1,7 @@
 #include "analysis/trace_diff.h"
 
+#include "analysis/diff_sides.h"
+
 #include "analysis/duration_stats.h"
 #include "analysis/gpu_ops.h"
 #include "analysis/op_stats.h"
@@ -21,6 +23,8 @@ namespace strata {
 
 namespace {
 
+using namespace diff_sides;
+
 // "grid 128x1x1, block 256x1x1" ("" when the op carries none).
 std::string launchConfig(const GpuActivity* g) {
     if (!g || (!g->grid[0] && !g->block[0])) return {};
@@ -36,26 +40,55 @@ std::string launchConfig(const GpuActivity* g) {
 // A kernel launched the same ways on both sides (an elementwise kernel's grid follows its
 // tensor's size) keeps one row.
 using SplitNames = std::set<std::string>;
-SplitNames multiConfigKernels(const TraceAnalysis& a, const TraceAnalysis& b) {
-    using Config = std::array<int32_t, 6>; // grid, block
-    std::map<std::string, std::set<Config>> configs[2];
-    for (int side = 0; side < 2; ++side) {
-        const TraceAnalysis& x = side ? b : a;
-        const Trace& t = x.trace();
-        std::unordered_map<StringId, std::set<Config>> byId; // names once per distinct id
-        for (const GpuOp& op : x.gpuOps().ops) {
-            if (op.kind != SliceKind::Kernel) continue;
-            const GpuActivity* g = t.gpu(op.ref);
-            Config c{};
-            if (g) c = {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]};
-            byId[t.track(op.ref.track).slices.name[op.ref.index]].insert(c);
+using Config = std::array<int32_t, 6>; // grid, block
+using KernelConfig = std::pair<StringId, Config>;
+
+// Every distinct (kernel name, configuration) of a side, sorted: a flat list, compacted as it
+// grows (to twice its distinct pairs at most), so that neither many launches nor many names
+// cost a container each.
+std::vector<KernelConfig> kernelConfigs(const TraceAnalysis& x) {
+    const Trace& t = x.trace();
+    std::vector<KernelConfig> v;
+    size_t compactAt = 1 << 16;
+    auto compact = [&v] {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    for (const GpuOp& op : x.gpuOps().ops) {
+        if (op.kind != SliceKind::Kernel) continue;
+        const GpuActivity* g = t.gpu(op.ref);
+        Config c{};
+        if (g) c = {g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2]};
+        const StringId name = t.track(op.ref.track).slices.name[op.ref.index];
+        if (!v.empty() && v.back().first == name && v.back().second == c) continue; // repeats
+        v.push_back({name, c});
+        if (v.size() >= compactAt) {
+            compact();
+            compactAt = std::max(compactAt, 2 * v.size());
         }
-        for (auto& [id, set] : byId) configs[side][std::string(t.str(id))].merge(set);
     }
+    compact();
+    return v;
+}
+
+SplitNames multiConfigKernels(const TraceAnalysis& a, const TraceAnalysis& b) {
+    const std::vector<KernelConfig> ca = kernelConfigs(a), cb = kernelConfigs(b);
+    const Trace& ta = a.trace();
+    const StringPool& pb = b.trace().strings();
+    auto sameName = [](const KernelConfig& x, const KernelConfig& y) { return x.first < y.first; };
     SplitNames out;
-    for (const auto& [name, set] : configs[0]) {
-        const auto other = configs[1].find(name);
-        if (other != configs[1].end() && other->second != set) out.insert(name);
+    for (auto i = ca.begin(); i != ca.end();) {
+        const auto end = std::upper_bound(i, ca.end(), *i, sameName); // this name's configs
+        const std::string_view name = ta.str(i->first);
+        const StringId other = pb.find(name); // the same name in b (b's own string ids)
+        if (other != StringPool::kNotFound) {
+            const auto [lo, hi] =
+                std::equal_range(cb.begin(), cb.end(), KernelConfig{other, Config{}}, sameName);
+            const bool same = std::equal(
+                i, end, lo, hi, [](const auto& x, const auto& y) { return x.second == y.second; });
+            if (lo != hi && !same) out.emplace(name);
+        }
+        i = end;
     }
     return out;
 }
@@ -214,24 +247,37 @@ DiffStatus statusOf(const DiffRow& r, const TraceDiff& d) {
                                                                        : DiffStatus::Same;
 }
 
-// Matches the rows of both sides by name, fills their step figures and status, sorts them.
-std::vector<DiffRow> matchRows(const std::map<std::string, DiffSide>& base,
-                               const std::map<std::string, DiffSide>& cand, const StepTotals* sb,
+// Matches the rows of both sides by name (one pass over the two sorted lists), fills their step
+// figures and status, sorts them.
+std::vector<DiffRow> matchRows(SideRows base, SideRows cand, const StepTotals* sb,
                                const StepTotals* sc, const StepTotals* sr, const TraceDiff& d) {
-    std::map<std::string, DiffRow> rows;
-    for (const auto& [name, side] : base) rows[name].baseline = side;
-    for (const auto& [name, side] : cand) rows[name].candidate = side;
+    // The names on both sides: counted first, so that the list is made once at its size.
+    size_t both = 0;
+    for (size_t i = 0, j = 0; i < base.size() && j < cand.size();) {
+        const int c = base[i].first.compare(cand[j].first);
+        both += c == 0;
+        i += c <= 0;
+        j += c >= 0;
+    }
     std::vector<DiffRow> out;
-    out.reserve(rows.size());
-    for (auto& [name, r] : rows) {
-        r.name = name;
+    out.reserve(base.size() + cand.size() - both);
+    for (size_t i = 0, j = 0; i < base.size() || j < cand.size();) {
+        DiffRow r;
+        const bool fromBase =
+            i < base.size() && (j == cand.size() || base[i].first <= cand[j].first);
+        const bool fromCand =
+            j < cand.size() && (i == base.size() || cand[j].first <= base[i].first);
+        if (fromBase) r.baseline = base[i].second;
+        if (fromCand) r.candidate = cand[j].second;
+        r.name = std::move(fromBase ? base[i++].first : cand[j].first);
+        if (fromCand) ++j;
         if (d.bySteps) {
-            stepStats(*sb, name, d.baselineSteps, r.baseline);
-            stepStats(*sc, name, d.candidateSteps, r.candidate);
+            stepStats(*sb, r.name, d.baselineSteps, r.baseline);
+            stepStats(*sc, r.name, d.candidateSteps, r.candidate);
         }
         if (d.referenceSteps > 0) {
             DiffSide reference;
-            stepStats(*sr, name, d.referenceSteps, reference);
+            stepStats(*sr, r.name, d.referenceSteps, reference);
             r.referenceSpread = reference.stepSpread;
         }
         r.status = statusOf(r, d);
@@ -246,21 +292,21 @@ std::vector<DiffRow> matchRows(const std::map<std::string, DiffSide>& base,
 
 // The rows of a side made of steps, from the durations its steps hold (a GPU op in the step of
 // its launch call): count, total, mean, median, p95.
-std::map<std::string, DiffSide> tallySides(RowDurations& all) {
-    std::map<std::string, DiffSide> out;
-    for (auto& [name, v] : all) {
+SideRows tallySides(RowDurations& all) {
+    SideRows out;
+    out.reserve(all.size());
+    for (auto& [name, v] : all) { // a map: sorted by name already
         const DurationStats st = summarizeDurations(v);
-        out[name] = {st.count, st.total, st.mean, st.median, st.p95, 0, 0};
+        out.push_back({name, {st.count, st.total, st.mean, st.median, st.p95, 0, 0}});
     }
     return out;
 }
 
 // The rows of the split kernels, one per configuration, from the side's GPU ops, in place of
 // their rows by name.
-void splitKernelSides(const TraceAnalysis& a, const SplitNames& split,
-                      std::map<std::string, DiffSide>& sides) {
+void splitKernelSides(const TraceAnalysis& a, const SplitNames& split, SideRows& sides) {
     if (split.empty()) return;
-    for (const std::string& name : split) sides.erase(name);
+    std::erase_if(sides, [&split](const auto& r) { return split.count(r.first) > 0; });
     RowDurations byConfig;
     const Trace& t = a.trace();
     for (const GpuOp& op : a.gpuOps().ops) {
@@ -268,74 +314,8 @@ void splitKernelSides(const TraceAnalysis& a, const SplitNames& split,
         const std::string name(t.str(t.track(op.ref.track).slices.name[op.ref.index]));
         if (split.count(name)) byConfig[kernelRowName(t, op.ref, split)].push_back(op.duration());
     }
-    for (auto& [name, side] : tallySides(byConfig)) sides[name] = side;
-}
-
-// Kernels by name (the ungrouped table: one row per name).
-std::map<std::string, DiffSide> kernelSides(const OpStats& s) {
-    std::map<std::string, DiffSide> out;
-    for (const KernelRow& k : s.kernels) {
-        DiffSide& d = out[k.name];
-        d.count = k.time.count;
-        d.total = k.time.total;
-        d.mean = k.time.mean;
-        d.median = k.time.median;
-        d.p95 = k.time.p95;
-    }
-    return out;
-}
-
-std::map<std::string, DiffSide> opSides(const OpStats& s) {
-    std::map<std::string, DiffSide> out;
-    for (const CpuOpRow& o : s.cpuOps) {
-        DiffSide& d = out[o.name];
-        d.count += o.count;
-        d.total += o.total;
-        d.mean = d.count ? double(d.total) / double(d.count) : 0;
-    }
-    return out;
-}
-
-std::map<std::string, DiffSide> copySides(const OpStats& s) {
-    std::map<std::string, DiffSide> out;
-    for (const CopyRow& c : s.copies) {
-        DiffSide& d = out[copyDiffName(c.copyKind, c.pageable)];
-        d.count += c.count;
-        d.total += c.time;
-        d.mean = d.count ? double(d.total) / double(d.count) : 0;
-    }
-    return out;
-}
-
-// The in-kernel sections of one side: the sets of the launches whose kernel starts in its range
-// (every set for the whole trace, imported arrays included), pooled per kernel.
-std::map<std::string, DiffSide> sectionSides(const TraceAnalysis& a, bool* ns) {
-    const Trace& t = a.trace();
-    const bool whole = a.range() == wholeTrace();
-    std::map<std::string, std::vector<const SectionSet*>> byKernel;
-    for (const SectionSet& set : t.sections()) {
-        bool in = whole;
-        if (!whole)
-            for (SliceRef r : t.byCorrelation(set.correlation))
-                if (t.track(r.track).kind == TrackKind::GpuStream &&
-                    t.start(r) >= a.range().start && t.start(r) < a.range().end)
-                    in = true;
-        if (in) byKernel[set.kernel].push_back(&set);
-    }
-    std::map<std::string, DiffSide> out;
-    for (const auto& [kernel, sets] : byKernel) {
-        const SectionStats st = sectionStats(sets);
-        *ns = *ns && st.ns;
-        for (const SectionStat& s : st.sections) {
-            DiffSide& d = out[kernel + " / " + s.name];
-            d.count = s.samples.count;
-            d.total = TimeNs(std::llround(s.samples.total));
-            d.mean = s.samples.mean;
-            d.median = TimeNs(std::llround(s.samples.median));
-            d.p95 = TimeNs(std::llround(s.samples.p95));
-        }
-    }
-    return out;
+    for (auto& row : tallySides(byConfig)) sides.push_back(std::move(row));
+    sides = sortedByName(std::move(sides));
 }
 
 void fillDevices(const GapCauses& g, bool candidate, std::map<int32_t, DeviceDiff>& out) {
@@ -449,10 +429,11 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
     } else {
         const OpStats& b = baseline.opStats();
         const OpStats& c = candidate.opStats();
-        std::map<std::string, DiffSide> kb = kernelSides(b), kc = kernelSides(c);
+        SideRows kb = kernelSides(b), kc = kernelSides(c);
         splitKernelSides(baseline, split, kb);
         splitKernelSides(candidate, split, kc);
-        d.kernels = matchRows(kb, kc, &sb.kernels, &sc.kernels, &sr.kernels, d);
+        d.kernels =
+            matchRows(std::move(kb), std::move(kc), &sb.kernels, &sc.kernels, &sr.kernels, d);
         d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, &sr.ops, d);
         d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, &sr.copies, d);
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The .deb as a user gets it: `cpack` makes it from BUILD_DIR, its contents and dependencies are
-# checked, the desktop entry and AppStream metainfo validated; then, as root (CI), it is installed
+# checked (no RUNPATH, no maintainer scripts, no lintian error when lintian is installed), the
+# desktop entry and AppStream metainfo validated; then, as root (CI), it is installed
 # with apt-get (dependencies resolved) and the installed programs are run as a user would, away
 # from the build tree: strata-cli summary on the bundled sample, strata --help and --version
 # without a display, strata --screenshot under Xvfb, the man pages, and strata-cli record finding
@@ -28,7 +29,8 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' > "$work/contents"
 for path in ./usr/bin/strata ./usr/bin/strata-cli ./usr/include/strata/sections.cuh \
             ./usr/share/applications/strata.desktop ./usr/share/icons/hicolor/scalable/apps/strata.svg \
             ./usr/share/mime/packages/strata.xml ./usr/share/metainfo/io.github.strata_trace.Strata.metainfo.xml \
-            ./usr/share/man/man1/strata.1 ./usr/share/man/man1/strata-cli.1 ./usr/share/strata/sample_trace.json; do
+            ./usr/share/man/man1/strata.1.gz ./usr/share/man/man1/strata-cli.1.gz ./usr/share/strata/sample_trace.json \
+            ./usr/share/doc/strata/copyright ./usr/share/doc/strata/changelog.gz; do
     grep -qx "$path" "$work/contents" && pass "holds $path" || fail "holds $path"
 done
 if [ -f "$build/kernels/collector/libstrata_collector.so" ]; then
@@ -39,6 +41,22 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for dep in libqt6widgets6 libqcustomplot2.1-qt6 libsimdjson zlib1g; do
     [[ $depends == *"$dep"* ]] && pass "depends on $dep" || fail "depends on $dep (Depends: $depends)"
 done
+# What Debian's policy asks (issue 42): no RUNPATH in an installed ELF file, no maintainer
+# scripts (CPack's ldconfig calls are not needed for a private library), and lintian (when
+# installed) reports no error: every E: line is a failure, warnings are shown.
+mkdir "$work/root"
+dpkg-deb -x "$deb" "$work/root"
+runpaths=$(find "$work/root" -type f -exec sh -c 'head -c4 "$1" | grep -q "^.ELF" && readelf -d "$1" | grep -E "R(UN)?PATH" | sed "s|^|$1: |"' sh {} \;)
+[ -z "$runpaths" ] && pass "no RUNPATH in the package's ELF files" || fail "RUNPATH in the package: $runpaths"
+scripts=$(dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -E 'postinst|postrm|preinst|prerm' || true)
+[ -z "$scripts" ] && pass "no maintainer scripts" || fail "maintainer scripts: $scripts"
+if command -v lintian > /dev/null; then
+    lintian --tag-display-limit 0 "$deb" > "$work/lintian" 2>&1 || true
+    sed 's/^/  lintian: /' "$work/lintian"
+    if grep -q '^E: ' "$work/lintian"; then fail "lintian reports errors"; else pass "lintian reports no error"; fi
+else
+    echo "SKIP: lintian is not installed (apt-get install lintian): the package was not linted"
+fi
 check "desktop-file-validate strata.desktop" desktop-file-validate "$src/packaging/desktop/strata.desktop"
 check "appstreamcli validate the metainfo" appstreamcli validate --no-net \
     "$src/packaging/desktop/strata.metainfo.xml"
@@ -55,6 +73,7 @@ check "installed strata-cli summary on the bundled sample" \
 check "strata --help without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM /usr/bin/strata --help | grep -q "^Usage: .*strata \[options\]"'
 check "strata --version --verbose without a display" \
     bash -c 'env -u DISPLAY -u QT_QPA_PLATFORM /usr/bin/strata --version --verbose | grep -q "^Qt 6"'
+check "strata without a display says so (exit 1)" bash -c 'rc=0; env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM /usr/bin/strata /usr/share/strata/sample_trace.json 2> nodisplay.err || rc=$?; [ $rc -eq 1 ] && grep -q "^strata: no display" nodisplay.err'
 check "strata-cli --version" bash -c '/usr/bin/strata-cli --version | grep -qx "strata-cli [0-9.]*"'
 check "installed strata --screenshot under Xvfb" \
     bash -c 'env -u QT_QPA_PLATFORM xvfb-run -a -s "-screen 0 1600x1000x24" /usr/bin/strata --screenshot shot.png --size 1200x800 /usr/share/strata/sample_trace.json && [ -s shot.png ]'

@@ -13,10 +13,26 @@
 #include <QTextCursor>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace strata {
 namespace {
 
 const QColor kStderrColor(0xb0, 0x00, 0x20);
+
+// Copies what `log` holds to `out`, leaving `log` positioned at its end to go on writing.
+bool copyLog(QFile& log, std::FILE* out) {
+    const qint64 end = log.pos();
+    bool ok = log.flush() && log.seek(0);
+    QByteArray buf;
+    for (qint64 left = end; ok && left > 0;) {
+        buf = log.read(std::min<qint64>(left, qint64(1) << 20));
+        ok = !buf.isEmpty() &&
+             std::fwrite(buf.constData(), 1, size_t(buf.size()), out) == size_t(buf.size());
+        left -= buf.size();
+    }
+    return log.seek(end) && ok;
+}
 
 } // namespace
 
@@ -75,8 +91,14 @@ void ConsolePanel::begin(const QString& commandLine) {
     dropped_->hide();
     stopStatus_->clear();
     status_->setText(commandLine);
+    // The log has no name from the start: it is removed as soon as it is open and lives on
+    // through its descriptor, so nothing is left in TMPDIR however the process ends (a crash, a
+    // kill, a window never deleted). saveLog() copies it through that descriptor.
     log_ = std::make_unique<QTemporaryFile>();
-    if (!log_->open()) log_.reset();
+    if (!log_->open())
+        log_.reset();
+    else
+        QFile::remove(log_->fileName());
     flushTimer_.start();
 }
 
@@ -205,18 +227,12 @@ bool ConsolePanel::saveLog(const QString& path, QString* error) const {
         *error = tr("no output was logged");
         return false;
     }
-    log_->flush();
-    QFile log(log_->fileName());
-    if (!log.open(QIODevice::ReadOnly)) {
-        *error = tr("cannot read the console's log %1").arg(log.fileName());
-        return false;
-    }
     // Written as util/output_file.h says: a file replaced whole, a device written into.
-    const QByteArray bytes = log.readAll();
     std::string why;
-    if (!writeWholeFile(QFile::encodeName(path).toStdString(),
-                        std::string_view(bytes.constData(), size_t(bytes.size())), &why)) {
-        *error = QString::fromStdString(why);
+    const std::unique_ptr<OutputFile> out =
+        OutputFile::open(QFile::encodeName(path).toStdString(), &why);
+    if (!out || !copyLog(*log_, out->stream()) || !out->commit(&why)) {
+        *error = why.empty() ? tr("cannot write %1").arg(path) : QString::fromStdString(why);
         return false;
     }
     return true;

@@ -81,7 +81,7 @@ private:
     qint64 linesCut_ = 0;
     qint64 droppedPending_ = 0;
     qint64 shownTotal_ = 0;
-    std::unique_ptr<QTemporaryFile> log_;
+    std::unique_ptr<QTemporaryFile> log_; // already unlinked: read through its descriptor
 };
 
 } // namespace strata

@@ -1,5 +1,7 @@
 #include "render_cache.h"
 
+#include "counter_scale.h"
+
 #include "style/qt_text.h"
 
 #include <algorithm>
@@ -23,8 +25,7 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);
     for (TrackId id = 0; id < trace_->tracks().size(); ++id)
-        for (double v : trace_->track(id).counter.value)
-            counterMax_[id] = std::max(counterMax_[id], v);
+        counterMax_[id] = counterScaleMax(trace_->track(id).counter.value);
     if (withFlows) buildFlows();
 }
 

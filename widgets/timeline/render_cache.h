@@ -29,6 +29,7 @@ public:
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
+    // The largest finite sample of a counter track (counter_scale.h), its row's full height.
     double counterMax(TrackId id) const { return id < counterMax_.size() ? counterMax_[id] : 0; }
     QRgb color(StringId name, SliceKind kind);
 

@@ -2,6 +2,7 @@
 
 #include "style/theme.h"
 
+#include "counter_scale.h"
 #include "instant_marks.h"
 #include "painter_frame.h"
 
@@ -246,8 +247,8 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
     f.cells.clear();
     f.c.lod(id).queryCounter(track, f.tq0, f.tq1, f.level, f.cells);
     for (const LodCounterCell& c : f.cells) {
-        if (!(mx > 0) || c.max <= 0) continue;
-        const int hh = std::max(1, static_cast<int>(std::lround(std::min(1.0, c.max / mx) * H)));
+        const int hh = counterBarHeight(c.max, mx, H);
+        if (hh == 0) continue;
         const QRect rc = f.s.spanRect(c.start, c.end, top + 1 + H - hh, hh);
         f.p.fillRect(rc.intersected(QRect(-2, rc.y(), f.w + 4, hh)), QColor::fromRgb(col));
     }

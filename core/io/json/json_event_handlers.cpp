@@ -168,7 +168,8 @@ void ChromeEventParser::Impl::flowEvent(char ph, int64_t pid, int64_t tid, Strin
     return;
 }
 
-// C: one counter track per (pid, name [id], arg key).
+// C: one counter track per (pid, name [id], arg key). A value that is not a finite number (NaN,
+// an infinity, past the double range) is skipped and counted.
 void ChromeEventParser::Impl::counterEvent(int64_t pid) {
     const Event& ev = *evp;
     std::string base(ev.name);
@@ -212,6 +213,10 @@ void ChromeEventParser::Impl::counterEvent(int64_t pid) {
         }
         default:
             skip("counter value that is not a number");
+            continue;
+        }
+        if (!std::isfinite(value)) { // "NaN", "Infinity", "-inf" as strings: no height to draw
+            skip("counter value that is not finite (NaN or infinity)");
             continue;
         }
         std::string name = base;

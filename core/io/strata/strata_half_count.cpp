@@ -3,6 +3,8 @@
 // and counters, the string ids the half defines.
 #include "io/strata/strata_half_loader.h"
 
+#include <cmath>
+
 namespace strata::strata_reader {
 
 bool HalfLoader::count() {
@@ -93,6 +95,7 @@ bool HalfLoader::countRows(const fmt::InstantRecord& r) {
 
 bool HalfLoader::countRows(const fmt::CounterRecord& r) {
     ref(r.name);
+    if (!std::isfinite(r.value)) return true; // skipped in pass 2 (no track of its own)
     ++keys[key(KeyKind::Counter, r.pid, r.name)].n.counterSamples;
     return true;
 }

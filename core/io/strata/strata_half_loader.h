@@ -55,6 +55,7 @@ public:
     PodVector<GpuActivity> gpu;     // this half's distinct values (indices local)
     std::vector<PendingArg> args;   // non-zero return codes, in file order
     uint64_t negativeDurations = 0;
+    uint64_t nonFiniteCounters = 0; // counter samples skipped: NaN or infinite
 
     // Pass 1. False: the half needs the sequential reader (or the load was cancelled).
     bool count();

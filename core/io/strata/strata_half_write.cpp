@@ -8,6 +8,7 @@
 #include "util/populate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace strata::strata_reader {
@@ -214,6 +215,10 @@ bool HalfLoader::writeRows(const fmt::InstantRecord& r) {
 }
 
 bool HalfLoader::writeRows(const fmt::CounterRecord& r) {
+    if (!std::isfinite(r.value)) { // as RecordSink::load skips it
+        ++nonFiniteCounters;
+        return true;
+    }
     KeyState& k = keys[key(KeyKind::Counter, r.pid, r.name)];
     if (k.counter == k.counterEnd) return false;
     const size_t i = k.counter++;

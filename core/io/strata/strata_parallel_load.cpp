@@ -192,6 +192,7 @@ ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSp
             h.keys[a.key].out.slices->args[a.slice] = args.finish();
         }
     sink.negativeDurations += halves[0].negativeDurations + halves[1].negativeDurations;
+    sink.nonFiniteCounters += halves[0].nonFiniteCounters + halves[1].nonFiniteCounters;
     return ParallelLoad::Loaded;
 }
 

@@ -3,6 +3,7 @@
 #include "model/run_info.h"
 
 #include <cinttypes>
+#include <cmath>
 
 namespace strata::strata_reader {
 
@@ -140,6 +141,10 @@ std::string RecordSink::load(const fmt::GpuOpColumns& c) {
 std::string RecordSink::load(const fmt::CounterRecord& r) {
     StringId name;
     if (!str(r.name, &name)) return bad_;
+    if (!std::isfinite(r.value)) { // skipped and counted (the parallel load: HalfLoader::writeRows)
+        ++nonFiniteCounters;
+        return {};
+    }
     b_.addCounter(b_.counterTrack(r.pid, name), r.ts, r.value);
     return {};
 }

@@ -130,6 +130,7 @@ public:
 
     uint64_t unknownRecords = 0;
     uint64_t negativeDurations = 0;
+    uint64_t nonFiniteCounters = 0; // counter samples skipped: NaN or infinite (nothing to draw)
     uint64_t endOfFileRecords = 0;
 
 private:

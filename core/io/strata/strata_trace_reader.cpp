@@ -102,6 +102,11 @@ void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::st
             "%s: skipped %" PRIu64 " record(s) of types this build does not know (file version "
             "%u.%u)",
             path.c_str(), sink.unknownRecords, unsigned(header[6]), unsigned(header[7])));
+    if (sink.nonFiniteCounters)
+        builder.addWarning(
+            sprint("%s: skipped %" PRIu64
+                   " counter sample(s) that are not finite numbers (NaN or infinity)",
+                   path.c_str(), sink.nonFiniteCounters));
     if (sink.negativeDurations)
         builder.addWarning(sprint("%s: %" PRIu64
                                   " slice(s) ended before they started (or lasted over "
