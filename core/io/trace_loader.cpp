@@ -9,7 +9,7 @@ LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     const TraceReader* reader = recogniseFile(path, &error);
     if (!reader) {
         LoadResult r;
-        r.error = LoadError{path, 0, 0, error};
+        r.error = LoadError{path, LoadError::kInMessage, 0, error}; // no byte was read
         return r;
     }
     LoadResult r = reader->load(path, options);

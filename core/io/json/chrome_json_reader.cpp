@@ -200,7 +200,12 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         }
     }
 
-    if (parseFailed) return LoadResult{nullptr, parseError, {}, {}};
+    const auto failed = [&] {
+        LoadResult r;
+        r.error = parseError;
+        return r;
+    };
+    if (parseFailed) return failed();
     if (cancelled) return fail(name, 0, 0, "cancelled");
     if (const SplitError* e = splitter.error()) return fail(name, e->offset, e->line, e->message);
     if (splitter.form() == JsonEventSplitter::Form::Object && !splitter.sawTraceEvents() &&
@@ -208,7 +213,7 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         return fail(name, splitter.endOffset(), splitter.endLine(),
                     "expected a \"traceEvents\" array in the top-level object, found none");
     if (!parser.addTopLevel(splitter.topLevel(), &parseError))
-        return LoadResult{nullptr, parseError, {}, {}};
+        return failed();
     parser.finish();
     for (const auto& [why, n] : splitter.notes())
         builder.addWarning(why + ": " + std::to_string(n.count) +
