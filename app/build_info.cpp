@@ -1,6 +1,6 @@
 #include "build_info.h"
 
-#include "analysis/rank_digest.h"
+#include "analysis/ranks/rank_digest.h"
 #include "io/strata/strata_format.h"
 
 namespace strata {

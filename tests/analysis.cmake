@@ -3,7 +3,7 @@ foreach(unit kernel_stats gpu_gaps launch_latency trace_summary correlation op_s
   strata_add_qtest(tst_${unit} SOURCES tst_${unit}.cpp analysis_trace_fixture.h LIBS strata_core)
 endforeach()
 
-# Two runs compared (core/analysis/trace_diff.h): matching, the noise rules, the order.
+# Two runs compared (core/analysis/compare/trace_diff.h): matching, the noise rules, the order.
 strata_add_qtest(tst_trace_diff SOURCES tst_trace_diff.cpp analysis_trace_fixture.h LIBS strata_core)
 
 # strata-cli summary on hand-made fixtures (tests/data/analysis/*.json), errors and usage.

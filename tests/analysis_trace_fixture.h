@@ -1,7 +1,7 @@
 #pragma once
 // Small GPU traces built directly with TraceBuilder for the core/analysis unit tests.
 // Times are in nanoseconds; names default to "k".
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <array>
 #include <memory>

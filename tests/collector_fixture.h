@@ -1,6 +1,6 @@
 #pragma once
 // What the collector tests share: a harness scenario run in a child process, lookups in its trace.
-#include "analysis/section_lanes.h"
+#include "analysis/sections/section_lanes.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 

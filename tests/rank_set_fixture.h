@@ -2,8 +2,8 @@
 // Sets of rank traces for the cross-rank tests: copies of real Kineto JSON ranks with their clock
 // moved (every timestamp shifted) or time inserted (a planted straggler), hand-made Kineto JSON
 // ranks whose every figure is worked out in the tests, and the digests of files.
-#include "analysis/cross_rank.h"
-#include "analysis/rank_digest.h"
+#include "analysis/ranks/cross_rank.h"
+#include "analysis/ranks/rank_digest.h"
 #include "analysis/trace_analysis.h"
 #include "io/trace_loader.h"
 

@@ -1,4 +1,4 @@
-# The ranks of a distributed job (core/analysis/rank_digest.h, cross_rank.h; strata-cli ranks,
+# The ranks of a distributed job (core/analysis/ranks/rank_digest.h, cross_rank.h; strata-cli ranks,
 # the export of a set): digests and their JSON, the cross-rank reduce on hand-made ranks, the
 # eight PARAM DLRM ranks of ../shared/traces/multirank (skipped where absent), the CLI.
 strata_add_qtest(tst_trace_set_loader SOURCES tst_trace_set_loader.cpp rank_set_fixture.h

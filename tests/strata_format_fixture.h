@@ -1,9 +1,9 @@
 #pragma once
 // What the .strata format tests share: files written by hand through the writer, and lookups.
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_format.h"
 #include "io/strata/strata_records.h"
-#include "io/strata/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 

@@ -4,7 +4,7 @@
 // copies take 2 µs each, a GEMM and an elementwise kernel have low theoretical occupancy. The
 // input pipeline must come first, as a warning; the sync, the copies and the occupancies are
 // information. Times in ns, every figure worked out by hand below.
-#include "analysis/advisor.h"
+#include "analysis/advice/advisor.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

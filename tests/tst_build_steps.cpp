@@ -2,7 +2,7 @@
 // comparisons: radixSortStable, the id indices (dense and sparse ids), parallel nesting of many
 // tracks with extra lanes, shared GPU activity values, PodVector::release_prefix. Expected values
 // are worked out by hand.
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 #include "util/pod_vector.h"
 #include "util/radix_sort.h"
 

@@ -3,7 +3,7 @@
 // once the suggested shift is applied: Trace::withGpuTimeShifted and strata-cli --gpu-shift-us),
 // the same trace without the offset (no warning), and kernels that start before their launch.
 // Times in ns, worked out by hand.
-#include "analysis/gap_causes.h"
+#include "analysis/gaps/gap_causes.h"
 #include "analysis_trace_fixture.h"
 
 #include <QProcess>

@@ -5,7 +5,7 @@
 #include "buffer_pool.h"
 #include "collector_config.h"
 #include "io/json/json_gpu_args.h"
-#include "model/cupti_names.h"
+#include "model/names/cupti_names.h"
 #ifdef STRATA_HAVE_CUPTI_HEADERS
 #include "nvtx_events.h"
 

@@ -4,10 +4,10 @@
 // The dock finds exactly those, with the differences worked out here from the JSON; the timeline
 // shows the candidate's groups under the baseline's; choosing steps shifts the candidate so the
 // two steps begin together; a click on a row overlays both sides' durations.
-#include "analysis/trace_diff.h"
+#include "analysis/compare/trace_diff.h"
 #include "compare/compare_panel.h"
 #include "main_window_fixture.h"
-#include "timeline/track_layout.h"
+#include "timeline/layout/track_layout.h"
 #include "workspace/trace_comparison.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 //   stream 7: gemm [50, 80) (correlation 1, External id 7), copy [90, 95) (correlation 2)
 //   a v2 flow aten::mm -> gemm ("fwdbwd").
 #include "analysis/correlation.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QtTest>
 

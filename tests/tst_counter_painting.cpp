@@ -9,11 +9,11 @@
 // each held until the next (the last, 0, is drawn as nothing). Scale: 4 (the largest finite
 // value). The row's bars are kCounterHeight - 2 = 34 px at full scale:
 // 2 -> 17 px, 4 -> 34 px, 1 -> 8.5 -> 9 px (rounded half away from zero), the others none.
-#include "timeline/counter_scale.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/paint/counter_scale.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 #include "style/slice_palette.h"
 
 #include <QImage>

@@ -4,7 +4,7 @@
 // sequences, refusal when nothing matches, duplicate rank labels.
 #include "rank_set_fixture.h"
 
-#include "analysis/clock_alignment.h"
+#include "analysis/ranks/clock_alignment.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -3,9 +3,9 @@
 // and an Inductor (triton) kernel name; every expected short name worked out by hand from the
 // rules in display_name.h. On every real trace: no two distinct kernels of the statistics table
 // share a short name, none reads "void ..." or is empty.
-#include "analysis/op_stats.h"
+#include "analysis/ops/op_stats.h"
 #include "io/trace_loader.h"
-#include "model/display_name.h"
+#include "model/names/display_name.h"
 
 #include <QDir>
 #include <QtTest>

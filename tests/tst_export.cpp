@@ -11,10 +11,10 @@
 #include "io/export/json_out.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/strata/strata_trace_writer.h"
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
+#include "model/names/track_names.h"
 #include "model/trace.h"
-#include "model/track_names.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,12 +3,12 @@
 // those that cannot be placed counted; ids at the ends of their ranges keep sort indices in
 // int32 (no signed overflow); SIGINT or SIGTERM during strata-cli export leaves no partial file.
 #include "io/export/export_sink.h"
-#include "util/output_file.h"
 #include "io/export/perfetto_json_export.h"
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
+#include "model/build/trace_builder.h"
 #include "model/trace.h"
-#include "model/trace_builder.h"
+#include "util/output_file.h"
 
 #include <QDir>
 #include <QFile>

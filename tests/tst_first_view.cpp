@@ -10,8 +10,8 @@
 #include "find_bar.h"
 #include "main_window.h"
 #include "panels/warnings_panel.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 
 #include <QAction>
 #include <QDir>

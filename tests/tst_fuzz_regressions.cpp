@@ -4,11 +4,11 @@
 // seeds) and the timer-array imports' (tests/data/sections/fuzz_regressions/ named by format,
 // fuzz_corpus/<format>/), whose sets then go through the section analyses as in the fuzzer.
 // docs/fuzzing.md says how inputs get here.
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 #include "io/json/chrome_json_reader.h"
 #include "io/sections/sections_import.h"
-#include "io/strata/strata_trace_reader.h"
+#include "io/strata/read/strata_trace_reader.h"
 
 #include <QDir>
 #include <QFile>

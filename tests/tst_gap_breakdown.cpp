@@ -4,8 +4,8 @@
 // nested frames of one name, an outer annotation over untraced time, a DataLoader span, launch
 // calls back to back, dependencies whose producer ends near the consumer or long before. Times in
 // ns; every expectation worked out by hand in the comments.
-#include "analysis/gap_causes.h"
-#include "analysis/gap_text.h"
+#include "analysis/gaps/gap_causes.h"
+#include "analysis/gaps/gap_text.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

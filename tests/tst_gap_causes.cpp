@@ -3,7 +3,7 @@
 // clock-skew warning, steps, edges, graph replays, capture cuts and `strata-cli gaps --json`.
 // Times in ns, threshold 10 ns; expectations worked out by hand from the fixtures (the issue 27
 // cases are in tst_gap_breakdown).
-#include "analysis/gap_causes.h"
+#include "analysis/gaps/gap_causes.h"
 #include "analysis_trace_fixture.h"
 
 #include <QProcess>

@@ -4,10 +4,10 @@
 // percent of the other columns (it was red from end to end); the gap's length label is drawn
 // where there is room and not over slices.
 #include "main_window.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/gap_style.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 
 #include <QClipboard>
 #include <QGuiApplication>

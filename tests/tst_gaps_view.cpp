@@ -1,7 +1,7 @@
 // The Gaps dock on the hand-made trace of tst_gap_causes (one gap of four causes, 100 ns each,
 // threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
 // there and selecting the launch call, the selected range restricting everything, CSV export.
-#include "analysis/gpu_ops.h"
+#include "analysis/ops/gpu_ops.h"
 #include "analysis_trace_fixture.h"
 #include "analysis_views/call_tree_model.h"
 #include "analysis_views/call_tree_panel.h"
@@ -11,9 +11,9 @@
 #include "analysis_views/gaps_table_model.h"
 #include "analysis_views/stats_panel.h"
 #include "charts/chart_export.h"
-#include "timeline/gpu_utilisation.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/paint/gpu_utilisation.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 #include "workspace/analyses.h"
 #include "workspace/navigation.h"
 

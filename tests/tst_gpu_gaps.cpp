@@ -1,6 +1,6 @@
 // GPU idle gaps per stream and per device: expectations computed by hand in the comments.
-#include "analysis/gpu_gaps.h"
-#include "analysis/gpu_ops.h"
+#include "analysis/gaps/gpu_gaps.h"
+#include "analysis/ops/gpu_ops.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

@@ -5,8 +5,8 @@
 // unit.
 #include "main_window.h"
 #include "model/counter_units.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 #include "timeline/track_tree_widget.h"
 
 #include <QtTest>

@@ -4,8 +4,8 @@
 // cudaGetDeviceCount fails. Expected values come from what each sample does by construction
 // (launch_gaps: 1000 launches, 50 µs of host work between them; pinned_vs_pageable: 16 MiB
 // copies; ...), and from CUDA events the sample measures itself.
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 

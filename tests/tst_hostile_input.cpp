@@ -3,8 +3,8 @@
 // fixture is generated here; the expected counts are worked out in the comments.
 #include "analysis/trace_summary.h"
 #include "io/json/chrome_json_reader.h"
+#include "model/build/trace_builder.h"
 #include "model/time.h"
-#include "model/trace_builder.h"
 #include "util/terminal_text.h"
 
 #include <QtTest>

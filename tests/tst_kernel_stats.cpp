@@ -1,6 +1,6 @@
 // Kernel statistics and duration summaries: expectations computed by hand in the comments.
 #include "analysis/duration_stats.h"
-#include "analysis/kernel_stats.h"
+#include "analysis/ops/kernel_stats.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

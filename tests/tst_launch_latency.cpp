@@ -1,5 +1,5 @@
 // Launch latency (API call start -> kernel start): expectations computed by hand.
-#include "analysis/launch_latency.h"
+#include "analysis/ops/launch_latency.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

@@ -1,9 +1,9 @@
 // Folded levels (issue 28, widgets/timeline/level_folds): the depth <-> level arithmetic of a
 // lane with folds, and which runs of depths hold one slice each across a visible range, on a
 // hand-made thread whose answers are worked out below.
-#include "timeline/level_folds.h"
+#include "timeline/layout/level_folds.h"
 
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QTest>
 

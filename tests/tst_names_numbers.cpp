@@ -10,10 +10,10 @@
 #include "analysis_views/stats_panel.h"
 #include "charts/chart_export.h"
 #include "io/trace_loader.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "panels/range_aggregation_model.h"
 #include "panels/range_panel.h"
-#include "timeline/render_cache.h"
+#include "timeline/paint/render_cache.h"
 #include "workspace/navigation.h"
 
 #include <QFile>

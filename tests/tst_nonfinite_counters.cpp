@@ -4,7 +4,7 @@
 // parse as numbers, and 1e999, past the double range) and .strata (both the sequential and the
 // two-thread load). Every expected count is worked out by hand from the fixture beside it.
 #include "io/json/chrome_json_reader.h"
-#include "io/strata/strata_trace_reader.h"
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "model/trace.h"
 

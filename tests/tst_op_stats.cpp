@@ -1,8 +1,8 @@
 // Kernel and op statistics (core/analysis/op_stats), kernel categories, theoretical occupancy and
 // the advisor's rules, on hand-made traces; every number worked out by hand beside its check.
-#include "analysis/advisor.h"
-#include "analysis/kernel_category.h"
-#include "analysis/op_stats.h"
+#include "analysis/advice/advisor.h"
+#include "analysis/ops/kernel_category.h"
+#include "analysis/ops/op_stats.h"
 #include "analysis_trace_fixture.h"
 
 #include <QtTest>

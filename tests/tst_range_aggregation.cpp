@@ -1,7 +1,7 @@
 // Range aggregation: slices in a time range grouped by name, with clipped total and self time.
 // Expected numbers computed by hand from the trace drawn below.
 #include "analysis/range_aggregation.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QtTest>
 

@@ -6,11 +6,11 @@
 // as one Perfetto JSON with the offsets applied. Skipped where the traces are absent.
 #include "rank_set_fixture.h"
 
-#include "analysis/clock_alignment.h"
+#include "analysis/ranks/clock_alignment.h"
 #include "io/export/perfetto_json_export.h"
-#include "io/export/trace_set_merge.h"
-#include "model/trace_builder.h"
-#include "model/track_names.h"
+#include "io/set/trace_set_merge.h"
+#include "model/build/trace_builder.h"
+#include "model/names/track_names.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -168,7 +168,7 @@ void TstRanksDlrm::exportedSetLinesUp() {
         traces.push_back(loadTrace(shifted.back()).trace);
     }
     const CrossRankReport r = crossRank(digestFiles(shifted), {});
-    std::vector<PerfettoExportPart> parts;
+    std::vector<TracePart> parts;
     for (size_t k = 0; k < 8; ++k)
         parts.push_back(
             {traces[k].get(), "rank " + std::to_string(k), *r.alignment.offsets[k], shifted[k]});
@@ -207,7 +207,7 @@ void TstRanksDlrm::exportedSetLinesUp() {
 }
 
 // Two ranks on the same device number (rank 0's file twice): the set's export, and the merged
-// trace the GUI shows (io/export/trace_set_merge.h), keep them apart: device 0 and device 1,
+// trace the GUI shows (io/set/trace_set_merge.h), keep them apart: device 0 and device 1,
 // named "rank 0: GPU 0" and "rank 1: GPU 0", each with rank 0's 245 kernels
 // (expected_ranks.py), the second shifted by its offset; every kernel with the args the file gave
 // it (keys through the merged string pool), launched by its own rank's runtime call, and each

@@ -9,7 +9,7 @@
 #include "main_window_fixture.h"
 #include "rank_set_fixture.h"
 #include "ranks/ranks_panel.h"
-#include "timeline/track_layout.h"
+#include "timeline/layout/track_layout.h"
 #include "workspace/rank_set.h"
 
 #include <QDir>

@@ -1,6 +1,6 @@
 // In-kernel timer sections: statistics, imports, the helper's file, the .strata record and
 // strata-cli sections. Every expected number is computed by hand in the comments beside it.
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_stats.h"
 #include "io/sections/sections_import.h"
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"

@@ -4,8 +4,8 @@
 // whose one section is 65,535), and fold what is past their columns into "other"; the SM slot
 // layout is O(n log n); strata-cli sections on a timer JSON holding 1e400 gives an error (exit
 // 1), not an abort. Expected values are worked out by hand beside them.
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 #include "io/sections/sections_import.h"
 
 #include <QElapsedTimer>

@@ -4,21 +4,21 @@
 //   block 1, SM 0: a [0, 50),  b [50, 100)    (resident beside block 0: SM 0's second slot)
 //   block 2, SM 1: a [0, 400)
 // a: samples 100, 50, 400 (total 550); b: 200, 50 (total 250); all sections 800.
-#include "analysis/section_lanes.h"
+#include "analysis/sections/section_lanes.h"
 #include "analysis/trace_info.h"
 #include "charts/chart_export.h"
 #include "io/strata/strata_trace_writer.h"
 #include "main_window.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 #include "npy_fixture.h"
 #include "screenshot.h"
 #include "sections/section_charts.h"
 #include "sections/section_stats_model.h"
 #include "sections/sections_panel.h"
 #include "sections/slowest_blocks_model.h"
-#include "timeline/section_lanes.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/paint/section_lanes.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 #include "workspace/workspace.h"
 
 #include <qcustomplot.h>

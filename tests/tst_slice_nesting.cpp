@@ -6,7 +6,7 @@
 // Issue 28: a user annotation crossed by Python frames only at its edges (ProfilerStep#N on every
 // with_stack trace) nests over its ops; the frames (and what they called) go to an extra lane.
 #include "io/json/chrome_json_reader.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QtTest>
 

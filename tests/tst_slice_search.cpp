@@ -1,6 +1,6 @@
 // Find slices by name: substring / regex, case, ordering, next/previous with wraparound.
 #include "analysis/slice_search.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QtTest>
 

@@ -10,8 +10,8 @@
 //
 // With STRATA_WRITE_MODEL_CORPUS=DIR, the hostile files are also written to DIR (that is how
 // tests/data/record/model-*.strata, seeds of fuzz_strata, were made).
-#include "io/snapshot/snapshot_arrays.h"
-#include "io/snapshot/trace_snapshot.h"
+#include "io/strata/model_file/snapshot_arrays.h"
+#include "io/strata/model_file/trace_snapshot.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 #include "model_file_fixture.h"

@@ -5,10 +5,10 @@
 // strings defined in the second half, and damage, where the parallel load must give way to the
 // sequential one and end with the same model and the same warnings; and a record type only this
 // test declares, added to the readers' record table.
-#include "io/strata/strata_record_sink.h"
-#include "io/strata/strata_record_table.h"
+#include "io/strata/read/strata_record_sink.h"
+#include "io/strata/read/strata_record_table.h"
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/strata/strata_records.h"
-#include "io/strata/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "model/trace.h"
 

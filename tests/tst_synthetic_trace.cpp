@@ -1,7 +1,7 @@
 // strata-cli synth's generator: deterministic bytes, exactly N events, and the reader recovers the
 // generator's own totals exactly (kernel count and kernel time per device, copies, sets, flows).
 #include "io/json/chrome_json_reader.h"
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
 
 #include <map>

@@ -1,5 +1,5 @@
 // Time text: adaptive display units and parsing of "1.5ms", "250us", plain numbers (= us).
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <QtTest>
 

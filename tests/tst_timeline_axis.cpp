@@ -1,6 +1,6 @@
 // Time axis arithmetic (time <-> pixel, zoom at the cursor, clamping) and the ruler's tick
 // choice and labels. Expected values are worked out by hand in the comments.
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "timeline/time_axis.h"
 
 #include <QTest>

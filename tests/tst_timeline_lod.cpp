@@ -1,8 +1,8 @@
 // TrackLod: the per-depth pyramid (hand-computed buckets), queries in both modes (walking the
 // slices below the base level, reading the pyramid above it), sub-pixel activity never lost
 // (checked against a brute-force oracle), pan stability, and the counter max pyramid.
+#include "model/build/trace_builder.h"
 #include "model/lod_summary.h"
-#include "model/trace_builder.h"
 
 #include <QTest>
 

@@ -17,14 +17,14 @@
 // [10000,20000) [20500,22000) [40000,41000) -> device gaps 500 ns and [22000,40000) = 18 us.
 #include "analysis/correlation.h"
 #include "style/gap_style.h"
-#include "timeline/gap_index.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/lod/gap_index.h"
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 #include "timeline/track_tree_widget.h"
 
 #include "io/trace_loader.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QFile>
 #include <QImage>
@@ -100,6 +100,7 @@ struct Fixture {
         view.setTrace(trace);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.waitForGaps(); // indexed off the GUI thread: a click on a gap finds it
     }
     int width() const { return view.tracksArea()->width(); }
     // x of time t in the whole-trace view, independent of the view's code.

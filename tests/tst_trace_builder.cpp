@@ -1,6 +1,6 @@
 // TraceBuilder: nesting, overflow lanes, self time, B/E matching, flows, correlation, counters.
 // Every expected number below is worked out by hand in the comments.
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QtTest>
 

@@ -6,7 +6,7 @@
 // read, followed nor replaced, and the load goes on from the trace itself. Expectations follow
 // from those rules; the traces are copies of ../shared/traces, edited by hand where named.
 #include "io/cache/trace_cache.h"
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 

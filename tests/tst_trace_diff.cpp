@@ -3,10 +3,10 @@
 // and by the step rule (the mean per step moved by more than twice its standard error and 1 %),
 // sorted by effect. Expected values worked out by hand in the comments. The real-trace check
 // (planted changes in a PyTorch trace) is tests/data/analysis/check_diff_planted.py.
+#include "analysis/compare/trace_diff.h"
 #include "analysis/trace_analysis.h"
-#include "analysis/trace_diff.h"
 #include "analysis_trace_fixture.h"
-#include "io/synthetic_sections.h"
+#include "io/synthetic/synthetic_sections.h"
 #include "io/trace_loader.h"
 
 #include <QTemporaryDir>

@@ -5,7 +5,7 @@
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,10 +1,10 @@
-// io/trace_set_loader.h: a set of files loaded several at a time, each result handed over once
+// io/set/trace_set_loader.h: a set of files loaded several at a time, each result handed over once
 // with its index (from the loading threads), the largest file first, a file that does not load
 // reported in its own result without stopping the others, and an exception from the caller
 // stopping the rest and rethrown.
 #include "rank_set_fixture.h"
 
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -5,7 +5,7 @@
 // outputs of strata-cli summary, gaps, stats and export the same for the converted file as for
 // the original; damage (cut short, a flipped byte, an index out of range re-checksummed, sizes
 // past the file) refused with the chunk and byte offset, never a partial trace.
-#include "io/snapshot/trace_snapshot.h"
+#include "io/strata/model_file/trace_snapshot.h"
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_format.h"
 #include "io/trace_loader.h"

@@ -5,7 +5,7 @@
 #include "util/terminal_text.h"
 
 #include "analysis/trace_analysis.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,7 +7,7 @@
 #include "util/terminal_text.h"
 
 #include "io/cache/file_stamp.h"
-#include "io/snapshot/trace_snapshot.h"
+#include "io/strata/model_file/trace_snapshot.h"
 #include "model/trace.h"
 
 #include <chrono>

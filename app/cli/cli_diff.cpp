@@ -6,10 +6,10 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
+#include "analysis/compare/trace_diff.h"
 #include "analysis/trace_analysis.h"
-#include "analysis/trace_diff.h"
 #include "analysis/trace_steps.h"
-#include "model/display_name.h"
+#include "model/names/display_name.h"
 
 #include <nlohmann/json.hpp>
 

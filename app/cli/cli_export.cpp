@@ -7,13 +7,13 @@
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
-#include "analysis/clock_alignment.h"
+#include "analysis/ranks/clock_alignment.h"
 #include "analysis/trace_analysis.h"
 
 #include "io/export/export_sink.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/trace_loader.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "model/trace.h"
 
 #include <chrono>
@@ -136,7 +136,7 @@ int exportSet(const std::vector<std::string>& ins, const std::string& out,
         files.push_back(ins[order[k]]);
     }
     const std::vector<std::string> labels = rankLabels(ids, files);
-    std::vector<PerfettoExportPart> parts;
+    std::vector<TracePart> parts;
     for (size_t k = 0; k < order.size(); ++k)
         parts.push_back(
             {traces[order[k]].get(), labels[k], a.offsets[k].value_or(0), ins[order[k]]});

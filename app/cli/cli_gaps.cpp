@@ -8,9 +8,9 @@
 #include "cli_rank_rows.h"
 #include "util/terminal_text.h"
 
-#include "analysis/gap_text.h"
+#include "analysis/gaps/gap_text.h"
 #include "analysis/trace_analysis.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <nlohmann/json.hpp>
 

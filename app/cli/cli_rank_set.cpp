@@ -1,8 +1,8 @@
 #include "cli_rank_set.h"
 
-#include "analysis/rank_digest_json.h"
+#include "analysis/ranks/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 #include "util/input_file.h"
 #include "util/parallel_for.h"
 #include "util/terminal_text.h"

@@ -1,14 +1,14 @@
 #pragma once
 // Several FILEs at once (the ranks of a job) for strata-cli's commands: loaded on all cores
-// (io/trace_set_loader.h), each reduced on the thread that loaded it and let go, so a set needs
+// (io/set/trace_set_loader.h), each reduced on the thread that loaded it and let go, so a set needs
 // no more memory than its loads at a time.
 #include "cli_options.h"
 
 #include "analysis/analysis_settings.h"
-#include "analysis/rank_digest.h"
-#include "analysis/rank_digest_json.h"
+#include "analysis/ranks/rank_digest.h"
+#include "analysis/ranks/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 #include "model/trace.h"
 
 #include <functional>

@@ -8,9 +8,9 @@
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
-#include "analysis/cross_rank.h"
-#include "analysis/cross_rank_json.h"
-#include "model/time_text.h"
+#include "analysis/ranks/cross_rank.h"
+#include "analysis/ranks/cross_rank_json.h"
+#include "model/names/time_text.h"
 
 #include <algorithm>
 #include <cmath>

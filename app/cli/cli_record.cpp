@@ -6,9 +6,9 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "record/launcher.h"
 #include "record/process_group.h"
 #include "record/record_summary.h"

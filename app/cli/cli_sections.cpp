@@ -5,8 +5,8 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
-#include "analysis/section_stats.h"
-#include "analysis/section_value_text.h"
+#include "analysis/sections/section_stats.h"
+#include "analysis/sections/section_value_text.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"

@@ -8,8 +8,8 @@
 #include "util/terminal_text.h"
 
 #include "analysis/trace_analysis.h"
-#include "model/cupti_names.h"
-#include "model/time_text.h"
+#include "model/names/cupti_names.h"
+#include "model/names/time_text.h"
 
 #include <nlohmann/json.hpp>
 

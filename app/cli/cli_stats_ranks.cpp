@@ -4,8 +4,8 @@
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
-#include "analysis/rank_totals.h"
-#include "model/time_text.h"
+#include "analysis/ranks/rank_totals.h"
+#include "model/names/time_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,11 +5,11 @@
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
-#include "analysis/rank_totals.h"
+#include "analysis/ranks/rank_totals.h"
 #include "analysis/trace_analysis.h"
 #include "cli_options.h"
 #include "io/trace_loader.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <chrono>
 #include <cmath>

@@ -4,7 +4,7 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 
 #include <chrono>
 #include <cstdio>

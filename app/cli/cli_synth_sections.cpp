@@ -4,7 +4,7 @@
 #include "cli_commands.h"
 #include "cli_options.h"
 
-#include "io/synthetic_sections.h"
+#include "io/synthetic/synthetic_sections.h"
 
 #include <cstdio>
 #include <string>

@@ -10,7 +10,7 @@
 #include "export_actions.h"
 #include "find_bar.h"
 #include "load_job.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
 #include "panels/trace_info_panel.h"
@@ -18,9 +18,9 @@
 #include "profile_controller.h"
 #include "sections/sections_panel.h"
 #include "shortcut_help.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_legend.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 
 #include <QAction>
 #include <QApplication>

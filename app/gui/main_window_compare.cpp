@@ -5,7 +5,7 @@
 #include "main_window.h"
 
 #include "compare/compare_panel.h"
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 #include "timeline/timeline_view.h"
 #include "workspace/job_runner.h"
 #include "workspace/rank_set.h"

@@ -3,9 +3,9 @@
 // off the GUI thread with progress and Cancel; the set is shown as one timeline and the Ranks dock.
 #include "main_window.h"
 
-#include "analysis/rank_digest_json.h"
+#include "analysis/ranks/rank_digest_json.h"
 #include "io/trace_reader.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "ranks/ranks_panel.h"
 #include "timeline/timeline_view.h"
 #include "workspace/analyses.h"

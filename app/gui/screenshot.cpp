@@ -1,7 +1,7 @@
 #include "screenshot.h"
 #include "timeline/load_preview_view.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "util/output_file.h"
 
 #include "analysis_views/call_tree_panel.h"
@@ -13,8 +13,8 @@
 #include "panels/range_panel.h"
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 #include "workspace/rank_set.h"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "screenshot_options.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <cstdio>
 

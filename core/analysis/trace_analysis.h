@@ -8,14 +8,14 @@
 // "In a range" has one meaning per kind of figure, said by the view that shows it: GPU work, CPU
 // ops and call trees count what STARTS in the range, whole (analysis_range.h); the Range table
 // clips slices to it (range_aggregation.h).
-#include "analysis/advisor.h"
+#include "analysis/advice/advisor.h"
 #include "analysis/analysis_range.h"
 #include "analysis/analysis_settings.h"
 #include "analysis/call_tree.h"
-#include "analysis/gap_causes.h"
-#include "analysis/gpu_ops.h"
+#include "analysis/gaps/gap_causes.h"
 #include "analysis/memory_usage.h"
-#include "analysis/op_stats.h"
+#include "analysis/ops/gpu_ops.h"
+#include "analysis/ops/op_stats.h"
 #include "analysis/range_aggregation.h"
 #include "analysis/trace_summary.h"
 #include "model/trace.h"

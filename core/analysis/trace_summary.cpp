@@ -1,6 +1,6 @@
 #include "analysis/trace_summary.h"
 
-#include "analysis/gpu_ops.h"
+#include "analysis/ops/gpu_ops.h"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 // gaps and launch latency, over one range, plus its JSON form (the CLI's --json output).
 #include "analysis/analysis_range.h"
 #include "analysis/analysis_settings.h"
-#include "analysis/gpu_gaps.h"
-#include "analysis/kernel_stats.h"
-#include "analysis/launch_latency.h"
+#include "analysis/gaps/gpu_gaps.h"
+#include "analysis/ops/kernel_stats.h"
+#include "analysis/ops/launch_latency.h"
 #include "model/trace.h"
 
 #include <nlohmann/json.hpp>

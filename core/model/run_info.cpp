@@ -34,7 +34,7 @@ std::string formatUtcTime(int64_t unixNs) {
     const int ms = int((unixNs % 1'000'000'000) / 1'000'000);
     std::tm tm{};
     gmtime_r(&secs, &tm);
-    char buf[40];
+    char buf[80]; // room for any int the format may print (-Wformat-truncation)
     std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
                   tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms < 0 ? 0 : ms);
     return buf;

@@ -182,7 +182,7 @@ public:
 private:
     friend class TraceBuilder;
     friend class FlowBinder;
-    friend class TraceSetMerger; // io/export/trace_set_merge.cpp
+    friend class TraceSetMerger; // io/set/trace_set_merge.cpp
     friend class TraceSnapshot;  // io/snapshot: the model written and read whole (.strata 1.5)
     StringPool strings_;
     ArgStore args_;

@@ -1,6 +1,6 @@
 #include "activity_names.h"
 
-#include "model/cupti_names.h"
+#include "model/names/cupti_names.h"
 
 #include <cupti_activity.h>
 

@@ -4,7 +4,7 @@
 
 #include "activity_names.h"
 #include "io/strata/strata_trace_writer.h"
-#include "model/cupti_names.h"
+#include "model/names/cupti_names.h"
 
 #include <cupti.h>
 

@@ -1,5 +1,5 @@
 // strata-bench load-set [--threads N] [--release] FILE...: loads a set of traces (the ranks of a
-// job) with io/trace_set_loader.h and prints one JSON object: wall seconds, CPU seconds of all
+// job) with io/set/trace_set_loader.h and prints one JSON object: wall seconds, CPU seconds of all
 // threads, peak RSS (getrusage ru_maxrss of the process, MB of 10^6 bytes) and the machine's
 // steal. --threads 1 loads them one after another; 0 (default) as many at once as there are
 // cores. Every trace is kept until all are loaded (what a window of several ranks holds), unless
@@ -7,7 +7,7 @@
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 
 #include <sys/resource.h>
 #include <time.h>

@@ -7,7 +7,7 @@
 #include "cpu_steal.h"
 
 #include "io/trace_loader.h"
-#include "model/display_name.h"
+#include "model/names/display_name.h"
 
 #include <algorithm>
 #include <chrono>

@@ -12,7 +12,7 @@
 #include "bench_gui.h"
 #include "cpu_steal.h"
 
-#include "io/synthetic_trace.h"
+#include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
 #include "timeline/timeline_view.h"
 

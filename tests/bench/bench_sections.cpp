@@ -9,15 +9,15 @@
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
 
 #ifdef STRATA_BENCH_RENDER
 #include "sections/section_charts.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
-#include "timeline/track_layout.h"
 
 #include <QApplication>
 #include <QImage>

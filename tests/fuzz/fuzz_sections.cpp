@@ -3,8 +3,8 @@
 // an error that says why, never a crash, an exception, a hang or memory beyond the input's size;
 // what loads then goes through the analyses the CLI and the Sections dock run on it (statistics,
 // the chart columns, per block, per iteration, the SM slot layout), which must hold the same.
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 #include "io/sections/sections_import.h"
 
 #include <cstddef>

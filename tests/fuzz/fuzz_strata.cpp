@@ -4,9 +4,9 @@
 // fuzzer reaches the record decoder; and, when they are a .strata file, with each of their own
 // chunks' CRC repaired, so that a mutated seed (a model file among them: tests/data/record/
 // model-*.strata) reaches the decoders and the model checks rather than the CRC check.
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/strata/strata_crc32c.h"
 #include "io/strata/strata_format.h"
-#include "io/strata/strata_trace_reader.h"
 
 #include <cstdint>
 #include <cstring>

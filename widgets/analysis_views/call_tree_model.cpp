@@ -1,6 +1,6 @@
 #include "call_tree_model.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/qt_text.h"
 
 namespace strata {

@@ -3,7 +3,7 @@
 #include "call_tree_model.h"
 #include "charts/chart_export.h"
 #include "flame_graph.h"
-#include "model/track_names.h"
+#include "model/names/track_names.h"
 #include "style/qt_text.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #include "clock_notice.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <QApplication>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "flame_graph.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/qt_text.h"
 #include "style/slice_palette.h"
 

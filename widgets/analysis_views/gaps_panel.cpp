@@ -4,7 +4,7 @@
 #include "charts/chart_theme.h"
 #include "charts/sortable_table.h"
 #include "gaps_table_model.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/gap_style.h"
 
 #include <qcustomplot.h>

@@ -1,7 +1,7 @@
 #include "gaps_table_model.h"
 
-#include "analysis/gap_text.h"
-#include "model/time_text.h"
+#include "analysis/gaps/gap_text.h"
+#include "model/names/time_text.h"
 #include "style/gap_style.h"
 #include "style/qt_text.h"
 

@@ -4,7 +4,7 @@
 // dominant frame, the blocking call, what a dependency waited on) and where the gap's time went
 // on the launching thread (gap_breakdown.h); a RowTableModel whose Qt::UserRole gives numbers
 // (sorting, CSV) and Qt::ToolTipRole the gap's whole description.
-#include "analysis/gap_causes.h"
+#include "analysis/gaps/gap_causes.h"
 #include "charts/row_table_model.h"
 
 #include <memory>

@@ -5,8 +5,8 @@
 #include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
-#include "model/cupti_names.h"
-#include "model/time_text.h"
+#include "model/names/cupti_names.h"
+#include "model/names/time_text.h"
 #include "style/qt_text.h"
 
 #include <qcustomplot.h>

@@ -5,7 +5,7 @@
 // on hover and in CSV.
 #include "row_table_model.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/qt_text.h"
 
 #include <QString>

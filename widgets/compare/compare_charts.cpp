@@ -1,8 +1,8 @@
 #include "compare_charts.h"
 
 #include "charts/chart_notice.h"
-#include "model/display_name.h"
-#include "model/time_text.h"
+#include "model/names/display_name.h"
+#include "model/names/time_text.h"
 
 #include <qcustomplot.h>
 

@@ -6,7 +6,7 @@
 //   histograms  one kernel's or op's durations on both sides (analysis/named_durations.h), on
 //               the same logarithmic bins (4 per decade), overlaid: the baseline in blue, the
 //               candidate in orange.
-#include "analysis/trace_diff.h"
+#include "analysis/compare/trace_diff.h"
 
 #include <QString>
 

@@ -1,12 +1,12 @@
 #include "compare_panel.h"
 
+#include "analysis/compare/trace_diff.h"
 #include "analysis/named_durations.h"
-#include "analysis/trace_diff.h"
 #include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "compare_charts.h"
-#include "model/display_name.h"
+#include "model/names/display_name.h"
 #include "style/gap_style.h"
 #include "workspace/trace_comparison.h"
 

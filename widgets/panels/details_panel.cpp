@@ -1,10 +1,10 @@
 #include "details_panel.h"
 
 #include "analysis/correlation.h"
-#include "model/cupti_names.h"
+#include "model/names/cupti_names.h"
 
-#include "model/time_text.h"
-#include "model/track_names.h"
+#include "model/names/time_text.h"
+#include "model/names/track_names.h"
 #include "style/qt_text.h"
 
 #include <QAction>

@@ -1,6 +1,6 @@
 #include "range_panel.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <QHeaderView>
 #include <QLabel>

@@ -1,7 +1,7 @@
 #include "rank_charts.h"
 
 #include "charts/chart_notice.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <qcustomplot.h>
 

@@ -6,7 +6,7 @@
 //                delay written in it; a rank not aligned or without the step stays blank;
 //   arrivals     one collective instance: per rank a bar of how long it waited for the last
 //                rank to arrive, the late rank's bar in the warning colour and named.
-#include "analysis/cross_rank.h"
+#include "analysis/ranks/cross_rank.h"
 
 #include <QStringList>
 

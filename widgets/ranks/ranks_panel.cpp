@@ -3,7 +3,7 @@
 #include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "rank_charts.h"
 #include "style/gap_style.h"
 #include "workspace/rank_set.h"

@@ -16,7 +16,7 @@
 // opened from digests (a cluster's job, RankSet::fromDigests) a double-click on a rank's row or
 // on a cell of the map asks for that rank's trace (rankTraceRequested), as the rank's context
 // menu does for any set.
-#include "analysis/gap_causes.h"
+#include "analysis/gaps/gap_causes.h"
 #include "workspace/trace_panel.h"
 
 #include <QStringList>

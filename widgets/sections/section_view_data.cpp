@@ -1,6 +1,6 @@
 #include "section_view_data.h"
 
-#include "analysis/section_value_text.h"
+#include "analysis/sections/section_value_text.h"
 #include "style/qt_text.h"
 
 namespace strata {

@@ -2,8 +2,8 @@
 // What the Sections view shows for one choice of launches, computed off the GUI thread
 // (core/analysis/section_stats.h, section_lanes.h): the statistics over the pooled launches,
 // and for one launch (the chosen one, or the first of a pool) its blocks, iterations and SM lanes.
-#include "analysis/section_lanes.h"
-#include "analysis/section_stats.h"
+#include "analysis/sections/section_lanes.h"
+#include "analysis/sections/section_stats.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #include "gap_style.h"
 
-#include "analysis/gap_text.h"
-#include "model/time_text.h"
+#include "analysis/gaps/gap_text.h"
+#include "model/names/time_text.h"
 
 namespace strata {
 
@@ -35,8 +35,8 @@ QString gapDescription(const Trace& t, const ExplainedGap& e) {
     if (!b.known || !e.launchedLate) return s;
     s += QStringLiteral("\nOn the launching thread:");
     for (const GapPart& p : b.parts)
-        s += QStringLiteral("\n  %1  %2").arg(d(p.time),
-                                                QString::fromStdString(gapPartText(t, p, kMaxName)));
+        s += QStringLiteral("\n  %1  %2")
+                 .arg(d(p.time), QString::fromStdString(gapPartText(t, p, kMaxName)));
     s += QStringLiteral("\ntraced calls and frames covered %1 % of the gap")
              .arg(100.0 * e.tracedShare(), 0, 'f', 0);
     return s;

@@ -2,7 +2,7 @@
 // How a GPU idle gap looks and reads in every view (the timeline, its legend, the Gaps dock):
 // the colour of its cause and the text that explains it (the words are core's:
 // analysis/gap_text.h, so strata-cli gaps says the same).
-#include "analysis/gap_causes.h"
+#include "analysis/gaps/gap_causes.h"
 
 #include <QRgb>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "timeline/load_preview_view.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/theme.h"
 
 #include <QPaintEvent>

@@ -1,6 +1,6 @@
 #include "ruler_labels.h"
 
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 
 #include <cmath>
 #include <cstdlib>

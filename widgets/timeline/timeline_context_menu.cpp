@@ -1,7 +1,7 @@
 // TimelineView's right-click menu (timeline_view.h: contextMenuAt): on a slice, on a gap, and the
 // row's track and group.
-#include "model/time_text.h"
-#include "timeline_painter.h"
+#include "model/names/time_text.h"
+#include "timeline/paint/timeline_painter.h"
 #include "timeline_ruler.h"
 #include "timeline_state.h"
 #include "timeline_view.h"

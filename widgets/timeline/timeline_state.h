@@ -5,13 +5,13 @@
 // signals. The selection and the selected range live in Navigation, shared with every view;
 // the painter's caches live in the painter.
 #include "analysis/correlation.h"
-#include "gap_index.h"
-#include "gpu_utilisation.h"
-#include "memory_rows.h"
 #include "model/lod_summary.h"
 #include "model/trace.h"
 #include "time_axis.h"
-#include "track_layout.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/lod/gap_index.h"
+#include "timeline/paint/gpu_utilisation.h"
+#include "timeline/paint/memory_rows.h"
 
 #include <QRect>
 

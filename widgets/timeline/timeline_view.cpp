@@ -1,7 +1,7 @@
 #include "timeline_view.h"
 
-#include "model/time_text.h"
-#include "timeline_painter.h"
+#include "model/names/time_text.h"
+#include "timeline/paint/timeline_painter.h"
 #include "timeline_ruler.h"
 #include "timeline_state.h"
 #include "track_tree_widget.h"

@@ -7,11 +7,11 @@
 // It shows the workspace's current trace and follows the navigation (visible range, selected
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
 // keeps its own (setTrace() then sets that workspace's trace).
-#include "analysis/gpu_gaps.h"
+#include "analysis/gaps/gpu_gaps.h"
 #include "analysis/memory_usage.h"
 #include "model/trace.h"
 #include "ruler_labels.h"
-#include "timeline_painter.h"
+#include "timeline/paint/timeline_painter.h"
 #include "workspace/meta_types.h"
 
 #include <QWidget>

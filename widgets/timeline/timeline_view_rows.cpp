@@ -3,9 +3,9 @@
 // into view, in time and vertically.
 #include "timeline_view.h"
 
-#include "instant_marks.h"
-#include "level_folds.h"
-#include "timeline_painter.h"
+#include "timeline/layout/level_folds.h"
+#include "timeline/paint/instant_marks.h"
+#include "timeline/paint/timeline_painter.h"
 #include "timeline_state.h"
 #include "track_tree_widget.h"
 #include "tracks_area.h"

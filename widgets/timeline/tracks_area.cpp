@@ -2,11 +2,11 @@
 
 #include <QContextMenuEvent>
 
-#include "instant_marks.h"
-#include "model/time_text.h"
+#include "model/names/time_text.h"
 #include "style/gap_style.h"
 #include "style/qt_text.h"
-#include "timeline_painter.h"
+#include "timeline/paint/instant_marks.h"
+#include "timeline/paint/timeline_painter.h"
 #include "timeline_state.h"
 
 #include <QMouseEvent>

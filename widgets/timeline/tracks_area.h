@@ -7,10 +7,10 @@
 
 #include <optional>
 
-#include "gap_index.h"
 #include "model/time.h"
 #include "model/track.h"
-#include "timeline_painter.h"
+#include "timeline/lod/gap_index.h"
+#include "timeline/paint/timeline_painter.h"
 
 namespace strata {
 

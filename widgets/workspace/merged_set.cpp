@@ -1,6 +1,6 @@
 #include "merged_set.h"
 
-#include "io/trace_set_loader.h"
+#include "io/set/trace_set_loader.h"
 
 namespace strata {
 
@@ -48,7 +48,7 @@ void showMerged(JobRunner* runner, Workspace* workspace, std::vector<MergedPart>
                                            "the set could not be merged again: " + error};
                 return m;
             }
-            std::vector<PerfettoExportPart> exported;
+            std::vector<TracePart> exported;
             for (const MergedPart& p : parts)
                 exported.push_back({p.trace.get(), p.label, p.offset, p.source});
             m.result = mergeTraceSet(exported, name, &m.layout);

@@ -1,10 +1,10 @@
 #pragma once
 // Several traces shown as one: the ranks of a job (rank_set.h), a baseline over a candidate
-// (trace_comparison.h). The parts are merged off the GUI thread (core/io/export/
-// trace_set_merge.h) and the result becomes the workspace's current trace: amended when
+// (trace_comparison.h). The parts are merged off the GUI thread (core/io/set/trace_set_merge.h)
+// and the result becomes the workspace's current trace: amended when
 // `keepView` and a trace is shown (where the user is stays: another offset, another step), else
 // replacing it under the view's name, file, format and load time.
-#include "io/export/trace_set_merge.h"
+#include "io/set/trace_set_merge.h"
 #include "job_runner.h"
 #include "workspace.h"
 

@@ -1,8 +1,8 @@
 #include "rank_set.h"
 
 #include "analyses.h"
-#include "analysis/rank_digest_json.h"
-#include "io/trace_set_loader.h"
+#include "analysis/ranks/rank_digest_json.h"
+#include "io/set/trace_set_loader.h"
 #include "merged_set.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 // The ranks of a distributed job open in one window (docs/ranks.md): each rank's trace and its
 // digest (core/analysis/rank_digest.h), the clock alignment asked for, the cross-rank report
 // (core/analysis/cross_rank.h: the same one strata-cli ranks prints) and the set shown as one
-// trace (core/io/export/trace_set_merge.h: the ranks shifted by their offsets, each a group of
+// trace (core/io/set/trace_set_merge.h: the ranks shifted by their offsets, each a group of
 // tracks "rank 3 · host: python", "rank 3 · host: GPU 0"), which becomes the workspace's current
 // trace, so that the timeline and every dock show the set. A set of digests (strata-cli digest)
 // is the report alone: no trace is read, the settings they were made with hold. Adding or removing
@@ -14,8 +14,8 @@
 // twice). Another alignment moves the merged trace's parts (shiftMergedParts: no file is read);
 // adding or removing a rank, or new analysis settings, read the ranks' files again (in parallel,
 // as they were opened); a file that cannot be read then is said (mergeFailed).
-#include "analysis/cross_rank.h"
-#include "io/export/trace_set_merge.h"
+#include "analysis/ranks/cross_rank.h"
+#include "io/set/trace_set_merge.h"
 #include "job_runner.h"
 #include "workspace.h"
 
@@ -36,7 +36,7 @@ struct SetRank {
     bool fromDigest = false;
 };
 
-// The set's files loaded on all cores (io/trace_set_loader.h) and each digested on the thread
+// The set's files loaded on all cores (io/set/trace_set_loader.h) and each digested on the thread
 // that loaded it, a digest `strata-cli digest` wrote read as it is; a file that did not load (a
 // digest that holds an error) is said in `errors` ("file: why") and left out.
 struct RankSetLoad {

@@ -3,11 +3,11 @@
 // whole, one of its steps or a range of it (two ranges of one trace: Edit > Compare Range); their
 // difference (core/analysis/trace_diff.h: the same one
 // strata-cli diff prints), computed off the GUI thread; and the two shown one above the other as
-// one trace (core/io/export/trace_set_merge.h: the candidate's groups "candidate: GPU 0" under the
+// one trace (core/io/set/trace_set_merge.h: the candidate's groups "candidate: GPU 0" under the
 // baseline's "baseline: GPU 0"), the candidate shifted so that its chosen step (or its start)
 // begins where the baseline's does, so one scroll and one zoom move both. The merged trace
 // becomes the workspace's current trace. The difference follows the analysis settings.
-#include "analysis/trace_diff.h"
+#include "analysis/compare/trace_diff.h"
 #include "job_runner.h"
 #include "workspace.h"
 

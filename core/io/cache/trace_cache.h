@@ -16,7 +16,7 @@
 // The folder is bounded in total size; the least recently used entries go first (an entry's
 // modification time is set each time it is used). Only files named as entries are ever removed.
 #include "io/load_result.h"
-#include "io/snapshot/trace_snapshot.h"
+#include "io/strata/model_file/trace_snapshot.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,9 +1,9 @@
 #include "io/export/perfetto_json_export.h"
 
 #include "io/export/json_out.h"
-#include "io/export/perfetto_ids.h"
 #include "io/export/perfetto_json_parts.h"
 #include "io/export/perfetto_json_writer.h"
+#include "io/set/part_ids.h"
 
 #include <vector>
 
@@ -35,8 +35,8 @@ PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
     return finished(out, sink, done, r);
 }
 
-PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
-                                          ExportSink& sink, const PerfettoExportOptions& options) {
+PerfettoExportResult writePerfettoJsonSet(const std::vector<TracePart>& parts, ExportSink& sink,
+                                          const PerfettoExportOptions& options) {
     PerfettoExportResult r;
     if (options.range) {
         r.error = "a range cannot be exported for a set of traces (ranges are per trace)";
@@ -44,10 +44,10 @@ PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>&
     }
     JsonOut out(sink);
     PerfettoFileState file;
-    for (const PerfettoExportPart& p : parts)
+    for (const TracePart& p : parts)
         if (p.trace) file.total += perfettoProgressUnits(*p.trace);
     writePerfettoSetHeader(out, parts);
-    PerfettoIdSpace space;
+    PartIdSpace space;
     bool done = true;
     for (size_t i = 0; i < parts.size() && done; ++i) {
         if (!parts[i].trace) continue;
@@ -93,7 +93,7 @@ PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& p
                     [&](ExportSink& sink) { return writePerfettoJson(trace, sink, options); });
 }
 
-PerfettoExportResult exportPerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+PerfettoExportResult exportPerfettoJsonSet(const std::vector<TracePart>& parts,
                                            const std::string& path,
                                            const PerfettoExportOptions& options) {
     return exportTo(path, options,

@@ -2,13 +2,14 @@
 // Export as Perfetto / Chrome Trace Event JSON (docs/export.md): the object form, without
 // displayTimeUnit; ts/dur in microseconds exact to the nanosecond, in the trace's own time base
 // (absolute, as the source had them: exports of several ranks line up); positive 32-bit pids and
-// tids, never 0, the ids they replace kept for Strata's reader (io/export/perfetto_ids.h); slices
+// tids, never 0, the ids they replace kept for Strata's reader (io/set/part_ids.h); slices
 // as X events strictly nested per tid; launch -> GPU op links and the trace's flows as v2 flows
 // (bind_id + flow_out/flow_in, ids unique in the file; a slice in several flows gets v1 s/f events
 // for the others); counters as C events; instants; async slices as b/e; Kineto's categories and
 // args so that Strata, HTA and Perfetto read the GPU devices and streams back. Written in one pass,
 // streaming (no document in memory).
 #include "io/export/export_sink.h"
+#include "io/set/trace_part.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -55,17 +56,6 @@ struct PerfettoExportResult {
     uint64_t bytesOut = 0;         // bytes in the file (after gzip)
 };
 
-// One trace of a set written into one file (the ranks of a distributed job): its events shifted
-// by `offset` (added to its timestamps: the clock alignment's), its processes named
-// "<label>: <name>" and its GPU devices "<label>: GPU <n>", with pids and tids apart from the
-// other traces' (io/export/perfetto_ids.h), in the order given.
-struct PerfettoExportPart {
-    const Trace* trace = nullptr;
-    std::string label; // "rank 3"
-    TimeNs offset = 0;
-    std::string sourceFile;
-};
-
 // Writes `trace` to `path` ("-" = stdout) as Perfetto JSON.
 PerfettoExportResult exportPerfettoJson(const Trace& trace, const std::string& path,
                                         const PerfettoExportOptions& options = {});
@@ -74,12 +64,12 @@ PerfettoExportResult writePerfettoJson(const Trace& trace, ExportSink& sink,
                                        const PerfettoExportOptions& options = {});
 
 // Several traces on one timeline: each in absolute time shifted by its offset (the reference
-// rank's clock), otherData.strata_parts lists each part's label, source and offset. options.range is refused (ranges are per trace); options.sourceFile is not used.
-PerfettoExportResult exportPerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
+// rank's clock), otherData.strata_parts lists each part's label, source and offset. options.range
+// is refused (ranges are per trace); options.sourceFile is not used.
+PerfettoExportResult exportPerfettoJsonSet(const std::vector<TracePart>& parts,
                                            const std::string& path,
                                            const PerfettoExportOptions& options = {});
-PerfettoExportResult writePerfettoJsonSet(const std::vector<PerfettoExportPart>& parts,
-                                          ExportSink& sink,
+PerfettoExportResult writePerfettoJsonSet(const std::vector<TracePart>& parts, ExportSink& sink,
                                           const PerfettoExportOptions& options = {});
 
 } // namespace strata

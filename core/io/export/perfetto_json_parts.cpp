@@ -67,7 +67,7 @@ void writeArgValue(JsonOut& out, const ArgValue& v) {
 }
 
 // "args": {...} of slice i, when it has any.
-void writeSliceArgs(JsonOut& out, const Trace& t, const PerfettoIds& ids, TrackId ti, SliceIndex i,
+void writeSliceArgs(JsonOut& out, const Trace& t, const PartIds& ids, TrackId ti, SliceIndex i,
                     const std::optional<TimeRange>& range, uint64_t& edgeSlices) {
     const Track& tr = t.track(ti);
     const SliceColumns& s = tr.slices;
@@ -241,10 +241,10 @@ void writePerfettoHeader(JsonOut& out, const Trace& t, const PerfettoExportOptio
     out.raw(",\n\"traceEvents\": [");
 }
 
-void writePerfettoSetHeader(JsonOut& out, const std::vector<PerfettoExportPart>& parts) {
+void writePerfettoSetHeader(JsonOut& out, const std::vector<TracePart>& parts) {
     out.raw("{\"otherData\": {\"exported_by\": \"strata\", \"strata_parts\": [");
     bool first = true;
-    for (const PerfettoExportPart& p : parts) {
+    for (const TracePart& p : parts) {
         out.raw(first ? "\n  {\"label\": " : ",\n  {\"label\": ");
         first = false;
         out.str(p.label);

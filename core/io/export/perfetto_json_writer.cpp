@@ -1,8 +1,8 @@
 #include "io/export/perfetto_json_writer.h"
 
-#include "io/export/perfetto_ids.h"
 #include "io/export/perfetto_json_parts.h"
 #include "io/export/perfetto_sections.h"
+#include "io/set/part_ids.h"
 
 #include <algorithm>
 #include <vector>
@@ -33,10 +33,9 @@ public:
     Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r,
            PerfettoFileState& file)
         : t_(t), out_(out), o_(o), r_(r), file_(file), ids_(t) {}
-    // One trace of several in the file (perfetto_ids.h).
+    // One trace of several in the file (io/set/part_ids.h).
     Writer(const Trace& t, JsonOut& out, const PerfettoExportOptions& o, PerfettoExportResult& r,
-           PerfettoFileState& file, PerfettoIdSpace& space, const std::string& label,
-           int32_t sortBase)
+           PerfettoFileState& file, PartIdSpace& space, const std::string& label, int32_t sortBase)
         : t_(t), out_(out), o_(o), r_(r), file_(file), ids_(t, space, label, sortBase),
           asyncSalt_(uint64_t(uint32_t(sortBase)) << 24) {}
 
@@ -124,7 +123,7 @@ private:
         }
     }
     // A process_name / thread_name event, with the id it replaces (`idKey`) and whether the name
-    // is made up (io/export/perfetto_ids.h).
+    // is made up (io/set/part_ids.h).
     void nameEvent(const char* what, int64_t pid, int64_t tid, std::string_view name,
                    const char* idKey, std::optional<int64_t> original, bool unnamed) {
         metaHead(what, pid, tid, tid != 0);
@@ -394,7 +393,7 @@ private:
     const PerfettoExportOptions& o_;
     PerfettoExportResult& r_;
     PerfettoFileState& file_;
-    PerfettoIds ids_;
+    PartIds ids_;
     uint64_t asyncSalt_ = 0; // a set's traces: async ids apart per trace
     TimeNs origin_ = 0;
     std::vector<size_t> base_; // first flat slice index of each track
@@ -411,9 +410,8 @@ bool writePerfettoTrace(const Trace& trace, JsonOut& out, const PerfettoExportOp
 }
 
 bool writePerfettoSetPart(const Trace& trace, JsonOut& out, const PerfettoExportOptions& options,
-                          PerfettoExportResult& result, PerfettoFileState& file,
-                          PerfettoIdSpace& space, const std::string& label, int32_t sortBase,
-                          TimeNs origin) {
+                          PerfettoExportResult& result, PerfettoFileState& file, PartIdSpace& space,
+                          const std::string& label, int32_t sortBase, TimeNs origin) {
     Writer w(trace, out, options, result, file, space, label, sortBase);
     return w.events(origin);
 }

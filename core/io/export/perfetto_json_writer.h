@@ -11,7 +11,7 @@
 
 namespace strata {
 
-struct PerfettoIdSpace;
+struct PartIdSpace;
 
 // What the traces written into one file share: the separator state, the progress and the flow
 // ids (unique in the file).
@@ -31,8 +31,7 @@ bool writePerfettoTrace(const Trace& trace, JsonOut& out, const PerfettoExportOp
 // One trace of a set: its events, its groups labelled `label` and sorted from `sortBase` in the
 // set's id space, `origin` (its own clock) written as time 0.
 bool writePerfettoSetPart(const Trace& trace, JsonOut& out, const PerfettoExportOptions& options,
-                          PerfettoExportResult& result, PerfettoFileState& file,
-                          PerfettoIdSpace& space, const std::string& label, int32_t sortBase,
-                          TimeNs origin);
+                          PerfettoExportResult& result, PerfettoFileState& file, PartIdSpace& space,
+                          const std::string& label, int32_t sortBase, TimeNs origin);
 
 } // namespace strata

@@ -29,7 +29,7 @@ bool inRange(const std::optional<TimeRange>& range, TimeNs start, TimeNs end) {
 }
 
 // Every sample that can be placed, by (pid, SM, start, longest first); the others counted.
-std::vector<Placed> placeSamples(const Trace& t, const PerfettoIds& ids,
+std::vector<Placed> placeSamples(const Trace& t, const PartIds& ids,
                                  const std::optional<TimeRange>& range, PerfettoExportResult& r) {
     std::vector<Placed> out;
     const auto& sets = t.sections();
@@ -109,7 +109,7 @@ std::vector<uint32_t> assignSlots(const Trace& t, const std::vector<Placed>& v) 
 
 class SectionWriter {
 public:
-    SectionWriter(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
+    SectionWriter(JsonOut& out, const Trace& t, PartIds& ids, TimeNs origin,
                   const SectionEventSink& sink)
         : out_(out), t_(t), ids_(ids), origin_(origin), sink_(sink) {}
 
@@ -185,7 +185,7 @@ private:
 
     JsonOut& out_;
     const Trace& t_;
-    PerfettoIds& ids_;
+    PartIds& ids_;
     TimeNs origin_;
     const SectionEventSink& sink_;
     std::map<std::tuple<int64_t, uint16_t, uint32_t>, int64_t> tids_;
@@ -199,7 +199,7 @@ size_t sectionSampleCount(const Trace& t) {
     return n;
 }
 
-bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
+bool writeSectionSlices(JsonOut& out, const Trace& t, PartIds& ids, TimeNs origin,
                         const std::optional<TimeRange>& range, const SectionEventSink& sink,
                         PerfettoExportResult& r) {
     if (t.sections().empty()) return true;

@@ -9,8 +9,8 @@
 // Sets that cannot be placed (no %globaltimer times, or no kernel slice of their launch in the
 // trace) are not written and are counted.
 #include "io/export/json_out.h"
-#include "io/export/perfetto_ids.h"
 #include "io/export/perfetto_json_export.h"
+#include "io/set/part_ids.h"
 #include "model/trace.h"
 
 #include <functional>
@@ -28,7 +28,7 @@ size_t sectionSampleCount(const Trace& t);
 
 // Writes the sections (thread metadata and X events); fills the result's section counts. False
 // when `tick` said stop.
-bool writeSectionSlices(JsonOut& out, const Trace& t, PerfettoIds& ids, TimeNs origin,
+bool writeSectionSlices(JsonOut& out, const Trace& t, PartIds& ids, TimeNs origin,
                         const std::optional<TimeRange>& range, const SectionEventSink& sink,
                         PerfettoExportResult& r);
 

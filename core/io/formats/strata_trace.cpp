@@ -1,5 +1,5 @@
 // Strata's own recordings (.strata: io/strata/strata_format.h), what the collector writes.
-#include "io/strata/strata_trace_reader.h"
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
 

@@ -238,7 +238,7 @@ void ChromeEventParser::Impl::metadataEvent(int64_t pid, int64_t tid) {
         }
         const StringId v = b.intern(a->s);
         // Strata's export: the id this one replaces, and a made-up name ("Thread 12") that
-        // is no name at all (io/export/perfetto_ids.h).
+        // is no name at all (io/set/part_ids.h).
         const ArgItem* unnamedArg = arg("strata_unnamed");
         const bool unnamed =
             unnamedArg && unnamedArg->type == ArgValue::Type::Bool && unnamedArg->b;

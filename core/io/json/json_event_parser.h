@@ -3,7 +3,7 @@
 // simdjson On-Demand. Single-threaded: one parser per load, on the thread that owns the builder.
 #include "io/json/json_event_splitter.h"
 #include "io/load_result.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <map>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "io/json/json_gpu_args.h"
 
-#include "model/cupti_names.h"
+#include "model/names/cupti_names.h"
 
 namespace strata {
 

@@ -5,7 +5,7 @@
 // topLevelKeepLimit) are named in the metadata "strata: top-level values not read".
 #include "io/json/json_event_splitter.h"
 #include "io/load_result.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <vector>
 

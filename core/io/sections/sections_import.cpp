@@ -2,7 +2,7 @@
 
 #include "io/sections/sections_file_format.h"
 #include "io/trace_reader.h"
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 #include "util/input_file.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // The tracks one half of the two-thread .strata load writes to (strata_half_loader.h), named as
 // its records name them (string ids as in the file, before the model's tracks exist): what the
 // half counted for each in pass 1, and where it writes next in pass 2. Internal to the reader.
-#include "model/trace_builder.h"
+#include "model/build/trace_builder.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """strata-cli gaps --json against an independent computation of where each gap's time went.
 
-For every gap strata-cli lists with a breakdown (issue 27, core/analysis/gap_breakdown.h):
+For every gap strata-cli lists with a breakdown (issue 27, core/analysis/gaps/gap_breakdown.h):
   1. its parts and its totals per kind each add up to the gap's length;
   2. the totals per kind equal this script's own sweep, from the raw trace: the op that ends the
      gap (the GPU op of that device, or stream, starting at the gap's end), its launch call (same

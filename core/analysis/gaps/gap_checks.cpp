@@ -1,0 +1,153 @@
+#include "analysis/gaps/gap_checks.h"
+
+#include "model/names/time_text.h"
+
+#include <algorithm>
+#include <map>
+
+namespace strata {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view part) {
+    return s.find(part) != std::string_view::npos;
+}
+
+bool isGraphLaunchName(std::string_view n) {
+    return n.substr(0, 15) == "cudaGraphLaunch" || n.substr(0, 13) == "cuGraphLaunch";
+}
+
+// GPU ops with this correlation id (the CPU call itself excluded).
+uint32_t gpuOpsOf(const Trace& t, int64_t correlation, int64_t* graphId) {
+    uint32_t n = 0;
+    for (SliceRef r : t.byCorrelation(correlation)) {
+        if (!isGpuBusyKind(t.kind(r))) continue;
+        ++n;
+        if (const GpuActivity* g = t.gpu(r); g && g->graphId >= 0) *graphId = g->graphId;
+    }
+    return n;
+}
+
+template <typename F> void forEachApiCall(const Trace& t, F&& f) {
+    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
+        const Track& tr = t.track(ti);
+        if (tr.kind == TrackKind::GpuStream) continue;
+        const SliceColumns& c = tr.slices;
+        for (SliceIndex i = 0; i < c.size(); ++i)
+            if (isLaunchApiKind(c.kind[i])) f(SliceRef{ti, i});
+    }
+}
+
+} // namespace
+
+bool isGpuWorkCallName(std::string_view n) {
+    if (contains(n, "HostFunc")) return false;
+    return contains(n, "LaunchKernel") || contains(n, "LaunchCooperativeKernel") ||
+           isGraphLaunchName(n) || (contains(n, "Memcpy") && contains(n, "Async")) ||
+           (contains(n, "Memset") && contains(n, "Async"));
+}
+
+std::vector<std::string> graphReplayWarnings(const Trace& trace) {
+    struct Replay {
+        SliceRef call;
+        uint32_t ops = 0;
+        int64_t graph = -1;
+    };
+    std::vector<Replay> replays;
+    forEachApiCall(trace, [&](SliceRef r) {
+        if (!isGraphLaunchName(trace.name(r))) return;
+        const SliceExtra* e = trace.extra(r);
+        Replay x;
+        x.call = r;
+        if (e && e->correlation >= 0) x.ops = gpuOpsOf(trace, e->correlation, &x.graph);
+        replays.push_back(x);
+    });
+    std::sort(replays.begin(), replays.end(), [&](const Replay& a, const Replay& b) {
+        return trace.start(a.call) < trace.start(b.call);
+    });
+    uint64_t empty = 0, fewer = 0;
+    TimeNs firstEmpty = -1;
+    std::map<int64_t, uint32_t> most; // graph id -> most ops seen in a replay so far
+    for (const Replay& r : replays) {
+        if (r.ops == 0) {
+            if (!empty++) firstEmpty = trace.start(r.call);
+            continue;
+        }
+        uint32_t& m = most[r.graph];
+        if (r.graph >= 0 && r.ops < m) ++fewer;
+        m = std::max(m, r.ops);
+    }
+    std::vector<std::string> out;
+    const TimeNs origin = trace.bounds().start;
+    if (empty)
+        out.push_back(std::to_string(empty) + " of " + std::to_string(replays.size()) +
+                      " CUDA graph launches have no GPU work in the trace (the first at " +
+                      formatPreciseDuration(firstEmpty - origin) +
+                      "): their kernels ran but were not recorded (graph kernel tracing off?), "
+                      "so their time counts as idle here");
+    if (fewer)
+        out.push_back(std::to_string(fewer) +
+                      " CUDA graph replay(s) have fewer kernels than an earlier replay of the same "
+                      "graph: kernels are missing from the trace, and their time counts as idle");
+    return out;
+}
+
+std::vector<std::string> captureWindowWarnings(const Trace& trace,
+                                               const std::vector<TraceStep>& steps) {
+    // Kernel launch calls whose kernel is missing (async copies and sets are left out: a
+    // zero-byte one puts no work on the GPU), and the last GPU op's end.
+    std::vector<TimeNs> missing;
+    TimeNs firstCall = INT64_MAX;
+    forEachApiCall(trace, [&](SliceRef r) {
+        const std::string_view n = trace.name(r);
+        if (!isGpuWorkCallName(n)) return;
+        firstCall = std::min(firstCall, trace.start(r));
+        const SliceExtra* e = trace.extra(r);
+        if (!e || e->correlation < 0 || isGraphLaunchName(n) || !contains(n, "Launch")) return;
+        int64_t graph = -1;
+        if (gpuOpsOf(trace, e->correlation, &graph) == 0) missing.push_back(trace.start(r));
+    });
+    TimeNs lastOpEnd = INT64_MIN;
+    uint64_t launchedBefore = 0; // GPU ops at the start whose launch call is not in the trace
+    for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
+        const Track& tr = trace.track(ti);
+        if (tr.kind != TrackKind::GpuStream) continue;
+        for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
+            if (!isGpuBusyKind(tr.slices.kind[i])) continue;
+            lastOpEnd = std::max(lastOpEnd, tr.slices.end(i));
+            if (tr.slices.start[i] < firstCall && !trace.launchOf({ti, i}).valid())
+                ++launchedBefore;
+        }
+    }
+    std::sort(missing.begin(), missing.end());
+    const auto atEnd = std::lower_bound(missing.begin(), missing.end(), lastOpEnd);
+    const size_t cut = size_t(missing.end() - atEnd), lost = missing.size() - cut;
+    std::vector<std::string> out;
+    const TimeNs origin = trace.bounds().start;
+    auto stepAt = [&](TimeNs t) -> std::string {
+        for (const TraceStep& s : steps)
+            if (t >= s.start && t < s.end) return s.name;
+        return {};
+    };
+    if (cut) {
+        const std::string step = stepAt(missing.back());
+        out.push_back("the capture ended inside " + (step.empty() ? std::string("the run") : step) +
+                      ": " + std::to_string(cut) + " kernel launch(es) after the last GPU op (" +
+                      formatPreciseDuration(lastOpEnd - origin) +
+                      ") have no kernel in the trace, so that step's idle time is not the GPU's");
+    }
+    if (launchedBefore) {
+        const std::string step = steps.empty() ? std::string() : steps.front().name;
+        out.push_back("the capture began inside a step" +
+                      (step.empty() ? "" : " (before " + step + ")") + ": " +
+                      std::to_string(launchedBefore) +
+                      " GPU op(s) before the first launch call were launched before it began");
+    }
+    if (lost)
+        out.push_back(std::to_string(lost) +
+                      " kernel launch(es) inside the capture have no kernel in the trace (records "
+                      "lost or dropped): the idle time around them is overstated");
+    return out;
+}
+
+} // namespace strata

@@ -1,0 +1,92 @@
+#include "analysis/gaps/gap_text.h"
+
+#include "model/names/time_text.h"
+
+namespace strata {
+
+namespace {
+
+std::string cut(std::string_view s, size_t maxName) {
+    if (maxName == 0 || s.size() <= maxName) return std::string(s);
+    size_t n = maxName;
+    while (n > 0 && (uint8_t(s[n]) & 0xC0) == 0x80) --n; // not inside a UTF-8 character
+    return std::string(s.substr(0, n)) + "…";
+}
+
+std::string nameOf(const Trace& t, StringId id, size_t maxName) {
+    return id == kNoName ? std::string() : cut(t.str(id), maxName);
+}
+
+} // namespace
+
+std::string gapPartText(const Trace& t, const GapPart& p, size_t maxName) {
+    const std::string name = nameOf(t, p.name, maxName);
+    const std::string in = p.context == kNoName ? "" : " in " + nameOf(t, p.context, maxName);
+    switch (p.kind) {
+    case GapPartKind::Blocked:
+        return "blocked in " + name + in;
+    case GapPartKind::Launch:
+        return name + in;
+    case GapPartKind::Cpu:
+        return name + in;
+    case GapPartKind::Untraced:
+        return p.name == kNoName ? "untraced, outside any traced slice"
+                                 : "untraced, under " + name + in;
+    case GapPartKind::Queued:
+        return "queued after the launch returned";
+    case GapPartKind::Other:
+        return std::to_string(p.gathered) + " more";
+    }
+    return name;
+}
+
+std::string gapReason(const Trace& t, const ExplainedGap& e, size_t maxName) {
+    const GapBreakdown& b = e.breakdown;
+    switch (e.cause) {
+    case GapCause::LaunchBound: {
+        std::string s;
+        if (e.inputPipeline)
+            s = "input pipeline: " + formatDuration(b.inputPipeline) + " under " +
+                nameOf(t, b.inputSpan, maxName) + "; ";
+        const GapPart* p = b.dominantCpu();
+        if (p) s += "CPU busy: " + gapPartText(t, *p, maxName) + " " + formatDuration(p->time);
+        return s;
+    }
+    case GapCause::LaunchOverhead: {
+        for (const GapPart& p : b.parts)
+            if (p.kind == GapPartKind::Launch)
+                return std::string(isModuleLoadingName(t.str(p.name))
+                                       ? "module loading on a kernel's first launch (warm-up): "
+                                       : "launch calls: ") +
+                       gapPartText(t, p, maxName) + " " + formatDuration(p.time) + " (" +
+                       formatDuration(b.of(GapPartKind::Launch)) + " in all)";
+        return "launch latency: queued " + formatDuration(b.of(GapPartKind::Queued));
+    }
+    case GapCause::Synchronization:
+        return "blocked in " +
+               (e.blockingCall.valid() ? cut(t.name(e.blockingCall), maxName) : std::string()) +
+               " " + formatDuration(b.of(GapPartKind::Blocked));
+    case GapCause::Dependency: {
+        std::string s;
+        if (e.waitedOn.valid())
+            s = "waited on " + cut(t.name(e.waitedOn), maxName) + " (ended " +
+                formatDuration(e.gap.end - (t.start(e.waitedOn) + t.duration(e.waitedOn))) +
+                " before the next op)";
+        else
+            s = "waited on the device, not visible in the trace (a dependency inside a graph, a "
+                "host callback, another process)";
+        if (e.waitCall.valid()) s += ", after " + cut(t.name(e.waitCall), maxName);
+        return s;
+    }
+    case GapCause::Unattributed:
+        return "no launch call in the trace for the op that ends it";
+    }
+    return {};
+}
+
+bool isModuleLoadingName(std::string_view n) {
+    return n.starts_with("cuLibraryLoad") || n.starts_with("cuModuleLoad") ||
+           n.starts_with("hipModuleLoad") || n.starts_with("cudaLibraryLoad");
+}
+
+} // namespace strata

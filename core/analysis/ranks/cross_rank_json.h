@@ -1,0 +1,24 @@
+#pragma once
+// The cross-rank report (analysis/cross_rank.h) as the JSON `strata-cli ranks --json` prints
+// (docs/ranks.md describes every key); times in microseconds on the aligned timeline, from its
+// origin:
+//   {"ranks": [{"rank", "file", "host", "offset_us" | null, "uncertainty_us" | null, "kernels",
+//               "busy_us", "idle_us", "collectives", "steps"}],
+//    "alignment": {"method", "requested", "step" | null, "reference_rank" | null, "reason",
+//                  "matched_collectives", "spread_us" | null, "median_spread_us" | null,
+//                  "tolerance_us", "origin_ns", "warnings"},
+//    "steps": [{"step", "straggler_rank" | null, "delay_us", "straggler_by", "median_dur_us",
+//               "collectives", "ranks": [{"rank", "start_us" | null, "dur_us", "busy_us",
+//               "idle_us", "idle_by_cause_us": {...}, "kernels", "caused_wait_us"}]}],
+//    "collectives": [{"name", "op", "group", "index", "step", "ranks", "ranks_arrival_us",
+//                     "ranks_end_us", "wait_us", "late_rank", "late_by_us", "max_wait_us"}],
+//    "warnings": [...]}
+#include "analysis/ranks/cross_rank.h"
+
+#include <nlohmann/json.hpp>
+
+namespace strata {
+
+nlohmann::json crossRankToJson(const CrossRankReport& report);
+
+} // namespace strata

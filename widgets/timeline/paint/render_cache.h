@@ -1,0 +1,57 @@
+#pragma once
+// What the timeline's painter keeps between frames for one trace: the tracks' level-of-detail
+// summaries (built ahead on a worker thread), slice colours, labels and their fitted (elided)
+// text, counter maxima and, while "all flows" is on, the flow index. reset() builds what does
+// not depend on the zoom when a trace is set, so a paint never scans the trace; the label and
+// colour caches fill as names are first drawn (no allocation per frame once warm).
+#include "model/trace.h"
+#include "section_lanes.h"
+#include "style/slice_palette.h"
+#include "timeline/lod/flow_index.h"
+#include "timeline/lod/lod_cache.h"
+
+#include <QFontMetrics>
+#include <QHash>
+#include <QStaticText>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace strata {
+
+class TimelineRenderCache {
+public:
+    void reset(std::shared_ptr<const Trace> trace, bool withFlows);
+    void buildFlows(); // when "all flows" is turned on
+    const FlowIndex& flows() const { return flows_; }
+    const SectionLanesCache& sections() const { return sections_; }
+
+    const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
+    void prebuildLods() { lods_.prebuildInBackground(); }
+    // The largest finite sample of a counter track (counter_scale.h), its row's full height.
+    double counterMax(TrackId id) const { return id < counterMax_.size() ? counterMax_[id] : 0; }
+    QRgb color(StringId name, SliceKind kind);
+
+    // Label of a string id (its short display name, Trace::displayName), cached.
+    const QString& label(StringId id);
+    // The label as prepared text fitting `width` px (elided, widths quantized to 12 px so
+    // panning reuses it), or null when not even an ellipsis fits. Cached across frames.
+    const QStaticText* fittedLabel(StringId id, int width, const QFontMetrics& fm);
+    size_t memoryBytes() const;
+
+private:
+    std::shared_ptr<const Trace> trace_;
+    LodCache lods_;
+    FlowIndex flows_;
+    SectionLanesCache sections_;
+    std::vector<double> counterMax_;
+    SliceColorCache colors_;
+    std::vector<QString> labels_;
+    std::vector<uint8_t> labelDone_;
+    std::vector<int> labelWidth_; // -1 until measured
+    std::vector<QStaticText> fullLabel_;
+    QHash<quint64, QStaticText> elided_;
+};
+
+} // namespace strata
