@@ -1,16 +1,19 @@
 #pragma once
 // What the main window tests share: the sample trace, its first GEMM kernel, loading and clicks.
 #include "analysis/slice_search.h"
-#include "find_bar.h"
-#include "main_window.h"
 #include "panels/details_panel.h"
 #include "panels/range_aggregation_model.h"
 #include "panels/range_panel.h"
 #include "panels/warnings_panel.h"
-#include "shortcut_help.h"
 #include "strata_resources.h"
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
+#include "window/find_bar.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/shortcut_help.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

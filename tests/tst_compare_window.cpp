@@ -117,7 +117,7 @@ private slots:
 void TstCompareWindow::sameTraceHasNoDifference() {
     MainWindow w(testOptions());
     QString error;
-    QVERIFY2(w.openComparisonSync(kSample, kSample, &error), qPrintable(error));
+    QVERIFY2(w.openSync(OpenRequest::comparison(kSample, kSample), &error), qPrintable(error));
     auto* panel = w.panel<ComparePanel>();
     QVERIFY(panel);
     for (auto tab : {ComparePanel::Kernels, ComparePanel::Ops, ComparePanel::Copies}) {
@@ -132,7 +132,7 @@ void TstCompareWindow::plantedChangesFound() {
     const Planted p = writePlanted(dir);
     MainWindow w(testOptions());
     QString error;
-    QVERIFY2(w.openComparisonSync(kSample, p.path, &error), qPrintable(error));
+    QVERIFY2(w.openSync(OpenRequest::comparison(kSample, p.path), &error), qPrintable(error));
     auto* panel = w.panel<ComparePanel>();
     const auto& kernels = panel->rows(ComparePanel::Kernels);
     const auto changedKernels = notSame(kernels);
@@ -185,7 +185,7 @@ void TstCompareWindow::plantedChangesFound() {
 
 void TstCompareWindow::stepsAlignTheTwo() {
     MainWindow w(testOptions());
-    QVERIFY(w.openComparisonSync(kSample, kSample));
+    QVERIFY(w.openSync(OpenRequest::comparison(kSample, kSample)));
     auto* panel = w.panel<ComparePanel>();
     TraceComparison* c = w.workspace()->comparison();
     QCOMPARE(c->candidateOffset(), TimeNs(0));
@@ -208,7 +208,7 @@ void TstCompareWindow::rowClickOverlaysDurations() {
     QTemporaryDir dir;
     const Planted p = writePlanted(dir);
     MainWindow w(testOptions());
-    QVERIFY(w.openComparisonSync(kSample, p.path));
+    QVERIFY(w.openSync(OpenRequest::comparison(kSample, p.path)));
     auto* panel = w.panel<ComparePanel>();
     panel->showRow(ComparePanel::Kernels, 0); // the GEMM
     QCustomPlot* h = panel->histograms();
@@ -228,7 +228,7 @@ void TstCompareWindow::rowClickOverlaysDurations() {
 // shifted so its range begins where the baseline's does, and the GEMM ran 12 times in each.
 void TstCompareWindow::twoRangesOfOneTrace() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     const TimeRange first{stepStart("ProfilerStep#10"), stepStart("ProfilerStep#12")};
     const TimeRange second{stepStart("ProfilerStep#12"), w.trace()->bounds().end};
     w.navigation()->setSelectedRange(first);

@@ -1,9 +1,12 @@
 // File > Export > Perfetto JSON from the window (offscreen): the actions follow the trace and the
 // selected range, the export runs off the GUI thread and writes a file that loads with the same
 // slices (the whole trace) or only those overlapping the range.
-#include "export_actions.h"
+#include "actions/export_actions.h"
 #include "io/trace_loader.h"
-#include "main_window.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QAction>
 #include <QTemporaryDir>
@@ -25,7 +28,8 @@ private slots:
         QVERIFY(whole && range);
         QVERIFY(!whole->isEnabled());
         QString error;
-        QVERIFY2(w.openFileSync(QStringLiteral(STRATA_SAMPLE_TRACE), &error), qPrintable(error));
+        QVERIFY2(w.openSync(OpenRequest::trace(QStringLiteral(STRATA_SAMPLE_TRACE)), &error),
+                 qPrintable(error));
         QVERIFY(whole->isEnabled());
         QVERIFY(!range->isEnabled());
 

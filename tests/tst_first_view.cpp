@@ -7,11 +7,14 @@
 // GPU 0's memory row with the peak an independent script (tests/data/timeline/memory_peak.py)
 // computes; a merged level-of-detail block says how many slices it stands for (counted here from
 // the track's columns). Skipped where the traces are absent.
-#include "find_bar.h"
-#include "main_window.h"
 #include "panels/warnings_panel.h"
 #include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
+#include "window/find_bar.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QAction>
 #include <QDir>
@@ -42,7 +45,7 @@ MainWindow::Options testOptions() {
 std::unique_ptr<MainWindow> open(const QString& path, QSize size = {1600, 900}) {
     auto w = std::make_unique<MainWindow>(testOptions());
     w->resize(size);
-    if (!w->openFileSync(path)) return nullptr;
+    if (!w->openSync(OpenRequest::trace(path))) return nullptr;
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get())) return nullptr;
     w->resize(size);
@@ -111,19 +114,20 @@ private slots:
         auto w = open(kQwen);
         QVERIFY(w);
         QVERIFY(!w->findChild<QDockWidget*>("warningsDock")->isHidden());
-        QVERIFY(w->warningsPanel()->warnings().front().contains("capture began inside a step"));
-        QCOMPARE(w->warningsPanel()->beliefCount(), 1);
+        QVERIFY(
+            w->panel<WarningsPanel>()->warnings().front().contains("capture began inside a step"));
+        QCOMPARE(w->panel<WarningsPanel>()->beliefCount(), 1);
         // The DLRM rank has only load warnings (flow events skipped): a count, the list closed
         // until the count is clicked.
         auto d = open(kTraces + "/param-dlrm__worker0_step_12.1694128201545.pt.trace.json");
         QVERIFY(d);
-        QCOMPARE(d->warningsPanel()->beliefCount(), 0);
+        QCOMPARE(d->panel<WarningsPanel>()->beliefCount(), 0);
         QDockWidget* list = d->findChild<QDockWidget*>("warningsDock");
         QVERIFY(list->isHidden());
-        const int n = d->warningsPanel()->count();
-        QCOMPARE(d->warningsButton()->text(),
+        const int n = d->panel<WarningsPanel>()->count();
+        QCOMPARE(d->status()->warningsButton()->text(),
                  n == 1 ? QStringLiteral("1 warning") : QStringLiteral("%1 warnings").arg(n));
-        QTest::mouseClick(d->warningsButton(), Qt::LeftButton);
+        QTest::mouseClick(d->status()->warningsButton(), Qt::LeftButton);
         QVERIFY(!list->isHidden());
     }
 
@@ -136,7 +140,7 @@ private slots:
         {
             MainWindow w(o);
             w.resize(1600, 900);
-            QVERIFY(w.openFileSync(kQwen));
+            QVERIFY(w.openSync(OpenRequest::trace(kQwen)));
             QDockWidget* calls = w.findChild<QDockWidget*>("callTreeDock");
             QVERIFY(calls->isHidden());
             calls->toggleViewAction()->trigger();
@@ -145,7 +149,7 @@ private slots:
         }
         MainWindow w(o);
         w.resize(1600, 900);
-        QVERIFY(w.openFileSync(kQwen));
+        QVERIFY(w.openSync(OpenRequest::trace(kQwen)));
         QVERIFY(!w.findChild<QDockWidget*>("callTreeDock")->isHidden());
         QVERIFY(w.findChild<QDockWidget*>("detailsDock")->isHidden()); // nothing selected
         QSettings().remove(QStringLiteral("window"));

@@ -3,11 +3,14 @@
 // the GPU-idle row and the stream's gap band are red over the 1 s gap and over at most a few
 // percent of the other columns (it was red from end to end); the gap's length label is drawn
 // where there is room and not over slices.
-#include "main_window.h"
 #include "model/names/time_text.h"
 #include "style/gap_style.h"
 #include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -123,7 +126,7 @@ private slots:
         MainWindow w(o);
         w.resize(1600, 900);
         QString error;
-        QVERIFY2(w.openFileSync(path, &error), qPrintable(error));
+        QVERIFY2(w.openSync(OpenRequest::trace(path), &error), qPrintable(error));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         TimelineView* v = w.timeline();
@@ -171,7 +174,7 @@ void TestGapDrawing::gapMenu() {
     o.restoreSettings = false;
     MainWindow w(o);
     w.resize(1600, 900);
-    QVERIFY(w.openFileSync(path));
+    QVERIFY(w.openSync(OpenRequest::trace(path)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     TimelineView* v = w.timeline();

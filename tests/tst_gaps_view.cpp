@@ -52,7 +52,7 @@ private slots:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         ws.analyses()->setGapThreshold(10);
         const auto t = causesTrace();
-        ws.replaceCurrent(t, "causes");
+        ws.showTrace(t, "causes");
         p.waitForJobs();
         GapsTableModel* m = p.model();
         QCOMPARE(m->rowCount(), 4);
@@ -112,7 +112,7 @@ private slots:
                                       p.findingsModel(), p.devicesModel()})
             testers.push_back(std::make_unique<QAbstractItemModelTester>(
                 m, QAbstractItemModelTester::FailureReportingMode::QtTest));
-        ws.replaceCurrent(strata::test::opStatsTrace(), "ops");
+        ws.showTrace(strata::test::opStatsTrace(), "ops");
         p.waitForJobs();
         QAbstractItemModel* k = p.kernelsModel();
         QCOMPARE(k->rowCount(), 2);
@@ -153,7 +153,7 @@ private slots:
         StatsPanel stats(&ws, &nav);
         TimelineView timeline(&ws, &nav);
         ws.analyses()->setGapThreshold(10);
-        ws.replaceCurrent(causesTrace(), "causes");
+        ws.showTrace(causesTrace(), "causes");
         auto settle = [&] {
             gaps.waitForJobs();
             stats.waitForJobs();
@@ -226,7 +226,7 @@ private slots:
         CallTreePanel p(&ws, &nav);
         QAbstractItemModelTester tester(p.model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        ws.replaceCurrent(f.build(), "tree");
+        ws.showTrace(f.build(), "tree");
         p.waitForJobs();
         QCOMPARE(p.model()->rowCount(), 1);
         const QModelIndex a = p.model()->index(0, 0);
@@ -276,7 +276,7 @@ private slots:
         Navigation nav(&ws);
         ClockNotice notice(&ws, &nav);
         ws.analyses()->setGapThreshold(10'000);
-        ws.replaceCurrent(f.build(), "offset");
+        ws.showTrace(f.build(), "offset");
         notice.waitForJobs();
         QVERIFY2(
             notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150.0 ms ahead: 5 launches "

@@ -3,11 +3,14 @@
 // sample; a deep CPU thread's single-slice levels fold into one with a "+39 levels" handle that
 // expands it, and the choice survives zooming and panning; counter values are labelled in their
 // unit.
-#include "main_window.h"
 #include "model/counter_units.h"
 #include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_tree_widget.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QtTest>
 
@@ -80,7 +83,7 @@ private slots:
         std::ofstream(path.toStdString()) << deepStackTrace();
         MainWindow w(testOptions());
         w.resize(1600, 900);
-        QVERIFY(w.openFileSync(path));
+        QVERIFY(w.openSync(OpenRequest::trace(path)));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         checkGpuStreamsInView(w);
@@ -124,7 +127,7 @@ private slots:
     void bundledSample() {
         MainWindow w(testOptions());
         w.resize(1600, 900);
-        QVERIFY(w.openFileSync(kSample));
+        QVERIFY(w.openSync(OpenRequest::trace(kSample)));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         checkGpuStreamsInView(w);

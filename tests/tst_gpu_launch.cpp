@@ -2,10 +2,13 @@
 // the real collector and the trace opens with its kernels and the run record. Skips, saying
 // why, where there is no GPU (the GPU machines lent so far have no Qt either: this runs where
 // both are present).
+#include "actions/profile_controller.h"
 #include "launch/launch_config.h"
-#include "main_window.h"
 #include "panels/trace_info_panel.h"
-#include "profile_controller.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QFile>
 #include <QStandardPaths>
@@ -65,9 +68,9 @@ private slots:
         for (const Track& t : w.trace()->tracks())
             if (t.kind == TrackKind::GpuStream) kernels += t.slices.size();
         QVERIFY2(kernels >= 1000, qPrintable(QString::number(kernels)));
-        QCOMPARE(w.traceInfoPanel()->value(QStringLiteral("Exit")),
+        QCOMPARE(w.panel<TraceInfoPanel>()->value(QStringLiteral("Exit")),
                  QStringLiteral("the program exited with code 0"));
-        QCOMPARE(w.traceInfoPanel()->notice(), QString());
+        QCOMPARE(w.panel<TraceInfoPanel>()->notice(), QString());
     }
 };
 

@@ -2,16 +2,20 @@
 // programs (tests/record_fake_target): launch configurations and their checks, the console
 // (content, order, a flood that must not freeze the window), Stop's escalation and its timing,
 // the errors, the round trip into the trace with Trace Info, and quitting while a program runs.
+#include "actions/profile_controller.h"
 #include "launch/launch_config.h"
 #include "launch/launch_dialog.h"
 #include "launch/run_controller.h"
-#include "main_window.h"
 #include "panels/console_panel.h"
 #include "panels/trace_info_panel.h"
-#include "profile_controller.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -377,7 +381,7 @@ private slots:
         QVERIFY(loaded.count() == 1 || loaded.wait(20000));
         QVERIFY(w.trace());
         QCOMPARE(w.trace()->sliceCount(), size_t(4));
-        TraceInfoPanel* info = w.traceInfoPanel();
+        TraceInfoPanel* info = w.panel<TraceInfoPanel>();
         QCOMPARE(info->value(QStringLiteral("Exit")),
                  QStringLiteral("the program exited with code 3"));
         QCOMPARE(info->value(QStringLiteral("Command")),
@@ -411,7 +415,8 @@ private slots:
         QVERIFY(w.trace()->run().has_value());
         QVERIFY2(w.errorText().contains(QStringLiteral("No GPU activity")),
                  qPrintable(w.errorText()));
-        QVERIFY(w.traceInfoPanel()->notice().contains(QStringLiteral("never initialised CUDA")));
+        QVERIFY(
+            w.panel<TraceInfoPanel>()->notice().contains(QStringLiteral("never initialised CUDA")));
         QCOMPARE(p->console()->linesReceived(), qint64(4)); // the output stays
     }
 
@@ -429,7 +434,7 @@ private slots:
         QVERIFY2(w.errorText().contains(
                      QStringLiteral("CUPTI could not be used: CUPTI is in use by Nsight Systems")),
                  qPrintable(w.errorText()));
-        QCOMPARE(w.traceInfoPanel()->value(QStringLiteral("cupti_error")),
+        QCOMPARE(w.panel<TraceInfoPanel>()->value(QStringLiteral("cupti_error")),
                  QStringLiteral("CUPTI is in use by Nsight Systems"));
     }
 

@@ -4,7 +4,7 @@
 // resources/make_sample_trace.py) by hand / with python3, not from the program.
 #include "launch/launch_dialog.h"
 #include "main_window_fixture.h"
-#include "sections_import_dialog.h"
+#include "open/sections_import_dialog.h"
 #include "style/theme.h"
 #include "timeline/tracks_area.h"
 #include <QAbstractButton>
@@ -56,20 +56,21 @@ void TestMainWindow::asyncLoad() {
     MainWindow w(testOptions());
     w.show();
     QSignalSpy spy(&w, &MainWindow::loadFinished);
-    w.openFile(kSample);
-    QVERIFY(w.isLoading() || !spy.isEmpty());
+    w.open(OpenRequest::trace(kSample));
+    QVERIFY(w.loader()->isLoading() || !spy.isEmpty());
     // The welcome page gives way to the load's progress as soon as it starts.
-    if (spy.isEmpty()) QCOMPARE(w.currentPage()->objectName(), QStringLiteral("loadingPage"));
+    if (spy.isEmpty())
+        QCOMPARE(w.pages()->currentWidget()->objectName(), QStringLiteral("loadingPage"));
     bool ok = false, cancelled = true;
     QVERIFY(waitLoad(w, spy, &ok, &cancelled));
     QVERIFY(ok);
     QVERIFY(!cancelled);
     QVERIFY(w.trace());
-    QVERIFY(!w.progressBar()->isVisible());
+    QVERIFY(!w.status()->progressBar()->isVisible());
     // 212 "X" events in the sample (python3: ph == "X").
     QCOMPARE(w.trace()->sliceCount(), size_t(212));
     // The sample nests cleanly (durations on the ns grid): no lanes, no warnings.
-    QCOMPARE(w.warningsPanel()->count(), 0);
+    QCOMPARE(w.panel<WarningsPanel>()->count(), 0);
     // 120 "s"/"f" events: 60 flows; the first timestamp 1730000000100 µs, the last end
     // 1730000002315.889 µs (python3 over the file): a span of 2215.889 µs.
     QVERIFY2(w.statusText().contains(QStringLiteral("212 slices, 60 flows")),
@@ -83,7 +84,7 @@ void TestMainWindow::asyncLoad() {
     QVERIFY2(w.statusText().contains(QStringLiteral("loaded in")), qPrintable(w.statusText()));
     QCOMPARE(w.windowTitle(), QStringLiteral("sample_trace.json \u2014 Strata"));
     QVERIFY(w.timeline()->isVisible());
-    QCOMPARE(w.currentPage(), static_cast<QWidget*>(w.timeline()));
+    QCOMPARE(w.pages()->currentWidget(), static_cast<QWidget*>(w.timeline()));
     QCOMPARE(w.recentFiles().value(0), QFileInfo(kSample).absoluteFilePath());
 }
 
@@ -91,23 +92,23 @@ void TestMainWindow::loadErrorKeepsWindowUsable() {
     MainWindow w(testOptions());
     w.show();
     QSignalSpy spy(&w, &MainWindow::loadFinished);
-    w.openFile(kData + QStringLiteral("/malformed.json"));
+    w.open(OpenRequest::trace(kData + QStringLiteral("/malformed.json")));
     bool ok = true, cancelled = true;
     QVERIFY(waitLoad(w, spy, &ok, &cancelled));
     QVERIFY(!ok);
     QVERIFY(!cancelled);
     QVERIFY(w.isVisible());
-    QVERIFY(w.errorBanner()->isVisible());
+    QVERIFY(w.banner()->isVisible());
     const QString e = w.errorText();
     QVERIFY2(e.contains(QStringLiteral("malformed.json")), qPrintable(e));
     QVERIFY2(e.contains(QStringLiteral("byte ")), qPrintable(e));  // the offset
     QVERIFY2(e.contains(QStringLiteral("line 2")), qPrintable(e)); // the broken top level: line 2
     QVERIFY(!w.trace());
     // Still usable: the next load works and clears the banner.
-    w.openFile(kSample);
+    w.open(OpenRequest::trace(kSample));
     QVERIFY(waitLoad(w, spy, &ok, &cancelled));
     QVERIFY(ok);
-    QVERIFY(!w.errorBanner()->isVisible());
+    QVERIFY(!w.banner()->isVisible());
     QVERIFY(w.trace());
 }
 
@@ -115,23 +116,23 @@ void TestMainWindow::cancelledLoad() {
     MainWindow w(testOptions());
     w.show();
     QSignalSpy spy(&w, &MainWindow::loadFinished);
-    w.openFile(kSample);
-    w.cancelLoad();
+    w.open(OpenRequest::trace(kSample));
+    w.loader()->cancel();
     bool ok = true, cancelled = false;
     QVERIFY(waitLoad(w, spy, &ok, &cancelled));
     QVERIFY(!ok);
     QVERIFY(cancelled);
     QVERIFY(!w.trace());
-    QVERIFY(!w.errorBanner()->isVisible()); // a cancel is not an error
-    QVERIFY(!w.progressBar()->isVisible());
-    QVERIFY(!w.isLoading());
+    QVERIFY(!w.banner()->isVisible()); // a cancel is not an error
+    QVERIFY(!w.status()->progressBar()->isVisible());
+    QVERIFY(!w.loader()->isLoading());
 }
 
 void TestMainWindow::truncatedFileWarnings() {
     // The first 40,000 bytes of the sample: the file ends inside an event.
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kData + QStringLiteral("/truncated_sample.json")));
-    const QStringList warnings = w.warningsPanel()->warnings();
+    QVERIFY(w.openSync(OpenRequest::trace(kData + QStringLiteral("/truncated_sample.json"))));
+    const QStringList warnings = w.panel<WarningsPanel>()->warnings();
     QVERIFY(!warnings.isEmpty());
     bool truncated = false;
     for (const QString& s : warnings) truncated |= s.contains(QStringLiteral("truncated"));
@@ -144,12 +145,12 @@ void TestMainWindow::truncatedFileWarnings() {
 
 void TestMainWindow::kernelDetails() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     const SliceRef k = firstNamed(*w.trace(), kGemm);
     QVERIFY(k.valid());
     w.timeline()->selectSlice(k);
-    w.details()->showSlice(k);
-    DetailsPanel* d = w.details();
+    w.panel<DetailsPanel>()->showSlice(k);
+    DetailsPanel* d = w.panel<DetailsPanel>();
     QCOMPARE(d->value(QStringLiteral("Name")), QString::fromLatin1(kGemm));
     QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("kernel"));
     // ts 1730000000184.503 - 1730000000100.0 = 84.503 us; dur 42.593 us.
@@ -180,11 +181,11 @@ void TestMainWindow::kernelDetails() {
 
 void TestMainWindow::cpuOpDetails() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     const SliceRef op = firstNamed(*w.trace(), "aten::mm");
     QVERIFY(op.valid());
-    w.details()->showSlice(op);
-    DetailsPanel* d = w.details();
+    w.panel<DetailsPanel>()->showSlice(op);
+    DetailsPanel* d = w.panel<DetailsPanel>();
     QCOMPARE(d->value(QStringLiteral("Category")), QStringLiteral("cpu_op"));
     // ts 1730000000168.579 - ...100.0 = 68.579 us; dur 20.893 us.
     QCOMPARE(d->value(QStringLiteral("Start")), QStringLiteral("68.579 \u00b5s"));
@@ -211,32 +212,34 @@ void TestMainWindow::cpuOpDetails() {
 void TestMainWindow::clickingLinkSelectsTarget() {
     MainWindow w(testOptions());
     w.resize(1400, 900);
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const SliceRef k = firstNamed(*w.trace(), kGemm);
     w.timeline()->selectSlice(k);
-    w.details()->showSlice(k);
+    w.panel<DetailsPanel>()->showSlice(k);
     QTreeWidgetItem* launchedBy = nullptr;
-    for (QTreeWidgetItem* item : w.details()->linkItems()) {
+    for (QTreeWidgetItem* item : w.panel<DetailsPanel>()->linkItems()) {
         if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
     }
     QVERIFY(launchedBy);
-    clickValueCell(w.details()->tree(), launchedBy);
+    clickValueCell(w.panel<DetailsPanel>()->tree(), launchedBy);
     const SliceRef sel = w.timeline()->selectedSlice();
     QVERIFY(sel.valid());
     QCOMPARE(w.trace()->name(sel), std::string_view("cudaLaunchKernel"));
     QCOMPARE(sel, w.trace()->launchOf(k));
     // The details now describe the launch: ts 178.774 - 100.0 = 78.774 us.
-    QCOMPARE(w.details()->value(QStringLiteral("Name")), QStringLiteral("cudaLaunchKernel"));
-    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("78.774 \u00b5s"));
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Name")),
+             QStringLiteral("cudaLaunchKernel"));
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Start")),
+             QStringLiteral("78.774 \u00b5s"));
     // ... and link back to the kernel it launched.
     QTreeWidgetItem* launched = nullptr;
-    for (QTreeWidgetItem* item : w.details()->linkItems()) {
+    for (QTreeWidgetItem* item : w.panel<DetailsPanel>()->linkItems()) {
         if (item->text(0) == QStringLiteral("Launched")) launched = item;
     }
     QVERIFY(launched);
-    clickValueCell(w.details()->tree(), launched);
+    clickValueCell(w.panel<DetailsPanel>()->tree(), launched);
     QCOMPARE(w.timeline()->selectedSlice(), k);
     // The keyboard is the timeline's again, and the jump brought the target's row into view.
     QTRY_VERIFY(w.timeline()->hasFocus() ||
@@ -253,7 +256,7 @@ void TestMainWindow::jumpScrollsToTheTargetRow() {
     // "Launched by" from the kernel scrolls to it.
     MainWindow w(testOptions());
     w.resize(1200, 420);
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     auto* gaps = w.findChild<QDockWidget*>(QStringLiteral("gapsDock"));
@@ -263,7 +266,7 @@ void TestMainWindow::jumpScrollsToTheTargetRow() {
     const SliceRef launch = w.trace()->launchOf(k);
     QVERIFY(launch.valid());
     w.timeline()->selectSlice(k);
-    w.details()->showSlice(k);
+    w.panel<DetailsPanel>()->showSlice(k);
     // Scroll the launching thread out of view (the GPU rows come first).
     w.timeline()->setVerticalScroll(0);
     QTest::qWait(20);
@@ -271,10 +274,10 @@ void TestMainWindow::jumpScrollsToTheTargetRow() {
     QVERIFY2(before.isNull() || !w.timeline()->tracksArea()->rect().contains(before.center()),
              qPrintable(QStringLiteral("already in view at y %1").arg(before.center().y())));
     QTreeWidgetItem* launchedBy = nullptr;
-    for (QTreeWidgetItem* item : w.details()->linkItems())
+    for (QTreeWidgetItem* item : w.panel<DetailsPanel>()->linkItems())
         if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
     QVERIFY(launchedBy);
-    clickValueCell(w.details()->tree(), launchedBy);
+    clickValueCell(w.panel<DetailsPanel>()->tree(), launchedBy);
     QCOMPARE(w.timeline()->selectedSlice(), launch);
     const QRect target = w.timeline()->sliceRect(launch);
     QVERIFY2(!target.isNull() && w.timeline()->tracksArea()->rect().contains(target.center()),
@@ -299,23 +302,26 @@ void TestMainWindow::detailsKeepEveryDigit() {
     f.close();
     MainWindow w(testOptions());
     w.resize(900, 700); // a narrow Details dock
-    QVERIFY(w.openFileSync(path));
+    QVERIFY(w.openSync(OpenRequest::trace(path)));
     w.show();
     const SliceRef k = firstNamed(*w.trace(), "k");
-    w.details()->showSlice(k);
+    w.panel<DetailsPanel>()->showSlice(k);
     QTreeWidgetItem* launchedBy = nullptr;
-    for (QTreeWidgetItem* item : w.details()->linkItems())
+    for (QTreeWidgetItem* item : w.panel<DetailsPanel>()->linkItems())
         if (item->text(0) == QStringLiteral("Launched by")) launchedBy = item;
     QVERIFY(launchedBy);
     // The time first and whole (names elide, numbers never).
     QVERIFY2(launchedBy->text(1).startsWith(
                  QStringLiteral("1.234\u2009567\u2009891 s \u00b7 cudaLaunchKernel")),
              qPrintable(launchedBy->text(1)));
-    QCOMPARE(w.details()->tree()->textElideMode(), Qt::ElideRight);
-    QCOMPARE(w.details()->value(QStringLiteral("Start")), QStringLiteral("1.234\u200958 s"));
-    QCOMPARE(w.details()->value(QStringLiteral("Grid")), QStringLiteral("\u2014 (not recorded)"));
-    QCOMPARE(w.details()->value(QStringLiteral("Block")), QStringLiteral("\u2014 (not recorded)"));
-    QCOMPARE(w.details()->value(QStringLiteral("Threads")),
+    QCOMPARE(w.panel<DetailsPanel>()->tree()->textElideMode(), Qt::ElideRight);
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Start")),
+             QStringLiteral("1.234\u200958 s"));
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Grid")),
+             QStringLiteral("\u2014 (not recorded)"));
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Block")),
+             QStringLiteral("\u2014 (not recorded)"));
+    QCOMPARE(w.panel<DetailsPanel>()->value(QStringLiteral("Threads")),
              QStringLiteral("\u2014 (not recorded)"));
 }
 
@@ -330,7 +336,7 @@ void TestMainWindow::recentFilesPersist() {
     QVERIFY(QFile::copy(kSample, copy));
     {
         MainWindow w;
-        QVERIFY(w.openFileSync(copy));
+        QVERIFY(w.openSync(OpenRequest::trace(copy)));
         w.close();
     }
     MainWindow w2;
@@ -380,7 +386,7 @@ void TestMainWindow::darkTheme() {
     w.resize(1000, 700);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     for (const char* name : {"actionTheme_system", "actionTheme_light", "actionTheme_dark"})
         QVERIFY2(w.action(QString::fromLatin1(name)), name);
     QWidget* tracks = w.timeline()->findChild<TracksArea*>();
@@ -441,16 +447,16 @@ void TestMainWindow::everyControlHasATooltip() {
     MainWindow w(testOptions());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     QCOMPARE(missingTooltips(&w), QStringList());
-    QVERIFY(w.openComparisonSync(kSample, kSample));
+    QVERIFY(w.openSync(OpenRequest::comparison(kSample, kSample)));
     QCOMPARE(missingTooltips(&w), QStringList());
     const QDir dlrm(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
     QStringList ranks;
     for (const QString& f : dlrm.entryList({"worker*.json"}, QDir::Files, QDir::Name))
         ranks << dlrm.filePath(f);
     if (ranks.size() == 8) {
-        QVERIFY(w.openFilesSync(ranks));
+        QVERIFY(w.openSync(OpenRequest::paths(ranks)));
         QCOMPARE(missingTooltips(&w), QStringList());
     }
     LaunchDialog dialog(&w);

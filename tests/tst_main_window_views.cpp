@@ -36,7 +36,7 @@ void TestMainWindowViews::findZoomsToASubPixelMatch() {
  "args": {"device": 0, "stream": 7}}]})");
     f.close();
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(path));
+    QVERIFY(w.openSync(OpenRequest::trace(path)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.timeline()->zoomToAll();
@@ -53,7 +53,7 @@ void TestMainWindowViews::rulerLastLabelNotClipped() {
     // At many widths, no label text touches the ruler's right edge (the last label used to run
     // off it): the rightmost columns above the tick marks hold no text pixel.
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     auto* ruler = w.timeline()->findChild<TimelineRuler*>();
@@ -75,7 +75,7 @@ void TestMainWindowViews::rulerLastLabelNotClipped() {
 void TestMainWindowViews::rightClickMenus() {
     MainWindow w(testOptions());
     w.resize(1400, 900);
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     TimelineView* v = w.timeline();
@@ -130,7 +130,7 @@ void TestMainWindowViews::selectionOutlineLeavesTheLabelWhole() {
     // label's underscores sit) has the outline's colour, the pixel just left of it has.
     MainWindow w(testOptions());
     w.resize(1400, 900);
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const SliceRef k = firstNamed(*w.trace(), kGemm);
@@ -148,11 +148,11 @@ void TestMainWindowViews::selectionOutlineLeavesTheLabelWhole() {
                      qPrintable(QStringLiteral("(%1, %2)").arg(x).arg(y)));
     QCOMPARE(img.pixel(std::max(0, r.left() - 1), r.center().y()), kOutline);
     // The Details title holds the whole name in its tooltip and copies it.
-    w.details()->showSlice(k);
-    auto* title = w.details()->findChild<QLabel*>(QStringLiteral("detailsTitle"));
+    w.panel<DetailsPanel>()->showSlice(k);
+    auto* title = w.panel<DetailsPanel>()->findChild<QLabel*>(QStringLiteral("detailsTitle"));
     QVERIFY(title);
     QCOMPARE(title->toolTip(), QString::fromLatin1(kGemm));
-    auto* copy = w.details()->findChild<QAction*>(QStringLiteral("copySliceName"));
+    auto* copy = w.panel<DetailsPanel>()->findChild<QAction*>(QStringLiteral("copySliceName"));
     QVERIFY(copy);
     copy->trigger();
     QCOMPARE(QGuiApplication::clipboard()->text(), QString::fromLatin1(kGemm));
@@ -160,7 +160,7 @@ void TestMainWindowViews::selectionOutlineLeavesTheLabelWhole() {
 
 void TestMainWindowViews::findBar() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.activateWindow();
@@ -214,19 +214,19 @@ void TestMainWindowViews::findBar() {
 
 void TestMainWindowViews::rangeTable() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     const TimeNs t0 = w.trace()->bounds().start;
     // Exactly the first GEMM kernel's interval: [84.503 us, 84.503 + 42.593 us).
     QSignalSpy spy(w.timeline(), &TimelineView::rangeSelected);
     // Every item model is checked against Qt's model rules while it changes.
-    QAbstractItemModelTester modelTester(w.rangePanel()->model(),
+    QAbstractItemModelTester modelTester(w.panel<RangePanel>()->model(),
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester proxyTester(w.rangePanel()->proxy(),
+    QAbstractItemModelTester proxyTester(w.panel<RangePanel>()->proxy(),
                                          QAbstractItemModelTester::FailureReportingMode::QtTest);
     w.timeline()->setSelectedRange(TimeRange{t0 + 84'503, t0 + 84'503 + 42'593});
     QCOMPARE(spy.count(), 1);
-    w.rangePanel()->waitForJobs();
-    const RangeAggregationModel* m = w.rangePanel()->model();
+    w.panel<RangePanel>()->waitForJobs();
+    const RangeAggregationModel* m = w.panel<RangePanel>()->model();
     int gemmRow = -1;
     for (int r = 0; r < m->rowCount(); ++r) {
         if (m->index(r, RangeAggregationModel::Name).data().toString() ==
@@ -247,18 +247,19 @@ void TestMainWindowViews::rangeTable() {
              QStringLiteral("42.59 \u00b5s"));
     QCOMPARE(m->index(gemmRow, RangeAggregationModel::Total).data(Qt::ToolTipRole).toString(),
              QStringLiteral("42.593 \u00b5s"));
-    QVERIFY2(w.rangePanel()->summaryText().contains(QStringLiteral("duration 42.593 \u00b5s")),
-             qPrintable(w.rangePanel()->summaryText()));
+    QVERIFY2(
+        w.panel<RangePanel>()->summaryText().contains(QStringLiteral("duration 42.593 \u00b5s")),
+        qPrintable(w.panel<RangePanel>()->summaryText()));
     // Clearing the range empties the table.
     w.timeline()->setSelectedRange(std::nullopt);
-    w.rangePanel()->waitForJobs();
+    w.panel<RangePanel>()->waitForJobs();
     QCOMPARE(m->rowCount(), 0);
 }
 
 void TestMainWindowViews::dragOnRulerFillsRangeTable() {
     MainWindow w(testOptions());
     w.resize(1400, 900);
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QWidget* ruler = nullptr;
@@ -272,9 +273,9 @@ void TestMainWindowViews::dragOnRulerFillsRangeTable() {
     QTest::mouseRelease(ruler, Qt::LeftButton, {}, QPoint(ruler->width() / 2, y));
     const std::optional<TimeRange> r = w.timeline()->selectedRange();
     QVERIFY(r.has_value());
-    w.rangePanel()->waitForJobs();
-    QCOMPARE(w.rangePanel()->model()->range(), r);
-    QVERIFY(w.rangePanel()->model()->rowCount() > 0);
+    w.panel<RangePanel>()->waitForJobs();
+    QCOMPARE(w.panel<RangePanel>()->model()->range(), r);
+    QVERIFY(w.panel<RangePanel>()->model()->rowCount() > 0);
     // The slice count agrees with a direct scan of the tracks.
     size_t n = 0;
     for (const Track& t : w.trace()->tracks()) {
@@ -284,7 +285,7 @@ void TestMainWindowViews::dragOnRulerFillsRangeTable() {
                                       : (s >= r->start && s < r->end));
         }
     }
-    QCOMPARE(w.rangePanel()->model()->aggregation().sliceCount, n);
+    QCOMPARE(w.panel<RangePanel>()->model()->aggregation().sliceCount, n);
 }
 
 void TestMainWindowViews::shortcutHelp() {
@@ -320,7 +321,7 @@ void TestMainWindowViews::shortcutHelp() {
 
 void TestMainWindowViews::gapThresholdAndFlows() {
     MainWindow w(testOptions());
-    QVERIFY(w.openFileSync(kSample));
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
     QCOMPARE(w.gapThresholdBox()->value(), 10); // default 10 us
     w.gapThresholdBox()->setValue(25);
     QCOMPARE(w.timeline()->gapThresholdNs(), TimeNs(25'000));

@@ -61,7 +61,7 @@ private slots:
         Workspace ws;
         Navigation nav(&ws);
         StatsPanel p(&ws, &nav);
-        ws.replaceCurrent(trace_, "qwen");
+        ws.showTrace(trace_, "qwen");
         p.waitForJobs();
         QAbstractItemModel* m = p.kernelsModel();
         QVERIFY(m->rowCount() > 20);
@@ -124,7 +124,7 @@ private slots:
         p.resize(520, 300); // narrow: the name column gives way, never a number
         p.show();
         QVERIFY(QTest::qWaitForWindowExposed(&p));
-        ws.replaceCurrent(trace_, "qwen");
+        ws.showTrace(trace_, "qwen");
         const TimeRange b = trace_->bounds();
         nav.setSelectedRange(TimeRange{b.start, b.end});
         p.waitForJobs();
@@ -148,7 +148,7 @@ private slots:
         Workspace ws;
         Navigation nav(&ws);
         CallTreePanel p(&ws, &nav);
-        ws.replaceCurrent(trace_, "qwen");
+        ws.showTrace(trace_, "qwen");
         p.waitForJobs();
         CallTreeModel* m = p.model();
         QVERIFY(m->rowCount() > 0);

@@ -60,7 +60,7 @@ void TstRanksDigests::digestsOpenAsReport() {
     w.resize(1400, 900);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(w.openFilesSync(digests));
+    QVERIFY(w.openSync(OpenRequest::paths(digests)));
     const RankSet* ranks = w.workspace()->ranks();
     QVERIFY(ranks->fromDigests());
     QCOMPARE(ranks->ranks().size(), size_t(8));

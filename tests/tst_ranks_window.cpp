@@ -106,7 +106,7 @@ void TstRanksWindow::eightRanksInOneWindow() {
     REQUIRE_DLRM(files);
     MainWindow w(testOptions());
     QString error;
-    QVERIFY2(w.openFilesSync(files, &error), qPrintable(error));
+    QVERIFY2(w.openSync(OpenRequest::paths(files), &error), qPrintable(error));
     auto* panel = w.panel<RanksPanel>();
     QVERIFY(panel);
     QCOMPARE(panel->rankRows().size(), size_t(8));
@@ -164,7 +164,7 @@ void TstRanksWindow::eightRanksInOneWindow() {
 void TstRanksWindow::offsetByHand() {
     REQUIRE_DLRM(files);
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(files));
+    QVERIFY(w.openSync(OpenRequest::paths(files)));
     RankSet* ranks = w.workspace()->ranks();
     const std::vector<std::optional<TimeNs>> computed = ranks->report().alignment.offsets;
     const TimeNs before = *computed[3];
@@ -194,7 +194,7 @@ void TstRanksWindow::offsetByHand() {
 void TstRanksWindow::removeAndCollapse() {
     REQUIRE_DLRM(files);
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(files));
+    QVERIFY(w.openSync(OpenRequest::paths(files)));
     RankSet* ranks = w.workspace()->ranks();
     ranks->requestCollapse(2, true);
     int collapsed = 0;
@@ -238,7 +238,7 @@ void TstRanksWindow::removeAndCollapse() {
 void TstRanksWindow::collectiveClickZooms() {
     REQUIRE_DLRM(files);
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(files));
+    QVERIFY(w.openSync(OpenRequest::paths(files)));
     auto* panel = w.panel<RanksPanel>();
     const RankSet* ranks = w.workspace()->ranks();
     QVERIFY(!panel->collectiveRows().empty());
@@ -265,7 +265,7 @@ void TstRanksWindow::plantedStraggler() {
         writeShifted(files[r].toStdString(), planted.back().toStdString(), 0, at);
     }
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(planted));
+    QVERIFY(w.openSync(OpenRequest::paths(planted)));
     const auto& steps = w.panel<RanksPanel>()->stepRows();
     QCOMPARE(steps.size(), size_t(1));
     QCOMPARE(steps[0].straggler, QStringLiteral("rank 2"));
@@ -291,7 +291,7 @@ void TstRanksWindow::noCommonCollectivesRefused() {
         writeJson(j, set.back().toStdString());
     }
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(set));
+    QVERIFY(w.openSync(OpenRequest::paths(set)));
     const RankSet* ranks = w.workspace()->ranks();
     QVERIFY(!ranks->report().alignment.aligned());
     QVERIFY(!ranks->report().alignment.offsets[1].has_value());
@@ -305,10 +305,10 @@ void TstRanksWindow::noCommonCollectivesRefused() {
 void TstRanksWindow::folderOpensAsRanks() {
     REQUIRE_DLRM(files);
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync({QFileInfo(files.front()).absolutePath()}));
+    QVERIFY(w.openSync(OpenRequest::paths({QFileInfo(files.front()).absolutePath()})));
     QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
     // One file alone is one trace again: the set is closed.
-    QVERIFY(w.openFileSync(files.front()));
+    QVERIFY(w.openSync(OpenRequest::trace(files.front())));
     QVERIFY(w.workspace()->ranks()->isEmpty());
     QVERIFY(w.panel<RanksPanel>()->rankRows().empty());
 }
@@ -330,7 +330,7 @@ void TstRanksWindow::dropOfSeveralFilesOpensRanks() {
     QApplication::sendEvent(&w, &drop);
     QVERIFY2(merged.wait(60000), qPrintable(QStringLiteral("ranks %1, loading %2, error: %3")
                                                 .arg(w.workspace()->ranks()->ranks().size())
-                                                .arg(w.isLoading())
+                                                .arg(w.loader()->isLoading())
                                                 .arg(w.errorText())));
     QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
     QCOMPARE(w.panel<RanksPanel>()->rankRows().size(), size_t(8));
@@ -349,7 +349,7 @@ void TstRanksWindow::filesReadAgain() {
         QVERIFY(QFile::copy(f, copies.back()));
     }
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(copies));
+    QVERIFY(w.openSync(OpenRequest::paths(copies)));
     RankSet* ranks = w.workspace()->ranks();
     for (const SetRank& r : ranks->ranks()) QVERIFY(!r.trace);
     QSignalSpy changed(ranks, &RankSet::changed);
@@ -366,9 +366,9 @@ void TstRanksWindow::filesReadAgain() {
     const size_t tracks = w.trace()->tracks().size();
     ranks->removeRank(7);
     ranks->waitForMerge();
-    QVERIFY(w.errorBanner()->isVisibleTo(&w));
+    QVERIFY(w.banner()->isVisibleTo(&w));
     bool named = false;
-    for (const QLabel* l : w.errorBanner()->findChildren<QLabel*>())
+    for (const QLabel* l : w.banner()->findChildren<QLabel*>())
         named |= l->text().contains(QFileInfo(copies[5]).fileName());
     QVERIFY(named);
     QCOMPARE(w.trace()->tracks().size(), tracks);
@@ -398,11 +398,11 @@ void TstRanksWindow::addedRanksNumberedPast() {
     const QStringList first{write("alpha", unnamed), write("beta", unnamed)};
     const QStringList later{write("gamma", unnamed), write("delta", unnamed)};
     MainWindow w(testOptions());
-    QVERIFY(w.openFilesSync(first));
+    QVERIFY(w.openSync(OpenRequest::paths(first)));
     RankSet* ranks = w.workspace()->ranks();
     QCOMPARE(ranks->ranks().size(), size_t(2));
     QSignalSpy merged(ranks, &RankSet::merged);
-    w.openFiles(later, true);
+    w.open(OpenRequest::ranks(later, true));
     QVERIFY(merged.wait(30000));
     QStringList labels;
     for (size_t i = 0; i < ranks->ranks().size(); ++i) labels << ranks->label(i);
@@ -411,7 +411,7 @@ void TstRanksWindow::addedRanksNumberedPast() {
 
     const QStringList same{write("one", text), write("two", text)};
     MainWindow w2(testOptions());
-    QVERIFY(w2.openFilesSync(same));
+    QVERIFY(w2.openSync(OpenRequest::paths(same)));
     labels.clear();
     for (size_t i = 0; i < 2; ++i) labels << w2.workspace()->ranks()->label(i);
     labels.sort();

@@ -2,11 +2,14 @@
 // hand-made times[section][iteration] array equal strata-cli sections --json and numbers worked out
 // by hand; its box plot and iteration chart are over the iterations; the views that need blocks
 // and %globaltimer times are not offered and say why.
-#include "main_window.h"
 #include "npy_fixture.h"
 #include "sections/section_stats_model.h"
 #include "sections/section_view_data.h"
 #include "sections/sections_panel.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <qcustomplot.h>
 
@@ -73,8 +76,8 @@ private slots:
             lo.sectionNames = {"load", "compute"};
             lo.clockHz = hz;
             QString error;
-            QVERIFY2(w.importSectionsFile(file, &error, lo), qPrintable(error));
-            SectionsPanel* p = w.sectionsPanel();
+            QVERIFY2(w.openSync(OpenRequest::trace(file, lo), &error), qPrintable(error));
+            SectionsPanel* p = w.panel<SectionsPanel>();
             p->waitForJobs();
             QAbstractItemModel* m = p->statsModel();
             QCOMPARE(m->rowCount(), 2);

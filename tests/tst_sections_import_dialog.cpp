@@ -1,7 +1,7 @@
 // File > Import Timer Sections… asks for the section names and the clock rate (both optional),
 // remembers them per file, refuses a clock rate that is not a positive number, and hands them to
 // the readers as LoadOptions (issue 28).
-#include "sections_import_dialog.h"
+#include "open/sections_import_dialog.h"
 
 #include <QDialogButtonBox>
 #include <QLineEdit>

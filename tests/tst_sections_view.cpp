@@ -8,10 +8,9 @@
 #include "analysis/trace_info.h"
 #include "charts/chart_export.h"
 #include "io/strata/strata_trace_writer.h"
-#include "main_window.h"
 #include "model/build/trace_builder.h"
+#include "modes/screenshot.h"
 #include "npy_fixture.h"
-#include "screenshot.h"
 #include "sections/section_charts.h"
 #include "sections/section_stats_model.h"
 #include "sections/sections_panel.h"
@@ -19,6 +18,10 @@
 #include "timeline/layout/track_layout.h"
 #include "timeline/paint/section_lanes.h"
 #include "timeline/timeline_view.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 #include "workspace/workspace.h"
 
 #include <qcustomplot.h>
@@ -92,8 +95,8 @@ private slots:
         o.restoreSettings = false;
         MainWindow w(o);
         QString error;
-        QVERIFY2(w.openFileSync(path_, &error), qPrintable(error));
-        SectionsPanel* p = w.sectionsPanel();
+        QVERIFY2(w.openSync(OpenRequest::trace(path_), &error), qPrintable(error));
+        SectionsPanel* p = w.panel<SectionsPanel>();
         QAbstractItemModelTester statsTester(
             p->statsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester slowTester(p->slowestModel(),
@@ -155,9 +158,9 @@ private slots:
         o.restoreSettings = false;
         MainWindow w(o);
         QString error;
-        QVERIFY(w.openFileSync(path_, &error));
-        w.sectionsPanel()->waitForJobs();
-        const SectionViewData* v = w.sectionsPanel()->view();
+        QVERIFY(w.openSync(OpenRequest::trace(path_), &error));
+        w.panel<SectionsPanel>()->waitForJobs();
+        const SectionViewData* v = w.panel<SectionsPanel>()->view();
         QVERIFY(v);
         // SM 0 needs two slots (blocks 0 and 1 overlap), SM 1 one.
         QCOMPARE(v->lanes.rows.size(), size_t(3));
@@ -189,7 +192,7 @@ private slots:
         o.restoreSettings = false;
         MainWindow w(o);
         QString error;
-        QVERIFY(w.openFileSync(path_, &error));
+        QVERIFY(w.openSync(OpenRequest::trace(path_), &error));
         const TrackLayout& layout = w.timeline()->layout();
         int sectionsRow = -1;
         for (size_t i = 0; i < layout.rows().size(); ++i)
@@ -219,7 +222,7 @@ private slots:
         QCOMPARE(w.trace()->start(kernel), TimeNs(5000));
         QCOMPARE(sectionTimeShift(*w.trace(), w.trace()->sections()[0]), TimeNs(5000));
         w.timeline()->selectSlice(kernel);
-        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+        QCOMPARE(w.panel<SectionsPanel>()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
     }
 
     void manySectionsDrawInTime_data() {
@@ -256,8 +259,8 @@ private slots:
         MainWindow w(o);
         w.resize(1400, 900);
         QString error;
-        QVERIFY2(w.openFileSync(file, &error), qPrintable(error));
-        SectionsPanel* p = w.sectionsPanel();
+        QVERIFY2(w.openSync(OpenRequest::trace(file), &error), qPrintable(error));
+        SectionsPanel* p = w.panel<SectionsPanel>();
         p->waitForJobs();
         const SectionViewData* v = p->view();
         QVERIFY(v);
@@ -315,8 +318,8 @@ private slots:
         o.restoreSettings = false;
         MainWindow w(o);
         QString error;
-        QVERIFY2(w.openFileSync(file, &error), qPrintable(error));
-        SectionsPanel* p = w.sectionsPanel();
+        QVERIFY2(w.openSync(OpenRequest::trace(file), &error), qPrintable(error));
+        SectionsPanel* p = w.panel<SectionsPanel>();
         p->waitForJobs();
         const SectionViewData* v = p->view();
         QVERIFY(v);
@@ -392,22 +395,22 @@ private slots:
         f.write("a,b\n1,2\n3\n");
         f.close();
         QString error;
-        QVERIFY(!w.openFileSync(bad, &error));
+        QVERIFY(!w.openSync(OpenRequest::trace(bad), &error));
         QVERIFY2(error.contains("ragged.csv: line 3 has 1 values"), qPrintable(error));
-        QCOMPARE(w.sectionsPanel()->choiceCount(), 0);
+        QCOMPARE(w.panel<SectionsPanel>()->choiceCount(), 0);
         // A good one beside no trace: its choice shows.
         const QString good = dir_.filePath("ok.csv");
         QFile g(good);
         QVERIFY(g.open(QIODevice::WriteOnly));
         g.write("load,store\n10,20\n30,40\n");
         g.close();
-        QVERIFY(w.openFileSync(good, &error));
-        QCOMPARE(w.sectionsPanel()->choiceCount(), 1);
-        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("ok.csv (imported)"));
-        w.sectionsPanel()->waitForJobs();
+        QVERIFY(w.openSync(OpenRequest::trace(good), &error));
+        QCOMPARE(w.panel<SectionsPanel>()->choiceCount(), 1);
+        QCOMPARE(w.panel<SectionsPanel>()->choiceLabel(0), QString("ok.csv (imported)"));
+        w.panel<SectionsPanel>()->waitForJobs();
         // An array's figures are over its iterations: load 10 and 30, mean 20 (it used to be
         // the one block's total, 40, for mean, median, p95 and max alike).
-        QCOMPARE(cell(w.sectionsPanel()->statsModel(), 0, SectionStatsModel::Mean),
+        QCOMPARE(cell(w.panel<SectionsPanel>()->statsModel(), 0, SectionStatsModel::Mean),
                  QString("20 cycles"));
     }
 
@@ -418,7 +421,7 @@ private slots:
         MainWindow::Options o;
         o.restoreSettings = false;
         MainWindow w(o);
-        QVERIFY(w.openFileSync(path_));
+        QVERIFY(w.openSync(OpenRequest::trace(path_)));
         const size_t slices = w.trace()->sliceCount();
         const QString good = dir_.filePath("loads.csv");
         QFile g(good);
@@ -426,14 +429,14 @@ private slots:
         g.write("load,store\n10,20\n30,40\n");
         g.close();
         QString error;
-        QVERIFY2(w.openFileSync(good, &error), qPrintable(error));
+        QVERIFY2(w.openSync(OpenRequest::trace(good), &error), qPrintable(error));
         QCOMPARE(w.trace()->sliceCount(), slices);
         QCOMPARE(w.trace()->sections().size(), size_t(2));
         QCOMPARE(w.currentFile(), path_);
         QCOMPARE(w.workspace()->currentTrace()->format, QString("strata"));
-        QCOMPARE(w.sectionsPanel()->choiceCount(), 2);
-        QCOMPARE(w.sectionsPanel()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
-        QCOMPARE(w.sectionsPanel()->choiceLabel(1), QString("loads.csv (imported)"));
+        QCOMPARE(w.panel<SectionsPanel>()->choiceCount(), 2);
+        QCOMPARE(w.panel<SectionsPanel>()->choiceLabel(0), QString("tiny — launch 9 (3 blocks)"));
+        QCOMPARE(w.panel<SectionsPanel>()->choiceLabel(1), QString("loads.csv (imported)"));
         // Trace Info lists both.
         const TraceInfo info = traceInfo(*w.trace(), path_.toStdString(), "strata");
         QCOMPARE(info.sectionLaunches, size_t(1));

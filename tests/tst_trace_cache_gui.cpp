@@ -3,8 +3,8 @@
 // pixel, the status bar saying where it came from; Settings > Trace Cache turns it off and
 // clears it; the loading page's preview paints each GPU stream's busy share where it is.
 #include "main_window_fixture.h"
+#include "open/trace_cache_controller.h"
 #include "timeline/load_preview_view.h"
-#include "trace_cache_controller.h"
 
 #include <QMenuBar>
 
@@ -20,7 +20,7 @@ class TestTraceCacheGui : public QObject {
     QImage openAndGrab(MainWindow& w, QString* status) {
         w.resize(1400, 800);
         QString error;
-        if (!w.openFileSync(trace_, &error)) qWarning("%s", qPrintable(error));
+        if (!w.openSync(OpenRequest::trace(trace_), &error)) qWarning("%s", qPrintable(error));
         w.show();
         QTest::qWait(50);
         *status = w.statusText();
@@ -45,14 +45,14 @@ private slots:
         {
             MainWindow w(testOptions());
             first = openAndGrab(w, &status1);
-            QVERIFY(!w.loadedFromCache());
+            QVERIFY(!w.loader()->loadedFromCache());
             QVERIFY(w.traceCache()->waitForWrites(60000));
         }
         QCOMPARE(entries(), size_t(1));
         {
             MainWindow w(testOptions());
             second = openAndGrab(w, &status2);
-            QVERIFY(w.loadedFromCache());
+            QVERIFY(w.loader()->loadedFromCache());
             QCOMPARE(w.traceCache()->writesRunning(), 0); // nothing to write again
         }
         QVERIFY2(!status1.contains("trace cache"), qPrintable(status1));
@@ -71,7 +71,7 @@ private slots:
         QVERIFY(!w.traceCache()->enabled());
         QString status;
         openAndGrab(w, &status);
-        QVERIFY(!w.loadedFromCache());
+        QVERIFY(!w.loader()->loadedFromCache());
         on->trigger(); // on again
         QVERIFY(w.traceCache()->enabled());
         QVERIFY(entries() > 0);
@@ -103,7 +103,7 @@ private slots:
                 return true;
             };
             QString error;
-            QVERIFY2(w.openFileSync(path, &error, options), qPrintable(error));
+            QVERIFY2(w.openSync(OpenRequest::trace(path, options), &error), qPrintable(error));
             QVERIFY(moved);
             oldSlices = w.trace()->sliceCount();
             QVERIFY(w.traceCache()->waitForWrites(60000));
@@ -112,16 +112,16 @@ private slots:
         {
             MainWindow w(testOptions());
             QString error;
-            QVERIFY2(w.openFileSync(path, &error), qPrintable(error));
-            QVERIFY(!w.loadedFromCache());
+            QVERIFY2(w.openSync(OpenRequest::trace(path), &error), qPrintable(error));
+            QVERIFY(!w.loader()->loadedFromCache());
             newSlices = w.trace()->sliceCount();
             QVERIFY(w.traceCache()->waitForWrites(60000));
         }
         QVERIFY(oldSlices != newSlices);
         MainWindow w(testOptions());
         QString error;
-        QVERIFY2(w.openFileSync(path, &error), qPrintable(error));
-        QVERIFY(w.loadedFromCache());
+        QVERIFY2(w.openSync(OpenRequest::trace(path), &error), qPrintable(error));
+        QVERIFY(w.loader()->loadedFromCache());
         QCOMPARE(w.trace()->sliceCount(), newSlices); // the new run, never the old one
     }
 

@@ -1,12 +1,12 @@
 // strata: the GUI. `strata [FILE...]` opens a file, or several (a folder) as the ranks of one job,
 // in one window; `strata --screenshot OUT.png ... FILE...` renders one window to a PNG and exits.
 #include "build_info.h"
-#include "launch_mode.h"
-#include "main_window.h"
-#include "quit_on_signal.h"
-#include "screenshot_options.h"
+#include "modes/launch_mode.h"
+#include "modes/quit_on_signal.h"
+#include "modes/screenshot_options.h"
 #include "strata_resources.h"
 #include "style/theme.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -208,11 +208,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "strata: --compare needs two FILEs (baseline, candidate)\n");
         return 2;
     }
-    strata::MainWindow* window = strata::MainWindow::openWindow();
-    if (parser.isSet(compare))
-        window->openComparison(files[0], files[1]);
-    else if (!files.isEmpty())
-        window->openFiles(files);
+    strata::MainWindow::openWindow(parser.isSet(compare)
+                                       ? strata::OpenRequest::comparison(files[0], files[1])
+                                       : strata::OpenRequest::paths(files));
     const int code = app.exec();
     return strata::quitSignal() ? 128 + strata::quitSignal() : code;
 }

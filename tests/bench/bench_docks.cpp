@@ -11,7 +11,10 @@
 
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
-#include "main_window.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -23,10 +26,10 @@
 namespace {
 
 bool gapsShown(strata::MainWindow& w) {
-    return w.gapsPanel()->summaryText().contains(QStringLiteral("device gaps over"));
+    return w.panel<strata::GapsPanel>()->summaryText().contains(QStringLiteral("device gaps over"));
 }
 bool statsShown(strata::MainWindow& w) {
-    return w.statsPanel()->analysis() != nullptr;
+    return w.panel<strata::StatsPanel>()->analysis() != nullptr;
 }
 
 } // namespace
@@ -65,7 +68,7 @@ int strata::bench::docks(const Args& args) {
         });
         clock.start();
         tick.start();
-        w.openFile(QString::fromStdString(file));
+        w.open(OpenRequest::trace(QString::fromStdString(file)));
         loop.exec();
         if (failed) {
             std::fprintf(stderr, "strata-bench docks: %s\n", qPrintable(w.errorText()));

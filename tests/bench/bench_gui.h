@@ -1,7 +1,7 @@
 #pragma once
 // What the GUI benchmarks share: FILE [--rounds N] and a QApplication on the offscreen platform.
 #include "bench_commands.h"
-#include "main_window.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 

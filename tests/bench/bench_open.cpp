@@ -9,9 +9,12 @@
 #include "bench_gui.h"
 #include "cpu_steal.h"
 
-#include "main_window.h"
+#include "open/trace_cache_controller.h"
 #include "timeline/load_preview_view.h"
-#include "trace_cache_controller.h"
+#include "window/main_window.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -37,9 +40,9 @@ int strata::bench::open(const Args& args) {
         QTimer tick;
         tick.setInterval(1);
         QObject::connect(&tick, &QTimer::timeout, [&] {
-            if (pictureMs < 0 && loadMs < 0 && w.loadPreview()->isVisible() &&
-                w.loadPreview()->preview()) {
-                w.loadPreview()->repaint();
+            if (pictureMs < 0 && loadMs < 0 && w.pages()->loadPreview()->isVisible() &&
+                w.pages()->loadPreview()->preview()) {
+                w.pages()->loadPreview()->repaint();
                 pictureMs = clock.nsecsElapsed() / 1e6;
             }
         });
@@ -54,7 +57,7 @@ int strata::bench::open(const Args& args) {
         });
         clock.start();
         tick.start();
-        w.openFile(QString::fromStdString(file));
+        w.open(OpenRequest::trace(QString::fromStdString(file)));
         loop.exec();
         if (failed) {
             std::fprintf(stderr, "strata-bench open: %s\n", qPrintable(w.errorText()));
@@ -63,8 +66,8 @@ int strata::bench::open(const Args& args) {
         std::printf("{\"file\": \"%s\", \"round\": %d, \"from_cache\": %s, "
                     "\"first_picture_ms\": %.1f, \"load_ms\": %.1f, \"drawn_ms\": %.1f, "
                     "\"steal_pct\": %.1f}\n",
-                    file.c_str(), round + 1, w.loadedFromCache() ? "true" : "false", pictureMs,
-                    loadMs, drawnMs, steal.percent());
+                    file.c_str(), round + 1, w.loader()->loadedFromCache() ? "true" : "false",
+                    pictureMs, loadMs, drawnMs, steal.percent());
         std::fflush(stdout);
         QElapsedTimer writing;
         writing.start();

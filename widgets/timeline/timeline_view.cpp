@@ -148,7 +148,7 @@ std::vector<SliceRef> TimelineView::cpuSlicesDuring(const Trace& t, TrackId trac
 }
 
 void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
-    workspace_->replaceCurrent(std::move(trace));
+    workspace_->showTrace(std::move(trace));
 }
 
 void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {

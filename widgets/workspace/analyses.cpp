@@ -6,8 +6,7 @@ namespace strata {
 
 Analyses::Analyses(Workspace* workspace, QObject* parent) : QObject(parent), workspace_(workspace) {
     // A replaced or removed trace's analyses go with it (they hold the trace).
-    connect(workspace_, &Workspace::traceReplaced, this, &Analyses::forget);
-    connect(workspace_, &Workspace::traceRemoved, this, &Analyses::forget);
+    connect(workspace_, &Workspace::currentReplaced, this, &Analyses::forget);
 }
 
 void Analyses::setSettings(const AnalysisSettings& s) {
@@ -28,8 +27,8 @@ void Analyses::forget(TraceId id) {
 }
 
 std::shared_ptr<const TraceAnalysis> Analyses::of(TraceId id, std::optional<TimeRange> range) {
-    const OpenTrace* t = workspace_->find(id);
-    if (!t || !t->trace) return nullptr;
+    const OpenTrace* t = workspace_->currentTrace(); // the one trace a workspace shows
+    if (!t || t->id != id) return nullptr;
     for (const Entry& e : entries_)
         if (e.id == id && e.range == range && e.analysis->tracePtr() == t->trace) return e.analysis;
     auto a =

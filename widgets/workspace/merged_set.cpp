@@ -64,8 +64,8 @@ void showMerged(JobRunner* runner, Workspace* workspace, std::vector<MergedPart>
             if (view.keepView && workspace->current())
                 workspace->amendCurrent(m.result.trace);
             else
-                workspace->replaceCurrent(m.result.trace, view.name, view.path, view.loadMs,
-                                          view.format);
+                workspace->showSet(view.what, m.result.trace, view.name, view.path, view.loadMs,
+                                   view.format);
             done(std::move(m.layout));
         });
 }

@@ -1,9 +1,9 @@
 #pragma once
 // Several traces shown as one: the ranks of a job (rank_set.h), a baseline over a candidate
 // (trace_comparison.h). The parts are merged off the GUI thread (core/io/set/trace_set_merge.h)
-// and the result becomes the workspace's current trace: amended when
-// `keepView` and a trace is shown (where the user is stays: another offset, another step), else
-// replacing it under the view's name, file, format and load time.
+// and the result becomes what the workspace shows (Workspace::showSet): amended when `keepView`
+// and a trace is shown (where the user is stays: another offset, another step), else shown as
+// `what` under the view's name, file, format and load time.
 #include "io/set/trace_set_merge.h"
 #include "job_runner.h"
 #include "workspace.h"
@@ -25,6 +25,7 @@ struct MergedPart {
 };
 
 struct MergedView {
+    Shown what = Shown::Ranks; // the content the merged trace is (Ranks, Comparison)
     QString name, path, format;
     qint64 loadMs = 0;
     bool keepView = false;

@@ -239,6 +239,8 @@ void RankSet::update(bool sameTracks) {
     emit changed();
     if (ranks_.empty() || fromDigests()) {
         merge_->cancel();
+        // Digests alone: their report is what the window shows, no trace.
+        if (!ranks_.empty()) workspace_->showRankReport();
         return;
     }
     std::vector<TimeNs> offsets;
@@ -262,7 +264,7 @@ void RankSet::update(bool sameTracks) {
                          ranks_[i].path.toStdString()});
     showMerged(
         merge_, workspace_, std::move(parts),
-        {rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),
+        {Shown::Ranks, rankCount(ranks_.size()), QFileInfo(ranks_.front().path).absolutePath(),
          QStringLiteral("ranks"), loadMs_, sameTracks},
         [this, offsets](MergeLayout layout) { mergedAs(std::move(layout), offsets); },
         [this](const QString& why) { emit mergeFailed(why); });

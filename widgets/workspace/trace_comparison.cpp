@@ -92,11 +92,12 @@ void TraceComparison::update(bool sameTracks) {
     const QString name =
         tr("%1 vs %2")
             .arg(QFileInfo(baseline_.path).fileName(), QFileInfo(candidate_.path).fileName());
-    showMerged(mergeJob_, workspace_,
-               {{base, "baseline", 0, baseline_.path.toStdString()},
-                {cand, "candidate", offset_, candidate_.path.toStdString()}},
-               {name, candidate_.path, QStringLiteral("compare"), loadMs_, sameTracks},
-               [this](MergeLayout) { emit merged(); });
+    showMerged(
+        mergeJob_, workspace_,
+        {{base, "baseline", 0, baseline_.path.toStdString()},
+         {cand, "candidate", offset_, candidate_.path.toStdString()}},
+        {Shown::Comparison, name, candidate_.path, QStringLiteral("compare"), loadMs_, sameTracks},
+        [this](MergeLayout) { emit merged(); });
 }
 
 } // namespace strata

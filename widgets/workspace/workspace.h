@@ -1,9 +1,14 @@
 #pragma once
-// The traces a window has open (one today; several ranks or a baseline and a candidate later),
-// with their labels, files and clock offsets. Views observe it instead of being handed a trace:
-// traceAdded / traceRemoved / traceReplaced for each trace, currentChanged when the trace the
-// window shows changes. A slice that leaves the model for the GUI says which trace it is in
-// (TraceSliceRef). Their analyses, and the settings those follow, are its Analyses (analyses.h).
+// What a window shows, said explicitly (Shown): nothing, one trace, the ranks of a job (their
+// merged trace; or, known by their digests alone, their report without a trace), or a baseline
+// and a candidate compared (their merged trace). Whatever it is, the timeline and the docks see
+// one trace, the current one (a set is merged into one: core/io/set/trace_set_merge.h), and
+// observe this object instead of being handed it: currentChanged when the trace shown changes,
+// shownChanged when what kind of content it is changes, currentReplaced so that what was computed
+// of the trace before is let go. Showing one kind lets the others go (a window shows one trace, a
+// set of ranks or a comparison, never two). A slice that leaves the model for the GUI says which
+// trace it is in (TraceSliceRef). The analyses of the trace shown, and the settings they follow,
+// are its Analyses (analyses.h); the set shown is its RankSet or TraceComparison.
 #include "meta_types.h"
 #include "model/trace.h"
 
@@ -12,7 +17,7 @@
 #include <QString>
 
 #include <memory>
-#include <vector>
+#include <optional>
 
 namespace strata {
 
@@ -29,13 +34,21 @@ struct TraceSliceRef {
     friend bool operator==(const TraceSliceRef&, const TraceSliceRef&) = default;
 };
 
+// What a window shows.
+enum class Shown : uint8_t {
+    Nothing,
+    Trace,      // one trace (a file)
+    Ranks,      // the ranks of a job, merged into one trace (ranks())
+    RankReport, // the ranks of a job known by their digests: their report, no trace
+    Comparison, // a baseline over a candidate, merged into one trace (comparison())
+};
+
 struct OpenTrace {
     TraceId id = kNoTrace;
     std::shared_ptr<const Trace> trace;
-    QString label;          // what the window calls it (the file name, a rank)
-    QString path;           // the file it came from, if any
-    QString format;         // the reader that read it (LoadResult::format), if any
-    TimeNs clockOffset = 0; // added to its times to line it up with the others
+    QString label;  // what the window calls it (the file name, "8 ranks")
+    QString path;   // the file (or folder) it came from, if any
+    QString format; // the reader that read it (LoadResult::format), if any
     qint64 loadMs = 0;
 };
 
@@ -44,54 +57,55 @@ class Workspace : public QObject {
 public:
     explicit Workspace(QObject* parent = nullptr);
 
-    // The analyses of these traces (gap causes, statistics, ...) and the settings they follow.
+    // The analyses of the trace shown (gap causes, statistics, ...) and the settings they follow.
     Analyses* analyses() const { return analyses_; }
-    // The ranks of a job when the window shows several traces as one (rank_set.h); empty else.
+    // The ranks of a job when the window shows them (rank_set.h); empty else.
     RankSet* ranks() const { return ranks_; }
     // A baseline and a candidate compared (trace_comparison.h); empty else.
     TraceComparison* comparison() const { return comparison_; }
+    Shown shown() const { return shown_; }
 
-    // Adds a trace and makes it current.
-    TraceId add(std::shared_ptr<const Trace> trace, QString label = {}, QString path = {},
-                qint64 loadMs = 0, QString format = {});
-    // The one-trace window: the current trace is replaced (keeping its id), or added if none.
-    TraceId replaceCurrent(std::shared_ptr<const Trace> trace, QString label = {},
-                           QString path = {}, qint64 loadMs = 0, QString format = {});
-    // The current trace amended: the same trace with more in it (timer sections imported into
-    // it: Trace::withSectionsOf), keeping its label, file and clock offset. Views follow as for a
-    // replacement, but where the user is (visible range, selection) stays: amending() is true
-    // while they hear of it.
+    // One trace shown (Shown::Trace): the ranks and the comparison let go.
+    TraceId showTrace(std::shared_ptr<const Trace> trace, QString label = {}, QString path = {},
+                      qint64 loadMs = 0, QString format = {});
+    // A set's merged trace shown as `what` (Ranks or Comparison), by the set itself
+    // (merged_set.h); the other set let go.
+    void showSet(Shown what, std::shared_ptr<const Trace> trace, QString label, QString path,
+                 qint64 loadMs, QString format);
+    // The ranks' report alone (Shown::RankReport): no trace shown, the comparison let go.
+    void showRankReport();
+    // The trace shown amended: the same trace with more in it (timer sections imported into it:
+    // Trace::withSectionsOf; its GPU shifted; a set's parts moved), keeping its label and file.
+    // Views follow as for a replacement, but where the user is (visible range, selection) stays:
+    // amending() is true while they hear of it.
     void amendCurrent(std::shared_ptr<const Trace> trace);
     bool amending() const { return amending_; }
-    void remove(TraceId id);
-    void setClockOffset(TraceId id, TimeNs offset);
 
-    const std::vector<OpenTrace>& traces() const { return traces_; }
-    const OpenTrace* find(TraceId id) const;
-    TraceId currentId() const { return current_; }
-    const OpenTrace* currentTrace() const { return find(current_); }
-    std::shared_ptr<const Trace> current() const; // null when nothing is open
+    TraceId currentId() const { return current_.trace ? current_.id : kNoTrace; }
+    const OpenTrace* currentTrace() const { return current_.trace ? &current_ : nullptr; }
+    std::shared_ptr<const Trace> current() const { return current_.trace; } // null: none
     // The current trace's slice `r` as a reference that carries the trace.
     TraceSliceRef ref(SliceRef r) const {
-        return r.valid() ? TraceSliceRef{current_, r} : TraceSliceRef{};
+        return r.valid() ? TraceSliceRef{currentId(), r} : TraceSliceRef{};
     }
 
 signals:
-    void traceAdded(strata::TraceId id);
-    void traceRemoved(strata::TraceId id);
-    void traceReplaced(strata::TraceId id);
-    void clockOffsetChanged(strata::TraceId id);
-    // The trace the window shows changed (added, replaced, removed); null when none is left.
+    // The trace `id` was replaced or let go: what was computed of it is stale.
+    void currentReplaced(strata::TraceId id);
+    // The trace the window shows changed; null when none is shown.
     void currentChanged(std::shared_ptr<const strata::Trace> trace);
+    void shownChanged(strata::Shown shown);
 
 private:
-    OpenTrace* findMutable(TraceId id);
+    void setShown(Shown what);
+    void replace(std::shared_ptr<const Trace> trace, QString label, QString path, qint64 loadMs,
+                 QString format);
     Analyses* analyses_;
     RankSet* ranks_;
     TraceComparison* comparison_;
+    Shown shown_ = Shown::Nothing;
     bool amending_ = false;
-    std::vector<OpenTrace> traces_;
-    TraceId current_ = kNoTrace;
+    OpenTrace current_;
     TraceId nextId_ = 0;
 };
 

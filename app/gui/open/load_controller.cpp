@@ -1,0 +1,278 @@
+#include "open/load_controller.h"
+
+#include "io/cache/trace_cache.h"
+#include "io/load_preview.h"
+#include "io/set/trace_set_loader.h"
+#include "io/trace_loader.h"
+#include "io/trace_reader.h"
+#include "open/trace_cache_controller.h"
+#include "window/message_banner.h"
+#include "window/window_pages.h"
+#include "window/window_status.h"
+#include "workspace/analyses.h"
+#include "workspace/job_runner.h"
+#include "workspace/rank_set.h"
+#include "workspace/trace_comparison.h"
+#include "workspace/workspace.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QPointer>
+
+namespace strata {
+
+// What a request's work made, for install() on the GUI thread.
+struct Loaded {
+    OpenRequest request;          // resolved
+    LoadResult trace;             // Kind::Trace
+    bool attached = false;        // trace.trace is the trace shown with the file's sections in it
+    RankSetLoad ranks;            // Kind::Ranks, Kind::AddRanks
+    std::vector<LoadResult> pair; // Kind::Comparison: the baseline, the candidate
+    qint64 ms = 0;
+};
+
+namespace {
+
+QString errorOf(const LoadResult& r, const QString& path) {
+    return r.error ? QString::fromStdString(r.error->toString())
+                   : QObject::tr("%1: cannot load").arg(path);
+}
+
+// The request's work, on a worker thread (or the caller's, for openSync).
+Loaded work(const OpenRequest& request, const std::shared_ptr<const Trace>& shown,
+            const AnalysisSettings& settings, const TraceCache& cache, JobControl& control,
+            const std::function<void(const LoadPreview&)>& preview) {
+    QElapsedTimer clock;
+    clock.start();
+    Loaded out;
+    out.request = request;
+    switch (request.kind) {
+    case OpenRequest::Kind::Trace: {
+        LoadOptions options = request.options;
+        // The request's own progress (a caller's, a test's) is asked too.
+        options.progress = [&control, given = request.options.progress](double f) {
+            control.setProgress(f);
+            return !control.cancelled() && (!given || given(f));
+        };
+        options.preview = preview;
+        out.trace = cache.load(request.files.value(0).toStdString(), options);
+        const TraceReader* reader = readerNamed(out.trace.format);
+        // Timer sections alone, with a trace shown: they become part of it.
+        if (out.trace.ok() && shown && reader && reader->kind == ReaderKind::Sections) {
+            out.trace.trace = shown->withSectionsOf(*out.trace.trace);
+            out.attached = true;
+        }
+        // The short names every view shows (Trace::displayName), made here, off the GUI thread,
+        // rather than on the first paint.
+        if (out.trace.ok()) out.trace.trace->displayName(StringPool::kEmpty);
+        break;
+    }
+    case OpenRequest::Kind::Ranks:
+    case OpenRequest::Kind::AddRanks:
+        out.ranks = loadRankSet(request.files, settings, control);
+        break;
+    case OpenRequest::Kind::Comparison:
+        out.pair = loadTraces(
+            {request.files.value(0).toStdString(), request.files.value(1).toStdString()});
+        break;
+    case OpenRequest::Kind::Files:
+        break; // resolved before
+    }
+    out.ms = clock.elapsed();
+    return out;
+}
+
+QString setErrors(const QStringList& errors) {
+    return (errors.size() == 1
+                ? QObject::tr("1 file of the set could not be opened and was left out:\n")
+                : QObject::tr("%1 files of the set could not be opened and were left out:\n")
+                      .arg(errors.size())) +
+           errors.join('\n');
+}
+
+} // namespace
+
+LoadController::LoadController(Parts parts, QObject* parent)
+    : QObject(parent), p_(std::move(parts)), job_(new JobRunner(this)) {
+    connect(job_, &JobRunner::progress, this, [this](double f) {
+        if (loading_.kind == OpenRequest::Kind::Comparison) return; // no measure of it
+        p_.status->showProgress(f);
+        p_.pages->setProgress(f);
+    });
+    // A cancelled load (its result dropped) ends here.
+    connect(job_, &JobRunner::finished, this, [this](bool delivered) {
+        if (delivered) return;
+        p_.say(tr("Loading %1 cancelled").arg(loading_.what()), 8000);
+        ended(false, true);
+    });
+    connect(p_.pages, &WindowPages::cancelRequested, this, &LoadController::cancel);
+    connect(p_.status, &WindowStatus::cancelRequested, this, &LoadController::cancel);
+}
+
+LoadController::~LoadController() {
+    delete job_; // cancels a load under way and waits for it, while this object is whole
+}
+
+bool LoadController::isLoading() const {
+    return job_->isRunning();
+}
+
+void LoadController::cancel() {
+    if (!job_->isRunning()) return;
+    job_->cancel();
+    p_.say(tr("Cancelling\u2026"), 0);
+}
+
+struct LoadController::Inputs {
+    std::shared_ptr<const Trace> shown; // timer sections attach to it
+    AnalysisSettings settings;          // the ranks' digests follow them
+    TraceCache cache;
+};
+
+LoadController::Inputs LoadController::inputs(const OpenRequest&) const {
+    return {p_.workspace->current(), p_.workspace->analyses()->settings(), p_.cache->cache()};
+}
+
+void LoadController::open(const OpenRequest& request) {
+    const OpenRequest r = request.resolved();
+    if (r.files.isEmpty()) {
+        p_.banner->showError(tr("No trace file in %1").arg(request.files.join(", ")));
+        emit finished(false, false);
+        return;
+    }
+    p_.banner->hide();
+    loading_ = r;
+    const int generation = ++generation_;
+    p_.status->showProgress(r.kind == OpenRequest::Kind::Comparison ? -1 : 0);
+    p_.say(tr("Loading %1\u2026").arg(r.what()), 0);
+    // No trace yet: the welcome page gives way to the load's progress at once.
+    p_.pages->startLoading(r.what(), QFileInfo(r.files.front()).absolutePath());
+    // What has been read so far (a large JSON trace), while nothing else is on screen: posted
+    // from the reader's thread (this object outlives the job: its destructor waits for it).
+    auto preview = [this, generation](const LoadPreview& p) {
+        auto copy = std::make_shared<const LoadPreview>(p);
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation, copy] {
+                if (generation == generation_) p_.pages->setPreview(copy);
+            },
+            Qt::QueuedConnection);
+    };
+    job_->run(
+        [r, in = inputs(r), preview](JobControl& control) {
+            return work(r, in.shown, in.settings, in.cache, control, preview);
+        },
+        [this](Loaded loaded) {
+            QString error;
+            const bool ok = install(std::move(loaded), &error);
+            ended(ok, false);
+        });
+}
+
+bool LoadController::openSync(const OpenRequest& request, QString* error) {
+    const OpenRequest r = request.resolved();
+    QString problem;
+    bool ok = false;
+    if (r.files.isEmpty()) {
+        problem = tr("No trace file in %1").arg(request.files.join(", "));
+        p_.banner->showError(problem);
+    } else {
+        job_->cancel();
+        loading_ = r;
+        JobControl control;
+        const Inputs in = inputs(r);
+        ok = install(work(r, in.shown, in.settings, in.cache, control, {}), &problem);
+    }
+    if (ok) { // the picture whole, as when the user looks
+        if (r.kind == OpenRequest::Kind::Ranks || r.kind == OpenRequest::Kind::AddRanks)
+            p_.workspace->ranks()->waitForMerge();
+        if (r.kind == OpenRequest::Kind::Comparison) p_.workspace->comparison()->waitForFinished();
+        if (p_.settle) p_.settle();
+    }
+    if (error) *error = problem;
+    ended(ok, false);
+    return ok;
+}
+
+bool LoadController::install(Loaded loaded, QString* error) {
+    const OpenRequest& r = loaded.request;
+    QString problem;
+    switch (r.kind) {
+    case OpenRequest::Kind::Trace: {
+        const QString path = r.files.value(0);
+        if (!loaded.trace.ok()) {
+            problem = tr("Could not open %1\n%2")
+                          .arg(QFileInfo(path).fileName(), errorOf(loaded.trace, path));
+            break;
+        }
+        if (loaded.attached) {
+            p_.workspace->amendCurrent(loaded.trace.trace); // where the user is stays
+            p_.say(tr("Imported the timer sections of %1").arg(path), 8000);
+            emit opened(r, true);
+            return true;
+        }
+        fromCache_ = !loaded.trace.cacheFile.empty();
+        p_.workspace->showTrace(loaded.trace.trace, QFileInfo(path).fileName(), path, loaded.ms,
+                                QString::fromStdString(loaded.trace.format));
+        p_.cache->traceShown(path, loaded.trace); // kept for next time, in the background
+        p_.say(QString(), 0);
+        const TraceReader* reader = readerNamed(loaded.trace.format);
+        emit opened(r, reader && reader->kind == ReaderKind::Sections);
+        return true;
+    }
+    case OpenRequest::Kind::Ranks:
+    case OpenRequest::Kind::AddRanks: {
+        if (loaded.ranks.ranks.empty()) {
+            problem = setErrors(loaded.ranks.errors);
+            break;
+        }
+        if (loaded.ranks.errors.isEmpty())
+            p_.banner->hide();
+        else
+            p_.banner->showError(setErrors(loaded.ranks.errors)); // the others are shown
+        RankSet* ranks = p_.workspace->ranks();
+        fromCache_ = false;
+        if (r.kind == OpenRequest::Kind::AddRanks && !ranks->isEmpty())
+            ranks->addRanks(std::move(loaded.ranks.ranks));
+        else
+            ranks->setRanks(std::move(loaded.ranks.ranks), loaded.ranks.ms);
+        p_.say(QString(), 0);
+        emit opened(r, false);
+        return true;
+    }
+    case OpenRequest::Kind::Comparison: {
+        QStringList errors;
+        for (size_t i = 0; i < loaded.pair.size(); ++i)
+            if (!loaded.pair[i].ok())
+                errors << errorOf(loaded.pair[i], r.files.value(qsizetype(i)));
+        if (loaded.pair.size() != 2 || !errors.isEmpty()) {
+            problem = tr("Could not compare:\n%1").arg(errors.join('\n'));
+            break;
+        }
+        fromCache_ = false;
+        p_.workspace->comparison()->set({r.files[0], loaded.pair[0].trace, {}, std::nullopt},
+                                        {r.files[1], loaded.pair[1].trace, {}, std::nullopt},
+                                        loaded.ms);
+        p_.say(QString(), 0);
+        emit opened(r, false);
+        return true;
+    }
+    case OpenRequest::Kind::Files:
+        break;
+    }
+    p_.banner->showError(problem);
+    if (error) *error = problem;
+    p_.say(QString(), 0);
+    return false;
+}
+
+void LoadController::ended(bool ok, bool cancelled) {
+    p_.status->hideProgress();
+    p_.pages->clearPreview();
+    // Nothing opened: the welcome page again (a trace shown before stays shown).
+    if (!ok && p_.pages->showing(WindowPages::Page::Loading))
+        p_.pages->show(WindowPages::Page::Welcome);
+    emit finished(ok, cancelled);
+}
+
+} // namespace strata
