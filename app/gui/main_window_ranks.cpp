@@ -3,7 +3,7 @@
 // off the GUI thread with progress and Cancel; the set is shown as one timeline and the Ranks dock.
 #include "main_window.h"
 
-#include "analysis/ranks/rank_digest_json.h"
+#include "io/digest_reader.h"
 #include "io/trace_reader.h"
 #include "model/names/time_text.h"
 #include "ranks/ranks_panel.h"
@@ -56,7 +56,7 @@ QStringList expandFolders(const QStringList& paths) {
 }
 
 // A digest `strata-cli digest` wrote opens as a set of ranks even alone (told by its first bytes,
-// as the CLI tells it: analysis/rank_digest_json.h).
+// as the CLI tells it: io/digest_reader.h).
 bool isDigest(const QString& path) {
     return isDigestFile(path.toStdString());
 }

@@ -36,9 +36,10 @@ struct SetRank {
     bool fromDigest = false;
 };
 
-// The set's files loaded on all cores (io/set/trace_set_loader.h) and each digested on the thread
-// that loaded it, a digest `strata-cli digest` wrote read as it is; a file that did not load (a
-// digest that holds an error) is said in `errors` ("file: why") and left out.
+// The set's files digested as strata-cli digests them (io/set/digest_set.h: loaded on all cores,
+// each digested on the thread that loaded it, a digest `strata-cli digest` wrote read as it is);
+// a file that did not load or digest (a digest that holds an error) is said in `errors`
+// ("file: why") and left out.
 struct RankSetLoad {
     std::vector<SetRank> ranks;
     QStringList errors;
