@@ -1,13 +1,7 @@
 #pragma once
-// What the JSON of every result (analysis/json/) shares: times as microseconds (a double: the
-// nanoseconds / 1000), null for what is absent. For the files of this folder only.
-#include "model/time.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-
+// What the JSON of every result (analysis/json/) shares: times as microseconds, a double made of
+// the nanoseconds / 1000 (exactly as each command wrote them before they lived here). For the
+// files of this folder only.
 namespace strata::json_units {
 
 inline double us(double ns) {

@@ -127,6 +127,7 @@ std::vector<SetDigest> digestSet(const std::vector<std::string>& files,
     std::vector<std::string> traces;
     std::vector<size_t> which;
     TraceSetOptions load = options.load;
+    load.readers.clear(); // of the traces' list
     for (size_t i : others) {
         if (finished(set[i])) continue;
         traces.push_back(files[i]);
