@@ -7,14 +7,17 @@
 #   neighbour in the same folder) is always allowed.
 #
 # The floors, lowest first (each may include the ones listed after it):
-#   core/      util: -   contract: util   model: util   io: util model contract
-#              analysis: util model contract   record: util model contract io analysis
+#   core/      util: -   contract: util   model: util   analysis: util model contract
+#              io: util model contract analysis   record: util model contract analysis io
+#              (io sits above analysis: a set's files are recognised and read in io, and a rank
+#              digest, which io/digest_reader.h reads and io/set/digest_set.h makes, is an
+#              analysis result; analysis never reads a file)
 #   widgets/   style: core's util model analysis   workspace: style + core
 #              charts: style workspace + core   timeline: style workspace charts + core
 #              docks (panels, analysis_views, sections, launch): style workspace charts + core,
 #              never the timeline nor each other
 #   app/       cli: core only, no Qt   gui: everything
-set(STRATA_CORE_FLOORS util contract model io analysis record)
+set(STRATA_CORE_FLOORS util contract model analysis io record)
 set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch)
 
 function(strata_check_floors)
@@ -53,11 +56,11 @@ function(strata_check_floors)
 endfunction()
 
 # core/: Qt-free, each layer on the ones below it.
-set(STRATA_CORE_ALL "util,contract,model,io,analysis,record")
+set(STRATA_CORE_ALL "util,contract,model,analysis,io,record")
 function(strata_check_layers core)
   strata_check_floors(ROOT ${core} NAME "core/" NO_QT FLOORS
-    "util" "contract:util" "model:util" "io:util,model,contract"
-    "analysis:util,model,contract" "record:util,model,contract,io,analysis")
+    "util" "contract:util" "model:util" "analysis:util,model,contract"
+    "io:util,model,contract,analysis" "record:util,model,contract,analysis,io")
 endfunction()
 
 # widgets/: each floor on the ones below it; a dock never includes the timeline or another dock.

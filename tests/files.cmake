@@ -11,3 +11,11 @@ if(TARGET tst_cli_outputs)
                              STRATA_CLI="$<TARGET_FILE:strata-cli>")
   add_dependencies(tst_cli_outputs strata-cli)
 endif()
+# A set read through the trace cache (issue 43): served from it the second time, in core and
+# through strata-cli --cache ranks / diff.
+strata_add_qtest(tst_trace_set_cache SOURCES tst_trace_set_cache.cpp rank_set_fixture.h
+                 process_run.h LIBS strata_core)
+if(TARGET tst_trace_set_cache)
+  target_compile_definitions(tst_trace_set_cache PRIVATE STRATA_CLI="$<TARGET_FILE:strata-cli>")
+  add_dependencies(tst_trace_set_cache strata-cli)
+endif()

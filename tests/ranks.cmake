@@ -4,6 +4,9 @@
 strata_add_qtest(tst_trace_set_loader SOURCES tst_trace_set_loader.cpp rank_set_fixture.h
                  LIBS strata_core)
 strata_add_qtest(tst_rank_digest SOURCES tst_rank_digest.cpp rank_set_fixture.h LIBS strata_core)
+# One digestSet (io/set/digest_set.h) for the CLI and the window: its policy, progress and cancel,
+# and io/digest_reader.h's one read of a set file's head.
+strata_add_qtest(tst_digest_set SOURCES tst_digest_set.cpp rank_set_fixture.h LIBS strata_core)
 strata_add_qtest(tst_cross_rank SOURCES tst_cross_rank.cpp rank_set_fixture.h LIBS strata_core)
 strata_add_qtest(tst_ranks_dlrm SOURCES tst_ranks_dlrm.cpp rank_set_fixture.h LIBS strata_core
                  LABELS real_traces)

@@ -7,6 +7,7 @@
 // overlap the range (computed here, independently); the output passes a strict parser and the
 // importer checklist (tests/data/export/check_perfetto_json.py); a bad output path, a full disk
 // and Cancel leave no file under the final name.
+#include "analysis/json/trace_summary_json.h"
 #include "analysis/trace_summary.h"
 #include "io/export/json_out.h"
 #include "io/export/perfetto_json_export.h"

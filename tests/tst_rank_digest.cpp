@@ -3,7 +3,8 @@
 // and sequence, and the versioned JSON written and read back exactly, with clear refusals.
 #include "rank_set_fixture.h"
 
-#include "analysis/ranks/rank_digest_json.h"
+#include "analysis/json/rank_digest_json.h"
+#include "io/digest_reader.h"
 #include "model/build/trace_builder.h"
 
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // Rank digests open in the main window as the job's report (workspace/rank_set.h fromDigests,
 // MainWindow::showDigestSet): no trace loaded, the Ranks dock on the rank x step map, a rank's
 // trace opened in a new window from the map. Skipped where the DLRM ranks are absent.
-#include "analysis/ranks/rank_digest_json.h"
+#include "analysis/json/rank_digest_json.h"
 #include "main_window_fixture.h"
 #include "rank_set_fixture.h"
 #include "ranks/ranks_panel.h"

@@ -6,6 +6,9 @@
 #include "open/trace_cache_controller.h"
 #include "timeline/load_preview_view.h"
 
+#include "workspace/rank_set.h"
+
+#include <QDir>
 #include <QMenuBar>
 
 #include <cstdio>
@@ -77,6 +80,32 @@ private slots:
         QVERIFY(entries() > 0);
         clear->trigger();
         QCOMPARE(entries(), size_t(0));
+    }
+
+    // Issue 43: the window's sets go through the cache as a single file does: the ranks of a job
+    // and a comparison opened a second time are read from the entries the first open left.
+    void setsOpenFromTheCacheSecondTime() {
+        const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+        QStringList ranks;
+        for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            ranks << dir.filePath(f);
+        if (ranks.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent");
+        const QString other = QStringLiteral(STRATA_SHARED_TRACES "/catapult__x_event_trace.json");
+        const size_t before = entries();
+        for (int time = 0; time < 2; ++time) {
+            MainWindow w(testOptions());
+            QString error;
+            QVERIFY2(w.openSync(OpenRequest::ranks(ranks, false), &error), qPrintable(error));
+            QCOMPARE(w.workspace()->ranks()->ranks().size(), size_t(8));
+            QCOMPARE(w.loader()->loadedFromCache(), time == 1);
+            QVERIFY(w.traceCache()->waitForWrites(60000));
+            QCOMPARE(entries(), before + (time == 0 ? 8 : 9)); // the ranks' (and the other's)
+            QVERIFY2(w.openSync(OpenRequest::comparison(other, ranks.front()), &error),
+                     qPrintable(error));
+            QCOMPARE(w.loader()->loadedFromCache(), time == 1);
+            QVERIFY(w.traceCache()->waitForWrites(60000));
+            QCOMPARE(entries(), before + 9);
+        }
     }
 
     // Issue 42: a new run moved onto the path while the window loads the old one: the window

@@ -1,5 +1,6 @@
 // The summary's JSON contract (the keys strata-cli summary --json promises), on a trace built by
 // hand, independent of any reader. Expected numbers computed by hand in the comments.
+#include "analysis/json/trace_summary_json.h"
 #include "analysis/trace_summary.h"
 #include "analysis_trace_fixture.h"
 

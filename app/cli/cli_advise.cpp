@@ -4,10 +4,9 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/advice_json.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/time_text.h"
-
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -52,31 +51,10 @@ int advise(const Args& args) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
-        nlohmann::json j;
+        nlohmann::json j = adviceToJson(a, origin);
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
-        j["warnings"] = a.warnings;
-        j["basis_us"] = double(a.basis) / 1e3;
-        j["basis"] = a.basisIsSteps ? "steps" : "span";
-        nlohmann::json list = nlohmann::json::array();
-        for (const Finding& f : a.findings) {
-            nlohmann::json ev = nlohmann::json::object();
-            for (const auto& [k, v] : f.evidence) ev[k] = v;
-            nlohmann::json where = nlohmann::json::array();
-            for (const TimeRange& w : f.where)
-                where.push_back({double(w.start - origin) / 1e3, double(w.end - origin) / 1e3});
-            list.push_back({{"rule", f.rule},
-                            {"severity", findingSeverityName(f.severity)},
-                            {"title", f.title},
-                            {"detail", f.detail},
-                            {"saving_us", double(f.saving) / 1e3},
-                            {"saving_share", f.savingShare},
-                            {"evidence", ev},
-                            {"where_us", where}});
-        }
-        j["findings"] = list;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        printJson(j);
         return 0;
     }
     std::printf("Advice on %s (analysed in %.1f ms)\n", terminalSafe(file).c_str(), ms);

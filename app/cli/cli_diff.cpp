@@ -7,15 +7,13 @@
 #include "util/terminal_text.h"
 
 #include "analysis/compare/trace_diff.h"
+#include "analysis/json/trace_diff_json.h"
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_steps.h"
 #include "model/names/display_name.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <string>
 
 namespace {
@@ -58,109 +56,6 @@ std::optional<TimeRange> sideRange(const Trace& t, const Side& s, const cli::Ana
     return s.rangeUs ? cli::rangeFromUs(t, s.rangeUs) : a.range(t);
 }
 
-nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
-    nlohmann::json j{{"count", s.count},
-                     {"total_us", us(double(s.total))},
-                     {"mean_us", us(s.mean)},
-                     {"median_us", us(double(s.median))},
-                     {"p95_us", us(double(s.p95))}};
-    if (bySteps) {
-        j["step_mean_us"] = us(s.stepMean);
-        j["step_spread_us"] = us(s.stepSpread);
-    }
-    return j;
-}
-
-nlohmann::json rowJson(const DiffRow& r, const TraceDiff& d) {
-    nlohmann::json row{{"name", r.name},
-                       {"status", diffStatusName(r.status)},
-                       {"baseline", sideJson(r.baseline, d.bySteps)},
-                       {"candidate", sideJson(r.candidate, d.bySteps)},
-                       {"delta_total_us", us(double(r.deltaTotal()))},
-                       {"delta_share", r.deltaShare()}};
-    if (d.referenceSteps > 0) row["step_spread_us"] = us(r.referenceSpread);
-    return row;
-}
-
-// Prints v.dump(1) as it reads `depth` levels down (every line after the first indented by
-// `depth` more spaces).
-void printIndented(const nlohmann::json& v, int depth) {
-    std::string text = v.dump(1);
-    std::string out;
-    out.reserve(text.size() + 64);
-    for (char c : text) {
-        out += c;
-        if (c == '\n') out.append(size_t(depth), ' ');
-    }
-    std::fwrite(out.data(), 1, out.size(), stdout);
-}
-
-// A table's rows and the noise rule they were judged by.
-struct RowArray {
-    const std::vector<DiffRow>* rows;
-    const TraceDiff* rule;
-};
-
-// Prints the object `j`, with the arrays of `arrays` among its keys, as one JSON tree would
-// print with dump(1) (keys sorted), but each row made and printed on its own: a diff of a million
-// rows is never held as one tree or one string.
-void printJson(const nlohmann::json& j, const std::map<std::string, RowArray>& arrays) {
-    std::map<std::string, const nlohmann::json*> values;
-    for (auto it = j.begin(); it != j.end(); ++it) values[it.key()] = &it.value();
-    for (const auto& [key, a] : arrays) values[key] = nullptr;
-    const char* sep = "{\n";
-    for (const auto& [key, value] : values) {
-        std::printf("%s %s: ", sep, nlohmann::json(key).dump().c_str());
-        sep = ",\n";
-        if (value) {
-            printIndented(*value, 1);
-            continue;
-        }
-        const RowArray& a = arrays.at(key);
-        if (a.rows->empty()) {
-            std::fputs("[]", stdout);
-            continue;
-        }
-        const char* rowSep = "[\n  ";
-        for (const DiffRow& r : *a.rows) {
-            std::fputs(rowSep, stdout);
-            rowSep = ",\n  ";
-            printIndented(rowJson(r, *a.rule), 2);
-        }
-        std::fputs("\n ]", stdout);
-    }
-    std::fputs("\n}\n", stdout);
-}
-
-nlohmann::json deviceSideJson(const DeviceDiffSide& s) {
-    nlohmann::json causes;
-    for (int c = 0; c < kGapCauseCount; ++c)
-        causes[gapCauseName(GapCause(c))] = us(double(s.idleByCause[size_t(c)]));
-    return {{"present", s.present},
-            {"busy_us", us(double(s.busy))},
-            {"idle_us", us(double(s.idle))},
-            {"idle_by_cause_us", causes}};
-}
-
-std::string noiseRule(const TraceDiff& d) {
-    if (d.bySteps)
-        return "per step (" + std::to_string(d.baselineSteps) + " and " +
-               std::to_string(d.candidateSteps) +
-               " steps): changed when the difference of the mean total per step exceeds twice "
-               "its standard error and 1 % of the baseline's";
-    if (d.referenceSteps > 0)
-        return "steps of one run, against the spread of its " + std::to_string(d.referenceSteps) +
-               " other steps: changed when the difference of the totals exceeds Student's t (95 "
-               "%, " +
-               std::to_string(d.referenceSteps - 1) +
-               " degrees of freedom) times its standard deviation (the per-step standard "
-               "deviation x sqrt(" +
-               std::to_string(d.baselineSteps) + " + " + std::to_string(d.candidateSteps) +
-               ")) and 1 % of the baseline's";
-    return "no steps on both sides (at least 3 each): changed when the count differs, or the "
-           "total by at least 5 % and 1 µs";
-}
-
 void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top) {
     size_t counts[4] = {0, 0, 0, 0};
     for (const DiffRow& r : rows) ++counts[size_t(r.status)];
@@ -195,7 +90,7 @@ void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
                 b.step.empty() ? "" : (" step " + terminalSafe(b.step)).c_str(),
                 terminalSafe(c.file).c_str(),
                 c.step.empty() ? "" : (" step " + terminalSafe(c.step)).c_str(),
-                noiseRule(d).c_str());
+                diffNoiseRule(d).c_str());
     std::printf("\n%-6s %14s %14s %14s %14s  idle over the threshold by cause (baseline -> "
                 "candidate, µs)\n",
                 "device", "busy_us", "->", "idle_us", "->");
@@ -261,11 +156,19 @@ int diff(const Args& args) {
     if (const auto exit = line.parse(args)) return *exit;
     base.file = files.front();
     cand.file = files.back();
-    const std::shared_ptr<const Trace> tb = analysisArgs.shifted(loadTraceOrSay("diff", base.file));
-    if (!tb) return 1;
+    // Both loaded at once, as a set (through the cache under --cache); the first that did not
+    // load is said.
+    const std::vector<LoadResult> loaded = loadAllForCli(files);
+    for (size_t i = 0; i < loaded.size(); ++i)
+        if (!loaded[i].ok()) {
+            std::fprintf(
+                stderr, "strata-cli diff: %s\n",
+                terminalSafe(loaded[i].error ? loaded[i].error->toString() : files[i]).c_str());
+            return 1;
+        }
+    const std::shared_ptr<const Trace> tb = analysisArgs.shifted(loaded.front().trace);
     const std::shared_ptr<const Trace> tc =
-        files.size() == 1 ? tb : analysisArgs.shifted(loadTraceOrSay("diff", cand.file));
-    if (!tc) return 1;
+        files.size() == 1 ? tb : analysisArgs.shifted(loaded.back().trace);
     const std::optional<TimeRange> rb = sideRange(*tb, base, analysisArgs);
     const std::optional<TimeRange> rc = sideRange(*tc, cand, analysisArgs);
     if (!rb || !rc) return 1;
@@ -282,45 +185,12 @@ int diff(const Args& args) {
         std::printf("\n(analysed in %.1f ms)\n", ms);
         return 0;
     }
-    nlohmann::json j;
-    j["analysis_ms"] = ms;
-    j["baseline"] = {{"file", base.file}, {"step", base.step}};
-    j["candidate"] = {{"file", cand.file}, {"step", cand.step}};
-    j["noise"] = {{"by_steps", d.bySteps},
-                  {"baseline_steps", d.baselineSteps},
-                  {"candidate_steps", d.candidateSteps},
-                  {"reference_steps", d.referenceSteps},
-                  {"rule", noiseRule(d)}};
-    nlohmann::json devices = nlohmann::json::array();
-    for (const DeviceDiff& dev : d.devices)
-        devices.push_back({{"device", dev.device},
-                           {"baseline", deviceSideJson(dev.baseline)},
-                           {"candidate", deviceSideJson(dev.candidate)}});
-    j["devices"] = devices;
-    nlohmann::json steps = nlohmann::json::array();
-    for (const StepDiff& st : d.steps) {
-        auto side = [](const StepDiffSide& x) {
-            nlohmann::json causes;
-            for (int c = 0; c < kGapCauseCount; ++c)
-                causes[gapCauseName(GapCause(c))] = us(double(x.idleByCause[size_t(c)]));
-            return nlohmann::json{{"present", x.present},
-                                  {"step", x.step},
-                                  {"length_us", us(double(x.length))},
-                                  {"idle_us", us(double(x.idle))},
-                                  {"idle_by_cause_us", causes}};
-        };
-        steps.push_back({{"index", st.index},
-                         {"device", st.device},
-                         {"baseline", side(st.baseline)},
-                         {"candidate", side(st.candidate)}});
-    }
-    j["steps"] = steps;
-    j["sections_unit"] = d.sectionsInNs ? "us" : "kilocycles";
-    const TraceDiff plain; // sections: the rule without steps
-    printJson(j, {{"kernels", {&d.kernels, &d}},
-                  {"ops", {&d.ops, &d}},
-                  {"copies", {&d.copies, &d}},
-                  {"sections", {&d.sections, &plain}}});
+    nlohmann::json head = traceDiffHeadToJson(d);
+    head["analysis_ms"] = ms;
+    head["baseline"] = {{"file", base.file}, {"step", base.step}};
+    head["candidate"] = {{"file", cand.file}, {"step", cand.step}};
+    writeTraceDiffJson(
+        d, head, [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });
     return 0;
 }
 

@@ -1,7 +1,8 @@
-// strata-cli digest: each trace reduced to its rank digest (core/analysis/rank_digest.h, written
-// as analysis/rank_digest_json.h describes), one file per trace in an output folder: what the
-// cross-rank analysis needs, a few KB whatever the trace's size, so that `strata-cli ranks` can
-// reduce a job's digests made where its traces lie (docs/ranks.md).
+// strata-cli digest: each trace reduced to its rank digest (core/analysis/ranks/rank_digest.h, by
+// core/io/set/digest_set.h, written as analysis/json/rank_digest_json.h describes), one file per
+// trace in an output folder: what the cross-rank analysis needs, a few KB whatever the trace's
+// size, so that `strata-cli ranks` can reduce a job's digests made where its traces lie
+// (docs/ranks.md).
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "cli_rank_set.h"

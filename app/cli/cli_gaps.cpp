@@ -9,10 +9,9 @@
 #include "util/terminal_text.h"
 
 #include "analysis/gaps/gap_text.h"
+#include "analysis/json/gap_causes_json.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/time_text.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -37,132 +36,6 @@ const std::string kUsage =
         "gives {threshold_us, ranks: [{rank, file, host, warnings, span_us, by_cause, steps}],\n"
         "whole: {span_us, by_cause}}\n") +
     cli::kAnalysisOptionsUsage;
-
-double us(TimeNs ns) {
-    return double(ns) / 1000.0;
-}
-
-nlohmann::json nameOrNull(const Trace& t, StringId id) {
-    return id == kNoName ? nlohmann::json() : nlohmann::json(std::string(t.str(id)));
-}
-
-// Where the gap's time went (gap_breakdown.h): the totals per kind and the parts, each summing to
-// the gap's length; null when the trace has no launch call for its op.
-nlohmann::json breakdownJson(const Trace& t, const GapBreakdown& b) {
-    if (!b.known) return nlohmann::json();
-    nlohmann::json j;
-    for (int k = 0; k < kGapPartKindCount; ++k)
-        j[std::string(gapPartKindName(GapPartKind(k))) + "_us"] = us(b.byKind[size_t(k)]);
-    nlohmann::json parts = nlohmann::json::array();
-    for (const GapPart& p : b.parts) {
-        nlohmann::json part = {{"kind", gapPartKindName(p.kind)},
-                               {"name", nameOrNull(t, p.name)},
-                               {"in", nameOrNull(t, p.context)},
-                               {"us", us(p.time)}};
-        if (p.kind == GapPartKind::Other) part["gathered"] = p.gathered;
-        parts.push_back(part);
-    }
-    j["parts"] = parts;
-    j["input_pipeline_us"] = us(b.inputPipeline);
-    j["input_span"] = nameOrNull(t, b.inputSpan);
-    return j;
-}
-
-nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
-    nlohmann::json g;
-    g["device"] = e.gap.device;
-    g["stream"] = e.gap.stream < 0 ? nlohmann::json() : nlohmann::json(e.gap.stream);
-    g["start_us"] = us(e.gap.start - origin);
-    g["dur_us"] = us(e.gap.duration());
-    g["cause"] = gapCauseName(e.cause);
-    g["cause_label"] = gapCauseLabel(e.cause);
-    g["reason"] = gapReason(t, e);
-    g["late_us"] = e.launchedLate ? nlohmann::json(us(e.late)) : nlohmann::json();
-    g["breakdown"] = breakdownJson(t, e.breakdown);
-    g["cpu_covered_share"] = e.breakdown.known ? nlohmann::json(e.tracedShare()) : nlohmann::json();
-    const GapPart* dominant =
-        e.cause == GapCause::LaunchBound ? e.breakdown.dominantCpu() : nullptr;
-    g["dominant"] = dominant ? nlohmann::json({{"kind", gapPartKindName(dominant->kind)},
-                                               {"name", nameOrNull(t, dominant->name)},
-                                               {"in", nameOrNull(t, dominant->context)},
-                                               {"us", us(dominant->time)}})
-                             : nlohmann::json();
-    g["input_pipeline"] = e.inputPipeline;
-    g["blocking_call"] = e.blockingCall.valid()
-                             ? nlohmann::json(std::string(t.name(e.blockingCall)))
-                             : nlohmann::json();
-    nlohmann::json waited;
-    if (e.waitedOn.valid()) {
-        const GpuActivity* a = t.gpu(e.waitedOn);
-        waited = {{"name", std::string(t.name(e.waitedOn))},
-                  {"kind", std::string(sliceKindName(t.kind(e.waitedOn)))},
-                  {"stream", a ? nlohmann::json(a->stream) : nlohmann::json()},
-                  {"end_us", us(t.start(e.waitedOn) + t.duration(e.waitedOn) - origin)}};
-    }
-    g["waited_on"] = waited;
-    g["wait_call"] =
-        e.waitCall.valid() ? nlohmann::json(std::string(t.name(e.waitCall))) : nlohmann::json();
-    return g;
-}
-
-nlohmann::json clockJson(const ClockCheck& c) {
-    return {{"kernels_launched", c.kernelsLaunched},
-            {"start_before_launch", c.startBeforeLaunch},
-            {"most_before_us", us(c.mostBefore)},
-            {"idle_launches", c.idleLaunches},
-            {"least_idle_delay_us", us(c.leastIdleDelay)},
-            {"most_idle_delay_us", us(c.mostIdleDelay)},
-            {"offset", c.offset()},
-            {"suggested_gpu_shift_us", us(c.suggestedShift)}};
-}
-
-// The JSON of `strata-cli gaps --json` (without the threshold and the timings).
-nlohmann::json gapsJson(const Trace& t, const GapCauses& g) {
-    const TimeNs origin = t.bounds().start;
-    nlohmann::json j;
-    j["warnings"] = g.warnings;
-    j["clock"] = clockJson(g.clock);
-    nlohmann::json list = nlohmann::json::array();
-    for (const ExplainedGap& e : g.deviceGaps) list.push_back(gapJson(t, e, origin));
-    for (const ExplainedGap& e : g.streamGaps) list.push_back(gapJson(t, e, origin));
-    j["gaps"] = list;
-    // Per cause: count, idle and its share of the devices' spans (first op to last end).
-    TimeNs span = 0;
-    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
-    nlohmann::json by = nlohmann::json::object();
-    for (int c = 0; c < kGapCauseCount; ++c)
-        by[gapCauseName(GapCause(c))] = {
-            {"count", g.byCause[size_t(c)].count},
-            {"idle_us", us(g.byCause[size_t(c)].idle)},
-            {"share_of_span", span > 0 ? double(g.byCause[size_t(c)].idle) / double(span) : 0.0}};
-    j["by_cause"] = by;
-    auto causes = [](const std::array<CauseTotals, kGapCauseCount>& c) {
-        nlohmann::json o = nlohmann::json::object();
-        for (int k = 0; k < kGapCauseCount; ++k)
-            o[gapCauseName(GapCause(k))] = {{"count", c[size_t(k)].count},
-                                            {"idle_us", us(c[size_t(k)].idle)}};
-        return o;
-    };
-    nlohmann::json steps = nlohmann::json::array();
-    for (const StepGaps& s : g.steps)
-        steps.push_back(
-            {{"name", s.step.name},
-             {"device", s.device},
-             {"start_us", us(s.step.start - origin)},
-             {"dur_us", us(s.step.end - s.step.start)},
-             {"idle_us", us(s.idle)},
-             {"idle_share",
-              s.step.end > s.step.start ? double(s.idle) / double(s.step.end - s.step.start) : 0.0},
-             {"by_cause", causes(s.byCause)}});
-    j["steps"] = steps;
-    nlohmann::json edges = nlohmann::json::array();
-    for (const EdgeIdle& e : g.edges)
-        edges.push_back({{"device", e.device},
-                         {"before_first_op_us", us(e.before)},
-                         {"after_last_op_us", us(e.after)}});
-    j["edges"] = edges;
-    return j;
-}
 
 // The tables of `strata-cli gaps`: by cause, per step, the edges, the longest device gaps.
 void printGaps(const Trace& t, const GapCauses& g) {
@@ -232,12 +105,11 @@ int gaps(const Args& args) {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (json) {
-        nlohmann::json j = gapsJson(t, g);
+        nlohmann::json j = gapCausesToJson(t, g);
         j["threshold_us"] = thresholdUs;
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        printJson(j);
         return 0;
     }
     std::printf("GPU idle gaps over %s (analysed in %.1f ms)\n",

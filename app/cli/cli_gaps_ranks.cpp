@@ -1,54 +1,18 @@
 // strata-cli gaps FILE FILE...: per rank the idle gaps over the threshold by cause and its steps'
-// idle, then the whole (cli_rank_rows.h).
+// idle, then the whole (cli_rank_rows.h; the JSON: core/analysis/json/rank_totals_json.h).
 #include "cli_rank_rows.h"
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/rank_totals_json.h"
 #include "analysis/ranks/rank_totals.h"
 #include "model/names/time_text.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
-#include <optional>
 
 namespace strata::cli {
 namespace {
-
-double us(TimeNs ns) {
-    return double(ns) / 1000.0;
-}
-
-// Per cause its count and idle (as strata-cli gaps --json), with its share of `span` when given.
-nlohmann::json causesJson(const std::array<CauseTotals, kGapCauseCount>& byCause,
-                          std::optional<TimeNs> span) {
-    nlohmann::json by = nlohmann::json::object();
-    for (size_t c = 0; c < byCause.size(); ++c) {
-        nlohmann::json o = {{"count", byCause[c].count}, {"idle_us", us(byCause[c].idle)}};
-        if (span) o["share_of_span"] = *span > 0 ? double(byCause[c].idle) / double(*span) : 0.0;
-        by[gapCauseName(GapCause(c))] = o;
-    }
-    return by;
-}
-
-nlohmann::json stepsJson(const GapCauses& g) {
-    nlohmann::json steps = nlohmann::json::array();
-    for (const StepGaps& s : g.steps)
-        steps.push_back({{"name", s.step.name},
-                         {"device", s.device},
-                         {"dur_us", us(s.step.end - s.step.start)},
-                         {"idle_us", us(s.idle)},
-                         {"by_cause", causesJson(s.byCause, std::nullopt)}});
-    return steps;
-}
-
-struct RankGaps {
-    RankIdentity id;
-    GapTotals totals;
-    std::vector<std::string> warnings;
-    nlohmann::json steps;
-};
 
 void printRow(const std::string& label, const GapTotals& t, const std::string& file) {
     std::printf("%6s", label.c_str());
@@ -62,13 +26,13 @@ void printRow(const std::string& label, const GapTotals& t, const std::string& f
                 terminalSafe(file).c_str());
 }
 
-std::vector<RankIdentity> identities(const std::vector<RankGaps>& rows) {
+std::vector<RankIdentity> identities(const std::vector<GapRankRow>& rows) {
     std::vector<RankIdentity> ids;
-    for (const RankGaps& r : rows) ids.push_back(r.id);
+    for (const GapRankRow& r : rows) ids.push_back(r.id);
     return ids;
 }
 
-void printTable(const std::vector<std::string>& files, const std::vector<RankGaps>& rows,
+void printTable(const std::vector<std::string>& files, const std::vector<GapRankRow>& rows,
                 const GapTotals& whole, double thresholdUs) {
     std::printf("%zu ranks: GPU idle gaps over %s by cause (count, idle)\n", files.size(),
                 formatPreciseDuration(TimeNs(std::llround(thresholdUs * 1000))).c_str());
@@ -89,37 +53,23 @@ void printTable(const std::vector<std::string>& files, const std::vector<RankGap
 } // namespace
 
 int gapsOfRanks(const std::vector<std::string>& files, const AnalysisArgs& args, bool json) {
-    std::vector<RankGaps> rows(files.size());
+    std::vector<GapRankRow> rows(files.size());
     const bool ok = forEachRankAnalysis(
         "gaps", files, args, [&](size_t i, const RankIdentity& id, const TraceAnalysis& a) {
             const GapCauses& g = a.gapCauses();
             rows[i].id = id;
+            rows[i].file = files[i];
             rows[i].totals.add(g);
             rows[i].warnings = g.warnings;
-            if (json) rows[i].steps = stepsJson(g);
+            if (json) rows[i].steps = gapStepsOfRankToJson(g);
         });
     if (!ok) return 1;
     GapTotals whole;
-    for (const RankGaps& r : rows) whole += r.totals;
-    if (!json) {
+    for (const GapRankRow& r : rows) whole += r.totals;
+    if (json)
+        printJson(gapRanksToJson(rows, whole, args.thresholdUs()));
+    else
         printTable(files, rows, whole, args.thresholdUs());
-        return 0;
-    }
-    nlohmann::json ranks = nlohmann::json::array();
-    for (size_t i : byRank(identities(rows)))
-        ranks.push_back({{"rank", rows[i].id.rank},
-                         {"file", files[i]},
-                         {"host", rows[i].id.host},
-                         {"warnings", rows[i].warnings},
-                         {"span_us", us(rows[i].totals.span)},
-                         {"by_cause", causesJson(rows[i].totals.byCause, rows[i].totals.span)},
-                         {"steps", rows[i].steps}});
-    const nlohmann::json j = {
-        {"threshold_us", args.thresholdUs()},
-        {"ranks", ranks},
-        {"whole",
-         {{"span_us", us(whole.span)}, {"by_cause", causesJson(whole.byCause, whole.span)}}}};
-    std::printf("%s\n", j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
     return 0;
 }
 

@@ -1,12 +1,13 @@
 // strata-cli info: what a trace file says about itself — what was run to make it (the Run
 // record), its top-level metadata and why it holds no GPU activity — as text or (--json) as one
-// JSON object (core/record/trace_info.h). The GUI's Trace Info panel shows the same rows.
+// JSON object (core/analysis/trace_info.h; core/analysis/json/trace_info_json.h). The GUI's Trace
+// Info panel shows the same rows.
 #include "cli_commands.h"
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/trace_info_json.h"
 #include "analysis/trace_info.h"
-#include "io/trace_loader.h"
 #include "model/trace.h"
 
 #include <algorithm>

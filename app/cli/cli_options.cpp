@@ -1,7 +1,6 @@
 #include "cli_options.h"
 
 #include "io/cache/trace_cache.h"
-#include "io/trace_loader.h"
 #include "util/terminal_text.h"
 
 #include <chrono>
@@ -198,15 +197,27 @@ void setUseCache(bool on) {
     useCache = on;
 }
 
-LoadResult loadForCli(const std::string& file, const LoadOptions& options) {
-    if (!useCache) return loadTrace(file, options);
-    std::string storeError;
-    LoadResult r = loadTraceCached(file, TraceCache(TraceCacheSettings::fromEnvironment()), options,
-                                   &storeError);
-    if (!storeError.empty()) // the trace is read all the same; next time it is read again
+TraceSetOptions forCli(TraceSetOptions options) {
+    if (!useCache) return options;
+    static const TraceCache cache(TraceCacheSettings::fromEnvironment());
+    options.cache = &cache;
+    options.storeInCache = true;
+    options.storeFailed = [](const std::string&, const std::string& why) {
+        // The trace is read all the same; next time it is read again.
         std::fprintf(stderr, "strata-cli: not kept in the trace cache: %s\n",
-                     terminalSafe(storeError).c_str());
-    return r;
+                     terminalSafe(why).c_str());
+    };
+    return options;
+}
+
+LoadResult loadForCli(const std::string& file, const LoadOptions& options) {
+    TraceSetOptions set;
+    set.load = options;
+    return loadSetFile(file, nullptr, forCli(std::move(set)));
+}
+
+std::vector<LoadResult> loadAllForCli(const std::vector<std::string>& files) {
+    return loadTraces(files, forCli({}));
 }
 
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
@@ -222,6 +233,10 @@ std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::stri
         return nullptr;
     }
     return loaded.trace;
+}
+
+void printJson(const nlohmann::json& j) {
+    std::printf("%s\n", j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
 TimeRange rangeFromUs(const Trace& trace, const std::optional<std::pair<double, double>>& us) {

@@ -5,7 +5,10 @@
 #include "analysis/analysis_range.h"
 #include "analysis/analysis_settings.h"
 #include "io/load_result.h"
+#include "io/set/trace_set_loader.h"
 #include "model/trace.h"
+
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <memory>
@@ -86,13 +89,23 @@ extern const char* const kAnalysisOptionsUsage;
 // `strata-cli --cache COMMAND ...` (or --cache anywhere before "--"): traces are loaded through the
 // trace cache (io/cache/trace_cache.h), which is written when a large JSON trace was read.
 void setUseCache(bool on);
-// loadTrace, or loadTraceCached under --cache: how every command loads a single trace.
+// `options` for a set of files under this command line: through the trace cache under --cache
+// (written on the loading threads; a trace that cannot be kept is said on stderr).
+TraceSetOptions forCli(TraceSetOptions options);
+// loadTrace, or through the cache under --cache (io/set/trace_set_loader.h's loadSetFile with
+// forCli's options): how every command loads a single trace.
 LoadResult loadForCli(const std::string& file, const LoadOptions& options = {});
+// Every file's result, loaded as a set (at once, on all cores; forCli).
+std::vector<LoadResult> loadAllForCli(const std::vector<std::string>& files);
 
 // The trace in `file`, or null after printing why to stderr; `loadMs`, when given, the time the
 // load took (what --json prints as load_ms beside analysis_ms).
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
                                             double* loadMs = nullptr);
+
+// What --json prints: `j` indented by one space, a byte that is not UTF-8 replaced, and a newline
+// (the documents themselves are made in core/analysis/json/).
+void printJson(const nlohmann::json& j);
 
 // The range in trace time (whole trace when none).
 TimeRange rangeFromUs(const Trace& trace, const std::optional<std::pair<double, double>>& us);

@@ -1,10 +1,9 @@
 #include "cli_rank_set.h"
 
-#include "analysis/ranks/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
+#include "io/set/digest_set.h"
 #include "io/set/trace_set_loader.h"
 #include "util/input_file.h"
-#include "util/parallel_for.h"
 #include "util/terminal_text.h"
 
 #include <cstdio>
@@ -14,19 +13,20 @@ namespace strata::cli {
 
 namespace {
 
-// Loads `files` (loadTraceSet) and hands each trace to `use`, which returns why it could not be
-// used ("" when it was); the errors in the order of `files`, a load's own for a file that did not
-// load. A load that throws (out of memory) is every file not yet used's error; never throws.
+// Loads `files` (loadTraceSet, through the cache under --cache) and hands each trace to `use`,
+// which returns why it could not be used ("" when it was); the errors in the order of `files`, a
+// load's own for a file that did not load. A load that throws (out of memory) is every file not
+// yet used's error; never throws.
 std::vector<std::string>
 loadEach(const std::vector<std::string>& files, const TraceSetOptions& options,
          const std::function<std::string(size_t, const std::shared_ptr<const Trace>&)>& use) {
     std::vector<std::string> errors(files.size());
-    std::vector<bool> done(files.size(), false);
+    std::vector<char> done(files.size(), 0); // written by several threads: not vector<bool>
     try {
         loadTraceSet(
             files,
             [&](size_t i, LoadResult& r) {
-                done[i] = true;
+                done[i] = 1;
                 if (!r.ok()) {
                     errors[i] = r.error ? r.error->toString() : files[i] + ": cannot load";
                     return;
@@ -34,7 +34,7 @@ loadEach(const std::vector<std::string>& files, const TraceSetOptions& options,
                 errors[i] = use(i, r.trace);
                 r.trace.reset();
             },
-            options);
+            forCli(options));
     } catch (const std::exception& e) {
         for (size_t i = 0; i < files.size(); ++i)
             if (!done[i]) errors[i] = files[i] + ": cannot load: " + e.what();
@@ -43,13 +43,6 @@ loadEach(const std::vector<std::string>& files, const TraceSetOptions& options,
 }
 
 constexpr uint64_t kMaxListBytes = uint64_t(1) << 30; // a path per line: millions of them
-
-DigestOutcome failed(std::string error, std::string file) {
-    DigestOutcome o;
-    o.error = std::move(error);
-    o.file = std::move(file);
-    return o;
-}
 
 } // namespace
 
@@ -72,48 +65,15 @@ bool forEachTrace(const char* command, const std::vector<std::string>& files,
 std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std::string>& files,
                                       const AnalysisSettings& settings,
                                       const TraceSetOptions& options) {
-    std::vector<DigestOutcome> outcomes(files.size());
-    std::vector<std::string> traces;
-    std::vector<size_t> which;
-    // The digests among the files read on both cores (a reduce reads thousands).
-    std::vector<std::optional<DigestOutcome>> digests(files.size());
-    parallelFor(files.size(), options.threads != 1 && files.size() > 16,
-                [&](size_t i) { digests[i] = readDigestFile(files[i]); });
-    for (size_t i = 0; i < files.size(); ++i) {
-        std::optional<DigestOutcome>& read = digests[i];
-        if (!read) {
-            traces.push_back(files[i]);
-            which.push_back(i);
-            continue;
-        }
-        outcomes[i] = std::move(*read);
-        if (!outcomes[i].digest && outcomes[i].file.empty()) outcomes[i].file = files[i];
-        const std::optional<RankDigest>& d = outcomes[i].digest;
-        if (d && (d->gapThreshold != settings.gapThreshold || d->stepPrefix != settings.stepPrefix))
-            std::fprintf(
-                stderr,
-                "strata-cli %s: warning: %s was digested with a gap threshold of %lld ns "
-                "and step name '%s': its figures follow those, not the options given\n",
-                command, terminalSafe(files[i]).c_str(), static_cast<long long>(d->gapThreshold),
-                terminalSafe(d->stepPrefix.empty() ? "ProfilerStep#" : d->stepPrefix).c_str());
+    DigestSetOptions set;
+    set.load = forCli(options);
+    std::vector<DigestOutcome> outcomes;
+    for (SetDigest& d : digestSet(files, settings, set)) {
+        if (!d.warning.empty())
+            std::fprintf(stderr, "strata-cli %s: warning: %s\n", command,
+                         terminalSafe(d.warning).c_str());
+        outcomes.push_back(std::move(d.outcome));
     }
-    const std::vector<std::string> errors =
-        loadEach(traces, options, [&](size_t k, const std::shared_ptr<const Trace>& t) {
-            if (t->sliceCount() == 0) { // truncated early, or not a profile
-                std::string why = traces[k] + ": no event could be read: nothing to digest";
-                if (!t->warnings().empty()) why += " (" + t->warnings().front() + ")";
-                return why;
-            }
-            try {
-                outcomes[which[k]].digest =
-                    digestTrace(TraceAnalysis(t, settings), traces[k], int64_t(which[k]));
-            } catch (const std::exception& e) {
-                return traces[k] + ": cannot digest: " + e.what();
-            }
-            return std::string();
-        });
-    for (size_t k = 0; k < traces.size(); ++k)
-        if (!errors[k].empty()) outcomes[which[k]] = failed(errors[k], traces[k]);
     return outcomes;
 }
 

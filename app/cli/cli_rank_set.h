@@ -1,12 +1,12 @@
 #pragma once
 // Several FILEs at once (the ranks of a job) for strata-cli's commands: loaded on all cores
-// (io/set/trace_set_loader.h), each reduced on the thread that loaded it and let go, so a set needs
-// no more memory than its loads at a time.
+// (io/set/trace_set_loader.h; through the trace cache under --cache), each reduced on the thread
+// that loaded it and let go, so a set needs no more memory than its loads at a time.
 #include "cli_options.h"
 
 #include "analysis/analysis_settings.h"
+#include "analysis/json/rank_digest_json.h"
 #include "analysis/ranks/rank_digest.h"
-#include "analysis/ranks/rank_digest_json.h"
 #include "analysis/trace_analysis.h"
 #include "io/set/trace_set_loader.h"
 #include "model/trace.h"
@@ -26,10 +26,11 @@ bool forEachTrace(const char* command, const std::vector<std::string>& files,
                   const std::function<void(size_t, const std::shared_ptr<const Trace>&)>& use,
                   const TraceSetOptions& options = {});
 
-// Every file's outcome, in the order of `files`: a trace is loaded (`options`: loads at a time)
-// and digested, a digest `strata-cli digest` wrote is read (a warning on stderr when it was made
-// with other settings), and one it wrote for a file it could not read gives that file's error.
-// Never throws for a file: what fails is that file's error.
+// Every file's outcome, in the order of `files`, by io/set/digest_set.h's digestSet (`options`:
+// loads at a time; through the cache under --cache): a trace is loaded and digested, a digest
+// `strata-cli digest` wrote is read (its warning, when it was made with other settings, said on
+// stderr), and one it wrote for a file it could not read gives that file's error. Never throws
+// for a file: what fails is that file's error.
 std::vector<DigestOutcome> digestEach(const char* command, const std::vector<std::string>& files,
                                       const AnalysisSettings& settings,
                                       const TraceSetOptions& options = {});

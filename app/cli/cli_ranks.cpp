@@ -1,15 +1,15 @@
 // strata-cli ranks: the ranks of a distributed job side by side (core/analysis/cross_rank.h):
 // each file's rank and host, the clock offsets that align them and how they were estimated,
 // per step the straggler and its delay, per collective instance who arrived last and how long
-// the others waited; as tables or (--json) one JSON object (core/analysis/cross_rank_json.h).
+// the others waited; as tables or (--json) one JSON object (core/analysis/json/cross_rank_json.h).
 #include "cli_commands.h"
 #include "cli_mpi.h"
 #include "cli_options.h"
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/cross_rank_json.h"
 #include "analysis/ranks/cross_rank.h"
-#include "analysis/ranks/cross_rank_json.h"
 #include "model/names/time_text.h"
 
 #include <algorithm>
@@ -193,15 +193,15 @@ int ranks(const Args& args) {
     }
     std::vector<RankDigest> digests;
     std::vector<std::string> errors;
-    nlohmann::json errorRows = nlohmann::json::array();
+    std::vector<DigestOutcome> failed;
     for (size_t i = 0; i < outcomes.size(); ++i) {
         if (outcomes[i].digest) {
             digests.push_back(std::move(*outcomes[i].digest));
             continue;
         }
         errors.push_back(outcomes[i].error);
-        const std::string& file = outcomes[i].file.empty() ? files[i] : outcomes[i].file;
-        errorRows.push_back({{"file", file}, {"error", outcomes[i].error}});
+        failed.push_back(std::move(outcomes[i]));
+        if (failed.back().file.empty()) failed.back().file = files[i];
         std::fprintf(stderr, "strata-cli ranks: %s\n", terminalSafe(errors.back()).c_str());
     }
     if (digests.empty()) return 1;
@@ -209,10 +209,7 @@ int ranks(const Args& args) {
     for (size_t i : byRank(digests)) sorted.push_back(std::move(digests[i]));
     const CrossRankReport report = crossRank(sorted, *request);
     if (json) {
-        nlohmann::json j = crossRankToJson(report);
-        j["errors"] = std::move(errorRows);
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        printJson(crossRankToJson(report, failed));
         return 0;
     }
     std::printf("%zu ranks; ", report.ranks.size());

@@ -5,13 +5,12 @@
 #include "cli_options.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/section_stats_json.h"
 #include "analysis/sections/section_stats.h"
 #include "analysis/sections/section_value_text.h"
 #include "io/sections/sections_import.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
-
-#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -52,32 +51,6 @@ std::string padLeft(const std::string& text, size_t width) {
     size_t columns = 0;
     for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
     return columns < width ? std::string(width - columns, ' ') + text : text;
-}
-
-nlohmann::json statsJson(const SectionStats& st) {
-    nlohmann::json j;
-    j["unit"] = st.unit();
-    j["clock_hz"] = st.clockHz > 0 ? nlohmann::json(st.clockHz) : nlohmann::json();
-    j["launches"] = st.launches;
-    j["blocks"] = st.blocks;
-    j["lost"] = st.lost;
-    j["total"] = st.total;
-    nlohmann::json list = nlohmann::json::array();
-    for (const SectionStat& s : st.sections)
-        list.push_back({{"name", s.name},
-                        {"count", s.samples.count},
-                        {"total", s.samples.total},
-                        {"mean", s.samples.mean},
-                        {"median", s.samples.median},
-                        {"p95", s.samples.p95},
-                        {"max", s.samples.max},
-                        {"share", s.share},
-                        {"blocks", s.blocks.count},
-                        {"block_mean", s.blocks.mean},
-                        {"block_max", s.blocks.max}});
-    j["sections"] = list;
-    j["warnings"] = st.warnings;
-    return j;
 }
 
 } // namespace
@@ -159,11 +132,10 @@ int sections(const Args& args) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     st.warnings.insert(st.warnings.begin(), warnings.begin(), warnings.end());
     if (json) {
-        nlohmann::json j = statsJson(st);
+        nlohmann::json j = sectionStatsToJson(st);
         j["kernel"] = sets.front()->kernel;
         j["analysis_ms"] = ms;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        printJson(j);
         return 0;
     }
     const SectionSet& first = *sets.front();

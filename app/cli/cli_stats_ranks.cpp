@@ -1,13 +1,13 @@
 // strata-cli stats FILE FILE...: per rank its kernels, kernel time and GPU busy / idle, then the
-// whole: time by category and the kernels by name over every rank (cli_rank_rows.h).
+// whole: time by category and the kernels by name over every rank (cli_rank_rows.h; the JSON:
+// core/analysis/json/rank_totals_json.h).
 #include "cli_rank_rows.h"
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/rank_totals_json.h"
 #include "analysis/ranks/rank_totals.h"
 #include "model/names/time_text.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <mutex>
@@ -17,44 +17,6 @@ namespace {
 
 double us(double ns) {
     return ns / 1000.0;
-}
-
-struct RankStats {
-    RankIdentity id;
-    uint64_t kernels = 0;
-    TimeNs kernelTime = 0, busy = 0, idle = 0, span = 0;
-    std::vector<std::string> warnings;
-};
-
-double busyShare(TimeNs busy, TimeNs span) {
-    return span > 0 ? double(busy) / double(span) : 0.0;
-}
-
-nlohmann::json wholeJson(const StatsTotals& t, TimeNs span) {
-    nlohmann::json cats = nlohmann::json::array();
-    for (const CategoryRow& c : t.categories)
-        cats.push_back({{"category", kernelCategoryName(c.category)},
-                        {"count", c.count},
-                        {"time_us", us(double(c.time))},
-                        {"share", c.share}});
-    nlohmann::json ks = nlohmann::json::array();
-    for (const KernelTotalsRow& k : t.kernels)
-        ks.push_back({{"name", k.name},
-                      {"category", kernelCategoryName(k.category)},
-                      {"count", k.count},
-                      {"total_us", us(double(k.total))},
-                      {"mean_us", us(k.mean())},
-                      {"min_us", us(double(k.min))},
-                      {"max_us", us(double(k.max))},
-                      {"share", k.share},
-                      {"ranks", k.ranks}});
-    return {{"kernels", t.kernelCount},
-            {"kernel_time_us", us(double(t.kernelTime))},
-            {"busy_us", us(double(t.busy))},
-            {"idle_us", us(double(t.idle))},
-            {"busy_share", busyShare(t.busy, span)},
-            {"categories", cats},
-            {"kernels_by_name", ks}};
 }
 
 void printRow(const std::string& label, uint64_t kernels, TimeNs kernelTime, TimeNs busy,
@@ -88,7 +50,7 @@ void printWhole(const StatsTotals& t, size_t top) {
 
 int statsOfRanks(const std::vector<std::string>& files, const AnalysisArgs& args, bool json,
                  size_t top) {
-    std::vector<RankStats> rows(files.size());
+    std::vector<StatsRankRow> rows(files.size());
     StatsTotals whole;
     std::mutex wholeMutex;
     const bool ok = forEachRankAnalysis(
@@ -97,8 +59,9 @@ int statsOfRanks(const std::vector<std::string>& files, const AnalysisArgs& args
             const GapCauses& g = a.gapCauses();
             StatsTotals mine;
             mine.add(st, g);
-            RankStats& r = rows[i];
-            r = {id, mine.kernelCount, mine.kernelTime, mine.busy, mine.idle, 0, g.warnings};
+            StatsRankRow& r = rows[i];
+            r = {id,        files[i], mine.kernelCount, mine.kernelTime, mine.busy,
+                 mine.idle, 0,        g.warnings};
             for (const DeviceGapStats& d : g.devices) r.span += d.lastEnd - d.firstStart;
             const std::lock_guard lock(wholeMutex);
             whole.add(st, g);
@@ -107,24 +70,9 @@ int statsOfRanks(const std::vector<std::string>& files, const AnalysisArgs& args
     whole.finish();
     std::vector<RankIdentity> ids;
     TimeNs span = 0;
-    for (const RankStats& r : rows) ids.push_back(r.id), span += r.span;
+    for (const StatsRankRow& r : rows) ids.push_back(r.id), span += r.span;
     if (json) {
-        nlohmann::json ranks = nlohmann::json::array();
-        for (size_t i : byRank(ids)) {
-            const RankStats& r = rows[i];
-            ranks.push_back({{"rank", r.id.rank},
-                             {"file", files[i]},
-                             {"host", r.id.host},
-                             {"warnings", r.warnings},
-                             {"kernels", r.kernels},
-                             {"kernel_time_us", us(double(r.kernelTime))},
-                             {"busy_us", us(double(r.busy))},
-                             {"idle_us", us(double(r.idle))},
-                             {"busy_share", busyShare(r.busy, r.span)}});
-        }
-        const nlohmann::json j = {{"ranks", ranks}, {"whole", wholeJson(whole, span)}};
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        printJson(statsRanksToJson(rows, whole, span));
         return 0;
     }
     std::printf("Statistics of %zu ranks\n", files.size());
@@ -135,7 +83,7 @@ int statsOfRanks(const std::vector<std::string>& files, const AnalysisArgs& args
     std::printf("\n%6s %8s %16s %16s %16s %7s  %s\n", "rank", "kernels", "kernel time", "busy",
                 "idle", "busy%", "file");
     for (size_t i : byRank(ids)) {
-        const RankStats& r = rows[i];
+        const StatsRankRow& r = rows[i];
         printRow(std::to_string(r.id.rank), r.kernels, r.kernelTime, r.busy, r.idle, r.span,
                  files[i]);
     }

@@ -1,14 +1,16 @@
 // strata-cli summary: kernels, GPU time, idle gaps and launch latency of one trace, as a table
-// or (--json) as one JSON object (see core/analysis/trace_summary.h for its keys); of several
-// (the ranks of a job), a row per rank and their whole (core/analysis/rank_totals.h).
+// or (--json) as one JSON object (core/analysis/json/trace_summary_json.h); of several (the ranks
+// of a job), a row per rank and their whole (core/analysis/ranks/rank_totals.h; the JSON:
+// core/analysis/json/rank_totals_json.h).
 #include "cli_commands.h"
 #include "cli_rank_set.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/rank_totals_json.h"
+#include "analysis/json/trace_summary_json.h"
 #include "analysis/ranks/rank_totals.h"
 #include "analysis/trace_analysis.h"
 #include "cli_options.h"
-#include "io/trace_loader.h"
 #include "model/names/time_text.h"
 
 #include <chrono>
@@ -104,13 +106,6 @@ void printTables(const Trace& t, const TraceSummary& s, const std::string& file,
     }
 }
 
-nlohmann::json totalsJson(const SummaryTotals& t) {
-    return {{"kernels", t.kernels},        {"memcpy", t.memcpys},
-            {"memset", t.memsets},         {"kernel_time_us", toMicros(t.kernelTime)},
-            {"busy_us", toMicros(t.busy)}, {"gaps_over_threshold", t.gapsOverThreshold},
-            {"idle_us", toMicros(t.idle)}};
-}
-
 void printTotalsRow(const std::string& label, const SummaryTotals& t, const std::string& file) {
     std::printf("%6s %8llu %8llu %8llu %14.3f %14.3f %9llu %14.3f  %s\n", label.c_str(),
                 (unsigned long long)t.kernels, (unsigned long long)t.memcpys,
@@ -124,27 +119,19 @@ int summarySet(const std::vector<std::string>& files, const cli::AnalysisArgs& a
                bool json, size_t top) {
     std::vector<RankIdentity> ids(files.size());
     std::vector<SummaryTotals> rows(files.size());
-    std::vector<nlohmann::json> docs(files.size());
-    const bool ok =
-        cli::forEachRankAnalysis("summary", files, analysisArgs,
-                                 [&](size_t i, const RankIdentity& id, const TraceAnalysis& a) {
-                                     ids[i] = id;
-                                     rows[i].add(a.summary());
-                                     if (json) docs[i] = summaryToJson(a.summary(), files[i], top);
-                                 });
+    std::vector<SummaryRankRow> docs(files.size());
+    const bool ok = cli::forEachRankAnalysis(
+        "summary", files, analysisArgs,
+        [&](size_t i, const RankIdentity& id, const TraceAnalysis& a) {
+            ids[i] = id;
+            rows[i].add(a.summary());
+            if (json) docs[i] = {id, files[i], summaryToJson(a.summary(), files[i], top)};
+        });
     if (!ok) return 1;
     SummaryTotals whole;
     for (const SummaryTotals& r : rows) whole += r;
     if (json) {
-        nlohmann::json ranks = nlohmann::json::array();
-        for (size_t i : cli::byRank(ids))
-            ranks.push_back({{"rank", ids[i].rank},
-                             {"file", files[i]},
-                             {"host", ids[i].host},
-                             {"summary", docs[i]}});
-        const nlohmann::json j = {{"ranks", ranks}, {"whole", totalsJson(whole)}};
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        cli::printJson(summaryRanksToJson(docs, whole));
         return 0;
     }
     std::printf("%zu ranks (GPU idle gaps over %.3f us)\n\n", files.size(),
@@ -194,8 +181,7 @@ int strata::cli::summary(const Args& args) {
         nlohmann::json j = summaryToJson(s, file, top);
         j["load_ms"] = loadMs;
         j["analysis_ms"] = analysisMs;
-        std::printf("%s\n",
-                    j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+        cli::printJson(j);
     } else {
         printTables(*loaded.trace, s, file, loadMs, top);
     }

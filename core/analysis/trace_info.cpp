@@ -2,7 +2,6 @@
 
 #include "contract/collector_env.h"
 #include "model/trace.h"
-#include "util/json_text.h"
 #include "util/shell_words.h"
 
 #include <cstdio>
@@ -59,37 +58,6 @@ TraceInfo traceInfo(const Trace& trace, const std::string& file, const std::stri
     }
     info.sectionKernels = kernels.size();
     return info;
-}
-
-std::string traceInfoToJson(const TraceInfo& info) {
-    std::string o = "{\"file\": ";
-    appendJsonString(o, info.file);
-    o += ", \"format\": ";
-    appendJsonString(o, info.format);
-    o += ", \"run\": ";
-    o += info.run ? runInfoToJson(*info.run) : "null";
-    o += ", \"metadata\": {";
-    bool first = true;
-    for (const auto& [k, v] : info.metadata) {
-        if (!first) o += ", ";
-        first = false;
-        appendJsonString(o, k);
-        o += ": ";
-        appendJsonString(o, v);
-    }
-    o += "}, \"no_gpu_reason\": ";
-    if (info.noGpuReason.empty())
-        o += "null";
-    else
-        appendJsonString(o, info.noGpuReason);
-    o += ", \"sections\": {\"launches\": " + std::to_string(info.sectionLaunches) +
-         ", \"kernels\": " + std::to_string(info.sectionKernels) + ", \"imported\": [";
-    for (size_t i = 0; i < info.importedSections.size(); ++i) {
-        if (i) o += ", ";
-        appendJsonString(o, info.importedSections[i]);
-    }
-    o += "]}}";
-    return o;
 }
 
 std::vector<std::pair<std::string, std::string>> traceInfoRows(const TraceInfo& info) {

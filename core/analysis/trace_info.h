@@ -2,7 +2,8 @@
 // What a trace file says about itself: what was run to make it (the Run record a launcher
 // appended), its top-level metadata (Kineto's schemaVersion, deviceProperties, distributedInfo;
 // the collector's host, pid, cuda_initialized), and why it holds no GPU activity when it holds
-// none. One implementation for `strata-cli info` and the GUI's Trace Info panel.
+// none. One implementation for `strata-cli info` and the GUI's Trace Info panel (its JSON:
+// analysis/json/trace_info_json.h).
 #include "model/run_info.h"
 
 #include <map>
@@ -35,11 +36,6 @@ TraceInfo traceInfo(const Trace& trace, const std::string& file, const std::stri
 // trace, or ran without capture), the collector's metadata (CUDA never initialised, CUPTI taken
 // by another tool), or a generic line; "" when it holds GPU ops.
 std::string explainMissingGpuActivity(const Trace& trace);
-
-// {"file": str, "format": str, "run": {...} | null, "metadata": {str: str},
-//  "no_gpu_reason": str | null, "sections": {"launches": n, "kernels": n, "imported": [str]}};
-// "run" as runInfoToJson writes it.
-std::string traceInfoToJson(const TraceInfo& info);
 
 // Label/value rows, in the order a person reads them: what was run (command line quoted as a
 // shell would take it back, working directory, environment, exit, start, duration, host...),

@@ -14,6 +14,7 @@
 namespace strata {
 
 struct LoadPreview; // io/load_preview.h
+struct TraceReader; // io/trace_reader.h
 
 struct LoadError {
     static constexpr uint64_t kInMessage = UINT64_MAX; // the message says where itself
@@ -54,6 +55,10 @@ struct LoadOptions {
     // override the file's) and the SM clock rate in Hz (> 0 overrides the file's).
     std::vector<std::string> sectionNames;
     double clockHz = 0;
+    // The reader that loads the file when the caller has recognised it already (a set's files
+    // are told apart by one read of their heads: io/digest_reader.h); null: loadTrace recognises
+    // it by its first bytes.
+    const TraceReader* reader = nullptr;
 };
 
 } // namespace strata

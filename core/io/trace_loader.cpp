@@ -6,7 +6,7 @@ namespace strata {
 
 LoadResult loadTrace(const std::string& path, const LoadOptions& options) {
     std::string error;
-    const TraceReader* reader = recogniseFile(path, &error);
+    const TraceReader* reader = options.reader ? options.reader : recogniseFile(path, &error);
     if (!reader) {
         LoadResult r;
         r.error = LoadError{path, LoadError::kInMessage, 0, error}; // no byte was read

@@ -1,15 +1,12 @@
 #include "rank_set.h"
 
 #include "analyses.h"
-#include "analysis/ranks/rank_digest_json.h"
-#include "io/set/trace_set_loader.h"
+#include "io/set/digest_set.h"
 #include "merged_set.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-
-#include <atomic>
 
 namespace strata {
 
@@ -21,11 +18,6 @@ std::vector<SetRank> inRankOrder(std::vector<SetRank> ranks) {
     std::vector<SetRank> out;
     for (size_t i : rankOrder(ids)) out.push_back(std::move(ranks[i]));
     return out;
-}
-
-RankDigest digestOf(const std::shared_ptr<const Trace>& trace, const QString& path, size_t index,
-                    const AnalysisSettings& settings) {
-    return digestTrace(TraceAnalysis(trace, settings), path.toStdString(), int64_t(index));
 }
 
 // The trace a digest names: as written when it is there (an absolute path, or relative to where
@@ -46,49 +38,35 @@ QString rankCount(size_t n) {
 }
 
 RankSetLoad loadRankSet(const QStringList& paths, const AnalysisSettings& settings,
-                        JobControl& control) {
+                        JobControl& control, const TraceCache* cache) {
     QElapsedTimer clock;
     clock.start();
-    std::vector<SetRank> loaded(size_t(paths.size()));
-    std::vector<QString> errors(size_t(paths.size()));
-    // Digests are read as they are; the traces loaded and digested.
     std::vector<std::string> files;
-    std::vector<size_t> which;
-    for (size_t i = 0; i < size_t(paths.size()); ++i) {
-        std::optional<DigestOutcome> read = readDigestFile(paths[qsizetype(i)].toStdString());
-        if (!read) {
-            files.push_back(paths[qsizetype(i)].toStdString());
-            which.push_back(i);
-        } else if (read->digest) {
-            loaded[i].path = tracePathOf(*read->digest, paths[qsizetype(i)]);
-            loaded[i].digest = std::move(*read->digest);
-            loaded[i].fromDigest = true;
-        } else {
-            errors[i] = QString::fromStdString(read->error);
-        }
-    }
-    std::atomic<size_t> done{0};
-    TraceSetOptions options;
-    options.load.progress = [&control](double) { return !control.cancelled(); };
-    loadTraceSet(
-        files,
-        [&](size_t k, LoadResult& r) {
-            const size_t i = which[k];
-            if (r.ok()) {
-                loaded[i].path = paths[qsizetype(i)];
-                loaded[i].digest = digestOf(r.trace, paths[qsizetype(i)], i, settings);
-                loaded[i].trace = std::move(r.trace);
-            } else if (!control.cancelled()) {
-                errors[i] = QString::fromStdString(r.error ? r.error->toString()
-                                                           : files[k] + ": cannot load");
-            }
-            control.setProgress(double(++done) / double(files.size()));
-        },
-        options);
+    for (const QString& p : paths) files.push_back(p.toStdString());
+    DigestSetOptions options; // io/set/digest_set.h: the CLI's policy, one implementation
+    options.keepTraces = true;
+    options.load.cache = cache;
+    options.load.storeInCache = false; // the window writes in the background (RankSetLoad::keep)
+    options.cancelled = [&control] { return control.cancelled(); };
+    options.progress = [&control](double f) { control.setProgress(f); };
+    std::vector<SetDigest> digests = digestSet(files, settings, options);
     RankSetLoad out;
-    for (size_t i = 0; i < loaded.size(); ++i) {
-        if (loaded[i].trace || loaded[i].fromDigest) out.ranks.push_back(std::move(loaded[i]));
-        if (!errors[i].isEmpty()) out.errors << errors[i];
+    for (size_t i = 0; i < digests.size(); ++i) {
+        SetDigest& d = digests[i];
+        if (d.cancelled) continue;
+        if (!d.outcome.digest) {
+            out.errors << QString::fromStdString(d.outcome.error);
+            continue;
+        }
+        SetRank rank;
+        rank.fromDigest = d.fromDigestFile;
+        rank.path = rank.fromDigest ? tracePathOf(*d.outcome.digest, paths[qsizetype(i)])
+                                    : paths[qsizetype(i)];
+        rank.digest = std::move(*d.outcome.digest);
+        out.fromCache += d.fromCache ? 1 : 0;
+        if (d.cacheSource && d.trace) out.keep.push_back({d.trace, {}, {}, {}, d.cacheSource});
+        rank.trace = std::move(d.trace);
+        out.ranks.push_back(std::move(rank));
     }
     out.ms = clock.elapsed();
     return out;
@@ -187,35 +165,22 @@ void RankSet::redigest() {
     const AnalysisSettings settings = workspace_->analyses()->settings();
     digest_->run(
         [inputs, settings](JobControl& control) {
-            // The ranks let go are read again (on all cores, each digested and let go there).
-            std::vector<RankDigest> out(inputs.size());
-            std::vector<std::string> paths;
-            std::vector<size_t> which;
-            for (size_t i = 0; i < inputs.size(); ++i) {
-                if (inputs[i].trace) {
-                    out[i] = digestOf(inputs[i].trace, inputs[i].path, i, settings);
-                } else {
-                    paths.push_back(inputs[i].path.toStdString());
-                    which.push_back(i);
-                }
+            // The ranks held digested as they are; those let go read again (on all cores, each
+            // digested and let go there).
+            std::vector<std::string> files;
+            DigestSetOptions options;
+            for (const Input& in : inputs) {
+                files.push_back(in.path.toStdString());
+                options.traces.push_back(in.trace);
             }
-            std::vector<std::string> errors(paths.size());
-            TraceSetOptions options;
-            options.load.progress = [&control](double) { return !control.cancelled(); };
-            loadTraceSet(
-                paths,
-                [&](size_t k, LoadResult& r) {
-                    const size_t i = which[k];
-                    if (r.ok())
-                        out[i] = digestOf(r.trace, inputs[i].path, i, settings);
-                    else if (!control.cancelled())
-                        errors[k] = r.error ? r.error->toString() : paths[k] + ": cannot load";
-                },
-                options);
-            std::pair<std::vector<RankDigest>, QString> result{std::move(out), QString()};
-            for (const std::string& e : errors)
-                if (!e.empty() && result.second.isEmpty())
-                    result.second = QString::fromStdString(e);
+            options.cancelled = [&control] { return control.cancelled(); };
+            std::pair<std::vector<RankDigest>, QString> result;
+            for (SetDigest& d : digestSet(files, settings, options)) {
+                if (d.outcome.digest)
+                    result.first.push_back(std::move(*d.outcome.digest));
+                else if (!d.cancelled && result.second.isEmpty())
+                    result.second = QString::fromStdString(d.outcome.error);
+            }
             return result;
         },
         [this](std::pair<std::vector<RankDigest>, QString> result) {

@@ -27,6 +27,8 @@
 
 namespace strata {
 
+class TraceCache; // io/cache/trace_cache.h
+
 struct SetRank {
     QString path;
     std::shared_ptr<const Trace> trace; // null once merged (read again from `path` when needed)
@@ -36,19 +38,24 @@ struct SetRank {
     bool fromDigest = false;
 };
 
-// The set's files loaded on all cores (io/set/trace_set_loader.h) and each digested on the thread
-// that loaded it, a digest `strata-cli digest` wrote read as it is; a file that did not load (a
-// digest that holds an error) is said in `errors` ("file: why") and left out.
+// The set's files digested as strata-cli digests them (io/set/digest_set.h: loaded on all cores,
+// each digested on the thread that loaded it, a digest `strata-cli digest` wrote read as it is);
+// a file that did not load or digest (a digest that holds an error) is said in `errors`
+// ("file: why") and left out.
+// Read through `cache` when given (io/set/trace_set_loader.h), which is left for the caller to
+// write: `keep` holds the traces it may keep (LoadResult::cacheSource set, its path the file's).
 struct RankSetLoad {
     std::vector<SetRank> ranks;
     QStringList errors;
-    qint64 ms = 0; // wall time of the load and the digests
+    qint64 ms = 0;        // wall time of the load and the digests
+    size_t fromCache = 0; // traces read from the cache's entries
+    std::vector<LoadResult> keep;
 };
 // "1 rank", "8 ranks".
 QString rankCount(size_t n);
 
 RankSetLoad loadRankSet(const QStringList& paths, const AnalysisSettings& settings,
-                        JobControl& control);
+                        JobControl& control, const TraceCache* cache = nullptr);
 
 class RankSet : public QObject {
     Q_OBJECT

@@ -69,12 +69,18 @@ Loaded work(const OpenRequest& request, const std::shared_ptr<const Trace>& show
     }
     case OpenRequest::Kind::Ranks:
     case OpenRequest::Kind::AddRanks:
-        out.ranks = loadRankSet(request.files, settings, control);
+        out.ranks = loadRankSet(request.files, settings, control, &cache);
         break;
-    case OpenRequest::Kind::Comparison:
+    case OpenRequest::Kind::Comparison: {
+        TraceSetOptions options; // both at once, through the cache, written by the window
+        options.cache = &cache;
+        options.storeInCache = false;
+        options.cancelled = [&control] { return control.cancelled(); };
+        options.load.progress = [&control](double) { return !control.cancelled(); };
         out.pair = loadTraces(
-            {request.files.value(0).toStdString(), request.files.value(1).toStdString()});
+            {request.files.value(0).toStdString(), request.files.value(1).toStdString()}, options);
         break;
+    }
     case OpenRequest::Kind::Files:
         break; // resolved before
     }
@@ -231,7 +237,10 @@ bool LoadController::install(Loaded loaded, QString* error) {
         else
             p_.banner->showError(setErrors(loaded.ranks.errors)); // the others are shown
         RankSet* ranks = p_.workspace->ranks();
-        fromCache_ = false;
+        fromCache_ =
+            loaded.ranks.fromCache > 0 && loaded.ranks.fromCache == loaded.ranks.ranks.size();
+        for (const LoadResult& keep : loaded.ranks.keep) // for next time, in the background
+            p_.cache->traceShown(QString::fromStdString(keep.cacheSource->path), keep);
         if (r.kind == OpenRequest::Kind::AddRanks && !ranks->isEmpty())
             ranks->addRanks(std::move(loaded.ranks.ranks));
         else
@@ -249,7 +258,8 @@ bool LoadController::install(Loaded loaded, QString* error) {
             problem = tr("Could not compare:\n%1").arg(errors.join('\n'));
             break;
         }
-        fromCache_ = false;
+        fromCache_ = !loaded.pair[0].cacheFile.empty() && !loaded.pair[1].cacheFile.empty();
+        for (size_t i = 0; i < 2; ++i) p_.cache->traceShown(r.files[qsizetype(i)], loaded.pair[i]);
         p_.workspace->comparison()->set({r.files[0], loaded.pair[0].trace, {}, std::nullopt},
                                         {r.files[1], loaded.pair[1].trace, {}, std::nullopt},
                                         loaded.ms);

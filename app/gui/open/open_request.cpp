@@ -1,6 +1,6 @@
 #include "open/open_request.h"
 
-#include "analysis/ranks/rank_digest_json.h"
+#include "io/digest_reader.h"
 #include "io/trace_reader.h"
 #include "workspace/rank_set.h"
 

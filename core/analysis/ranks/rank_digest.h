@@ -1,9 +1,9 @@
 #pragma once
 // What the cross-rank analysis (analysis/cross_rank.h) needs of one rank's trace, and nothing
 // more: a few KB whatever the trace's size, so that a job's ranks can be reduced where they lie
-// and only the digests combined (docs/ranks.md; JSON in analysis/rank_digest_json.h). Plain data,
-// in the trace's own clock (ns); made from one TraceAnalysis, so every figure in it is the one
-// the single-trace views and commands show:
+// and only the digests combined (docs/ranks.md; JSON in analysis/json/rank_digest_json.h). Plain
+// data, in the trace's own clock (ns); made from one TraceAnalysis, so every figure in it is the
+// one the single-trace views and commands show:
 //   identity     rank, host, world size (analysis/rank_identity.h);
 //   clock        the time-base hints (baseTimeNanoseconds, wall-clock timestamps) and the
 //                trace's bounds;
@@ -22,6 +22,7 @@
 #include "analysis/trace_analysis.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,15 @@ struct RankDigest {
     std::vector<DigestStep> steps;             // by start
     std::vector<std::string> warnings;
     friend bool operator==(const RankDigest&, const RankDigest&) = default;
+};
+
+// One file of a set reduced to its rank digest, or why it could not be ("FILE: why") and which
+// file that was (the trace a digest of its error names; empty: the one asked for). JSON:
+// analysis/json/rank_digest_json.h; made for a set by io/set/digest_set.h.
+struct DigestOutcome {
+    std::optional<RankDigest> digest;
+    std::string error;
+    std::string file;
 };
 
 // The digest of `analysis` (its whole trace; its settings give the threshold and the steps).

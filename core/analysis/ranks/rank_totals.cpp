@@ -95,4 +95,8 @@ void StatsTotals::finish() {
                      });
 }
 
+double busyShare(TimeNs busy, TimeNs span) {
+    return span > 0 ? double(busy) / double(span) : 0.0;
+}
+
 } // namespace strata

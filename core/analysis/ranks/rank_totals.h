@@ -53,4 +53,7 @@ private:
     std::array<CategoryRow, kKernelCategoryCount> byCategory_{};
 };
 
+// busy / span, 0 for an empty span (a rank's busy share, and the whole's).
+double busyShare(TimeNs busy, TimeNs span);
+
 } // namespace strata

@@ -1,5 +1,6 @@
 #include "io/set/trace_set_loader.h"
 
+#include "io/cache/trace_cache.h"
 #include "io/trace_loader.h"
 
 #include <algorithm>
@@ -26,6 +27,18 @@ std::vector<size_t> largestFirst(const std::vector<std::string>& paths) {
     return order;
 }
 
+LoadResult loadSetFile(const std::string& path, const TraceReader* reader,
+                       const TraceSetOptions& options) {
+    LoadOptions load = options.load;
+    if (reader) load.reader = reader;
+    if (!options.cache) return loadTrace(path, load);
+    if (!options.storeInCache) return options.cache->load(path, load);
+    std::string storeError;
+    LoadResult r = loadTraceCached(path, *options.cache, load, &storeError);
+    if (!storeError.empty() && options.storeFailed) options.storeFailed(path, storeError);
+    return r;
+}
+
 void loadTraceSet(const std::vector<std::string>& paths,
                   const std::function<void(size_t, LoadResult&)>& use,
                   const TraceSetOptions& options) {
@@ -39,9 +52,15 @@ void loadTraceSet(const std::vector<std::string>& paths,
     auto work = [&] {
         try {
             for (size_t n; (n = next.fetch_add(1)) < order.size();) {
-                LoadResult r = loadTrace(paths[order[n]], options.load);
+                if (options.cancelled && options.cancelled()) {
+                    next = order.size();
+                    break;
+                }
+                const size_t i = order[n];
+                LoadResult r = loadSetFile(
+                    paths[i], i < options.readers.size() ? options.readers[i] : nullptr, options);
                 try {
-                    use(order[n], r);
+                    use(i, r);
                 } catch (...) {
                     next = order.size(); // at once, before the unwinding below
                     throw;

@@ -13,12 +13,17 @@
 //    "collectives": [{"name", "op", "group", "index", "step", "ranks", "ranks_arrival_us",
 //                     "ranks_end_us", "wait_us", "late_rank", "late_by_us", "max_wait_us"}],
 //    "warnings": [...]}
+// and with the files that were not reduced, as `ranks --json` prints it, "errors": [{"file",
+// "error"}] (DigestOutcome's; in the order given).
 #include "analysis/ranks/cross_rank.h"
+#include "analysis/ranks/rank_digest.h"
 
 #include <nlohmann/json.hpp>
 
 namespace strata {
 
 nlohmann::json crossRankToJson(const CrossRankReport& report);
+nlohmann::json crossRankToJson(const CrossRankReport& report,
+                               const std::vector<DigestOutcome>& failed);
 
 } // namespace strata

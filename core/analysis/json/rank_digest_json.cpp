@@ -1,4 +1,4 @@
-#include "analysis/ranks/rank_digest_json.h"
+#include "analysis/json/rank_digest_json.h"
 
 #include <stdexcept>
 
@@ -195,7 +195,7 @@ RankDigest readDigest(const json& j) {
 } // namespace
 
 ordered_json rankDigestToJson(const RankDigest& d) {
-    ordered_json j; // the version first: readDigestFile tells a digest by its first bytes
+    ordered_json j; // the version first: io/digest_reader.h tells a digest by its first bytes
     j["strata_rank_digest"] = RankDigest::kVersion;
     j["file"] = d.file;
     j["rank"] = d.identity.rank;

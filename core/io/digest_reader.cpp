@@ -1,7 +1,12 @@
-// A digest file told from a trace by its first bytes, then read whole (rank_digest_json.h's
-// looksLikeDigest, isDigestFile and readDigestFile).
-#include "analysis/ranks/rank_digest_json.h"
+// A digest file told from a trace by its first bytes, then read whole from the same opening
+// (io/digest_reader.h).
+#include "io/digest_reader.h"
+
+#include "analysis/json/rank_digest_json.h"
+#include "io/trace_reader.h"
 #include "util/input_file.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -103,20 +108,36 @@ bool isDigestFile(const std::string& path) {
            looksLikeDigest(head);
 }
 
-std::optional<DigestOutcome> readDigestFile(const std::string& path) {
+SetFile recogniseSetFile(const std::string& path) {
+    SetFile file;
     std::string error, text;
     struct stat st {};
     const FileDescriptor fd = openRegularFile(path, &error, &st); // never blocks
-    if (!fd.valid() || !readUpTo(fd.get(), text, kDigestHeadBytes, &error) ||
-        !looksLikeDigest(text))
-        return std::nullopt; // a trace (or what the trace loader will say it is)
+    if (!fd.valid() || !readUpTo(fd.get(), text, kDigestHeadBytes, &error))
+        return file; // what the trace loader will say it is
+    if (!looksLikeDigest(text)) {
+        // The same first bytes loadTrace's recogniseFile reads.
+        file.reader = recogniseBytes(std::string_view(text).substr(0, kSniffBytes), path);
+        return file;
+    }
     // A digest: the rest of it, whatever its size.
     text.reserve(size_t(st.st_size) + 1);
-    if (!readUpTo(fd.get(), text, SIZE_MAX, &error)) return unreadable(path, error);
+    if (!readUpTo(fd.get(), text, SIZE_MAX, &error)) {
+        file.digest = unreadable(path, error);
+        return file;
+    }
     const json j = json::parse(text, nullptr, false);
-    if (!j.is_discarded()) return digestOutcomeFromJson(j, path);
+    if (!j.is_discarded()) {
+        file.digest = digestOutcomeFromJson(j, path);
+        return file;
+    }
     rankDigestFromText(text, &error); // says where the syntax breaks
-    return unreadable(path, error);
+    file.digest = unreadable(path, error);
+    return file;
+}
+
+std::optional<DigestOutcome> readDigestFile(const std::string& path) {
+    return recogniseSetFile(path).digest;
 }
 
 } // namespace strata

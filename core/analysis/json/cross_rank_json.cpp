@@ -1,4 +1,4 @@
-#include "analysis/ranks/cross_rank_json.h"
+#include "analysis/json/cross_rank_json.h"
 
 namespace strata {
 
@@ -103,6 +103,14 @@ json crossRankToJson(const CrossRankReport& r) {
     }
     j["collectives"] = cs;
     j["warnings"] = r.warnings;
+    return j;
+}
+
+json crossRankToJson(const CrossRankReport& report, const std::vector<DigestOutcome>& failed) {
+    json j = crossRankToJson(report);
+    json errors = json::array();
+    for (const DigestOutcome& o : failed) errors.push_back({{"file", o.file}, {"error", o.error}});
+    j["errors"] = std::move(errors);
     return j;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// A RankDigest (analysis/rank_digest.h) as versioned JSON, written and read back exactly (times
-// are integer nanoseconds of the trace's own clock). docs/ranks.md describes every key:
+// A RankDigest (analysis/ranks/rank_digest.h) as versioned JSON, written and read back exactly
+// (times are integer nanoseconds of the trace's own clock). docs/ranks.md describes every key:
 //   {"strata_rank_digest": 1, "file", "rank", "rank_source", "host", "world_size",
 //    "clock": {"base_time_ns" | null, "wall_clock", "start_ns", "end_ns"},
 //    "gap_threshold_ns", "step_prefix", "kernels", "kernel_time_ns", "busy_ns", "idle_ns",
@@ -9,7 +9,7 @@
 //               "kernels", "gaps_by_cause": {"<cause>": {"count", "idle_ns"}}}]}],
 //    "warnings": [str]}
 // The version key is written first (nlohmann's ordered_json), so that a digest is told from a
-// trace by its first bytes (readDigestFile). Reading refuses, naming the key and what was
+// trace by its first bytes (io/digest_reader.h). Reading refuses, naming the key and what was
 // expected, a document that is not a digest, one of a newer version than this build reads, any
 // field of the wrong type, and any value outside what it means (docs/ranks.md): a time beyond
 // +-2^62 ns (model/time.h's kMaxTimeNs, what a trace holds: so that the difference of any two
@@ -33,37 +33,11 @@ std::optional<RankDigest> rankDigestFromJson(const nlohmann::json& json, std::st
 // The same from text (a JSON syntax error is said with its byte offset).
 std::optional<RankDigest> rankDigestFromText(std::string_view text, std::string* error);
 
-// One file of a set reduced to its rank digest, or why it could not be ("FILE: why") and which
-// file that was (the trace a digest of its error names; empty: the one asked for).
-struct DigestOutcome {
-    std::optional<RankDigest> digest;
-    std::string error;
-    std::string file;
-};
-
 // An outcome as `strata-cli digest` writes it: the digest's JSON, or for a file that did not
 // digest {"strata_rank_digest": 1, "file": FILE, "error": "FILE: why"}, so that a reduce elsewhere
 // reports that file with the load's own words. Read back with `source` (where the JSON came
 // from) naming a document that is neither.
 nlohmann::ordered_json digestOutcomeToJson(const DigestOutcome& outcome, const std::string& file);
 DigestOutcome digestOutcomeFromJson(const nlohmann::json& json, const std::string& source);
-
-// Whether `head`, the first bytes of a file (cut anywhere), begins a digest: a JSON object
-// whose top-level keys, as far as the head reaches, include "strata_rank_digest" (written
-// first since issue 42), or begin with "busy_ns", "clock" (older digests were written with
-// their keys sorted, the version key after the collectives). Decided from the head alone, so
-// that a trace of any size is never read to find out it is not a digest.
-bool looksLikeDigest(std::string_view head);
-constexpr size_t kDigestHeadBytes = 64 * 1024; // how much of a file looksLikeDigest is shown
-
-// Whether `path` is a regular file whose first kDigestHeadBytes look like a digest (never
-// blocks: util/input_file.h); the one test of "is this a digest" for the CLI and the window.
-bool isDigestFile(const std::string& path);
-
-// What `path` holds when it is a digest file (isDigestFile; of any size): its digest, the error
-// it holds, or why it does not read (a newer version, a broken document, a value out of range,
-// naming the field); nullopt for any other file (a trace, or a file that cannot be opened: the
-// trace loader then says why).
-std::optional<DigestOutcome> readDigestFile(const std::string& path);
 
 } // namespace strata
