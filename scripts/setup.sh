@@ -31,6 +31,8 @@ extra=()
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   extra+=(-DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCUDAToolkit_ROOT=/usr/local/cuda)
 fi
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" ${STRATA_CMAKE_ARGS:-}
+# Release: -O2 without debug information (CMakeLists.txt); ccache, precompiled headers and lld
+# where present (cmake/StrataBuildSpeed.cmake). `cmake --preset dev` builds RelWithDebInfo.
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${extra[@]}" ${STRATA_CMAKE_ARGS:-}
 cmake --build "$build_dir" -j "$(nproc)"
 echo "setup: built into $build_dir"

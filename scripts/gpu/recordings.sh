@@ -10,8 +10,8 @@ tar xJf .gpu/stage.tar.xz -C $S || exit 1
 export LD_LIBRARY_PATH=$S/lib:$S/cudalib QT_PLUGIN_PATH=$S/plugins QT_QPA_PLATFORM=offscreen
 B=$S/build; CLI=$B/app/strata-cli
 $CLI --version || { export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$S/lib-cxx; $CLI --version; }
-echo "== tst_gpu_record"; (cd $W && timeout 300 $B/tests/tst_gpu_record -v1); echo "rc=$?"
-echo "== tst_gpu_launch"; (cd $W && timeout 120 $B/tests/tst_gpu_launch); echo "rc=$?"
+echo "== tst_gpu_record"; (cd $W && timeout 300 $B/tests/tests_collector tst_gpu_record -v1); echo "rc=$?"
+echo "== tst_gpu_launch"; (cd $W && timeout 120 $B/tests/tests_record tst_gpu_launch); echo "rc=$?"
 echo "== real recording"; cd $W
 timeout 60 $CLI record -o $W/r-{pid}.strata -- $B/kernels/samples/launch_gaps 1000 50; echo "rc=$?"
 F=$(ls $W/r-*.strata | head -1); $CLI info --json $F > $OUT/info.json; $CLI info $F | head -40

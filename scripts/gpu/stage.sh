@@ -5,13 +5,13 @@
 # and Qt's offscreen platform plugin. Run after building in build/ (docs/gpu-validation.md).
 set -e
 cd "$(dirname "$0")/../.."
-ninja -C build strata-cli strata strata_collector tst_gpu_record tst_gpu_launch launch_gaps \
+ninja -C build strata-cli strata strata_collector tests_collector tests_record launch_gaps \
     two_streams pinned_vs_pageable nvtx_nested fork_child launch_bound sections_matmul \
     sections_matmul_off sections_reduce sections_reduce_off
 rm -rf .gpu/stage && mkdir -p .gpu/stage/lib .gpu/stage/lib-cxx .gpu/stage/cudalib \
     .gpu/stage/plugins/platforms
 cd .gpu/stage
-for f in app/strata-cli app/strata tests/tst_gpu_record tests/tst_gpu_launch \
+for f in app/strata-cli app/strata tests/tests_collector tests/tests_record \
     kernels/collector/libstrata_collector.so \
     $(cd ../../build && find kernels/samples -maxdepth 1 -type f -executable); do
     mkdir -p "build/$(dirname "$f")"
@@ -19,7 +19,7 @@ for f in app/strata-cli app/strata tests/tst_gpu_record tests/tst_gpu_launch \
     strip --strip-debug "build/$f"
 done
 cp /usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqoffscreen.so plugins/platforms/
-for b in build/app/strata-cli build/app/strata build/tests/tst_gpu_record build/tests/tst_gpu_launch \
+for b in build/app/strata-cli build/app/strata build/tests/tests_collector build/tests/tests_record \
     plugins/platforms/libqoffscreen.so; do ldd "$b" | awk '/=>/{print $3}'; done | sort -u |
     grep -v -E 'libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libcuda\.so|libgcc_s' |
     while read -r l; do cp -L "$l" lib/; done

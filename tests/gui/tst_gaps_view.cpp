@@ -1,0 +1,295 @@
+// The Gaps dock on the hand-made trace of tst_gap_causes (one gap of four causes, 100 ns each,
+// threshold 10 ns): the table cell by cell, the totals per cause, a row click moving the timeline
+// there and selecting the launch call, the selected range restricting everything, CSV export.
+#include "analysis/ops/gpu_ops.h"
+#include "analysis_views/call_tree_model.h"
+#include "analysis_views/call_tree_panel.h"
+#include "analysis_views/clock_notice.h"
+#include "analysis_views/flame_graph.h"
+#include "analysis_views/gaps_panel.h"
+#include "analysis_views/gaps_table_model.h"
+#include "analysis_views/stats_panel.h"
+#include "charts/chart_export.h"
+#include "support/analysis_trace_fixture.h"
+#include "support/test_main.h"
+#include "timeline/layout/track_layout.h"
+#include "timeline/paint/gpu_utilisation.h"
+#include "timeline/timeline_view.h"
+#include "workspace/analyses.h"
+#include "workspace/navigation.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace strata;
+using strata::test::GpuTraceFixture;
+
+namespace {
+
+// One gap of each cause, 100 ns each (analysis_trace_fixture.h: gapCausesTrace); the trace starts
+// at -50 (the first launch call).
+std::shared_ptr<const Trace> causesTrace() {
+    return strata::test::gapCausesTrace();
+}
+
+QString cell(QAbstractItemModel* m, int row, int col) {
+    return m->data(m->index(row, col)).toString();
+}
+
+} // namespace
+
+class TestGapsView : public QObject {
+    Q_OBJECT
+private slots:
+    void tableAndTotals() {
+        Workspace ws;
+        Navigation nav(&ws);
+        GapsPanel p(&ws, &nav);
+        QAbstractItemModelTester tester(p.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ws.analyses()->setGapThreshold(10);
+        const auto t = causesTrace();
+        ws.showTrace(t, "causes");
+        p.waitForJobs();
+        GapsTableModel* m = p.model();
+        QCOMPARE(m->rowCount(), 4);
+        // Rows in the analysis' order (by start); times from the trace start (-50).
+        QCOMPARE(cell(m, 0, GapsTableModel::Start), QString("150 ns"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Length), QString("100 ns"));
+        // Where the gap's time went (gapCausesTrace): aten::add 40, queued 35, untraced 20, the
+        // launch call 5.
+        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("CPU-bound"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Late), QString("60 ns"));
+        QCOMPARE(cell(m, 0, GapsTableModel::Because), QString("CPU busy: aten::add 40 ns"));
+        QCOMPARE(cell(m, 0, GapsTableModel::CpuWork),
+                 QString("aten::add 40 ns; queued after the launch returned 35 ns; untraced, "
+                         "outside any traced slice 20 ns; cudaLaunchKernel 5 ns"));
+        QCOMPARE(cell(m, 1, GapsTableModel::Cause), QString("synchronization"));
+        QCOMPARE(cell(m, 1, GapsTableModel::Because),
+                 QString("blocked in cudaDeviceSynchronize 70 ns"));
+        QCOMPARE(cell(m, 2, GapsTableModel::Cause), QString("dependency"));
+        QCOMPARE(cell(m, 2, GapsTableModel::Late), QString("—"));
+        QCOMPARE(cell(m, 3, GapsTableModel::Cause), QString("unattributed"));
+        QVERIFY2(p.summaryText().contains("4 device gaps over 10 ns</b> (400 ns idle)"),
+                 qPrintable(p.summaryText()));
+        // A click on the launch-bound gap's row (sorted by length, all 100 ns: the proxy keeps
+        // the model's order) moves the timeline around it and selects K2's launch call.
+        p.activateRow(0);
+        // [100 - 1000, 200 + 1000) (padding of a microsecond), kept inside the trace [-50, 900).
+        QCOMPARE(nav.visibleRange().start, TimeNs(-50));
+        QCOMPARE(nav.visibleRange().end, TimeNs(900));
+        QVERIFY(nav.selectedSlice().valid());
+        QCOMPARE(t->start(nav.selectedSlice().slice), TimeNs(160)); // K2's launch [160, 165)
+        // The selected range restricts it: [350, 900) holds the ops from K3 on: two gaps.
+        nav.setSelectedRange(TimeRange{350, 900});
+        p.waitForJobs();
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(cell(m, 0, GapsTableModel::Cause), QString("dependency"));
+        // CSV: numbers in ns.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(saveTableCsv(m, dir.filePath("gaps.csv"), &error));
+        QFile f(dir.filePath("gaps.csv"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().split('\n');
+        QCOMPARE(lines[1].left(21), QByteArray("550,100,dependency,,0"));
+        QVERIFY(saveChart(p.causeChart(), dir.filePath("c.svg"), &error));
+        QVERIFY(saveChart(p.histogram(), dir.filePath("h.pdf"), &error));
+    }
+
+    void statsDockCellByCell() {
+        // The trace of tst_op_stats' tablesByHand: aten::mm [0,1000) launching gemm_k twice
+        // (100 and 300 ns, latencies 50 and 70, calls 10 and 20), ew_elementwise outside it, two
+        // pageable HtoD copies of 1000 bytes in 100 ns each.
+        Workspace ws;
+        Navigation nav(&ws);
+        StatsPanel p(&ws, &nav);
+        std::vector<std::unique_ptr<QAbstractItemModelTester>> testers;
+        for (QAbstractItemModel* m : {p.kernelsModel(), p.cpuOpsModel(), p.copiesModel(),
+                                      p.findingsModel(), p.devicesModel()})
+            testers.push_back(std::make_unique<QAbstractItemModelTester>(
+                m, QAbstractItemModelTester::FailureReportingMode::QtTest));
+        ws.showTrace(strata::test::opStatsTrace(), "ops");
+        p.waitForJobs();
+        QAbstractItemModel* k = p.kernelsModel();
+        QCOMPARE(k->rowCount(), 2);
+        QCOMPARE(cell(k, 0, 0), QString("gemm_k"));
+        QCOMPARE(cell(k, 0, 2), QString("gemm"));
+        QCOMPARE(cell(k, 0, 3), QString("2"));
+        QCOMPARE(cell(k, 0, 4), QString("400 ns"));
+        QCOMPARE(cell(k, 0, 5), QString("200 ns"));
+        QCOMPARE(cell(k, 0, 10), QString("88.9 %")); // 400 / 450
+        QCOMPARE(cell(k, 0, 11), QString("60 ns"));
+        QCOMPARE(cell(k, 0, 12), QString("15 ns"));
+        QAbstractItemModel* c = p.cpuOpsModel();
+        QCOMPARE(cell(c, 0, 0), QString("aten::mm"));
+        QCOMPARE(cell(c, 0, 2), QString("1.000 µs")); // 4 significant digits
+        QCOMPARE(cell(c, 0, 3), QString("970 ns"));
+        QCOMPARE(cell(c, 0, 5), QString("400 ns"));
+        QAbstractItemModel* m = p.copiesModel();
+        QCOMPARE(cell(m, 0, 0), QString("HtoD (pageable)"));
+        QCOMPARE(cell(m, 0, 2), QString("2\u2009000"));
+        QCOMPARE(cell(m, 0, 4), QString("10.00"));
+        // The advisor says pageable copies are there.
+        bool pageable = false;
+        for (int r = 0; r < p.findingsModel()->rowCount(); ++r)
+            pageable = pageable || cell(p.findingsModel(), r, 3) == QString("pageable");
+        QVERIFY(pageable);
+        // Grouped by the launching op: gemm_k under aten::mm.
+        p.setGroupByOp(true);
+        p.waitForJobs();
+        QCOMPARE(cell(k, 0, 1), QString("aten::mm"));
+    }
+
+    void oneAnalysisForEveryView() {
+        // The Gaps and Statistics docks and the timeline read one analysis of the trace: its gap
+        // causes are computed once and shared, and the workspace's threshold reaches all three.
+        Workspace ws;
+        Navigation nav(&ws);
+        GapsPanel gaps(&ws, &nav);
+        StatsPanel stats(&ws, &nav);
+        TimelineView timeline(&ws, &nav);
+        ws.analyses()->setGapThreshold(10);
+        ws.showTrace(causesTrace(), "causes");
+        auto settle = [&] {
+            gaps.waitForJobs();
+            stats.waitForJobs();
+            timeline.waitForGaps();
+        };
+        settle();
+        QVERIFY(gaps.analysis());
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis().get(), timeline.gapAnalysis().get());
+        QCOMPARE(gaps.analysis().get(), ws.analyses()->current().get());
+        QCOMPARE(&gaps.analysis()->gapCauses(), &stats.analysis()->gapCauses());
+        QCOMPARE(gaps.model()->rowCount(), 4);
+        // 100 ns: the four gaps of 100 ns are not strictly longer; every view follows.
+        ws.analyses()->setGapThreshold(100);
+        settle();
+        QCOMPARE(gaps.model()->rowCount(), 0);
+        QCOMPARE(stats.analysis()->settings().gapThreshold, TimeNs(100));
+        QCOMPARE(timeline.gapThresholdNs(), TimeNs(100));
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis().get(), timeline.gapAnalysis().get());
+        // A selected range: both docks read the one analysis of that range; the timeline keeps
+        // the whole trace's.
+        nav.setSelectedRange(TimeRange{350, 900});
+        settle();
+        QCOMPARE(gaps.analysis().get(), stats.analysis().get());
+        QCOMPARE(gaps.analysis()->range(), (TimeRange{350, 900}));
+        QCOMPARE(timeline.gapAnalysis()->range(), wholeTrace());
+    }
+
+    void utilisationByHand() {
+        // Device 0: [0,100) on stream 7 and [50,150) on stream 8 overlap -> busy [0,150); then
+        // [300,400). Busy in [0,400) 250; in [100,350) 50 + 50; in [120,130) 10; device 1 none.
+        GpuTraceFixture f;
+        f.kernel(0, 7, 0, 100);
+        f.kernel(0, 8, 50, 100);
+        f.kernel(0, 7, 300, 100);
+        const auto t = f.build();
+        GpuUtilisation u;
+        u.build(collectGpuOps(*t));
+        QCOMPARE(u.busyBetween(0, 0, 400), TimeNs(250));
+        QCOMPARE(u.busyBetween(0, 100, 350), TimeNs(100));
+        QCOMPARE(u.busyBetween(0, 120, 130), TimeNs(10));
+        QCOMPARE(u.busyBetween(1, 0, 400), TimeNs(0));
+        // The layout adds a utilisation row under the device's idle row when asked.
+        TrackLayout layout;
+        layout.build(*t);
+        const auto kinds = [&] {
+            std::vector<TrackRow::Kind> k;
+            for (const TrackRow& r : layout.rows()) k.push_back(r.kind);
+            return k;
+        };
+        const std::vector<TrackRow::Kind> before = kinds();
+        QCOMPARE(std::count(before.begin(), before.end(), TrackRow::Kind::Utilisation), 0);
+        layout.setShowUtilisation(true);
+        layout.rebuild(*t);
+        const auto k = kinds();
+        QCOMPARE(k[1], TrackRow::Kind::DeviceIdle);
+        QCOMPARE(k[2], TrackRow::Kind::Utilisation);
+    }
+
+    void flameGraphAndTree() {
+        // A [0,100) > B [10,40); A [200,300) > B [210,260): A total 200, B 80 (40 % of A).
+        GpuTraceFixture f;
+        f.cpuOp(0, 100, "A");
+        f.cpuOp(10, 30, "B");
+        f.cpuOp(200, 100, "A");
+        f.cpuOp(210, 50, "B");
+        Workspace ws;
+        Navigation nav(&ws);
+        CallTreePanel p(&ws, &nav);
+        QAbstractItemModelTester tester(p.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ws.showTrace(f.build(), "tree");
+        p.waitForJobs();
+        QCOMPARE(p.model()->rowCount(), 1);
+        const QModelIndex a = p.model()->index(0, 0);
+        QCOMPARE(p.model()->data(a).toString(), QString("A"));
+        QCOMPARE(p.model()->data(p.model()->index(0, CallTreeModel::Self)).toString(),
+                 QString("120 ns"));
+        QCOMPARE(p.model()->rowCount(a), 1);
+        // The flame graph, 500 px wide: the root row 0, A row 1 full width, B row 2 at 40 %.
+        FlameGraph* g = p.flameGraph();
+        g->resize(500, 200);
+        g->setTree(ws.current(), p.tree());
+        const CallTree& t = *p.tree();
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(490, 18 + 5))].total, TimeNs(200)); // A
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(190, 36 + 5))].total, TimeNs(80));  // B: [0, 200) px
+        QCOMPARE(g->nodeAt(QPoint(210, 36 + 5)), UINT32_MAX);                 // A's self time
+        g->zoomTo(g->nodeAt(QPoint(190, 36 + 5)));                            // B fills it
+        QCOMPARE(t.nodes[g->nodeAt(QPoint(490, 36 + 5))].total, TimeNs(80));
+        // Exports: the flame graph as PNG, SVG and PDF; the tree as CSV, depth first.
+        QTemporaryDir dir;
+        QString error;
+        for (const char* ext : {"png", "svg", "pdf"}) {
+            const QString out = dir.filePath(QString("flame.%1").arg(ext));
+            QVERIFY2(saveWidget(g, out, &error), qPrintable(error));
+            QVERIFY(QFileInfo(out).size() > 100);
+        }
+        QVERIFY(saveTreeCsv(p.model(), dir.filePath("tree.csv"), &error));
+        QFile csv(dir.filePath("tree.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines[0], QByteArray("depth,Name,Total,Self,Count,GPU launched"));
+        QCOMPARE(lines[1], QByteArray("1,A,200,120,2,0")); // A: 2 slices, 200 ns, self 120
+        QCOMPARE(lines[2], QByteArray("2,B,80,80,2,0"));
+    }
+
+    void clockNoticeOffersTheShift() {
+        // Five launches of 5'000 at i ms on an idle GPU, kernel i starting 150 ms + 10'000 i
+        // after its call returned (tst_clock_checks' offsetTrace): the status bar's notice says
+        // the GPU clock is 150 ms ahead and its button shifts the GPU ops by -150 ms, after
+        // which the notice hides (kernel i then starts 10'000 i after its call).
+        GpuTraceFixture f;
+        for (int i = 0; i < 5; ++i) {
+            const TimeNs call = 1'000'000 * TimeNs(i);
+            f.launch(call, 5'000, 1 + i);
+            f.kernel(0, 7, call + 5'000 + 150'000'000 + 10'000 * i, 100'000, "k", 1 + i);
+        }
+        Workspace ws;
+        Navigation nav(&ws);
+        ClockNotice notice(&ws, &nav);
+        ws.analyses()->setGapThreshold(10'000);
+        ws.showTrace(f.build(), "offset");
+        notice.waitForJobs();
+        QVERIFY2(
+            notice.text().startsWith(QString::fromUtf8("⚠ GPU clock 150.0 ms ahead: 5 launches "
+                                                       "on an idle GPU started 150.0 ms")),
+            qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(-150'000'000));
+        notice.applyShift();
+        notice.waitForJobs();
+        QVERIFY2(notice.text().isEmpty(), qPrintable(notice.text()));
+        QCOMPARE(notice.suggestedShift(), TimeNs(0));
+    }
+};
+
+STRATA_TEST_MAIN(TestGapsView)
+#include "tst_gaps_view.moc"

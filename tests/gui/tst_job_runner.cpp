@@ -1,0 +1,96 @@
+// widgets/workspace/job_runner: results arrive on the runner's thread, a newer run supersedes
+// an older one (its result never arrives), cancel() drops a result and says so, progress is
+// reported, waitForFinished() delivers at once.
+#include "support/test_main.h"
+#include "workspace/job_runner.h"
+
+#include <QSignalSpy>
+#include <QThread>
+#include <QtTest>
+
+#include <atomic>
+
+using namespace strata;
+
+class TestJobRunner : public QObject {
+    Q_OBJECT
+private slots:
+    void deliversOnItsThread() {
+        JobRunner r;
+        QThread* worker = nullptr;
+        int got = 0;
+        QThread* deliveredOn = nullptr;
+        r.run(
+            [&](JobControl&) {
+                worker = QThread::currentThread();
+                return 42;
+            },
+            [&](int v) {
+                got = v;
+                deliveredOn = QThread::currentThread();
+            });
+        QSignalSpy done(&r, &JobRunner::finished);
+        QVERIFY(done.wait(5000));
+        QCOMPARE(got, 42);
+        QCOMPARE(done.at(0).at(0).toBool(), true);
+        QVERIFY(worker != QThread::currentThread());
+        QCOMPARE(deliveredOn, QThread::currentThread());
+        QVERIFY(!r.isRunning());
+    }
+
+    void newerRunSupersedes() {
+        JobRunner r;
+        std::atomic<bool> release{false};
+        QList<int> got;
+        r.run(
+            [&](JobControl& c) {
+                while (!release && !c.cancelled()) QThread::msleep(1);
+                return 1;
+            },
+            [&](int v) { got << v; });
+        r.run([](JobControl&) { return 2; }, [&](int v) { got << v; });
+        release = true;
+        r.waitForFinished();
+        QTest::qWait(50); // the first job's end is processed too, and dropped
+        QCOMPARE(got, QList<int>{2});
+    }
+
+    void cancelDropsAndSaysSo() {
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        bool delivered = false;
+        r.run(
+            [](JobControl& c) {
+                while (!c.cancelled()) QThread::msleep(1);
+                return 0;
+            },
+            [&](int) { delivered = true; });
+        r.cancel();
+        QVERIFY(done.wait(5000));
+        QCOMPARE(done.at(0).at(0).toBool(), false);
+        QVERIFY(!delivered);
+    }
+
+    void progressAndWait() {
+        JobRunner r;
+        QSignalSpy progress(&r, &JobRunner::progress);
+        std::atomic<bool> release{false};
+        int got = 0;
+        r.run(
+            [&](JobControl& c) {
+                c.setProgress(0.5);
+                while (!release) QThread::msleep(1);
+                return 7;
+            },
+            [&](int v) { got = v; });
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty(), 5000);
+        QCOMPARE(progress.first().at(0).toDouble(), 0.5);
+        release = true;
+        r.waitForFinished(); // delivered here, not later
+        QCOMPARE(got, 7);
+        QCOMPARE(progress.last().at(0).toDouble(), 1.0);
+    }
+};
+
+STRATA_TEST_MAIN(TestJobRunner)
+#include "tst_job_runner.moc"
