@@ -10,9 +10,9 @@
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
 #include "contract/process_ancestry.h"
-#include "other_tool.h"
-#include "process_hooks.h"
-#include "process_info.h"
+#include "process/other_tool.h"
+#include "process/process_hooks.h"
+#include "process/process_info.h"
 
 #include <cupti.h>
 

@@ -1,7 +1,7 @@
 #include "collector_callbacks.h"
 
+#include "activities/nvtx_events.h"
 #include "collector_instance.h"
-#include "nvtx_events.h"
 #include "section_handover.h"
 
 #include <mutex>

@@ -3,8 +3,8 @@
 // start, the flush and close threads, shutdown), the callbacks CUPTI calls
 // (collector_callbacks.cpp) and the exit, fork and signal hooks (process_hooks.cpp). Internal to
 // the collector library.
-#include "activity_parser.h"
-#include "api_names.h"
+#include "activities/activity_parser.h"
+#include "activities/api_names.h"
 #include "buffer_pool.h"
 #include "capture_schedule.h"
 #include "collector.h"

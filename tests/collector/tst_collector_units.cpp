@@ -8,7 +8,7 @@
 #include "model/names/cupti_names.h"
 #include "support/test_main.h"
 #ifdef STRATA_HAVE_CUPTI_HEADERS
-#include "nvtx_events.h"
+#include "activities/nvtx_events.h"
 
 #include <generated_nvtx_meta.h>
 #endif

@@ -1,8 +1,8 @@
 // ActivityParser: GPU operations on their streams (kernels, copies, sets, synchronizations, CUDA
 // event records) and the allocation records that become memory counters.
-#include "activity_parser.h"
+#include "activities/activity_parser.h"
 
-#include "activity_names.h"
+#include "activities/activity_names.h"
 #include "io/strata/strata_trace_writer.h"
 #include "model/names/cupti_names.h"
 

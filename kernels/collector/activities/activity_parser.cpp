@@ -2,11 +2,11 @@
 // correlation of GPU operations with the calls that launched them, CUPTI overhead, device
 // properties, and the end-of-recording warnings. GPU operations are in activity_parser_gpu.cpp,
 // NVTX ranges and marks in activity_parser_nvtx.cpp.
-#include "activity_parser.h"
+#include "activities/activity_parser.h"
 
-#include "activity_names.h"
+#include "activities/activity_names.h"
 #include "io/strata/strata_trace_writer.h"
-#include "process_info.h"
+#include "process/process_info.h"
 
 #include <cupti.h>
 

@@ -6,7 +6,7 @@
 // cuptiActivityGetNextRecord. Records with invalid timestamps or outside the capture schedule
 // are counted (stats()) and reported as warnings by finish(), never silently dropped.
 // Implemented in activity_parser.cpp, activity_parser_gpu.cpp and activity_parser_nvtx.cpp.
-#include "api_names.h"
+#include "activities/api_names.h"
 #include "capture_schedule.h"
 #include "model/slice_kind.h"
 

@@ -1,4 +1,4 @@
-#include "signal_chain.h"
+#include "process/signal_chain.h"
 
 #include <cerrno>
 #include <csignal>

@@ -1,7 +1,7 @@
 // ActivityParser: NVTX ranges and marks (MARKER records) and their colours (MARKER_DATA records).
 // A range's start and end may come in different buffers, in either order; a range that ends on
 // another thread than it started on becomes an async slice.
-#include "activity_parser.h"
+#include "activities/activity_parser.h"
 
 #include "io/strata/strata_trace_writer.h"
 

@@ -1,8 +1,8 @@
-#include "process_hooks.h"
+#include "process/process_hooks.h"
 
 #include "collector_instance.h"
-#include "process_info.h"
-#include "signal_chain.h"
+#include "process/process_info.h"
+#include "process/signal_chain.h"
 
 #include <atomic>
 #include <pthread.h>

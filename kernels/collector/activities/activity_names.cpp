@@ -1,4 +1,4 @@
-#include "activity_names.h"
+#include "activities/activity_names.h"
 
 #include "model/names/cupti_names.h"
 

@@ -1,4 +1,4 @@
-#include "api_names.h"
+#include "activities/api_names.h"
 
 #include <cupti.h>
 

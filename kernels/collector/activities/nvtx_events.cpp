@@ -1,4 +1,4 @@
-#include "nvtx_events.h"
+#include "activities/nvtx_events.h"
 
 #include <generated_nvtx_meta.h>
 

@@ -1,4 +1,4 @@
-#include "other_tool.h"
+#include "process/other_tool.h"
 
 #include "contract/collector_env.h"
 
