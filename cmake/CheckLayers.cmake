@@ -17,8 +17,42 @@
 #              docks (panels, analysis_views, sections, launch): style workspace charts + core,
 #              never the timeline nor each other
 #   app/       cli: core only, no Qt   gui: everything
+# and within a floor, rooms that only some may enter (strata_check_room):
+#   core/analysis/json/ (every result as JSON) is read by io, record and app, never by the
+#   analyses themselves; app/gui/window/main_window.h (the shell) by main.cpp, modes/ and
+#   window/ alone: the open pipeline and the actions get a WindowContext.
 set(STRATA_CORE_FLOORS util contract model analysis io record)
-set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch)
+set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch ranks
+    compare)
+
+# strata_check_room(ROOT DIR INCLUDE "prefix" FROM dir1 dir2 ...): fails the configure step
+# when a source under DIR includes "prefix..." and lies in none of DIR/dir1, DIR/dir2, ... (a
+# dir may be a file's name, relative to DIR).
+function(strata_check_room)
+  cmake_parse_arguments(C "" "ROOT;INCLUDE" "FROM" ${ARGN})
+  file(GLOB_RECURSE _files CONFIGURE_DEPENDS ${C_ROOT}/*.h ${C_ROOT}/*.cpp)
+  set(_errors "")
+  string(REPLACE ";" ", " _from "${C_FROM}")
+  foreach(f ${_files})
+    file(RELATIVE_PATH _rel ${C_ROOT} ${f})
+    set(_inside FALSE)
+    foreach(d ${C_FROM})
+      if(_rel STREQUAL d OR _rel MATCHES "^${d}/")
+        set(_inside TRUE)
+      endif()
+    endforeach()
+    if(NOT _inside)
+      file(STRINGS ${f} _hits REGEX "^#include \"${C_INCLUDE}")
+      foreach(line ${_hits})
+        list(APPEND _errors "${f}: ${line} (only ${_from} of ${C_ROOT} may)")
+      endforeach()
+    endif()
+  endforeach()
+  if(_errors)
+    list(JOIN _errors "\n  " _text)
+    message(FATAL_ERROR "Strata: includes into a room others may not enter:\n  ${_text}")
+  endif()
+endfunction()
 
 function(strata_check_floors)
   cmake_parse_arguments(C "NO_QT" "ROOT;NAME" "FLOORS" ${ARGN})
@@ -61,6 +95,7 @@ function(strata_check_layers core)
   strata_check_floors(ROOT ${core} NAME "core/" NO_QT FLOORS
     "util" "contract:util" "model:util" "analysis:util,model,contract"
     "io:util,model,contract,analysis" "record:util,model,contract,analysis,io")
+  strata_check_room(ROOT ${core} INCLUDE "analysis/json/" FROM analysis/json io record)
 endfunction()
 
 # widgets/: each floor on the ones below it; a dock never includes the timeline or another dock.
@@ -78,4 +113,5 @@ endfunction()
 # app/: strata-cli on core alone (no Qt); the GUI's window may include every floor.
 function(strata_check_app_floors app)
   strata_check_floors(ROOT ${app} NAME "app/" NO_QT FLOORS "cli:${STRATA_CORE_ALL}")
+  strata_check_room(ROOT ${app}/gui INCLUDE "window/main_window.h" FROM main.cpp modes window)
 endfunction()
