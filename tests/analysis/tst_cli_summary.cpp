@@ -14,9 +14,9 @@ namespace {
 
 using CliRun = strata::test::ProcessRun;
 
-CliRun runCli(const QStringList& args) {
-    return strata::test::runProcess(QStringLiteral(STRATA_CLI),
-                                    QStringList{QStringLiteral("summary")} + args);
+// strata-cli summary ARGS.
+CliRun runSummary(const QStringList& args) {
+    return strata::test::runStrataCli(QStringList{QStringLiteral("summary")} + args);
 }
 
 QString fixture(const char* name) {
@@ -24,7 +24,7 @@ QString fixture(const char* name) {
 }
 
 QJsonObject runJson(const QStringList& args) {
-    const CliRun r = runCli(QStringList{QStringLiteral("--json")} + args);
+    const CliRun r = runSummary(QStringList{QStringLiteral("--json")} + args);
     if (r.exitCode != 0) qWarning("strata-cli failed (%d): %s", r.exitCode, r.err.constData());
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
@@ -69,7 +69,7 @@ void TstCliSummary::tableEscapesControlBytes() {
             "\"k\\u001b]0;pwned\\u0007\\u001b[31m\\u009b\\ttab\",\"pid\":0,\"tid\":7,"
             "\"ts\":1,\"dur\":2,\"args\":{\"device\":0,\"stream\":7}}]}");
     f.close();
-    const CliRun r = runCli({path});
+    const CliRun r = runSummary({path});
     QCOMPARE(r.exitCode, 0);
     for (char c : r.out)
         QVERIFY2(uchar(c) >= 0x20 || c == '\n',
@@ -202,7 +202,7 @@ void TstCliSummary::rangeRestriction() {
 }
 
 void TstCliSummary::tableOutput() {
-    const CliRun r = runCli({fixture("kineto_two_devices.json")});
+    const CliRun r = runSummary({fixture("kineto_two_devices.json")});
     QCOMPARE(r.exitCode, 0);
     const QString out = QString::fromUtf8(r.out);
     QVERIFY2(out.contains(QStringLiteral("GPU: 5 kernels, 1 memcpy, 0 memset")), r.out.constData());
@@ -251,7 +251,7 @@ void TstCliSummary::chromeTraceWithoutGpu() {
 
 void TstCliSummary::missingFile() {
     const QString path = fixture("does_not_exist.json");
-    const CliRun r = runCli({QStringLiteral("--json"), path});
+    const CliRun r = runSummary({QStringLiteral("--json"), path});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.isEmpty());
     QVERIFY2(QString::fromUtf8(r.err).contains(path), r.err.constData());
@@ -260,7 +260,7 @@ void TstCliSummary::missingFile() {
 void TstCliSummary::malformedFile() {
     // A missing comma in the top-level object, on line 2 (not a trace's structure: a broken event
     // would be skipped): an error naming the file, the line and a byte offset; no output.
-    const CliRun r = runCli({QStringLiteral("--json"), fixture("malformed.json")});
+    const CliRun r = runSummary({QStringLiteral("--json"), fixture("malformed.json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.isEmpty());
     const QString err = QString::fromUtf8(r.err);
@@ -296,14 +296,14 @@ void TstCliSummary::usageErrors_data() {
 
 void TstCliSummary::usageErrors() {
     QFETCH(QStringList, args);
-    const CliRun r = runCli(args);
+    const CliRun r = runSummary(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.contains("usage: strata-cli summary"), r.err.constData());
 }
 
 void TstCliSummary::help() {
-    const CliRun r = runCli({QStringLiteral("--help")});
+    const CliRun r = runSummary({QStringLiteral("--help")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.out.contains("--gap-threshold-us"));
 }

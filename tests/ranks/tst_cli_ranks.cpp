@@ -20,14 +20,8 @@ using namespace strata::test;
 
 namespace {
 
-using CliRun = ProcessRun;
-
-CliRun runCli(const QStringList& args) {
-    return runProcess(QStringLiteral(STRATA_CLI), args);
-}
-
 QJsonObject runJson(const QStringList& args) {
-    const CliRun r = runCli(args);
+    const ProcessRun r = runStrataCli(args);
     if (r.exitCode != 0) qWarning("strata-cli failed (%d): %s", r.exitCode, r.err.constData());
     return QJsonDocument::fromJson(r.out).object();
 }
@@ -109,7 +103,7 @@ void TstCliRanks::ranksJson() {
 
 void TstCliRanks::ranksText() {
     QTemporaryDir dir;
-    const CliRun r = runCli(QStringList{"ranks"} + writeSet(dir));
+    const ProcessRun r = runStrataCli(QStringList{"ranks"} + writeSet(dir));
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.out.contains("4 ranks; aligned by the collectives"), r.out.constData());
     QVERIFY2(r.out.contains("ProfilerStep#1: straggler rank 3: the others waited 200 µs"),
@@ -134,12 +128,12 @@ void TstCliRanks::ranksAlignOptions() {
 void TstCliRanks::ranksErrors() {
     QTemporaryDir dir;
     const QStringList set = writeSet(dir);
-    CliRun r = runCli(QStringList{"ranks", "--align", "sideways"} + set);
+    ProcessRun r = runStrataCli(QStringList{"ranks", "--align", "sideways"} + set);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--align expects auto, time, collectives or step:NAME, got 'sideways'"),
              r.err.constData());
     // A file that cannot be read is an error row; the others are reported.
-    r = runCli(QStringList{"ranks", set[0], dir.filePath("missing.json")});
+    r = runStrataCli(QStringList{"ranks", set[0], dir.filePath("missing.json")});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.contains("strata-cli ranks: ") && r.err.contains("missing.json"),
              r.err.constData());
@@ -153,12 +147,12 @@ void TstCliRanks::ranksErrors() {
     QCOMPARE(errors.size(), 1);
     QCOMPARE(errors[0].toObject()["file"].toString(), dir.filePath("missing.json"));
     // None readable: no report, exit 1.
-    r = runCli({"ranks", dir.filePath("missing.json")});
+    r = runStrataCli({"ranks", dir.filePath("missing.json")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.isEmpty());
-    r = runCli({"ranks"});
+    r = runStrataCli({"ranks"});
     QCOMPARE(r.exitCode, 2);
-    r = runCli(QStringList{"ranks", "--mpi", "--threads", "2"} + set);
+    r = runStrataCli(QStringList{"ranks", "--mpi", "--threads", "2"} + set);
     QCOMPARE(r.exitCode, 2);
 }
 
@@ -177,7 +171,7 @@ void TstCliRanks::summaryPerRank() {
     QCOMPARE(whole["busy_us"].toDouble(), 2000.0);
     QCOMPARE(whole["kernel_time_us"].toDouble(), 2000.0);
     QCOMPARE(whole["gaps_over_threshold"].toInt(), 0);
-    const CliRun text = runCli(QStringList{"summary"} + writeSet(dir));
+    const ProcessRun text = runStrataCli(QStringList{"summary"} + writeSet(dir));
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(text.out.contains("4 ranks"), text.out.constData());
     QVERIFY2(text.out.contains("   all        8"), text.out.constData());
@@ -250,14 +244,14 @@ void TstCliRanks::gapsAndStatsPerRank() {
     QCOMPARE(allReduce["mean_us"].toDouble(), 50.0);
     QCOMPARE(allReduce["share"].toDouble(), 150.0 / 450.0);
 
-    const CliRun text = runCli(QStringList{"stats"} + set);
+    const ProcessRun text = runStrataCli(QStringList{"stats"} + set);
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(text.out.contains("Statistics of 3 ranks"), text.out.constData());
-    const CliRun refused = runCli(QStringList{"stats", "--group-by-op"} + set);
+    const ProcessRun refused = runStrataCli(QStringList{"stats", "--group-by-op"} + set);
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains("--group-by-op takes one FILE, not several"),
              refused.err.constData());
-    const CliRun gapsText = runCli(QStringList{"gaps"} + set);
+    const ProcessRun gapsText = runStrataCli(QStringList{"gaps"} + set);
     QCOMPARE(gapsText.exitCode, 0);
     QVERIFY2(gapsText.out.contains("3 ranks: GPU idle gaps over 10 µs"), gapsText.out.constData());
 }
@@ -265,8 +259,8 @@ void TstCliRanks::gapsAndStatsPerRank() {
 void TstCliRanks::exportSet() {
     QTemporaryDir dir;
     const QString out = dir.filePath("set.json");
-    const CliRun r = runCli(QStringList{"export", "--format", "perfetto-json"} + writeSet(dir) +
-                            QStringList{out});
+    const ProcessRun r = runStrataCli(QStringList{"export", "--format", "perfetto-json"} +
+                                      writeSet(dir) + QStringList{out});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.contains("4 ranks aligned by the collectives"), r.err.constData());
     const nlohmann::json j = readJson(out.toStdString());
@@ -287,12 +281,13 @@ void TstCliRanks::exportSetRefusals() {
     QTemporaryDir dir;
     const QStringList set = writeSet(dir);
     const QString out = dir.filePath("x.json");
-    CliRun r = runCli(QStringList{"export", "--format", "perfetto-json", "--range-us", "0:10"} +
-                      set + QStringList{out});
+    ProcessRun r =
+        runStrataCli(QStringList{"export", "--format", "perfetto-json", "--range-us", "0:10"} +
+                     set + QStringList{out});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--range and --range-us export one trace, not several"),
              r.err.constData());
-    r = runCli({"export", "--format", "perfetto-json", "--align", "time", set[0], out});
+    r = runStrataCli({"export", "--format", "perfetto-json", "--align", "time", set[0], out});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--align aligns several INs; one was given"), r.err.constData());
     QVERIFY(!QFile::exists(out));
@@ -307,7 +302,7 @@ void TstCliRanks::digestsReduceLikeTraces() {
     QTemporaryDir dir;
     const QStringList set = writeSet(dir);
     const QString out = dir.filePath("digests");
-    const CliRun made = runCli(QStringList{"digest", "-o", out} + set);
+    const ProcessRun made = runStrataCli(QStringList{"digest", "-o", out} + set);
     QCOMPARE(made.exitCode, 0);
     QStringList digests;
     for (const QString& f : set) {
@@ -315,8 +310,8 @@ void TstCliRanks::digestsReduceLikeTraces() {
         QVERIFY2(QFileInfo(digests.back()).size() > 0, qPrintable(digests.back()));
         QVERIFY(made.out.contains(digests.back().toUtf8()));
     }
-    const CliRun fromTraces = runCli(QStringList{"ranks", "--json"} + set);
-    const CliRun fromDigests = runCli(QStringList{"ranks", "--json"} + digests);
+    const ProcessRun fromTraces = runStrataCli(QStringList{"ranks", "--json"} + set);
+    const ProcessRun fromDigests = runStrataCli(QStringList{"ranks", "--json"} + digests);
     QCOMPARE(fromTraces.exitCode, 0);
     QCOMPARE(fromDigests.exitCode, 0);
     QCOMPARE(fromDigests.out, fromTraces.out);
@@ -327,14 +322,15 @@ void TstCliRanks::digestsReduceLikeTraces() {
     list.write("# the job's ranks\n\n");
     for (const QString& d : digests) list.write(QFileInfo(d).fileName().toUtf8() + "\n");
     list.close();
-    const CliRun fromList = runCli({"ranks", "--json", "--file-list", list.fileName()});
+    const ProcessRun fromList = runStrataCli({"ranks", "--json", "--file-list", list.fileName()});
     QCOMPARE(fromList.exitCode, 0);
     QCOMPARE(fromList.out, fromTraces.out);
-    QCOMPARE(runCli({"ranks", "--file-list", out + "/absent.txt"}).exitCode, 2);
+    QCOMPARE(runStrataCli({"ranks", "--file-list", out + "/absent.txt"}).exitCode, 2);
     const QJsonObject report = QJsonDocument::fromJson(fromDigests.out).object();
     QCOMPARE(report["collectives"].toArray().first().toObject()["late_rank"].toInt(), 3);
 
-    const CliRun other = runCli(QStringList{"ranks", "--gap-threshold-us", "20"} + digests);
+    const ProcessRun other =
+        runStrataCli(QStringList{"ranks", "--gap-threshold-us", "20"} + digests);
     QCOMPARE(other.exitCode, 0);
     QVERIFY(other.err.contains("digested with a gap threshold of 10000 ns"));
 
@@ -347,7 +343,7 @@ void TstCliRanks::digestsReduceLikeTraces() {
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(text);
     f.close();
-    const CliRun newer = runCli(QStringList{"ranks"} + digests);
+    const ProcessRun newer = runStrataCli(QStringList{"ranks"} + digests);
     QCOMPARE(newer.exitCode, 0); // the other three reported
     QVERIFY2(newer.err.contains(QFileInfo(digests[0]).fileName().toUtf8()), newer.err.constData());
     QVERIFY2(newer.err.contains("version 99 is newer than this build reads (1)"),
@@ -366,7 +362,7 @@ void TstCliRanks::digestOfUnreadableFile() {
     f.write("not a trace");
     f.close();
     const QString out = dir.filePath("digests");
-    const CliRun made = runCli({"digest", "-o", out, set[0], bad});
+    const ProcessRun made = runStrataCli({"digest", "-o", out, set[0], bad});
     QCOMPARE(made.exitCode, 1);
     QVERIFY2(made.err.contains("bad.json: line 1, byte 0: expected '{' or '['"),
              made.err.constData());
@@ -399,8 +395,8 @@ void TstCliRanks::digestOfUnreadableFile() {
     // Two traces of one name in two folders: refused before either digest overwrites the other.
     QVERIFY(QDir(dir.path()).mkdir("other"));
     QVERIFY(QFile::copy(set[0], dir.filePath("other/" + QFileInfo(set[0]).fileName())));
-    const CliRun twice = runCli({"digest", "--threads", "1", "-o", out, set[0],
-                                 dir.filePath("other/" + QFileInfo(set[0]).fileName())});
+    const ProcessRun twice = runStrataCli({"digest", "--threads", "1", "-o", out, set[0],
+                                           dir.filePath("other/" + QFileInfo(set[0]).fileName())});
     QCOMPARE(twice.exitCode, 2);
     QVERIFY2(twice.err.contains("their digests would overwrite each other"), twice.err.constData());
 }

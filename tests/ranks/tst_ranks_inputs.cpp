@@ -25,10 +25,6 @@ using namespace strata::test;
 
 namespace {
 
-ProcessRun runCli(const QStringList& args) {
-    return runProcess(QStringLiteral(STRATA_CLI), args);
-}
-
 constexpr const char* kAllReduce =
     "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)";
 
@@ -48,7 +44,7 @@ QStringList writeRanks(const QTemporaryDir& dir, const QString& prefix = "worker
 
 QStringList digestsOf(const QTemporaryDir& dir, const QStringList& traces) {
     const QString out = dir.filePath("digests");
-    const ProcessRun made = runCli(QStringList{"digest", "-o", out} + traces);
+    const ProcessRun made = runStrataCli(QStringList{"digest", "-o", out} + traces);
     if (made.exitCode != 0) qWarning("digest failed: %s", made.err.constData());
     QStringList digests;
     for (const QString& t : traces) digests << out + "/" + QFileInfo(t).fileName() + ".digest.json";
@@ -95,7 +91,7 @@ void TstRanksInputs::outOfRangeValuesAreErrorRows() {
     editDigest(digests[1], [](nlohmann::ordered_json& j) {
         j["steps"][0]["end_ns"] = j["steps"][0]["start_ns"].get<int64_t>() - 1;
     });
-    const ProcessRun r = runCli(QStringList{"ranks", "--json"} + digests);
+    const ProcessRun r = runStrataCli(QStringList{"ranks", "--json"} + digests);
     QCOMPARE(r.exitCode, 0);
     const QJsonObject report = reportOf(r);
     QCOMPARE(report["ranks"].toArray().size(), 1);
@@ -125,7 +121,7 @@ void TstRanksInputs::largeDigestReduces() {
     QVERIFY2(QFileInfo(bigDigest).size() > 20'000'000, qPrintable(bigDigest));
     QVERIFY(QFileInfo(bigDigest).size() > QFileInfo(big).size());
 
-    ProcessRun r = runCli({"ranks", "--json", digests[0], bigDigest});
+    ProcessRun r = runStrataCli({"ranks", "--json", digests[0], bigDigest});
     QCOMPARE(r.exitCode, 0);
     QJsonObject report = reportOf(r);
     QCOMPARE(report["errors"].toArray().size(), 0);
@@ -141,7 +137,7 @@ void TstRanksInputs::largeDigestReduces() {
     in.close();
     const QString older = dir.filePath("older.digest.json");
     std::ofstream(older.toStdString()) << sorted.dump(1);
-    r = runCli({"ranks", "--json", digests[0], older});
+    r = runStrataCli({"ranks", "--json", digests[0], older});
     QCOMPARE(r.exitCode, 0);
     report = reportOf(r);
     QCOMPARE(report["errors"].toArray().size(), 0);
@@ -170,7 +166,7 @@ void TstRanksInputs::fileListRule() {
             "  # indented\n"   // 8: a path, missing
             "worker0.json");   // 9: again, no final LF
     f.close();
-    const ProcessRun r = runCli({"ranks", "--json", "--file-list", list});
+    const ProcessRun r = runStrataCli({"ranks", "--json", "--file-list", list});
     QCOMPARE(r.exitCode, 0);
     const QByteArray l = list.toUtf8();
     QVERIFY2(r.err.contains("strata-cli ranks: warning: " + l +
@@ -214,7 +210,7 @@ void TstRanksInputs::fifoAmongInputs() {
         clock.start();
         QStringList args{"ranks", "--json", t[0], fifo, t[1]};
         if (threads != "0") args << "--threads" << threads;
-        const ProcessRun r = runCli(args);
+        const ProcessRun r = runStrataCli(args);
         QVERIFY2(clock.elapsed() < 5000, "ranks waited on the FIFO"); // generous: no hang
         QCOMPARE(r.exitCode, 0);
         const QJsonObject report = reportOf(r);
@@ -225,12 +221,12 @@ void TstRanksInputs::fifoAmongInputs() {
     }
     QElapsedTimer clock;
     clock.start();
-    ProcessRun r = runCli({"ranks", "--file-list", fifo});
+    ProcessRun r = runStrataCli({"ranks", "--file-list", fifo});
     QVERIFY(clock.elapsed() < 5000);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("cannot read the file list " + fifo.toUtf8() + ": is a FIFO"),
              r.err.constData());
-    r = runCli({"digest", "-o", dir.filePath("out"), t[0], fifo});
+    r = runStrataCli({"digest", "-o", dir.filePath("out"), t[0], fifo});
     QVERIFY(clock.elapsed() < 10000);
     QCOMPARE(r.exitCode, 1);
     QVERIFY(QFile::exists(dir.filePath("out/worker0.json.digest.json")));

@@ -27,17 +27,8 @@ namespace {
 const QString kCli = QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli");
 const QString kFake = QStringLiteral(STRATA_BINARY_DIR "/tests/record_fake_target");
 
-struct CliRun {
-    int exitCode = -1;
-    QString err;
-};
-
-// strata-cli run to its end (60 s at most); a crash counts as -1 here.
-CliRun runCli(const QStringList& args) {
-    const strata::test::ProcessRun r =
-        strata::test::runProcess(kCli, args, QProcessEnvironment::systemEnvironment(), 60000);
-    return {r.exitCode == -2 ? -1 : r.exitCode, QString::fromUtf8(r.err)};
-}
+using strata::test::CliRun;
+using strata::test::runCli;
 
 // The pid in a name "<prefix><pid>.strata".
 int64_t pidInName(const QString& name, const QString& prefix) {

@@ -52,17 +52,8 @@ inline std::pair<std::string, std::string> drainBoth(int outFd, int errFd) {
 
 using strata::test::readAll;
 
-struct CliRun {
-    int exitCode = -1;
-    QString err;
-};
-
-// strata-cli run to its end (60 s at most); a crash counts as -1 here.
-inline CliRun runCli(const QStringList& args, const QProcessEnvironment& env) {
-    const strata::test::ProcessRun r =
-        strata::test::runProcess(QString::fromStdString(kCli), args, env, 60000);
-    return {r.exitCode == -2 ? -1 : r.exitCode, QString::fromUtf8(r.err)};
-}
+using strata::test::CliRun;
+using strata::test::runCli;
 
 class LauncherFiles {
 protected:
