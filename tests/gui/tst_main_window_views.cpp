@@ -1,8 +1,13 @@
 // The main window's views driven through their real widgets (offscreen): find (bar and zoom),
 // the ruler, right-click menus, the selection outline, the range table, shortcut help, the gap
-// threshold. Expected values are read off resources/sample_trace.json by hand / with python3.
+// threshold, every item model under Qt's model tester. Expected values are read off
+// resources/sample_trace.json by hand / with python3.
+#include "analysis_views/call_tree_model.h"
+#include "analysis_views/gaps_table_model.h"
 #include "support/main_window_fixture.h"
 #include "support/test_main.h"
+
+#include <QSortFilterProxyModel>
 
 class TestMainWindowViews : public QObject {
     Q_OBJECT
@@ -17,6 +22,7 @@ private slots:
     void dragOnRulerFillsRangeTable();
     void shortcutHelp();
     void gapThresholdAndFlows();
+    void everyModelPassesTheModelTester();
 };
 
 void TestMainWindowViews::initTestCase() {
@@ -331,6 +337,58 @@ void TestMainWindowViews::gapThresholdAndFlows() {
     QVERIFY(!w.timeline()->showAllFlows());
     flows->trigger();
     QVERIFY(w.timeline()->showAllFlows());
+}
+
+// Issue 43: every item model of the window (each dock's tables and trees and their sort proxies)
+// under QAbstractItemModelTester while a trace opens and its docks fill, a range is selected, the
+// gap threshold changes and a second trace replaces the first.
+void TestMainWindowViews::everyModelPassesTheModelTester() {
+    MainWindow w(testOptions());
+    w.resize(1600, 1000);
+    w.show();
+    QSet<QAbstractItemModel*> watched;
+    // A model made later is watched from then on; its tester goes with it.
+    auto watchAll = [&] {
+        for (QAbstractItemModel* m : w.findChildren<QAbstractItemModel*>()) {
+            // Not Qt's own models inside QTreeWidget and the like (their views own them).
+            const QByteArray cls = m->metaObject()->className();
+            if (cls == "QTreeModel" || cls == "QListModel" || cls == "QTableModel") continue;
+            if (watched.contains(m)) continue;
+            watched.insert(m);
+            new QAbstractItemModelTester(m, QAbstractItemModelTester::FailureReportingMode::QtTest,
+                                         m);
+        }
+    };
+    auto settle = [&] {
+        for (AnalysisPanel* p : w.findChildren<AnalysisPanel*>()) p->waitForJobs();
+        QCoreApplication::processEvents();
+        watchAll();
+    };
+    watchAll();
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
+    settle();
+    const TimeNs t0 = w.trace()->bounds().start;
+    w.timeline()->setSelectedRange(TimeRange{t0 + 84'503, t0 + 84'503 + 42'593});
+    settle();
+    w.gapThresholdBox()->setValue(25);
+    settle();
+    QVERIFY(w.openSync(OpenRequest::trace(
+        QStringLiteral(STRATA_SHARED_TRACES "/hta__mi250_minitoy_train_ROCm6_2_kineto.json.gz"))));
+    settle();
+    // The call tree, the gaps table, the range table and the stats tables at least, each with
+    // its sort proxy.
+    int calls = 0, gaps = 0, range = 0, proxies = 0;
+    for (QAbstractItemModel* m : std::as_const(watched)) {
+        calls += qobject_cast<CallTreeModel*>(m) != nullptr;
+        gaps += dynamic_cast<GapsTableModel*>(m) != nullptr;
+        range += dynamic_cast<RangeAggregationModel*>(m) != nullptr;
+        proxies += qobject_cast<QSortFilterProxyModel*>(m) != nullptr;
+    }
+    QVERIFY(calls >= 1);
+    QVERIFY(gaps >= 1);
+    QVERIFY(range >= 1);
+    QVERIFY(proxies >= 3);
+    qInfo("%lld item models watched", qlonglong(watched.size()));
 }
 
 STRATA_TEST_MAIN(TestMainWindowViews)
