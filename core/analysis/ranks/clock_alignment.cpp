@@ -176,21 +176,29 @@ std::string micros(TimeNs ns) {
     return formatPreciseDuration(ns);
 }
 
+// "up to MAX (median M)" of a spread.
+std::string spreadText(const EndSpread& s) {
+    return "up to " + micros(s.max.value_or(0)) + " (median " + micros(s.median.value_or(0)) + ")";
+}
+
 // Auto, where aligning by the collectives would leave their ends no closer than the common time
-// base does (`collectives` >= `base`): the matched kernels cannot all be the same collective
-// (issue 44: unpaired point-to-point kernels), so the time base `t` is kept, said why.
-void keepTimeBase(ClockAlignment t, TimeNs base, TimeNs collectives, ClockAlignment& a) {
+// base does, in their largest or in their median spread (`collectives` against `base`): the
+// matched kernels cannot all be the same collective (issue 44: unpaired point-to-point kernels
+// moved a rank by 332 µs for a median spread of 332 µs either way), so the time base `t` is
+// kept, said why.
+void keepTimeBase(ClockAlignment t, const EndSpread& base, const EndSpread& collectives,
+                  ClockAlignment& a) {
     a = std::move(t);
-    a.refusedSpread = collectives;
-    a.reason = "the common time base: the matched collectives end within " + micros(base) +
-               " of each other under it, and aligning by them would not bring them closer (" +
-               micros(collectives) + ")";
-    a.warnings.push_back(
-        "the matched collectives' ends differ by up to " + micros(base) +
-        " under the common time base (more than the tolerance, " + micros(a.tolerance) +
-        "), and by up to " + micros(collectives) +
-        " when aligned by them: their alignment is refused and the time base kept (some "
-        "matched kernels may not be the same collective on every rank)");
+    a.refusedSpread = collectives.max;
+    a.reason = "the common time base: aligning by the matched collectives would not bring their "
+               "ends closer (" +
+               spreadText(collectives) + " apart, against " + spreadText(base) + " under it)";
+    a.warnings.push_back("the matched collectives' ends differ by " + spreadText(base) +
+                         " under the common time base (more than the tolerance, " +
+                         micros(a.tolerance) + "), and by " + spreadText(collectives) +
+                         " when aligned by them: their alignment is refused and the time base "
+                         "kept (some matched kernels may not be the same collective on every "
+                         "rank)");
 }
 
 void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& match,
@@ -220,8 +228,8 @@ void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& matc
         ClockAlignment c = a;
         collectiveOffsets(ranks, match, c);
         const EndSpread cs = endSpread(ranks, match, c.offsets);
-        if (all && s.max && cs.max && *cs.max >= *s.max) {
-            keepTimeBase(std::move(t), *s.max, *cs.max, a);
+        if (all && s.max && cs.max && (*cs.max >= *s.max || *cs.median >= *s.median)) {
+            keepTimeBase(std::move(t), s, cs, a);
             return;
         }
         a = std::move(c);

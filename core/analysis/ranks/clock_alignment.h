@@ -20,8 +20,8 @@
 //                ends agree under it within the tolerance (or nothing matched, said), else the
 //                collectives, saying why; but the time base is kept, with a warning that says
 //                why, when aligning by the collectives would leave their ends no closer than it
-//                does (their spread, below, is not smaller: the matched kernels cannot all be
-//                the same collective).
+//                does (their spread, below, or its median is not smaller: the matched kernels
+//                cannot all be the same collective).
 // Alignment is refused (no offset claimed, a warning says why) when nothing matches: no
 // collective shared by two ranks for `collectives`, no rank pair with the step for `step:`, and
 // for `auto` neither a common time base nor a matched collective.
