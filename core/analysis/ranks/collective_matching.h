@@ -38,8 +38,8 @@ struct CollectiveMember {
 };
 
 struct MatchedCollective {
-    std::string
-        group; // "pg <name>", "stream <id>", "all streams" or "[pg <name> ]p2p rank A -> rank B"
+    // "pg <name>", "stream <id>", "all streams" or "[pg <name> ]p2p rank A -> rank B"
+    std::string group;
     int64_t index = 0;                     // position in the group's sequence (or its Seq number)
     std::string op;                        // what the members ran (collectiveOp)
     std::vector<CollectiveMember> members; // two or more, by rank index
