@@ -1,7 +1,8 @@
 // strata-cli ranks: the ranks of a distributed job side by side (core/analysis/cross_rank.h):
 // each file's rank and host, the clock offsets that align them and how they were estimated,
-// per step the straggler and its delay, per collective instance who arrived last and how long
-// the others waited; as tables or (--json) one JSON object (core/analysis/json/cross_rank_json.h).
+// per step the straggler and its delay, how late each rank started it, per collective instance who
+// arrived last and how long the others waited; as tables or (--json) one JSON object
+// (core/analysis/json/cross_rank_json.h).
 #include "cli_commands.h"
 #include "cli_mpi.h"
 #include "cli_options.h"
@@ -106,12 +107,17 @@ void printSteps(const CrossRankReport& r) {
                         "compared)\n",
                         static_cast<long long>(r.ranks[*s.straggler].rank), dur(s.delay).c_str(),
                         dur(s.medianDuration).c_str());
-        std::printf("%6s %14s %14s %14s %14s %14s %8s %14s\n", "rank", "start", "length", "busy",
-                    "idle", "launch-bound", "kernels", "caused wait");
+        if (s.lastToStart)
+            std::printf("rank %lld started its step %s late (after the first rank to start it)\n",
+                        static_cast<long long>(r.ranks[*s.lastToStart].rank),
+                        dur(s.startedLate).c_str());
+        std::printf("%6s %14s %14s %14s %14s %14s %14s %8s %14s\n", "rank", "start", "late start",
+                    "length", "busy", "idle", "launch-bound", "kernels", "caused wait");
         for (const RankStep& x : s.ranks)
-            std::printf("%6lld %14s %14s %14s %14s %14s %8llu %14s\n",
+            std::printf("%6lld %14s %14s %14s %14s %14s %14s %8llu %14s\n",
                         static_cast<long long>(r.ranks[x.rank].rank),
-                        x.start ? dur(*x.start).c_str() : "-", dur(x.duration).c_str(),
+                        x.start ? dur(*x.start).c_str() : "-",
+                        x.lateStart ? dur(*x.lateStart).c_str() : "-", dur(x.duration).c_str(),
                         dur(x.busy).c_str(), dur(x.idle).c_str(),
                         dur(x.idleByCause[size_t(GapCause::LaunchBound)]).c_str(),
                         static_cast<unsigned long long>(x.kernels), dur(x.causedWait).c_str());

@@ -75,7 +75,7 @@ RankDigest handDigest(int64_t rank, TimeNs start, TimeNs end,
     d.clock.baseTimeNs = base;
     d.bounds = {start, end};
     for (const auto& [s, e] : collectives)
-        d.collectives.push_back({kAllReduce, "AllReduce", "0", 0, 20, -1, s, e});
+        d.collectives.push_back({kAllReduce, "AllReduce", "0", 0, 20, -1, s, e, "", -1});
     d.steps.push_back({"ProfilerStep#1", start, end, {}});
     return d;
 }

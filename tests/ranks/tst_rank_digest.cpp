@@ -400,7 +400,7 @@ RankDigest largeDigest(size_t n) {
     d.bounds = {0, TimeNs(n) * 1000 + 1000};
     for (size_t i = 0; i < n; ++i)
         d.collectives.push_back({kAllReduce, "AllReduce", "0", 0, 20, int64_t(i), TimeNs(i) * 1000,
-                                 TimeNs(i) * 1000 + 500});
+                                 TimeNs(i) * 1000 + 500, "", -1});
     d.steps.push_back({"ProfilerStep#1", 0, d.bounds.end, {}});
     return d;
 }

@@ -7,6 +7,7 @@
 #include "support/rank_set_fixture.h"
 #include "support/test_main.h"
 
+#include "analysis/json/cross_rank_json.h"
 #include "analysis/ranks/clock_alignment.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/set/trace_set_merge.h"
@@ -38,6 +39,7 @@ class TstRanksDlrm : public QObject {
 private slots:
     void labelsAndKernels();
     void collectivesLineUp();
+    void rank7StartedLate();
     void knownOffsetsRealigned();
     void plantedStraggler();
     void shiftEquivariance();
@@ -81,6 +83,34 @@ void TstRanksDlrm::collectivesLineUp() {
     for (const CrossRankRow& row : r.ranks) QCOMPARE(*row.offset, TimeNs(0));
     for (const CrossRankCollective& c : r.collectives) QCOMPARE(c.ranks.size(), size_t(8));
     QCOMPARE(r.ranks[*r.steps[0].straggler].rank, int64_t(7));
+}
+
+// How late each rank started ProfilerStep#10 (issue 44): the step's start (ts, µs) in each file,
+// read off the JSON: rank 0 26674, 1 21205, 2 28092, 3 21900, 4 24049, 5 24195, 6 28080, 7 28718
+// (+1694128201400000; the offsets are all 0). Rank 1 started first; rank 7 started 28718 - 21205
+// = 7513 µs after it: the rank the others waited for, as tests/data/ranks/expected_late_starts.py
+// computes from the raw files. The same in ranks --json's late_start_us.
+void TstRanksDlrm::rank7StartedLate() {
+    REQUIRE_DLRM(files);
+    const CrossRankReport r = crossRank(digestFiles(files), {});
+    const int64_t lateUs[8] = {5469, 0, 6887, 695, 2844, 2990, 6875, 7513};
+    QCOMPARE(r.steps.size(), size_t(1));
+    const CrossRankStep& s = r.steps[0];
+    QCOMPARE(s.ranks.size(), size_t(8));
+    for (size_t k = 0; k < 8; ++k) {
+        QCOMPARE(s.ranks[k].rank, k);
+        QVERIFY(s.ranks[k].lateStart.has_value());
+        QCOMPARE(*s.ranks[k].lateStart, lateUs[k] * kUs);
+    }
+    QCOMPARE(*s.lastToStart, size_t(7));
+    QCOMPARE(s.startedLate, 7513 * kUs);
+    QCOMPARE(*s.straggler, size_t(7)); // the same rank the collectives' waits name
+    const nlohmann::json j = crossRankToJson(r);
+    const nlohmann::json& step = j["steps"][0];
+    QCOMPARE(step["last_to_start_rank"].get<int64_t>(), int64_t(7));
+    QCOMPARE(step["started_late_us"].get<double>(), 7513.0);
+    for (size_t k = 0; k < 8; ++k)
+        QCOMPARE(step["ranks"][k]["late_start_us"].get<double>(), double(lateUs[k]));
 }
 
 // Each rank's clock moved by a different amount: auto sees the collectives no longer line up

@@ -109,6 +109,26 @@ public:
                                        {"args", args}});
         return *this;
     }
+    // A kernel with the args given (Kineto's "Collective name", "Dst Rank", "Seq", ...), its
+    // device and stream added.
+    HandRank& kernelWith(const std::string& name, int64_t stream, int64_t tsUs, int64_t durUs,
+                         nlohmann::json args) {
+        args["device"] = rank_;
+        args["stream"] = stream;
+        doc_["traceEvents"].push_back({{"ph", "X"},
+                                       {"cat", "kernel"},
+                                       {"name", name},
+                                       {"pid", rank_},
+                                       {"tid", stream},
+                                       {"ts", tsUs},
+                                       {"dur", durUs},
+                                       {"args", args}});
+        return *this;
+    }
+    HandRank& worldSize(int n) {
+        doc_["distributedInfo"]["world_size"] = n;
+        return *this;
+    }
     HandRank& annotation(const std::string& name, int64_t tsUs, int64_t durUs) {
         doc_["traceEvents"].push_back({{"ph", "X"},
                                        {"cat", "user_annotation"},

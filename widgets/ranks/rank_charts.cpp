@@ -15,7 +15,9 @@ QString dur(TimeNs ns) {
     return QString::fromStdString(formatDuration(ns));
 }
 
-void clearPlot(QCustomPlot* plot) {
+} // namespace
+
+void clearRankChart(QCustomPlot* plot) {
     plot->clearPlottables();
     plot->clearItems();
     // A colour scale or a title from an earlier chart goes with it.
@@ -27,86 +29,19 @@ void clearPlot(QCustomPlot* plot) {
     plot->plotLayout()->simplify();
 }
 
-// At most about 40 rank labels on an axis: every k-th rank's for a job of thousands.
-constexpr qsizetype kMaxRankTicks = 40;
-
-QSharedPointer<QCPAxisTickerText> rankTicks(const QStringList& labels) {
+void setRankAxis(QCPAxis* axis, const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     const qsizetype every =
         std::max<qsizetype>(1, (labels.size() + kMaxRankTicks - 1) / kMaxRankTicks);
     for (qsizetype i = 0; i < labels.size(); i += every) ticker->addTick(double(i), labels[i]);
-    return ticker;
-}
-
-} // namespace
-
-void plotStepMap(QCustomPlot* plot, const CrossRankReport& report, const QStringList& labels) {
-    clearPlot(plot);
-    const size_t S = report.steps.size(), R = report.ranks.size();
-    if (S == 0 || R == 0)
-        return showChartNotice(
-            plot, QObject::tr("No steps: the ranks have no ProfilerStep#N (or the step "
-                              "name the toolbar gives)."));
-    // Each cell a rectangle (a colour map of one step or one rank would have no extent).
-    QCPRange range(1, 1);
-    for (const CrossRankStep& st : report.steps)
-        for (const RankStep& r : st.ranks)
-            if (st.medianDuration > 0 && r.duration > 0)
-                range.expand(double(r.duration) / double(st.medianDuration));
-    if (range.size() < 0.1) range = QCPRange(range.center() - 0.05, range.center() + 0.05);
-    QCPColorGradient gradient(QCPColorGradient::gpThermal);
-    auto* scale = new QCPColorScale(plot);
-    plot->plotLayout()->addElement(0, 1, scale);
-    scale->setGradient(gradient);
-    scale->setDataRange(range);
-    scale->setLabel(QObject::tr("step length × the median rank's"));
-    auto* margins = new QCPMarginGroup(plot);
-    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-    scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
-    for (size_t s = 0; s < S; ++s) {
-        const CrossRankStep& st = report.steps[s];
-        for (const RankStep& r : st.ranks) {
-            if (st.medianDuration <= 0 || r.duration <= 0) continue;
-            const double v = double(r.duration) / double(st.medianDuration);
-            auto* cell = new QCPItemRect(plot);
-            cell->topLeft->setCoords(double(s) - 0.5, double(r.rank) - 0.5);
-            cell->bottomRight->setCoords(double(s) + 0.5, double(r.rank) + 0.5);
-            cell->setBrush(QColor::fromRgb(gradient.color(v, range)));
-            // White edges between cells while a cell is rows high; past that they would be all.
-            if (R <= kMaxRankTicks)
-                cell->setPen(QPen(Qt::white, 1));
-            else
-                cell->setPen(QPen(cell->brush().color()));
-        }
-        if (!st.straggler) continue;
-        // The straggler: outlined, its delay written in the cell.
-        auto* box = new QCPItemRect(plot);
-        box->topLeft->setCoords(double(s) - 0.48, double(*st.straggler) - 0.48);
-        box->bottomRight->setCoords(double(s) + 0.48, double(*st.straggler) + 0.48);
-        box->setPen(QPen(QColor(0, 170, 255), 3));
-        auto* text = new QCPItemText(plot);
-        text->position->setCoords(double(s), double(*st.straggler));
-        text->setText(QObject::tr("straggler +%1").arg(dur(st.delay)));
-        text->setBrush(QColor(255, 255, 255, 210));
-        text->setPadding(QMargins(3, 1, 3, 1));
-    }
-    QSharedPointer<QCPAxisTickerText> steps(new QCPAxisTickerText);
-    for (size_t s = 0; s < S; ++s)
-        steps->addTick(double(s), QString::fromStdString(report.steps[s].name));
-    plot->xAxis->setTicker(steps);
-    plot->xAxis->setLabel(QObject::tr("step"));
-    plot->xAxis->setRange(-0.5, double(S) - 0.5);
-    plot->xAxis->grid()->setVisible(false);
-    plot->yAxis->grid()->setVisible(false);
-    plot->yAxis->setTicker(rankTicks(labels));
-    plot->yAxis->setRange(-0.5, double(R) - 0.5);
-    plot->yAxis->setRangeReversed(true); // rank 0 on top, as on the timeline
-    plot->replot();
+    axis->setTicker(ticker);
+    axis->setRange(-0.5, double(labels.size()) - 0.5);
+    axis->setRangeReversed(true);
 }
 
 void plotArrivals(QCustomPlot* plot, const CrossRankReport& report, const QStringList& labels,
                   const CrossRankCollective* c) {
-    clearPlot(plot);
+    clearRankChart(plot);
     if (!c || c->ranks.empty())
         return showChartNotice(
             plot, report.collectives.empty()
@@ -138,9 +73,7 @@ void plotArrivals(QCustomPlot* plot, const CrossRankReport& report, const QStrin
     plot->plotLayout()->addElement(0, 0, title);
     QStringList ticks = labels;
     if (c->lateRank < size_t(ticks.size())) ticks[qsizetype(c->lateRank)] += QObject::tr(" (last)");
-    plot->yAxis->setTicker(rankTicks(ticks));
-    plot->yAxis->setRange(-0.5, double(labels.size()) - 0.5);
-    plot->yAxis->setRangeReversed(true);
+    setRankAxis(plot->yAxis, ticks);
     plot->xAxis->setLabel(QObject::tr("waited for the last rank to arrive (µs)"));
     plot->xAxis->setRange(0, top > 0 ? top * 1.1 : 1);
     plot->replot();

@@ -18,6 +18,7 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -88,10 +89,25 @@ std::vector<RowColumn<RanksPanel::StepRow>> stepColumns() {
         countColumn<S>(QObject::tr("Collectives"), &S::collectives)};
 }
 
+RowColumn<RanksPanel::RankStepRow> lateStartColumn() {
+    using S = RanksPanel::RankStepRow;
+    return {QObject::tr("Late start"),
+            [](const S& s) { return s.lateStart ? dur(*s.lateStart) : QObject::tr("not aligned"); },
+            [](const S& s) {
+                return s.lateStart ? std::optional<double>(double(*s.lateStart)) : std::nullopt;
+            },
+            [](const S&) {
+                return QObject::tr("How late the rank started the step, after the first rank to "
+                                   "start it (on the aligned timeline).");
+            }};
+}
+
 std::vector<RowColumn<RanksPanel::RankStepRow>> rankStepColumns() {
     using S = RanksPanel::RankStepRow;
     std::vector<RowColumn<S>> cols{
-        textColumn<S>(QObject::tr("Step"), &S::step), textColumn<S>(QObject::tr("Rank"), &S::rank),
+        textColumn<S>(QObject::tr("Step"), &S::step),
+        textColumn<S>(QObject::tr("Rank"), &S::rank),
+        lateStartColumn(),
         timeColumn<S>(QObject::tr("Length"), [](const S& s) { return double(s.duration); }),
         timeColumn<S>(QObject::tr("GPU busy"), [](const S& s) { return double(s.busy); }),
         timeColumn<S>(QObject::tr("GPU idle"), [](const S& s) { return double(s.idle); })};
@@ -128,9 +144,9 @@ std::vector<RowColumn<RanksPanel::CollectiveRow>> collectiveColumns() {
 
 RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : TracePanel(workspace, navigation, parent), ranks_(workspace->ranks()),
-      alignment_(new QLabel(this)), align_(new QComboBox(this)), tabs_(new QTabWidget(this)),
-      stepMap_(new QCustomPlot(this)), arrivals_(new QCustomPlot(this)),
-      rankModel_(new RowTableModel<RankRow>(rankColumns(), this)),
+      alignment_(new QLabel(this)), align_(new QComboBox(this)), colour_(new QComboBox(this)),
+      tabs_(new QTabWidget(this)), stepMap_(new QCustomPlot(this)),
+      arrivals_(new QCustomPlot(this)), rankModel_(new RowTableModel<RankRow>(rankColumns(), this)),
       stepModel_(new RowTableModel<StepRow>(stepColumns(), this)),
       rankStepModel_(new RowTableModel<RankStepRow>(rankStepColumns(), this)),
       collectiveModel_(new RowTableModel<CollectiveRow>(collectiveColumns(), this)) {
@@ -158,7 +174,7 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     top->addWidget(align_, 0, Qt::AlignTop);
     top->addWidget(alignment_, 1);
     auto* steps = new QSplitter(Qt::Horizontal, this);
-    steps->addWidget(stepMap_);
+    steps->addWidget(mapWithChoice());
     auto* stepTables = new QSplitter(Qt::Vertical, this);
     stepTables->addWidget(stepTable_);
     stepTables->addWidget(rankStepTable_);
@@ -189,6 +205,16 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
             if (const RankRow* r = rankModel_->rowAt(sourceRow(rankTable_, i)))
                 emit rankTraceRequested(r->index);
         }
+    });
+    connect(stepMap_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const QString tip = mapTipAt(e->position().toPoint());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(e->globalPosition().toPoint(), tip, stepMap_);
+    });
+    connect(colour_, &QComboBox::activated, this, [this](int i) {
+        if (i >= 0) setMapColour(StepMapColour(colour_->itemData(i).toInt()));
     });
     connect(stepMap_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent* e) {
         if (!ranks_->fromDigests()) return;
@@ -280,8 +306,8 @@ void RanksPanel::refresh() {
         if (start && !inRange(*start)) continue;
         for (const RankStep& r : s.ranks)
             rankSteps.push_back({QString::fromStdString(s.name), labels_.value(qsizetype(r.rank)),
-                                 r.duration, r.busy, r.idle, r.causedWait, r.idleByCause,
-                                 r.kernels});
+                                 r.duration, r.busy, r.idle, r.causedWait, r.idleByCause, r.kernels,
+                                 r.lateStart});
         StepRow row{
             QString::fromStdString(s.name), {}, {}, s.delay, s.medianDuration, s.collectives};
         if (s.straggler) {
@@ -292,7 +318,7 @@ void RanksPanel::refresh() {
     }
     stepModel_->setRows(std::move(steps));
     rankStepModel_->setRows(std::move(rankSteps));
-    plotStepMap(stepMap_, report, labels_);
+    plotStepMap(stepMap_, report, labels_, mapColour_);
 
     std::vector<CollectiveRow> collectives;
     for (size_t i = 0; i < report.collectives.size(); ++i) {
@@ -379,6 +405,11 @@ void RanksPanel::rankMenu(const QPoint& at) {
 }
 
 std::optional<size_t> RanksPanel::mapRankAt(const QPoint& pos) const {
+    const auto cell = mapCellAt(pos);
+    return cell ? std::optional<size_t>(cell->second) : std::nullopt;
+}
+
+std::optional<std::pair<size_t, size_t>> RanksPanel::mapCellAt(const QPoint& pos) const {
     const CrossRankReport& report = ranks_->report();
     if (report.steps.empty() || !stepMap_->axisRect()->rect().contains(pos)) return std::nullopt;
     const double y = stepMap_->yAxis->pixelToCoord(pos.y());
@@ -386,7 +417,39 @@ std::optional<size_t> RanksPanel::mapRankAt(const QPoint& pos) const {
     if (y < -0.5 || x < -0.5 || x >= double(report.steps.size()) - 0.5) return std::nullopt;
     const size_t rank = size_t(std::lround(y));
     if (rank >= report.ranks.size()) return std::nullopt;
-    return rank;
+    return std::pair<size_t, size_t>(size_t(std::lround(x)), rank);
+}
+
+QString RanksPanel::mapTipAt(const QPoint& pos) const {
+    const auto cell = mapCellAt(pos);
+    return cell ? stepMapTip(ranks_->report(), labels_, cell->first, cell->second) : QString();
+}
+
+void RanksPanel::setMapColour(StepMapColour colour) {
+    mapColour_ = colour;
+    colour_->setCurrentIndex(std::max(0, colour_->findData(int(colour))));
+    plotStepMap(stepMap_, ranks_->report(), labels_, mapColour_);
+}
+
+QWidget* RanksPanel::mapWithChoice() {
+    colour_->setObjectName("step-map-colour");
+    for (StepMapColour c :
+         {StepMapColour::LateStart, StepMapColour::CausedWait, StepMapColour::Length})
+        colour_->addItem(stepMapColourName(c), int(c));
+    colour_->setToolTip(tr("What the map's colour says: how late each rank started the step "
+                           "(after the first rank to start it), how long the others waited for it "
+                           "at the step's collectives, or its step length over the median "
+                           "rank's."));
+    auto* box = new QWidget(this);
+    auto* choice = new QHBoxLayout;
+    choice->addWidget(new QLabel(tr("Colour by:"), box));
+    choice->addWidget(colour_);
+    choice->addStretch(1);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(choice);
+    layout->addWidget(stepMap_, 1);
+    return box;
 }
 
 void RanksPanel::showCollective(int row) {

@@ -5,9 +5,11 @@
 //   Ranks        per rank its label, host, offset (double-click to set it by hand) and its
 //                uncertainty, kernels, GPU busy and idle; a context menu removes a rank or
 //                collapses / expands its tracks on the timeline;
-//   Steps        the rank x step map (step length over the median rank's, the straggler
-//                outlined), per step the straggler, by how much and how it was found, and per
-//                rank and step its length, GPU busy, idle and idle by cause side by side;
+//   Steps        the rank x step map (widgets/ranks/step_map.h: coloured by how late each
+//                rank started the step, the wait it caused or its length, as chosen above it;
+//                the straggler outlined; a cell's tooltip says it all), per step the straggler,
+//                by how much and how it was found, and per rank and step its late start,
+//                length, GPU busy, idle and idle by cause side by side;
 //   Collectives  every matched collective instance: the late rank, by how much, the longest
 //                wait; a click zooms every rank to that instance and shows per rank how long it
 //                waited.
@@ -17,6 +19,7 @@
 // on a cell of the map asks for that rank's trace (rankTraceRequested), as the rank's context
 // menu does for any set.
 #include "analysis/gaps/gap_causes.h"
+#include "step_map.h"
 #include "workspace/trace_panel.h"
 
 #include <QStringList>
@@ -59,6 +62,7 @@ public:
         TimeNs duration = 0, busy = 0, idle = 0, causedWait = 0;
         std::array<TimeNs, kGapCauseCount> idleByCause{};
         uint64_t kernels = 0;
+        std::optional<TimeNs> lateStart; // none: not aligned
     };
     struct CollectiveRow {
         size_t index = 0; // into the report's collectives
@@ -71,6 +75,11 @@ public:
     QString alignmentText() const;
     QTabWidget* tabs() const { return tabs_; }
     QCustomPlot* stepMap() const { return stepMap_; }
+    // What the map's colour says (the choice above it); the same as choosing it there.
+    StepMapColour mapColour() const { return mapColour_; }
+    void setMapColour(StepMapColour colour);
+    // The map's tooltip at `pos` (the plot's pixels), empty off the cells.
+    QString mapTipAt(const QPoint& pos) const;
     QCustomPlot* arrivals() const { return arrivals_; }
     const std::vector<RankRow>& rankRows() const;
     const std::vector<StepRow>& stepRows() const;
@@ -83,6 +92,8 @@ public:
     void setOffset(size_t index, TimeNs offset);
     // The rank the map's cell at `pos` (the plot's pixels) is the row of, if any.
     std::optional<size_t> mapRankAt(const QPoint& pos) const;
+    // The step and the rank of the map's cell at `pos`, if any.
+    std::optional<std::pair<size_t, size_t>> mapCellAt(const QPoint& pos) const;
 
 signals:
     // The user asked to see rank `index`'s own trace (RankSet::ranks()[index].path).
@@ -93,6 +104,7 @@ protected:
 
 private:
     void refresh();
+    QWidget* mapWithChoice(); // the colour choice over the map
     void fillAlignChoices();
     void chooseAlignment(int choice);
     void editOffset(int row); // a row of the rank model
@@ -102,6 +114,7 @@ private:
     RankSet* ranks_;
     QLabel* alignment_;
     QComboBox* align_;
+    QComboBox* colour_;
     QTabWidget* tabs_;
     QTableView* rankTable_;
     QTableView* stepTable_;
@@ -114,6 +127,7 @@ private:
     RowTableModel<RankStepRow>* rankStepModel_;
     RowTableModel<CollectiveRow>* collectiveModel_;
     QStringList labels_;
+    StepMapColour mapColour_ = StepMapColour::LateStart;
     bool filling_ = false;
 };
 

@@ -27,7 +27,8 @@ json rankSteps(const CrossRankStep& s, const std::vector<CrossRankRow>& rows) {
                        {"idle_us", us(r.idle)},
                        {"idle_by_cause_us", causes},
                        {"kernels", r.kernels},
-                       {"caused_wait_us", us(r.causedWait)}});
+                       {"caused_wait_us", us(r.causedWait)},
+                       {"late_start_us", usOrNull(r.lateStart)}});
     }
     return out;
 }
@@ -76,6 +77,8 @@ json crossRankToJson(const CrossRankReport& r) {
              {"straggler_by", s.byCollectives ? "collectives" : "step_time"},
              {"median_dur_us", us(s.medianDuration)},
              {"collectives", s.collectives},
+             {"last_to_start_rank", s.lastToStart ? json(r.ranks[*s.lastToStart].rank) : json()},
+             {"started_late_us", us(s.startedLate)},
              {"ranks", rankSteps(s, r.ranks)}});
     j["steps"] = steps;
     json cs = json::array();

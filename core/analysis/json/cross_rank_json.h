@@ -8,8 +8,10 @@
 //                  "matched_collectives", "spread_us" | null, "median_spread_us" | null,
 //                  "tolerance_us", "origin_ns", "warnings"},
 //    "steps": [{"step", "straggler_rank" | null, "delay_us", "straggler_by", "median_dur_us",
-//               "collectives", "ranks": [{"rank", "start_us" | null, "dur_us", "busy_us",
-//               "idle_us", "idle_by_cause_us": {...}, "kernels", "caused_wait_us"}]}],
+//               "collectives", "last_to_start_rank" | null, "started_late_us",
+//               "ranks": [{"rank", "start_us" | null, "dur_us", "busy_us", "idle_us",
+//                          "idle_by_cause_us": {...}, "kernels", "caused_wait_us",
+//                          "late_start_us" | null}]}],
 //    "collectives": [{"name", "op", "group", "index", "step", "ranks", "ranks_arrival_us",
 //                     "ranks_end_us", "wait_us", "late_rank", "late_by_us", "max_wait_us"}],
 //    "warnings": [...]}

@@ -116,6 +116,9 @@ CollectiveKernel readCollective(const json& c, const std::string& p, const TimeR
     k.start = time(c, p, "start_ns");
     k.end = time(c, p, "end_ns");
     span(k.start, k.end, p, bounds);
+    // Written since issue 44; a digest written before has neither (none known).
+    if (c.contains("collective")) k.collective = text(c, p, "collective");
+    if (c.contains("peer")) k.peer = integer(c, p, "peer");
     return k;
 }
 
@@ -222,7 +225,9 @@ ordered_json rankDigestToJson(const RankDigest& d) {
                       {"stream", c.stream},
                       {"seq", c.seq},
                       {"start_ns", c.start},
-                      {"end_ns", c.end}});
+                      {"end_ns", c.end},
+                      {"collective", c.collective},
+                      {"peer", c.peer}});
     j["collectives"] = cs;
     ordered_json ss = ordered_json::array();
     for (const DigestStep& s : d.steps) {

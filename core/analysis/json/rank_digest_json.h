@@ -4,7 +4,8 @@
 //   {"strata_rank_digest": 1, "file", "rank", "rank_source", "host", "world_size",
 //    "clock": {"base_time_ns" | null, "wall_clock", "start_ns", "end_ns"},
 //    "gap_threshold_ns", "step_prefix", "kernels", "kernel_time_ns", "busy_ns", "idle_ns",
-//    "collectives": [{"name", "op", "group", "device", "stream", "seq", "start_ns", "end_ns"}],
+//    "collectives": [{"name", "op", "group", "device", "stream", "seq", "start_ns", "end_ns",
+//                     "collective", "peer"}],   (the last two optional: absent before issue 44)
 //    "steps": [{"name", "start_ns", "end_ns", "devices": [{"device", "busy_ns", "idle_ns",
 //               "kernels", "gaps_by_cause": {"<cause>": {"count", "idle_ns"}}}]}],
 //    "warnings": [str]}

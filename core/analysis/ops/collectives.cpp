@@ -14,6 +14,14 @@ namespace {
 struct CollectiveKeys {
     StringId group = StringPool::kNotFound;
     StringId seq = StringPool::kNotFound;
+    StringId collective = StringPool::kNotFound; // "Collective name"
+    StringId dst = StringPool::kNotFound;        // "Dst Rank" (a send's peer)
+    StringId src = StringPool::kNotFound;        // "Src Rank" (a receive's peer)
+    bool any() const {
+        return group != StringPool::kNotFound || seq != StringPool::kNotFound ||
+               collective != StringPool::kNotFound || dst != StringPool::kNotFound ||
+               src != StringPool::kNotFound;
+    }
 };
 
 std::string argText(const ArgValue& v) {
@@ -40,17 +48,21 @@ int64_t argInt(const ArgValue& v) {
     return -1;
 }
 
-// Fills group / seq from slice `r`'s args where they are still unknown; true once both are known.
+// Fills group / seq / collective name / peer from slice `r`'s args where they are still unknown;
+// true once all are known (the peer only for a send or a receive).
 bool takeArgs(const Trace& t, SliceRef r, const CollectiveKeys& keys, CollectiveKernel& c) {
     const ArgSetId id = t.track(r.track).slices.args[r.index];
     if (id == kNoArgs) return false;
     ArgValue v;
-    if (c.group.empty() && keys.group != StringPool::kNotFound &&
-        t.argStore().find(id, keys.group, &v))
-        c.group = argText(v);
-    if (c.seq < 0 && keys.seq != StringPool::kNotFound && t.argStore().find(id, keys.seq, &v))
-        c.seq = argInt(v);
-    return !c.group.empty() && c.seq >= 0;
+    const auto has = [&](StringId key) {
+        return key != StringPool::kNotFound && t.argStore().find(id, key, &v);
+    };
+    if (c.group.empty() && has(keys.group)) c.group = argText(v);
+    if (c.seq < 0 && has(keys.seq)) c.seq = argInt(v);
+    if (c.collective.empty() && has(keys.collective)) c.collective = argText(v);
+    if (c.peer < 0 && (has(keys.dst) || has(keys.src))) c.peer = argInt(v);
+    const bool p2p = c.collective == "send" || c.collective == "recv";
+    return !c.group.empty() && c.seq >= 0 && !c.collective.empty() && (!p2p || c.peer >= 0);
 }
 
 } // namespace
@@ -67,8 +79,10 @@ std::string collectiveOp(std::string_view name) {
 }
 
 std::vector<CollectiveKernel> findCollectives(const Trace& t, const GpuOpList& ops) {
-    const CollectiveKeys keys{t.strings().find("Process Group Name"), t.strings().find("Seq")};
-    const bool anyKeys = keys.group != StringPool::kNotFound || keys.seq != StringPool::kNotFound;
+    const CollectiveKeys keys{t.strings().find("Process Group Name"), t.strings().find("Seq"),
+                              t.strings().find("Collective name"), t.strings().find("Dst Rank"),
+                              t.strings().find("Src Rank")};
+    const bool anyKeys = keys.any();
     std::vector<CollectiveKernel> out;
     for (const GpuOp& op : ops.ops) {
         if (op.kind != SliceKind::Kernel) continue;

@@ -176,6 +176,31 @@ std::string micros(TimeNs ns) {
     return formatPreciseDuration(ns);
 }
 
+// "up to MAX (median M)" of a spread.
+std::string spreadText(const EndSpread& s) {
+    return "up to " + micros(s.max.value_or(0)) + " (median " + micros(s.median.value_or(0)) + ")";
+}
+
+// Auto, where aligning by the collectives would leave their ends no closer than the common time
+// base does, in their largest or in their median spread (`collectives` against `base`): the
+// matched kernels cannot all be the same collective (issue 44: unpaired point-to-point kernels
+// moved a rank by 332 µs for a median spread of 332 µs either way), so the time base `t` is
+// kept, said why.
+void keepTimeBase(ClockAlignment t, const EndSpread& base, const EndSpread& collectives,
+                  ClockAlignment& a) {
+    a = std::move(t);
+    a.refusedSpread = collectives.max;
+    a.reason = "the common time base: aligning by the matched collectives would not bring their "
+               "ends closer (" +
+               spreadText(collectives) + " apart, against " + spreadText(base) + " under it)";
+    a.warnings.push_back("the matched collectives' ends differ by " + spreadText(base) +
+                         " under the common time base (more than the tolerance, " +
+                         micros(a.tolerance) + "), and by " + spreadText(collectives) +
+                         " when aligned by them: their alignment is refused and the time base "
+                         "kept (some matched kernels may not be the same collective on every "
+                         "rank)");
+}
+
 void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& match,
                ClockAlignment& a) {
     const std::vector<std::string> missing = missingTimeBase(ranks);
@@ -200,7 +225,14 @@ void autoAlign(const std::vector<RankDigest>& ranks, const CollectiveMatch& matc
                        micros(a.tolerance) + ")";
             return;
         }
-        collectiveOffsets(ranks, match, a);
+        ClockAlignment c = a;
+        collectiveOffsets(ranks, match, c);
+        const EndSpread cs = endSpread(ranks, match, c.offsets);
+        if (all && s.max && cs.max && (*cs.max >= *s.max || *cs.median >= *s.median)) {
+            keepTimeBase(std::move(t), s, cs, a);
+            return;
+        }
+        a = std::move(c);
         a.reason = !all ? "the collectives: the common time base puts some ranks' times beyond "
                           "+-2^62 ns"
                         : "the collectives: under the common time base their ends differ by up "
@@ -334,11 +366,16 @@ ClockAlignment alignClocks(const std::vector<RankDigest>& ranks, const Collectiv
     a.spread = s.max;
     a.medianSpread = s.median;
     a.uncertainty = s.residual;
-    if (a.method != AlignMethod::Collectives && s.max && *s.max > a.tolerance)
+    if (a.method != AlignMethod::Collectives && !a.refusedSpread && s.max && *s.max > a.tolerance)
         a.warnings.push_back("under this alignment the matched collectives' ends differ by up "
                              "to " +
                              micros(*s.max) + " (more than the tolerance, " + micros(a.tolerance) +
                              "): --align collectives lines them up");
+    if (a.method == AlignMethod::Collectives && s.max && *s.max > a.tolerance)
+        a.warnings.push_back("aligned by the collectives, their ends still differ by up to " +
+                             micros(*s.max) + " (more than the tolerance, " + micros(a.tolerance) +
+                             "): some matched kernels may not be the same collective on every "
+                             "rank");
     return a;
 }
 

@@ -18,7 +18,10 @@
 //                dock; refused when none is given;
 //   auto         the common time base when every rank has one and the matched collectives'
 //                ends agree under it within the tolerance (or nothing matched, said), else the
-//                collectives, saying why.
+//                collectives, saying why; but the time base is kept, with a warning that says
+//                why, when aligning by the collectives would leave their ends no closer than it
+//                does (their spread, below, or its median is not smaller: the matched kernels
+//                cannot all be the same collective).
 // Alignment is refused (no offset claimed, a warning says why) when nothing matches: no
 // collective shared by two ranks for `collectives`, no rank pair with the step for `step:`, and
 // for `auto` neither a common time base nor a matched collective.
@@ -67,6 +70,8 @@ struct ClockAlignment {
     std::optional<TimeNs> spread;                   // of the matched ends after alignment
     std::optional<TimeNs> medianSpread;             // their median over the instances
     TimeNs tolerance = 0;
+    // Auto kept the time base: the spread the collectives' alignment would have left.
+    std::optional<TimeNs> refusedSpread;
     std::string reason; // how the offsets were estimated, in words
     std::vector<std::string> warnings;
     bool aligned() const { return method != AlignMethod::None; }

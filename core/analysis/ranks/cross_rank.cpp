@@ -104,6 +104,25 @@ void nameStraggler(CrossRankStep& s, const std::vector<CrossRankRow>& rows) {
     s.delay = top->duration - s.medianDuration;
 }
 
+// Each aligned rank's late start in step `s`, and the rank that started it last.
+void lateStarts(CrossRankStep& s, const std::vector<CrossRankRow>& rows) {
+    std::optional<TimeNs> first;
+    for (const RankStep& r : s.ranks)
+        if (r.start) first = std::min(first.value_or(*r.start), *r.start);
+    if (!first) return;
+    for (RankStep& r : s.ranks) {
+        if (!r.start) continue;
+        r.lateStart = *r.start - *first; // two aligned times: the difference fits
+        const bool later = *r.lateStart > s.startedLate;
+        const bool tie = s.lastToStart && *r.lateStart == s.startedLate &&
+                         rows[r.rank].rank < rows[*s.lastToStart].rank;
+        if (*r.lateStart > 0 && (later || tie)) {
+            s.lastToStart = r.rank;
+            s.startedLate = *r.lateStart;
+        }
+    }
+}
+
 RankStep rankStep(const DigestStep& d, size_t rank, const ClockAlignment& a, TimeNs origin) {
     RankStep r;
     r.rank = rank;
@@ -172,6 +191,7 @@ CrossRankReport reduce(const std::vector<RankDigest>& ranks, const AlignRequest&
         s.name = stepLabel(k);
         s.collectives = compared[k];
         nameStraggler(s, out.ranks);
+        lateStarts(s, out.ranks);
         out.steps.push_back(std::move(s));
     }
     return out;

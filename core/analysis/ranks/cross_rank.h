@@ -9,6 +9,9 @@
 //                the instances it arrived last at, of the others' median wait), and that sum as
 //                its delay; a step without a matched collective on aligned ranks names the
 //                rank with the longest step instead, by how much it exceeds the median rank's;
+//                per rank how late it started the step (its aligned start minus the earliest
+//                aligned start of the step on any rank: what made the others wait, issue 44)
+//                and the rank that started it last;
 //   collectives  per matched instance: each rank's arrival (its kernel's aligned start) and end,
 //                how long each waited for the last to arrive, the late rank, by how much it was
 //                late (the others' median wait) and the step it belongs to (the step its
@@ -42,6 +45,8 @@ struct RankStep {
     std::array<TimeNs, kGapCauseCount> idleByCause{};
     uint64_t kernels = 0;
     TimeNs causedWait = 0; // the others' median wait at the instances it arrived last at
+    // start - the earliest aligned start of the step (none: rank not aligned)
+    std::optional<TimeNs> lateStart;
 };
 
 struct CrossRankStep {
@@ -52,6 +57,10 @@ struct CrossRankStep {
     bool byCollectives = false; // straggler from the collective waits (else from step lengths)
     TimeNs medianDuration = 0;
     size_t collectives = 0; // matched instances compared in it
+    // The aligned rank that started the step last, when it started later than another
+    // (index into CrossRankReport::ranks; the lowest label of a tie), and by how much.
+    std::optional<size_t> lastToStart;
+    TimeNs startedLate = 0;
 };
 
 struct CrossRankCollective {
