@@ -13,12 +13,17 @@ QString rankReportHtml(const RankSet& ranks) {
     size_t reachable = 0;
     for (const SetRank& r : ranks.ranks()) reachable += QFileInfo::exists(r.path) ? 1 : 0;
     QString stragglers;
-    for (const CrossRankStep& s : ranks.report().steps)
-        if (s.straggler)
-            stragglers += QObject::tr("<br>%1: %2, %3 late")
-                              .arg(QString::fromStdString(s.name).toHtmlEscaped(),
-                                   ranks.label(*s.straggler).toHtmlEscaped(),
-                                   QString::fromStdString(formatDuration(s.delay)));
+    for (const CrossRankStep& s : ranks.report().steps) {
+        if (!s.straggler) continue;
+        stragglers += QObject::tr("<br>%1: %2, %3 late")
+                          .arg(QString::fromStdString(s.name).toHtmlEscaped(),
+                               ranks.label(*s.straggler).toHtmlEscaped(),
+                               QString::fromStdString(formatDuration(s.delay)));
+        // Its late start, when it is also the rank that started the step last.
+        if (s.lastToStart == s.straggler && s.startedLate > 0)
+            stragglers += QObject::tr(" (it started its step %1 late)")
+                              .arg(QString::fromStdString(formatDuration(s.startedLate)));
+    }
     return QObject::tr(
                "<h3>%1 from their digests</h3><p>The job's ranks as <i>strata-cli digest</i> "
                "reduced them where they ran: the Ranks dock shows their alignment, the rank × "
