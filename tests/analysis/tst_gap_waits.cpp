@@ -103,6 +103,29 @@ private slots:
         QVERIFY(!findingOf(adviseTrace(*t), "pageable"));
     }
 
+    void pageableTailIsNoGraphCandidate() {
+        // Twenty 10 µs kernels [1020 + 100 i, +10), each launched at [1010 + 100 i, +5); before
+        // each (i >= 1) a pageable copy call [935 + 100 i, 1005 + 100 i) whose copy runs
+        // [936 + 100 i, +2). Each gap [938 + 100 i, 1020 + 100 i) is blocked 67 of 82 in the
+        // copy call: synchronization, not late launching. The kernels form a run of short ones,
+        // but a CUDA graph would not remove a pageable copy's tail: no graph finding (it used to
+        // claim 19 x 80 = 1520 µs), the pinned-memory finding instead (19 x 67 = 1273 µs).
+        KinetoJson j;
+        for (int i = 0; i < 20; ++i) {
+            if (i > 0)
+                j.call("cudaMemcpyAsync", 1, 935 + 100 * i, 70, 100 + i)
+                    .copy("Memcpy DtoH (Device -> Pageable)", 936 + 100 * i, 2, 100 + i, 4);
+            j.call("cudaLaunchKernel", 1, 1010 + 100 * i, 5, i + 1);
+            j.kernel("short_k", 1020 + 100 * i, 10, i + 1);
+        }
+        const auto t = j.load();
+        QVERIFY(t);
+        const Advice a = adviseTrace(*t);
+        QVERIFY(!findingOf(a, "graphs"));
+        QVERIFY(!findingOf(a, "launch_overhead"));
+        QCOMPARE(findingOf(a, "pageable")->saving, TimeNs(1'273'000));
+    }
+
     void waitOnNothingRecordedSavesNothing() {
         // K1 [1000, 1010) launched at [990, 995); a pageable copy call [1100, 101100) whose copy
         // runs [101000, 101010): the gap [1010, 101000) is untraced 90 then blocked 99'900 in the

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace strata {
 
@@ -88,6 +89,14 @@ void graphsRule(const Context& c, Advice& a) {
     std::sort(byStart.begin(), byStart.end(), [](const GpuOp* x, const GpuOp* y) {
         return x->device != y->device ? x->device < y->device : x->start < y->start;
     });
+    // Gaps over the threshold the CPU's launching did not cause (the thread blocked: a sync, a
+    // pageable copy; a first launch, a graph capture, a wait on nothing recorded): a graph
+    // replay would not remove them, so the run saves nothing there (issue 44).
+    std::set<std::pair<int32_t, TimeNs>> notLaunchBound; // (device, the gap's end)
+    for (const ExplainedGap& e : c.gaps.deviceGaps)
+        if (e.cause == GapCause::Synchronization || e.captured() || e.causeNotVisible() ||
+            2 * e.breakdown.warmUp > e.breakdown.of(GapPartKind::Launch))
+            notLaunchBound.insert({e.gap.device, e.gap.end});
     Run cur{};
     TimeNs prevEnd = 0;
     auto close = [&] {
@@ -106,7 +115,8 @@ void graphsRule(const Context& c, Advice& a) {
         }
         if (o->start > prevEnd) {
             const SliceRef l = t.launchOf(o->ref);
-            if (l.valid() && t.start(l) > prevEnd) // the CPU launched it after the GPU ran dry
+            if (l.valid() && t.start(l) > prevEnd && // the CPU launched it after the GPU ran dry
+                !notLaunchBound.count({o->device, o->start}))
                 cur.saved += std::min(o->start, t.start(l)) - prevEnd;
         }
         ++cur.kernels;
