@@ -65,8 +65,8 @@ int advise(const Args& args) {
                     100.0 * f.savingShare, a.basisIsSteps ? "steps" : "span",
                     terminalSafe(f.title).c_str(), terminalSafe(f.detail).c_str());
         for (const TimeRange& w : f.where)
-            std::printf("  at %s (%s)\n", formatPreciseDuration(w.start - origin).c_str(),
-                        formatPreciseDuration(w.duration()).c_str());
+            std::printf("  at %s (%s)\n", formatDuration(w.start - origin).c_str(),
+                        formatDuration(w.duration()).c_str());
     }
     if (a.findings.empty()) std::printf("\nNo findings.\n");
     return 0;

@@ -69,14 +69,17 @@ void printGaps(const Trace& t, const GapCauses& g) {
     if (!longest.empty()) std::printf("\nlongest device gaps:\n");
     for (const ExplainedGap* e : longest) {
         std::printf("  GPU %d at %s: %s, %s", e->gap.device,
-                    formatPreciseDuration(e->gap.start - origin).c_str(),
-                    formatPreciseDuration(e->gap.duration()).c_str(), gapCauseLabel(e->cause));
+                    formatDuration(e->gap.start - origin).c_str(),
+                    formatDuration(e->gap.duration()).c_str(), gapCauseLabel(e->cause));
         if (e->launchedLate && e->late > 0)
-            std::printf(", launched %s late", formatPreciseDuration(e->late).c_str());
+            std::printf(", launched %s late", formatDuration(e->late).c_str());
         std::printf("\n    %s\n", terminalSafe(gapReason(t, *e, 120)).c_str());
         for (const GapPart& p : e->breakdown.parts)
             std::printf("    %10s  %s\n", formatDuration(p.time).c_str(),
                         terminalSafe(gapPartText(t, p, 120)).c_str());
+        for (const ThreadWait& w : e->otherThreads)
+            std::printf("    meanwhile %s\n",
+                        terminalSafe(threadWaitText(t, w, e->gap.duration(), 120)).c_str());
     }
 }
 

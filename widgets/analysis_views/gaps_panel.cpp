@@ -25,8 +25,9 @@ namespace strata {
 
 namespace {
 
+// Measured times in 4 significant digits (the table's tooltips and Details are exact).
 QString dur(TimeNs ns) {
-    return QString::fromStdString(formatPreciseDuration(ns));
+    return QString::fromStdString(formatDuration(ns));
 }
 
 // Bars of idle time per cause, in the causes' colours.
@@ -167,10 +168,10 @@ void GapsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     TimeNs idle = 0;
     uint64_t count = 0;
     for (const CauseTotals& c : g->byCause) idle += c.idle, count += c.count;
-    QString text =
-        tr("<b>%1 device gaps over %2</b> (%3 idle)%4.")
-            .arg(count)
-            .arg(dur(g->threshold), dur(idle), range() ? tr(" in the selected range") : QString());
+    QString text = tr("<b>%1 device gaps over %2</b> (%3 idle)%4.")
+                       .arg(count)
+                       .arg(QString::fromStdString(formatPreciseDuration(g->threshold)), dur(idle),
+                            range() ? tr(" in the selected range") : QString());
     for (const DeviceGapStats& d : g->devices) {
         const TimeNs span = d.lastEnd - d.firstStart;
         text +=

@@ -27,6 +27,14 @@ QString breakdown(const Trace& t, const ExplainedGap& e) {
     return parts.join(QStringLiteral("; "));
 }
 
+// The threads of the launching process blocked while the gap lasted, longest first.
+QString otherThreads(const Trace& t, const ExplainedGap& e) {
+    QStringList waits;
+    for (const ThreadWait& w : e.otherThreads)
+        waits << QString::fromStdString(threadWaitText(t, w, e.gap.duration(), kMaxName));
+    return waits.join(QStringLiteral("; "));
+}
+
 } // namespace
 
 GapsTableModel::GapsTableModel(QObject* parent)
@@ -39,7 +47,7 @@ std::vector<RowColumn<const ExplainedGap*>> GapsTableModel::columns(const GapsTa
     std::vector<RowColumn<Row>> cols{
         {QObject::tr("Start"),
          [origin](Row e) {
-             return QString::fromStdString(formatPreciseDuration(e->gap.start - origin()));
+             return QString::fromStdString(formatDuration(e->gap.start - origin()));
          },
          [origin](Row e) { return double(e->gap.start - origin()); }},
         {QObject::tr("Length"),
@@ -63,6 +71,9 @@ std::vector<RowColumn<const ExplainedGap*>> GapsTableModel::columns(const GapsTa
         {QObject::tr("Because"), [self](Row e) { return because(*self->trace_, *e); }, {}},
         {QObject::tr("Where the time went on the launching thread"),
          [self](Row e) { return breakdown(*self->trace_, *e); },
+         {}},
+        {QObject::tr("Meanwhile blocked"),
+         [self](Row e) { return otherThreads(*self->trace_, *e); },
          {}},
     };
     for (RowColumn<Row>& c : cols) // every cell's tooltip: the gap's whole description

@@ -32,13 +32,20 @@ QString gapDescription(const Trace& t, const ExplainedGap& e) {
     else
         s += QStringLiteral("\nthe launch call was running when the gap began; %1").arg(reason);
     const GapBreakdown& b = e.breakdown;
-    if (!b.known || !e.launchedLate) return s;
-    s += QStringLiteral("\nOn the launching thread:");
-    for (const GapPart& p : b.parts)
-        s += QStringLiteral("\n  %1  %2")
-                 .arg(d(p.time), QString::fromStdString(gapPartText(t, p, kMaxName)));
-    s += QStringLiteral("\ntraced calls and frames covered %1 % of the gap")
-             .arg(100.0 * e.tracedShare(), 0, 'f', 0);
+    if (b.known && e.launchedLate) {
+        s += QStringLiteral("\nOn the launching thread:");
+        for (const GapPart& p : b.parts)
+            s += QStringLiteral("\n  %1  %2")
+                     .arg(d(p.time), QString::fromStdString(gapPartText(t, p, kMaxName)));
+        s += QStringLiteral("\ntraced calls and frames covered %1 % of the gap")
+                 .arg(100.0 * e.tracedShare(), 0, 'f', 0);
+    }
+    if (!e.otherThreads.empty()) {
+        s += QStringLiteral("\nMeanwhile, blocked:");
+        for (const ThreadWait& w : e.otherThreads)
+            s += QStringLiteral("\n  ") +
+                 QString::fromStdString(threadWaitText(t, w, e.gap.duration(), kMaxName));
+    }
     return s;
 }
 

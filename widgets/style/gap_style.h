@@ -25,7 +25,9 @@ QString gapCauseText(GapCause cause);
 // What a gap's tooltip says: its length and cause, how late the launch was and why in a line,
 // then where the gap's time went on the launching thread, part by part ("GPU idle 291 µs ·
 // CPU-bound\nlaunched 270 µs late; CPU busy: aten::index_select in nn.Module: Embedding_0 40 µs
-// \nOn the launching thread:\n  120 µs  ...").
+// \nOn the launching thread:\n  120 µs  ..."), then the process's threads blocked while it
+// lasted ("\nMeanwhile, blocked:\n  thread 12 (pt_main) was blocked in cudaStreamSynchronize
+// 300 µs (the whole gap)").
 QString gapDescription(const Trace& trace, const ExplainedGap& e);
 
 } // namespace strata

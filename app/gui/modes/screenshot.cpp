@@ -1,4 +1,5 @@
 #include "modes/screenshot.h"
+#include "modes/screenshot_hover.h"
 #include "timeline/load_preview_view.h"
 
 #include "model/names/time_text.h"
@@ -45,9 +46,8 @@ void settleEvents(int ms) {
 
 namespace {
 
-// `widget` grabbed and written to o.output as PNG: its size, or nullopt after saying why.
-std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
-    const QPixmap shot = widget->grab();
+// `shot` written to o.output as PNG: its size, or nullopt after saying why.
+std::optional<QSize> savePixmap(const QPixmap& shot, const ScreenshotOptions& o) {
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
@@ -63,6 +63,11 @@ std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
         return std::nullopt;
     }
     return shot.size();
+}
+
+// `widget` grabbed and written to o.output as PNG.
+std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
+    return savePixmap(widget->grab(), o);
 }
 
 // The Sections dock alone, floated to the screenshot's size, on the tab asked for.
@@ -300,7 +305,14 @@ int runScreenshot(const ScreenshotOptions& o) {
         w.timeline()->setVisibleRange(r);
         settleEvents(100);
     }
-    const std::optional<QSize> shot = savePng(&w, o);
+    std::optional<QSize> shot;
+    if (o.hoverGap) { // the longest gap in view hovered, its tooltip in the picture
+        const std::optional<QPixmap> picture = grabWithGapTooltip(w);
+        if (!picture) return 1;
+        shot = savePixmap(*picture, o);
+    } else {
+        shot = savePng(&w, o);
+    }
     if (!shot) return 1;
     if (o.printTrackLabels) {
         std::printf("track labels: %d\ntracks: %zu\n", w.timeline()->visibleTrackLabelCount(),

@@ -31,6 +31,7 @@ struct ScreenshotOptions {
     std::vector<int> foldRanks;  // ranks of a set folded into one row each
     bool utilisation = false;    // show the GPU utilisation rows
     bool whileLoading = false;   // the loading page at its second preview, then quit
+    bool hoverGap = false;       // the longest GPU gap in view hovered: its tooltip shown
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -57,12 +57,15 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                        "N,N...")),
       whileLoading(flag("while-loading",
                         "With --screenshot: the window while the trace loads, at its second "
-                        "preview of what has been read (a large JSON trace), then quit.")) {}
+                        "preview of what has been read (a large JSON trace), then quit.")),
+      hoverGap(flag("hover-gap",
+                    "With --screenshot: hover the longest GPU gap in view and show its tooltip.")) {
+}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
                        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading});
+                       whileLoading, hoverGap});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -101,6 +104,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->dock = parser.value(dock);
     o->utilisation = parser.isSet(utilisation);
     o->whileLoading = parser.isSet(whileLoading);
+    o->hoverGap = parser.isSet(hoverGap);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace strata {
 
@@ -27,6 +28,47 @@ std::string setting(TimeNs ns) {
     return formatPreciseDuration(ns);
 }
 
+bool usesTorchCompile(const Trace& t) {
+    for (StringId i = 0; i < StringId(t.strings().size()); ++i) {
+        const std::string_view n = t.str(i);
+        if (n.find("Torch-Compiled Region") != std::string_view::npos ||
+            n.find("CompiledFunction") != std::string_view::npos ||
+            n.find("torch/_dynamo") != std::string_view::npos ||
+            n.find("TorchDynamo") != std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
+std::string fewerLaunchesAdvice(const Context& c) {
+    return c.compiled ? "the trace already runs under torch.compile: compile with "
+                        "mode=\"reduce-overhead\" (CUDA graphs) so its kernels replay without a "
+                        "CPU launch each"
+                      : "fuse them (torch.compile) or replay them as a CUDA graph";
+}
+
+namespace {
+
+// Whether most of the run's kernels were launched under aten::zero_ or a zero_grad frame (the
+// optimizer zeroing each gradient with a kernel of its own).
+bool fromZeroGrad(const Trace& t, const std::vector<SliceRef>& kernels) {
+    size_t zero = 0;
+    for (SliceRef k : kernels) {
+        const SliceRef launch = t.launchOf(k);
+        if (!launch.valid()) continue;
+        for (SliceRef a : t.ancestors(launch)) {
+            const std::string_view n = t.name(a);
+            if (n == "aten::zero_" || n.find("zero_grad") != std::string_view::npos) {
+                ++zero;
+                break;
+            }
+        }
+    }
+    return 2 * zero > kernels.size();
+}
+
+} // namespace
+
 // Runs of short kernels (each under 50 µs, at most 1 ms apart) on a device, 16 or more long;
 // the launch-bound part of the gaps inside a run is what a CUDA graph replay would save.
 void graphsRule(const Context& c, Advice& a) {
@@ -38,6 +80,7 @@ void graphsRule(const Context& c, Advice& a) {
         int32_t device;
         TimeNs start, end, saved = 0;
         size_t kernels = 0;
+        std::vector<SliceRef> refs;
     };
     std::vector<Run> runs;
     std::vector<const GpuOp*> byStart;
@@ -46,6 +89,14 @@ void graphsRule(const Context& c, Advice& a) {
     std::sort(byStart.begin(), byStart.end(), [](const GpuOp* x, const GpuOp* y) {
         return x->device != y->device ? x->device < y->device : x->start < y->start;
     });
+    // Gaps over the threshold the CPU's launching did not cause (the thread blocked: a sync, a
+    // pageable copy; a first launch, a graph capture, a wait on nothing recorded): a graph
+    // replay would not remove them, so the run saves nothing there (issue 44).
+    std::set<std::pair<int32_t, TimeNs>> notLaunchBound; // (device, the gap's end)
+    for (const ExplainedGap& e : c.gaps.deviceGaps)
+        if (e.cause == GapCause::Synchronization || e.captured() || e.causeNotVisible() ||
+            2 * e.breakdown.warmUp > e.breakdown.of(GapPartKind::Launch))
+            notLaunchBound.insert({e.gap.device, e.gap.end});
     Run cur{};
     TimeNs prevEnd = 0;
     auto close = [&] {
@@ -58,16 +109,18 @@ void graphsRule(const Context& c, Advice& a) {
         if (!joins) {
             close();
             if (o->duration() >= kShort) continue;
-            cur = Run{o->device, o->start, o->end, 0, 1};
+            cur = Run{o->device, o->start, o->end, 0, 1, {o->ref}};
             prevEnd = o->end;
             continue;
         }
         if (o->start > prevEnd) {
             const SliceRef l = t.launchOf(o->ref);
-            if (l.valid() && t.start(l) > prevEnd) // the CPU launched it after the GPU ran dry
+            if (l.valid() && t.start(l) > prevEnd && // the CPU launched it after the GPU ran dry
+                !notLaunchBound.count({o->device, o->start}))
                 cur.saved += std::min(o->start, t.start(l)) - prevEnd;
         }
         ++cur.kernels;
+        cur.refs.push_back(o->ref);
         cur.end = std::max(cur.end, o->end);
         prevEnd = std::max(prevEnd, o->end);
     }
@@ -88,10 +141,19 @@ void graphsRule(const Context& c, Advice& a) {
     const Run& r = runs.front();
     f.detail = "The largest: GPU " + std::to_string(r.device) + ", " + std::to_string(r.kernels) +
                " kernels under 50 µs each over " + dur(r.end - r.start) + ", waiting " +
-               dur(r.saved) +
-               " on late launches. Captured as a CUDA graph (torch.cuda.graphs, "
-               "cudaStreamBeginCapture) the run replays without a CPU launch per kernel; the "
-               "estimate is the launch-bound gap time inside the runs.";
+               dur(r.saved) + " on late launches. ";
+    if (fromZeroGrad(t, r.refs))
+        f.detail += "Most of its kernels zero gradients (aten::zero_ under zero_grad): "
+                    "optimizer.zero_grad(set_to_none=True) (the default since PyTorch 2.0) drops "
+                    "the gradients instead of launching a kernel for each. ";
+    else if (c.compiled)
+        f.detail += "The trace already runs under torch.compile: compile with "
+                    "mode=\"reduce-overhead\" and the run replays as a CUDA graph without a CPU "
+                    "launch per kernel. ";
+    else
+        f.detail += "Captured as a CUDA graph (torch.cuda.graphs, cudaStreamBeginCapture) the run "
+                    "replays without a CPU launch per kernel. ";
+    f.detail += "The estimate is the launch-bound gap time inside the runs.";
     f.evidence = {{"runs", double(runs.size())},
                   {"estimated_saving_us", double(total) / 1e3},
                   {"largest_run_kernels", double(r.kernels)}};
@@ -100,7 +162,8 @@ void graphsRule(const Context& c, Advice& a) {
     a.findings.push_back(std::move(f));
 }
 
-// Copies from or to pageable host memory (the copies of op_stats.h with `pageable`).
+// Copies from or to pageable host memory (the copies of op_stats.h with `pageable`): pinned
+// memory makes them faster and keeps the host from blocking in them.
 void pageableRule(const Context& c, Advice& a) {
     const Trace& t = c.trace;
     const GpuOpList& ops = c.ops;
@@ -117,21 +180,33 @@ void pageableRule(const Context& c, Advice& a) {
         if (where.size() < 3) where.push_back({o.start, o.end});
     }
     if (!n) return;
+    const TimeNs blocked = pageableBlockedWhileIdle(c);
     Finding f;
     f.rule = "pageable";
     f.severity = FindingSeverity::Warning;
-    f.saving = time; // at most: pinned copies are faster and need not block the host
+    // Pinned, the copies run faster (at most their time) and the host does not block in them
+    // (the time it blocked while the GPU idled): the larger of the two.
+    f.saving = std::max(time, blocked);
     char size[32];
     if (bytes >= 1'000'000)
         std::snprintf(size, sizeof size, "%.1f MB", double(bytes) / 1e6);
     else
         std::snprintf(size, sizeof size, "%.1f kB", double(bytes) / 1e3);
     f.title = std::to_string(n) + " copies to or from pageable host memory (" + size + ", " +
-              dur(time) + ")";
-    f.detail = "Pageable copies are staged through a pinned buffer by the driver: slower, and "
-               "synchronous with the host; at most their time to gain. Pin the host memory "
-               "(cudaHostAlloc, tensor.pin_memory(), DataLoader(pin_memory=True)).";
-    f.evidence = {{"copies", double(n)}, {"bytes", double(bytes)}, {"time_us", double(time) / 1e3}};
+              dur(time) + " on the GPU)";
+    if (blocked > 0)
+        f.title +=
+            ": the launching thread was blocked in them " + dur(blocked) + " while the GPU idled";
+    f.detail = "A copy to or from pageable memory is staged through a pinned buffer by the "
+               "driver: slower, and synchronous with the host even as cudaMemcpyAsync, so the "
+               "thread cannot launch the next work meanwhile. Pin the host memory "
+               "(DataLoader(pin_memory=True), tensor.pin_memory(), cudaHostAlloc) and copy with "
+               "non_blocking=True into pinned buffers (for device-to-host copies, a pinned "
+               "destination and an event to wait on).";
+    f.evidence = {{"copies", double(n)},
+                  {"bytes", double(bytes)},
+                  {"time_us", double(time) / 1e3},
+                  {"blocked_while_idle_us", double(blocked) / 1e3}};
     f.where = where;
     a.findings.push_back(std::move(f));
 }
@@ -141,7 +216,7 @@ void pageableRule(const Context& c, Advice& a) {
 TimeNs blockedWhileIdle(const Context& c, std::string_view name) {
     TimeNs t = 0;
     for (const ExplainedGap& e : c.gaps.deviceGaps) {
-        if (!countsForSaving(c.gaps, e)) continue;
+        if (!countsForSaving(c.gaps, e) || e.causeNotVisible()) continue;
         for (const GapPart& p : e.breakdown.parts)
             if (p.kind == GapPartKind::Blocked && c.trace.str(p.name) == name) t += p.time;
     }
@@ -245,7 +320,7 @@ Advice adviseTrace(const Trace& t, const GpuOpList& ops, const GapCauses& g) {
     a.basisIsSteps = a.basis > 0;
     if (!a.basisIsSteps)
         for (const DeviceGapStats& d : g.devices) a.basis += d.lastEnd - d.firstStart;
-    const advice::Context c{t, ops, g, a.basis};
+    const advice::Context c{t, ops, g, a.basis, advice::usesTorchCompile(t)};
     advice::gapCauseRules(c, a);
     advice::shortGapsRule(c, a);
     advice::graphsRule(c, a);

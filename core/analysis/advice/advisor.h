@@ -12,9 +12,16 @@
 // each saving the idle time of its gaps. Then:
 //   idle          per device, the idle time in gaps at or under the threshold (between kernels:
 //                 launch overhead), which the cause rules do not see; its saving that time;
+//   warm_up, graph_capture, not_visible (issue 44): gaps filled by kernels' first launches
+//                 (module loading), by a graph capture, or with no cause the trace shows (a wait
+//                 on nothing recorded): said as what they are, information, saving 0;
 //   graphs        runs of short kernels separated by late launches: candidates for fusion or
-//                 CUDA graphs; saving the CPU's lateness inside the runs;
-//   pageable      copies from or to pageable host memory; saving at most their time;
+//                 CUDA graphs; saving the CPU's lateness inside the runs, not over gaps the
+//                 launching did not cause (a sync, a pageable copy, a warm-up, a capture); a run
+//                 from zero_grad is told set_to_none=True, a torch.compile trace
+//                 mode="reduce-overhead";
+//   pageable      copies from or to pageable host memory; saving the larger of their time and
+//                 the time the launching threads were blocked in them while the GPU idled;
 //   sync_in_loop  blocking calls repeated every step (or 10 times or more without steps); saving
 //                 the time they blocked the launching thread while the GPU was idle;
 //   occupancy     per kernel, the theoretical occupancy (occupancy.h) under 25 %; GEMM, attention

@@ -13,8 +13,16 @@ struct Context {
     const Trace& trace;
     const GpuOpList& ops;
     const GapCauses& gaps;
-    TimeNs basis = 0; // what savings are a share of (advisor.h)
+    TimeNs basis = 0;      // what savings are a share of (advisor.h)
+    bool compiled = false; // the trace already runs under torch.compile (usesTorchCompile)
 };
+
+// Whether the trace shows torch.compile at work: a "Torch-Compiled Region", a CompiledFunction,
+// a TorchDynamo frame (one pass over the string pool).
+bool usesTorchCompile(const Trace& trace);
+// What to say for launches that cost more than their kernels: fuse or graph them, or, under
+// torch.compile already, compile with mode="reduce-overhead" (CUDA graphs).
+std::string fewerLaunchesAdvice(const Context& c);
 
 // The idle time of the gaps over the threshold by cause (gap_advice.cpp), and per device the idle
 // time in the shorter gaps.
@@ -25,6 +33,10 @@ void graphsRule(const Context& c, Advice& a);
 void pageableRule(const Context& c, Advice& a);
 void syncRule(const Context& c, const std::vector<TraceStep>& steps, Advice& a);
 void occupancyRule(const Context& c, Advice& a);
+
+// The time the launching threads spent blocked in asynchronous copies to or from pageable memory
+// (host_waits.h) inside the gaps that count for savings and whose cause the trace shows.
+TimeNs pageableBlockedWhileIdle(const Context& c);
 
 // Whether a gap counts towards the savings: with steps (the basis is the steps' time), only one
 // that starts inside a step; without, every gap.

@@ -3,6 +3,7 @@
 // gaps too short to be explained.
 #include "analysis/advice/advisor_rules.h"
 #include "analysis/gaps/gap_text.h"
+#include "analysis/gaps/host_waits.h"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +13,20 @@ namespace strata::advice {
 
 namespace {
 
-enum Group { InputPipeline, CpuBound, LaunchOverhead, Synchronization, Dependency, kGroups };
+// The cause groups, then what no saving is claimed for (issue 44): kernels' first launches (a
+// one-time warm-up), graph captures (their launches run no kernel by design) and time whose cause
+// the trace does not show.
+enum Group {
+    InputPipeline,
+    CpuBound,
+    LaunchOverhead,
+    Synchronization,
+    Dependency,
+    WarmUp,
+    Capture,
+    NotVisible,
+    kGroups
+};
 
 struct Totals {
     uint64_t gaps = 0;
@@ -24,13 +38,27 @@ struct Totals {
     std::map<std::tuple<GapPartKind, StringId, StringId>, TimeNs> parts;
 };
 
-int groupOf(const ExplainedGap& e) {
+// Whether most of a gap's launch time loaded kernel modules (a first launch, or a driver call that
+// loads one: gap_text.h).
+bool mostlyWarmUp(const Trace& t, const ExplainedGap& e) {
+    TimeNs warm = 0;
+    for (const GapPart& p : e.breakdown.parts)
+        if (p.kind == GapPartKind::Launch && (p.warmUp || isModuleLoadingName(t.str(p.name))))
+            warm += p.time;
+    return 2 * warm > e.breakdown.of(GapPartKind::Launch);
+}
+
+int groupOf(const Trace& t, const ExplainedGap& e) {
+    if (e.captured()) return Capture;
+    if (e.causeNotVisible()) return NotVisible;
     switch (e.cause) {
     case GapCause::LaunchBound:
         return e.inputPipeline ? InputPipeline : CpuBound;
     case GapCause::LaunchOverhead:
-        return LaunchOverhead;
+        return mostlyWarmUp(t, e) ? WarmUp : LaunchOverhead;
     case GapCause::Synchronization:
+        // Blocked in a pageable copy: the pageable rule's (advisor.cpp).
+        if (e.blockingCall.valid() && isAsyncCopyName(t.name(e.blockingCall))) return -1;
         return Synchronization;
     case GapCause::Dependency:
         return Dependency;
@@ -45,8 +73,13 @@ bool counts(int group, GapPartKind k) {
     case InputPipeline:
     case CpuBound:
         return k == GapPartKind::Cpu || k == GapPartKind::Untraced;
+    case Capture:
+        return k == GapPartKind::Cpu || k == GapPartKind::Untraced || k == GapPartKind::Launch;
     case LaunchOverhead:
+    case WarmUp:
         return k == GapPartKind::Launch;
+    case NotVisible:
+        return k == GapPartKind::Blocked;
     case Synchronization:
         return k == GapPartKind::Blocked;
     default:
@@ -58,7 +91,8 @@ bool counts(int group, GapPartKind k) {
 std::string topParts(const Trace& t, const Totals& g, size_t n = 3) {
     std::vector<std::pair<TimeNs, GapPart>> v;
     for (const auto& [k, time] : g.parts)
-        v.push_back({time, GapPart{std::get<0>(k), std::get<1>(k), std::get<2>(k), time, 1}});
+        v.push_back(
+            {time, GapPart{std::get<0>(k), std::get<1>(k), std::get<2>(k), time, 1, false}});
     std::sort(v.begin(), v.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
     std::string s;
     for (size_t i = 0; i < v.size() && i < n; ++i)
@@ -105,8 +139,10 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
             "The GPU waited " + dur(g.idle) + " for the CPU to launch work (" + n + " CPU-bound)";
         f.detail = "Where the launching thread's time went in those gaps: " + topParts(t, g) +
                    ". Move that work off the launch path (precompute it, run it in another "
-                   "thread or process), or launch with less CPU per kernel (torch.compile, CUDA "
-                   "graphs). Untraced time is code the profiler did not record: with_stack=True "
+                   "thread or process), or launch with less CPU per kernel (" +
+                   std::string(c.compiled ? "torch.compile(mode=\"reduce-overhead\"): CUDA graphs"
+                                          : "torch.compile, CUDA graphs") +
+                   "). Untraced time is code the profiler did not record: with_stack=True "
                    "or a sampling profiler (py-spy) shows it.";
         break;
     case LaunchOverhead:
@@ -121,8 +157,9 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
                         "profiler schedule with warm-up steps), or load the modules at start-up "
                         "(CUDA_MODULE_LOADING=EAGER) if the first steps' time matters.";
         else
-            f.detail += "Launching costs more than the kernels launched run: fuse them "
-                        "(torch.compile) or replay them as a CUDA graph.";
+            f.detail +=
+                "Launching costs more than the kernels launched run: " + fewerLaunchesAdvice(c) +
+                ".";
         break;
     case Synchronization:
         f.rule = "synchronization";
@@ -148,6 +185,67 @@ Finding causeFinding(const Context& c, int group, const Totals& g) {
     return f;
 }
 
+// What the other threads were blocked in during the longest gaps: "thread 12 was blocked in
+// cudaStreamSynchronize 570.0 ms (the whole gap); ...".
+std::string othersText(const Trace& t, const Totals& g) {
+    std::string s;
+    for (size_t i = 0; i < g.longest.size() && i < 3; ++i) {
+        const ExplainedGap& e = *g.longest[i];
+        if (e.otherThreads.empty()) continue;
+        s += (s.empty() ? "" : "; ") +
+             threadWaitText(t, e.otherThreads.front(), e.gap.duration(), 100);
+    }
+    return s;
+}
+
+// The groups no saving is claimed for (issue 44): what the time was, said as it is.
+Finding noSavingFinding(const Context& c, int group, const Totals& g) {
+    const Trace& t = c.trace;
+    Finding f;
+    f.severity = FindingSeverity::Info;
+    f.saving = 0;
+    const std::string n = std::to_string(g.gaps) + (g.gaps == 1 ? " gap" : " gaps");
+    switch (group) {
+    case WarmUp:
+        f.rule = "warm_up";
+        f.title = "The GPU waited " + dur(g.idle) +
+                  " on kernels' first launches (module loading, a one-time warm-up; " + n + ")";
+        f.detail = "The calls: " + topParts(t, g) +
+                   ". The driver loaded the kernels' code inside their first launch (lazy "
+                   "loading); later launches of the same kernels take microseconds. Not launch "
+                   "overhead: profile steady-state steps (a profiler schedule with warm-up "
+                   "steps), or load the modules at start-up (CUDA_MODULE_LOADING=EAGER) if the "
+                   "first steps' time matters.";
+        break;
+    case Capture:
+        f.rule = "graph_capture";
+        f.title = "The GPU idled " + dur(g.idle) + " while CUDA graphs were captured (" + n + ")";
+        f.detail = "Launches between cudaStreamBeginCapture and cudaStreamEndCapture are "
+                   "captured into the graph and run no kernel by design: this idle time is the "
+                   "capture's, a one-time cost, not the CPU's lateness. What the thread did: " +
+                   topParts(t, g) + ".";
+        break;
+    default: {
+        f.rule = "not_visible";
+        f.title = dur(g.idle) + " of GPU idle time has no cause the trace shows (" + n +
+                  "): no saving claimed";
+        f.detail = "The launched work waited on nothing recorded, or a thread was blocked while "
+                   "no GPU op ran anywhere: the GPU may be running work outside the capture "
+                   "(launched before it began), for another process, or a host callback.";
+        const std::string blocked = topParts(t, g);
+        if (!blocked.empty()) f.detail += " Blocked in: " + blocked + ".";
+        const std::string others = othersText(t, g);
+        if (!others.empty()) f.detail += " Meanwhile " + others + ".";
+        f.detail += " Capture a longer window (start the profiler earlier) to see it.";
+        break;
+    }
+    }
+    f.evidence = {{"gaps", double(g.gaps)}, {"idle_us", double(g.idle) / 1e3}};
+    for (size_t i = 0; i < g.longest.size() && i < 3; ++i)
+        f.where.push_back({g.longest[i]->gap.start, g.longest[i]->gap.end});
+    return f;
+}
+
 } // namespace
 
 bool countsForSaving(const GapCauses& g, const ExplainedGap& e) {
@@ -158,10 +256,20 @@ bool countsForSaving(const GapCauses& g, const ExplainedGap& e) {
     return it != g.steps.begin() && e.gap.start < std::prev(it)->step.end;
 }
 
+TimeNs pageableBlockedWhileIdle(const Context& c) {
+    TimeNs t = 0;
+    for (const ExplainedGap& e : c.gaps.deviceGaps) {
+        if (!countsForSaving(c.gaps, e) || e.causeNotVisible()) continue;
+        for (const GapPart& p : e.breakdown.parts)
+            if (p.kind == GapPartKind::Blocked && isAsyncCopyName(c.trace.str(p.name))) t += p.time;
+    }
+    return t;
+}
+
 void gapCauseRules(const Context& c, Advice& a) {
     std::vector<Totals> groups(kGroups);
     for (const ExplainedGap& e : c.gaps.deviceGaps) {
-        const int group = groupOf(e);
+        const int group = groupOf(c.trace, e);
         if (group < 0 || !countsForSaving(c.gaps, e)) continue;
         Totals& g = groups[size_t(group)];
         ++g.gaps;
@@ -187,7 +295,7 @@ void gapCauseRules(const Context& c, Advice& a) {
                   [](const ExplainedGap* x, const ExplainedGap* y) {
                       return x->gap.duration() > y->gap.duration();
                   });
-        a.findings.push_back(causeFinding(c, k, g));
+        a.findings.push_back(k < WarmUp ? causeFinding(c, k, g) : noSavingFinding(c, k, g));
     }
 }
 
@@ -215,8 +323,11 @@ void shortGapsRule(const Context& c, Advice& a) {
                   std::to_string(shortGaps) + " gaps of " + setting(g.threshold) + " or less";
         f.detail = "Gaps longer than " + dur(g.threshold) +
                    " are explained by cause in the other findings and in strata-cli gaps. The "
-                   "short gaps between kernels are launch overhead and launch latency: fewer, "
-                   "larger kernels (fusion, torch.compile) or a CUDA graph remove them.";
+                   "short gaps between kernels are launch overhead and launch latency: " +
+                   std::string(c.compiled ? "torch.compile(mode=\"reduce-overhead\") (CUDA "
+                                            "graphs) removes them."
+                                          : "fewer, larger kernels (fusion, torch.compile) or a "
+                                            "CUDA graph remove them.");
         f.evidence = {{"idle_share", share},
                       {"idle_us", double(d.idle) / 1e3},
                       {"span_us", double(span) / 1e3},

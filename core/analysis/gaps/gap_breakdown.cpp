@@ -1,6 +1,10 @@
 #include "analysis/gaps/gap_breakdown.h"
 
+#include "analysis/gaps/gap_context.h"
+#include "analysis/gaps/host_waits.h"
+
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace strata {
@@ -34,30 +38,44 @@ namespace {
 struct PartKey {
     GapPartKind kind;
     StringId name, context;
+    bool warmUp = false;
     friend bool operator==(const PartKey&, const PartKey&) = default;
 };
 struct PartKeyHash {
     size_t operator()(const PartKey& k) const noexcept {
-        return std::hash<uint64_t>()((uint64_t(k.name) << 32 | k.context) * 8 + uint64_t(k.kind));
+        return std::hash<uint64_t>()(
+            ((uint64_t(k.name) << 32 | k.context) * 8 + uint64_t(k.kind)) * 2 + k.warmUp);
     }
+};
+using PartMap = std::unordered_map<PartKey, TimeNs, PartKeyHash>;
+
+// One stretch of the gap on one lane, attributed to the innermost slice open there (`top`,
+// invalid where nothing is open), which started at `topStart`.
+struct Stretch {
+    TimeNs from, to, topStart;
+    SliceRef top;
+    PartKey key;
+    StringId pipelineSpan; // kNoName: not under a DataLoader span
 };
 
 // One open slice of the sweep: where it ends (clamped to its parent's end, so the stack stays
-// nested on any input), its roles, and the levels of the nearest recognised frame at or above
-// it and of the outermost input-pipeline span at or above it (-1: none).
+// nested on any input), its roles and kind, and the levels of the nearest recognised frame at or
+// above it and of the outermost input-pipeline span at or above it (-1: none).
 struct Open {
     SliceIndex index;
     TimeNs end;
     uint8_t roles;
+    GapPartKind kind;
+    bool warmUp;
     int32_t recognised, pipeline;
 };
 
-class Sweep {
+// One lane's stretches over [from, to), in time order, covering it.
+class LaneSweep {
 public:
-    Sweep(const Trace& t, FrameRoles& roles, TrackId track, GapBreakdown& out)
-        : c_(t.track(track).slices), roles_(roles), track_(track), out_(out) {}
+    LaneSweep(GapContext& cx, TrackId track, std::vector<Stretch>& out)
+        : cx_(cx), c_(cx.trace.track(track).slices), track_(track), out_(out) {}
 
-    // Every instant of [from, to) on the track, attributed to the deepest slice open there.
     void run(TimeNs from, TimeNs to) {
         openAt(from);
         TimeNs cur = from;
@@ -74,13 +92,6 @@ public:
         attribute(cur, to);
     }
 
-    void finish(std::unordered_map<PartKey, TimeNs, PartKeyHash>& parts) {
-        parts.swap(parts_);
-        TimeNs most = 0;
-        for (const auto& [i, time] : blocked_)
-            if (time > most) most = time, out_.blockingCall = {track_, i};
-    }
-
 private:
     // The slices open at `t`: the last slice starting at or before it, or its ancestors.
     void openAt(TimeNs t) {
@@ -95,7 +106,7 @@ private:
 
     void push(SliceIndex i) {
         const int32_t level = int32_t(stack_.size());
-        Open o{i, c_.end(i), roles_.of(c_, i), -1, -1};
+        Open o{i, c_.end(i), cx_.roles.of(c_, i), GapPartKind::Cpu, false, -1, -1};
         if (!stack_.empty()) {
             const Open& p = stack_.back();
             o.end = std::min(o.end, p.end);
@@ -104,6 +115,17 @@ private:
         }
         if (o.roles & FrameRoles::kRecognised) o.recognised = level;
         if (o.pipeline < 0 && (o.roles & FrameRoles::kInputPipeline)) o.pipeline = level;
+        const SliceRef ref{track_, i};
+        if (o.roles & FrameRoles::kBlocking) {
+            o.kind = GapPartKind::Blocked;
+        } else if (o.roles & FrameRoles::kApiCall) {
+            // A pageable copy blocks like a synchronous one; a first launch loads a module.
+            o.kind =
+                isPageableCopyCall(cx_.trace, ref) ? GapPartKind::Blocked : GapPartKind::Launch;
+            o.warmUp = o.kind == GapPartKind::Launch && cx_.firstLaunches.isWarmUp(ref);
+        } else if (o.roles & FrameRoles::kAnnotation) {
+            o.kind = GapPartKind::Untraced;
+        }
         stack_.push_back(o);
     }
 
@@ -120,58 +142,108 @@ private:
 
     void attribute(TimeNs from, TimeNs to) {
         if (to <= from) return;
-        const TimeNs len = to - from;
         if (stack_.empty()) {
-            add({GapPartKind::Untraced, kNoName, kNoName}, len);
+            out_.push_back({from,
+                            to,
+                            INT64_MIN,
+                            {},
+                            {GapPartKind::Untraced, kNoName, kNoName, false},
+                            kNoName});
             return;
         }
         const Open& top = stack_.back();
         const int32_t above = stack_.size() > 1 ? stack_[stack_.size() - 2].recognised : -1;
         const StringId context = above >= 0 ? c_.name[stack_[size_t(above)].index] : kNoName;
-        const StringId name = c_.name[top.index];
-        GapPartKind kind = GapPartKind::Cpu;
-        if (top.roles & FrameRoles::kBlocking) {
-            kind = GapPartKind::Blocked;
-            blocked_[top.index] += len;
-        } else if (top.roles & FrameRoles::kApiCall) {
-            kind = GapPartKind::Launch;
-        } else if (top.roles & FrameRoles::kAnnotation) {
-            kind = GapPartKind::Untraced;
-        }
-        add({kind, name, context}, len);
-        if (top.pipeline >= 0) {
-            out_.inputPipeline += len;
-            if (out_.inputSpan == kNoName)
-                out_.inputSpan = c_.name[stack_[size_t(top.pipeline)].index];
-        }
+        const StringId span =
+            top.pipeline >= 0 ? c_.name[stack_[size_t(top.pipeline)].index] : kNoName;
+        out_.push_back({from,
+                        to,
+                        c_.start[top.index],
+                        SliceRef{track_, top.index},
+                        {top.kind, c_.name[top.index], context, top.warmUp},
+                        span});
     }
 
-    void add(const PartKey& k, TimeNs len) {
-        parts_[k] += len;
-        out_.byKind[size_t(k.kind)] += len;
-    }
-
+    GapContext& cx_;
     const SliceColumns& c_;
-    FrameRoles& roles_;
     TrackId track_;
-    GapBreakdown& out_;
+    std::vector<Stretch>& out_;
     std::vector<Open> stack_;
-    std::unordered_map<PartKey, TimeNs, PartKeyHash> parts_;
-    std::unordered_map<SliceIndex, TimeNs> blocked_;
+};
+
+// The stretches of every lane of the thread added up: per instant the one whose slice started
+// last (the innermost), the main lane's on a tie.
+class Tally {
+public:
+    explicit Tally(GapBreakdown& out) : out_(out) {}
+
+    void add(const Stretch& s, TimeNs from, TimeNs to) {
+        if (to <= from) return;
+        const TimeNs len = to - from;
+        parts_[s.key] += len;
+        out_.byKind[size_t(s.key.kind)] += len;
+        if (s.key.kind == GapPartKind::Blocked && s.top.valid())
+            blocked_[uint64_t(s.top.track) << 32 | s.top.index] += len;
+        if (s.key.warmUp) out_.warmUp += len;
+        if (s.pipelineSpan != kNoName) {
+            out_.inputPipeline += len;
+            if (out_.inputSpan == kNoName) out_.inputSpan = s.pipelineSpan;
+        }
+    }
+
+    void merge(const std::vector<std::vector<Stretch>>& lanes) {
+        if (lanes.size() == 1) {
+            for (const Stretch& s : lanes[0]) add(s, s.from, s.to);
+            return;
+        }
+        std::vector<size_t> at(lanes.size(), 0);
+        TimeNs cur = lanes[0].empty() ? 0 : lanes[0].front().from;
+        const TimeNs end = lanes[0].empty() ? 0 : lanes[0].back().to;
+        while (cur < end) {
+            const Stretch* best = nullptr;
+            TimeNs next = end;
+            for (size_t l = 0; l < lanes.size(); ++l) {
+                while (at[l] < lanes[l].size() && lanes[l][at[l]].to <= cur) ++at[l];
+                if (at[l] == lanes[l].size() || lanes[l][at[l]].from > cur) continue;
+                const Stretch& s = lanes[l][at[l]];
+                next = std::min(next, s.to);
+                if (!best || s.topStart > best->topStart) best = &s;
+            }
+            if (!best) break; // the main lane covers the whole stretch: not reached
+            add(*best, cur, next);
+            cur = next;
+        }
+    }
+
+    void finish(PartMap& parts) {
+        parts.swap(parts_);
+        TimeNs most = 0;
+        for (const auto& [key, time] : blocked_)
+            if (time > most)
+                most = time,
+                out_.blockingCall = {TrackId(key >> 32), SliceIndex(key & 0xffffffffu)};
+    }
+
+private:
+    GapBreakdown& out_;
+    PartMap parts_;
+    std::map<uint64_t, TimeNs> blocked_; // (track, slice) -> time
 };
 
 // The parts by time, longest first; past kMaxParts the smallest gathered into one Other.
-std::vector<GapPart> listParts(const std::unordered_map<PartKey, TimeNs, PartKeyHash>& byKey) {
+std::vector<GapPart> listParts(const PartMap& byKey) {
     std::vector<GapPart> parts;
     parts.reserve(byKey.size());
-    for (const auto& [k, time] : byKey) parts.push_back({k.kind, k.name, k.context, time, 1});
+    for (const auto& [k, time] : byKey)
+        parts.push_back({k.kind, k.name, k.context, time, 1, k.warmUp});
     std::sort(parts.begin(), parts.end(), [](const GapPart& a, const GapPart& b) {
         if (a.time != b.time) return a.time > b.time;
         if (a.kind != b.kind) return a.kind < b.kind;
-        return a.name != b.name ? a.name < b.name : a.context < b.context;
+        if (a.name != b.name) return a.name < b.name;
+        return a.context != b.context ? a.context < b.context : a.warmUp < b.warmUp;
     });
     if (parts.size() > GapBreakdown::kMaxParts) {
-        GapPart other{GapPartKind::Other, kNoName, kNoName, 0, 0};
+        GapPart other{GapPartKind::Other, kNoName, kNoName, 0, 0, false};
         for (size_t i = GapBreakdown::kMaxParts - 1; i < parts.size(); ++i) {
             other.time += parts[i].time;
             ++other.gathered;
@@ -184,20 +256,24 @@ std::vector<GapPart> listParts(const std::unordered_map<PartKey, TimeNs, PartKey
 
 } // namespace
 
-GapBreakdown breakDownGap(const Trace& t, FrameRoles& roles, SliceRef launch, TimeNs start,
-                          TimeNs end) {
+GapBreakdown breakDownGap(GapContext& cx, SliceRef launch, TimeNs start, TimeNs end) {
     GapBreakdown b;
     if (!launch.valid() || end <= start) return b;
     b.known = true;
+    const Trace& t = cx.trace;
     const TimeNs returned = std::clamp(t.start(launch) + t.duration(launch), start, end);
-    std::unordered_map<PartKey, TimeNs, PartKeyHash> parts;
+    PartMap parts;
     if (returned > start) {
-        Sweep sweep(t, roles, launch.track, b);
-        sweep.run(start, returned);
-        sweep.finish(parts);
+        const std::vector<TrackId> tracks = cx.lanesOf(launch.track);
+        std::vector<std::vector<Stretch>> lanes(tracks.size());
+        for (size_t l = 0; l < tracks.size(); ++l)
+            LaneSweep(cx, tracks[l], lanes[l]).run(start, returned);
+        Tally tally(b);
+        tally.merge(lanes);
+        tally.finish(parts);
     }
     if (end > returned) {
-        parts[{GapPartKind::Queued, kNoName, kNoName}] += end - returned;
+        parts[{GapPartKind::Queued, kNoName, kNoName, false}] += end - returned;
         b.byKind[size_t(GapPartKind::Queued)] += end - returned;
     }
     b.parts = listParts(parts);

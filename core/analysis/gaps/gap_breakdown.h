@@ -1,9 +1,11 @@
 #pragma once
 // Where a GPU idle gap's time went (issue 27), on the thread that launched the op ending it: each
 // instant of the gap is counted once, in one of
-//   blocked    inside a blocking call (a synchronize, a synchronous copy, a syncing free) — the
-//              thread waited for the device or the driver;
-//   launch     inside another CUDA/HIP runtime or driver call (launches, event records);
+//   blocked    inside a blocking call (a synchronize, a synchronous copy, a syncing free, an
+//              asynchronous copy to or from pageable memory: host_waits.h) — the thread waited
+//              for the device or the driver;
+//   launch     inside another CUDA/HIP runtime or driver call (launches, event records); a
+//              kernel's first launch that loaded its module (first_launch.h) is marked warm-up;
 //   cpu        inside traced CPU work: the *exclusive* time of the deepest slice there (a CPU op,
 //              a Python frame), so nested frames of one name never count twice and the parts
 //              never exceed the gap;
@@ -15,7 +17,10 @@
 // (frame_roles.h: an aten:: op, an nn.Module, a record_function / NVTX range, a Python frame of
 // their own code). The parts, in integer nanoseconds, sum to the gap's length exactly.
 // One sweep over the slices that start in the gap plus the stack open at its start: no walk over
-// everything before it, however deep the stacks.
+// everything before it, however deep the stacks. A thread's extra lanes (slices that overlap
+// without nesting, model/build/spill_lanes.h) are swept too: at each instant the innermost slice
+// is the open one that started last on any lane, so a slice moved to an extra lane keeps its
+// time instead of leaving it to its former parent (issue 44).
 #include "analysis/frame_roles.h"
 #include "model/trace.h"
 
@@ -36,6 +41,7 @@ struct GapPart {
     StringId context = kNoName; // the nearest recognised frame above `name`
     TimeNs time = 0;
     uint32_t gathered = 1; // Other: how many parts it holds
+    bool warmUp = false;   // launch: a kernel's first launch, loading its module (first_launch.h)
 };
 
 struct GapBreakdown {
@@ -48,14 +54,15 @@ struct GapBreakdown {
     TimeNs inputPipeline = 0;     // time under a DataLoader span
     StringId inputSpan = kNoName; // the outermost such span (the longest-lived)
     SliceRef blockingCall;        // the blocking call with the most time in the gap
+    TimeNs warmUp = 0;            // launch time in kernels' first launches (module loading)
     TimeNs of(GapPartKind k) const { return byKind[size_t(k)]; }
     // The largest part of traced or untraced CPU time (cpu, untraced), or null.
     const GapPart* dominantCpu() const;
 };
 
+class GapContext;
 // The gap [start, end) on the thread of `launch`, the launch call of the op that ends it: until
 // the call returned, what the thread was doing; from then on, queued.
-GapBreakdown breakDownGap(const Trace& trace, FrameRoles& roles, SliceRef launch, TimeNs start,
-                          TimeNs end);
+GapBreakdown breakDownGap(GapContext& context, SliceRef launch, TimeNs start, TimeNs end);
 
 } // namespace strata

@@ -1,6 +1,8 @@
 #include "analysis/gaps/gap_causes.h"
 
 #include "analysis/gaps/gap_checks.h"
+#include "analysis/gaps/gap_context.h"
+#include "analysis/gaps/other_threads.h"
 #include "analysis/ops/gpu_ops.h"
 #include "util/phase_timer.h"
 
@@ -48,18 +50,26 @@ GapCause causeOf(const ExplainedGap& e) {
     return GapCause::LaunchBound;
 }
 
-ExplainedGap explain(const Trace& t, FrameRoles& roles, const GpuGap& g) {
+ExplainedGap explain(GapContext& cx, const GpuGap& g) {
+    const Trace& t = cx.trace;
     ExplainedGap e;
     e.gap = g;
     e.launch = g.next.valid() ? t.launchOf(g.next) : SliceRef{};
     if (e.launch.valid()) {
         const TimeNs launchStart = t.start(e.launch);
+        const TimeNs returned = std::clamp(launchStart + t.duration(e.launch), g.start, g.end);
         e.launchedLate = launchStart + t.duration(e.launch) > g.start;
-        e.late = e.launchedLate ? std::max<TimeNs>(0, launchStart - g.start) : 0;
-        e.breakdown = breakDownGap(t, roles, e.launch, g.start, g.end);
+        e.late = e.launchedLate ? launchStart - g.start : 0;
+        e.breakdown = breakDownGap(cx, e.launch, g.start, g.end);
+        const Track& tr = t.track(e.launch.track);
+        e.inCapture = cx.captures.overlap(tr.pid, tr.tid, g.start, returned);
+        e.otherThreads = threadWaits(cx, e.launch, g.start, g.end);
     }
     e.cause = causeOf(e);
-    if (e.cause == GapCause::Synchronization) e.blockingCall = e.breakdown.blockingCall;
+    if (e.cause == GapCause::Synchronization) {
+        e.blockingCall = e.breakdown.blockingCall;
+        e.unseenWait = e.blockingCall.valid() && !cx.gpuBusy(t.start(e.blockingCall), g.end);
+    }
     if (e.cause == GapCause::LaunchBound)
         e.inputPipeline = 2 * e.breakdown.inputPipeline > g.duration();
     if (e.cause == GapCause::Dependency) e.waitCall = waitCallBefore(t, e.launch);
@@ -67,6 +77,11 @@ ExplainedGap explain(const Trace& t, FrameRoles& roles, const GpuGap& g) {
 }
 
 } // namespace
+
+bool ExplainedGap::causeNotVisible() const {
+    return (cause == GapCause::Dependency && !waitedOn.valid()) ||
+           (cause == GapCause::Synchronization && unseenWait);
+}
 
 double ExplainedGap::tracedShare() const {
     const TimeNs len = gap.duration();
@@ -148,7 +163,7 @@ SliceRef lastEndedElsewhere(const GpuOpList& ops, int32_t device, int64_t stream
 // that is a device gap too, as on a one-stream device, is explained once).
 void explainEach(const Trace& trace, const GpuOpList& ops, const GpuGaps& gaps, TimeNs threshold,
                  GapCauses& out) {
-    FrameRoles roles(trace);
+    GapContext cx(trace, ops);
     // An op's stream: its track's (collectGpuOps' rule), else its activity's.
     auto streamOf = [&](SliceRef r) -> int64_t {
         const Track& tr = trace.track(r.track);
@@ -175,7 +190,7 @@ void explainEach(const Trace& trace, const GpuOpList& ops, const GpuGaps& gaps, 
     std::map<std::tuple<SliceRef, TimeNs, TimeNs>, size_t> deviceGapOf; // (next, start, end)
     for (const GpuGap& g : gaps.deviceGaps) {
         if (g.duration() <= threshold) continue;
-        out.deviceGaps.push_back(explain(trace, roles, g));
+        out.deviceGaps.push_back(explain(cx, g));
         findWaitedOn(out.deviceGaps.back());
         deviceGapOf[{g.next, g.start, g.end}] = out.deviceGaps.size() - 1;
         CauseTotals& c = out.byCause[size_t(out.deviceGaps.back().cause)];
@@ -190,7 +205,7 @@ void explainEach(const Trace& trace, const GpuOpList& ops, const GpuGaps& gaps, 
             out.streamGaps.back().gap = g;
             out.streamGaps.back().waitedOn = {};
         } else {
-            out.streamGaps.push_back(explain(trace, roles, g));
+            out.streamGaps.push_back(explain(cx, g));
         }
         findWaitedOn(out.streamGaps.back());
     }

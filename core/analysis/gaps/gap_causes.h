@@ -16,10 +16,14 @@
 //                    before it), else the wait is not visible in the trace;
 //   unattributed     the trace has no launch record for it (said, never guessed).
 // A stream-wait call (cudaStreamWaitEvent) the launching thread made before the launch is named
-// too. Per step (analysis/trace_steps.h) the same totals, and the idle time before the device's
-// first op and after its last (in the range) apart. Warnings say what would make the figures
-// false (analysis/clock_checks.h: clock skew either way; analysis/gap_checks.h: graph replays
-// missing kernels, a capture window that cuts a step).
+// too. Issue 44: what the process's threads were blocked in while the gap lasted (other_threads.h);
+// a synchronization whose wait the trace does not show (no GPU op anywhere from the blocking
+// call's start to the gap's end: the GPU may be running work launched outside the capture) is
+// marked, and so is the time the launching thread spent capturing a graph (graph_capture.h). Per
+// step (analysis/trace_steps.h) the same totals, and the idle time before the device's first op and
+// after its last (in the range) apart. Warnings say what would make the figures false
+// (analysis/clock_checks.h: clock skew either way; analysis/gap_checks.h: graph replays missing
+// kernels, a capture window that cuts a step).
 #include "analysis/analysis_range.h"
 #include "analysis/frame_roles.h"
 #include "analysis/gaps/gap_breakdown.h"
@@ -48,18 +52,40 @@ const char* gapCauseName(GapCause c);
 // "unattributed".
 const char* gapCauseLabel(GapCause c);
 
+// A thread of the launching process blocked while a gap lasted (a synchronize, a blocking or
+// pageable copy, a wait: other_threads.h).
+struct ThreadWait {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    bool launching = false; // the launching thread itself, after its launch call returned
+    SliceRef call;          // the call with the most time in the gap
+    TimeNs overlap = 0;     // its time inside the gap
+};
+
 struct ExplainedGap {
     GpuGap gap;
     GapCause cause = GapCause::Unattributed;
-    SliceRef launch;            // the launch call of the op that ends the gap
-    bool launchedLate = false;  // that call returned after the gap began
-    TimeNs late = 0;            // launch start - gap start, when it started after the gap began
+    SliceRef launch;           // the launch call of the op that ends the gap
+    bool launchedLate = false; // that call returned after the gap began
+    // Launch call start - gap start, for a late launch (docs/analysis.md): negative when the call
+    // was already running when the gap began.
+    TimeNs late = 0;
     GapBreakdown breakdown;     // where the gap's time went on the launching thread
     SliceRef blockingCall;      // synchronization: the blocking call with the most of the gap
     bool inputPipeline = false; // launch_bound with most of the gap under a DataLoader span
     SliceRef waitedOn;          // dependency: an op of another stream whose end explains it
     SliceRef waitCall;          // dependency: a stream-wait call before the launch
-    // The share of the gap the launching thread spent in traced calls and frames (blocked,
+    // Synchronization whose wait the trace does not show: no GPU op ran anywhere from the
+    // blocking call's start to the gap's end.
+    bool unseenWait = false;
+    TimeNs inCapture = 0; // the launching thread's time in a graph capture, inside the gap
+    std::vector<ThreadWait> otherThreads; // blocked while the gap lasted, most first (at most 4)
+    // A graph capture fills most of the gap: its launches run no kernel by design.
+    bool captured() const { return 2 * inCapture > gap.duration(); }
+    // Time whose cause the trace does not show: a dependency on nothing visible, a wait on
+    // nothing recorded. No saving is claimed for it (advisor.h).
+    bool causeNotVisible() const; // The share of the gap the launching thread spent in traced calls
+                                  // and frames (blocked,
     // launch, cpu): a low share with a late launch says the CPU ran untraced code.
     double tracedShare() const;
 };

@@ -1,5 +1,6 @@
 #include "analysis/gaps/gap_checks.h"
 
+#include "analysis/gaps/graph_capture.h"
 #include "model/names/time_text.h"
 
 #include <algorithm>
@@ -95,12 +96,16 @@ std::vector<std::string> graphReplayWarnings(const Trace& trace) {
 std::vector<std::string> captureWindowWarnings(const Trace& trace,
                                                const std::vector<TraceStep>& steps) {
     // Kernel launch calls whose kernel is missing (async copies and sets are left out: a
-    // zero-byte one puts no work on the GPU), and the last GPU op's end.
+    // zero-byte one puts no work on the GPU; so are launches inside a graph capture, which run
+    // no kernel by design), and the last GPU op's end.
     std::vector<TimeNs> missing;
     TimeNs firstCall = INT64_MAX;
+    const CaptureWindows captures(trace);
     forEachApiCall(trace, [&](SliceRef r) {
         const std::string_view n = trace.name(r);
         if (!isGpuWorkCallName(n)) return;
+        const Track& tr = trace.track(r.track);
+        if (!captures.empty() && captures.contains(tr.pid, tr.tid, trace.start(r))) return;
         firstCall = std::min(firstCall, trace.start(r));
         const SliceExtra* e = trace.extra(r);
         if (!e || e->correlation < 0 || isGraphLaunchName(n) || !contains(n, "Launch")) return;

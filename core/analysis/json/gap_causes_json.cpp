@@ -27,12 +27,33 @@ nlohmann::json breakdownJson(const Trace& t, const GapBreakdown& b) {
                                {"in", nameOrNull(t, p.context)},
                                {"us", us(double(p.time))}};
         if (p.kind == GapPartKind::Other) part["gathered"] = p.gathered;
+        if (p.warmUp) part["first_launch"] = true;
         parts.push_back(part);
     }
     j["parts"] = parts;
     j["input_pipeline_us"] = us(double(b.inputPipeline));
     j["input_span"] = nameOrNull(t, b.inputSpan);
+    j["warm_up_us"] = us(double(b.warmUp));
     return j;
+}
+
+// The threads of the launching process blocked while the gap lasted (other_threads.h).
+nlohmann::json threadWaitsJson(const Trace& t, const ExplainedGap& e) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const ThreadWait& w : e.otherThreads) {
+        const Thread* th = t.thread(w.pid, w.tid);
+        list.push_back(
+            {{"pid", th ? nlohmann::json(t.process(w.pid) ? t.process(w.pid)->shownPid() : w.pid)
+                        : nlohmann::json(w.pid)},
+             {"tid", th ? th->shownTid() : w.tid},
+             {"thread", th && th->name != 0 ? nameOrNull(t, th->name) : nlohmann::json()},
+             {"launching_thread", w.launching},
+             {"call",
+              w.call.valid() ? nlohmann::json(std::string(t.name(w.call))) : nlohmann::json()},
+             {"overlap_us", us(double(w.overlap))},
+             {"whole_gap", w.overlap >= e.gap.duration()}});
+    }
+    return list;
 }
 
 nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
@@ -69,6 +90,9 @@ nlohmann::json gapJson(const Trace& t, const ExplainedGap& e, TimeNs origin) {
     g["waited_on"] = waited;
     g["wait_call"] =
         e.waitCall.valid() ? nlohmann::json(std::string(t.name(e.waitCall))) : nlohmann::json();
+    g["no_recorded_cause"] = e.causeNotVisible();
+    g["graph_capture_us"] = us(double(e.inCapture));
+    g["other_threads"] = threadWaitsJson(t, e);
     return g;
 }
 

@@ -8,7 +8,11 @@
 //    "gaps": [{"device", "stream" | null, "start_us", "dur_us", "cause", "cause_label",
 //              "reason", "late_us" | null, "breakdown" | null, "cpu_covered_share" | null,
 //              "dominant" | null, "input_pipeline", "blocking_call" | null,
-//              "waited_on" | null, "wait_call" | null}]   (per device, then per stream),
+//              "waited_on" | null, "wait_call" | null, "no_recorded_cause",
+//              "graph_capture_us", "other_threads": [{"pid", "tid", "thread" | null,
+//              "launching_thread", "call", "overlap_us", "whole_gap"}]}]
+//              (per device, then per stream; late_us is negative when the launch call was
+//              already running when the gap began),
 //    "by_cause": {"<cause>": {"count", "idle_us", "share_of_span"}},
 //    "steps": [{"name", "device", "start_us", "dur_us", "idle_us", "idle_share", "by_cause"}],
 //    "edges": [{"device", "before_first_op_us", "after_last_op_us"}]}

@@ -1,0 +1,18 @@
+#pragma once
+// `strata --screenshot OUT.png --hover-gap FILE`: the window with the tooltip of the longest GPU
+// gap in view, as the mouse over that gap's device idle row shows it (the tooltip is a window of
+// its own, so it is drawn into the window's picture where it stands).
+#include <QPixmap>
+
+#include <optional>
+
+namespace strata {
+
+class MainWindow;
+
+// Hovers the longest device gap in the visible range (its middle, on its GPU's idle row) and
+// returns the window's picture with the tooltip shown; nullopt (said on stderr) when there is no
+// gap in view or no tooltip came.
+std::optional<QPixmap> grabWithGapTooltip(MainWindow& window);
+
+} // namespace strata
