@@ -48,11 +48,16 @@ BLOCKING = re.compile(
     r"|cu(MemcpyHtoD|MemcpyDtoH|MemcpyDtoD|Memcpy|MemsetD8|MemsetD32|MemFree|MemAlloc)(_.*)?)$")
 
 
+PAGEABLE = set()  # correlation ids of copies to or from pageable memory (issue 44)
+
+
 def kind_of(event):
     cat = str(event.get("cat", "")).lower()
     name = str(event.get("name", ""))
     if cat in LAUNCH_CATEGORIES:
-        return "blocked" if BLOCKING.match(name) else "launch"
+        corr = (event.get("args") or {}).get("correlation")
+        pageable = "Memcpy" in name and "Async" in name and corr in PAGEABLE
+        return "blocked" if BLOCKING.match(name) or pageable else "launch"
     if cat == "user_annotation" or name.startswith("ProfilerStep#"):
         return "untraced"
     return "cpu"
@@ -60,6 +65,10 @@ def kind_of(event):
 
 def load(path):
     events = load_events(path)
+    for e in events:
+        if isinstance(e, dict) and str(e.get("cat", "")).lower() == "gpu_memcpy" and \
+                "Pageable" in str(e.get("name", "")):
+            PAGEABLE.add((e.get("args") or {}).get("correlation"))
     ops, threads, launches = [], {}, {}
     origin = None
     for e in events:
