@@ -10,7 +10,6 @@
 #include "analysis/json/trace_diff_json.h"
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_steps.h"
-#include "model/names/display_name.h"
 
 #include <chrono>
 #include <cstdio>
@@ -56,30 +55,51 @@ std::optional<TimeRange> sideRange(const Trace& t, const Side& s, const cli::Ana
     return s.rangeUs ? cli::rangeFromUs(t, s.rangeUs) : a.range(t);
 }
 
-void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top) {
-    size_t counts[4] = {0, 0, 0, 0};
-    for (const DiffRow& r : rows) ++counts[size_t(r.status)];
+// `gpu`: CPU op rows, with the GPU time each launched judged too (its own count and column).
+void printRows(const char* title, const std::vector<DiffRow>& rows, uint64_t top,
+               bool gpu = false) {
+    size_t counts[4] = {0, 0, 0, 0}, gpuCounts[4] = {0, 0, 0, 0};
+    for (const DiffRow& r : rows) {
+        ++counts[size_t(r.status)];
+        if (r.launchesGpu) ++gpuCounts[size_t(r.gpuStatus)];
+    }
     std::printf("\n%s: %zu changed, %zu added, %zu removed, %zu the same (by effect on the "
                 "total)\n",
                 title, counts[size_t(DiffStatus::Changed)], counts[size_t(DiffStatus::Added)],
                 counts[size_t(DiffStatus::Removed)], counts[size_t(DiffStatus::Same)]);
-    std::printf("%-8s %12s %8s %8s %13s %8s %13s  %s\n", "status", "delta_us", "delta", "count",
-                "baseline_us", "count", "candidate_us", "name");
-    uint64_t shown = 0;
+    if (gpu)
+        std::printf("  the GPU time they launched: %zu changed, %zu added, %zu removed, %zu the "
+                    "same\n",
+                    gpuCounts[size_t(DiffStatus::Changed)], gpuCounts[size_t(DiffStatus::Added)],
+                    gpuCounts[size_t(DiffStatus::Removed)], gpuCounts[size_t(DiffStatus::Same)]);
+    std::printf("%-8s %12s %8s %8s %13s %8s %13s  %s%s\n", "status", "delta_us", "delta", "count",
+                "baseline_us", "count", "candidate_us", gpu ? "gpu      gpu_delta_us  " : "",
+                "name");
+    auto moved = [gpu](const DiffRow& r) {
+        return r.status != DiffStatus::Same ||
+               (gpu && r.launchesGpu && r.gpuStatus != DiffStatus::Same);
+    };
+    uint64_t shown = 0, different = 0;
     for (const DiffRow& r : rows) {
-        if (r.status == DiffStatus::Same) continue;
-        if (shown == top) break;
+        if (!moved(r)) continue;
+        ++different;
+        if (shown == top) continue;
         ++shown;
         const std::string share =
             r.baseline.total > 0 ? std::to_string(int(std::lround(100 * r.deltaShare()))) + " %"
                                  : std::string("new");
-        std::printf("%-8s %+12.3f %8s %8llu %13.3f %8llu %13.3f  %s\n", diffStatusName(r.status),
+        char gpuText[64] = "";
+        if (gpu && r.launchesGpu)
+            std::snprintf(gpuText, sizeof gpuText, "%-8s %+13.3f  ", diffStatusName(r.gpuStatus),
+                          us(double(r.deltaGpu())));
+        else if (gpu)
+            std::snprintf(gpuText, sizeof gpuText, "%-8s %13s  ", "-", "-");
+        std::printf("%-8s %+12.3f %8s %8llu %13.3f %8llu %13.3f  %s%s\n", diffStatusName(r.status),
                     us(double(r.deltaTotal())), share.c_str(), (unsigned long long)r.baseline.count,
                     us(double(r.baseline.total)), (unsigned long long)r.candidate.count,
-                    us(double(r.candidate.total)),
-                    terminalSafe(shortName(r.name)).c_str()); // full in --json
+                    us(double(r.candidate.total)), gpuText,
+                    terminalSafe(r.shownName()).c_str()); // full in --json
     }
-    const uint64_t different = rows.size() - counts[size_t(DiffStatus::Same)];
     if (different > shown)
         std::printf("\u2026 and %llu more (--top N shows more, --json every row)\n",
                     (unsigned long long)(different - shown));
@@ -118,7 +138,7 @@ void printText(const TraceDiff& d, const Side& b, const Side& c, uint64_t top) {
                         us(double(st.candidate.idle)));
     }
     printRows("Kernels", d.kernels, top);
-    printRows("CPU ops", d.ops, top);
+    printRows("CPU ops", d.ops, top, true);
     printRows("Copies", d.copies, top);
     if (!d.sections.empty())
         printRows(d.sectionsInNs ? "In-kernel sections"

@@ -11,6 +11,7 @@
 #include "analysis/ranks/rank_totals.h"
 #include "analysis/trace_analysis.h"
 #include "cli_options.h"
+#include "model/counter_units.h"
 #include "model/names/time_text.h"
 
 #include <chrono>
@@ -103,6 +104,17 @@ void printTables(const Trace& t, const TraceSummary& s, const std::string& file,
             std::printf("  mean %.3f us, median %.3f us, p95 %.3f us, min %.3f us, max %.3f us\n",
                         l.latency.mean / 1000.0, toMicros(l.latency.median),
                         toMicros(l.latency.p95), toMicros(l.latency.min), toMicros(l.latency.max));
+    }
+    if (!s.memory.empty()) std::printf("\nMemory allocated, peak:\n");
+    for (const MemoryPeak& m : s.memory) {
+        const std::string where = m.device < 0 ? "host" : "GPU " + std::to_string(m.device);
+        std::printf("  %-8s %s at %s%s%s\n", where.c_str(),
+                    formatCounterValue(double(m.bytes), CounterUnit::Bytes).c_str(),
+                    formatDuration(m.at - t.bounds().start).c_str(),
+                    m.recordedDevice != m.device
+                        ? (" (recorded as device " + std::to_string(m.recordedDevice) + ")").c_str()
+                        : "",
+                    m.summed ? " (sum of the events' Bytes)" : "");
     }
 }
 

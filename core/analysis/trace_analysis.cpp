@@ -34,6 +34,7 @@ const TraceSummary& TraceAnalysis::summary() const {
         SummaryOptions o;
         o.gapThreshold = settings_.gapThreshold;
         o.range = range_;
+        o.memory = &memory();
         return summarizeTrace(*trace_, gpuOps(), o);
     });
 }

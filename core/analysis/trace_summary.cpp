@@ -21,6 +21,10 @@ TraceSummary summarizeTrace(const Trace& trace, const GpuOpList& ops,
     s.kernels = computeKernelStats(trace, ops);
     s.gaps = computeGpuGaps(ops, options.gapThreshold);
     s.launch = computeLaunchLatency(trace, ops);
+    const MemoryUsage computed = options.memory ? MemoryUsage{} : memoryUsage(trace);
+    const MemoryUsage& memory = options.memory ? *options.memory : computed;
+    s.memory = memoryPeaks(memory, options.range);
+    s.warnings.insert(s.warnings.end(), memory.warnings.begin(), memory.warnings.end());
     return s;
 }
 

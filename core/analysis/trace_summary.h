@@ -4,6 +4,7 @@
 #include "analysis/analysis_range.h"
 #include "analysis/analysis_settings.h"
 #include "analysis/gaps/gpu_gaps.h"
+#include "analysis/memory_usage.h"
 #include "analysis/ops/kernel_stats.h"
 #include "analysis/ops/launch_latency.h"
 #include "model/trace.h"
@@ -17,6 +18,7 @@ namespace strata {
 struct SummaryOptions {
     TimeNs gapThreshold = AnalysisSettings::kDefaultGapThreshold;
     TimeRange range = wholeTrace();
+    const MemoryUsage* memory = nullptr; // the trace's, when already computed (else computed)
 };
 
 struct TraceSummary {
@@ -24,10 +26,11 @@ struct TraceSummary {
     size_t counterSamples = 0;
     size_t instants = 0;
     size_t flows = 0;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings; // the trace's, then the memory rows' (memory_usage.h)
     KernelStats kernels;
     GpuGaps gaps;
     LaunchLatencyStats launch;
+    std::vector<MemoryPeak> memory; // each device's peak over the range (host: device -1)
 };
 
 TraceSummary summarizeTrace(const Trace& trace, const SummaryOptions& options = {});

@@ -146,6 +146,46 @@ private slots:
         QCOMPARE(why, std::string("blocks per SM"));
     }
 
+    void occupancySharedMemoryOfKnownParts() {
+        // Kineto's "shared memory" is static and dynamic together; the dynamic part unknown
+        // (-1) is no byte less (issue 44: 65535 for 65536). 128 threads (4 warps), 32
+        // registers, 64 KiB (+1 KiB reserved) on an H100 (sm_90, 228 KiB per SM): 3 blocks,
+        // 12 of 64 warps = 18.75 %, limited by shared memory.
+        GpuTraceFixture f;
+        DeviceInfo h100;
+        h100.id = 0;
+        h100.name = "H100";
+        h100.computeMajor = 9;
+        f.b.addDevice(h100);
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        g.block = {128, 1, 1};
+        g.grid = {1, 1, 1};
+        g.registersPerThread = 32;
+        g.staticSharedBytes = 65536;
+        g.dynamicSharedBytes = -1;
+        SliceInput k;
+        k.start = 0;
+        k.dur = 10'000;
+        k.name = f.b.intern("smem_kernel");
+        k.category = f.b.intern("kernel");
+        k.kind = SliceKind::Kernel;
+        k.gpu = &g;
+        f.b.addSlice(f.b.gpuStreamTrack(0, 7, 0, 7), k);
+        const Advice a = adviseTrace(*f.build());
+        const Finding* o = findingOf(a, "occupancy");
+        QVERIFY(o);
+        QVERIFY2(o->detail.find("128 threads per block, 32 registers per thread, 65536 bytes of "
+                                "shared memory per block") == 0,
+                 o->detail.c_str());
+        QVERIFY2(o->detail.find("limited by shared memory") != std::string::npos,
+                 o->detail.c_str());
+        QCOMPARE(o->evidence[0].second, 0.1875);
+        QCOMPARE(o->evidence[3].first, std::string("shared_bytes"));
+        QCOMPARE(o->evidence[3].second, 65536.0);
+    }
+
     void adviceByHand() {
         // 20 kernels of 5 µs, each launched 10 µs after the previous one ended: a run whose
         // launch-bound gaps total 19 x 10 µs = 190 µs. Two steps, each with a

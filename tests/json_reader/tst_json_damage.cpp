@@ -240,6 +240,83 @@ private slots:
                 names.insert(std::string(r.trace->str(t.slices.name[i])));
         for (int i = 0; i < 5000; ++i) QVERIFY(names.count("k" + std::to_string(i)));
     }
+
+    void bytesAfterTheEndAreIgnored() {
+        // A second write appended after the trace's closing brace (issue 44): the trace loads,
+        // the 22 bytes after it are counted and where they start is said. Nothing before them to
+        // keep ("[]\n\nx") stays an error (tst_chrome_json_reader).
+        const std::string trace = around(jsonEvent(9));
+        const std::string text = trace + "{\"traceEvents\":[]}\nxyz";
+        const LoadResult r = readChromeJsonBuffer(text, "appended.json");
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        QCOMPARE(r.trace->sliceCount(), size_t(5));
+        QVERIFY2(has(r, "appended.json: 22 bytes after the end of the JSON (from byte " +
+                            std::to_string(trace.size()) +
+                            ", line 8: '{') were ignored; the trace before them loaded"),
+                 warnings(r).c_str());
+        // The array form, a stray '}' after it.
+        const std::string array = "[" + jsonEvent(0) + "]";
+        const LoadResult a = readChromeJsonBuffer(array + "}", "array.json");
+        QVERIFY2(a.ok(), a.error ? a.error->toString().c_str() : "");
+        QCOMPARE(a.trace->sliceCount(), size_t(1));
+        QVERIFY2(has(a, "array.json: 1 bytes after the end of the JSON (from byte " +
+                            std::to_string(array.size()) + ", line 1: '}')"),
+                 warnings(a).c_str());
+    }
+
+    void gzipDamageFoundAtItsEndKeepsWhatCameBefore() {
+        // zlib sees most damage only at the trailer's checksum, after the garbage it decoded
+        // broke the JSON more than 1000 times in a row. Made exact here: 100 good events, 1100
+        // broken ones (as garbage reads), the trailer's CRC-32 flipped. The 100 load; the warning
+        // names the file, the damage and the byte where reading stopped (line 102).
+        std::string json = "{\"traceEvents\":[\n";
+        for (int i = 0; i < 100; ++i) json += jsonEvent(i) + ",\n";
+        const std::string broken = "{\"ph\":\"X\",\"ts\":1,\"pid\":tru}";
+        const size_t brokeAt = json.size() + broken.find("tru"); // the first bad literal
+        for (int i = 0; i < 1100; ++i) json += broken + ",\n";
+        json += jsonEvent(100) + "\n]}";
+        std::string gz = gzip(json);
+        gz[gz.size() - 8] = char(gz[gz.size() - 8] ^ 0x01); // the trailer's CRC-32
+        const LoadResult r = readChromeJsonBuffer(gz, "crc.json.gz");
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        QCOMPARE(r.trace->sliceCount(), size_t(100));
+        QVERIFY2(has(r, "crc.json.gz: gzip stream damaged at compressed byte "),
+                 warnings(r).c_str());
+        QVERIFY2(has(r, "(zlib: incorrect data check); reading stopped at byte " +
+                            std::to_string(brokeAt) +
+                            " (line 102) of the decompressed JSON, where the damage broke it ("),
+                 warnings(r).c_str());
+        QVERIFY2(has(r, "): loaded the 100 events before it"), warnings(r).c_str());
+        // Intact, the same JSON is broken by itself: still an error.
+        const LoadResult intact = readChromeJsonBuffer(gzip(json), "intact.json.gz");
+        QVERIFY(!intact.ok());
+        QVERIFY2(intact.error->message.find("malformed ones in a row") != std::string::npos,
+                 intact.error->message.c_str());
+    }
+
+    void oneFlippedByteKeepsWhatCameBefore() {
+        // One byte flipped anywhere in the middle of a gzip stream (25 % to 71 % of it, 24
+        // places): the trace loads, every event before the damage with it (the first 1000 of
+        // 20000 lie in its first 5 %).
+        std::string json = "{\"traceEvents\":[\n";
+        for (int i = 0; i < 20000; ++i) json += jsonEvent(i) + (i + 1 < 20000 ? ",\n" : "\n");
+        json += "]}";
+        const std::string gz = gzip(json);
+        for (int k = 0; k < 24; ++k) {
+            std::string bad = gz;
+            const size_t at = bad.size() * size_t(25 + 2 * k) / 100;
+            bad[at] = char(bad[at] ^ (1 << (k % 8)));
+            const LoadResult r = readChromeJsonBuffer(bad, "flipped.json.gz");
+            QVERIFY2(r.ok(),
+                     (std::to_string(at) + ": " + (r.error ? r.error->toString() : std::string()))
+                         .c_str());
+            std::set<std::string> names;
+            for (const Track& t : r.trace->tracks())
+                for (SliceIndex i = 0; i < t.slices.size(); ++i)
+                    names.insert(std::string(r.trace->str(t.slices.name[i])));
+            for (int i = 0; i < 1000; ++i) QVERIFY(names.count("k" + std::to_string(i)));
+        }
+    }
 };
 
 STRATA_TEST_GUILESS_MAIN(TestJsonDamage)

@@ -61,7 +61,7 @@ void plotDeltas(QCustomPlot* plot, const std::vector<DiffRow>& rows, size_t top)
         (ms > 0 ? slower : faster)->addData(double(i), ms);
         lo = std::min(lo, ms);
         hi = std::max(hi, ms);
-        QString label = QString::fromStdString(shortName(r.name));
+        QString label = QString::fromStdString(r.shownName());
         if (label.size() > 48) label = label.left(47) + QStringLiteral("…");
         ticks->addTick(double(i), label + statusMark(r.status));
     }

@@ -6,7 +6,6 @@
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "compare_charts.h"
-#include "model/names/display_name.h"
 #include "style/gap_style.h"
 #include "workspace/trace_comparison.h"
 
@@ -47,7 +46,37 @@ QColor statusColor(const DiffRow& r) {
     return QColor(220, 220, 220);
 }
 
-std::vector<RowColumn<DiffRow>> diffColumns(bool hasMedian) {
+// The GPU time a CPU op launched, judged by the same rule: its status, its change and each
+// side's.
+void addGpuColumns(std::vector<RowColumn<DiffRow>>& cols) {
+    using R = DiffRow;
+    cols.push_back({QObject::tr("GPU status"),
+                    [](const R& r) {
+                        if (!r.launchesGpu) return QStringLiteral("—");
+                        QString s = QString::fromLatin1(diffStatusName(r.gpuStatus));
+                        if (r.gpuStatus == DiffStatus::Changed)
+                            s += r.deltaGpu() > 0 ? QObject::tr(" (slower)")
+                                                  : QObject::tr(" (faster)");
+                        return s;
+                    },
+                    {},
+                    [](const R&) {
+                        return QObject::tr("The GPU time of the kernels, copies and sets the op "
+                                           "launched, judged by the same rule as its own time");
+                    }});
+    cols.push_back({QObject::tr("Δ GPU"),
+                    [](const R& r) {
+                        return r.launchesGpu ? signedDuration(r.deltaGpu()) : QStringLiteral("—");
+                    },
+                    [](const R& r) { return std::optional<double>(double(r.deltaGpu())); }});
+    cols.push_back(timeColumn<R>(QObject::tr("Baseline GPU"),
+                                 [](const R& r) { return double(r.baseline.gpuTotal); }));
+    cols.push_back(timeColumn<R>(QObject::tr("Candidate GPU"),
+                                 [](const R& r) { return double(r.candidate.gpuTotal); }));
+}
+
+// `gpu`: CPU op rows, with the GPU time they launched.
+std::vector<RowColumn<DiffRow>> diffColumns(bool gpu) {
     using R = DiffRow;
     RowColumn<R> status{QObject::tr("Status"),
                         [](const R& r) {
@@ -87,25 +116,26 @@ std::vector<RowColumn<DiffRow>> diffColumns(bool hasMedian) {
     std::vector<RowColumn<R>> cols{
         status,
         nameColumn<R>(
-            QObject::tr("Name"),
-            [](const R& r) { return QString::fromStdString(shortName(r.name)); },
+            QObject::tr("Name"), [](const R& r) { return QString::fromStdString(r.shownName()); },
             [](const R& r) { return QString::fromStdString(r.name); }),
-        delta,
-        share,
-        count(QObject::tr("Baseline n"), false),
-        timeColumn<R>(QObject::tr("Baseline total"),
-                      [](const R& r) { return double(r.baseline.total); }),
-        timeColumn<R>(QObject::tr("Baseline mean"), [](const R& r) { return r.baseline.mean; }),
-        count(QObject::tr("Candidate n"), true),
-        timeColumn<R>(QObject::tr("Candidate total"),
-                      [](const R& r) { return double(r.candidate.total); }),
-        timeColumn<R>(QObject::tr("Candidate mean"), [](const R& r) { return r.candidate.mean; })};
-    if (hasMedian) {
-        cols.push_back(timeColumn<R>(QObject::tr("Baseline median"),
-                                     [](const R& r) { return double(r.baseline.median); }));
-        cols.push_back(timeColumn<R>(QObject::tr("Candidate median"),
-                                     [](const R& r) { return double(r.candidate.median); }));
-    }
+        delta, share};
+    if (gpu) addGpuColumns(cols);
+    for (auto& c : std::vector<RowColumn<R>>{
+             count(QObject::tr("Baseline n"), false),
+             timeColumn<R>(QObject::tr("Baseline total"),
+                           [](const R& r) { return double(r.baseline.total); }),
+             timeColumn<R>(QObject::tr("Baseline mean"),
+                           [](const R& r) { return r.baseline.mean; }),
+             count(QObject::tr("Candidate n"), true),
+             timeColumn<R>(QObject::tr("Candidate total"),
+                           [](const R& r) { return double(r.candidate.total); }),
+             timeColumn<R>(QObject::tr("Candidate mean"),
+                           [](const R& r) { return r.candidate.mean; }),
+             timeColumn<R>(QObject::tr("Baseline median"),
+                           [](const R& r) { return double(r.baseline.median); }),
+             timeColumn<R>(QObject::tr("Candidate median"),
+                           [](const R& r) { return double(r.candidate.median); })})
+        cols.push_back(std::move(c));
     return cols;
 }
 
@@ -194,7 +224,7 @@ ComparePanel::ComparePanel(Workspace* workspace, Navigation* navigation, QWidget
     histograms_->setObjectName("compare-histograms");
     const QStringList titles{tr("Kernels"), tr("CPU ops"), tr("Copies"), tr("Sections")};
     for (int t = 0; t < 4; ++t) {
-        auto* model = new RowTableModel<DiffRow>(diffColumns(t == Kernels || t == Sections), this);
+        auto* model = new RowTableModel<DiffRow>(diffColumns(t == Ops), this);
         QTableView* table = makeSortableTable(model, this, false);
         table->setColumnWidth(0, 150); // "changed (slower)"
         table->setColumnWidth(1, 280); // the name
@@ -332,6 +362,12 @@ void ComparePanel::present() {
         }
         return tr("%1 changed, %2 added, %3 removed").arg(changed).arg(added).arg(removed);
     };
+    int gpuChanged = 0;
+    for (const DiffRow& r : d->ops) gpuChanged += r.launchesGpu && r.gpuStatus != DiffStatus::Same;
+    const QString ops = counts(d->ops) + (gpuChanged ? tr(" (the GPU time they launched: %1 "
+                                                          "changed, added or removed)")
+                                                           .arg(gpuChanged)
+                                                     : QString());
     TimeNs busyB = 0, busyC = 0, idleB = 0, idleC = 0;
     for (const DeviceDiff& x : d->devices) {
         busyB += x.baseline.busy, busyC += x.candidate.busy;
@@ -351,7 +387,7 @@ void ComparePanel::present() {
         tr("<b>Kernels</b> %1 · <b>CPU ops</b> %2 · <b>copies</b> %3. GPU busy "
            "%4 → %5 (%6), idle %7 → %8 (%9). Changed means: %10. The timeline "
            "shows the candidate under the baseline, shifted by %11.")
-            .arg(counts(d->kernels), counts(d->ops), counts(d->copies))
+            .arg(counts(d->kernels), ops, counts(d->copies))
             .arg(QString::fromStdString(formatDuration(busyB)),
                  QString::fromStdString(formatDuration(busyC)), signedDuration(busyC - busyB),
                  QString::fromStdString(formatDuration(idleB)),
@@ -376,7 +412,7 @@ void ComparePanel::showRow(Tab tab, int row) {
                                         comparison_->range(cand).value_or(wholeTrace()))
                        : std::vector<TimeNs>{};
     };
-    plotHistograms(histograms_, QString::fromStdString(r->name), side(false), side(true));
+    plotHistograms(histograms_, QString::fromStdString(r->shownName()), side(false), side(true));
 }
 
 } // namespace strata

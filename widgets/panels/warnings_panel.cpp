@@ -35,15 +35,21 @@ void WarningsPanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
 }
 
 AnalysisPanel::Preparation WarningsPanel::preparation() const {
-    return [](const TraceAnalysis& a) { a.gapCauses(); };
+    return [](const TraceAnalysis& a) {
+        a.gapCauses();
+        a.memory();
+    };
 }
 
 void WarningsPanel::present(const std::shared_ptr<const TraceAnalysis>& analysis) {
-    QStringList belief;
-    if (analysis)
+    QStringList belief, load = loadWarnings(trace().get());
+    if (analysis) {
         for (const std::string& w : analysis->gapCauses().warnings)
             belief << QString::fromStdString(w);
-    setWarnings(loadWarnings(trace().get()), belief);
+        for (const std::string& w : analysis->memory().warnings) // memory rows not drawn
+            load << QString::fromStdString(w);
+    }
+    setWarnings(load, belief);
     if (!belief.isEmpty()) emit beliefWarnings(int(belief.size()));
 }
 

@@ -1,5 +1,6 @@
 #include "analysis/compare/trace_diff.h"
 
+#include "analysis/compare/diff_rule.h"
 #include "analysis/compare/diff_sides.h"
 
 #include "analysis/duration_stats.h"
@@ -9,6 +10,7 @@
 #include "analysis/trace_analysis.h"
 #include "analysis/trace_steps.h"
 #include "model/names/cupti_names.h"
+#include "model/names/display_name.h"
 
 #include <algorithm>
 #include <array>
@@ -24,6 +26,7 @@ namespace strata {
 namespace {
 
 using namespace diff_sides;
+using diff_rule::StepTotals;
 
 // "grid 128x1x1, block 256x1x1" ("" when the op carries none).
 std::string launchConfig(const GpuActivity* g) {
@@ -101,16 +104,16 @@ std::string kernelRowName(const Trace& t, SliceRef r, const SplitNames& split) {
     return name + " [" + (config.empty() ? std::string("no launch configuration") : config) + "]";
 }
 
-// Per-step totals of each row, on one side: totals[name][step].
-using StepTotals = std::unordered_map<std::string, std::vector<TimeNs>>;
 // Every duration of each row, over the steps (when kept).
 using RowDurations = std::map<std::string, std::vector<TimeNs>>;
 
 struct StepTally {
     std::vector<TraceStep> steps;
     StepTotals kernels, ops, copies;
+    StepTotals opsGpu; // the GPU time launched inside each CPU op name, per step
     bool keep = false; // keep every duration (a side made of steps: its rows come from them)
     RowDurations kernelDurations, opDurations, copyDurations;
+    std::map<std::string, TimeNs> opGpuTotals; // kept: each CPU op name's GPU time, all steps
 
     // The step holding t (steps are outermost, sorted, disjoint), or -1.
     int64_t stepOf(TimeNs t) const {
@@ -125,6 +128,33 @@ struct StepTally {
         if (v.empty()) v.assign(steps.size(), 0);
         v[size_t(step)] += d;
         if (keep) all[name].push_back(d);
+    }
+};
+
+// The GPU time launched inside each CPU op name per step (op_stats.h's rule: once per name
+// along the launch call's ancestors), by string id while tallying.
+struct GpuUnderOps {
+    std::unordered_map<StringId, std::vector<TimeNs>> perStep;
+    std::vector<StringId> seen;
+    void add(const Trace& t, SliceRef launch, size_t step, size_t steps, TimeNs d) {
+        const SliceColumns& c = t.track(launch.track).slices;
+        seen.clear();
+        for (SliceIndex p = c.parent[launch.index]; p != kNoSlice; p = c.parent[p]) {
+            if (!isCpuOpKind(c.kind[p])) continue;
+            if (std::find(seen.begin(), seen.end(), c.name[p]) != seen.end()) continue;
+            seen.push_back(c.name[p]);
+            std::vector<TimeNs>& v = perStep[c.name[p]];
+            if (v.empty()) v.assign(steps, 0);
+            v[step] += d;
+        }
+    }
+    void into(const Trace& t, StepTally& s) const {
+        for (const auto& [id, v] : perStep) {
+            const std::string name(t.str(id));
+            s.opsGpu[name] = v;
+            if (s.keep)
+                for (TimeNs x : v) s.opGpuTotals[name] += x;
+        }
     }
 };
 
@@ -145,11 +175,13 @@ StepTally tallySteps(const TraceAnalysis& a, const SplitNames& split,
         return std::any_of(s.steps.begin(), s.steps.end(),
                            [r](const TraceStep& x) { return x.slice == r; });
     };
+    GpuUnderOps gpu;
     for (const GpuOp& op : a.gpuOps().ops) {
         // A GPU op belongs to the step of its launch call (steps are the CPU's), else of its start.
         const SliceRef launch = t.launchOf(op.ref);
         const int64_t step = s.stepOf(launch.valid() ? t.start(launch) : op.start);
         if (step < 0) continue;
+        if (launch.valid()) gpu.add(t, launch, size_t(step), s.steps.size(), op.duration());
         if (op.kind == SliceKind::Kernel)
             s.add(s.kernels, s.kernelDurations, kernelRowName(t, op.ref, split), step,
                   op.duration());
@@ -159,6 +191,7 @@ StepTally tallySteps(const TraceAnalysis& a, const SplitNames& split,
                   step, op.duration());
         }
     }
+    gpu.into(t, s);
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
         const Track& tr = t.track(ti);
         if (tr.kind == TrackKind::GpuStream) continue;
@@ -193,64 +226,37 @@ void dropSteps(StepTally& s, TimeRange a, TimeRange b) {
     filter(s.kernels);
     filter(s.ops);
     filter(s.copies);
+    filter(s.opsGpu);
     std::vector<TraceStep> steps;
     for (size_t i = 0; i < s.steps.size(); ++i)
         if (keep[i]) steps.push_back(s.steps[i]);
     s.steps = std::move(steps);
 }
 
-// Mean and sample standard deviation of a row's per-step totals (0 in every step when absent).
+// A row's mean total per step and its spread, on one side.
 void stepStats(const StepTotals& totals, const std::string& name, size_t steps, DiffSide& side) {
-    if (steps == 0) return;
-    auto it = totals.find(name);
-    std::vector<TimeNs> v = it != totals.end() ? it->second : std::vector<TimeNs>(steps, 0);
-    double sum = 0;
-    for (TimeNs x : v) sum += double(x);
-    side.stepMean = sum / double(steps);
-    double sq = 0;
-    for (TimeNs x : v) sq += (double(x) - side.stepMean) * (double(x) - side.stepMean);
-    side.stepSpread = steps > 1 ? std::sqrt(sq / double(steps - 1)) : 0;
+    const diff_rule::StepFigures f = diff_rule::stepFigures(totals, name, steps);
+    side.stepMean = f.mean;
+    side.stepSpread = f.spread;
 }
 
-// Student's t, two-sided 95 %, for `df` degrees of freedom (2 past 30: the "twice" of the rule).
-double tCritical(size_t df) {
-    static constexpr double t[] = {0,    12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36,
-                                   2.31, 2.26,  2.23, 2.20, 2.18, 2.16, 2.14, 2.13,
-                                   2.12, 2.11,  2.10, 2.09, 2.09, 2.08, 2.07, 2.07,
-                                   2.06, 2.06,  2.06, 2.05, 2.05, 2.05, 2.04};
-    return df >= 1 && df < std::size(t) ? t[df] : 2.0;
+// The same of the GPU time a CPU op launched.
+void gpuStepStats(const StepTotals& totals, const std::string& name, size_t steps, DiffSide& side) {
+    const diff_rule::StepFigures f = diff_rule::stepFigures(totals, name, steps);
+    side.gpuStepMean = f.mean;
+    side.gpuStepSpread = f.spread;
 }
 
-DiffStatus statusOf(const DiffRow& r, const TraceDiff& d) {
-    const bool bySteps = d.bySteps;
-    const size_t nb = d.baselineSteps, nc = d.candidateSteps;
-    if (r.baseline.count == 0 && r.candidate.count > 0) return DiffStatus::Added;
-    if (r.candidate.count == 0 && r.baseline.count > 0) return DiffStatus::Removed;
-    if (d.referenceSteps > 0) {
-        const double diff = std::abs(double(r.deltaTotal()));
-        const double sd = r.referenceSpread * std::sqrt(double(nb + nc));
-        return diff > tCritical(d.referenceSteps - 1) * sd &&
-                       diff >= 0.01 * double(r.baseline.total)
-                   ? DiffStatus::Changed
-                   : DiffStatus::Same;
-    }
-    if (bySteps) {
-        const double diff = std::abs(r.candidate.stepMean - r.baseline.stepMean);
-        const double se = std::sqrt(r.baseline.stepSpread * r.baseline.stepSpread / double(nb) +
-                                    r.candidate.stepSpread * r.candidate.stepSpread / double(nc));
-        return diff > 2 * se && diff >= 0.01 * r.baseline.stepMean ? DiffStatus::Changed
-                                                                   : DiffStatus::Same;
-    }
-    if (r.baseline.count != r.candidate.count) return DiffStatus::Changed;
-    const double delta = std::abs(double(r.deltaTotal()));
-    return delta >= 0.05 * double(r.baseline.total) && delta >= 1000.0 ? DiffStatus::Changed
-                                                                       : DiffStatus::Same;
-}
+// Where each side's per-step totals are: of the rows' own time, of the GPU time CPU ops
+// launched (null for other tables), and of the reference's.
+struct RowSteps {
+    const StepTotals *baseline = nullptr, *candidate = nullptr, *reference = nullptr;
+};
 
 // Matches the rows of both sides by name (one pass over the two sorted lists), fills their step
 // figures and status, sorts them.
-std::vector<DiffRow> matchRows(SideRows base, SideRows cand, const StepTotals* sb,
-                               const StepTotals* sc, const StepTotals* sr, const TraceDiff& d) {
+std::vector<DiffRow> matchRows(SideRows base, SideRows cand, RowSteps own, RowSteps gpu,
+                               const TraceDiff& d) {
     // The names on both sides: counted first, so that the list is made once at its size.
     size_t both = 0;
     for (size_t i = 0, j = 0; i < base.size() && j < cand.size();) {
@@ -271,16 +277,24 @@ std::vector<DiffRow> matchRows(SideRows base, SideRows cand, const StepTotals* s
         if (fromCand) r.candidate = cand[j].second;
         r.name = std::move(fromBase ? base[i++].first : cand[j].first);
         if (fromCand) ++j;
+        r.launchesGpu = r.baseline.gpuTotal > 0 || r.candidate.gpuTotal > 0;
         if (d.bySteps) {
-            stepStats(*sb, r.name, d.baselineSteps, r.baseline);
-            stepStats(*sc, r.name, d.candidateSteps, r.candidate);
+            stepStats(*own.baseline, r.name, d.baselineSteps, r.baseline);
+            stepStats(*own.candidate, r.name, d.candidateSteps, r.candidate);
+            if (gpu.baseline) {
+                gpuStepStats(*gpu.baseline, r.name, d.baselineSteps, r.baseline);
+                gpuStepStats(*gpu.candidate, r.name, d.candidateSteps, r.candidate);
+            }
         }
         if (d.referenceSteps > 0) {
-            DiffSide reference;
-            stepStats(*sr, r.name, d.referenceSteps, reference);
-            r.referenceSpread = reference.stepSpread;
+            r.referenceSpread =
+                diff_rule::stepFigures(*own.reference, r.name, d.referenceSteps).spread;
+            if (gpu.reference)
+                r.referenceGpuSpread =
+                    diff_rule::stepFigures(*gpu.reference, r.name, d.referenceSteps).spread;
         }
-        r.status = statusOf(r, d);
+        r.status = diff_rule::statusOf(r, d);
+        r.gpuStatus = diff_rule::gpuStatusOf(r, d);
         out.push_back(std::move(r));
     }
     std::sort(out.begin(), out.end(), [](const DiffRow& a, const DiffRow& b) {
@@ -297,9 +311,33 @@ SideRows tallySides(RowDurations& all) {
     out.reserve(all.size());
     for (auto& [name, v] : all) { // a map: sorted by name already
         const DurationStats st = summarizeDurations(v);
-        out.push_back({name, {st.count, st.total, st.mean, st.median, st.p95, 0, 0}});
+        out.push_back({name, sideOf(st.count, st.total, st.mean, st.median, st.p95)});
     }
     return out;
+}
+
+// The rows of a side made of steps with their CPU ops' GPU time.
+SideRows withGpuTotals(SideRows rows, const std::map<std::string, TimeNs>& gpu) {
+    for (auto& [name, side] : rows)
+        if (const auto it = gpu.find(name); it != gpu.end()) side.gpuTotal = it->second;
+    return rows;
+}
+
+// Each row's name as the rest of Strata shows it (Trace::displayName in the side that has it; a
+// kernel's row per configuration: its name's, then the configuration).
+void nameRows(std::vector<DiffRow>& rows, const Trace& b, const Trace& c, const SplitNames& split) {
+    for (DiffRow& r : rows) {
+        std::string_view name = r.name, config;
+        if (const size_t at = r.name.rfind(" ["); !split.empty() && at != std::string::npos &&
+                                                  r.name.back() == ']' &&
+                                                  split.count(r.name.substr(0, at))) {
+            name = name.substr(0, at);
+            config = std::string_view(r.name).substr(at);
+        }
+        const StringPool& pb = b.strings();
+        const Trace& t = pb.find(name) != StringPool::kNotFound ? b : c;
+        r.shown = std::string(t.displayName(name)) + std::string(config);
+    }
 }
 
 // The rows of the split kernels, one per configuration, from the side's GPU ops, in place of
@@ -379,6 +417,10 @@ double DiffRow::deltaShare() const {
     return baseline.total > 0 ? double(deltaTotal()) / double(baseline.total) : 0;
 }
 
+std::string DiffRow::shownName() const {
+    return shown.empty() ? shortName(name) : shown;
+}
+
 std::string copyDiffName(uint8_t copyKind, bool pageable) {
     std::string k(copyKindName(copyKind));
     if (k.empty()) k = "unknown";
@@ -421,11 +463,12 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
         StepTally tb = tallySteps(*reference, SplitNames{}, 1, true, baseline.range());
         StepTally tc = tallySteps(*reference, SplitNames{}, 1, true, candidate.range());
         d.kernels = matchRows(tallySides(tb.kernelDurations), tallySides(tc.kernelDurations),
-                              &tb.kernels, &tc.kernels, &sr.kernels, d);
-        d.ops = matchRows(tallySides(tb.opDurations), tallySides(tc.opDurations), &tb.ops, &tc.ops,
-                          &sr.ops, d);
-        d.copies = matchRows(tallySides(tb.copyDurations), tallySides(tc.copyDurations), &tb.copies,
-                             &tc.copies, &sr.copies, d);
+                              {&tb.kernels, &tc.kernels, &sr.kernels}, {}, d);
+        d.ops = matchRows(withGpuTotals(tallySides(tb.opDurations), tb.opGpuTotals),
+                          withGpuTotals(tallySides(tc.opDurations), tc.opGpuTotals),
+                          {&tb.ops, &tc.ops, &sr.ops}, {&tb.opsGpu, &tc.opsGpu, &sr.opsGpu}, d);
+        d.copies = matchRows(tallySides(tb.copyDurations), tallySides(tc.copyDurations),
+                             {&tb.copies, &tc.copies, &sr.copies}, {}, d);
     } else {
         const OpStats& b = baseline.opStats();
         const OpStats& c = candidate.opStats();
@@ -433,14 +476,17 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
         splitKernelSides(baseline, split, kb);
         splitKernelSides(candidate, split, kc);
         d.kernels =
-            matchRows(std::move(kb), std::move(kc), &sb.kernels, &sc.kernels, &sr.kernels, d);
-        d.ops = matchRows(opSides(b), opSides(c), &sb.ops, &sc.ops, &sr.ops, d);
-        d.copies = matchRows(copySides(b), copySides(c), &sb.copies, &sc.copies, &sr.copies, d);
+            matchRows(std::move(kb), std::move(kc), {&sb.kernels, &sc.kernels, &sr.kernels}, {}, d);
+        d.ops = matchRows(opSides(b, baseline), opSides(c, candidate), {&sb.ops, &sc.ops, &sr.ops},
+                          {&sb.opsGpu, &sc.opsGpu, &sr.opsGpu}, d);
+        d.copies = matchRows(copySides(b, baseline), copySides(c, candidate),
+                             {&sb.copies, &sc.copies, &sr.copies}, {}, d);
     }
     TraceDiff plain; // the rule without steps
-    d.sections =
-        matchRows(sectionSides(baseline, &d.sectionsInNs), sectionSides(candidate, &d.sectionsInNs),
-                  nullptr, nullptr, nullptr, plain);
+    d.sections = matchRows(sectionSides(baseline, &d.sectionsInNs),
+                           sectionSides(candidate, &d.sectionsInNs), {}, {}, plain);
+    nameRows(d.kernels, baseline.trace(), candidate.trace(), split);
+    nameRows(d.ops, baseline.trace(), candidate.trace(), split);
     std::map<int32_t, DeviceDiff> devices;
     fillDevices(baseline.gapCauses(), false, devices);
     fillDevices(candidate.gapCauses(), true, devices);

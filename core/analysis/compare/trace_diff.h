@@ -3,8 +3,10 @@
 // of one, or one step), their kernels (by name; a kernel both sides launch but not with the same
 // set of launch configurations gets a row per configuration, "name [grid 128x1x1, block
 // 256x1x1]"), CPU ops and annotations (by name) and copies (by
-// kind and host memory) matched; each side's count, total, mean, median and p95 (median and p95
-// for kernels only), the difference, and what was added, removed or changed; GPU busy and idle,
+// kind and host memory) matched; each side's count, total, mean, median and p95, the
+// difference, and what was added, removed or changed; for a CPU op, also the GPU time of the
+// kernels, copies and sets it launched (op_stats.h), judged by the same rule on its own (its
+// "GPU status": an op whose own time held may have launched slower kernels); GPU busy and idle,
 // and idle by cause, per device on both sides. The figures of each side are that side's OpStats
 // and GapCauses (trace_analysis.h): the diff adds no second rule for what a kernel's time is.
 //
@@ -51,21 +53,36 @@ struct DiffSide {
     uint64_t count = 0;
     TimeNs total = 0;
     double mean = 0;            // ns per occurrence
-    TimeNs median = 0, p95 = 0; // kernels only
+    TimeNs median = 0, p95 = 0; // nearest rank (duration_stats.h); 0 when count is 0
     // With steps: the mean total per step and its sample standard deviation.
     double stepMean = 0, stepSpread = 0;
+    // CPU op rows: the GPU time of the kernels, copies and sets launched inside the op
+    // (op_stats.h's CpuOpRow::gpuTime; a GPU op in the step of its launch call), and with steps
+    // its mean per step and sample standard deviation.
+    TimeNs gpuTotal = 0;
+    double gpuStepMean = 0, gpuStepSpread = 0;
 };
 
 struct DiffRow {
     std::string name;
+    // As tables show it: the name the rest of Strata shows (Trace::displayName; a kernel's row
+    // per launch configuration with its configuration after it); "" for rows named otherwise
+    // (copies, sections): shownName() shortens `name`.
+    std::string shown;
     DiffStatus status = DiffStatus::Same;
+    // CPU op rows that launch GPU work on either side (launchesGpu): the rule on the GPU time
+    // they launched (added: none in the baseline, removed: none in the candidate); else Same.
+    DiffStatus gpuStatus = DiffStatus::Same;
+    bool launchesGpu = false;
     DiffSide baseline, candidate;
     // With a reference's steps (the second rule): the sample standard deviation of the row's
-    // per-step totals there, ns.
-    double referenceSpread = 0;
+    // per-step totals there, ns (and of its GPU time's).
+    double referenceSpread = 0, referenceGpuSpread = 0;
     TimeNs deltaTotal() const { return candidate.total - baseline.total; }
+    TimeNs deltaGpu() const { return candidate.gpuTotal - baseline.gpuTotal; }
     // deltaTotal / baseline total (0 when the baseline has none).
     double deltaShare() const;
+    std::string shownName() const; // `shown`, else model/names/display_name.h's shortName
 };
 
 struct DeviceDiffSide {

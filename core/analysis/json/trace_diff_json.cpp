@@ -10,7 +10,7 @@ using json_units::us;
 
 namespace {
 
-nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
+nlohmann::json sideJson(const DiffSide& s, bool bySteps, bool gpu) {
     nlohmann::json j{{"count", s.count},
                      {"total_us", us(double(s.total))},
                      {"mean_us", us(s.mean)},
@@ -20,17 +20,30 @@ nlohmann::json sideJson(const DiffSide& s, bool bySteps) {
         j["step_mean_us"] = us(s.stepMean);
         j["step_spread_us"] = us(s.stepSpread);
     }
+    if (gpu) {
+        j["gpu_total_us"] = us(double(s.gpuTotal));
+        if (bySteps) {
+            j["gpu_step_mean_us"] = us(s.gpuStepMean);
+            j["gpu_step_spread_us"] = us(s.gpuStepSpread);
+        }
+    }
     return j;
 }
 
 nlohmann::json rowJson(const DiffRow& r, const TraceDiff& d) {
     nlohmann::json row{{"name", r.name},
                        {"status", diffStatusName(r.status)},
-                       {"baseline", sideJson(r.baseline, d.bySteps)},
-                       {"candidate", sideJson(r.candidate, d.bySteps)},
+                       {"baseline", sideJson(r.baseline, d.bySteps, r.launchesGpu)},
+                       {"candidate", sideJson(r.candidate, d.bySteps, r.launchesGpu)},
                        {"delta_total_us", us(double(r.deltaTotal()))},
                        {"delta_share", r.deltaShare()}};
+    if (!r.shown.empty() && r.shown != r.name) row["shown"] = r.shown;
     if (d.referenceSteps > 0) row["step_spread_us"] = us(r.referenceSpread);
+    if (r.launchesGpu) { // a CPU op that launched GPU work: that work's time judged too
+        row["gpu_status"] = diffStatusName(r.gpuStatus);
+        row["delta_gpu_us"] = us(double(r.deltaGpu()));
+        if (d.referenceSteps > 0) row["gpu_step_spread_us"] = us(r.referenceGpuSpread);
+    }
     return row;
 }
 

@@ -7,9 +7,13 @@
 //    "steps": [{"index", "device", "baseline", "candidate": {"present", "step", "length_us",
 //               "idle_us", "idle_by_cause_us"}}],
 //    "sections_unit": "us" | "kilocycles",
-//    "kernels", "ops", "copies", "sections": [{"name", "status", "baseline", "candidate":
-//        {"count", "total_us", "mean_us", "median_us", "p95_us", ["step_mean_us",
-//        "step_spread_us"]}, "delta_total_us", "delta_share", ["step_spread_us"]}]}
+//    "kernels", "ops", "copies", "sections": [{"name", ["shown"], "status", "baseline",
+//        "candidate": {"count", "total_us", "mean_us", "median_us", "p95_us", ["step_mean_us",
+//        "step_spread_us"], ["gpu_total_us", ["gpu_step_mean_us", "gpu_step_spread_us"]]},
+//        "delta_total_us", "delta_share", ["step_spread_us"], ["gpu_status", "delta_gpu_us",
+//        ["gpu_step_spread_us"]]}]}
+//    "shown": the name as tables show it, where it differs; the gpu_ keys: CPU ops that launched
+//    GPU work, that work's time and its status by the same rule (trace_diff.h)
 // with the command's own keys beside them (analysis_ms, baseline and candidate: {file, step}).
 #include "analysis/compare/trace_diff.h"
 

@@ -85,6 +85,19 @@ nlohmann::json summaryToJson(const TraceSummary& s, const std::string& file, siz
                            {"max_us", toMicros(l.latency.max)},
                            {"median_us", toMicros(l.latency.median)},
                            {"p95_us", toMicros(l.latency.p95)}};
+
+    json memory = json::array();
+    for (const MemoryPeak& m : s.memory) {
+        json d{{"device", m.device},
+               {"peak_bytes", m.bytes},
+               {"peak_ts_us", toMicros(m.at)},
+               {"samples", m.samples}};
+        if (m.recordedDevice != m.device) d["recorded_device"] = m.recordedDevice;
+        if (m.reserved >= 0) d["reserved_peak_bytes"] = m.reserved;
+        if (m.summed) d["running_sum"] = true;
+        memory.push_back(std::move(d));
+    }
+    j["memory"] = memory;
     return j;
 }
 

@@ -20,7 +20,11 @@ namespace strata {
 //           "by_device": [{"device", "ops", "gaps", "gaps_over_threshold", "idle_us",
 //           "longest_us", "busy_us"}]},
 //  "launch_latency": {"kernels", "matched", "unmatched", "unmatched_without_correlation",
-//                     "negative", "mean_us", "min_us", "max_us", "median_us", "p95_us"}}
+//                     "negative", "mean_us", "min_us", "max_us", "median_us", "p95_us"},
+//  "memory": [{"device" (-1: host), "peak_bytes", "peak_ts_us", "samples",
+//              "recorded_device" (when the events named another: memory_usage.h),
+//              "reserved_peak_bytes" (when known), "running_sum" (true: the 2021 schema's
+//              Bytes summed)}]}: each device's most allocated over the range
 // top_kernels holds the first `topKernels` names by total time (descending, then name).
 nlohmann::json summaryToJson(const TraceSummary& summary, const std::string& file,
                              size_t topKernels = 10);

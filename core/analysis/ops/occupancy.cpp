@@ -159,8 +159,13 @@ void occupancyRule(const Context& c, Advice& a) {
         const GpuActivity* g = t.gpu(o.ref);
         if (!g) continue;
         const int threads = g->block[0] * std::max(1, g->block[1]) * std::max(1, g->block[2]);
+        // Static plus dynamic, of those known (-1 unknown: 64 KiB static and an unknown dynamic
+        // part are 65536 bytes, not 65535).
+        const int shared = int(std::min<int64_t>(int64_t(std::max(0, g->staticSharedBytes)) +
+                                                     std::max(0, g->dynamicSharedBytes),
+                                                 INT32_MAX));
         Seen& s = kernels[{t.track(o.ref.track).slices.name[o.ref.index], threads,
-                           g->registersPerThread, g->staticSharedBytes + g->dynamicSharedBytes}];
+                           g->registersPerThread, shared}];
         s.time += o.duration();
         s.op = &o;
     }

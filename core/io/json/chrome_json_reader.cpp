@@ -16,6 +16,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -123,6 +124,55 @@ bool cpuCanParse() {
     return true;
 }
 
+// Whether a gzip stream is damaged, reading the rest of it to find out (zlib may only say so at
+// its end).
+bool damagedGzip(JsonInput& in) {
+    if (!in.gzip()) return false;
+    std::vector<char> sink(size_t(1) << 20);
+    while (!in.failed() && in.read(sink.data(), sink.size()) > 0) {
+    }
+    return in.failed();
+}
+
+// What reading read past or stopped at, as the trace's warnings: broken JSON read past, where a
+// damaged gzip stream broke the JSON (`broke`: the break), the input's damage or truncation,
+// bytes after the JSON or after the gzip data.
+void addReadingWarnings(TraceBuilder& builder, const JsonEventSplitter& splitter,
+                        const JsonInput& in, const std::string& name, const LoadError* broke,
+                        uint64_t eventsParsed) {
+    for (const auto& [why, n] : splitter.notes())
+        builder.addWarning(why + ": " + std::to_string(n.count) +
+                           (n.count == 1 ? " place" : " places") + " (first at byte " +
+                           std::to_string(n.offset) + ", line " + std::to_string(n.line) +
+                           "); the events around it were kept");
+    if (broke) {
+        builder.addWarning(
+            name + ": " + in.error() + "; reading stopped at byte " +
+            std::to_string(broke->byteOffset) + " (line " + std::to_string(broke->line) +
+            ") of the decompressed JSON, where the damage broke it (" + broke->message +
+            "): loaded the " + std::to_string(eventsParsed) + " events before it");
+    } else if (!splitter.inputDamage().empty()) {
+        builder.addWarning(splitter.inputDamage() + ": loaded the " +
+                           std::to_string(splitter.eventsEmitted()) + " events before it");
+    } else if (splitter.truncated()) {
+        std::string w = "truncated at byte " + std::to_string(splitter.endOffset()) + " (line " +
+                        std::to_string(splitter.endLine()) + "): loaded " +
+                        std::to_string(splitter.eventsEmitted()) + " events";
+        if (in.truncatedGzip()) w += " (the gzip stream ends early)";
+        builder.addWarning(std::move(w));
+    } else if (in.truncatedGzip()) {
+        builder.addWarning("the gzip stream ends before its trailer (JSON was complete)");
+    }
+    if (const AfterEnd& after = splitter.afterEnd(); after.bytes > 0)
+        builder.addWarning(name + ": " + std::to_string(after.bytes) +
+                           " bytes after the end of the JSON (from byte " +
+                           std::to_string(after.offset) + ", line " + std::to_string(after.line) +
+                           ": " + after.found + ") were ignored; the trace before them loaded");
+    if (in.trailingBytes())
+        builder.addWarning(std::to_string(in.trailingBytes()) +
+                           " bytes after the end of the gzip data were ignored");
+}
+
 LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions& options,
                       bool threaded, size_t chunkBytes = kChunkBytes,
                       size_t batchBytes = kBatchBytes) {
@@ -200,41 +250,35 @@ LoadResult readStream(JsonInput& in, const std::string& name, const LoadOptions&
         }
     }
 
-    const auto failed = [&] {
+    if (cancelled) return fail(name, 0, 0, "cancelled");
+    if (const SplitError* e = splitter.error(); e && !parseFailed)
+        parseError = LoadError{name, e->offset, e->line, e->message};
+    // The JSON broke past repair. In a damaged gzip stream (zlib often sees a flipped byte only at
+    // the trailer's checksum, the garbage it decoded meanwhile breaking the JSON first), what was
+    // read before the break is kept, as for a truncated file; else it is an error.
+    const auto keptBeforeDamage = [&] { return parser.eventsParsed() > 0 && damagedGzip(in); };
+    bool broke = parseFailed || splitter.error();
+    if (broke && !keptBeforeDamage()) {
         LoadResult r;
         r.error = parseError;
         return r;
-    };
-    if (parseFailed) return failed();
-    if (cancelled) return fail(name, 0, 0, "cancelled");
-    if (const SplitError* e = splitter.error()) return fail(name, e->offset, e->line, e->message);
+    }
     if (splitter.form() == JsonEventSplitter::Form::Object && !splitter.sawTraceEvents() &&
-        !splitter.truncated())
+        !splitter.truncated() && !broke)
         return fail(name, splitter.endOffset(), splitter.endLine(),
                     "expected a \"traceEvents\" array in the top-level object, found none");
-    if (!parser.addTopLevel(splitter.topLevel(), &parseError))
-        return failed();
-    parser.finish();
-    for (const auto& [why, n] : splitter.notes())
-        builder.addWarning(why + ": " + std::to_string(n.count) +
-                           (n.count == 1 ? " place" : " places") + " (first at byte " +
-                           std::to_string(n.offset) + ", line " + std::to_string(n.line) +
-                           "); the events around it were kept");
-    if (!splitter.inputDamage().empty()) {
-        builder.addWarning(splitter.inputDamage() + ": loaded the " +
-                           std::to_string(splitter.eventsEmitted()) + " events before it");
-    } else if (splitter.truncated()) {
-        std::string w = "truncated at byte " + std::to_string(splitter.endOffset()) + " (line " +
-                        std::to_string(splitter.endLine()) + "): loaded " +
-                        std::to_string(splitter.eventsEmitted()) + " events";
-        if (in.truncatedGzip()) w += " (the gzip stream ends early)";
-        builder.addWarning(std::move(w));
-    } else if (in.truncatedGzip()) {
-        builder.addWarning("the gzip stream ends before its trailer (JSON was complete)");
+    if (LoadError topError = parseError; !parser.addTopLevel(splitter.topLevel(), &topError)) {
+        if (!broke && !keptBeforeDamage()) {
+            LoadResult r;
+            r.error = topError;
+            return r;
+        }
+        if (!broke) parseError = topError; // a value after the events, decoded from the damage
+        broke = true;
     }
-    if (in.trailingBytes())
-        builder.addWarning(std::to_string(in.trailingBytes()) +
-                           " bytes after the end of the gzip data were ignored");
+    parser.finish();
+    addReadingWarnings(builder, splitter, in, name, broke ? &parseError : nullptr,
+                       parser.eventsParsed());
     if (options.progress && !options.progress(1.0)) return fail(name, 0, 0, "cancelled");
     log.mark("parsed");
     if (log.on)

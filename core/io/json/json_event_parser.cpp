@@ -87,10 +87,13 @@ bool ChromeEventParser::Impl::parseAlone(std::string text, EventBatch::Pos at, b
         here.offset += uint64_t(where - text.data());
         here.inBatch += uint32_t(where - text.data());
     }
-    if (badInARow++ == 0) firstBadInARow = here;
+    if (badInARow++ == 0) {
+        firstBadInARow = here;
+        firstBadLine = batch->lineOf(here.inBatch); // the run may end in a later batch
+    }
     if (badInARow > kMaxBadEventsInARow) {
         error->byteOffset = firstBadInARow.offset;
-        error->line = batch->lineOf(firstBadInARow.inBatch);
+        error->line = firstBadLine;
         error->message =
             "expected trace events, found " + std::to_string(badInARow) +
             " malformed ones in a row from here (the last: " + simdjson::error_message(err) + ")";

@@ -206,6 +206,7 @@ struct ChromeEventParser::Impl {
     std::map<std::string, Skip> damaged; // malformed events skipped, by why
     uint64_t badInARow = 0;
     EventBatch::Pos firstBadInARow{};
+    uint64_t firstBadLine = 0; // its line
 
     // The walk into Event fields runs on the splitter's thread (prepare) or here; this thread
     // only hands the fields to the builder.

@@ -107,6 +107,7 @@ void JsonEventSplitter::onEof() {
     }
     switch (state_) {
     case State::Trailing:
+    case State::AfterEnd:
     case State::Done:
         state_ = State::Done;
         return;
@@ -520,7 +521,20 @@ void JsonEventSplitter::step(EventBatch& b) {
                 ++pos_;
                 continue;
             }
-            failHere("the end of the file after the top-level value");
+            if (eventsEmitted_ == 0) { // nothing to keep: an error that says where
+                failHere("the end of the file after the top-level value");
+                return;
+            }
+            // Bytes after the trace (a second write appended, a crash's garbage): the trace is
+            // kept, what follows it counted and ignored.
+            afterEnd_.offset = winBase_ + pos_;
+            afterEnd_.line = lineAt(afterEnd_.offset);
+            afterEnd_.found = describeByte(w[pos_]);
+            state_ = State::AfterEnd;
+            break;
+        case State::AfterEnd:
+            afterEnd_.bytes += size_ - pos_;
+            pos_ = size_;
             return;
         case State::Done:
             return;

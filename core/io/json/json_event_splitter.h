@@ -73,6 +73,13 @@ struct SplitNote {
     uint64_t line = 0;
 };
 
+// Bytes after the end of the top-level value, read past (the trace before them kept).
+struct AfterEnd {
+    uint64_t offset = 0, line = 0; // where they start
+    uint64_t bytes = 0;            // how many (0: none)
+    std::string found;             // the first, described ("'x'")
+};
+
 struct SplitError {
     uint64_t offset = 0;
     uint64_t line = 0;
@@ -101,6 +108,8 @@ public:
     const std::map<std::string, SplitNote>& notes() const { return notes_; }
     // Why the input ended early (a damaged gzip stream), when it did.
     const std::string& inputDamage() const { return inputDamage_; }
+    // What came after the end of the top-level value (bytes 0: nothing).
+    const AfterEnd& afterEnd() const { return afterEnd_; }
     // Frees the read window once splitting is over (the accessors above stay valid).
     void releaseBuffers() {
         win_.reset();
@@ -126,6 +135,7 @@ private:
         SkipEvent, // an event too large to keep, read past
         Resync,    // after broken JSON, looking for where the next event starts
         Trailing,
+        AfterEnd, // bytes after the top-level value, read past
         Done,
     };
 
@@ -174,6 +184,7 @@ private:
     JsonNestingScanner scanner_; // where the event or value being read ends
     std::map<std::string, SplitNote> notes_;
     std::string inputDamage_;
+    AfterEnd afterEnd_;
     uint64_t badInARow_ = 0, firstBadInARow_ = 0;
     uint64_t resyncFrom_ = 0;
     bool sawBreak_ = false;
