@@ -31,6 +31,7 @@ struct ScreenshotOptions {
     std::vector<int> foldRanks;  // ranks of a set folded into one row each
     bool utilisation = false;    // show the GPU utilisation rows
     bool whileLoading = false;   // the loading page at its second preview, then quit
+    bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -57,12 +57,15 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                        "N,N...")),
       whileLoading(flag("while-loading",
                         "With --screenshot: the window while the trace loads, at its second "
-                        "preview of what has been read (a large JSON trace), then quit.")) {}
+                        "preview of what has been read (a large JSON trace), then quit.")),
+      shiftGpu(flag("shift-gpu",
+                    "With --screenshot: shift the GPU by the clock offset the trace shows (the "
+                    "status bar's \u201cShift the GPU by\u201d), then render.")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
                        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading});
+                       whileLoading, shiftGpu});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -101,6 +104,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->dock = parser.value(dock);
     o->utilisation = parser.isSet(utilisation);
     o->whileLoading = parser.isSet(whileLoading);
+    o->shiftGpu = parser.isSet(shiftGpu);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);
