@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,6 +51,24 @@ bool checkLength(const std::string& path, const std::string& dir, std::string* e
 
 } // namespace
 
+bool checkFolderWritable(const std::string& dir, std::string* error) {
+    if (access(dir.c_str(), W_OK | X_OK) != 0) {
+        *error = "output folder " + shortened(dir) + " is not writable: " + std::strerror(errno);
+        return false;
+    }
+    std::string probe =
+        dir + (dir.empty() || dir.back() != '/' ? "/" : "") + ".strata-write-check-XXXXXX";
+    const int fd = mkstemp(probe.data());
+    if (fd < 0) {
+        *error = "output folder " + shortened(dir) + " is not writable: " + std::strerror(errno) +
+                 " (no file can be created in it)";
+        return false;
+    }
+    close(fd);
+    unlink(probe.c_str());
+    return true;
+}
+
 bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
                          std::string* error) {
     const std::string path =
@@ -67,10 +86,7 @@ bool checkOutputTemplate(const std::string& outputTemplate, const std::string& r
         *error = "output folder " + shortened(dir) + " does not exist (it is a file)";
         return false;
     }
-    if (access(dir.c_str(), W_OK | X_OK) != 0) {
-        *error = "output folder " + dir + " is not writable: " + std::strerror(errno);
-        return false;
-    }
+    if (!checkFolderWritable(dir, error)) return false;
     if (!checkLength(path, dir, error)) return false;
     // An early, friendly answer only: the collector creates its file exclusively whatever was
     // checked here (io/strata/strata_file_create.h).

@@ -15,4 +15,10 @@ namespace strata {
 bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
                          std::string* error);
 
+// `dir` (an existing folder) takes new files: its permissions allow it, and a file created in it
+// (a hidden one, removed at once) proves it, since root passes every permission check and some
+// file systems refuse what the bits allow (sysfs, a read-only FUSE or NFS mount). False with
+// "output folder DIR is not writable: REASON" otherwise.
+bool checkFolderWritable(const std::string& dir, std::string* error);
+
 } // namespace strata

@@ -30,12 +30,61 @@ QString dur(TimeNs ns) {
     return QString::fromStdString(formatDuration(ns));
 }
 
+// `text` in lines no wider than `width` px: words wrapped, a word wider than a line elided.
+QString wrapped(const QString& text, const QFontMetrics& fm, int width) {
+    QStringList lines;
+    QString line;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString joined = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (fm.horizontalAdvance(joined) <= width) {
+            line = joined;
+            continue;
+        }
+        if (!line.isEmpty()) lines << line;
+        line = fm.elidedText(word, Qt::ElideRight, width);
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The captions under the cause bars, each within its bar's slot (`axisWidth` over the causes,
+// less a margin): the cause, how many gaps, its share of the span, wrapped to fit, so that no two
+// captions meet at any width. True when they changed.
+bool setCauseCaptions(QCustomPlot* plot, const GapCauses& g, int axisWidth) {
+    TimeNs span = 0; // the devices' spans: each cause's share of them
+    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
+    const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    const double unit = axisWidth / double(kGapCauseCount);
+    const int slot = std::max(fm.horizontalAdvance(QStringLiteral("MMM")), int(unit) - 10);
+    QMap<double, QString> captions;
+    for (int c = 0; c < kGapCauseCount; ++c) {
+        const CauseTotals& t = g.byCause[size_t(c)];
+        const double share = span > 0 ? 100.0 * double(t.idle) / double(span) : 0;
+        captions[c] =
+            wrapped(gapCauseText(GapCause(c)), fm, slot) + QLatin1Char('\n') +
+            wrapped(QObject::tr("%1 gaps, %2 % of the span").arg(t.count).arg(share, 0, 'f', 1), fm,
+                    slot);
+    }
+    auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot->xAxis->ticker());
+    if (!ticker) {
+        ticker.reset(new QCPAxisTickerText);
+        plot->xAxis->setTicker(ticker);
+    }
+    if (ticker->ticks() == captions) return false;
+    ticker->setTicks(captions);
+    return true;
+}
+
+// The width the cause axis will have: the plot's, less the margins of its last layout (the value
+// axis' labels, stable from one replot to the next).
+int expectedAxisWidth(QCustomPlot* plot) {
+    const QMargins m = plot->xAxis->axisRect()->margins();
+    return plot->viewport().width() - m.left() - m.right();
+}
+
 // Bars of idle time per cause, in the causes' colours.
 void plotCauses(QCustomPlot* plot, const GapCauses& g) {
     plot->clearPlottables();
-    TimeNs span = 0; // the devices' spans: each cause's share of them
-    for (const DeviceGapStats& d : g.devices) span += d.lastEnd - d.firstStart;
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double top = 0;
     for (int c = 0; c < kGapCauseCount; ++c) {
         auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
@@ -45,14 +94,8 @@ void plotCauses(QCustomPlot* plot, const GapCauses& g) {
         const double ms = double(g.byCause[size_t(c)].idle) / 1e6;
         bars->addData(c, ms);
         top = std::max(top, ms);
-        const double share =
-            span > 0 ? 100.0 * double(g.byCause[size_t(c)].idle) / double(span) : 0;
-        ticker->addTick(c, QStringLiteral("%1\n%2 gaps, %3 % of the span")
-                               .arg(gapCauseText(GapCause(c)))
-                               .arg(g.byCause[size_t(c)].count)
-                               .arg(share, 0, 'f', 1));
     }
-    plot->xAxis->setTicker(ticker);
+    setCauseCaptions(plot, g, expectedAxisWidth(plot));
     plot->xAxis->setRange(-0.6, kGapCauseCount - 0.4);
     plot->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
     plot->yAxis->setLabel(QObject::tr("idle time (ms)"));
@@ -135,6 +178,15 @@ GapsPanel::GapsPanel(Workspace* workspace, Navigation* navigation, QWidget* pare
     layout->addLayout(top);
     layout->addWidget(split, 1);
     connect(exportButton, &QToolButton::clicked, this, &GapsPanel::exportMenu);
+    // The captions follow the chart's width: fitted before each replot draws them (a resize
+    // replots), and again, should the layout give the axis another width, once it is laid out.
+    connect(byCause_, &QCustomPlot::beforeReplot, this, [this] {
+        if (causes_) setCauseCaptions(byCause_, *causes_, expectedAxisWidth(byCause_));
+    });
+    connect(byCause_, &QCustomPlot::afterLayout, this, [this] {
+        if (causes_ && setCauseCaptions(byCause_, *causes_, byCause_->xAxis->axisRect()->width()))
+            byCause_->replot(QCustomPlot::rpQueuedReplot);
+    });
     connect(table_, &QTableView::activated, this,
             [this](const QModelIndex& i) { activateRow(i.row()); });
     connect(table_, &QTableView::clicked, this,
@@ -157,6 +209,7 @@ void GapsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     const std::shared_ptr<const GapCauses> g =
         a ? std::shared_ptr<const GapCauses>(a, &a->gapCauses()) : nullptr;
     model_->setGaps(a ? a->tracePtr() : nullptr, g);
+    causes_ = g;
     if (!g) {
         summary_->setText(tr("Open a trace with GPU work to see why the GPU waited."));
         byCause_->clearPlottables();

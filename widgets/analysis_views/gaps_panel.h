@@ -37,6 +37,7 @@ protected:
 private:
     void exportMenu();
 
+    std::shared_ptr<const GapCauses> causes_; // what the charts show (null: nothing)
     QLabel* summary_;
     QCustomPlot* byCause_;
     QCustomPlot* histogram_;

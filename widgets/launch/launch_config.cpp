@@ -12,7 +12,6 @@
 #include <QStandardPaths>
 
 #include <ctime>
-#include <unistd.h>
 
 namespace strata {
 namespace {
@@ -98,8 +97,13 @@ QString resolveExecutable(const LaunchConfig& c) {
     return QStandardPaths::findExecutable(exe);
 }
 
-bool writableDir(const QString& dir) {
-    return ::access(QFile::encodeName(dir).constData(), W_OK | X_OK) == 0;
+// Why `dir` takes no new file (core's check: permissions, then a file created and removed), or
+// empty when it does.
+QString unwritableBecause(const QString& dir) {
+    std::string why;
+    return checkFolderWritable(QFile::encodeName(dir).toStdString(), &why)
+               ? QString()
+               : QString::fromStdString(why);
 }
 
 } // namespace
@@ -123,12 +127,15 @@ QStringList splitArguments(const QString& arguments, QString* error) {
     return out;
 }
 
+QString runDirectory(const LaunchConfig& c) {
+    return c.workingDirectory.isEmpty() ? QDir::currentPath()
+                                        : QDir(c.workingDirectory).absolutePath();
+}
+
 QString defaultOutputTemplate(const LaunchConfig& c) {
-    QString folder = c.workingDirectory;
-    const QString exe = resolveExecutable(c);
-    if (folder.isEmpty()) folder = exe.isEmpty() ? QDir::currentPath() : QFileInfo(exe).path();
+    // Where the run works, never beside the program (/bin, a Python shim's folder).
     return QString::fromStdString(
-        strata::defaultOutputTemplate(QDir::cleanPath(folder).toStdString(),
+        strata::defaultOutputTemplate(QDir::cleanPath(runDirectory(c)).toStdString(),
                                       QFileInfo(c.executable.trimmed()).fileName().toStdString()));
 }
 
@@ -179,8 +186,10 @@ LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
     if (!folder.contains(QLatin1Char('{'))) {
         if (!QFileInfo(folder).isDir())
             p.output = QObject::tr("Output folder %1 does not exist").arg(folder);
-        else if (!writableDir(folder))
-            p.output = QObject::tr("Output folder %1 is not writable").arg(folder);
+        else if (const QString why = unwritableBecause(folder); !why.isEmpty())
+            p.output = QObject::tr("Output folder %1 is not writable (%2): choose another "
+                                   "output folder or working directory")
+                           .arg(folder, why.section(QStringLiteral(" is not writable: "), 1));
     }
     if (p.output.isEmpty() && QFileInfo(folder).isDir()) {
         // The file name each process will make of the template fits the file system (the

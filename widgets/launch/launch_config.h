@@ -14,7 +14,7 @@ struct LaunchConfig {
     QString name;             // empty for an unsaved one
     QString executable;       // a path, or a name looked up in PATH
     QString arguments;        // split as a POSIX shell splits words (util/shell_words.h)
-    QString workingDirectory; // empty = the executable's folder
+    QString workingDirectory; // empty = Strata's own (the folder it was started in)
     QString environment;      // NAME=VALUE per line (set in the target)
     QStringList unset;        // variable names removed from the target's environment
     QStringList capture;      // activity groups (captureGroups()); empty = all
@@ -46,8 +46,10 @@ struct LaunchProblems {
 
 // The words of `arguments`, or an error naming the open quote and where.
 QStringList splitArguments(const QString& arguments, QString* error);
+// The folder the run works in, absolute: c.workingDirectory, else Strata's own.
+QString runDirectory(const LaunchConfig& c);
 // core's defaultOutputTemplate ("<folder>/<program>-{time}-{host}-{pid}.strata"), the folder
-// being the working directory or the program's folder.
+// being the run's working directory (runDirectory), never the program's own folder.
 QString defaultOutputTemplate(const LaunchConfig& c);
 // Checks the files and folders too: executable missing / not executable / a folder, working
 // directory missing, output folder missing or not writable, environment lines not NAME=VALUE.

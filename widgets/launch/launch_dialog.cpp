@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -176,8 +177,10 @@ QWidget* LaunchDialog::createProgramBox() {
     argv_->setStyleSheet(QStringLiteral("color: #555;"));
     workingDir_ = new QLineEdit(this);
     workingDir_->setObjectName(QStringLiteral("workingDirectory"));
-    workingDir_->setPlaceholderText(tr("the program's folder"));
-    workingDir_->setToolTip(tr("The folder the program runs in (default: the program's own)"));
+    workingDir_->setPlaceholderText(tr("Strata's own: %1").arg(QDir::currentPath()));
+    workingDir_->setToolTip(tr("The folder the program runs in, where its trace is written "
+                               "unless an output path is given (default: the folder Strata "
+                               "runs in)"));
     auto* browseDir = new QToolButton(this);
     browseDir->setText(tr("\u2026"));
     browseDir->setToolTip(tr("Choose the working directory"));

@@ -367,22 +367,29 @@ void TimelineView::paintTracksArea(QPainter& p) {
     painter_->paint(*s_, p, area_->size());
 }
 
-void TimelineView::keyPressEvent(QKeyEvent* e) {
-    const TimeNs dur = s_->axis.visible().duration();
-    // W/S zoom at the mouse when it moved over the tracks area, else at the centre.
+void TimelineView::zoomStep(bool in) {
     const double anchor = s_->hoverX.value_or(area_->width() / 2.0);
+    zoomBy(in ? kKeyZoomFactor : 1.0 / kKeyZoomFactor, anchor);
+}
+
+void TimelineView::panStep(bool right) {
+    const TimeNs step = s_->axis.visible().duration() / kKeyPanDivisor;
+    panBy(right ? step : -step);
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:
-        zoomBy(kKeyZoomFactor, anchor);
+        zoomStep(true);
         break;
     case Qt::Key_S:
-        zoomBy(1.0 / kKeyZoomFactor, anchor);
+        zoomStep(false);
         break;
     case Qt::Key_A:
-        panBy(-dur / kKeyPanDivisor);
+        panStep(false);
         break;
     case Qt::Key_D:
-        panBy(dur / kKeyPanDivisor);
+        panStep(true);
         break;
     case Qt::Key_F:
         zoomToSelection();

@@ -92,6 +92,11 @@ public:
     // factor < 1 zooms in, keeping the time at tracks-area x fixed.
     void zoomBy(double factor, double x);
     void panBy(TimeNs dt);
+    // One step of the keys (W/S, A/D; the window's shortcuts too): zoom by kKeyZoomFactor at the
+    // mouse when it moved over the tracks area, else at the centre; pan by a kKeyPanDivisor-th of
+    // the visible duration.
+    void zoomStep(bool in);
+    void panStep(bool right);
     int verticalScroll() const;
     void setVerticalScroll(int y);
     void setGroupCollapsed(int group, bool collapsed); // group index in track-tree order

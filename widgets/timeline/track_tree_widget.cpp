@@ -2,6 +2,7 @@
 
 #include "style/theme.h"
 
+#include "group_label_fit.h"
 #include "timeline_state.h"
 
 #include <QHelpEvent>
@@ -36,8 +37,6 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
     const ThemeColors colors = themeColors();
     p.fillRect(rect(), colors.tree);
     const auto& rows = s_.layout.rows();
-    QFont bold = font();
-    bold.setBold(true);
     QFont small = font();
     small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.85));
     for (int i = std::max(0, s_.layout.rowAt(s_.scrollY)); i < static_cast<int>(rows.size()); ++i) {
@@ -59,12 +58,17 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
             p.setPen(Qt::NoPen);
             p.setBrush(colors.treeMuted);
             p.drawPolygon(tri);
-            p.setFont(bold);
             p.setPen(colors.treeText);
             const QRect lr(22, top, width() - 26, TrackLayout::kHeaderHeight);
-            const QString label = g.rankLabel.isEmpty() ? r.label : g.rankLabel;
-            p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(label, Qt::ElideRight, lr.width()));
+            const FittedGroupLabel fit = fittedGroupLabel(r.group);
+            p.setFont(fit.headFont);
+            p.drawText(lr, Qt::AlignVCenter | Qt::AlignLeft, fit.head);
+            if (!fit.tail.isEmpty()) {
+                p.setFont(fit.tailFont);
+                p.drawText(
+                    lr.adjusted(QFontMetrics(fit.headFont).horizontalAdvance(fit.head), 0, 0, 0),
+                    Qt::AlignVCenter | Qt::AlignLeft, fit.tail);
+            }
             if (g.summaryGpu >= 0) {
                 // What the strip under a folded rank's header shows.
                 QString gpu = s_.layout.groups()[size_t(g.summaryGpu)].label;
@@ -114,6 +118,14 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
     }
     p.setPen(colors.rulerLine);
     p.drawLine(width() - 1, 0, width() - 1, height());
+}
+
+FittedGroupLabel TrackTreeWidget::fittedGroupLabel(int group) const {
+    if (group < 0 || group >= int(s_.layout.groups().size())) return {};
+    const TrackGroup& g = s_.layout.groups()[size_t(group)];
+    QFont bold = font();
+    bold.setBold(true);
+    return fitGroupLabel(g.rankLabel.isEmpty() ? g.label : g.rankLabel, bold, width() - 26);
 }
 
 QRect TrackTreeWidget::levelsHandleRect(int row) const {

@@ -11,10 +11,17 @@ Navigation::Navigation(Workspace* workspace, QObject* parent)
 }
 
 void Navigation::reset(const std::shared_ptr<const Trace>& trace) {
-    if (workspace_->amending()) return; // the same trace, amended: the user stays where they are
     // What was recorded, not the profiler's markers around it (Trace::contentBounds).
     TimeRange b = trace ? trace->contentBounds() : TimeRange{0, 1000};
     if (b.end <= b.start) b.end = b.start + 1;
+    if (workspace_->amending()) {
+        // The same trace, amended: the user stays where they are, but the whole trace is what
+        // it holds now (its GPU shifted moves its ends), and a view of all of it stays one.
+        const bool wholeShown = visible_ == bounds_;
+        bounds_ = b;
+        setVisibleRange(wholeShown ? b : visible_);
+        return;
+    }
     bounds_ = b;
     setHoveredSlice({});
     setSelectedSlice({});

@@ -4,8 +4,9 @@
 // setter emits its signal only when the value changes; the visible range is kept inside the
 // trace's content bounds (Trace::contentBounds: the view stops at the trace's ends). When the
 // workspace's current trace changes, everything is reset (the whole trace visible, nothing
-// selected). Like Qt Creator's TimelineZoomControl and hotspot's FilterAndZoomStack: views hold no
-// copy of this state, they read it here.
+// selected); when it is amended (workspace.h: amendCurrent) the bounds follow its content and
+// the rest stays (a view of the whole trace stays one). Like Qt Creator's TimelineZoomControl
+// and hotspot's FilterAndZoomStack: views hold no copy of this state, they read it here.
 #include "workspace.h"
 
 #include <QObject>

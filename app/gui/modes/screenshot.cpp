@@ -6,6 +6,7 @@
 #include "util/output_file.h"
 
 #include "analysis_views/call_tree_panel.h"
+#include "analysis_views/clock_notice.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
@@ -211,6 +212,22 @@ int screenshotWhileLoading(MainWindow& w, const ScreenshotOptions& o) {
     return 0;
 }
 
+// The status bar's "Shift the GPU by …" pressed once the clocks are checked, and the views
+// settled on the shifted trace; false (said) when the trace shows no offset to correct.
+bool shiftGpu(MainWindow& w) {
+    auto* notice = w.findChild<ClockNotice*>();
+    notice->waitForJobs();
+    if (notice->suggestedShift() == 0) {
+        std::fprintf(stderr, "strata: --shift-gpu: the trace shows no clock offset to correct\n");
+        return false;
+    }
+    notice->applyShift();
+    notice->waitForJobs();
+    w.timeline()->waitForGaps();
+    std::printf("%s\n", qPrintable(notice->shiftText()));
+    return true;
+}
+
 } // namespace
 
 int runScreenshot(const ScreenshotOptions& o) {
@@ -241,6 +258,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         return 1;
     }
     for (int rank : o.foldRanks) w.workspace()->ranks()->requestCollapse(size_t(rank), true);
+    if (o.shiftGpu && !shiftGpu(w)) return 1;
     w.show();
     w.repaint(); // drawn once, now (the figure below), before the settling waits
     const qint64 drawnMs = sinceOpen.elapsed();

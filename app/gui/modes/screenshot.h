@@ -32,6 +32,7 @@ struct ScreenshotOptions {
     bool utilisation = false;    // show the GPU utilisation rows
     bool whileLoading = false;   // the loading page at its second preview, then quit
     bool hoverGap = false;       // the longest GPU gap in view hovered: its tooltip shown
+    bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
 };
 
 int runScreenshot(const ScreenshotOptions& options);

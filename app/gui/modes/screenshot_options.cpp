@@ -59,13 +59,15 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                         "With --screenshot: the window while the trace loads, at its second "
                         "preview of what has been read (a large JSON trace), then quit.")),
       hoverGap(flag("hover-gap",
-                    "With --screenshot: hover the longest GPU gap in view and show its tooltip.")) {
-}
+                    "With --screenshot: hover the longest GPU gap in view and show its tooltip.")),
+      shiftGpu(flag("shift-gpu",
+                    "With --screenshot: shift the GPU by the clock offset the trace shows (the "
+                    "status bar's \u201cShift the GPU by\u201d), then render.")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
                        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading, hoverGap});
+                       whileLoading, hoverGap, shiftGpu});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -105,6 +107,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->utilisation = parser.isSet(utilisation);
     o->whileLoading = parser.isSet(whileLoading);
     o->hoverGap = parser.isSet(hoverGap);
+    o->shiftGpu = parser.isSet(shiftGpu);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

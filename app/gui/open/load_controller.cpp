@@ -19,6 +19,8 @@
 #include <QFileInfo>
 #include <QPointer>
 
+#include <mutex>
+
 namespace strata {
 
 // What a request's work made, for install() on the GUI thread.
@@ -98,8 +100,14 @@ QString setErrors(const QStringList& errors) {
 
 } // namespace
 
+struct LoadController::PreviewGate {
+    std::mutex mutex;
+    bool open = true;
+};
+
 LoadController::LoadController(Parts parts, QObject* parent)
-    : QObject(parent), p_(std::move(parts)), job_(new JobRunner(this)) {
+    : QObject(parent), gate_(std::make_shared<PreviewGate>()), p_(std::move(parts)),
+      job_(new JobRunner(this)) {
     connect(job_, &JobRunner::progress, this, [this](double f) {
         if (loading_.kind == OpenRequest::Kind::Comparison) return; // no measure of it
         p_.status->showProgress(f);
@@ -116,6 +124,10 @@ LoadController::LoadController(Parts parts, QObject* parent)
 }
 
 LoadController::~LoadController() {
+    {
+        const std::lock_guard<std::mutex> closing(gate_->mutex);
+        gate_->open = false; // no preview is posted to this object from now on
+    }
     delete job_; // cancels a load under way and waits for it, while this object is whole
 }
 
@@ -154,9 +166,12 @@ void LoadController::open(const OpenRequest& request) {
     // No trace yet: the welcome page gives way to the load's progress at once.
     p_.pages->startLoading(r.what(), QFileInfo(r.files.front()).absolutePath());
     // What has been read so far (a large JSON trace), while nothing else is on screen: posted
-    // from the reader's thread (this object outlives the job: its destructor waits for it).
-    auto preview = [this, generation](const LoadPreview& p) {
+    // from the reader's thread while this object lives (the gate: the runner waits for the load
+    // under way when this object goes, not for one this request superseded).
+    auto preview = [this, generation, gate = gate_](const LoadPreview& p) {
         auto copy = std::make_shared<const LoadPreview>(p);
+        const std::lock_guard<std::mutex> posting(gate->mutex);
+        if (!gate->open) return;
         QMetaObject::invokeMethod(
             this,
             [this, generation, copy] {

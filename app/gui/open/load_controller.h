@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 namespace strata {
 
@@ -66,6 +67,10 @@ private:
     Inputs inputs(const OpenRequest& resolved) const;
     bool install(Loaded loaded, QString* error);
     void ended(bool ok, bool cancelled);
+    // Open while this object lives: a load's previews are posted to it only then (a load
+    // superseded by another is not waited for when the window goes, and may still be reading).
+    struct PreviewGate;
+    std::shared_ptr<PreviewGate> gate_;
     Parts p_;
     JobRunner* job_;
     OpenRequest loading_; // the request under way

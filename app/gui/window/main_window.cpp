@@ -302,7 +302,8 @@ QString MainWindow::statusText() const {
 QList<ShortcutEntry> MainWindow::shortcuts() const {
     QList<ShortcutEntry> out;
     for (QAction* a : actions()) {
-        if (a->shortcuts().isEmpty()) continue;
+        // The timeline's keys are listed below, once, with the timeline's other gestures.
+        if (a->shortcuts().isEmpty() || a->property("timelineKey").toBool()) continue;
         QStringList keys;
         for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
         out.push_back(

@@ -202,10 +202,7 @@ void WindowMenus::createViewMenu() {
         });
     }
     view->addSeparator();
-    view->addAction(makeAction("actionZoomAll", tr("Zoom to &Whole Trace"), QKeySequence(),
-                               [timeline](bool) { timeline->zoomToAll(); }));
-    view->addAction(makeAction("actionZoomSelection", tr("Zoom to &Selection"), QKeySequence(),
-                               [timeline](bool) { timeline->zoomToSelection(); }));
+    createNavigationActions(view);
     view->addSeparator();
     QAction* flows = makeAction("actionShowAllFlows", tr("Show All &Flows"), QKeySequence(),
                                 [timeline](bool on) { timeline->setShowAllFlows(on); });
@@ -240,6 +237,28 @@ void WindowMenus::createViewMenu() {
     view->addSeparator();
     for (QDockWidget* dock : w->findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+}
+
+// The timeline's keys, as shortcuts of the whole window: they reach the timeline wherever the
+// keyboard is (a dock's table, its chart, a button), while a text field keeps its typing (a line
+// edit, a spin box or a text box takes a printable key or Home before any shortcut does).
+void WindowMenus::createNavigationActions(QMenu* view) {
+    TimelineView* timeline = window_->timeline();
+    view->addAction(makeAction("actionZoomAll", tr("Zoom to &Whole Trace"),
+                               QKeySequence(Qt::Key_Home),
+                               [timeline](bool) { timeline->zoomToAll(); }));
+    view->addAction(makeAction("actionZoomSelection", tr("Zoom to &Selection"),
+                               QKeySequence(Qt::Key_F),
+                               [timeline](bool) { timeline->zoomToSelection(); }));
+    view->addAction(makeAction("actionZoomIn", tr("Zoom &In"), QKeySequence(Qt::Key_W),
+                               [timeline](bool) { timeline->zoomStep(true); }));
+    view->addAction(makeAction("actionZoomOut", tr("Zoom &Out"), QKeySequence(Qt::Key_S),
+                               [timeline](bool) { timeline->zoomStep(false); }));
+    view->addAction(makeAction("actionPanLeft", tr("Pan &Left"), QKeySequence(Qt::Key_A),
+                               [timeline](bool) { timeline->panStep(false); }));
+    view->addAction(makeAction("actionPanRight", tr("Pan &Right"), QKeySequence(Qt::Key_D),
+                               [timeline](bool) { timeline->panStep(true); }));
+    for (QAction* a : view->actions()) a->setProperty("timelineKey", !a->shortcut().isEmpty());
 }
 
 void WindowMenus::createHelpMenu() {

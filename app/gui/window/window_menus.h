@@ -45,6 +45,7 @@ private:
     void createFileMenu();
     void createEditMenu();
     void createViewMenu();
+    void createNavigationActions(QMenu* view); // Home, F, W/S, A/D: the timeline's keys
     void createHelpMenu();
     void createToolBar();
     // Two ranges of the trace shown compared (Edit ▸ Compare Selected Range with the Baseline).

@@ -43,6 +43,16 @@ struct Runs {
     }
 };
 
+constexpr int kLabelHeight = 14;
+constexpr int kLabelGap = 6; // between the peak's line and its label, and the legend and it
+
+QString legendText(const MemorySeries& m) {
+    return m.hasReserved ? QStringLiteral("allocated · reserved (max %1)")
+                               .arg(bytes(m.samples[m.reservedPeak].reserved))
+                         : QStringLiteral("allocated");
+}
+
+// The peak's line, its mark and its label (where memoryLabelRects puts it).
 void drawPeak(QPainter& p, const TimelineState& s, const MemorySeries& m, int top, int h,
               int width) {
     const MemorySample& peak = m.samples[m.peak];
@@ -55,9 +65,9 @@ void drawPeak(QPainter& p, const TimelineState& s, const MemorySeries& m, int to
     p.setBrush(QColor::fromRgb(kPeak));
     p.drawPolygon(tri);
     const QString text = QStringLiteral("peak %1").arg(bytes(peak.allocated));
-    const int tw = p.fontMetrics().horizontalAdvance(text);
-    const QRect box =
-        x + 6 + tw <= width ? QRect(x + 6, top + 1, tw, 14) : QRect(x - 6 - tw, top + 1, tw, 14);
+    const QRect box = memoryLabelRects(p.fontMetrics(), legendText(m), text, x, top, width).peak;
+    if (box.top() > top + 1) // on the second line, over the bands: on a light ground
+        p.fillRect(box.adjusted(-2, 0, 2, 0), QColor(255, 255, 255, 210));
     p.setPen(QColor::fromRgb(kPeak));
     p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, text);
 }
@@ -109,11 +119,30 @@ void paintMemory(QPainter& p, const TimelineState& s, const TrackRow& r, int top
         runs.flush(std::max(0, xEnd));
     }
     drawPeak(p, s, *m, top, h, width);
+    const QString legend = legendText(*m);
     p.setPen(QColor(90, 90, 90));
-    p.drawText(QRect(4, top + 1, width / 2, 14), Qt::AlignLeft | Qt::AlignVCenter,
-               m->hasReserved ? QStringLiteral("allocated · reserved (max %1)")
-                                    .arg(bytes(v[m->reservedPeak].reserved))
-                              : QStringLiteral("allocated"));
+    p.drawText(memoryLabelRects(p.fontMetrics(), legend, QString(), -1, top, width).legend,
+               Qt::AlignLeft | Qt::AlignVCenter, legend);
+}
+
+MemoryLabelRects memoryLabelRects(const QFontMetrics& fm, const QString& legend,
+                                  const QString& peak, int peakX, int top, int width) {
+    MemoryLabelRects out;
+    out.legend = QRect(4, top + 1, fm.horizontalAdvance(legend), kLabelHeight);
+    const int tw = fm.horizontalAdvance(peak);
+    const QRect right(peakX + kLabelGap, top + 1, tw, kLabelHeight);
+    const QRect left(peakX - kLabelGap - tw, top + 1, tw, kLabelHeight);
+    const QRect clear = out.legend.adjusted(0, 0, kLabelGap, 0); // the legend and a gap after it
+    if (right.right() < width && !right.intersects(clear)) {
+        out.peak = right;
+    } else if (left.left() >= 0 && !left.intersects(clear)) {
+        out.peak = left;
+    } else { // the second line, beside the line where it fits, inside the row
+        const int x = peakX + kLabelGap + tw <= width ? peakX + kLabelGap : peakX - kLabelGap - tw;
+        out.peak = QRect(std::clamp(x, 0, std::max(0, width - tw)), top + 1 + kLabelHeight + 2, tw,
+                         kLabelHeight);
+    }
+    return out;
 }
 
 QString memoryTooltip(const TimelineState& s, const TrackRow& r, TimeNs t) {

@@ -7,7 +7,9 @@
 #include "analysis/memory_usage.h"
 #include "timeline/layout/track_layout.h"
 
+#include <QFontMetrics>
 #include <QPainter>
+#include <QRect>
 #include <QString>
 
 #include <memory>
@@ -31,6 +33,16 @@ private:
 };
 
 void paintMemory(QPainter& p, const TimelineState& s, const TrackRow& r, int top, int width);
+
+// Where a memory row's two labels go (row at `top`, `width` wide, its peak's line at `peakX`):
+// the legend at the top left; the peak's label beside its line on the first line, on the side
+// that leaves the legend clear, else on the second line: never over the legend, always inside
+// the row.
+struct MemoryLabelRects {
+    QRect legend, peak;
+};
+MemoryLabelRects memoryLabelRects(const QFontMetrics& fm, const QString& legend,
+                                  const QString& peak, int peakX, int top, int width);
 // The memory held at t and the allocation or free at (or last before) it.
 QString memoryTooltip(const TimelineState& s, const TrackRow& r, TimeNs t);
 
