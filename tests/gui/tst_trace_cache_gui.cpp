@@ -4,6 +4,7 @@
 // clears it; the loading page's preview paints each GPU stream's busy share where it is.
 #include "open/trace_cache_controller.h"
 #include "support/main_window_fixture.h"
+#include "support/rank_set_fixture.h"
 #include "support/test_main.h"
 #include "timeline/load_preview_view.h"
 
@@ -86,11 +87,9 @@ private slots:
     // Issue 43: the window's sets go through the cache as a single file does: the ranks of a job
     // and a comparison opened a second time are read from the entries the first open left.
     void setsOpenFromTheCacheSecondTime() {
-        const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
+        REQUIRE_DLRM_FILES(files);
         QStringList ranks;
-        for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-            ranks << dir.filePath(f);
-        if (ranks.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent");
+        for (const std::string& f : files) ranks << QString::fromStdString(f);
         const QString other = QStringLiteral(STRATA_SHARED_TRACES "/catapult__x_event_trace.json");
         const size_t before = entries();
         for (int time = 0; time < 2; ++time) {

@@ -28,10 +28,6 @@ namespace {
 
 constexpr int64_t kUs = 1000; // ns
 
-#define REQUIRE_DLRM(files)                                                                        \
-    const std::vector<std::string> files = dlrmFiles();                                            \
-    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
-
 } // namespace
 
 class TstRanksDlrm : public QObject {
@@ -50,7 +46,7 @@ private slots:
 };
 
 void TstRanksDlrm::labelsAndKernels() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     const std::vector<RankDigest> d = digestFiles(files);
     // expected_ranks.py: kernels (category "kernel") per rank, 8 NCCL kernels each on stream 84.
     const uint64_t kernels[8] = {245, 310, 246, 315, 251, 245, 246, 246};
@@ -73,7 +69,7 @@ void TstRanksDlrm::labelsAndKernels() {
 }
 
 void TstRanksDlrm::collectivesLineUp() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     const CrossRankReport r = crossRank(digestFiles(files), {});
     // The timestamps are wall clock (2023-09-07) and the ends of every matched instance agree
     // within 7 µs under it: auto keeps the time base, every offset 0.
@@ -91,7 +87,7 @@ void TstRanksDlrm::collectivesLineUp() {
 // = 7513 µs after it: the rank the others waited for, as tests/data/ranks/expected_late_starts.py
 // computes from the raw files. The same in ranks --json's late_start_us.
 void TstRanksDlrm::rank7StartedLate() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     const CrossRankReport r = crossRank(digestFiles(files), {});
     const int64_t lateUs[8] = {5469, 0, 6887, 695, 2844, 2990, 6875, 7513};
     QCOMPARE(r.steps.size(), size_t(1));
@@ -116,7 +112,7 @@ void TstRanksDlrm::rank7StartedLate() {
 // Each rank's clock moved by a different amount: auto sees the collectives no longer line up
 // under the time base and aligns by them, recovering every shift within their spread.
 void TstRanksDlrm::knownOffsetsRealigned() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     QTemporaryDir dir;
     const int64_t shiftUs[8] = {0, 1333, -2666, 3000, 4333, -5666, 6000, 73331};
     std::vector<std::string> shifted;
@@ -146,7 +142,7 @@ void TstRanksDlrm::knownOffsetsRealigned() {
 // of seven) 24161 µs. At the later instances nothing changed: rank 7 was last at #1..#4 by
 // 1017, 167, 124 and 127 µs (its total 1435 µs), so rank 2 is the step's straggler, 24161 µs.
 void TstRanksDlrm::plantedStraggler() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     QTemporaryDir dir;
     const int64_t delta = 20000;
     std::vector<std::string> planted;
@@ -169,7 +165,7 @@ void TstRanksDlrm::plantedStraggler() {
 }
 
 void TstRanksDlrm::shiftEquivariance() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     QTemporaryDir dir;
     std::vector<std::string> moved = files;
     moved[5] = dir.filePath("rank5.json").toStdString();
@@ -188,7 +184,7 @@ void TstRanksDlrm::shiftEquivariance() {
 // The shifted set exported as one file: one process per rank and device, and the NCCL kernels'
 // ends line up there as the alignment says (within its spread).
 void TstRanksDlrm::exportedSetLinesUp() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     QTemporaryDir dir;
     const int64_t shiftUs[8] = {500, -1333, 2666, 0, 9000, -5666, 6000, 1};
     std::vector<std::string> shifted;
@@ -244,7 +240,7 @@ void TstRanksDlrm::exportedSetLinesUp() {
 // it (keys through the merged string pool), launched by its own rank's runtime call, and each
 // rank's flows between its own tracks.
 void TstRanksDlrm::sameDeviceKeptApart() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     const LoadResult a = loadTrace(files[0]);
     QVERIFY(a.ok());
     const TimeNs offset = 1500 * kUs;
@@ -319,7 +315,7 @@ void TstRanksDlrm::sameDeviceKeptApart() {
 // ranks go): ranks 0 and 1 merged at offsets (0, 0) then moved by (+2 ms, -1.5 ms) equal the same
 // ranks merged at (+2 ms, -1.5 ms): every track's starts, counters, instants and the bounds.
 void TstRanksDlrm::shiftedLikeMergedAgain() {
-    REQUIRE_DLRM(files);
+    REQUIRE_DLRM_FILES(files);
     const LoadResult a = loadTrace(files[0]);
     const LoadResult b = loadTrace(files[1]);
     QVERIFY(a.ok() && b.ok());

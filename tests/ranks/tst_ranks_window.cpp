@@ -28,17 +28,10 @@ constexpr TimeNs kUs = 1000;
 // expected_ranks.py: kernels (category "kernel") per rank.
 constexpr uint64_t kKernels[8] = {245, 310, 246, 315, 251, 245, 246, 246};
 
-QStringList dlrmPaths() {
-    const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
-    QStringList out;
-    for (const QString& f : dir.entryList({"worker*.json"}, QDir::Files, QDir::Name))
-        out << dir.filePath(f);
-    return out;
-}
-
 #define REQUIRE_DLRM(files)                                                                        \
-    const QStringList files = dlrmPaths();                                                         \
-    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
+    REQUIRE_DLRM_FILES(files##Std);                                                                \
+    QStringList files;                                                                             \
+    for (const std::string& f : files##Std) files << QString::fromStdString(f)
 
 // The start and end (ns, as in the file) of the first NCCL kernel of a rank's raw JSON.
 std::pair<TimeNs, TimeNs> firstNccl(const QString& path) {

@@ -7,6 +7,7 @@
 // the wait caused or the step length instead. Skipped where the traces are absent.
 #include "ranks/ranks_panel.h"
 #include "support/main_window_fixture.h"
+#include "support/rank_set_fixture.h"
 #include "support/test_main.h"
 #include "workspace/rank_set.h"
 
@@ -20,17 +21,10 @@ using namespace strata::test;
 
 namespace {
 
-QStringList dlrmPaths() {
-    const QDir dir(QStringLiteral(STRATA_SHARED_TRACES "/multirank/param-dlrm"));
-    QStringList out;
-    for (const QString& f : dir.entryList({"worker*.json"}, QDir::Files, QDir::Name))
-        out << dir.filePath(f);
-    return out;
-}
-
 #define REQUIRE_DLRM(files)                                                                        \
-    const QStringList files = dlrmPaths();                                                         \
-    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
+    REQUIRE_DLRM_FILES(files##Std);                                                                \
+    QStringList files;                                                                             \
+    for (const std::string& f : files##Std) files << QString::fromStdString(f)
 
 // The fill of the map's cell of (step 0, rank), and the texts written over the map.
 QColor cellColour(QCustomPlot* map, int rank) {

@@ -76,6 +76,11 @@ inline std::vector<std::string> dlrmFiles() {
     return out;
 }
 
+// The test skips, saying so, where the eight DLRM ranks are absent; `files` holds their paths.
+#define REQUIRE_DLRM_FILES(files)                                                                  \
+    const std::vector<std::string> files = strata::test::dlrmFiles();                              \
+    if (files.size() != 8) QSKIP("../shared/traces/multirank/param-dlrm is absent")
+
 // The start and end (µs, as in the file) of the first NCCL kernel of a Kineto JSON rank.
 inline std::pair<int64_t, int64_t> firstCollective(const std::string& path) {
     const nlohmann::json j = readJson(path);
