@@ -150,7 +150,8 @@ private slots:
     void zeroGradRunAdvisesSetToNone() {
         const auto t = shortKernels("Optimizer.zero_grad#SGD.zero_grad", "aten::zero_").load();
         QVERIFY(t);
-        const Finding* f = findingOf(adviseTrace(*t), "graphs");
+        const Advice advice = adviseTrace(*t); // the finding points into it
+        const Finding* f = findingOf(advice, "graphs");
         QVERIFY(f);
         QCOMPARE(f->saving, TimeNs(1'520'000));
         QVERIFY2(contains(f->detail, "optimizer.zero_grad(set_to_none=True)"), f->detail.c_str());
