@@ -69,24 +69,22 @@ bool checkFolderWritable(const std::string& dir, std::string* error) {
     return true;
 }
 
-bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
-                         std::string* error) {
-    const std::string path =
+namespace {
+
+// The path each process makes of the template (its {pid} at its widest) and its folder.
+std::pair<std::string, std::string> expandedPath(const std::string& outputTemplate,
+                                                 const std::string& rank) {
+    std::string path =
         expandOutputPath(outputTemplate, OutputPathValues{widestPid(), rank, hostName()});
     const size_t slash = path.rfind('/');
-    const std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+    std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+    return {std::move(path), std::move(dir)};
+}
+
+// checkOutputFile's checks on the expanded path.
+bool checkFileAt(const std::string& path, const std::string& dir, const std::string& outputTemplate,
+                 bool force, std::string* error) {
     struct stat st {};
-    if (stat(dir.c_str(), &st) != 0) {
-        const int why = errno;
-        *error = "output folder " + shortened(dir) + " does not exist";
-        if (why != ENOENT) *error += std::string(" (") + std::strerror(why) + ")";
-        return false;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        *error = "output folder " + shortened(dir) + " does not exist (it is a file)";
-        return false;
-    }
-    if (!checkFolderWritable(dir, error)) return false;
     if (!checkLength(path, dir, error)) return false;
     // An early, friendly answer only: the collector creates its file exclusively whatever was
     // checked here (io/strata/strata_file_create.h).
@@ -105,6 +103,32 @@ bool checkOutputTemplate(const std::string& outputTemplate, const std::string& r
         }
     }
     return true;
+}
+
+} // namespace
+
+bool checkOutputFile(const std::string& outputTemplate, const std::string& rank, bool force,
+                     std::string* error) {
+    const auto [path, dir] = expandedPath(outputTemplate, rank);
+    return checkFileAt(path, dir, outputTemplate, force, error);
+}
+
+bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
+                         std::string* error) {
+    const auto [path, dir] = expandedPath(outputTemplate, rank);
+    struct stat st {};
+    if (stat(dir.c_str(), &st) != 0) {
+        const int why = errno;
+        *error = "output folder " + shortened(dir) + " does not exist";
+        if (why != ENOENT) *error += std::string(" (") + std::strerror(why) + ")";
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *error = "output folder " + shortened(dir) + " does not exist (it is a file)";
+        return false;
+    }
+    if (!checkFolderWritable(dir, error)) return false;
+    return checkFileAt(path, dir, outputTemplate, force, error);
 }
 
 } // namespace strata

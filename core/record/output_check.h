@@ -15,6 +15,11 @@ namespace strata {
 bool checkOutputTemplate(const std::string& outputTemplate, const std::string& rank, bool force,
                          std::string* error);
 
+// checkOutputTemplate's checks of the file alone (its name's length, what is there already), for
+// a caller that checked the folder itself (the Launch dialog, which says why in its own words).
+bool checkOutputFile(const std::string& outputTemplate, const std::string& rank, bool force,
+                     std::string* error);
+
 // `dir` (an existing folder) takes new files: its permissions allow it, and a file created in it
 // (a hidden one, removed at once) proves it, since root passes every permission check and some
 // file systems refuse what the bits allow (sysfs, a read-only FUSE or NFS mount). False with

@@ -192,12 +192,13 @@ LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
                            .arg(folder, why.section(QStringLiteral(" is not writable: "), 1));
     }
     if (p.output.isEmpty() && QFileInfo(folder).isDir()) {
-        // The file name each process will make of the template fits the file system (the
-        // launcher checks again, with the existing-file check, when the run starts).
+        // The file name each process will make of the template fits the file system, the folder
+        // checked above (the launcher checks all again, with the existing-file check, when the
+        // run starts).
         const QString path = QDir(folder).absoluteFilePath(QFileInfo(out).fileName());
         std::string why;
-        if (!checkOutputTemplate(expandStartTime(path.toStdString(), std::time(nullptr)), "0", true,
-                                 &why))
+        if (!checkOutputFile(expandStartTime(path.toStdString(), std::time(nullptr)), "0", true,
+                             &why))
             p.output = QString::fromStdString(why);
     }
     RecordOptions o;

@@ -161,9 +161,9 @@ SliceRef lastEndedElsewhere(const GpuOpList& ops, int32_t device, int64_t stream
 
 // Every gap over the threshold, explained: the device gaps, then the stream gaps (a stream gap
 // that is a device gap too, as on a one-stream device, is explained once).
-void explainEach(const Trace& trace, const GpuOpList& ops, const GpuGaps& gaps, TimeNs threshold,
+void explainEach(GapContext& cx, const GpuOpList& ops, const GpuGaps& gaps, TimeNs threshold,
                  GapCauses& out) {
-    GapContext cx(trace, ops);
+    const Trace& trace = cx.trace;
     // An op's stream: its track's (collectGpuOps' rule), else its activity's.
     auto streamOf = [&](SliceRef r) -> int64_t {
         const Track& tr = trace.track(r.track);
@@ -271,7 +271,8 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
     const GpuGaps gaps = computeGpuGaps(ops, threshold, threshold); // gaps over it kept only
     phases.mark("gaps: intervals");
     out.devices = gaps.byDevice;
-    explainEach(trace, ops, gaps, threshold, out);
+    GapContext cx(trace, ops); // its graph captures serve the capture warnings below too
+    explainEach(cx, ops, gaps, threshold, out);
     phases.mark("gaps: explain");
     std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
     std::erase_if(
@@ -287,7 +288,8 @@ GapCauses explainGpuGaps(const Trace& trace, const GpuOpList& ops, TimeNs thresh
     for (std::string& w : clockWarnings(out.clock)) out.warnings.push_back(std::move(w));
     phases.mark("gaps: clock checks");
     for (std::string& w : graphReplayWarnings(trace)) out.warnings.push_back(std::move(w));
-    for (std::string& w : captureWindowWarnings(trace, steps)) out.warnings.push_back(std::move(w));
+    for (std::string& w : captureWindowWarnings(trace, steps, cx.captures))
+        out.warnings.push_back(std::move(w));
     phases.mark("gaps: graph, capture");
     return out;
 }

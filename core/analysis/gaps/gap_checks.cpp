@@ -94,13 +94,13 @@ std::vector<std::string> graphReplayWarnings(const Trace& trace) {
 }
 
 std::vector<std::string> captureWindowWarnings(const Trace& trace,
-                                               const std::vector<TraceStep>& steps) {
+                                               const std::vector<TraceStep>& steps,
+                                               const CaptureWindows& captures) {
     // Kernel launch calls whose kernel is missing (async copies and sets are left out: a
     // zero-byte one puts no work on the GPU; so are launches inside a graph capture, which run
     // no kernel by design), and the last GPU op's end.
     std::vector<TimeNs> missing;
     TimeNs firstCall = INT64_MAX;
-    const CaptureWindows captures(trace);
     forEachApiCall(trace, [&](SliceRef r) {
         const std::string_view n = trace.name(r);
         if (!isGpuWorkCallName(n)) return;

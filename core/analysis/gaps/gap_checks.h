@@ -17,9 +17,13 @@
 
 namespace strata {
 
+class CaptureWindows; // analysis/gaps/graph_capture.h
+
 std::vector<std::string> graphReplayWarnings(const Trace& trace);
+// `captures`: the trace's graph captures (launches inside them run no kernel by design).
 std::vector<std::string> captureWindowWarnings(const Trace& trace,
-                                               const std::vector<TraceStep>& steps);
+                                               const std::vector<TraceStep>& steps,
+                                               const CaptureWindows& captures);
 
 // A launch call that should put work on the GPU (kernel launches, graph launches, async copies
 // and sets), by its name.
