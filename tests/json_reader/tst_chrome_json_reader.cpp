@@ -2,7 +2,7 @@
 // computed by hand from the fixture text (times: decimal microseconds x 1000, ties to even).
 #include "io/json/chrome_json_reader.h"
 #include "io/trace_loader.h"
-#include "support/test_files.h"
+#include "json_reader_fixture.h"
 #include "support/test_main.h"
 
 #include <QFile>
@@ -13,54 +13,7 @@
 
 using namespace strata;
 
-namespace {
-
-std::string dataPath(const char* name) {
-    return std::string(STRATA_TEST_DATA) + "/json/" + name;
-}
-
-using strata::test::readAll;
-
-using strata::test::gzip;
-
-// The track of `kind` for (pid, tid) or (device, stream), lane `lane`; UINT32_MAX if none.
-TrackId findTrack(const Trace& t, TrackKind kind, int64_t pid, int64_t tid, uint32_t lane = 0) {
-    for (TrackId i = 0; i < t.tracks().size(); ++i) {
-        const Track& tr = t.track(i);
-        if (tr.kind != kind || tr.lane != lane) continue;
-        if (kind == TrackKind::GpuStream ? (tr.device == pid && tr.tid == tid)
-                                         : (tr.pid == pid && tr.tid == tid))
-            return i;
-    }
-    return UINT32_MAX;
-}
-
-TrackId findNamedTrack(const Trace& t, TrackKind kind, std::string_view name) {
-    for (TrackId i = 0; i < t.tracks().size(); ++i)
-        if (t.track(i).kind == kind && t.str(t.track(i).name) == name) return i;
-    return UINT32_MAX;
-}
-
-SliceRef findSlice(const Trace& t, std::string_view name) {
-    for (TrackId i = 0; i < t.tracks().size(); ++i) {
-        const SliceColumns& s = t.track(i).slices;
-        for (SliceIndex k = 0; k < s.size(); ++k)
-            if (t.str(s.name[k]) == name) return SliceRef{i, k};
-    }
-    return {};
-}
-
-bool hasWarning(const Trace& t, const std::string& part) {
-    for (const auto& w : t.warnings())
-        if (w.find(part) != std::string::npos) return true;
-    return false;
-}
-
-LoadResult loadText(const std::string& text) {
-    return readChromeJsonBuffer(text, "inline.json");
-}
-
-} // namespace
+using namespace strata::test;
 
 class TestChromeJsonReader : public QObject {
     Q_OBJECT
@@ -77,15 +30,6 @@ private slots:
     void gpuEventWithoutTimestampsIsSkipped();
     void unsortedInputSameResult();
     void gzipSameAsPlain();
-    void truncatedObject();
-    void truncatedArray();
-    void truncatedGzip();
-    void corruptGzip();
-    void errors_data();
-    void errors();
-    void errorLineInsideEvent();
-    void cancel();
-    void fileNotFound();
 };
 
 void TestChromeJsonReader::kinetoObjectForm() {
@@ -391,130 +335,6 @@ void TestChromeJsonReader::gzipSameAsPlain() {
     QCOMPARE(r.trace->sliceCount(), size_t(6));
     QCOMPARE(r.trace->flows().size(), size_t(1));
     QVERIFY(r.trace->warnings().empty());
-}
-
-void TestChromeJsonReader::truncatedObject() {
-    const std::string path = dataPath("truncated_object.json");
-    const std::string text = readAll(path);
-    const LoadResult r = loadTrace(path);
-    QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
-    // 1305 bytes, 25 lines; kernel, python_function, cpu_op, cuda_runtime, s, f are complete.
-    QCOMPARE(text.size(), size_t(1305));
-    QVERIFY(hasWarning(*r.trace, "truncated at byte 1305 (line 25): loaded 6 events"));
-    QCOMPARE(r.trace->sliceCount(), size_t(4));
-    QCOMPARE(r.trace->flows().size(), size_t(1));
-}
-
-void TestChromeJsonReader::truncatedArray() {
-    const LoadResult r = loadTrace(dataPath("truncated_array.json"));
-    QVERIFY(r.ok());
-    QVERIFY(hasWarning(*r.trace, "truncated at byte 188 (line 4): loaded 2 events"));
-    QCOMPARE(r.trace->sliceCount(), size_t(2));
-}
-
-void TestChromeJsonReader::truncatedGzip() {
-    // A gzip stream cut short (writer killed): complete events load, the warning says so.
-    std::string events = "[";
-    for (int i = 0; i < 2000; ++i)
-        events += (i ? ",\n" : "\n") + std::string("{\"ph\":\"X\",\"name\":\"e") +
-                  std::to_string(i) + "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i * 10) +
-                  ",\"dur\":5}";
-    events += "]";
-    std::string gz = gzip(events);
-    gz.resize(gz.size() / 2);
-    const LoadResult r = readChromeJsonBuffer(gz, "cut.json.gz");
-    QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
-    QVERIFY(r.trace->sliceCount() > 0 && r.trace->sliceCount() < 2000);
-    QVERIFY(hasWarning(*r.trace, "truncated at byte"));
-    QVERIFY(hasWarning(*r.trace, "gzip stream ends early"));
-    QVERIFY(hasWarning(*r.trace, "loaded " + std::to_string(r.trace->sliceCount()) + " events"));
-}
-
-void TestChromeJsonReader::corruptGzip() {
-    // Damaged before any event: nothing to keep, so an error that says where (a gzip stream
-    // damaged after events keeps them: tst_json_damage).
-    std::string gz = gzip(readAll(dataPath("kineto_small.json")));
-    for (size_t i = 20; i < 60; ++i) gz[i] = char(gz[i] ^ 0x5a);
-    const LoadResult r = readChromeJsonBuffer(gz, "bad.json.gz");
-    QVERIFY(!r.ok());
-    QVERIFY2(r.error->message.find("gzip stream damaged at compressed byte") != std::string::npos,
-             r.error->message.c_str());
-    QCOMPARE(r.error->file, std::string("bad.json.gz"));
-}
-
-void TestChromeJsonReader::errors_data() {
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<qulonglong>("offset");
-    QTest::addColumn<qulonglong>("line");
-    QTest::addColumn<QString>("expected");
-    QTest::newRow("empty") << "" << 0ull << 1ull << "found an empty file";
-    QTest::newRow("not json") << "hello" << 0ull << 1ull << "expected '{' or '['";
-    QTest::newRow("garbage after") << "[]\n\nx" << 4ull << 3ull << "expected the end of the file";
-    QTest::newRow("no traceEvents") << "{\"a\": 1}" << 8ull << 1ull << "\"traceEvents\"";
-    QTest::newRow("traceEvents not array")
-        << "{\"traceEvents\": 5}" << 16ull << 1ull << "expected '[' (the traceEvents array)";
-    QTest::newRow("key without colon")
-        << "{\"traceEvents\" []}" << 15ull << 1ull << "expected ':' after the key";
-    QTest::newRow("bad metadata value") << "{\"x\": tru, \"traceEvents\": []}" << 6ull << 1ull
-                                        << "valid JSON value for the top-level key \"x\"";
-}
-
-void TestChromeJsonReader::errors() {
-    QFETCH(QString, text);
-    QFETCH(qulonglong, offset);
-    QFETCH(qulonglong, line);
-    QFETCH(QString, expected);
-    const LoadResult r = loadText(text.toStdString());
-    QVERIFY(!r.ok());
-    QVERIFY(r.error);
-    QCOMPARE(r.error->file, std::string("inline.json"));
-    const std::string msg = r.error->toString();
-    QVERIFY2(msg.find(expected.toStdString()) != std::string::npos, msg.c_str());
-    QCOMPARE(qulonglong(r.error->byteOffset), offset);
-    QCOMPARE(qulonglong(r.error->line), line);
-    QVERIFY(msg.find("line " + std::to_string(line)) != std::string::npos);
-}
-
-void TestChromeJsonReader::errorLineInsideEvent() {
-    // Line numbers survive batching: the bad event on line 4 is skipped and named there (or on
-    // line 5, where its bad token is); the good one loads.
-    const std::string text =
-        "[\n{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},\n\n"
-        "{\"ph\":\"X\",\n\"pid\": nul}\n]";
-    const LoadResult r = loadText(text);
-    QVERIFY(r.ok());
-    QCOMPARE(r.trace->sliceCount(), size_t(1));
-    const uint64_t eventStart = text.find("{\"ph\":\"X\",\n");
-    bool named = false;
-    for (const auto& w : r.trace->warnings())
-        for (uint64_t at = eventStart; at < eventStart + 24; ++at)
-            named |=
-                w.find("malformed JSON event") != std::string::npos &&
-                w.find("first at byte " + std::to_string(at) + ", line") != std::string::npos &&
-                (w.find("line 4)") != std::string::npos || w.find("line 5)") != std::string::npos);
-    QVERIFY(named);
-}
-
-void TestChromeJsonReader::cancel() {
-    LoadOptions o;
-    int calls = 0;
-    o.progress = [&](double f) {
-        ++calls;
-        return f < 0.0; // cancel at once
-    };
-    const LoadResult r = readChromeJsonBuffer(readAll(dataPath("kineto_small.json")), "k.json", o);
-    QVERIFY(!r.ok());
-    QCOMPARE(r.error->message, std::string("cancelled"));
-    QVERIFY(calls >= 1);
-    const LoadResult f = loadTrace(dataPath("kineto_small.json"), o);
-    QVERIFY(!f.ok());
-    QCOMPARE(f.error->message, std::string("cancelled"));
-}
-
-void TestChromeJsonReader::fileNotFound() {
-    const LoadResult r = readChromeJson("/nonexistent/strata.json", {});
-    QVERIFY(!r.ok());
-    QVERIFY(r.error->message.find("cannot open") != std::string::npos);
 }
 
 STRATA_TEST_GUILESS_MAIN(TestChromeJsonReader)

@@ -1,20 +1,9 @@
 // TimelineView on the offscreen platform: track tree order and labels, hit testing with real
 // mouse clicks at every depth and on a GPU lane, selection signals, correlation both ways,
 // launch gaps (computed and drawn), level of detail (a sub-pixel cluster is still drawn),
-// keyboard navigation, range selection on the ruler.
+// the view's memory, a real trace (navigation: tst_timeline_navigation).
 //
-// The test trace (times in ns; layout constants from track_layout.h: header 22 px, depth row
-// 18 px, row padding 3, GPU idle row 12+3, stream strip 6):
-//   pid 100 "python", tid 1 "main"                      rows: y 0   header "python 100"
-//     aten::mm [1000,5000) ext 7                                y 22  "main 1" (2 depths, h 39)
-//       cudaLaunchKernel [2000,3000) corr 42 ext 7             y 61  header "GPU 0 (Test GPU)"
-//     aten::add [6000,8000)                                     y 83  "GPU idle" (h 15)
-//       cudaLaunchKernel [6500,7000) corr 43                    y 98  "Stream 7" (h 27)
-//   GPU 0 stream 7: gemm_kernel [10000,20000) corr 42 ext 7     y 125 "Stream 8" (h 27)
-//                   add_kernel [40000,41000) corr 43
-//   GPU 0 stream 8: Memcpy HtoD [20500,22000)
-// Bounds [1000, 41000). Stream 7 kernel gap: [20000,40000) = 20 us. Device busy union:
-// [10000,20000) [20500,22000) [40000,41000) -> device gaps 500 ns and [22000,40000) = 18 us.
+// The test trace and its geometry: timeline_view_fixture.h.
 #include "analysis/correlation.h"
 #include "style/gap_style.h"
 #include "support/test_main.h"
@@ -23,6 +12,7 @@
 #include "timeline/timeline_ruler.h"
 #include "timeline/timeline_view.h"
 #include "timeline/track_tree_widget.h"
+#include "timeline_view_fixture.h"
 
 #include "io/trace_loader.h"
 #include "model/build/trace_builder.h"
@@ -34,88 +24,7 @@
 
 using namespace strata;
 
-namespace {
-constexpr QRgb kBackground = 0xfffcfcfd; // timeline_painter.cpp
-constexpr QRgb kLongGap = 0xffd6453a;
-constexpr QRgb kIdleFill = 0xfff7dcd8;
-constexpr QRgb kIdleHatch = 0xffd98a80;
-constexpr QRgb kCorrelated = 0xfff08c00;
-
-SliceRef add(TraceBuilder& b, TrackId t, TimeNs s, TimeNs d, const char* name, SliceKind k,
-             int64_t corr = -1, int64_t ext = -1) {
-    SliceInput in;
-    in.start = s;
-    in.dur = d;
-    in.name = b.intern(name);
-    in.kind = k;
-    in.correlation = corr;
-    in.externalId = ext;
-    b.addSlice(t, in);
-    return {};
-}
-
-std::shared_ptr<const Trace> testTrace(bool gpuFirst = false, bool colored = false) {
-    TraceBuilder b;
-    if (colored) b.setNameColor(b.intern("aten::add"), 0x80123456); // drawn opaque
-    b.setProcessName(100, b.intern("python"));
-    b.setThreadName(100, 1, b.intern("main"));
-    if (gpuFirst) {
-        b.setProcessSortIndex(0, -5);
-        b.setProcessSortIndex(100, 10);
-    }
-    DeviceInfo dev;
-    dev.id = 0;
-    dev.name = "Test GPU";
-    b.addDevice(dev);
-    const TrackId th = b.threadTrack(100, 1);
-    add(b, th, 1000, 4000, "aten::mm", SliceKind::CpuOp, -1, 7);
-    add(b, th, 2000, 1000, "cudaLaunchKernel", SliceKind::CudaRuntime, 42, 7);
-    add(b, th, 6000, 2000, "aten::add", SliceKind::CpuOp);
-    add(b, th, 6500, 500, "cudaLaunchKernel", SliceKind::CudaRuntime, 43);
-    const TrackId s7 = b.gpuStreamTrack(0, 7, 0, 7);
-    add(b, s7, 10000, 10000, "gemm_kernel", SliceKind::Kernel, 42, 7);
-    add(b, s7, 40000, 1000, "add_kernel", SliceKind::Kernel, 43);
-    const TrackId s8 = b.gpuStreamTrack(0, 8, 0, 8);
-    add(b, s8, 20500, 1500, "Memcpy HtoD", SliceKind::Memcpy);
-    return b.build();
-}
-
-SliceRef find(const Trace& tr, std::string_view name, TimeNs start) {
-    for (TrackId t = 0; t < tr.tracks().size(); ++t) {
-        const auto& s = tr.track(t).slices;
-        for (SliceIndex i = 0; i < s.size(); ++i)
-            if (tr.str(s.name[i]) == name && s.start[i] == start) return {t, i};
-    }
-    return {};
-}
-
-struct Fixture {
-    std::shared_ptr<const Trace> trace;
-    TimelineView view;
-    // The geometry below is worked out for the CPU processes above the GPU (the layout's other
-    // order; the default, GPU first, is checked in trackTreeOrderGpuFirst).
-    explicit Fixture(std::shared_ptr<const Trace> t = testTrace(), bool gpuFirst = false)
-        : trace(std::move(t)) {
-        view.resize(1230, 600);
-        view.setGpuSectionFirst(gpuFirst);
-        view.setTrace(trace);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.waitForGaps(); // indexed off the GUI thread: a click on a gap finds it
-    }
-    int width() const { return view.tracksArea()->width(); }
-    // x of time t in the whole-trace view, independent of the view's code.
-    int x(TimeNs t) const {
-        return static_cast<int>((t - 1000) * static_cast<double>(width()) / 40000.0);
-    }
-    QImage image() {
-        view.waitForGaps(); // indexed off the GUI thread
-        QImage img(view.tracksArea()->size(), QImage::Format_ARGB32_Premultiplied);
-        view.tracksArea()->render(&img);
-        return img;
-    }
-};
-} // namespace
+using namespace strata::test;
 
 class TstTimelineView : public QObject {
     Q_OBJECT
@@ -135,13 +44,7 @@ private slots:
     void gapsComputed();
     void gapsDrawn();
     void lodClusterStillDrawn();
-    void keyboard();
-    void wheelZoomAtCursor();
-    void wheelScrollsSetting();
-    void rangeOnRuler();
-    void zoomToSelection();
     void viewMemoryUnderTenthOfModel();
-    void allFlowsToggle();
     void realTraceSmoke();
 };
 
@@ -416,118 +319,6 @@ void TstTimelineView::lodClusterStillDrawn() {
     QCOMPARE(tr->name(r), std::string_view("tiny"));
 }
 
-void TstTimelineView::keyboard() {
-    Fixture f;
-    QSignalSpy spy(&f.view, &TimelineView::visibleRangeChanged);
-    // W: duration x0.8 around the centre: 21000 +- 16000.
-    QTest::keyClick(&f.view, Qt::Key_W);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{5000, 37000}));
-    QCOMPARE(spy.count(), 1);
-    // D: pan right by a fifth (6400) -> [11400, 43400), clamped at the end -> [9000, 41000).
-    QTest::keyClick(&f.view, Qt::Key_D);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{9000, 41000}));
-    // A twice: [2600, 34600), then clamped at the start -> [1000, 33000).
-    QTest::keyClick(&f.view, Qt::Key_A);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{2600, 34600}));
-    QTest::keyClick(&f.view, Qt::Key_A);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{1000, 33000}));
-    // S: duration / 0.8 = 40000 around 17000 -> whole trace after clamping.
-    QTest::keyClick(&f.view, Qt::Key_S);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{1000, 41000}));
-    // F with a selection: the slice plus 10 % each side.
-    f.view.selectSlice(find(*f.trace, "gemm_kernel", 10000), false);
-    QTest::keyClick(&f.view, Qt::Key_F);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{9000, 21000}));
-    QTest::keyClick(&f.view, Qt::Key_Home);
-    QCOMPARE(f.view.visibleRange(), (TimeRange{1000, 41000}));
-}
-
-void TstTimelineView::wheelZoomAtCursor() {
-    Fixture f;
-    QWidget* area = f.view.tracksArea();
-    const QPoint pos(f.x(11000), 60);
-    const TimeNs before = 1000 + static_cast<TimeNs>(pos.x() * 40000.0 / f.width() + 0.5);
-    QWheelEvent ev(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, 120),
-                   Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &ev);
-    const TimeRange v = f.view.visibleRange();
-    QCOMPARE(v.duration(), TimeNs(32000)); // one notch: x0.8
-    const double t = v.start + pos.x() * static_cast<double>(v.duration()) / f.width();
-    QVERIFY(std::abs(t - before) <= 1.0);
-    // Ctrl+wheel zooms the same way.
-    QWheelEvent ev2(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, 120),
-                    Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &ev2);
-    QCOMPARE(f.view.visibleRange().duration(), TimeNs(25600));
-    // A horizontal wheel (touchpad) pans by a tenth of the view per notch: -(-120/120) * 0.1.
-    const TimeRange beforePan = f.view.visibleRange();
-    QWheelEvent ev3(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(-120, 0),
-                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &ev3);
-    QCOMPARE(f.view.visibleRange().start, beforePan.start + 2560);
-    QCOMPARE(f.view.visibleRange().duration(), beforePan.duration());
-}
-
-void TstTimelineView::wheelScrollsSetting() {
-    // Perfetto's habit: the wheel scrolls the tracks, Ctrl zooms, Shift pans.
-    Fixture f;
-    f.view.setWheelScrolls(true);
-    QWidget* area = f.view.tracksArea();
-    const QPoint pos(f.x(11000), 60);
-    const TimeRange v0 = f.view.visibleRange();
-    f.view.setVerticalScroll(40);
-    const int scroll0 = f.view.verticalScroll();
-    QWheelEvent down(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, -120),
-                     Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &down);
-    QCOMPARE(f.view.visibleRange(), v0);         // no zoom
-    QVERIFY(f.view.verticalScroll() >= scroll0); // scrolled down (or at the bottom already)
-    QWheelEvent zoom(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, 120),
-                     Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &zoom);
-    QCOMPARE(f.view.visibleRange().duration(), TimeNs(32000));
-    const TimeRange v1 = f.view.visibleRange();
-    QWheelEvent pan(QPointF(pos), QPointF(area->mapToGlobal(pos)), QPoint(), QPoint(0, -120),
-                    Qt::NoButton, Qt::ShiftModifier, Qt::NoScrollPhase, false);
-    QApplication::sendEvent(area, &pan);
-    QCOMPARE(f.view.visibleRange().start, v1.start + 3200);
-}
-
-void TstTimelineView::rangeOnRuler() {
-    Fixture f;
-    auto* ruler = f.view.findChild<TimelineRuler*>();
-    QVERIFY(ruler);
-    QSignalSpy spy(&f.view, &TimelineView::rangeSelected);
-    const int x0 = f.x(11000), x1 = f.x(21000);
-    QTest::mousePress(ruler, Qt::LeftButton, {}, QPoint(x0, 10));
-    QTest::mouseMove(ruler, QPoint((x0 + x1) / 2, 10));
-    QTest::mouseRelease(ruler, Qt::LeftButton, {}, QPoint(x1, 10));
-    QCOMPARE(spy.count(), 1);
-    auto r = spy.at(0).at(0).value<std::optional<TimeRange>>();
-    QVERIFY(r.has_value());
-    const double npp = 40000.0 / f.width();
-    QCOMPARE(r->start, 1000 + static_cast<TimeNs>(x0 * npp + 0.5));
-    QCOMPARE(r->end, 1000 + static_cast<TimeNs>(x1 * npp + 0.5));
-    QCOMPARE(f.view.selectedRange(), r);
-    // A plain click on the ruler clears it.
-    QTest::mouseClick(ruler, Qt::LeftButton, {}, QPoint(x0, 10));
-    QCOMPARE(spy.count(), 2);
-    QVERIFY(!f.view.selectedRange().has_value());
-}
-
-void TstTimelineView::zoomToSelection() {
-    Fixture f;
-    f.view.setSelectedRange(TimeRange{20000, 30000});
-    f.view.zoomToSelection(); // no slice selected: the range
-    QCOMPARE(f.view.visibleRange(), (TimeRange{20000, 30000}));
-    f.view.zoomToAll();
-    // selectSlice with ensureVisible on a narrow view pans to the slice, keeping the zoom.
-    f.view.setVisibleRange({1000, 3000});
-    f.view.selectSlice(find(*f.trace, "add_kernel", 40000));
-    QCOMPARE(f.view.visibleRange().duration(), TimeNs(2000));
-    QVERIFY(f.view.visibleRange().start <= 40000 && f.view.visibleRange().end >= 41000);
-}
-
 void TstTimelineView::viewMemoryUnderTenthOfModel() {
     TraceBuilder b;
     const TrackId th = b.threadTrack(1, 1);
@@ -548,17 +339,6 @@ void TstTimelineView::viewMemoryUnderTenthOfModel() {
              qPrintable(QStringLiteral("view %1 B, model %2 B")
                             .arg(view.viewMemoryBytes())
                             .arg(tr->memoryBytes())));
-}
-
-void TstTimelineView::allFlowsToggle() {
-    Fixture f;
-    QVERIFY(!f.view.showAllFlows());
-    f.view.setShowAllFlows(true);
-    QVERIFY(f.view.showAllFlows());
-    const QImage img = f.image(); // draws the flows in view (none of the checks below depend on AA)
-    QVERIFY(!img.isNull());
-    f.view.setShowAllFlows(false);
-    QVERIFY(!f.view.showAllFlows());
 }
 
 // A real Kineto trace: every kernel can be selected and correlated, and the view paints at
