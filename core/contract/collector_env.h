@@ -44,6 +44,14 @@ inline constexpr const char* kOverwrite = "STRATA_OVERWRITE";
 // the launcher completes only the files that carry its own token (core/record/run_files.h).
 inline constexpr const char* kRunId = "STRATA_RUN_ID";
 
+// What of the target's Python to record: "off", "calls" (every call and return as
+// python_function slices) or "sample=HZ" (the stacks of every Python thread, HZ times a second).
+// Read by the Python bootstrap (kernels/collector/python/sitecustomize.py), which the launcher
+// puts first on PYTHONPATH, and by the collector it loads. Unset: as "off".
+inline constexpr const char* kPython = "STRATA_PYTHON";
+// Native stacks of every thread sampled HZ times a second (decimal); unset: not sampled.
+inline constexpr const char* kCpuSample = "STRATA_CPU_SAMPLE";
+
 // The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
 // e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector
 // can name it in its cupti_error metadata.
@@ -83,5 +91,8 @@ inline constexpr const char* kMetaAncestry = "process_ancestry";
 // Written by the collector of a target whose launcher died first (contract/launcher_tie.h): what
 // happened, with a Run record of the collector's own.
 inline constexpr const char* kMetaLauncherDied = "launcher_died";
+// What of Python this process recorded: "calls (CPython 3.11.2, ...)", "sample=1000 (...)", or
+// "not recorded: why" (an unsupported interpreter, the target's own profiler, ...).
+inline constexpr const char* kMetaPython = "python";
 
 } // namespace strata::collector_env

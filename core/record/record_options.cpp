@@ -3,6 +3,7 @@
 #include "contract/collector_env.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace strata {
 
@@ -45,6 +46,40 @@ bool parseCaptureList(std::string_view list, std::vector<std::string>* out, std:
     return true;
 }
 
+bool parsePythonRecording(std::string_view text, RecordOptions* o, std::string* error) {
+    if (text == "off" || text == "calls" || text == "sample") {
+        o->python = text == "off"     ? PythonRecording::Off
+                    : text == "calls" ? PythonRecording::Calls
+                                      : PythonRecording::Sample;
+        return true;
+    }
+    if (text.substr(0, 7) == "sample=") {
+        const std::string hz(text.substr(7));
+        char* end = nullptr;
+        const long v = std::strtol(hz.c_str(), &end, 10);
+        if (!hz.empty() && *end == 0 && v >= 1 && v <= 10000) {
+            o->python = PythonRecording::Sample;
+            o->pythonSampleHz = int(v);
+            return true;
+        }
+    }
+    *error = "--python expects off, calls, sample or sample=HZ (1..10000), got '" +
+             std::string(text) + "'";
+    return false;
+}
+
+std::string pythonRecordingText(const RecordOptions& o) {
+    switch (o.python) {
+    case PythonRecording::Off:
+        return "off";
+    case PythonRecording::Calls:
+        return "calls";
+    case PythonRecording::Sample:
+        break;
+    }
+    return "sample=" + std::to_string(o.pythonSampleHz);
+}
+
 bool validateRecordOptions(const RecordOptions& o, std::string* error) {
     if (o.command.empty() || o.command[0].empty()) {
         *error = "no command to run (usage: strata-cli record [options] -- CMD ARGS...)";
@@ -78,6 +113,14 @@ bool validateRecordOptions(const RecordOptions& o, std::string* error) {
                      "': a name must be non-empty, without '='";
             return false;
         }
+    if (o.pythonSampleHz < 1 || o.pythonSampleHz > 10000) {
+        *error = "the Python sampling rate must be 1..10000 Hz";
+        return false;
+    }
+    if (o.cpuSampleHz < 0 || o.cpuSampleHz > 10000) {
+        *error = "the native sampling rate must be 0..10000 Hz";
+        return false;
+    }
     if (o.flushMs < 0) {
         *error = "the flush interval must be >= 0 ms";
         return false;
@@ -112,6 +155,8 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
     }
     if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
     if (o.force) v.emplace_back(env::kOverwrite, "1");
+    v.emplace_back(env::kPython, pythonRecordingText(o));
+    if (o.cpuSampleHz > 0) v.emplace_back(env::kCpuSample, std::to_string(o.cpuSampleHz));
     return v;
 }
 

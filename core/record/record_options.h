@@ -9,6 +9,10 @@
 
 namespace strata {
 
+// What of the target's Python is recorded (--python): nothing, every call and return (as
+// python_function slices), or the stacks of every thread sampled at pythonSampleHz.
+enum class PythonRecording : uint8_t { Off, Calls, Sample };
+
 struct RecordOptions {
     std::vector<std::string> command; // argv; command[0] is looked up in PATH if it has no '/'
     std::string output;               // path template ({pid} {rank} {host}); empty = default
@@ -41,7 +45,18 @@ struct RecordOptions {
     // (strata-cli record as a terminal's foreground job: Ctrl-C, Ctrl-Z and terminal reads then
     // work for the whole job as the shell set it up).
     bool ownProcessGroup = true;
+    // Python's call hierarchy (docs/recording.md, "Python"): sampled at 1 kHz by default, in
+    // every Python process of the run; nothing happens in a process that is not Python.
+    PythonRecording python = PythonRecording::Sample;
+    int pythonSampleHz = 1000;
+    // Native stacks of every thread sampled at this rate (--cpu-sample[=HZ]); 0 = off.
+    int cpuSampleHz = 0;
 };
+
+// Parses --python's value: off, calls, sample or sample=HZ (1..10000).
+bool parsePythonRecording(std::string_view text, RecordOptions* options, std::string* error);
+// "off", "calls" or "sample=HZ": what parsePythonRecording reads back.
+std::string pythonRecordingText(const RecordOptions& options);
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.
 const std::vector<std::string_view>& captureGroups();
