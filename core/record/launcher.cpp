@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <ctime>
 #include <fcntl.h>
 #include <iterator>
@@ -131,6 +132,26 @@ std::string resolveCommand(const std::string& name, const std::string& workingDi
     return {};
 }
 
+namespace {
+
+// The Python bootstrap (python/sitecustomize.py beside the collector) first on PYTHONPATH: the
+// user's PYTHONPATH (theirs from -e, else the launcher's) follows it.
+void prependPythonBootstrap(std::vector<std::pair<std::string, std::string>>* set,
+                            const std::string& collectorPath, const char* const* base) {
+    const std::string dir =
+        collectorPath.substr(0, collectorPath.find_last_of('/') + 1) + "python";
+    std::string rest;
+    bool given = false;
+    for (auto& [k, v] : *set)
+        if (k == "PYTHONPATH") rest = v, given = true;
+    for (const char* const* e = base; !given && e && *e; ++e)
+        if (std::string_view(*e).substr(0, 11) == "PYTHONPATH=") rest = *e + 11;
+    std::erase_if(*set, [](const auto& kv) { return kv.first == "PYTHONPATH"; });
+    set->emplace_back("PYTHONPATH", rest.empty() ? dir : dir + ":" + rest);
+}
+
+} // namespace
+
 std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                                 const std::string& collectorPath,
                                                 const std::string& outputTemplate,
@@ -152,6 +173,8 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
         }
     }
     for (const auto& kv : options.extraEnvironment) set.push_back(kv);
+    if (options.inject && options.python != PythonRecording::Off)
+        prependPythonBootstrap(&set, collectorPath, base);
     // Variables a previous `record` may have left that these options do not set are removed
     // (when injecting), and those the user asked to remove.
     auto ours = [&](std::string_view entry) {

@@ -155,7 +155,7 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
     }
     if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
     if (o.force) v.emplace_back(env::kOverwrite, "1");
-    v.emplace_back(env::kPython, pythonRecordingText(o));
+    if (o.python != PythonRecording::Off) v.emplace_back(env::kPython, pythonRecordingText(o));
     if (o.cpuSampleHz > 0) v.emplace_back(env::kCpuSample, std::to_string(o.cpuSampleHz));
     return v;
 }

@@ -58,9 +58,11 @@ std::string cuptiErrorText(CUptiResult r) {
 std::atomic<bool> g_clockRegistered{false};
 
 Collector& instance() {
-    static Collector* c = new Collector; // leaked on purpose: atexit and forked children use it
-    g_collector = c;
-    return *c;
+    // Leaked on purpose: atexit and forked children use it. A forked child that records (its
+    // Python did, collectorRestartInForkedChild) has an instance of its own.
+    static Collector* first = new Collector;
+    if (!g_collector) g_collector = first;
+    return *g_collector;
 }
 
 // The activity kinds the collector enables: group 0 always (device properties, overhead),
@@ -128,20 +130,35 @@ void Collector::enableActivities() {
     if (config.capture & kCaptureSync) cuptiActivityEnableCudaEventDeviceTimestamps(1);
 }
 
-void Collector::start(bool fromCuda) {
+void Collector::start(StartedBy by) {
     std::lock_guard lock(initMutex);
-    if (fromCuda && !cudaInitialized && state.load() != CollectorState::NotStarted &&
-        owner == getpid()) {
-        cudaInitialized = true;
-        if (state.load() == CollectorState::Recording || state.load() == CollectorState::Disabled)
-            writer.metadata(env::kMetaCudaInitialized, "1");
+    if (state.load() != CollectorState::NotStarted) {
+        if (owner != getpid()) return;
+        if (by == StartedBy::Cuda && !cudaInitialized) {
+            cudaInitialized = true;
+            if (state.load() == CollectorState::Recording ||
+                state.load() == CollectorState::Disabled)
+                writer.metadata(env::kMetaCudaInitialized, "1");
+        }
+        // Python started the recording; CUDA (or NVTX) comes now.
+        if (by != StartedBy::Python && state.load() == CollectorState::Recording && !cuptiStarted)
+            startCupti();
         return;
     }
-    if (state.load() != CollectorState::NotStarted) return;
     owner = getpid();
-    cudaInitialized = fromCuda;
+    cudaInitialized = by == StartedBy::Cuda;
     config = readCollectorConfig([](const char* n) { return std::getenv(n); });
+    if (!openTrace(by)) return;
+    if (by != StartedBy::Python && !startCupti()) {
+        state.store(CollectorState::Disabled);
+        writer.flush();
+        std::atexit(atExit);
+        return;
+    }
+    startThreads();
+}
 
+bool Collector::openTrace(StartedBy by) {
     // Never over another recording's file (io/strata/strata_file_create.h): created exclusively,
     // or with --force after removing a finished one.
     std::string error;
@@ -150,13 +167,13 @@ void Collector::start(bool fromCuda) {
         std::fprintf(stderr, "[strata] cannot write the trace %s: %s; the program runs untraced\n",
                      config.outputPath.c_str(), error.c_str());
         state.store(CollectorState::Disabled);
-        return;
+        return false;
     }
     tie = tieToLauncher(std::getenv(env::kLauncherPid));
     const int64_t pid = getpid();
     const OutputPathValues values = currentProcessValues();
     writer.metadata("producer", "strata_collector");
-    writer.metadata(env::kMetaCudaInitialized, fromCuda ? "1" : "0");
+    writer.metadata(env::kMetaCudaInitialized, by == StartedBy::Cuda ? "1" : "0");
     writer.metadata(env::kMetaPid, std::to_string(pid));
     writer.metadata(env::kMetaHost, values.host);
     writer.metadata(env::kMetaRank, rankFromEnvironment());
@@ -176,11 +193,12 @@ void Collector::start(bool fromCuda) {
     // dies before the first timed flush.
     writer.flush();
 
-    {
-        std::lock_guard s(scheduleMutex);
-        schedule = CaptureSchedule(config.schedule, mono);
-    }
+    std::lock_guard s(scheduleMutex);
+    schedule = CaptureSchedule(config.schedule, mono);
+    return true;
+}
 
+bool Collector::startCupti() {
     // One clock for every record, registered once per process (re-registering corrupts
     // timestamps, pytorch#192021) and before any activity kind is enabled.
     if (!g_clockRegistered.exchange(true)) {
@@ -202,23 +220,20 @@ void Collector::start(bool fromCuda) {
     const CUptiResult sub = cuptiSubscribe_v2(&subscriber, subscriberCallback, nullptr, &params);
     if (sub != CUPTI_SUCCESS) {
         reportSubscribeFailure(sub, oldName);
-        state.store(CollectorState::Disabled);
-        writer.flush();
-        std::atexit(atExit);
-        return;
+        return false;
     }
 
     pool.configure(config.bufferBytes, config.bufferCount, config.bufferPreallocate);
     names.build();
-    parser = new ActivityParser(writer, names, config.capture);
+    {
+        std::lock_guard p(parserMutex);
+        parser = new ActivityParser(writer, names, config.capture);
+    }
     const CUptiResult reg = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
     if (reg != CUPTI_SUCCESS) {
         reportSubscribeFailure(reg, nullptr);
         cuptiUnsubscribe(subscriber);
-        state.store(CollectorState::Disabled);
-        writer.flush();
-        std::atexit(atExit);
-        return;
+        return false;
     }
     const bool needNvtxCallbacks = config.schedule.scheduleEnabled() || config.schedule.nvtxRange();
     if (needNvtxCallbacks) {
@@ -252,7 +267,11 @@ void Collector::start(bool fromCuda) {
     std::snprintf(buf, sizeof buf, "%zu x %zu bytes", config.bufferCount, config.bufferBytes);
     writer.metadata("cupti_buffers", buf);
     writer.flush();
+    cuptiStarted = true;
+    return true;
+}
 
+void Collector::startThreads() {
     sem_init(&wake, 0, 0); // before any signal handler can post them
     sem_init(&emergencyWake, 0, 0);
     state.store(CollectorState::Recording);
@@ -277,6 +296,7 @@ void Collector::closeLoop() {
             if (parser) parser->finish();
             parserMutex.unlock();
         }
+        if (beforeWrite) beforeWrite(true); // lock-free but for the thread list
         std::string warning = "closed on a fatal signal without CUPTI's last buffers (the flush "
                               "could not run while the interrupted thread held a lock)";
         std::string orphanText;
@@ -301,12 +321,14 @@ void Collector::flushOnce(uint32_t cuptiFlag, bool closeFile) {
 }
 
 void Collector::drainCupti(uint32_t cuptiFlag) {
+    if (!cuptiStarted) return; // a Python-only run: CUPTI was never loaded
     cuptiActivityFlushAll(cuptiFlag); // completion callbacks run (parser lock), not under ours
     collectDropped();                 // outside our locks (Kineto: ABBA with CUPTI's lock)
 }
 
 void Collector::writeOut(bool closeFile) {
     std::lock_guard lock(flushMutex);
+    if (beforeWrite) beforeWrite(closeFile);
     if (closeFile) {
         {
             std::lock_guard p(parserMutex);
@@ -374,8 +396,9 @@ void Collector::flushLoop() {
         }
         if (finished && !captureStopped.exchange(true)) {
             // Nothing later can be kept: stop paying for CUPTI.
-            for (const ActivityKind& k : kActivityKinds)
-                if (k.group) cuptiActivityDisable(k.kind);
+            if (cuptiStarted)
+                for (const ActivityKind& k : kActivityKinds)
+                    if (k.group) cuptiActivityDisable(k.kind);
             writer.metadata("capture_stopped", "schedule finished or STRATA_DURATION_S reached");
             flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
             continue;
@@ -404,10 +427,24 @@ void Collector::shutdown() {
     state.store(CollectorState::ShutDown);
 }
 
-void collectorStart(bool cudaInitialized) {
+void collectorStart(StartedBy by) {
     const char* inj = std::getenv(env::kCudaInjection);
-    if (cudaInitialized && inj && std::strcmp(inj, "none") == 0) return;
-    instance().start(cudaInitialized);
+    if (by == StartedBy::Cuda && inj && std::strcmp(inj, "none") == 0) return;
+    instance().start(by);
+}
+
+bool collectorRestartInForkedChild() {
+    Collector* parent = g_collector;
+    if (!parent || parent->owner == getpid() ||
+        parent->state.load() == CollectorState::NotStarted)
+        return false;
+    // The parent's file is the parent's: the child's copy of its descriptor is closed (it
+    // shares the parent's flock), nothing written, no lock taken (another thread may have held
+    // one at the fork).
+    parent->writer.abandonInForkedChild();
+    g_collector = new Collector;
+    g_collector->start(StartedBy::Python);
+    return g_collector->state.load() == CollectorState::Recording;
 }
 
 CollectorState collectorState() {

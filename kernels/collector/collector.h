@@ -17,9 +17,19 @@ enum class CollectorState : int {
     ShutDown = 4,
 };
 
-// Entry points (idempotent). cudaInitialized: called by the CUDA driver at cuInit.
-void collectorStart(bool cudaInitialized);
+// Who started the collector: the CUDA driver at cuInit (InitializeInjection), NVTX's loader, or
+// the Python bootstrap (kernels/collector/python) before the program's first line. CUPTI is
+// subscribed by the first two only: a Python program that never touches CUDA records its Python
+// without loading CUDA.
+enum class StartedBy { Cuda, Nvtx, Python };
+
+// Entry points (idempotent).
+void collectorStart(StartedBy by);
 CollectorState collectorState();
+// In a child forked from a recording process (the Python bootstrap's after-fork hook): a
+// recording of its own, in its own file (the output template's {pid}), without CUPTI. Returns
+// true if it records.
+bool collectorRestartInForkedChild();
 // Synchronous flush: CUPTI buffers (FlushAll(0)) -> writer chunk -> disk. Returns false if not
 // recording.
 bool collectorFlushNow();

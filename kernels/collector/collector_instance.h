@@ -33,6 +33,7 @@ public:
     std::atomic<CollectorState> state{CollectorState::NotStarted};
     pid_t owner = 0;
     bool cudaInitialized = false;
+    bool cuptiStarted = false; // subscribed, the buffers registered (not in a Python-only run)
     CollectorConfig config;
     StrataTraceWriter writer;
     BufferPool pool;
@@ -67,7 +68,10 @@ public:
     std::atomic<int> fatalSignal{0}; // one the process is ending by (the default action follows)
     int64_t launcherGoneSinceNs = 0; // the flush thread first saw the launcher gone (clockNs)
 
-    void start(bool fromCuda);
+    void start(StartedBy by);
+    bool openTrace(StartedBy by); // the file and its first chunk; false: the program runs untraced
+    bool startCupti();            // subscribe, callbacks, activity kinds; false: CUPTI refused
+    void startThreads();          // Recording: the hooks, the flush and close threads
     void enableActivities();
     void reportSubscribeFailure(CUptiResult r, const char* oldName);
     void flushLoop();
@@ -77,6 +81,9 @@ public:
     void writeOut(bool closeFile);
     void collectDropped();
     void shutdown();
+    // The Python agent's (kernels/collector/python): its calls as slices, written before each
+    // chunk is closed (final: the last one, open frames end).
+    void (*beforeWrite)(bool final) = nullptr;
     // collector_launcher.cpp. When the launcher is gone: the warning that says what happened
     // and the Run record of the collector's own (false, nothing filled, otherwise).
     bool launcherGoneReport(std::string* text, RunInfo* run);

@@ -9,14 +9,14 @@
 #define STRATA_EXPORT extern "C" __attribute__((visibility("default")))
 
 STRATA_EXPORT int InitializeInjection(void) {
-    strata::collectorStart(true);
+    strata::collectorStart(strata::StartedBy::Cuda);
     return 1; // never fail the target's cuInit
 }
 
 // NVTX's loader calls this with its export-table getter (nvtx3/nvtxDetail/nvtxInit.h, load
 // sequence v2). CUPTI implements NVTX tracing in its own InitializeInjectionNvtx2: forward to it.
 STRATA_EXPORT int InitializeInjectionNvtx2(void* getExportTable) {
-    strata::collectorStart(false);
+    strata::collectorStart(strata::StartedBy::Nvtx);
     using Fn = int (*)(void*);
     // The CUPTI library we are linked to: found through one of its functions, so the lookup
     // cannot land on this library's own InitializeInjectionNvtx2.

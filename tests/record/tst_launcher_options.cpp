@@ -3,6 +3,8 @@
 #include "support/launcher_fixture.h"
 #include "support/test_main.h"
 
+#include <algorithm>
+
 class TestLauncherOptions : public QObject, public LauncherFiles {
     Q_OBJECT
 
@@ -179,6 +181,7 @@ private slots:
         o.captureRange = "profile";
         o.durationS = 2.5;
         o.flushMs = 100;
+        o.python = PythonRecording::Off; // pythonEnvironment() below
         const auto env = toCollectorEnvironment(o, "/o/{pid}.strata");
         const std::vector<std::pair<std::string, std::string>> expected = {
             {"STRATA_OUTPUT", "/o/{pid}.strata"},
@@ -193,7 +196,9 @@ private slots:
             {"STRATA_DURATION_S", "2.5"},
             {"STRATA_FLUSH_MS", "100"}};
         QCOMPARE(env, expected);
-        QCOMPARE(toCollectorEnvironment(RecordOptions{}, "f").size(), size_t(1));
+        RecordOptions none;
+        none.python = PythonRecording::Off;
+        QCOMPARE(toCollectorEnvironment(none, "f").size(), size_t(1));
     }
 
     void validation() {
@@ -217,6 +222,7 @@ private slots:
         RecordOptions o;
         o.command = {"x"};
         o.capture = {"nvtx"};
+        o.python = PythonRecording::Off; // pythonEnvironment() below
         const char* base[] = {"PATH=/bin",
                               "STRATA_CAPTURE=api",
                               "STRATA_DURATION_S=9",
@@ -235,6 +241,43 @@ private slots:
             "STRATA_LAUNCHER_PID=" + pid,
             "STRATA_REPLACED_INJECTION64_PATH=/other/tool.so"};
         QCOMPARE(env, expected);
+    }
+
+    // Python is sampled at 1 kHz unless told otherwise; the bootstrap beside the collector
+    // comes first on PYTHONPATH, before the user's (theirs from -e before the launcher's).
+    void pythonEnvironment() {
+        RecordOptions o;
+        o.command = {"x"};
+        auto has = [](const std::vector<std::string>& env, const std::string& entry) {
+            return std::find(env.begin(), env.end(), entry) != env.end();
+        };
+        const char* base[] = {"PATH=/bin", "PYTHONPATH=/mine", nullptr};
+        auto env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
+        QVERIFY(has(env, "STRATA_PYTHON=sample=1000"));
+        QVERIFY(has(env, "PYTHONPATH=/lib/strata/python:/mine"));
+        QCOMPARE(std::count_if(env.begin(), env.end(),
+                               [](const std::string& e) { return e.rfind("PYTHONPATH=", 0) == 0; }),
+                 1l);
+        std::string error;
+        QVERIFY(parsePythonRecording("calls", &o, &error));
+        o.extraEnvironment = {{"PYTHONPATH", "/theirs"}};
+        env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
+        QVERIFY(has(env, "STRATA_PYTHON=calls"));
+        QVERIFY(has(env, "PYTHONPATH=/lib/strata/python:/theirs"));
+        QVERIFY(!has(env, "PYTHONPATH=/mine"));
+        QVERIFY(parsePythonRecording("off", &o, &error));
+        env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
+        QVERIFY(has(env, "PYTHONPATH=/theirs"));
+        QVERIFY(!std::any_of(env.begin(), env.end(),
+                             [](const std::string& e) { return e.rfind("STRATA_PYTHON", 0) == 0; }));
+        QVERIFY(parsePythonRecording("sample=250", &o, &error));
+        QCOMPARE(o.pythonSampleHz, 250);
+        QCOMPARE(pythonRecordingText(o), std::string("sample=250"));
+        for (const char* bad : {"sample=0", "sample=10001", "sample=", "sampled", "Calls"}) {
+            QVERIFY2(!parsePythonRecording(bad, &o, &error), bad);
+            QVERIFY2(error.find(std::string("got '") + bad + "'") != std::string::npos,
+                     error.c_str());
+        }
     }
 };
 

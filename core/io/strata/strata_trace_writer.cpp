@@ -338,6 +338,12 @@ bool StrataTraceWriter::flush() {
     return flushLocked();
 }
 
+void StrataTraceWriter::abandonInForkedChild() {
+    if (!file_) return;
+    ::close(fileno(file_)); // the FILE itself is left as it is: its buffer is the parent's
+    file_ = nullptr;
+}
+
 bool StrataTraceWriter::close() {
     std::lock_guard lock(mutex_);
     return closeLocked();

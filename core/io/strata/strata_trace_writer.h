@@ -97,6 +97,9 @@ public:
     bool closeWithin(std::chrono::milliseconds timeout, std::string_view warning,
                      const RunInfo* run = nullptr);
     uint64_t bytesWritten() const;
+    // In a forked child that never writes this file: closes the child's copy of its descriptor
+    // (the flock is shared with the parent's) without writing, flushing or locking anything.
+    void abandonInForkedChild();
 
     // Additions to the contract.
     bool isOpen() const;

@@ -71,6 +71,10 @@ void atExit() {
 }
 
 void installForkAndSignalHooks() {
+    // Once per process image: a forked child whose Python restarts a collector of its own
+    // (kernels/collector/python) has them from its parent already.
+    static std::atomic<bool> installed{false};
+    if (installed.exchange(true)) return;
     pthread_atfork(forkPrepare, forkParent, forkChild);
     installSignalChain(onSignal);
 }
