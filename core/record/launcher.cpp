@@ -172,7 +172,11 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
                                  std::string(entry.substr(injection.size())));
         }
     }
-    for (const auto& kv : options.extraEnvironment) set.push_back(kv);
+    for (const auto& kv : options.extraEnvironment) {
+        // The user's value wins over the launcher's (-e STRATA_PYTHON=calls): one entry each.
+        std::erase_if(set, [&](const auto& s) { return s.first == kv.first; });
+        set.push_back(kv);
+    }
     if (options.inject && options.python != PythonRecording::Off)
         prependPythonBootstrap(&set, collectorPath, base);
     // Variables a previous `record` may have left that these options do not set are removed

@@ -127,7 +127,8 @@ void CallRecorder::closeOpen(StrataTraceWriter& w, int64_t pid, ThreadState& t, 
     }
 }
 
-void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t endNs) {
+void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t endNs,
+                         bool (*named)(int64_t)) {
     std::vector<ThreadState*> threads;
     {
         std::lock_guard lock(threadsMutex_);
@@ -138,7 +139,7 @@ void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t
         const bool ended = t->ended.load(std::memory_order_acquire);
         const int64_t tid = t->log->tid;
         if (!t->announced) {
-            w.thread(pid, tid, threadName(tid));
+            if (!named(tid)) w.thread(pid, tid, threadName(tid));
             t->announced = true;
         }
         t->log->drain([&](const CallEvent& e) {

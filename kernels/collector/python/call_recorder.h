@@ -31,16 +31,20 @@ struct CallStats {
 class CallRecorder {
 public:
     explicit CallRecorder(FrameTable& frames);
-    // With the GIL held: the hook on every thread (3.12+: PyEval_SetProfileAllThreads, which
-    // also covers threads started later; 3.10/3.11: each existing thread, and later ones through
-    // hookCurrentThread()). Frames open now start at `startNs`.
+    // With the GIL held: the hook on every running thread (3.12+: PyEval_SetProfileAllThreads;
+    // 3.10/3.11: each thread through _PyEval_SetProfile); threads started later set it through
+    // hookCurrentThread(). Frames open now start at `startNs`.
     void install(uint64_t startNs);
-    // With the GIL held, on a thread that started after install() (3.10/3.11).
+    // With the GIL held, on a thread that started after install() (the bootstrap's
+    // threading.setprofile hook, on the thread's first call).
     void hookCurrentThread();
     // The flush thread: the events logged since the last drain as slices; `final`: the frames
     // still open end at `endNs` (the run's end), threads that ended are closed at their last
     // event either way.
-    void drain(StrataTraceWriter& writer, int64_t pid, bool final, uint64_t endNs);
+    // A thread seen for the first time gets its name from the system unless `named(tid)` (the
+    // bootstrap gave threading's name already).
+    void drain(StrataTraceWriter& writer, int64_t pid, bool final, uint64_t endNs,
+               bool (*named)(int64_t tid));
     // A forked child (one thread, the GIL held): the parent's threads are forgotten; the
     // current thread's stack reopens at `startNs`.
     void restartInChild(uint64_t startNs);

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <unistd.h>
 
@@ -31,11 +33,20 @@ struct Agent {
 };
 Agent* g_agent = nullptr; // leaked on purpose, like the collector
 
+// The threads threading named (strata_python_thread_names): their system names are not written
+// over them.
+std::mutex g_namedMutex;
+std::set<int64_t> g_named;
+bool named(int64_t tid) {
+    std::lock_guard lock(g_namedMutex);
+    return g_named.count(tid) > 0;
+}
+
 void drainCalls(bool final) {
     Agent* a = g_agent;
     Collector* c = g_collector;
     if (!a || !a->calls || !c) return;
-    a->calls->drain(c->writer, getpid(), final, clockNs());
+    a->calls->drain(c->writer, getpid(), final, clockNs(), named);
     if (final) {
         const CallStats s = a->calls->stats();
         c->writer.metadata("python_slices", std::to_string(s.slices));
@@ -111,6 +122,10 @@ STRATA_EXPORT int strata_python_forked() {
         g_agent->calls->restartInChild(clockNs());
         g_collector->beforeWrite = drainCalls;
     }
+    {
+        std::lock_guard lock(g_namedMutex);
+        g_named.clear();
+    }
     g_collector->writer.metadata(collector_env::kMetaPython,
                                  g_agent->mode + " (a child forked from " +
                                      std::to_string(getppid()) + ")");
@@ -125,8 +140,14 @@ STRATA_EXPORT void strata_python_thread_names(const char* lines) {
         const char* end = std::strchr(p, '\n');
         const std::string line(p, end ? size_t(end - p) : std::strlen(p));
         const size_t tab = line.find('\t');
-        if (tab != std::string::npos)
-            g_collector->writer.thread(getpid(), std::atoll(line.c_str()), line.substr(tab + 1));
+        if (tab != std::string::npos) {
+            const int64_t tid = std::atoll(line.c_str());
+            {
+                std::lock_guard lock(g_namedMutex);
+                g_named.insert(tid);
+            }
+            g_collector->writer.thread(getpid(), tid, line.substr(tab + 1));
+        }
         if (!end) break;
         p = end + 1;
     }

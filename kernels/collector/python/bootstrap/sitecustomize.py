@@ -9,10 +9,10 @@ import sys as _sys
 
 
 def _strata_refusal():
+    if _sys.version_info[:2] < (3, 10) or _sys.version_info[:2] > (3, 13):
+        return "Python %d.%d is not supported (CPython 3.10 to 3.13)" % _sys.version_info[:2]
     if _sys.implementation.name != "cpython":
         return "%s is not CPython" % _sys.implementation.name
-    if _sys.version_info[:2] < (3, 10) or _sys.version_info[:2] > (3, 13):
-        return "CPython %d.%d is not supported (3.10 to 3.13)" % _sys.version_info[:2]
     if getattr(_sys, "_is_gil_enabled", lambda: True)() is False:
         return "a free-threaded CPython build is not supported"
     return ""
@@ -56,9 +56,10 @@ def _strata_start():
 
     atexit.register(lambda: names(threading.enumerate()))
 
-    if mode == "calls" and _sys.version_info[:2] < (3, 12):
-        # 3.10/3.11 have no PyEval_SetProfileAllThreads: a thread's first profile call (set by
-        # threading.setprofile) installs the agent's own hook in its place.
+    if mode == "calls":
+        # Threads started from now on: their first profile call (threading.setprofile's hook)
+        # installs the agent's own hook in its place (PyEval_SetProfileAllThreads covers only
+        # the threads already running).
         def _first_call(frame, event, arg):
             agent.strata_python_thread_started()
 
