@@ -22,5 +22,6 @@ int diff(const Args& args);          // cli_diff.cpp
 int digest(const Args& args);        // cli_digest.cpp
 int ranks(const Args& args);         // cli_ranks.cpp
 int convert(const Args& args);       // cli_convert.cpp
+int samples(const Args& args);       // cli_samples.cpp
 
 } // namespace strata::cli

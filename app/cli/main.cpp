@@ -52,6 +52,9 @@ const Command kCommands[] = {
     {"sections", strata::cli::sections,
      "sections [--json] [--names A,B] [--clock-hz F] [--kernel K] FILE   in-kernel section "
      "statistics"},
+    {"samples", strata::cli::samples,
+     "samples [--json] [--thread TID] [--range A:B] [--top N] FILE   sampled Python stacks: "
+     "self and total samples per function"},
     {"convert", strata::cli::convert,
      "convert IN OUT.strata   any trace as a model file: opens at the speed of copying it"},
     {"info", strata::cli::info,

@@ -57,6 +57,8 @@ TraceInfo traceInfo(const Trace& trace, const std::string& file, const std::stri
         kernels.insert(s.kernel);
     }
     info.sectionKernels = kernels.size();
+    info.stackSamples = trace.stackSamples().size();
+    info.stackSampleThreads = trace.stackSamples().threads.size();
     return info;
 }
 
@@ -98,6 +100,10 @@ std::vector<std::pair<std::string, std::string>> traceInfoRows(const TraceInfo& 
                                                     (info.sectionKernels == 1 ? "" : "s"));
     if (!info.importedSections.empty())
         rows.emplace_back("Imported timer sections", joined(info.importedSections, "\n"));
+    if (info.stackSamples)
+        rows.emplace_back("Stack samples", std::to_string(info.stackSamples) + " on " +
+                                               std::to_string(info.stackSampleThreads) + " thread" +
+                                               (info.stackSampleThreads == 1 ? "" : "s"));
     for (const auto& [k, v] : info.metadata) {
         // The launcher's copies of what the run record already says (a run-only trace).
         const bool repeated = info.run && (k == "command_line" || k == "host" || k == "pid" ||

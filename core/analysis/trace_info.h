@@ -27,6 +27,9 @@ struct TraceInfo {
     size_t sectionLaunches = 0;
     size_t sectionKernels = 0;
     std::vector<std::string> importedSections;
+    // Sampled stacks (model/stack_samples.h): how many, on how many threads.
+    size_t stackSamples = 0;
+    size_t stackSampleThreads = 0;
 };
 
 // `format`: the reader that loaded it (LoadResult::format; "" is shown as "unknown").

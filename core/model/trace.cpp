@@ -150,7 +150,7 @@ TimeRange Trace::contentBounds() const {
 }
 
 size_t Trace::memoryBytes() const {
-    size_t bytes = strings_.memoryBytes() + args_.memoryBytes();
+    size_t bytes = strings_.memoryBytes() + args_.memoryBytes() + stackSamples_.memoryBytes();
     for (const auto& t : tracks_) {
         bytes += sizeof(Track) + t.slices.memoryBytes();
         bytes +=

@@ -5,6 +5,7 @@
 #include "model/id_index.h"
 #include "model/kernel_sections.h"
 #include "model/run_info.h"
+#include "model/stack_samples.h"
 #include "model/string_pool.h"
 #include "model/track.h"
 #include "util/pod_vector.h"
@@ -128,6 +129,9 @@ public:
     const std::vector<SectionSet>& sections() const { return sections_; }
     // The section sets of the launch with this correlation id (usually none or one).
     std::vector<const SectionSet*> sectionsOf(int64_t correlation) const;
+    // Sampled call stacks (model/stack_samples.h): the callsites and each thread's samples; a
+    // thread track's are stackSamples().thread(track.pid, track.tid).
+    const StackSamples& stackSamples() const { return stackSamples_; }
     // A copy of this trace with `other`'s in-kernel sections and warnings added: timer sections
     // imported into an open trace (they then belong to it: the timeline, the Sections dock, the
     // export and Trace Info all see them). Costs a copy of the trace; call it off the GUI thread.
@@ -200,6 +204,7 @@ private:
     std::optional<RunInfo> run_;
     std::map<StringId, uint32_t> nameColors_;
     std::vector<SectionSet> sections_; // ordered by correlation id
+    StackSamples stackSamples_;
     // Shared by copies (withSectionsOf keeps the strings and their ids).
     std::shared_ptr<DisplayNameCache> displayNames_ = std::make_shared<DisplayNameCache>();
     IdIndex correlationIndex_;

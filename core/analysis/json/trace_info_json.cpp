@@ -32,7 +32,11 @@ std::string traceInfoToJson(const TraceInfo& info) {
         if (i) o += ", ";
         appendJsonString(o, info.importedSections[i]);
     }
-    o += "]}}";
+    o += "]}";
+    if (info.stackSamples) // (absent without: the document of a trace without samples as before)
+        o += ", \"stack_samples\": {\"samples\": " + std::to_string(info.stackSamples) +
+             ", \"threads\": " + std::to_string(info.stackSampleThreads) + "}";
+    o += "}";
     return o;
 }
 

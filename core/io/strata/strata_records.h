@@ -47,8 +47,10 @@ enum class RecordType : uint8_t {
     Sections = 19,      // 1.4
     // 1.5: a whole model written by io/snapshot (strata-cli convert, the trace cache): a file
     // that starts with a Model record holds only these two types, read by that reader alone.
-    Model = 20,     // what the model holds: counts, bounds, and its small parts as JSON
-    ModelPart = 21, // a piece of one of the model's arrays (a column, the args, the strings)
+    Model = 20,            // what the model holds: counts, bounds, and its small parts as JSON
+    ModelPart = 21,        // a piece of one of the model's arrays (a column, the args, the strings)
+    Callsite = 22,         // 1.6: a frame of sampled stacks
+    StackSampleBlock = 23, // 1.6: sampled stacks of one thread
 };
 
 // How a record reaches the model.
@@ -331,6 +333,66 @@ struct SectionsRecord {
                      &SectionsRecord::records>;
 };
 
+// 22 (1.6): a callsite of sampled stacks: `frame` (a string id: "file.py(LINE): function",
+// "<built-in method NAME of TYPE object>", "function (library.so)") called from callsite `parent`
+// (0: the stack's outermost frame). Ids 1, 2, 3, ... chosen by the writer's caller, each defined
+// once, before any sample or callsite names it (so a stack can hold no cycle).
+struct CallsiteRecord {
+    static constexpr RecordType kType = RecordType::Callsite;
+    static constexpr const char* kName = "Callsite";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    uint32_t id = 0;
+    uint32_t parent = 0;
+    uint32_t frame = 0; // string id
+    using Body = FixedBody<Fields<CallsiteRecord, &CallsiteRecord::id, &CallsiteRecord::parent,
+                                  &CallsiteRecord::frame>>;
+};
+
+// One sampled stack: when, its innermost callsite (0: the thread had no frame), its kind (0 a
+// Python stack, 1 a native one).
+struct StackSampleRow {
+    int64_t ts = 0;
+    uint32_t callsite = 0;
+    uint8_t kind = 0;
+};
+using StackSampleRowFields =
+    Fields<StackSampleRow, &StackSampleRow::ts, &StackSampleRow::callsite, &StackSampleRow::kind>;
+
+// A StackSampleBlock's rows as columns (readers read them through this).
+struct StackSampleColumns {
+    int64_t pid = 0, tid = 0;
+    uint32_t rows = 0;
+    const uint8_t *ts = nullptr, *callsite = nullptr, *kind = nullptr;
+};
+
+// 23 (1.6): consecutive stack samples of one thread, as columns of StackSampleRow fields (13
+// bytes a sample). Applied in file order (after the callsites they name).
+struct StackSampleBlockRecord {
+    static constexpr RecordType kType = RecordType::StackSampleBlock;
+    static constexpr const char* kName = "StackSampleBlock";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int64_t pid = 0;
+    int64_t tid = 0;
+    uint32_t rows = 0;
+    using Head = Fields<StackSampleBlockRecord, &StackSampleBlockRecord::pid,
+                        &StackSampleBlockRecord::tid, &StackSampleBlockRecord::rows>;
+    using Body = BlockBody<Head, StackSampleRowFields>;
+    static StackSampleColumns columns(const uint8_t* body, uint32_t) {
+        using R = StackSampleRowFields;
+        StackSampleColumns c;
+        c.pid = Head::get<&StackSampleBlockRecord::pid>(body);
+        c.tid = Head::get<&StackSampleBlockRecord::tid>(body);
+        c.rows = Head::get<&StackSampleBlockRecord::rows>(body);
+        const uint8_t* first = body + Head::kBytes;
+        c.ts = first + size_t(c.rows) * R::offsetOf<&StackSampleRow::ts>();
+        c.callsite = first + size_t(c.rows) * R::offsetOf<&StackSampleRow::callsite>();
+        c.kind = first + size_t(c.rows) * R::offsetOf<&StackSampleRow::kind>();
+        return c;
+    }
+};
+static_assert(StackSampleBlockRecord::Head::offsetOf<&StackSampleBlockRecord::rows>() + 4 ==
+              StackSampleBlockRecord::Head::kBytes);
+
 template <typename... Records> struct RecordList {};
 
 // Every record type this version reads and writes.
@@ -338,7 +400,8 @@ using StandardRecords =
     RecordList<StringRecord, MetadataRecord, ProcessRecord, ThreadRecord, DeviceRecord,
                CpuSliceRecord, CpuBeginRecord, CpuEndRecord, AsyncSliceRecord, InstantRecord,
                GpuOpRecord, CounterRecord, WarningRecord, EndOfFileRecord, CpuSliceBlockRecord,
-               GpuOpBlockRecord, NameColorRecord, RunRecord, SectionsRecord>;
+               GpuOpBlockRecord, NameColorRecord, RunRecord, SectionsRecord, CallsiteRecord,
+               StackSampleBlockRecord>;
 
 // f.template operator()<R>() for each record type R of the list, in order.
 template <typename F, typename... Records>
@@ -385,5 +448,8 @@ inline constexpr uint32_t kCpuSliceBlockHead = CpuSliceBlockRecord::Body::kShape
 inline constexpr uint32_t kCpuSliceRow = CpuSliceBlockRecord::Body::kShape.row;
 inline constexpr uint32_t kGpuOpBlockHead = GpuOpBlockRecord::Body::kShape.head;
 inline constexpr uint32_t kGpuOpRow = GpuOpBlockRecord::Body::kShape.row;
+inline constexpr uint32_t kStackSampleBlockHead = StackSampleBlockRecord::Body::kShape.head;
+inline constexpr uint32_t kStackSampleRow = StackSampleBlockRecord::Body::kShape.row;
+static_assert(kStackSampleBlockHead == 20 && kStackSampleRow == 13);
 
 } // namespace strata::format

@@ -109,6 +109,7 @@ bool StrataTraceWriter::startLocked(std::FILE* f, const std::string& path, uint6
     chunk_.assign(format::kChunkHeaderBytes, 0);
     chunkRecords_ = 0;
     blocks_.clear();
+    samples_.clear();
     return true;
 }
 
@@ -156,7 +157,9 @@ void StrataTraceWriter::endRecordLocked() {
 }
 
 void StrataTraceWriter::autoFlushLocked() {
-    if (chunk_.size() - format::kChunkHeaderBytes + blocks_.pendingBytes() >= autoFlushBytes_)
+    if (chunk_.size() - format::kChunkHeaderBytes + blocks_.pendingBytes() +
+            samples_.pendingBytes() >=
+        autoFlushBytes_)
         flushLocked();
 }
 
@@ -260,6 +263,20 @@ void StrataTraceWriter::counter(int64_t pid, uint32_t name, TimeNs ts, double va
     writeLocked(format::CounterRecord{pid, name, ts, value});
 }
 
+void StrataTraceWriter::callsite(uint32_t id, uint32_t parent, uint32_t frame) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    writeLocked(format::CallsiteRecord{id, parent, frame});
+}
+
+void StrataTraceWriter::stackSample(int64_t pid, int64_t tid, TimeNs ts, uint32_t callsite,
+                                    uint8_t kind) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    samples_.add(pid, tid, ts, callsite, kind);
+    autoFlushLocked();
+}
+
 void StrataTraceWriter::warning(std::string_view text) {
     std::lock_guard lock(mutex_);
     warningLocked(text);
@@ -306,6 +323,7 @@ void StrataTraceWriter::sections(const SectionsLaunch& l) {
 bool StrataTraceWriter::flushLocked() {
     if (!file_ || failed_) return false;
     chunkRecords_ += blocks_.closeAll(chunk_);
+    chunkRecords_ += samples_.closeAll(chunk_); // after the callsites they name
     if (chunkRecords_ == 0) return std::fflush(file_) == 0;
     const uint32_t payload = uint32_t(chunk_.size() - format::kChunkHeaderBytes);
     Put put{chunk_.data()};
@@ -375,6 +393,7 @@ bool StrataTraceWriter::closeLocked() {
     chunk_.clear();
     chunk_.shrink_to_fit();
     blocks_.clear();
+    samples_.clear();
     strings_.clear();
     return ok && !failed_;
 }

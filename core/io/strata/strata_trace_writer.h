@@ -15,6 +15,7 @@
 #include "io/strata/strata_block_buffer.h"
 #include "io/strata/strata_file_create.h"
 #include "io/strata/strata_records.h"
+#include "io/strata/strata_sample_buffer.h"
 #include "model/run_info.h"
 #include "model/slice_kind.h"
 #include "model/time.h"
@@ -71,6 +72,16 @@ public:
     void gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind, const GpuActivity& gpu,
                int64_t correlation);
     void counter(int64_t pid, uint32_t name, TimeNs ts, double value);
+    // Sampled stacks (Callsite and StackSampleBlock records, docs/strata-format.md).
+    // A frame of sampled stacks: callsite `id` (1, 2, 3, ... chosen by the caller, each id
+    // written once, before any sample or callsite that names it) is the frame named `frame` (a
+    // string id from string()) called from callsite `parent` (0: the frame is a stack's root,
+    // its outermost frame).
+    void callsite(uint32_t id, uint32_t parent, uint32_t frame);
+    // One sampled stack of thread (pid, tid) at `ts`: `callsite` is its innermost frame (0: the
+    // thread had no frame when sampled). kind: 0 = a Python stack, 1 = a native stack. Kept
+    // per thread as a block until the chunk is flushed.
+    void stackSample(int64_t pid, int64_t tid, TimeNs ts, uint32_t callsite, uint8_t kind);
     void warning(std::string_view text);
     void run(const RunInfo& run); // what was run (a Run record, model/run_info.h)
     // In-kernel sections of one launch: `count` 48-byte device records (model/kernel_sections.h),
@@ -137,7 +148,8 @@ private:
         }
     };
     std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> strings_;
-    StrataBlockBuffer blocks_; // slices not in chunk_ yet
+    StrataBlockBuffer blocks_;   // slices not in chunk_ yet
+    StrataSampleBuffer samples_; // stack samples not in chunk_ yet
     uint32_t nextString_ = 1;
 
     bool startOnLocked(int fd, const std::string& path, std::string* error);

@@ -273,6 +273,20 @@ void TraceBuilder::Impl::listProcessesAndThreads() {
     for (auto& [key, t] : threads) tr.threads_.push_back(std::move(t));
 }
 
+TimeRange TraceBuilder::Impl::finishStackSamples(TimeRange b) {
+    // Threads whose only data are samples are listed too (their names, their process).
+    for (const auto& [pid, tid] : stackSamples.threadKeys()) {
+        processes[pid].pid = pid;
+        Thread& th = threads[{pid, tid}];
+        th.pid = pid;
+        th.tid = tid;
+    }
+    const TimeRange span = stackSamples.finish(trace->stackSamples_, trace->warnings_);
+    if (span.start > span.end) return b;
+    if (trace->tracks_.empty()) return {span.start, span.end};
+    return {std::min(b.start, span.start), std::max(b.end, span.end)};
+}
+
 std::shared_ptr<const Trace> TraceBuilder::build() {
     Impl& x = *d;
     Trace& tr = *x.trace;
@@ -294,6 +308,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
                    tr.sliceCount_ > kParallelBuildMinSlices, tr.correlationIndex_,
                    tr.externalIndex_);
     phases.mark("build: ids");
+    const TimeRange withSamples = x.finishStackSamples(bounds);
     x.listProcessesAndThreads();
     for (SectionSet& s : tr.sections_) finishSectionSet(s);
     // Usually in order already (a recording's launches come in correlation order): sorting
@@ -303,7 +318,7 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     };
     if (!std::is_sorted(tr.sections_.begin(), tr.sections_.end(), byCorrelation))
         std::stable_sort(tr.sections_.begin(), tr.sections_.end(), byCorrelation);
-    tr.bounds_ = bounds;
+    tr.bounds_ = withSamples;
     tr.args_.shrink();
 
     std::shared_ptr<const Trace> out(std::move(x.trace));

@@ -156,6 +156,23 @@ void TraceBuilder::setRunInfo(RunInfo run) {
     d->trace->run_ = std::move(run);
 }
 
+CallsiteId TraceBuilder::addCallsite(CallsiteId parent, StringId frame) {
+    StackSamples& s = d->trace->stackSamples_;
+    const auto id = CallsiteId(s.callsiteParent.size());
+    s.callsiteParent.push_back(parent < id ? parent : kNoCallsite);
+    s.callsiteFrame.push_back(frame);
+    return id;
+}
+
+void TraceBuilder::addStackSample(int64_t pid, int64_t tid, TimeNs ts, CallsiteId callsite,
+                                  uint8_t kind) {
+    d->stackSamples.add(pid, tid, ts, callsite, kind);
+}
+
+size_t TraceBuilder::callsiteCount() const {
+    return d->trace->stackSamples_.callsiteCount();
+}
+
 SectionSet& TraceBuilder::sectionSet(int64_t correlation, std::string_view kernel, int32_t device) {
     std::vector<SectionSet>& sets = d->trace->sections_;
     auto same = [&](const SectionSet& s) {

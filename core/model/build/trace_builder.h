@@ -71,6 +71,14 @@ public:
     // A set read whole elsewhere (a timer array's import), added as it is.
     void addSectionSet(SectionSet set);
 
+    // Sampled stacks (model/stack_samples.h). A callsite is `frame` called from `parent` (a
+    // callsite this builder returned before, or kNoCallsite for a stack's root); returns its id.
+    // A sample is thread (pid, tid)'s stack at `ts`, `callsite` its innermost frame (a returned
+    // id, or kNoCallsite: no frame), kind a StackKind. build() orders each thread's samples.
+    CallsiteId addCallsite(CallsiteId parent, StringId frame);
+    void addStackSample(int64_t pid, int64_t tid, TimeNs ts, CallsiteId callsite, uint8_t kind);
+    size_t callsiteCount() const; // callsites added so far (ids 1..callsiteCount())
+
     // Events.
     PendingSlice addSlice(TrackId track, const SliceInput& s);           // X
     PendingSlice addBegin(TrackId track, const SliceInput& s);           // B (dur ignored)

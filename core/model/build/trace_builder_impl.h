@@ -4,6 +4,7 @@
 #include "model/build/edge_matcher.h"
 #include "model/build/flow_binder.h"
 #include "model/build/slice_nester.h"
+#include "model/build/stack_sample_buffer.h"
 #include "model/build/trace_builder.h"
 #include "model/gpu_activity_cache.h"
 
@@ -72,6 +73,7 @@ struct TraceBuilder::Impl {
     }
 
     GpuActivityCache gpuCache;
+    StackSampleBuffer stackSamples;
 
     // The track of `key` in `map`, made by `make()` the first time it is asked for.
     template <typename Map, typename Key, typename Make>
@@ -95,6 +97,7 @@ struct TraceBuilder::Impl {
     void sortCountersAndInstants();
     void bindFlows(const std::vector<SeqMap>& seqMaps);
     void listProcessesAndThreads();
+    TimeRange finishStackSamples(TimeRange bounds); // the bounds widened to the samples
 };
 
 } // namespace strata

@@ -15,6 +15,7 @@ static_assert(std::has_unique_object_representations_v<SliceRef>);
 static_assert(std::has_unique_object_representations_v<SliceExtra>);
 static_assert(std::has_unique_object_representations_v<Flow>);
 static_assert(std::has_unique_object_representations_v<SectionSample>);
+static_assert(std::has_unique_object_representations_v<SampleThread>);
 static_assert(sizeof(SliceKind) == 1 && sizeof(TimeNs) == 8);
 
 // Empty arrays need no part and get no entry (a track's sixteen arrays are mostly empty).
@@ -70,6 +71,15 @@ std::vector<TraceSnapshot::Array> TraceSnapshot::arrays(Trace& t) {
     indexArrays(add, t.externalIndex_, ExternalDenseCount);
     for (uint32_t i = 0; i < t.sections_.size(); ++i)
         add(SectionSamples, i, t.sections_[i].samples);
+    StackSamples& k = t.stackSamples_;
+    if (k.callsiteCount() || !k.empty()) { // id 0's entry alone is no part
+        add(StackCallsiteParents, 0, k.callsiteParent);
+        add(StackCallsiteFrames, 0, k.callsiteFrame);
+        add(StackSampleTimes, 0, k.ts);
+        add(StackSampleCallsites, 0, k.callsite);
+        add(StackSampleKinds, 0, k.kind);
+        add(StackSampleThreads, 0, k.threads);
+    }
     return out;
 }
 
@@ -97,7 +107,11 @@ std::string snapshot::describeArray(uint16_t id, uint32_t owner) {
                                                    "External-id index's places",
                                                    "External-id index's listed ids",
                                                    "External-id index's listed slices"};
+    static constexpr const char* kStackArrays[] = {"callsite parents",   "callsite frames",
+                                                   "stack sample times", "stack sample callsites",
+                                                   "stack sample kinds", "stack sample threads"};
     static_assert(std::size(kTrackArrays) == InstantArgs - SliceStart + 1);
+    static_assert(std::size(kStackArrays) == StackSampleThreads - StackCallsiteParents + 1);
     static_assert(std::size(kTraceArrays) == ExternalListRefs - Extras + 1);
     std::string what;
     if (id >= SliceStart && id <= InstantArgs)
@@ -106,6 +120,8 @@ std::string snapshot::describeArray(uint16_t id, uint32_t owner) {
         what = std::string("the ") + kTraceArrays[id - Extras];
     else if (id == SectionSamples)
         what = "section set " + std::to_string(owner) + "'s samples";
+    else if (id >= StackCallsiteParents && id <= StackSampleThreads)
+        what = std::string("the ") + kStackArrays[id - StackCallsiteParents];
     else
         what = "an unknown array of owner " + std::to_string(owner);
     return what + " (array " + std::to_string(id) + ")";

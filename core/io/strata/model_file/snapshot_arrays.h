@@ -59,6 +59,13 @@ enum ArrayId : uint16_t {
     ExternalListRefs,
     // One per section set (owner: the set's index).
     SectionSamples = 64,
+    // The stack samples (owner 0; model/stack_samples.h), when the trace has any.
+    StackCallsiteParents = 80,
+    StackCallsiteFrames,
+    StackSampleTimes,
+    StackSampleCallsites,
+    StackSampleKinds,
+    StackSampleThreads,
 };
 
 // An array for messages: "track 3's slice starts (array 1)", "the flows (array 39)".

@@ -17,7 +17,8 @@
 
 namespace strata {
 struct SliceExtra;
-}
+struct StackSamples;
+} // namespace strata
 
 namespace strata::snapshot {
 
@@ -74,5 +75,10 @@ Problem checkIndexPiece(const IdSources& ids, int f, size_t piece, size_t pieces
 Problem checkIndexSizes(const IdIndex& index, bool external);
 // The slices the index keeps in place (the listed ones: listIds.size()).
 size_t entriesInPlace(const IdIndex& index);
+
+// The stack samples (model/stack_samples.h): each callsite's parent before it and its frame a
+// string; the threads sorted, their rows one after the other covering every sample; each
+// thread's samples in time order within the bounds, naming a callsite and a known kind.
+Problem checkStackSamples(const StackSamples& samples, size_t strings, TimeRange bounds);
 
 } // namespace strata::snapshot

@@ -178,6 +178,7 @@ Problem TraceSnapshot::validate(const Trace& t, unsigned threads) {
                              f ? "External-id" : "correlation", inPlace, listed, carried.inPlace[f],
                              carried.listed[f]);
     }
+    if (Problem p = checkStackSamples(t.stackSamples_, strings, t.bounds_); !p.ok()) return p;
     return checkLists(t);
 }
 

@@ -76,6 +76,12 @@ double arrayBytes(const json& j, const std::vector<size_t>& sectionSamples) {
     }
     for (const size_t samples : sectionSamples)
         total += arrayCost(double(samples), double(sizeof(SectionSample)));
+    if (j.contains("stack_samples")) {
+        const json& k = j.at("stack_samples");
+        const double callsites = n(k.at(0)) + 1, samples = n(k.at(1)), threads = n(k.at(2));
+        total += 2 * arrayCost(callsites, 4) + arrayCost(samples, 8) + arrayCost(samples, 4) +
+                 arrayCost(samples, 1) + arrayCost(threads, double(sizeof(SampleThread)));
+    }
     return total + double(format::kChunkHeaderBytes + format::kRecordHeaderBytes);
 }
 
@@ -125,6 +131,21 @@ void sizeTracks(const json& tracks, std::vector<Track>& out) {
         tr.instants.ts.resize(c.instants), tr.instants.name.resize(c.instants);
         tr.instants.category.resize(c.instants), tr.instants.args.resize(c.instants);
     }
+}
+
+// The stack samples' columns sized (their sizes fit the file: arrayBytes counted them).
+void sizeStackSamples(const json& k, StackSamples& s) {
+    if (!k.is_array() || k.size() != 3) throw HeaderError("stack_samples of the wrong shape");
+    const size_t callsites = whole<size_t>(k.at(0), "the callsite count");
+    const size_t samples = whole<size_t>(k.at(1), "the stack sample count");
+    const size_t threads = whole<size_t>(k.at(2), "the stack sample threads");
+    if (callsites == 0 && samples == 0) throw HeaderError("stack_samples that hold nothing");
+    s.callsiteParent.resize(callsites + 1);
+    s.callsiteFrame.resize(callsites + 1);
+    s.ts.resize(samples);
+    s.callsite.resize(samples);
+    s.kind.resize(samples);
+    s.threads.resize(threads);
 }
 
 RunInfo readRun(const json& r) {
@@ -210,6 +231,9 @@ std::string TraceSnapshot::headerJson(const Trace& t, const SnapshotSource& sour
                             {"names", s.names},
                             {"samples", s.samples.size()}});
     j["sections"] = std::move(sections);
+    const StackSamples& k = t.stackSamples_;
+    if (k.callsiteCount() || !k.empty())
+        j["stack_samples"] = {k.callsiteCount(), k.size(), k.threads.size()};
     // Invalid UTF-8 (a name cut by a writer) is kept byte for byte rather than refused.
     return j.dump(-1, ' ', false, json::error_handler_t::ignore);
 }
@@ -256,6 +280,7 @@ std::string TraceSnapshot::applyHeader(std::string_view text, size_t partBytes, 
         for (size_t i = 0; i < t.sections_.size(); ++i)
             t.sections_[i].samples.resize(lists.sectionSamples[i]);
         if (j.contains("run")) t.run_ = readRun(j.at("run"));
+        if (j.contains("stack_samples")) sizeStackSamples(j.at("stack_samples"), t.stackSamples_);
     } catch (const json::exception& e) {
         return std::string("the Model record's JSON: ") + e.what();
     } catch (const HeaderError& e) {

@@ -14,6 +14,7 @@ std::string RecordSink::apply(fmt::RecordType type, const uint8_t* body, uint32_
         return {};
     }
     if (!e.shape.fits(body, bytes)) return bodySizeError(e, type, body, bytes);
+    current_ = body;
     return e.load(*this, body, bytes);
 }
 

@@ -97,6 +97,14 @@ public:
     std::string load(const fmt::NameColorRecord& r);
     std::string load(const fmt::RunRecord& r);
     std::string load(const fmt::SectionsRecord& r);
+    // Sampled stacks (strata_record_stacks.cpp): a bad callsite or sample is skipped and
+    // counted, never an error (noteStackProblem).
+    std::string load(const fmt::CallsiteRecord& r);
+    std::string load(const fmt::StackSampleColumns& c); // StackSampleBlock
+
+    // Where the file's bytes start (the mapped file, or the buffer), so that a problem can name
+    // a record's byte offset (its body pointer less this, less the record header).
+    void setFileStart(const uint8_t* data) { fileStart_ = data; }
 
     // For the loads of record types added to the table (tests): the builder; the model's id of
     // file string id `fileId` (false, and problem() says why, when no String record defined it
@@ -132,6 +140,14 @@ public:
     uint64_t negativeDurations = 0;
     uint64_t nonFiniteCounters = 0; // counter samples skipped: NaN or infinite (nothing to draw)
     uint64_t endOfFileRecords = 0;
+    // Stack-sample records skipped: callsites (an id defined twice or out of reach, a parent or
+    // frame not defined before it), samples (an unknown callsite or kind); the first few problems
+    // word for word ("StackSampleBlock record at byte 123, row 4: ...").
+    uint64_t badCallsites = 0;
+    uint64_t badStackSamples = 0;
+    std::vector<std::string> stackProblems;
+    static constexpr size_t kMaxStackProblems = 5;
+    static constexpr size_t kMaxCallsiteIdGap = 1u << 16;
 
 private:
     TraceBuilder& b_;
@@ -142,6 +158,12 @@ private:
     TrackCache threadTracks_;
     TrackCache gpuTracks_;
     std::string bad_;
+    std::vector<CallsiteId> callsites_{kNoCallsite}; // file callsite id -> model id
+    const uint8_t* fileStart_ = nullptr;
+    const uint8_t* current_ = nullptr; // the body of the record being applied
+
+    // Counts a skipped callsite or sample of the current record; keeps the first few words.
+    void noteStackProblem(uint64_t& counter, const std::string& what);
 
     TrackId threadTrack(int64_t pid, int64_t tid) {
         return threadTracks_.get(pid, tid, [&] { return b_.threadTrack(pid, tid); });

@@ -107,6 +107,13 @@ void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::st
             sprint("%s: skipped %" PRIu64
                    " counter sample(s) that are not finite numbers (NaN or infinity)",
                    path.c_str(), sink.nonFiniteCounters));
+    for (const std::string& p : sink.stackProblems) builder.addWarning(path + ": " + p);
+    if (sink.badCallsites || sink.badStackSamples)
+        builder.addWarning(sprint("%s: skipped %" PRIu64 " callsite(s) and %" PRIu64
+                                  " stack sample(s) that were not valid (the first %zu named "
+                                  "above)",
+                                  path.c_str(), sink.badCallsites, sink.badStackSamples,
+                                  sink.stackProblems.size()));
     if (sink.negativeDurations)
         builder.addWarning(sprint("%s: %" PRIu64
                                   " slice(s) ended before they started (or lasted over "
@@ -158,6 +165,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     if (parallel) {
         TraceBuilder builder;
         RecordSink sink(builder, records);
+        sink.setFileStart(data);
         ParallelLoadHooks hooks;
         hooks.progress = options.progress;
         if (file) hooks.releaseBytes = [file](size_t from, size_t to) { file->release(from, to); };
@@ -184,6 +192,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
 
     TraceBuilder builder;
     RecordSink sink(builder, records);
+    sink.setFileStart(data);
     std::string damage; // why loading stopped early
     uint32_t chunkIndex = 0;
     constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
