@@ -35,12 +35,21 @@ int CallRecorder::hook(PyObject*, PyFrameObject* frame, int what, PyObject* arg)
         log = r.threadStarting(frame, what);
     const uint64_t ts = clockNs();
     switch (what) {
-    case kCall: log->add(ts, r.frames_.ofFrame(frame), kEnter); break;
-    case kReturn: log->add(ts, r.frames_.ofFrame(frame), kLeave); break;
-    case kCCall: log->add(ts, r.frames_.ofCFunction(arg), kEnter); break;
+    case kCall:
+        log->add(ts, r.frames_.ofFrame(frame), kEnter);
+        break;
+    case kReturn:
+        log->add(ts, r.frames_.ofFrame(frame), kLeave);
+        break;
+    case kCCall:
+        log->add(ts, r.frames_.ofCFunction(arg), kEnter);
+        break;
     case kCReturn:
-    case kCException: log->add(ts, r.frames_.ofCFunction(arg), kLeave); break;
-    default: break;
+    case kCException:
+        log->add(ts, r.frames_.ofCFunction(arg), kLeave);
+        break;
+    default:
+        break;
     }
     return 0;
 }
@@ -54,8 +63,10 @@ ThreadLog* CallRecorder::threadStarting(PyFrameObject* frame, int what) {
     const Api& a = *api();
     std::vector<uint32_t> open;
     PyFrameObject* f = frame;
-    if (f && what == kCall) f = a.PyFrame_GetBack(f); // the called frame opens by its own event
-    else if (f) a.Py_IncRef(reinterpret_cast<PyObject*>(f));
+    if (f && what == kCall)
+        f = a.PyFrame_GetBack(f); // the called frame opens by its own event
+    else if (f)
+        a.Py_IncRef(reinterpret_cast<PyObject*>(f));
     while (f) {
         open.push_back(frames_.ofFrame(f));
         PyFrameObject* back = a.PyFrame_GetBack(f);
@@ -168,13 +179,12 @@ void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t
         if (ended) {
             closeOpen(w, pid, *t, t->lastTs);
             t->done = true;
-        } else if (final) closeOpen(w, pid, *t, std::max(endNs, t->lastTs));
+        } else if (final)
+            closeOpen(w, pid, *t, std::max(endNs, t->lastTs));
     }
     std::lock_guard lock(threadsMutex_);
     threads_.erase(std::remove_if(threads_.begin(), threads_.end(),
-                                  [](const std::unique_ptr<ThreadState>& t) {
-                                      return t->done;
-                                  }),
+                                  [](const std::unique_ptr<ThreadState>& t) { return t->done; }),
                    threads_.end());
 }
 

@@ -70,7 +70,7 @@ private:
 
     FrameTable& frames_;
     uint64_t startNs_ = 0;
-    std::vector<uint64_t> existing_; // PyThreadState ids of the threads there at startNs_
+    std::vector<uint64_t> existing_;      // PyThreadState ids of the threads there at startNs_
     std::atomic<uint32_t> generation_{1}; // bumped in a forked child: every thread re-registers
     std::mutex threadsMutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;

@@ -10,6 +10,7 @@
 #include "python/call_recorder.h"
 #include "python/python_api.h"
 #include "python/python_frames.h"
+#include "python/stack_sampler.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,7 @@ struct Agent {
     std::string mode; // "calls" or "sample=HZ"
     FrameTable frames;
     std::unique_ptr<CallRecorder> calls;
+    std::unique_ptr<StackSampler> sampler;
     bool stopped = false;
 };
 Agent* g_agent = nullptr; // leaked on purpose, like the collector
@@ -42,17 +44,27 @@ bool named(int64_t tid) {
     return g_named.count(tid) > 0;
 }
 
-void drainCalls(bool final) {
+// Collector::beforeWrite: the calls logged since the last chunk; with the last chunk, what
+// the agent counted.
+void beforeWrite(bool final) {
     Agent* a = g_agent;
     Collector* c = g_collector;
-    if (!a || !a->calls || !c) return;
-    a->calls->drain(c->writer, getpid(), final, clockNs(), named);
-    if (final) {
+    if (!a || !c) return;
+    if (a->calls) a->calls->drain(c->writer, getpid(), final, clockNs(), named);
+    if (!final) return;
+    if (a->calls) {
         const CallStats s = a->calls->stats();
         c->writer.metadata("python_slices", std::to_string(s.slices));
         c->writer.metadata("python_threads", std::to_string(s.threads));
         if (s.unmatched)
             c->writer.metadata("python_unmatched_returns", std::to_string(s.unmatched));
+    }
+    if (a->sampler) {
+        const SampleStats s = a->sampler->stats();
+        c->writer.metadata("python_samples", std::to_string(s.samples));
+        c->writer.metadata("python_sample_ticks", std::to_string(s.ticks));
+        c->writer.metadata("python_sample_late", std::to_string(s.late));
+        c->writer.metadata("python_samples_filled", std::to_string(s.filled));
     }
 }
 
@@ -63,31 +75,47 @@ void refuse(const std::string& why) {
     std::fprintf(stderr, "[strata] Python not recorded: %s\n", why.c_str());
 }
 
-// With the GIL held, recording: the agent of `mode` installed in this process.
-bool begin(const std::string& mode) {
+// "sample=HZ" -> HZ (1..10000), else 0.
+int sampleRate(const std::string& mode) {
+    if (mode.rfind("sample=", 0) != 0) return 0;
+    const int hz = std::atoi(mode.c_str() + 7);
+    return hz >= 1 && hz <= 10000 ? hz : 0;
+}
+
+// With the GIL held, recording: the agent of `mode` installed in this process. `threads`: the
+// bootstrap's thread names for the sampler (stack_sampler.h).
+bool begin(const std::string& mode, PyObject* threads) {
     std::string why;
     if (!loadApi(&why)) {
         refuse(why);
         return false;
     }
     const Api& a = *api();
+    const int hz = sampleRate(mode);
+    if (mode != "calls" && !hz) {
+        refuse("'" + mode + "' is not a mode this collector knows (calls, sample=HZ)");
+        return false;
+    }
     auto* agent = new Agent;
     agent->mode = mode;
-    if (mode == "calls") {
+    g_agent = agent;
+    g_collector->beforeWrite = beforeWrite;
+    std::string what;
+    if (hz) {
+        agent->sampler = std::make_unique<StackSampler>(agent->frames, hz, threads);
+        g_collector->writer.metadata("python_sample_hz", std::to_string(hz));
+        agent->sampler->start();
+        what = mode + " (CPython " + a.version + ", every thread's stack with the GIL held)";
+    } else {
         agent->calls = std::make_unique<CallRecorder>(agent->frames);
-        g_agent = agent;
-        g_collector->beforeWrite = drainCalls;
         agent->calls->install(clockNs());
-        const char* how = a.PyEval_SetProfileAllThreads
-                              ? "PyEval_SetProfileAllThreads"
-                              : "PyEval_SetProfile on each thread";
-        g_collector->writer.metadata(collector_env::kMetaPython,
-                                     "calls (CPython " + a.version + ", " + how + ")");
-        return true;
+        what = "calls (CPython " + a.version + ", " +
+               (a.PyEval_SetProfileAllThreads ? "PyEval_SetProfileAllThreads"
+                                              : "PyEval_SetProfile on each thread") +
+               ")";
     }
-    delete agent;
-    refuse("'" + mode + "' is not a mode this collector knows (calls, sample=HZ)");
-    return false;
+    g_collector->writer.metadata(collector_env::kMetaPython, what);
+    return true;
 }
 
 } // namespace
@@ -98,15 +126,16 @@ using namespace strata::python;
 
 // From the bootstrap, with the GIL held (ctypes.PyDLL): `mode` is $STRATA_PYTHON ("calls",
 // "sample=HZ"); `refusal`, when not empty, the bootstrap's own reason not to record (written
-// as the python metadata). Returns 1 when recording.
-STRATA_EXPORT int strata_python_start(const char* mode, const char* refusal) {
+// as the python metadata); `threads` its thread-naming function (stack_sampler.h). Returns 1
+// when recording.
+STRATA_EXPORT int strata_python_start(const char* mode, const char* refusal, PyObject* threads) {
     collectorStart(StartedBy::Python);
     if (!recording() || g_agent) return 0;
     if (refusal && *refusal) {
         refuse(refusal);
         return 0;
     }
-    return begin(mode ? mode : "") ? 1 : 0;
+    return begin(mode ? mode : "", threads) ? 1 : 0;
 }
 
 // 3.10/3.11: a thread started after the start (threading.setprofile's first call in it).
@@ -118,17 +147,16 @@ STRATA_EXPORT void strata_python_thread_started() {
 // os.register_at_fork(after_in_child=...): a recording of the child's own, with the GIL held.
 STRATA_EXPORT int strata_python_forked() {
     if (!g_agent || !collectorRestartInForkedChild()) return 0;
-    if (g_agent->calls) {
-        g_agent->calls->restartInChild(clockNs());
-        g_collector->beforeWrite = drainCalls;
-    }
+    if (g_agent->calls) g_agent->calls->restartInChild(clockNs());
+    if (g_agent->sampler) g_agent->sampler->restartInChild();
+    g_collector->beforeWrite = beforeWrite;
     {
         std::lock_guard lock(g_namedMutex);
         g_named.clear();
     }
-    g_collector->writer.metadata(collector_env::kMetaPython,
-                                 g_agent->mode + " (a child forked from " +
-                                     std::to_string(getppid()) + ")");
+    g_collector->writer.metadata(collector_env::kMetaPython, g_agent->mode +
+                                                                 " (a child forked from " +
+                                                                 std::to_string(getppid()) + ")");
     return 1;
 }
 
@@ -158,9 +186,17 @@ STRATA_EXPORT void strata_python_warning(const char* text) {
     collectorWarning(text);
 }
 
+// The interpreter is ending (atexit): the sampler stops before Python is finalized. Called
+// without the GIL (ctypes.CDLL): the sampler may be waiting for it.
+STRATA_EXPORT void strata_python_stop() {
+    if (!g_agent) return;
+    g_agent->stopped = true;
+    if (g_agent->sampler) g_agent->sampler->stop();
+}
+
 // os._exit (multiprocessing's children end by it): no atexit runs, so the file is closed now.
 // Called without the GIL (ctypes.CDLL).
 STRATA_EXPORT void strata_python_exit() {
-    if (g_agent) g_agent->stopped = true;
+    strata_python_stop();
     collectorShutdown();
 }

@@ -56,6 +56,7 @@ bool Api::load(std::string* why) {
     find(&PyFrame_GetCode, "PyFrame_GetCode", &missing);
     find(&PyFrame_GetBack, "PyFrame_GetBack", &missing);
     find(&PyObject_GetAttrString, "PyObject_GetAttrString", &missing);
+    find(&PyObject_CallNoArgs, "PyObject_CallNoArgs", &missing);
     find(&PyUnicode_AsUTF8, "PyUnicode_AsUTF8", &missing);
     find(&PyLong_AsLong, "PyLong_AsLong", &missing);
     find(&Py_IncRef, "Py_IncRef", &missing);

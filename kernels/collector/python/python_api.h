@@ -49,9 +49,10 @@ struct Api {
     int (*SetProfileOf)(PyThreadState*, TraceFunc, PyObject*) = nullptr; // _PyEval_SetProfile
 
     // Frames and code.
-    PyObject* (*PyFrame_GetCode)(PyFrameObject*) = nullptr;       // new reference
-    PyFrameObject* (*PyFrame_GetBack)(PyFrameObject*) = nullptr;  // new reference
+    PyObject* (*PyFrame_GetCode)(PyFrameObject*) = nullptr;      // new reference
+    PyFrameObject* (*PyFrame_GetBack)(PyFrameObject*) = nullptr; // new reference
     PyObject* (*PyObject_GetAttrString)(PyObject*, const char*) = nullptr;
+    PyObject* (*PyObject_CallNoArgs)(PyObject*) = nullptr; // new reference
     const char* (*PyUnicode_AsUTF8)(PyObject*) = nullptr;
     long (*PyLong_AsLong)(PyObject*) = nullptr;
     void (*Py_IncRef)(PyObject*) = nullptr;

@@ -30,12 +30,22 @@ def _strata_start():
     except Exception as e:  # no _ctypes (a static build), the library gone
         _sys.stderr.write("[strata] Python not recorded: cannot load %s: %s\n" % (lib, e))
         return
-    agent.strata_python_start.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    agent.strata_python_start.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.py_object]
     agent.strata_python_thread_names.argtypes = [ctypes.c_char_p]
     agent.strata_python_warning.argtypes = [ctypes.c_char_p]
-    if not agent.strata_python_start(mode.encode(), _strata_refusal().encode()):
-        return
     import threading
+
+    def current_threads():
+        # For the sampler: "FRAME TID NAME" lines, FRAME the id() of the thread's current frame.
+        frames = _sys._current_frames()
+        return "\n".join(
+            "%d %d %s" % (id(frames[t.ident]), t.native_id, t.name)
+            for t in threading.enumerate()
+            if t.ident in frames and t.native_id
+        )
+
+    if not agent.strata_python_start(mode.encode(), _strata_refusal().encode(), current_threads):
+        return
 
     def names(threads):
         text = "".join("%d\t%s\n" % (t.native_id, t.name) for t in threads if t.native_id)
@@ -55,6 +65,7 @@ def _strata_start():
     import atexit
 
     atexit.register(lambda: names(threading.enumerate()))
+    atexit.register(unlocked.strata_python_stop)  # the sampler, before Python is finalized
 
     if mode == "calls":
         # Threads started from now on: their first profile call (threading.setprofile's hook)
