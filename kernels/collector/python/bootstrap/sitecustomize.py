@@ -61,7 +61,7 @@ def _strata_start():
             names([self])
 
         threading.Thread._set_native_id = _set_native_id
-    names([threading.main_thread()])
+    names(threading.enumerate())  # the threads already running (a .pth file may start one)
     import atexit
 
     atexit.register(lambda: names(threading.enumerate()))
