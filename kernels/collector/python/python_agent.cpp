@@ -181,9 +181,12 @@ STRATA_EXPORT void strata_python_thread_names(const char* lines) {
     }
 }
 
-// A warning from the bootstrap (the target set its own profile function, ...).
+// A warning from the bootstrap (the target set its own profile function, ...): in the trace's
+// warnings, and as the metadata python_note that strata-cli info shows beside what was recorded.
 STRATA_EXPORT void strata_python_warning(const char* text) {
-    collectorWarning(text);
+    if (!recording() || !text) return;
+    g_collector->writer.warning(text);
+    g_collector->writer.metadata("python_note", text);
 }
 
 // The interpreter is ending (atexit): the sampler stops before Python is finalized. Called

@@ -46,6 +46,11 @@ def _strata_start():
 
     if not agent.strata_python_start(mode.encode(), _strata_refusal().encode(), current_threads):
         return
+    if mode.startswith("sample="):
+        # The sampler asks for the GIL at each tick; a thread running Python hands it over only
+        # after the switch interval (5 ms by default), which would skew every tick towards the
+        # moment the GIL came free. A tenth of the period keeps the ticks on time.
+        _sys.setswitchinterval(min(_sys.getswitchinterval(), 0.1 / int(mode[7:])))
 
     def names(threads):
         text = "".join("%d\t%s\n" % (t.native_id, t.name) for t in threads if t.native_id)
@@ -95,14 +100,17 @@ def _strata_start():
     _os._exit = _exit
 
     # The target's own profiler takes the profile hook of its thread: say so in the trace.
-    ours = {"busy": False}
+    ours = {"busy": False, "told": set()}
 
     def _audit(event, args):
         if event != "sys.setprofile" or ours["busy"]:
             return
         caller = _sys._getframe(1)
         if caller.f_code.co_filename in (threading.__file__, __file__):
-            return  # the agent's own hook, on a thread starting (3.10/3.11)
+            return  # the agent's own hook, on a thread starting
+        if threading.get_ident() in ours["told"]:
+            return  # once per thread
+        ours["told"].add(threading.get_ident())
         ours["busy"] = True
         try:
             agent.strata_python_warning(
