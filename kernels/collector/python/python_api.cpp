@@ -46,6 +46,7 @@ bool Api::load(std::string* why) {
     find(&PyInterpreterState_ThreadHead, "PyInterpreterState_ThreadHead", &missing);
     find(&PyThreadState_Next, "PyThreadState_Next", &missing);
     find(&PyThreadState_Get, "PyThreadState_Get", &missing);
+    find(&Py_AddPendingCall, "Py_AddPendingCall", &missing);
     find(&PyThreadState_GetFrame, "PyThreadState_GetFrame", &missing);
     find(&PyThreadState_GetID, "PyThreadState_GetID", &missing);
     find(&PyEval_SetProfile, "PyEval_SetProfile", &missing);

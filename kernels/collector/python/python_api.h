@@ -40,6 +40,7 @@ struct Api {
     PyThreadState* (*PyInterpreterState_ThreadHead)(PyInterpreterState*) = nullptr;
     PyThreadState* (*PyThreadState_Next)(PyThreadState*) = nullptr;
     PyThreadState* (*PyThreadState_Get)() = nullptr;
+    int (*Py_AddPendingCall)(int (*)(void*), void*) = nullptr;          // run by the main thread
     PyFrameObject* (*PyThreadState_GetFrame)(PyThreadState*) = nullptr; // new reference
     uint64_t (*PyThreadState_GetID)(PyThreadState*) = nullptr;
     // The profile hook: for every thread at once where it exists (3.12+), else one thread at a

@@ -1,17 +1,21 @@
 #pragma once
 // --python sample=HZ: the Python stack of every thread, HZ times a second, as stack samples
-// (StrataTraceWriter::callsite / stackSample). A thread of the collector's own takes the GIL at
-// each tick (PyGILState_Ensure), walks every thread's frames through the C API and lets the GIL
-// go: the program pays one GIL hand-over per tick instead of a hook per call. A tick that finds
-// the GIL held longer than a period is taken late and counted, and the stacks it sees stand for
-// the ticks it missed as well (written once per missed tick, at their times): a thread that
-// holds the GIL keeps the share of samples its time deserves.
+// (StrataTraceWriter::callsite / stackSample). A thread of the collector's own keeps the time;
+// at each tick it asks the main thread to take the samples (Py_AddPendingCall: run at the
+// interpreter's next check, with the GIL, without a thread switch), and takes them itself,
+// GIL and all (PyGILState_Ensure), when the main thread has not within a fifth of a period
+// (it is blocked in C code, the GIL free or held by another thread). Either way every thread's
+// frames are walked through the C API. A tick served later than a period is counted, and the
+// stacks it sees stand for the ticks it missed as well (written once per missed tick, at their
+// times), so a thread that holds the GIL keeps the share of samples its time deserves.
 // The callsites (frame, caller's callsite) are interned here, so a stack costs one id per sample.
 #include "python/python_api.h"
 #include "python/python_frames.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -48,6 +52,9 @@ public:
 
 private:
     void loop();
+    static int pendingTick(void* sampler);
+    // With the GIL: the samples of tick `seq` unless it was served already.
+    void serve(uint64_t seq);
     void tick(StrataTraceWriter& w, int64_t pid, uint32_t copies, int64_t period);
     int64_t threadOf(PyThreadState* t, PyFrameObject* top, StrataTraceWriter& w, int64_t pid);
     void resolveThreads(StrataTraceWriter& w, int64_t pid);
@@ -58,7 +65,15 @@ private:
     PyObject* threadsFn_;
     std::thread thread_;
     std::atomic<bool> stop_{false};
+    int64_t periodNs_ = 0;
+    std::atomic<uint64_t> seq_{0};    // the tick due
+    std::atomic<int64_t> dueNs_{0};   // when (CLOCK_MONOTONIC)
+    uint64_t served_ = 0;             // the last tick served (with the GIL)
+    std::atomic<bool> queued_{false}; // a pending call is waiting for the main thread
+    std::mutex servedMutex_;
+    std::condition_variable servedCv_;
     std::unordered_map<uint64_t, int64_t> tids_;       // PyThreadState id -> native tid
+    std::unordered_map<uint64_t, uint64_t> unresolved_; // PyThreadState id -> tick last asked
     std::unordered_map<uintptr_t, int64_t> topFrames_; // a resolve()'s frame address -> tid
     std::unordered_map<uint64_t, uint32_t> callsites_; // (parent << 32 | frame) -> id
     std::vector<uint32_t> strings_;                    // frame id -> writer string id
