@@ -20,6 +20,8 @@ class StrataBlockBuffer {
 public:
     void cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
                   int64_t correlation, int32_t returnCode);
+    // `count` rows of one thread's CPU slices at once.
+    void cpuSlices(int64_t pid, int64_t tid, const format::CpuSliceRow* rows, size_t count);
     void gpuOp(TimeNs start, TimeNs end, uint32_t name, SliceKind kind, const GpuActivity& gpu,
                int64_t correlation);
     // Appends thread (pid, tid)'s open block, if it has one, to `out` as one record; returns

@@ -215,6 +215,14 @@ void StrataTraceWriter::cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs 
     autoFlushLocked();
 }
 
+void StrataTraceWriter::cpuSlices(int64_t pid, int64_t tid, const format::CpuSliceRow* rows,
+                                  size_t count) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    blocks_.cpuSlices(pid, tid, rows, count);
+    autoFlushLocked();
+}
+
 void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name,
                                  SliceKind kind) {
     std::lock_guard lock(mutex_);

@@ -63,6 +63,8 @@ public:
     // CPU side. kind: CudaRuntime / CudaDriver (API calls), UserAnnotation (NVTX), ...
     void cpuSlice(int64_t pid, int64_t tid, TimeNs start, TimeNs end, uint32_t name, SliceKind kind,
                   int64_t correlation, int32_t returnCode);
+    // `count` CPU slices of one thread under one lock (the Python agent's calls, by thousands).
+    void cpuSlices(int64_t pid, int64_t tid, const format::CpuSliceRow* rows, size_t count);
     void cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name, SliceKind kind); // NVTX push
     void cpuEnd(int64_t pid, int64_t tid, TimeNs ts);                                  // NVTX pop
     void asyncSlice(int64_t pid, uint64_t id, TimeNs start, TimeNs end, uint32_t name);

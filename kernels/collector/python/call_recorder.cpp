@@ -6,6 +6,7 @@
 #include "process/process_info.h"
 
 #include <algorithm>
+#include <pthread.h>
 
 namespace strata::python {
 
@@ -13,16 +14,22 @@ namespace {
 
 CallRecorder* g_recorder = nullptr;
 
-// The calling thread's log, and the recorder generation it was registered in.
+// The calling thread's log, and the recorder generation it was registered in: plain data in
+// the initial-exec TLS model, one load on every call.
 struct ThreadSlot {
-    ThreadLog* log = nullptr;
-    std::atomic<bool>* ended = nullptr;
-    uint32_t generation = 0;
-    ~ThreadSlot() {
-        if (ended) ended->store(true, std::memory_order_release); // the thread is ending
-    }
+    ThreadLog* log;
+    uint32_t generation;
 };
-thread_local ThreadSlot t_slot;
+__attribute__((tls_model("initial-exec"))) thread_local ThreadSlot t_slot{nullptr, 0};
+
+// A thread's end (the key's destructor): its state's `ended` flag set.
+pthread_key_t g_endKey;
+pthread_once_t g_endKeyOnce = PTHREAD_ONCE_INIT;
+void makeEndKey() {
+    pthread_key_create(&g_endKey, [](void* ended) {
+        static_cast<std::atomic<bool>*>(ended)->store(true, std::memory_order_release);
+    });
+}
 
 } // namespace
 
@@ -33,7 +40,7 @@ int CallRecorder::hook(PyObject*, PyFrameObject* frame, int what, PyObject* arg)
     ThreadLog* log = t_slot.log;
     if (!log || t_slot.generation != r.generation_.load(std::memory_order_relaxed))
         log = r.threadStarting(frame, what);
-    const uint64_t ts = clockNs();
+    const uint64_t ts = TickClock::now();
     switch (what) {
     case kCall:
         log->add(ts, r.frames_.ofFrame(frame), kEnter);
@@ -77,20 +84,22 @@ ThreadLog* CallRecorder::threadStarting(PyFrameObject* frame, int what) {
     // later (3.10/3.11: its first frames run before its hook is set) entered them just now.
     const uint64_t id = a.PyThreadState_GetID(a.PyThreadState_Get());
     const bool before = std::find(existing_.begin(), existing_.end(), id) != existing_.end();
-    const uint64_t opened = before ? startNs_ : clockNs();
+    const uint64_t opened = before ? startTicks_ : TickClock::now();
     for (auto it = open.rbegin(); it != open.rend(); ++it) log->add(opened, *it, kEnter);
     t_slot.log = log;
-    t_slot.ended = &state->ended;
     t_slot.generation = generation_.load(std::memory_order_relaxed);
+    pthread_once(&g_endKeyOnce, makeEndKey);
+    pthread_setspecific(g_endKey, &state->ended);
     threadCount_.fetch_add(1);
     std::lock_guard lock(threadsMutex_);
     threads_.push_back(std::move(state));
     return log;
 }
 
-void CallRecorder::install(uint64_t startNs) {
+void CallRecorder::install() {
     g_recorder = this;
-    startNs_ = startNs;
+    clock_.start();
+    startTicks_ = TickClock::now();
     const Api& a = *api();
     for (PyThreadState* t = a.PyInterpreterState_ThreadHead(a.PyInterpreterState_Main()); t;
          t = a.PyThreadState_Next(t))
@@ -108,15 +117,17 @@ void CallRecorder::hookCurrentThread() {
     api()->PyEval_SetProfile(hook, nullptr);
 }
 
-void CallRecorder::restartInChild(uint64_t startNs) {
+void CallRecorder::restartInChild() {
     // The parent's threads and logs belong to the parent's flush thread: dropped here (their
     // memory is the child's copy, never read again).
     for (auto& t : threads_) (void)t.release();
     threads_.clear();
     strings_.clear();
-    startNs_ = startNs;
+    startTicks_ = TickClock::now();
     existing_ = {api()->PyThreadState_GetID(api()->PyThreadState_Get())};
-    t_slot = ThreadSlot{};
+    t_slot = ThreadSlot{nullptr, 0};
+    pthread_once(&g_endKeyOnce, makeEndKey);
+    pthread_setspecific(g_endKey, nullptr);
     generation_.fetch_add(1);
 }
 
@@ -127,19 +138,34 @@ uint32_t CallRecorder::stringOf(StrataTraceWriter& w, uint32_t frame) {
     return s;
 }
 
-void CallRecorder::closeOpen(StrataTraceWriter& w, int64_t pid, ThreadState& t, uint64_t endNs) {
-    const int64_t tid = t.log->tid;
+void CallRecorder::emit(StrataTraceWriter& w, uint64_t start, uint64_t end, uint32_t frame) {
+    rows_.push_back(format::CpuSliceRow{TimeNs(start), TimeNs(end), stringOf(w, frame),
+                                        uint8_t(SliceKind::PythonFunction), -1, 0});
+}
+
+void CallRecorder::writeRows(StrataTraceWriter& w, int64_t pid, int64_t tid) {
+    w.cpuSlices(pid, tid, rows_.data(), rows_.size());
+    slices_.fetch_add(rows_.size(), std::memory_order_relaxed);
+    rows_.clear();
+}
+
+void CallRecorder::closeOpen(StrataTraceWriter& w, ThreadState& t, uint64_t endNs) {
     while (!t.stack.empty()) {
         const Open o = t.stack.back();
         t.stack.pop_back();
-        w.cpuSlice(pid, tid, TimeNs(o.start), TimeNs(std::max(endNs, o.start)),
-                   stringOf(w, o.frame), SliceKind::PythonFunction, -1, 0);
-        slices_.fetch_add(1, std::memory_order_relaxed);
+        emit(w, o.start, std::max(endNs, o.start), o.frame);
     }
 }
 
 void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t endNs,
                          bool (*named)(int64_t)) {
+    // One consumer at a time; the closer (a fatal signal) does not wait for the flush thread.
+    std::unique_lock drainLock(drainMutex_, std::defer_lock);
+    if (!final)
+        drainLock.lock();
+    else if (!drainLock.try_lock())
+        return;
+    clock_.anchor();
     std::vector<ThreadState*> threads;
     {
         std::lock_guard lock(threadsMutex_);
@@ -154,9 +180,10 @@ void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t
             t->announced = true;
         }
         t->log->drain([&](const CallEvent& e) {
-            t->lastTs = e.ts;
+            const uint64_t ts = clock_.ns(e.ts);
+            t->lastTs = ts;
             if (e.what == kEnter) {
-                t->stack.push_back({e.ts, e.frame});
+                t->stack.push_back({ts, e.frame});
                 return;
             }
             // Its call: the innermost open frame of that function. Frames above it (a call
@@ -171,16 +198,17 @@ void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t
             while (t->stack.size() > keep) {
                 const Open o = t->stack.back();
                 t->stack.pop_back();
-                w.cpuSlice(pid, tid, TimeNs(o.start), TimeNs(e.ts), stringOf(w, o.frame),
-                           SliceKind::PythonFunction, -1, 0);
-                slices_.fetch_add(1, std::memory_order_relaxed);
+                emit(w, o.start, ts, o.frame);
             }
+            if (rows_.size() >= kRowsPerWrite) writeRows(w, pid, tid);
         });
         if (ended) {
-            closeOpen(w, pid, *t, t->lastTs);
+            closeOpen(w, *t, t->lastTs);
             t->done = true;
-        } else if (final)
-            closeOpen(w, pid, *t, std::max(endNs, t->lastTs));
+        } else if (final) {
+            closeOpen(w, *t, std::max(endNs, t->lastTs));
+        }
+        writeRows(w, pid, tid);
     }
     std::lock_guard lock(threadsMutex_);
     threads_.erase(std::remove_if(threads_.begin(), threads_.end(),

@@ -6,9 +6,11 @@
 // thread was already inside when it was first seen (the main thread's bootstrap, threads started
 // before tracing, a forked child's stack) are opened at that moment, so a return always finds
 // its call and a slice never ends before its child.
+#include "io/strata/strata_slice_rows.h"
 #include "python/python_api.h"
 #include "python/python_frames.h"
 #include "python/thread_log.h"
+#include "python/tick_clock.h"
 
 #include <atomic>
 #include <cstdint>
@@ -33,8 +35,8 @@ public:
     explicit CallRecorder(FrameTable& frames);
     // With the GIL held: the hook on every running thread (3.12+: PyEval_SetProfileAllThreads;
     // 3.10/3.11: each thread through _PyEval_SetProfile); threads started later set it through
-    // hookCurrentThread(). Frames open now start at `startNs`.
-    void install(uint64_t startNs);
+    // hookCurrentThread(). Frames open now start now.
+    void install();
     // With the GIL held, on a thread that started after install() (the bootstrap's
     // threading.setprofile hook, on the thread's first call).
     void hookCurrentThread();
@@ -46,31 +48,38 @@ public:
     void drain(StrataTraceWriter& writer, int64_t pid, bool final, uint64_t endNs,
                bool (*named)(int64_t tid));
     // A forked child (one thread, the GIL held): the parent's threads are forgotten; the
-    // current thread's stack reopens at `startNs`.
-    void restartInChild(uint64_t startNs);
+    // current thread's stack reopens now.
+    void restartInChild();
     CallStats stats() const;
 
 private:
     struct Open {
-        uint64_t start;
+        uint64_t start; // ns
         uint32_t frame;
     };
     struct ThreadState {
         std::unique_ptr<ThreadLog> log;
         std::atomic<bool> ended{false};
         std::vector<Open> stack; // flush thread only
-        uint64_t lastTs = 0;
+        uint64_t lastTs = 0;     // ns
         bool announced = false;
         bool done = false; // ended and drained: removed
     };
     static int hook(PyObject*, PyFrameObject* frame, int what, PyObject* arg);
     ThreadLog* threadStarting(PyFrameObject* frame, int what);
-    void closeOpen(StrataTraceWriter& w, int64_t pid, ThreadState& t, uint64_t endNs);
+    void closeOpen(StrataTraceWriter& w, ThreadState& t, uint64_t endNs);
+    // Slices gather in rows_ and reach the writer by thousands (one lock each time).
+    void emit(StrataTraceWriter& w, uint64_t start, uint64_t end, uint32_t frame);
+    void writeRows(StrataTraceWriter& w, int64_t pid, int64_t tid);
+    static constexpr size_t kRowsPerWrite = 4096;
+    std::vector<format::CpuSliceRow> rows_; // flush thread
     uint32_t stringOf(StrataTraceWriter& w, uint32_t frame);
 
     FrameTable& frames_;
-    uint64_t startNs_ = 0;
-    std::vector<uint64_t> existing_;      // PyThreadState ids of the threads there at startNs_
+    TickClock clock_;
+    uint64_t startTicks_ = 0;
+    std::vector<uint64_t> existing_; // PyThreadState ids of the threads there at startTicks_
+    std::mutex drainMutex_; // the flush thread's, or the closer's on a fatal signal
     std::atomic<uint32_t> generation_{1}; // bumped in a forked child: every thread re-registers
     std::mutex threadsMutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;

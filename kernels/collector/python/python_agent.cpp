@@ -108,7 +108,7 @@ bool begin(const std::string& mode, PyObject* threads) {
         what = mode + " (CPython " + a.version + ", every thread's stack with the GIL held)";
     } else {
         agent->calls = std::make_unique<CallRecorder>(agent->frames);
-        agent->calls->install(clockNs());
+        agent->calls->install();
         what = "calls (CPython " + a.version + ", " +
                (a.PyEval_SetProfileAllThreads ? "PyEval_SetProfileAllThreads"
                                               : "PyEval_SetProfile on each thread") +
@@ -147,7 +147,7 @@ STRATA_EXPORT void strata_python_thread_started() {
 // os.register_at_fork(after_in_child=...): a recording of the child's own, with the GIL held.
 STRATA_EXPORT int strata_python_forked() {
     if (!g_agent || !collectorRestartInForkedChild()) return 0;
-    if (g_agent->calls) g_agent->calls->restartInChild(clockNs());
+    if (g_agent->calls) g_agent->calls->restartInChild();
     if (g_agent->sampler) g_agent->sampler->restartInChild();
     g_collector->beforeWrite = beforeWrite;
     {

@@ -72,11 +72,11 @@ private:
     std::atomic<bool> queued_{false}; // a pending call is waiting for the main thread
     std::mutex servedMutex_;
     std::condition_variable servedCv_;
-    std::unordered_map<uint64_t, int64_t> tids_;       // PyThreadState id -> native tid
+    std::unordered_map<uint64_t, int64_t> tids_;        // PyThreadState id -> native tid
     std::unordered_map<uint64_t, uint64_t> unresolved_; // PyThreadState id -> tick last asked
-    std::unordered_map<uintptr_t, int64_t> topFrames_; // a resolve()'s frame address -> tid
-    std::unordered_map<uint64_t, uint32_t> callsites_; // (parent << 32 | frame) -> id
-    std::vector<uint32_t> strings_;                    // frame id -> writer string id
+    std::unordered_map<uintptr_t, int64_t> topFrames_;  // a resolve()'s frame address -> tid
+    std::unordered_map<uint64_t, uint32_t> callsites_;  // (parent << 32 | frame) -> id
+    std::vector<uint32_t> strings_;                     // frame id -> writer string id
     std::vector<uint32_t> stackScratch_;
     std::atomic<uint64_t> ticks_{0}, samples_{0}, late_{0}, filled_{0};
 };

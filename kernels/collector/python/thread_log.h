@@ -2,17 +2,20 @@
 // The calls of one Python thread, from the profile hook (the thread itself, holding the GIL) to
 // the flush thread: a single-producer single-consumer log of fixed-size chunks. The producer
 // never waits and never takes a lock: it writes an event and publishes the chunk's new count;
-// a full chunk gets a successor it allocates itself. The consumer reads what was published and
-// frees the chunks it has read to the end.
+// a full chunk gets a successor, one the consumer gave back if there is one (its pages are
+// warm), a new one otherwise. The consumer reads what was published and gives back the chunks
+// it has read to the end.
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 namespace strata::python {
 
-struct CallEvent {
-    uint64_t ts = 0;
-    uint32_t frame = 0; // FrameTable id
-    uint32_t what = 0;  // kEnter or kLeave
+struct CallEvent {  // trivial: a chunk of them is not zeroed when allocated
+    uint64_t ts;    // TickClock ticks
+    uint32_t frame; // FrameTable id
+    uint32_t what;  // kEnter or kLeave
 };
 inline constexpr uint32_t kEnter = 0;
 inline constexpr uint32_t kLeave = 1;
@@ -43,7 +46,7 @@ public:
             if (read_ < kChunkEvents) return n;
             Chunk* next = head_->next.load(std::memory_order_acquire);
             if (!next) return n;
-            delete head_;
+            giveBack(head_);
             head_ = next;
             read_ = 0;
         }
@@ -57,6 +60,9 @@ private:
         std::atomic<Chunk*> next{nullptr};
     };
     void grow();
+    void giveBack(Chunk* c);
+    std::mutex sparesMutex_; // once per chunk, never per event
+    std::vector<Chunk*> spares_;
     Chunk* tail_ = nullptr; // producer
     uint32_t written_ = 0;  // producer: events in tail_
     Chunk* head_ = nullptr; // consumer
