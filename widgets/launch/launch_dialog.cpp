@@ -18,7 +18,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSpacerItem>
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -320,11 +319,22 @@ void LaunchDialog::createStacksRows(QWidget** pythonRow, QWidget** nativeRow) {
                               PythonRecording::Sample);
         recheck();
     });
-    auto* py = row(this, {python_, new QLabel(tr("at"), this), pythonHz_});
-    py->layout()->addItem(new QSpacerItem(0, 0, QSizePolicy::Expanding));
-    auto* native = row(
-        this, {new QLabel(tr("sample at"), this), cpuHz_, new QLabel(tr("Hz (0 = off)"), this)});
-    native->layout()->addItem(new QSpacerItem(0, 0, QSizePolicy::Expanding));
+    // Left-aligned rows of their natural width: a stretch after the fields.
+    auto* py = new QWidget(this);
+    auto* ph = new QHBoxLayout(py);
+    ph->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* w :
+         {static_cast<QWidget*>(python_), static_cast<QWidget*>(new QLabel(tr("at"), this)),
+          static_cast<QWidget*>(pythonHz_)})
+        ph->addWidget(w);
+    ph->addStretch();
+    auto* native = new QWidget(this);
+    auto* nh = new QHBoxLayout(native);
+    nh->setContentsMargins(0, 0, 0, 0);
+    nh->addWidget(new QLabel(tr("sample at"), this));
+    nh->addWidget(cpuHz_);
+    nh->addWidget(new QLabel(tr("Hz (0 = off)"), this));
+    nh->addStretch();
     *pythonRow = py;
     *nativeRow = native;
 }
