@@ -1,6 +1,7 @@
 // Where each launch came from in the program's Python (issue 45; core/analysis/ops/launch_sites.h,
 // call_site_stats.h) and `strata-cli stats --by call-site`, on a hand-made Kineto trace whose call
 // sites are worked out by hand beside each check.
+#include "analysis/gaps/gap_causes.h"
 #include "analysis/ops/call_site_stats.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/trace_analysis.h"
@@ -183,6 +184,38 @@ private slots:
         // The kernel table grouped by site says the same per (kernel, site).
         for (const KernelRow& k : a.opStatsByCallSite().kernels)
             if (k.name == "adam_k") QCOMPARE(k.launchedBy, std::string("train.py:10 main"));
+    }
+
+    // The gap breakdown (core/analysis/gaps/) names the user's frame as the context of time
+    // spent in library frames and built-ins under it (frame_roles.h), as the call sites do.
+    void gapContextIsTheUserFrame() {
+        // K1 [100, 200) launched at [10, 15); train.py(5): step [300, 1000) holds
+        // torch/nn/functional.py(10): linear [400, 900), which holds <built-in function linear>
+        // [500, 800); the launch of K2 [950, 955), K2 at 960. The gap [200, 960): untraced 100,
+        // step 100 + 50, linear 100 + 100, the built-in 300, launch 5, queued 5.
+        KinetoJson j;
+        j.call("cudaLaunchKernel", 1, 10, 5, 1).kernel("K1", 100, 100, 1);
+        j.x("python_function", "train.py(5): step", 1, 1, 300, 700);
+        j.x("python_function", "torch/nn/functional.py(10): linear", 1, 1, 400, 500);
+        j.x("python_function", "<built-in function linear>", 1, 1, 500, 300);
+        j.call("cudaLaunchKernel", 1, 950, 5, 2).kernel("K2", 960, 40, 2);
+        const auto t = j.load();
+        QVERIFY(t);
+        const GapCauses g = explainGpuGaps(*t, 10'000);
+        QCOMPARE(g.deviceGaps.size(), size_t(1));
+        const GapBreakdown& b = g.deviceGaps[0].breakdown;
+        QCOMPARE(b.of(GapPartKind::Cpu), TimeNs(650'000));
+        QCOMPARE(b.of(GapPartKind::Untraced), TimeNs(100'000));
+        const GapPart* d = b.dominantCpu();
+        QVERIFY(d);
+        QCOMPARE(t->str(d->name), std::string_view("<built-in function linear>"));
+        QCOMPARE(d->time, TimeNs(300'000));
+        QCOMPARE(t->str(d->context), std::string_view("train.py(5): step"));
+        for (const GapPart& p : b.parts)
+            if (p.name != kNoName && t->str(p.name) == "torch/nn/functional.py(10): linear") {
+                QCOMPARE(p.time, TimeNs(200'000));
+                QCOMPARE(t->str(p.context), std::string_view("train.py(5): step"));
+            }
     }
 
     void cliByCallSite() {

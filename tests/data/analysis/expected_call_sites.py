@@ -14,6 +14,8 @@ site-packages/, dist-packages/, /lib/python or /usr/lib/, or one whose first fol
 without .py) is a package of the standard library or the ML stack listed below. A site reads
 `PATH:LINE FUNCTION`; a `<built-in ... at 0xADDR>` without the address; any other name as it is.
 Per site: the kernels, their count and total GPU time, and the count of each kernel name.
+Also, from `strata-cli gaps --json`: no part of a gap's breakdown names a library's Python frame
+(nor a built-in) as the frame it was in: that is always a frame the user recognises.
 Exit 0 when equal, 1 with what differs, 77 when the trace is absent."""
 import gzip, json, os, re, subprocess, sys
 from decimal import Decimal
@@ -126,6 +128,14 @@ def main():
             problems.append("site %r: expected %d kernels, %.3f us; strata-cli %d, %.3f us%s" % (
                 site, w["count"], w["total_ns"] / 1000, g["count"], g["total_us"],
                 "" if w["kernels"] == g["kernels"] else " (kernel names differ)"))
+    gaps = json.loads(subprocess.run([cli, "gaps", "--json", path], check=True,
+                                     capture_output=True, text=True).stdout)
+    for g in gaps["gaps"]:
+        for part in g["breakdown"]["parts"]:
+            frame = part.get("in")
+            if frame and (frame.startswith("<") or (SOURCE.match(frame) and is_library(frame))):
+                problems.append("gap at %s us: part %r is in a library frame %r" % (
+                    g["start_us"], part["name"], frame))
     for p in problems:
         print(p)
     print("%d call sites, %d kernels: %s" % (len(want), sum(r["count"] for r in want.values()),
