@@ -143,8 +143,10 @@ SliceRef pythonCallSiteOf(const Trace& trace, SliceRef slice) {
 
 uint32_t LaunchSites::siteOf(SliceRef call) const {
     if (!call.valid() || call.track >= perTrack_.size()) return kNone;
-    const std::vector<uint32_t>& v = perTrack_[call.track];
-    return call.index < v.size() ? v[call.index] : kNone;
+    const auto& v = perTrack_[call.track];
+    const auto at = std::lower_bound(v.begin(), v.end(), call.index,
+                                     [](const auto& e, SliceIndex i) { return e.first < i; });
+    return at != v.end() && at->first == call.index ? at->second : kNone;
 }
 
 uint32_t LaunchSites::siteOfOp(const Trace& trace, SliceRef op) const {
@@ -178,9 +180,7 @@ LaunchSites findLaunchSites(const Trace& trace) {
                 if (added) out.texts_.push_back(t->first);
                 at->second = t->second;
             }
-            std::vector<uint32_t>& v = out.perTrack_[ti];
-            if (v.empty()) v.assign(c.size(), LaunchSites::kNone);
-            v[i] = at->second;
+            out.perTrack_[ti].emplace_back(i, at->second); // in index order
             ++out.callsWithSite_;
         }
     }

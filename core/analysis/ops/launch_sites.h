@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -47,8 +48,9 @@ public:
 
 private:
     friend LaunchSites findLaunchSites(const Trace& trace);
-    // Per track: the site of each slice (kNone), only for thread tracks with API calls.
-    std::vector<std::vector<uint32_t>> perTrack_;
+    // Per track: (API call, site) of its calls that have a site, by slice index (8 bytes a
+    // call, nothing for the other slices); looked up by binary search.
+    std::vector<std::vector<std::pair<SliceIndex, uint32_t>>> perTrack_;
     std::vector<std::string> texts_;
     size_t callsWithSite_ = 0, callsWithoutSite_ = 0;
 };
