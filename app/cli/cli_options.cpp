@@ -25,12 +25,18 @@ CommandLine::CommandLine(std::string command, std::string usage, bool longUsage)
     : command_(std::move(command)), usage_(std::move(usage)), longUsage_(longUsage) {}
 
 CommandLine& CommandLine::flag(const std::string& names, bool* on) {
-    options_.push_back({splitNames(names), on, {}});
+    options_.push_back({splitNames(names), on, {}, std::nullopt});
     return *this;
 }
 
 CommandLine& CommandLine::option(const std::string& names, TakeValue take) {
-    options_.push_back({splitNames(names), nullptr, std::move(take)});
+    options_.push_back({splitNames(names), nullptr, std::move(take), std::nullopt});
+    return *this;
+}
+
+CommandLine& CommandLine::optionalValue(const std::string& names, TakeValue take,
+                                        std::string bare) {
+    options_.push_back({splitNames(names), nullptr, std::move(take), std::move(bare)});
     return *this;
 }
 
@@ -44,6 +50,16 @@ const CommandLine::Option* CommandLine::find(const std::string& arg) const {
         for (const std::string& n : o.names)
             if (n == arg) return &o;
     return nullptr;
+}
+
+const CommandLine::Option* CommandLine::findWithValue(const std::string& arg,
+                                                      std::string* value) const {
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos || arg.size() < 2 || arg[0] != '-') return nullptr;
+    const Option* o = find(arg.substr(0, eq));
+    if (!o || !o->bare) return nullptr;
+    *value = arg.substr(eq + 1);
+    return o;
 }
 
 CommandLine& CommandLine::files(std::vector<std::string>* out, size_t min, size_t max,
@@ -76,13 +92,22 @@ std::optional<int> CommandLine::parse(const Args& args) const {
             commandOut_->assign(args.begin() + long(i) + 1, args.end());
             break;
         }
+        std::string inlineValue;
         const Option* o = find(a);
+        if (const Option* withValue = o ? nullptr : findWithValue(a, &inlineValue)) {
+            const std::string problem = withValue->take(inlineValue);
+            if (!problem.empty()) return usageError(problem);
+            continue;
+        }
         if (commandOut_ && !o && (a.empty() || a[0] != '-')) { // the command starts here
             commandOut_->assign(args.begin() + long(i), args.end());
             break;
         }
         if (o && o->flag) {
             *o->flag = true;
+        } else if (o && o->bare) {
+            const std::string problem = o->take(*o->bare);
+            if (!problem.empty()) return usageError(problem);
         } else if (o) {
             if (i + 1 >= args.size()) return usageError(a + " needs a value");
             const std::string problem = o->take(args[++i]);

@@ -33,6 +33,8 @@ public:
 
     CommandLine& flag(const std::string& names, bool* on);
     CommandLine& option(const std::string& names, TakeValue take);
+    // An option whose value is optional and given as "--name=VALUE": "--name" alone takes `bare`.
+    CommandLine& optionalValue(const std::string& names, TakeValue take, std::string bare);
     // FILEs: at least `min`, at most `max`; `what` names them in messages ("FILE", "IN and OUT").
     CommandLine& files(std::vector<std::string>* out, size_t min, size_t max,
                        std::string what = "FILE");
@@ -47,7 +49,10 @@ private:
         std::vector<std::string> names;
         bool* flag = nullptr;
         TakeValue take;
+        std::optional<std::string> bare; // optionalValue: the value of "--name" alone
     };
+    // "--name=VALUE" of an optionalValue option: the option, and VALUE in *value.
+    const Option* findWithValue(const std::string& arg, std::string* value) const;
     const Option* find(const std::string& arg) const;
     std::string command_, usage_;
     bool longUsage_ = false;

@@ -42,6 +42,9 @@ const char* kUsage =
     "  --step-name NAME       the NVTX range or mark that marks a step\n"
     "  --capture-range NAME   capture only inside NVTX ranges named NAME; cudaProfilerApi:\n"
     "                         between cudaProfilerStart and cudaProfilerStop\n"
+    "  --python off|calls|sample[=HZ]  the target's Python: every call, or its stacks sampled\n"
+    "                         (default sample=1000)\n"
+    "  --cpu-sample[=HZ]      sample native stacks (default 1000 Hz when given)\n"
     "  --duration SECONDS     stop capturing after this long\n"
     "  --flush-ms MS          collector flush interval (default 200)\n"
     "  --collector PATH       the collector library (default: $STRATA_COLLECTOR, then next to\n"
@@ -139,6 +142,15 @@ int record(const Args& args) {
         .option("--buffer-size",
                 count(64 << 10, 256 << 20, "--buffer-size expects 64K..256M bytes (e.g. 8M)",
                       [&o](long long n) { o.bufferSize = uint64_t(n); }))
+        .option("--python",
+                [&o](const std::string& v) {
+                    std::string error;
+                    return parsePythonRecording(v, &o, &error) ? std::string() : error;
+                })
+        .optionalValue("--cpu-sample",
+                       count(1, 10'000, "--cpu-sample expects a rate of 1..10000 Hz",
+                             [&o](long long n) { o.cpuSampleHz = int(n); }),
+                       "1000")
         .option("--step-name", text(&o.stepName))
         .option("--capture-range", text(&o.captureRange))
         .option("--duration",

@@ -7,6 +7,7 @@
 #include "cli_rank_rows.h"
 #include "util/terminal_text.h"
 
+#include "analysis/json/call_site_stats_json.h"
 #include "analysis/json/op_stats_json.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/cupti_names.h"
@@ -24,17 +25,24 @@ using namespace strata;
 
 const std::string kUsage =
     std::string(
-        "usage: strata-cli stats [--json] [--group-by-op] [--top N] [--gap-threshold-us N]\n"
-        "                        [--step-name PREFIX] [--range-us START:END] FILE...\n"
+        "usage: strata-cli stats [--json] [--group-by-op | --by name|op|call-site] [--top N]\n"
+        "                        [--gap-threshold-us N] [--step-name PREFIX]\n"
+        "                        [--range-us START:END] FILE...\n"
         "\n"
         "  --json               one JSON object: analysis_ms, devices, steps, categories,\n"
         "                       kernels, cpu_ops, copies\n"
         "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
+        "  --by KEY             kernels per name (name), per name and launching op (op: as\n"
+        "                       --group-by-op), or per Python call site (call-site: the\n"
+        "                       innermost frame of the program's own code around the launch,\n"
+        "                       file:line function; the sites and their kernels are listed, and\n"
+        "                       --json adds call_sites: [{site, count, total_us, mean_us, share,\n"
+        "                       kernels: [{name, count, total_us, mean_us}]}])\n"
         "  --top N              rows per table in the text output (default 15)\n"
         "Several FILEs (the ranks of a job): per rank its kernels, kernel time, busy and idle,\n"
         "then the whole (categories, kernels by name over all ranks); --json gives {ranks:\n"
         "[{rank, file, host, warnings, kernels, kernel_time_us, busy_us, idle_us, busy_share}],\n"
-        "whole: {..., categories, kernels_by_name}}; --group-by-op takes one FILE\n") +
+        "whole: {..., categories, kernels_by_name}}; --group-by-op and --by take one FILE\n") +
     cli::kAnalysisOptionsUsage;
 
 double us(double ns) {
@@ -94,24 +102,64 @@ void printStats(const Trace& t, const OpStats& st, const GapCauses& gaps, uint64
     }
 }
 
+// The kernels per Python call site: each site's count and GPU time, its kernels below it.
+void printCallSites(const Trace& t, const CallSiteStats& cs, uint64_t top) {
+    std::printf("\n%12s %7s %11s %6s  %s\n", "total_us", "count", "mean_us", "share",
+                "python call site / kernel");
+    for (size_t i = 0; i < cs.sites.size() && i < top; ++i) {
+        const CallSiteRow& r = cs.sites[i];
+        std::printf("%12.3f %7llu %11.3f %5.1f%%  %s\n", us(double(r.total)),
+                    static_cast<unsigned long long>(r.count), us(r.mean), 100.0 * r.share,
+                    r.site.empty() ? "(no Python call site)" : terminalSafe(r.site).c_str());
+        for (size_t k = 0; k < r.kernels.size() && k < top; ++k) {
+            const CallSiteKernel& x = r.kernels[k];
+            std::printf("%12.3f %7llu %11.3f %6s    %s\n", us(double(x.total)),
+                        static_cast<unsigned long long>(x.count), us(x.mean), "",
+                        terminalSafe(t.displayName(x.nameId)).c_str());
+        }
+        if (r.kernels.size() > top)
+            std::printf("%40s... %zu more kernels\n", "", r.kernels.size() - top);
+    }
+}
+
+enum class Grouping { Name, Op, CallSite };
+
 } // namespace
 
 namespace strata::cli {
 
 int stats(const Args& args) {
     bool json = false, groupByOp = false;
+    Grouping by = Grouping::Name;
     uint64_t top = 15;
     AnalysisArgs analysisArgs;
     std::vector<std::string> files;
     CommandLine line("stats", kUsage);
     line.flag("--json", &json)
         .flag("--group-by-op", &groupByOp)
+        .option("--by",
+                [&by](const std::string& v) -> std::string {
+                    if (v == "name")
+                        by = Grouping::Name;
+                    else if (v == "op")
+                        by = Grouping::Op;
+                    else if (v == "call-site")
+                        by = Grouping::CallSite;
+                    else
+                        return "--by expects name, op or call-site, got '" + v + "'";
+                    return {};
+                })
         .option("--top", wholeNumber("--top", 1'000'000, &top))
         .files(&files, 1, SIZE_MAX, "FILE...");
     analysisArgs.declare(line);
     if (const auto exit = line.parse(args)) return *exit;
-    if (files.size() > 1 && groupByOp)
-        return line.usageError("--group-by-op takes one FILE, not several");
+    if (groupByOp && by == Grouping::CallSite)
+        return line.usageError("--group-by-op and --by call-site: one grouping at a time");
+    if (groupByOp) by = Grouping::Op;
+    if (files.size() > 1 && by != Grouping::Name)
+        return line.usageError(std::string(groupByOp ? "--group-by-op" : "--by") +
+                               " takes one FILE, not several");
+    groupByOp = by == Grouping::Op;
     if (files.size() > 1)
         return statsOfRanks(files, analysisArgs, json, std::max<uint64_t>(1, top));
     double loadMs = 0;
@@ -122,13 +170,16 @@ int stats(const Args& args) {
     top = std::max<uint64_t>(1, top);
     const auto t0 = std::chrono::steady_clock::now();
     const TraceAnalysis analysis(trace, analysisArgs.settings, analysisArgs.range(t));
-    const OpStats& st = analysis.opStats(groupByOp);
+    const bool bySite = by == Grouping::CallSite;
+    const OpStats& st = bySite ? analysis.opStatsByCallSite() : analysis.opStats(groupByOp);
+    const CallSiteStats sites = bySite ? callSiteStats(st) : CallSiteStats{};
     const GapCauses& gaps = analysis.gapCauses();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     if (json) {
-        nlohmann::json j = opStatsToJson(st, gaps, groupByOp);
+        nlohmann::json j = opStatsToJson(st, gaps, groupByOp || bySite);
+        if (bySite) j["call_sites"] = callSiteStatsToJson(sites);
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         printJson(j);
@@ -137,6 +188,7 @@ int stats(const Args& args) {
     std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(files.front()).c_str(),
                 ms);
     printStats(t, st, gaps, top);
+    if (bySite) printCallSites(t, sites, top);
     return 0;
 }
 

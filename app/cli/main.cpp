@@ -34,8 +34,8 @@ const Command kCommands[] = {
     {"gaps", strata::cli::gaps,
      "gaps [--json] [--gap-threshold-us N] [--range-us A:B] FILE...   why the GPU waited, per gap"},
     {"stats", strata::cli::stats,
-     "stats [--json] [--group-by-op] [--range-us A:B] FILE...   kernel, category, CPU op and copy "
-     "tables"},
+     "stats [--json] [--by name|op|call-site] [--range-us A:B] FILE...   kernel, category, CPU "
+     "op and copy tables (kernels per Python call site: --by call-site)"},
     {"advise", strata::cli::advise,
      "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
     {"diff", strata::cli::diff,

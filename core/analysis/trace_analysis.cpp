@@ -25,6 +25,19 @@ const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
     });
 }
 
+const LaunchSites& TraceAnalysis::launchSites() const {
+    return launchSites_.get([&] { return findLaunchSites(*trace_); });
+}
+
+const OpStats& TraceAnalysis::opStatsByCallSite() const {
+    return opStatsBySite_.get([&] {
+        OpStatsOptions o;
+        o.range = range_;
+        o.callSites = &launchSites();
+        return computeOpStats(*trace_, gpuOps(), o);
+    });
+}
+
 const Advice& TraceAnalysis::advice() const {
     return advice_.get([&] { return adviseTrace(*trace_, gpuOps(), gapCauses()); });
 }

@@ -15,6 +15,7 @@
 #include "analysis/gaps/gap_causes.h"
 #include "analysis/memory_usage.h"
 #include "analysis/ops/gpu_ops.h"
+#include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
 #include "analysis/range_aggregation.h"
 #include "analysis/trace_summary.h"
@@ -47,6 +48,10 @@ public:
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
+    // The Python call site of every CUDA API call (launch_sites.h), over the whole trace.
+    const LaunchSites& launchSites() const;
+    // The kernel table per name and Python call site of the launch (KernelRow::launchedBy).
+    const OpStats& opStatsByCallSite() const;
     // The advisor's findings (advisor.h), from the ops and gap causes above.
     const Advice& advice() const;
     // What `strata-cli summary` prints: counts, kernel statistics, every gap, launch latency.
@@ -66,6 +71,8 @@ private:
     ComputedOnce<GpuOpList> ops_;
     ComputedOnce<GapCauses> causes_;
     ComputedOnce<OpStats> opStats_[2];
+    ComputedOnce<LaunchSites> launchSites_;
+    ComputedOnce<OpStats> opStatsBySite_;
     ComputedOnce<Advice> advice_;
     ComputedOnce<TraceSummary> summary_;
     ComputedOnce<RangeAggregation> rangeAggregation_;

@@ -11,7 +11,7 @@
 
 #include <qcustomplot.h>
 
-#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -152,14 +152,18 @@ struct StatsPanel::Models {
 
 StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
-      tabs_(new QTabWidget(this)),
-      group_(new QCheckBox(tr("Group by the launching CPU op / NVTX range"), this)),
-      categories_(new QCustomPlot(this)), histogram_(new QCustomPlot(this)),
-      findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
+      tabs_(new QTabWidget(this)), group_(new QComboBox(this)), categories_(new QCustomPlot(this)),
+      histogram_(new QCustomPlot(this)), findingDetail_(new QLabel(this)),
+      m_(std::make_unique<Models>()) {
     followTheme(categories_);
     followTheme(histogram_);
-    group_->setToolTip(tr("Kernels grouped by the CPU op or NVTX range that launched them, "
-                          "not by name alone"));
+    group_->setObjectName(QStringLiteral("kernelGrouping"));
+    group_->addItem(tr("Kernels by name"), int(ByName));
+    group_->addItem(tr("by name and launching CPU op / NVTX range"), int(ByLaunchingOp));
+    group_->addItem(tr("by name and Python call site"), int(ByCallSite));
+    group_->setToolTip(tr("Kernels by name alone, or also by the CPU op or NVTX range that "
+                          "launched them, or by the Python call site of their launch (the "
+                          "innermost frame of the program's own code around it)"));
     summary_->setWordWrap(true);
     summary_->setToolTip(tr("With a range selected: the kernels, copies and CPU ops that start in "
                             "it, counted whole."));
@@ -175,7 +179,10 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     auto* kernels = new QWidget(this);
     auto* kl = new QVBoxLayout(kernels);
     kl->setContentsMargins(0, 0, 0, 0);
-    kl->addWidget(group_);
+    auto* groupRow = new QHBoxLayout;
+    groupRow->addWidget(group_);
+    groupRow->addStretch();
+    kl->addLayout(groupRow);
     auto* ks = new QSplitter(Qt::Vertical, kernels);
     tables_.push_back(makeSortableTable(&m_->kernels, this, true));
     ks->addWidget(tables_.back());
@@ -204,7 +211,8 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     layout->addLayout(top);
     layout->addWidget(tabs_, 1);
     connect(exportButton, &QToolButton::clicked, this, &StatsPanel::exportMenu);
-    connect(group_, &QCheckBox::toggled, this, &StatsPanel::setGroupByOp);
+    connect(group_, &QComboBox::currentIndexChanged, this,
+            [this] { setGrouping(Grouping(group_->currentData().toInt())); });
     QTableView* kt = tables_[1];
     connect(kt->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this, kt](const QModelIndex& i) { selectKernelRow(sourceRow(kt, i)); });
@@ -257,22 +265,33 @@ void StatsPanel::showTab(Tab t) {
 }
 
 void StatsPanel::setGroupByOp(bool on) {
-    if (on == groupByOp_) return;
-    groupByOp_ = on;
+    setGrouping(on ? ByLaunchingOp : ByName);
+}
+
+void StatsPanel::setGrouping(Grouping g) {
+    if (g == grouping_) return;
+    grouping_ = g;
     const QSignalBlocker b(group_);
-    group_->setChecked(on);
+    group_->setCurrentIndex(group_->findData(int(g)));
     refresh();
 }
 
+namespace {
+const OpStats& kernelTable(const TraceAnalysis& a, StatsPanel::Grouping g) {
+    return g == StatsPanel::ByCallSite ? a.opStatsByCallSite()
+                                       : a.opStats(g == StatsPanel::ByLaunchingOp);
+}
+} // namespace
+
 AnalysisPanel::Preparation StatsPanel::preparation() const {
-    return [group = groupByOp_](const TraceAnalysis& a) {
-        a.opStats(group);
-        a.advice(); // and the gap causes behind it
+    return [group = grouping_](const TraceAnalysis& a) {
+        kernelTable(a, group); // with the CPU op and copy tables and the chart
+        a.advice();            // and the gap causes behind it
     };
 }
 
 void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
-    const OpStats* ops = a ? &a->opStats(groupByOp_) : nullptr;
+    const OpStats* ops = a ? &kernelTable(*a, grouping_) : nullptr;
     const GapCauses* gaps = a ? &a->gapCauses() : nullptr;
     const Advice* advice = a ? &a->advice() : nullptr;
     m_->trace = a ? a->tracePtr() : nullptr;

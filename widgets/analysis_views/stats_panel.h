@@ -3,7 +3,8 @@
 // range or the whole trace, computed off the GUI thread (core/analysis/op_stats.h, advisor.h):
 //   Overview  kernel, copy and set time by category (chart) and GPU busy/idle per device and
 //             per step;
-//   Kernels   per kernel name (optionally per launching CPU op / NVTX range): count, total, mean,
+//   Kernels   per kernel name (optionally per launching CPU op / NVTX range, or per Python call
+//             site of the launch: analysis/ops/launch_sites.h): count, total, mean,
 //             min, max, median, p95, share, launch configs, launch latency, call duration; the
 //             selected kernel's duration histogram below;
 //   CPU Ops   count, total, self, and the GPU time of what each launched;
@@ -14,7 +15,7 @@
 #include "workspace/analysis_panel.h"
 
 class QAbstractItemModel;
-class QCheckBox;
+class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QTabWidget;
@@ -28,11 +29,16 @@ class StatsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
     enum Tab { OverviewTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
+    // How the Kernels table groups: by name, by name and launching CPU op / NVTX range, by name
+    // and Python call site (the "Launched by" column says which op or site).
+    enum Grouping { ByName, ByLaunchingOp, ByCallSite };
     StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent = nullptr);
     ~StatsPanel() override;
 
     void showTab(Tab t);
-    void setGroupByOp(bool on);
+    void setGroupByOp(bool on); // ByLaunchingOp, or ByName
+    void setGrouping(Grouping g);
+    Grouping grouping() const { return grouping_; }
     void selectKernelRow(int row); // the duration histogram shows that kernel (source row)
     QAbstractItemModel* kernelsModel() const;
     QAbstractItemModel* cpuOpsModel() const;
@@ -50,10 +56,10 @@ private:
     struct Models;
     void exportMenu();
 
-    bool groupByOp_ = false;
+    Grouping grouping_ = ByName;
     QLabel* summary_;
     QTabWidget* tabs_;
-    QCheckBox* group_;
+    QComboBox* group_;
     QCustomPlot* categories_;
     QCustomPlot* histogram_;
     QLabel* findingDetail_;

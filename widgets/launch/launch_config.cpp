@@ -38,6 +38,11 @@ void write(QSettings& s, const LaunchConfig& c) {
     s.setValue("flushMs", c.flushMs);
     s.setValue("output", c.output);
     s.setValue("withoutCapture", c.withoutCapture);
+    RecordOptions python;
+    python.python = c.python;
+    s.setValue("python", QString::fromStdString(pythonRecordingText(python)).section('=', 0, 0));
+    s.setValue("pythonSampleHz", c.pythonSampleHz);
+    s.setValue("cpuSampleHz", c.cpuSampleHz);
 }
 
 LaunchConfig read(const QSettings& s) {
@@ -59,6 +64,13 @@ LaunchConfig read(const QSettings& s) {
     c.flushMs = s.value("flushMs", 0).toInt();
     c.output = s.value("output").toString();
     c.withoutCapture = s.value("withoutCapture", false).toBool();
+    RecordOptions python; // a value it does not know (a newer Strata's) keeps the default
+    std::string unknown;
+    if (parsePythonRecording(s.value("python", "sample").toString().toStdString(), &python,
+                             &unknown))
+        c.python = python.python;
+    c.pythonSampleHz = s.value("pythonSampleHz", 1000).toInt();
+    c.cpuSampleHz = s.value("cpuSampleHz", 0).toInt();
     return c;
 }
 
@@ -248,6 +260,9 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
     for (const QString& u : c.unset) o.removedEnvironment.push_back(u.toStdString());
     o.captureOutput = true;
     o.inject = !c.withoutCapture;
+    o.python = c.python;
+    o.pythonSampleHz = c.pythonSampleHz;
+    o.cpuSampleHz = c.cpuSampleHz;
     std::string why;
     if (!validateRecordOptions(o, &why)) {
         *error = QString::fromStdString(why);

@@ -26,6 +26,11 @@ struct LaunchConfig {
     // Output path template; empty = defaultOutputTemplate(). {time} is the start time.
     QString output;
     bool withoutCapture = false; // run without the collector (only the run record is kept)
+    // The target's Python (RecordOptions::python): stacks sampled at pythonSampleHz, every call,
+    // or nothing; and its native stacks sampled at cpuSampleHz (0 = off).
+    PythonRecording python = PythonRecording::Sample;
+    int pythonSampleHz = 1000;
+    int cpuSampleHz = 0;
     friend bool operator==(const LaunchConfig&, const LaunchConfig&) = default;
 };
 

@@ -22,6 +22,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace strata {
 namespace {
 
@@ -110,7 +112,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
                          captureRange_, output_})
         connect(e, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
     connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::recheck);
-    for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_})
+    for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_, pythonHz_, cpuHz_})
         connect(b, &QSpinBox::valueChanged, this, &LaunchDialog::recheck);
     connect(duration_, &QDoubleSpinBox::valueChanged, this, &LaunchDialog::recheck);
     connect(withoutCapture_, &QCheckBox::toggled, this, &LaunchDialog::recheck);
@@ -278,6 +280,10 @@ QWidget* LaunchDialog::createCaptureBox() {
     cf->addRow(tr("Schedule (steps)"), scheduleRow);
     cf->addRow(tr("Step name"), stepName_);
     cf->addRow(tr("Capture range"), captureRange_);
+    QWidget *pythonRow = nullptr, *nativeRow = nullptr;
+    createStacksRows(&pythonRow, &nativeRow);
+    cf->addRow(tr("Python"), pythonRow);
+    cf->addRow(tr("Native stacks"), nativeRow);
     cf->addRow(tr("Maximum duration"), duration_);
     cf->addRow(tr("Flush interval"), flush_);
     cf->addRow(QString(), optError_);
@@ -285,6 +291,52 @@ QWidget* LaunchDialog::createCaptureBox() {
     cf->addRow(QString(), collector_);
 
     return capture;
+}
+
+// The target's Python (sampled stacks at a rate, every call, or off) and its native stacks.
+void LaunchDialog::createStacksRows(QWidget** pythonRow, QWidget** nativeRow) {
+    python_ = new QComboBox(this);
+    python_->setObjectName(QStringLiteral("python"));
+    python_->addItem(tr("Sampled stacks"), int(PythonRecording::Sample));
+    python_->addItem(tr("Every call"), int(PythonRecording::Calls));
+    python_->addItem(tr("Off"), int(PythonRecording::Off));
+    python_->setToolTip(tr("A Python program's own frames: its stacks sampled at the rate "
+                           "given, or every call and return as a slice (exact, slower), or "
+                           "nothing; a program that is not Python is not affected"));
+    pythonHz_ = new QSpinBox(this);
+    pythonHz_->setObjectName(QStringLiteral("pythonSampleHz"));
+    pythonHz_->setRange(1, 10'000);
+    pythonHz_->setValue(1000);
+    pythonHz_->setSuffix(tr(" Hz"));
+    pythonHz_->setToolTip(tr("How often the Python stacks are sampled"));
+    cpuHz_ = new QSpinBox(this);
+    cpuHz_->setObjectName(QStringLiteral("cpuSampleHz"));
+    cpuHz_->setRange(0, 10'000);
+    cpuHz_->setValue(0);
+    cpuHz_->setToolTip(tr("Sample the native stacks of every thread this often (0: off)"));
+    connect(python_, &QComboBox::currentIndexChanged, this, [this] {
+        pythonHz_->setEnabled(PythonRecording(python_->currentData().toInt()) ==
+                              PythonRecording::Sample);
+        recheck();
+    });
+    // Left-aligned rows of their natural width: a stretch after the fields.
+    auto* py = new QWidget(this);
+    auto* ph = new QHBoxLayout(py);
+    ph->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* w :
+         {static_cast<QWidget*>(python_), static_cast<QWidget*>(new QLabel(tr("at"), this)),
+          static_cast<QWidget*>(pythonHz_)})
+        ph->addWidget(w);
+    ph->addStretch();
+    auto* native = new QWidget(this);
+    auto* nh = new QHBoxLayout(native);
+    nh->setContentsMargins(0, 0, 0, 0);
+    nh->addWidget(new QLabel(tr("sample at"), this));
+    nh->addWidget(cpuHz_);
+    nh->addWidget(new QLabel(tr("Hz (0 = off)"), this));
+    nh->addStretch();
+    *pythonRow = py;
+    *nativeRow = native;
 }
 
 // Where the trace goes.
@@ -334,6 +386,9 @@ void LaunchDialog::setConfig(const LaunchConfig& c) {
     flush_->setValue(c.flushMs);
     output_->setText(c.output);
     withoutCapture_->setChecked(c.withoutCapture);
+    python_->setCurrentIndex(std::max(0, python_->findData(int(c.python))));
+    pythonHz_->setValue(c.pythonSampleHz);
+    cpuHz_->setValue(c.cpuSampleHz);
     reloadNames(c.name);
     recheck();
 }
@@ -360,6 +415,9 @@ LaunchConfig LaunchDialog::config() const {
     c.flushMs = flush_->value();
     c.output = output_->text().trimmed();
     c.withoutCapture = withoutCapture_->isChecked();
+    c.python = PythonRecording(python_->currentData().toInt());
+    c.pythonSampleHz = pythonHz_->value();
+    c.cpuSampleHz = cpuHz_->value();
     return c;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Profile > Launch...: the program, its arguments (split as a shell would, shown as the argv the
 // program will get), working directory, environment, what to capture, the schedule or capture
-// range, limits and the output path; every field checked as the user types, Run enabled only
+// range, the target's Python (sampled stacks, every call, or off) and native stack sampling,
+// limits and the output path; every field checked as the user types, Run enabled only
 // when the launch can start. Saved configurations are picked, saved, duplicated, renamed and
 // deleted at the top (LaunchConfigStore).
 #include "launch/launch_config.h"
@@ -42,6 +43,7 @@ private:
     QWidget* createConfigurationRow();
     QWidget* createProgramBox();
     QWidget* createCaptureBox();
+    void createStacksRows(QWidget** pythonRow, QWidget** nativeRow);
     QWidget* createOutputBox();
 
     QComboBox* configs_;
@@ -59,6 +61,8 @@ private:
     QSpinBox* flush_;
     QLineEdit* output_;
     QCheckBox* withoutCapture_;
+    QComboBox* python_;
+    QSpinBox *pythonHz_, *cpuHz_;
     QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_;
     QPushButton* run_;
     QString name_;

@@ -1,6 +1,7 @@
 #include "details_panel.h"
 
 #include "analysis/correlation.h"
+#include "analysis/ops/launch_sites.h"
 #include "model/names/cupti_names.h"
 
 #include "model/names/time_text.h"
@@ -173,6 +174,7 @@ void DetailsPanel::showSlice(SliceRef r) {
     title_->show();
     addSliceRows(r);
     addLaunchRows(r);
+    addCallSiteRow(r);
     addCorrelatedRows(r);
     tree_->expandAll();
 }
@@ -253,6 +255,28 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
     }
     if (e && e->correlation >= 0) row(s, tr("Correlation id"), QString::number(e->correlation));
     if (const int64_t x = t.externalId(r); x >= 0) row(s, tr("External id"), QString::number(x));
+}
+
+void DetailsPanel::addCallSiteRow(SliceRef r) {
+    const Trace& t = *trace_;
+    const bool gpuOp = t.track(r.track).kind == TrackKind::GpuStream;
+    if (!gpuOp && !isLaunchApiKind(t.kind(r))) return;
+    const SliceRef frame = pythonCallSiteOf(t, r);
+    if (!frame.valid()) return;
+    // "file:line function", a link to the frame (its full name and track in the tooltip).
+    QTreeWidgetItem* item = row(section(tr("Python")), tr("Python call site"),
+                                QString::fromStdString(callSiteText(t.name(frame))));
+    item->setData(1, kLinkTrackRole, frame.track);
+    item->setData(1, kLinkIndexRole, frame.index);
+    QFont f = item->font(1);
+    f.setUnderline(true);
+    item->setFont(1, f);
+    item->setForeground(1, palette().brush(QPalette::Link));
+    item->setToolTip(1,
+                     tr("%1: the innermost frame of the program's own code around %2. Click "
+                        "to select it (%3).")
+                         .arg(toQString(t.name(frame)), gpuOp ? tr("its launch") : tr("this call"),
+                              toQString(trackFullName(t, frame.track))));
 }
 
 void DetailsPanel::addCorrelatedRows(SliceRef r) {

@@ -1,7 +1,8 @@
 #pragma once
 // The "Details" dock: everything about the selected slice. Name, category, track, start (relative
 // to the trace start), duration, self time, args; for GPU activity the launch configuration
-// (device, stream, grid, block, registers, shared memory, bytes, correlation); and correlated
+// (device, stream, grid, block, registers, shared memory, bytes, correlation); for an API call
+// or a GPU op, its Python call site (analysis/ops/launch_sites.h; a link); and correlated
 // slices as links (launching API call, GPU ops it launched, slices with the same External id,
 // flows in and out, enclosing slices). It shows the navigation's selected slice; clicking a link
 // selects that slice (and asks the views to reveal it) and emits sliceActivated().
@@ -46,6 +47,7 @@ private:
     QTreeWidgetItem* link(QTreeWidgetItem* parent, const QString& field, SliceRef target);
     void addSliceRows(SliceRef r);
     void addLaunchRows(SliceRef r);
+    void addCallSiteRow(SliceRef r); // an API call's or GPU op's Python call site
     void addCorrelatedRows(SliceRef r);
 
     std::shared_ptr<const Trace> trace_;

@@ -1,6 +1,7 @@
 #include "analysis/ops/op_stats.h"
 
 #include "analysis/ops/gpu_ops.h"
+#include "analysis/ops/launch_sites.h"
 #include "util/phase_timer.h"
 
 #include <algorithm>
@@ -37,7 +38,8 @@ SliceRef launchingOp(const Trace& t, SliceRef r) {
 }
 
 struct KernelAcc {
-    StringId name = 0, by = 0;
+    StringId name = 0;
+    uint32_t by = 0; // the launching op's name, or the call site + 1; 0: none
     bool grouped = false;
     KernelCategory category = KernelCategory::Other;
     std::vector<TimeNs> durations;
@@ -120,8 +122,11 @@ private:
     void addKernel(const GpuOp& op, StringId name, KernelCategory cat, const GpuActivity* g) {
         kernelTime_ += op.duration();
         const SliceRef launch = t_.launchOf(op.ref);
-        StringId by = 0;
-        if (o_.groupByLaunchingOp && launch.valid())
+        uint32_t by = 0;
+        if (o_.callSites) {
+            const uint32_t site = o_.callSites->siteOf(launch);
+            by = site == LaunchSites::kNone ? 0 : site + 1;
+        } else if (o_.groupByLaunchingOp && launch.valid())
             if (const SliceRef p = launchingOp(t_, launch); p.valid())
                 by = t_.track(p.track).slices.name[p.index];
         const uint64_t key = uint64_t(name) << 32 | by;
@@ -130,7 +135,7 @@ private:
             KernelAcc a;
             a.name = name;
             a.by = by;
-            a.grouped = o_.groupByLaunchingOp;
+            a.grouped = o_.groupByLaunchingOp || o_.callSites;
             a.category = cat;
             kernels_.push_back(std::move(a));
         }
@@ -156,7 +161,9 @@ private:
         KernelRow r;
         r.nameId = a.name;
         r.name = std::string(t_.str(a.name));
-        r.launchedBy = a.by ? std::string(t_.str(a.by)) : std::string();
+        r.launchedBy = !a.by          ? std::string()
+                       : o_.callSites ? o_.callSites->text(a.by - 1)
+                                      : std::string(t_.str(a.by));
         r.category = a.category;
         r.time = summarizeDurations(a.durations);
         r.share = kernelTime_ > 0 ? double(r.time.total) / double(kernelTime_) : 0;

@@ -29,7 +29,8 @@ namespace strata {
 struct KernelRow {
     StringId nameId = 0;
     std::string name;
-    std::string launchedBy; // grouped: the launching CPU op / annotation ("" none or not grouped)
+    // grouped: the launching CPU op / annotation, or the Python call site ("" none or not grouped)
+    std::string launchedBy;
     KernelCategory category = KernelCategory::Other;
     DurationStats time;
     double share = 0;                 // of all kernel time in the range
@@ -79,9 +80,13 @@ struct OpStats {
     std::vector<CopyRow> copies;         // by time descending
 };
 
+class LaunchSites;
 struct OpStatsOptions {
     TimeRange range = wholeTrace();
     bool groupByLaunchingOp = false;
+    // Kernels per name and the Python call site of their launch (launch_sites.h; launchedBy is
+    // the site's text, "" none); takes precedence over groupByLaunchingOp.
+    const LaunchSites* callSites = nullptr;
 };
 
 OpStats computeOpStats(const Trace& trace, const OpStatsOptions& options = {});

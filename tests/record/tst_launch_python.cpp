@@ -1,0 +1,127 @@
+// The Launch dialog's Python and native-stack choices (issue 45): "Python: Sampled stacks | Every
+// call | Off" with its rate (enabled for sampling only), "Native stacks: sample at N Hz (0 =
+// off)"; what is chosen reaches the launcher's RecordOptions and is kept with a saved
+// configuration. Offscreen, with the dialog's real widgets.
+#include "launch/launch_config.h"
+#include "launch/launch_dialog.h"
+#include "support/test_main.h"
+
+#include <QComboBox>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QtTest>
+
+using namespace strata;
+
+class TestLaunchPython : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    RecordOptions optionsOf(const LaunchConfig& c) {
+        RecordOptions o;
+        QString error;
+        if (!toRecordOptions(c, QDateTime::currentDateTime(), &o, &error))
+            qWarning("%s", qPrintable(error));
+        return o;
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void choicesReachRecordOptions() {
+        LaunchDialog d;
+        auto* python = d.findChild<QComboBox*>(QStringLiteral("python"));
+        auto* pythonHz = d.findChild<QSpinBox*>(QStringLiteral("pythonSampleHz"));
+        auto* cpuHz = d.findChild<QSpinBox*>(QStringLiteral("cpuSampleHz"));
+        QVERIFY(python && pythonHz && cpuHz);
+        // As strata-cli record: Python sampled at 1 kHz, native stacks off.
+        QCOMPARE(python->currentText(), QStringLiteral("Sampled stacks"));
+        QCOMPARE(python->count(), 3);
+        QCOMPARE(python->itemText(1), QStringLiteral("Every call"));
+        QCOMPARE(python->itemText(2), QStringLiteral("Off"));
+        QVERIFY(pythonHz->isEnabled());
+        QCOMPARE(pythonHz->value(), 1000);
+        QCOMPARE(cpuHz->value(), 0);
+        LaunchConfig c = d.config();
+        c.executable = QStringLiteral("/bin/true");
+        c.output = dir_.filePath(QStringLiteral("t-{pid}.strata"));
+        RecordOptions o = optionsOf(c);
+        QCOMPARE(int(o.python), int(PythonRecording::Sample));
+        QCOMPARE(o.pythonSampleHz, 1000);
+        QCOMPARE(o.cpuSampleHz, 0);
+
+        // Every call: the rate means nothing then.
+        python->setCurrentIndex(1);
+        QVERIFY(!pythonHz->isEnabled());
+        cpuHz->setValue(99);
+        c = d.config();
+        QCOMPARE(int(c.python), int(PythonRecording::Calls));
+        c.executable = QStringLiteral("/bin/true");
+        c.output = dir_.filePath(QStringLiteral("t-{pid}.strata"));
+        o = optionsOf(c);
+        QCOMPARE(int(o.python), int(PythonRecording::Calls));
+        QCOMPARE(o.cpuSampleHz, 99);
+
+        // Off, then sampled again at 250 Hz.
+        python->setCurrentIndex(2);
+        QCOMPARE(int(d.config().python), int(PythonRecording::Off));
+        python->setCurrentIndex(0);
+        QVERIFY(pythonHz->isEnabled());
+        pythonHz->setValue(250);
+        c = d.config();
+        c.executable = QStringLiteral("/bin/true");
+        c.output = dir_.filePath(QStringLiteral("t-{pid}.strata"));
+        o = optionsOf(c);
+        QCOMPARE(int(o.python), int(PythonRecording::Sample));
+        QCOMPARE(o.pythonSampleHz, 250);
+    }
+
+    void keptWithASavedConfiguration() {
+        QSettings().clear();
+        LaunchConfig a;
+        a.name = QStringLiteral("py");
+        a.executable = QStringLiteral("/bin/true");
+        a.python = PythonRecording::Calls;
+        a.pythonSampleHz = 333;
+        a.cpuSampleHz = 50;
+        LaunchConfigStore::save(a);
+        LaunchConfig b;
+        QVERIFY(LaunchConfigStore::load(QStringLiteral("py"), &b));
+        QCOMPARE(b, a);
+        // The dialog shows it and gives it back.
+        LaunchDialog d;
+        d.setConfig(b);
+        QCOMPARE(d.findChild<QComboBox*>(QStringLiteral("python"))->currentText(),
+                 QStringLiteral("Every call"));
+        QCOMPARE(d.findChild<QSpinBox*>(QStringLiteral("cpuSampleHz"))->value(), 50);
+        QCOMPARE(d.config(), a);
+        // A configuration saved before these fields existed: the defaults.
+        QSettings s;
+        s.remove(QStringLiteral("launch/configs"));
+        LaunchConfig old;
+        old.name = QStringLiteral("old");
+        LaunchConfigStore::save(old);
+        QSettings raw;
+        const int n = raw.beginReadArray(QStringLiteral("launch/configs"));
+        raw.endArray();
+        QCOMPARE(n, 1);
+        raw.beginWriteArray(QStringLiteral("launch/configs"), 1);
+        raw.setArrayIndex(0);
+        for (const char* key : {"python", "pythonSampleHz", "cpuSampleHz"})
+            raw.remove(QString::fromLatin1(key));
+        raw.endArray();
+        LaunchConfig back;
+        QVERIFY(LaunchConfigStore::load(QStringLiteral("old"), &back));
+        QCOMPARE(int(back.python), int(PythonRecording::Sample));
+        QCOMPARE(back.pythonSampleHz, 1000);
+        QCOMPARE(back.cpuSampleHz, 0);
+    }
+};
+
+STRATA_TEST_MAIN(TestLaunchPython)
+#include "tst_launch_python.moc"
