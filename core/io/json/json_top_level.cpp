@@ -1,5 +1,6 @@
 #include "io/json/json_top_level.h"
 
+#include "io/json/json_stack_samples.h"
 #include "model/run_info.h"
 #include "util/utf8.h"
 
@@ -164,6 +165,7 @@ template <typename T> T clampedNumber(const nlohmann::json& n) {
 
 bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, LoadError* error) {
     std::string unread;
+    nlohmann::json stackFrames, samples; // Chrome's sampled stacks, applied after the loop
     for (const TopLevelValue& v : values) {
         if (v.raw.empty()) {
             if (topLevelKeepLimit(v.key) == kJsonMaxTopLevelValue) // one the reader uses
@@ -175,7 +177,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
                           " bytes)";
             continue;
         }
-        const nlohmann::json j = parseTopLevelValue(b, v);
+        nlohmann::json j = parseTopLevelValue(b, v);
         if (j.is_discarded()) {
             error->byteOffset = v.offset;
             error->line = v.line;
@@ -199,6 +201,10 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
                 b.setRunInfo(run);
                 continue;
             }
+        }
+        if (v.key == "stackFrames" || v.key == "samples") { // into the model, not the metadata
+            (v.key == "samples" ? samples : stackFrames) = std::move(j);
+            continue;
         }
         if (j.is_string())
             b.setMetadata(v.key, j.get<std::string>());
@@ -226,6 +232,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
         }
     }
     if (!unread.empty()) b.setMetadata("strata: top-level values not read", unread);
+    applyStackSamples(b, stackFrames, samples);
     return true;
 }
 
