@@ -2,6 +2,7 @@
 // writes them) read into the same model as the .strata records: frames given children first,
 // a native frame's library, a weight, and bad frames and samples skipped and counted.
 #include "analysis/samples/sample_profile.h"
+#include "io/cache/trace_cache.h"
 #include "io/trace_loader.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
@@ -16,6 +17,32 @@ class TestJsonSamples : public QObject {
     QTemporaryDir dir_;
 
 private slots:
+    void throughTheTraceCache() {
+        // The trace cache keeps a JSON trace's model: opened from it, the samples are the same.
+        const std::string json =
+            R"({"traceEvents": [{"ph": "X", "name": "step", "pid": 1, "tid": 7, "ts": 0, "dur": 10}],
+  "stackFrames": {"1": {"name": "main"}, "2": {"name": "work", "parent": "1"}},
+  "samples": [{"ts": 1, "pid": 1, "tid": 7, "sf": "2"}, {"ts": 2, "pid": 1, "tid": 7, "sf": "1"}]})";
+        const std::string path = dir_.filePath("cached.json").toStdString();
+        QVERIFY(test::writeAll(path, json));
+        TraceCacheSettings settings;
+        settings.directory = dir_.filePath("cache").toStdString();
+        settings.minFileBytes = 1;
+        const TraceCache cache(settings);
+        const LoadResult first = loadTraceCached(path, cache);
+        QVERIFY(first.ok());
+        QVERIFY(first.cacheFile.empty()); // read, then stored
+        const LoadResult second = loadTraceCached(path, cache);
+        QVERIFY2(second.ok() && !second.cacheFile.empty(), "opened from the cache");
+        const StackSamples &a = first.trace->stackSamples(), &b = second.trace->stackSamples();
+        QCOMPARE(b.size(), size_t(2));
+        QCOMPARE(b.ts, a.ts);
+        QCOMPARE(b.callsite, a.callsite);
+        QCOMPARE(b.callsiteParent, a.callsiteParent);
+        QCOMPARE(b.stackAt(b.threads[0], 0).size(), size_t(2));
+        QCOMPARE(second.trace->str(b.callsiteFrame[b.callsite[0]]), std::string_view("work"));
+    }
+
     void stackFramesAndSamples() {
         // Frames: 1 main (root), 2 work < 1, 3 memcpy (libc.so) < 2; 4 < 5 < 4 a cycle; 6's parent
         // 9 missing. Samples (µs): tid 7 at 1 (sf 3), 2 (sf 2, weight 2), 3 (sf 1); tid 8 at 1.5
