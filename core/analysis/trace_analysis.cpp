@@ -70,6 +70,43 @@ const CallTree& TraceAnalysis::callTree(TrackId thread, bool bottomUp, bool with
     });
 }
 
+SampleSelection TraceAnalysis::sampleSelection(TrackId thread) const {
+    SampleSelection s;
+    s.range = range_;
+    if (thread != UINT32_MAX && thread < trace_->tracks().size()) {
+        s.pid = trace_->track(thread).pid;
+        s.tid = trace_->track(thread).tid;
+    }
+    return s;
+}
+
+const CallTree& TraceAnalysis::sampleCallTree(TrackId thread, bool bottomUp) const {
+    ComputedOnce<CallTree>* tree;
+    {
+        const std::lock_guard<std::mutex> lock(treesMutex_);
+        auto& slot = sampleTrees_[{thread, bottomUp}];
+        if (!slot) slot = std::make_unique<ComputedOnce<CallTree>>();
+        tree = slot.get();
+    }
+    return tree->get([&] {
+        SampleTreeOptions o;
+        o.selection = sampleSelection(thread);
+        o.bottomUp = bottomUp;
+        return buildSampleCallTree(*trace_, o);
+    });
+}
+
+const SampleProfile& TraceAnalysis::sampleProfile(TrackId thread) const {
+    ComputedOnce<SampleProfile>* profile;
+    {
+        const std::lock_guard<std::mutex> lock(treesMutex_);
+        auto& slot = sampleProfiles_[thread];
+        if (!slot) slot = std::make_unique<ComputedOnce<SampleProfile>>();
+        profile = slot.get();
+    }
+    return profile->get([&] { return strata::sampleProfile(*trace_, sampleSelection(thread)); });
+}
+
 const RangeAggregation& TraceAnalysis::rangeAggregation() const {
     return rangeAggregation_.get([&] { return aggregateRange(*trace_, range_); });
 }

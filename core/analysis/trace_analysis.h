@@ -18,6 +18,8 @@
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
 #include "analysis/range_aggregation.h"
+#include "analysis/samples/sample_call_tree.h"
+#include "analysis/samples/sample_profile.h"
 #include "analysis/trace_summary.h"
 #include "model/trace.h"
 #include "util/computed_once.h"
@@ -59,6 +61,11 @@ public:
     // The CPU call tree of one thread (or all) over the range (call_tree.h; options.range is
     // this analysis's range), one per (thread, direction, GPU time).
     const CallTree& callTree(TrackId thread, bool bottomUp, bool withGpuTime) const;
+    // The sampled stacks of one thread track (or all: UINT32_MAX) at a time in the range, as a
+    // call tree (analysis/samples/sample_call_tree.h: count = samples, times = samples x the
+    // period), one per (thread, direction); and per function (sample_profile.h), one per thread.
+    const CallTree& sampleCallTree(TrackId thread, bool bottomUp) const;
+    const SampleProfile& sampleProfile(TrackId thread) const;
     // The slices overlapping the range by name, clipped to it (range_aggregation.h).
     const RangeAggregation& rangeAggregation() const;
     // Memory in use over time per device, over the whole trace (memory_usage.h).
@@ -80,6 +87,10 @@ private:
     mutable std::mutex treesMutex_;
     mutable std::map<std::tuple<TrackId, bool, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
         trees_;
+    mutable std::map<std::pair<TrackId, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
+        sampleTrees_;
+    mutable std::map<TrackId, std::unique_ptr<ComputedOnce<SampleProfile>>> sampleProfiles_;
+    SampleSelection sampleSelection(TrackId thread) const;
 };
 
 } // namespace strata

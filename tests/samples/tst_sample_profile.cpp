@@ -5,6 +5,7 @@
 #include "analysis/samples/sample_call_tree.h"
 #include "analysis/samples/sample_period.h"
 #include "analysis/samples/sample_profile.h"
+#include "analysis/trace_analysis.h"
 #include "support/stack_samples_fixture.h"
 #include "support/test_main.h"
 
@@ -168,6 +169,28 @@ private slots:
         b.setMetadata("python", "sample=250 (CPython 3.12)");
         b.addStackSample(1, 1, 0, kNoCallsite, 0);
         QCOMPARE(samplePeriod(*b.build()), TimeNs(4'000'000));
+    }
+
+    void throughTheTraceAnalysis() {
+        // The views' way in: a thread track (pid 10, tid 11: it has a slice) and a range.
+        TraceBuilder b;
+        StackFixture::build(b);
+        const TrackId track = b.threadTrack(10, 11);
+        b.addSlice(track, SliceInput{0, 5000, b.intern("step")});
+        const TraceAnalysis all(b.build());
+        QCOMPARE(all.sampleProfile(UINT32_MAX).samples, uint64_t(9));
+        const SampleProfile& one = all.sampleProfile(0);
+        QCOMPARE(one.samples, uint64_t(4)); // c2 c4 c4 c5
+        QCOMPARE(one.functions[0].self, uint64_t(3));
+        QCOMPARE(&all.sampleProfile(0), &one); // computed once
+        const CallTree& tree = all.sampleCallTree(0, false);
+        QCOMPARE(tree.nodes[0].total, 4 * kMs);
+        QCOMPARE(all.sampleCallTree(0, true).nodes[0].total, 4 * kMs);
+        TraceBuilder b2;
+        StackFixture::build(b2);
+        const TraceAnalysis ranged(b2.build(), {}, TimeRange{2000, 3500}); // 2000 (x2), 2500, 3000
+        QCOMPARE(ranged.sampleProfile(UINT32_MAX).samples, uint64_t(4));
+        QCOMPARE(ranged.sampleProfile(UINT32_MAX).emptySamples, uint64_t(1));
     }
 
     void stackAtASample() {

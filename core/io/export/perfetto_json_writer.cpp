@@ -2,6 +2,7 @@
 
 #include "io/export/perfetto_json_parts.h"
 #include "io/export/perfetto_sections.h"
+#include "io/export/perfetto_stack_samples.h"
 #include "io/set/part_ids.h"
 
 #include <algorithm>
@@ -44,7 +45,9 @@ public:
         file_.total += perfettoProgressUnits(t_);
         writePerfettoHeader(out_, t_, o_);
         if (!events(0)) return false;
-        out_.raw("\n]}\n");
+        out_.raw("\n]");
+        writePerfettoStackSamples(out_, t_, ids_, o_.range); // (a set's file: not yet)
+        out_.raw("}\n");
         out_.flush();
         return true;
     }

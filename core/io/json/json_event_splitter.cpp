@@ -23,8 +23,10 @@ bool isScalarChar(char c) {
 } // namespace
 
 size_t topLevelKeepLimit(std::string_view key) {
-    return key == "deviceProperties" || key == "distributedInfo" ? kJsonMaxTopLevelValue
-                                                                 : kJsonMaxTopLevelMetadata;
+    return key == "deviceProperties" || key == "distributedInfo" || key == "stackFrames" ||
+                   key == "samples"
+               ? kJsonMaxTopLevelValue
+               : kJsonMaxTopLevelMetadata;
 }
 
 JsonEventSplitter::JsonEventSplitter(JsonInput& in, size_t batchBytes, size_t chunkBytes)

@@ -1,5 +1,6 @@
 #include "io/json/json_top_level.h"
 
+#include "io/json/json_stack_samples.h"
 #include "model/run_info.h"
 #include "util/utf8.h"
 
@@ -164,9 +165,20 @@ template <typename T> T clampedNumber(const nlohmann::json& n) {
 
 bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, LoadError* error) {
     std::string unread;
+    // Chrome's sampled stacks, applied after the loop. Read only as a pair: either key alone is
+    // taken as any other key is (a large one read past and named, a small one kept as metadata).
+    nlohmann::json stackFrames, samples;
+    const auto stackKey = [](const std::string& key) {
+        return key == "stackFrames" || key == "samples";
+    };
+    size_t stackKeys = 0;
+    for (const TopLevelValue& v : values) stackKeys += stackKey(v.key);
+    const bool stacks = stackKeys == 2;
     for (const TopLevelValue& v : values) {
-        if (v.raw.empty()) {
-            if (topLevelKeepLimit(v.key) == kJsonMaxTopLevelValue) // one the reader uses
+        const bool used = topLevelKeepLimit(v.key) == kJsonMaxTopLevelValue && // one it reads
+                          (!stackKey(v.key) || stacks);
+        if (v.raw.empty() || (!used && v.size > kJsonMaxTopLevelMetadata)) {
+            if (used)
                 b.addWarning("top-level key \"" + v.key + "\" (" + std::to_string(v.size) +
                              " bytes at byte " + std::to_string(v.offset) +
                              ") not kept: larger than 16 MiB");
@@ -175,7 +187,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
                           " bytes)";
             continue;
         }
-        const nlohmann::json j = parseTopLevelValue(b, v);
+        nlohmann::json j = parseTopLevelValue(b, v);
         if (j.is_discarded()) {
             error->byteOffset = v.offset;
             error->line = v.line;
@@ -199,6 +211,10 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
                 b.setRunInfo(run);
                 continue;
             }
+        }
+        if (stacks && stackKey(v.key)) { // into the model, not the metadata
+            (v.key == "samples" ? samples : stackFrames) = std::move(j);
+            continue;
         }
         if (j.is_string())
             b.setMetadata(v.key, j.get<std::string>());
@@ -226,6 +242,7 @@ bool applyTopLevel(TraceBuilder& b, const std::vector<TopLevelValue>& values, Lo
         }
     }
     if (!unread.empty()) b.setMetadata("strata: top-level values not read", unread);
+    applyStackSamples(b, stackFrames, samples);
     return true;
 }
 

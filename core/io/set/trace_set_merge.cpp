@@ -1,5 +1,6 @@
 #include "io/set/trace_set_merge.h"
 
+#include "io/set/merged_stack_samples.h"
 #include "io/set/part_ids.h"
 #include "model/id_index.h"
 #include "util/parallel_for.h"
@@ -50,6 +51,7 @@ private:
     void copyFlows();
     void listProcessesAndThreads();
     void copyTheRest();
+    void mergeStackSamples();
 
     std::vector<Part> parts_;
     std::unique_ptr<Trace> out_ = std::make_unique<Trace>();
@@ -323,6 +325,28 @@ void TraceSetMerger::copyTheRest() {
         [](const SectionSet& a, const SectionSet& b) { return a.correlation < b.correlation; });
 }
 
+// The parts' stack samples (io/set/merged_stack_samples.h), the bounds widened to them.
+void TraceSetMerger::mergeStackSamples() {
+    std::vector<StackSamplesPart> parts;
+    for (const Part& p : parts_)
+        parts.push_back({p.trace, &p.stringOf,
+                         [&p](TrackId i) {
+                             return std::pair{p.ids->pid(i), p.ids->tid(i)};
+                         },
+                         p.offset});
+    MergedStackSamples m = strata::mergeStackSamples(parts);
+    if (m.left)
+        out_->warnings_.push_back(std::to_string(m.left) +
+                                  " stack sample(s) of threads with nothing else recorded are "
+                                  "not in the merged trace (their threads have no merged ids)");
+    out_->stackSamples_ = std::move(m.samples);
+    if (out_->stackSamples_.empty()) return;
+    const bool other = out_->sliceCount_ + out_->counterSampleCount_ + out_->instantCount_ > 0;
+    out_->bounds_ = other ? TimeRange{std::min(out_->bounds_.start, m.span.start),
+                                      std::max(out_->bounds_.end, m.span.end)}
+                          : m.span;
+}
+
 std::shared_ptr<const Trace> TraceSetMerger::run(MergeLayout* layoutOut) {
     MergeLayout layout;
     PhaseTimer phases;
@@ -355,6 +379,7 @@ std::shared_ptr<const Trace> TraceSetMerger::run(MergeLayout* layoutOut) {
     copyFlows();
     listProcessesAndThreads();
     copyTheRest();
+    mergeStackSamples();
     buildIdIndices(out_->tracks_, out_->extras_, out_->externalIds_,
                    out_->sliceCount_ > kParallelBuildMinSlices, out_->correlationIndex_,
                    out_->externalIndex_);
@@ -404,6 +429,9 @@ std::shared_ptr<const Trace> TraceSetMerger::shifted(const Trace& merged, MergeL
         if (t.counter.size()) see(t.counter.ts.front(), t.counter.ts.back());
         if (t.instants.size()) see(t.instants.ts.front(), t.instants.ts.back());
     }
+    shiftStackSamples(
+        out->stackSamples_, out->tracks_,
+        [&](TrackId lane) { return by(layout.partOfTrack[lane]); }, see);
     out->bounds_ = any ? bounds : TimeRange{};
     return std::shared_ptr<const Trace>(std::move(out));
 }
