@@ -33,13 +33,13 @@ def timed(cmd, env=None):
 
 
 def modes(cli, python, out):
-    rec = [cli, "record", "-q", "-f", "-o", out, "-e"]
+    rec = [cli, "record", "-q", "-f", "-o", out, "--python"]
     return [
         ("alone", lambda args: [python] + args),
         ("cProfile", lambda args: [python, "-m", "cProfile", "-o", os.devnull] + args),
-        ("record --python off", lambda args: rec + ["STRATA_PYTHON=off", "--", python] + args),
-        ("record --python calls", lambda args: rec + ["STRATA_PYTHON=calls", "--", python] + args),
-        ("record --python sample", lambda args: rec + ["STRATA_PYTHON=sample=1000", "--", python] + args),
+        ("record --python off", lambda args: rec + ["off", "--", python] + args),
+        ("record --python calls", lambda args: rec + ["calls", "--", python] + args),
+        ("record --python sample", lambda args: rec + ["sample=1000", "--", python] + args),
     ]
 
 
@@ -62,8 +62,8 @@ def measure(name, args, cli, python, rounds, out):
 
 
 def attribution(cli, python, out):
-    _, stdout = timed([cli, "record", "-q", "-f", "-o", out, "-e", "STRATA_PYTHON=sample=1000",
-                       "--", python, os.path.join(HERE, "python", "busy_idle.py")])
+    _, stdout = timed([cli, "record", "-q", "-f", "-o", out, "--python", "sample=1000", "--",
+                       python, os.path.join(HERE, "python", "busy_idle.py")])
     spent = json.loads(stdout.strip().splitlines()[-1])
     _, report = timed([cli, "samples", "--json", out])
     functions = json.loads(report)["functions"]

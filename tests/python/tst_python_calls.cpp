@@ -26,7 +26,7 @@ private slots:
         const QString tag = QTest::currentDataTag();
         const QString trace = path("known-" + tag + ".strata");
         const QString measured = path("known-" + tag + ".json");
-        const ProcessRun rec = recordPython(trace, {"-e", "STRATA_PYTHON=calls"}, python,
+        const ProcessRun rec = recordPython(trace, {"--python", "calls"}, python,
                                             {kPythonData + "/known_calls.py", measured});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         QVERIFY2(infoText(trace).contains(QRegularExpression("python +calls \\(CPython 3")),
@@ -74,7 +74,7 @@ private slots:
 
         const QString trace = path("edge-" + tag + ".strata");
         const ProcessRun rec =
-            recordPython(trace, {"-e", "STRATA_PYTHON=calls", "-e", "PYTHONUSERBASE=" + userBase},
+            recordPython(trace, {"--python", "calls", "-e", "PYTHONUSERBASE=" + userBase},
                          python, {kPythonData + "/edge_cases.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         const QString reference = path("edge-ref-" + tag + ".json");

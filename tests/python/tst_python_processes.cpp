@@ -33,7 +33,7 @@ private slots:
         REQUIRE_PYTHON(python);
         const QString out = path(QString("children-") + QTest::currentDataTag());
         QVERIFY(QDir().mkpath(out));
-        const ProcessRun rec = recordPython(out + "/r-{pid}.strata", {"-e", "STRATA_PYTHON=calls"},
+        const ProcessRun rec = recordPython(out + "/r-{pid}.strata", {"--python", "calls"},
                                             python, {kPythonData + "/children.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         int forked = 0, spawned = 0, parents = 0;
@@ -62,7 +62,7 @@ private slots:
         QFETCH(QString, python);
         REQUIRE_PYTHON(python);
         const QString trace = path(QString("own-") + QTest::currentDataTag() + ".strata");
-        const ProcessRun rec = recordPython(trace, {"-e", "STRATA_PYTHON=calls"}, python,
+        const ProcessRun rec = recordPython(trace, {"--python", "calls"}, python,
                                             {kPythonData + "/own_profiler.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         const QString info = infoText(trace);
@@ -87,7 +87,7 @@ private slots:
         QFETCH(QString, python);
         REQUIRE_PYTHON(python);
         const QString trace = path(QString("killed-") + QTest::currentDataTag() + ".strata");
-        const ProcessRun rec = recordPython(trace, {"-e", "STRATA_PYTHON=calls"}, python,
+        const ProcessRun rec = recordPython(trace, {"--python", "calls"}, python,
                                             {kPythonData + "/killed.py"});
         QCOMPARE(rec.exitCode, 128 + 15);
         QVERIFY2(counts(trace, "killed.py").contains(R"("finished": 4)"),
@@ -116,7 +116,7 @@ private slots:
         REQUIRE_PYTHON(python);
         const QString trace = path(QString("old-") + QTest::currentDataTag() + ".strata");
         const ProcessRun rec =
-            recordPython(trace, {"-e", "STRATA_PYTHON=calls"}, python, {"-c", "print(6 * 7)"});
+            recordPython(trace, {"--python", "calls"}, python, {"-c", "print(6 * 7)"});
         QCOMPARE(rec.exitCode, 0);
         const QString info = infoText(trace);
         QVERIFY2(info.contains(why), qPrintable(info));

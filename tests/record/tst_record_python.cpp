@@ -34,15 +34,16 @@ private slots:
     void modesReachTheTarget_data() {
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("seen");
-        // Python sampled at 1 kHz by default; native stacks only when asked (1 kHz bare).
+        // Python sampled at 1 kHz by default; native stacks only when asked (1 kHz bare). Off
+        // leaves STRATA_PYTHON unset (contract/collector_env.h: unset reads as off).
         QTest::newRow("default") << QStringList{} << "sample=1000 -";
         QTest::newRow("calls") << QStringList{"--python", "calls"} << "calls -";
-        QTest::newRow("off") << QStringList{"--python", "off"} << "off -";
+        QTest::newRow("off") << QStringList{"--python", "off"} << "- -";
         QTest::newRow("sample at 250 Hz")
             << QStringList{"--python", "sample=250"} << "sample=250 -";
         QTest::newRow("cpu sample bare") << QStringList{"--cpu-sample"} << "sample=1000 1000";
         QTest::newRow("cpu sample at 99 Hz")
-            << QStringList{"--python", "off", "--cpu-sample=99"} << "off 99";
+            << QStringList{"--python", "off", "--cpu-sample=99"} << "- 99";
     }
     void modesReachTheTarget() {
         QFETCH(QStringList, options);
