@@ -78,8 +78,8 @@ private:
     FrameTable& frames_;
     TickClock clock_;
     uint64_t startTicks_ = 0;
-    std::vector<uint64_t> existing_; // PyThreadState ids of the threads there at startTicks_
-    std::mutex drainMutex_; // the flush thread's, or the closer's on a fatal signal
+    std::vector<uint64_t> existing_;      // PyThreadState ids of the threads there at startTicks_
+    std::mutex drainMutex_;               // the flush thread's, or the closer's on a fatal signal
     std::atomic<uint32_t> generation_{1}; // bumped in a forked child: every thread re-registers
     std::mutex threadsMutex_;
     std::vector<std::unique_ptr<ThreadState>> threads_;

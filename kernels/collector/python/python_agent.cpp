@@ -65,6 +65,7 @@ void beforeWrite(bool final) {
         c->writer.metadata("python_sample_ticks", std::to_string(s.ticks));
         c->writer.metadata("python_sample_late", std::to_string(s.late));
         c->writer.metadata("python_samples_filled", std::to_string(s.filled));
+        c->writer.metadata("python_sample_cpu_ticks", std::to_string(s.cpuTicks));
     }
 }
 
@@ -136,6 +137,29 @@ STRATA_EXPORT int strata_python_start(const char* mode, const char* refusal, PyO
         return 0;
     }
     return begin(mode ? mode : "", threads) ? 1 : 0;
+}
+
+// Sampling: the Python handler for the main thread's CPU-time ticks (a new reference), which
+// the bootstrap sets for signal `simulated` before calling strata_python_cpu_ticks.
+STRATA_EXPORT PyObject* strata_python_cpu_tick_handler() {
+    if (!g_agent || !g_agent->sampler) {
+        api()->Py_IncRef(api()->none);
+        return api()->none;
+    }
+    return g_agent->sampler->cpuTickHandler();
+}
+
+// On the main thread, with the GIL: its CPU-time ticks (stack_sampler.h). Returns 1 when on;
+// either way the python_cpu_ticks metadata says.
+STRATA_EXPORT int strata_python_cpu_ticks(int simulated, int kernelSignal) {
+    if (!g_agent || !g_agent->sampler || !recording()) return 0;
+    std::string why;
+    const bool on = g_agent->sampler->startCpuTicks(simulated, kernelSignal, &why);
+    g_collector->writer.metadata("python_cpu_ticks", on ? "the main thread's CPU timer, signals " +
+                                                              std::to_string(kernelSignal) +
+                                                              " and " + std::to_string(simulated)
+                                                        : "off: " + why);
+    return on ? 1 : 0;
 }
 
 // 3.10/3.11: a thread started after the start (threading.setprofile's first call in it).

@@ -47,6 +47,10 @@ bool Api::load(std::string* why) {
     find(&PyThreadState_Next, "PyThreadState_Next", &missing);
     find(&PyThreadState_Get, "PyThreadState_Get", &missing);
     find(&Py_AddPendingCall, "Py_AddPendingCall", &missing);
+    find(&PyErr_SetInterruptEx, "PyErr_SetInterruptEx", &missing);
+    find(&PyCFunction_NewEx, "PyCFunction_NewEx", &missing);
+    none = static_cast<PyObject*>(dlsym(RTLD_DEFAULT, "_Py_NoneStruct"));
+    if (!none && missing.empty()) missing = "_Py_NoneStruct";
     find(&PyThreadState_GetFrame, "PyThreadState_GetFrame", &missing);
     find(&PyThreadState_GetID, "PyThreadState_GetID", &missing);
     find(&PyEval_SetProfile, "PyEval_SetProfile", &missing);

@@ -40,7 +40,10 @@ struct Api {
     PyThreadState* (*PyInterpreterState_ThreadHead)(PyInterpreterState*) = nullptr;
     PyThreadState* (*PyThreadState_Next)(PyThreadState*) = nullptr;
     PyThreadState* (*PyThreadState_Get)() = nullptr;
-    int (*Py_AddPendingCall)(int (*)(void*), void*) = nullptr;          // run by the main thread
+    int (*Py_AddPendingCall)(int (*)(void*), void*) = nullptr; // run by the main thread
+    int (*PyErr_SetInterruptEx)(int) = nullptr; // async-signal-safe: "signal N arrived"
+    PyObject* (*PyCFunction_NewEx)(void* methodDef, PyObject* self, PyObject* module) = nullptr;
+    PyObject* none = nullptr;                                           // &_Py_NoneStruct
     PyFrameObject* (*PyThreadState_GetFrame)(PyThreadState*) = nullptr; // new reference
     uint64_t (*PyThreadState_GetID)(PyThreadState*) = nullptr;
     // The profile hook: for every thread at once where it exists (3.12+), else one thread at a

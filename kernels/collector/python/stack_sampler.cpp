@@ -7,16 +7,24 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
+#include <cmath>
 #include <ctime>
 #include <unistd.h>
 
 namespace strata::python {
 
-StackSampler::StackSampler(FrameTable& frames, int hz, PyObject* threads)
-    : frames_(frames), hz_(hz), threadsFn_(threads) {
-    if (threadsFn_) api()->Py_IncRef(threadsFn_);
+namespace {
+
+int64_t monotonicNs() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
 }
+
+} // namespace
+
+StackSampler::StackSampler(FrameTable& frames, int hz, PyObject* threads)
+    : walker_(frames, threads), hz_(hz), periodNs_(1'000'000'000 / hz) {}
 
 StackSampler::~StackSampler() {
     stop();
@@ -29,6 +37,7 @@ void StackSampler::start() {
 
 void StackSampler::stop() {
     stop_.store(true);
+    cpuTimer_.stop();
     servedCv_.notify_one();
     if (thread_.joinable()) thread_.join();
 }
@@ -37,47 +46,71 @@ void StackSampler::restartInChild() {
     // The std::thread object describes the parent's thread: forgotten, never joined; its
     // pending call, if one was queued, went with the parent's interpreter state.
     new (&thread_) std::thread();
-    new (&servedMutex_) std::mutex(); // the parent's sampler may have held it at the fork
+    new (&requestMutex_) std::mutex(); // the parent's sampler may have held it at the fork
     new (&servedCv_) std::condition_variable();
     queued_.store(false);
-    tids_.clear();
-    unresolved_.clear();
-    topFrames_.clear();
-    callsites_.clear();
-    strings_.clear();
+    walker_.forgetThreads();
+    // Timers are not inherited: the child's one thread gets its own.
+    if (cpuTimer_.running()) {
+        cpuTimer_ = CpuTickTimer();
+        std::string why;
+        startCpuTicks(simulatedSignal_, kernelSignal_, &why);
+    }
     start();
 }
 
 SampleStats StackSampler::stats() const {
-    return {ticks_.load(), samples_.load(), late_.load(), filled_.load()};
+    return {ticks_.load(), samples_.load(), late_.load(), filled_.load(), cpuTicks_.load()};
 }
 
-namespace {
-int64_t monotonicNs() {
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+void StackSampler::write(StrataTraceWriter& w, int64_t tid, uint32_t site, uint32_t copies,
+                         uint64_t ts) {
+    const int64_t pid = getpid();
+    for (uint32_t k = copies; k-- > 0;)
+        w.stackSample(pid, tid, TimeNs(ts - k * uint64_t(periodNs_)), site, 0);
+    samples_.fetch_add(copies, std::memory_order_relaxed);
 }
-} // namespace
 
 int StackSampler::pendingTick(void* p) {
     auto* s = static_cast<StackSampler*>(p);
     s->queued_.store(false);
-    if (!s->stop_.load()) s->serve(s->seq_.load());
+    uint64_t seq = 0;
+    {
+        std::lock_guard lock(s->requestMutex_);
+        seq = s->request_.seq;
+    }
+    if (!s->stop_.load()) s->serve(seq);
     return 0;
 }
 
 void StackSampler::serve(uint64_t seq) {
-    if (seq <= served_ || !recording()) return;
-    const int64_t late = monotonicNs() - dueNs_.load();
-    const int64_t missed = std::max<int64_t>(0, late / periodNs_);
-    tick(g_collector->writer, getpid(), uint32_t(std::min<int64_t>(missed, 1000)) + 1, periodNs_);
-    if (missed) {
-        late_.fetch_add(1, std::memory_order_relaxed);
-        filled_.fetch_add(uint64_t(missed), std::memory_order_relaxed);
-    }
+    Request r;
     {
-        std::lock_guard lock(servedMutex_);
+        std::lock_guard lock(requestMutex_);
+        if (seq <= served_ || request_.seq != seq) return;
+        r = request_;
+    }
+    if (!recording()) return;
+    const Api& a = *api();
+    StrataTraceWriter& w = g_collector->writer;
+    int others = 0;
+    for (PyThreadState* t = a.PyInterpreterState_ThreadHead(a.PyInterpreterState_Main()); t;
+         t = a.PyThreadState_Next(t)) {
+        const bool main = t == mainState_;
+        const uint32_t copies = main ? r.mainCopies : r.otherCopies;
+        // The sampler's own thread state (PyGILState_Ensure's) has no frame, like any thread in
+        // C code alone.
+        PyFrameObject* top = a.PyThreadState_GetFrame(t);
+        if (!top) continue;
+        a.Py_DecRef(reinterpret_cast<PyObject*>(top));
+        if (!main) ++others;
+        if (!copies) continue;
+        const int64_t tid = main ? mainTid_ : walker_.threadOf(w, getpid(), t, ticks_.load());
+        if (tid) write(w, tid, walker_.siteOf(w, t), copies, r.ts);
+    }
+    othersSeen_.store(others);
+    {
+        std::lock_guard lock(requestMutex_);
         served_ = seq;
     }
     servedCv_.notify_one();
@@ -85,21 +118,47 @@ void StackSampler::serve(uint64_t seq) {
 
 void StackSampler::loop() {
     const Api& a = *api();
-    periodNs_ = 1'000'000'000 / hz_;
-    int64_t due = monotonicNs();
+    int64_t last = monotonicNs();
+    uint64_t seq = 0;
     while (!stop_.load()) {
-        due += periodNs_;
+        const int64_t due = last + periodNs_;
         const timespec until{time_t(due / 1'000'000'000), long(due % 1'000'000'000)};
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
         }
         if (stop_.load() || !recording()) break;
-        dueNs_.store(due);
-        const uint64_t seq = seq_.fetch_add(1) + 1;
+        // The periods since the last tick: one, or more when this thread was not scheduled.
+        const int64_t n = std::max<int64_t>(1, (monotonicNs() - last) / periodNs_);
+        last += n * periodNs_;
+        const uint64_t ts = clockNs();
+        const uint64_t tick = ticks_.fetch_add(1) + 1;
+        if (n > 1) late_.fetch_add(1), filled_.fetch_add(uint64_t(n - 1));
+        // The periods the main thread ran, from its CPU clock: the stack it noted, the
+        // earliest of them (a thread that stopped running did so at the end).
+        uint32_t mainIdle = uint32_t(std::min<int64_t>(n, 1000));
+        if (cpuTimer_.running()) {
+            const int64_t cpu = cpuTimer_.cpuNs();
+            const int64_t busy = std::clamp<int64_t>(
+                std::llround(double(cpu - lastWallCpu_) / double(periodNs_)), 0, n);
+            lastWallCpu_ = cpu;
+            const uint32_t site = busySite_.load();
+            if (busy && site) {
+                write(g_collector->writer, mainTid_, site, uint32_t(std::min<int64_t>(busy, 1000)),
+                      ts - uint64_t(n - busy) * uint64_t(periodNs_));
+                mainIdle = uint32_t(std::min<int64_t>(n - busy, 1000));
+            }
+        }
+        // With the GIL: the main thread's other periods, and the other threads (looked for
+        // every 128 ticks when there were none).
+        if (!mainIdle && othersSeen_.load() == 0 && tick % 128) continue;
+        {
+            std::lock_guard lock(requestMutex_);
+            request_ = {++seq, mainIdle, uint32_t(std::min<int64_t>(n, 1000)), ts};
+        }
         if (!queued_.exchange(true) && a.Py_AddPendingCall(pendingTick, this) != 0)
             queued_.store(false);
         bool served = false;
         {
-            std::unique_lock lock(servedMutex_);
+            std::unique_lock lock(requestMutex_);
             served = servedCv_.wait_for(lock, std::chrono::nanoseconds(periodNs_ / 5),
                                         [&] { return served_ >= seq || stop_.load(); });
         }
@@ -108,104 +167,51 @@ void StackSampler::loop() {
             serve(seq);
             a.PyGILState_Release(gil);
         }
-        // Ticks missed while the GIL was held were written with the late one: not made up.
-        const int64_t now = monotonicNs();
-        if (now > due + periodNs_) due += (now - due) / periodNs_ * periodNs_;
     }
 }
 
-uint32_t StackSampler::callsite(StrataTraceWriter& w, uint32_t parent, uint32_t frame) {
-    const uint64_t key = uint64_t(parent) << 32 | frame;
-    if (auto it = callsites_.find(key); it != callsites_.end()) return it->second;
-    if (frame >= strings_.size()) strings_.resize(frame + 1, 0);
-    if (!strings_[frame]) strings_[frame] = w.string(frames_.name(frame));
-    const uint32_t id = uint32_t(callsites_.size() + 1);
-    callsites_.emplace(key, id);
-    w.callsite(id, parent, strings_[frame]);
-    return id;
+bool StackSampler::startCpuTicks(int simulated, int kernelSignal, std::string* why) {
+    simulatedSignal_ = simulated, kernelSignal_ = kernelSignal;
+    mainState_ = api()->PyThreadState_Get();
+    mainTid_ = currentThreadId();
+    if (!cpuTimer_.start(simulated, kernelSignal, periodNs_, why)) return false;
+    lastWallCpu_ = cpuTimer_.cpuNs();
+    return true;
 }
 
-void StackSampler::resolveThreads(StrataTraceWriter& w, int64_t pid) {
-    // The bootstrap's function: "FRAME TID NAME" lines (see the header).
-    topFrames_.clear();
-    const Api& a = *api();
-    if (!threadsFn_) return;
-    PyObject* text = a.PyObject_CallNoArgs(threadsFn_);
-    if (!text) {
-        a.PyErr_Clear();
-        return;
-    }
-    const char* s = a.PyUnicode_AsUTF8(text);
-    for (const char* p = s; p && *p;) {
-        char* end = nullptr;
-        const uintptr_t frame = std::strtoull(p, &end, 10);
-        const int64_t tid = std::strtoll(end, &end, 10);
-        while (*end == ' ') ++end;
-        const char* eol = end;
-        while (*eol && *eol != '\n') ++eol;
-        if (tid > 0) {
-            topFrames_[frame] = tid;
-            w.thread(pid, tid, std::string(end, size_t(eol - end)));
-        }
-        p = *eol ? eol + 1 : eol;
-    }
-    if (!s) a.PyErr_Clear();
-    a.Py_DecRef(text);
+void StackSampler::cpuTick() {
+    if (stop_.load() || !recording()) return;
+    cpuTicks_.fetch_add(1, std::memory_order_relaxed);
+    busySite_.store(walker_.siteOf(g_collector->writer, api()->PyThreadState_Get()));
 }
 
-int64_t StackSampler::threadOf(PyThreadState* t, PyFrameObject* top, StrataTraceWriter& w,
-                               int64_t pid) {
-    const uint64_t id = api()->PyThreadState_GetID(t);
-    if (auto it = tids_.find(id); it != tids_.end()) return it->second;
-    const uint64_t tick = ticks_.load(std::memory_order_relaxed);
-    if (auto it = unresolved_.find(id); it != unresolved_.end() && tick < it->second + 1000)
-        return 0;           // asked threading lately: not again before 1000 ticks
-    resolveThreads(w, pid); // a thread not seen before: ask threading (its name too)
-    // The thread serving the tick (the main thread, in its pending call) is this one; the
-    // resolver's own frame is its top frame now, so it is known by its id instead.
-    int64_t tid = 0;
-    if (t == api()->PyThreadState_Get()) {
-        tid = currentThreadId();
-    } else if (auto found = topFrames_.find(reinterpret_cast<uintptr_t>(top));
-               found != topFrames_.end()) {
-        tid = found->second;
-    }
-    if (!tid) {
-        // A thread threading does not know (started by _thread or C code): unsampled.
-        unresolved_[id] = tick;
-        return 0;
-    }
-    unresolved_.erase(id);
-    tids_.emplace(id, tid);
-    return tid;
+namespace {
+
+// PyMethodDef (Include/methodobject.h; the same from 3.10 to 3.13).
+struct MethodDef {
+    const char* name;
+    PyObject* (*function)(PyObject*, PyObject*);
+    int flags;
+    const char* doc;
+};
+constexpr int kMethVarargs = 0x0001;
+
+StackSampler* g_tickSampler = nullptr;
+
+PyObject* onCpuTick(PyObject*, PyObject*) {
+    if (g_tickSampler) g_tickSampler->cpuTick();
+    api()->Py_IncRef(api()->none);
+    return api()->none;
 }
 
-void StackSampler::tick(StrataTraceWriter& w, int64_t pid, uint32_t copies, int64_t period) {
-    const Api& a = *api();
-    const uint64_t ts = clockNs();
-    ticks_.fetch_add(1, std::memory_order_relaxed);
-    for (PyThreadState* t = a.PyInterpreterState_ThreadHead(a.PyInterpreterState_Main()); t;
-         t = a.PyThreadState_Next(t)) {
-        // The sampler's own thread state (PyGILState_Ensure's) has no frame, like any thread in
-        // C code alone.
-        PyFrameObject* f = a.PyThreadState_GetFrame(t);
-        if (!f) continue;
-        const int64_t tid = threadOf(t, f, w, pid);
-        stackScratch_.clear();
-        while (f) {
-            if (tid) stackScratch_.push_back(frames_.ofFrame(f));
-            PyFrameObject* back = a.PyFrame_GetBack(f);
-            a.Py_DecRef(reinterpret_cast<PyObject*>(f));
-            f = back;
-        }
-        if (!tid) continue;
-        uint32_t site = 0;
-        for (auto it = stackScratch_.rbegin(); it != stackScratch_.rend(); ++it)
-            site = callsite(w, site, *it);
-        for (uint32_t k = copies; k-- > 0;)
-            w.stackSample(pid, tid, TimeNs(ts - k * uint64_t(period)), site, 0);
-        samples_.fetch_add(copies, std::memory_order_relaxed);
-    }
+MethodDef g_tickMethod{"strata_cpu_tick", onCpuTick, kMethVarargs,
+                       "Strata: the main thread notes its stack (its CPU timer's signal)"};
+
+} // namespace
+
+PyObject* StackSampler::cpuTickHandler() {
+    g_tickSampler = this;
+    return api()->PyCFunction_NewEx(&g_tickMethod, nullptr, nullptr);
 }
 
 } // namespace strata::python

@@ -1,16 +1,23 @@
 #pragma once
 // --python sample=HZ: the Python stack of every thread, HZ times a second, as stack samples
-// (StrataTraceWriter::callsite / stackSample). A thread of the collector's own keeps the time;
-// at each tick it asks the main thread to take the samples (Py_AddPendingCall: run at the
-// interpreter's next check, with the GIL, without a thread switch), and takes them itself,
-// GIL and all (PyGILState_Ensure), when the main thread has not within a fifth of a period
-// (it is blocked in C code, the GIL free or held by another thread). Either way every thread's
-// frames are walked through the C API. A tick served later than a period is counted, and the
-// stacks it sees stand for the ticks it missed as well (written once per missed tick, at their
-// times), so a thread that holds the GIL keeps the share of samples its time deserves.
-// The callsites (frame, caller's callsite) are interned here, so a stack costs one id per sample.
+// (StrataTraceWriter::callsite / stackSample). A thread of the collector's own keeps the time:
+// every period, one sample per Python thread.
+//   - The main thread, where most programs spend their time, notes its own stack while it runs:
+//     a timer on its CPU clock (cpu_tick_timer.h) has it do so once per period of CPU, where it
+//     is, whatever the sampler thread's scheduling. At each tick the sampler thread reads how
+//     much CPU the main thread used since the last one: those periods get the stack it noted,
+//     written without the GIL. A main thread busy in Python with no other thread costs the
+//     sampler nothing more.
+//   - The periods it did not run (asleep, waiting) and every other thread need the GIL: the
+//     sampler asks the main thread to take them (Py_AddPendingCall: at its next check, without a
+//     thread switch) and takes the GIL itself (PyGILState_Ensure) when the main thread has not
+//     within a fifth of a period: it is blocked, and the GIL is free or another thread's.
+// A tick taken late (the GIL held, the sampler thread not scheduled) writes a sample for each
+// period it covers, at their times, so every thread keeps the share its time deserves.
+#include "python/cpu_tick_timer.h"
 #include "python/python_api.h"
 #include "python/python_frames.h"
+#include "python/stack_walker.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -18,8 +25,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
-#include <vector>
 
 namespace strata {
 class StrataTraceWriter;
@@ -28,57 +33,65 @@ class StrataTraceWriter;
 namespace strata::python {
 
 struct SampleStats {
-    uint64_t ticks = 0;   // GIL taken
-    uint64_t samples = 0; // thread stacks written
-    uint64_t late = 0;    // ticks taken more than a period after they were due
-    uint64_t filled = 0;  // samples standing for the ticks those missed
+    uint64_t ticks = 0;    // the sampler thread's
+    uint64_t samples = 0;  // thread stacks written
+    uint64_t late = 0;     // ticks taken more than a period after they were due
+    uint64_t filled = 0;   // samples standing for the periods those covered
+    uint64_t cpuTicks = 0; // the main thread's own notes (its CPU timer)
 };
 
 class StackSampler {
 public:
-    // `threads`: the bootstrap's function that names Python threads (a str of "FRAME TID NAME"
-    // lines: id() of each thread's current frame, its native id and threading's name); a new
-    // reference is kept.
+    // `threads`: the bootstrap's function naming threads (stack_walker.h).
     StackSampler(FrameTable& frames, int hz, PyObject* threads);
     ~StackSampler();
     // Starts the sampling thread (any thread; it takes the GIL itself).
     void start();
     // Stops and joins it. Must be called without the GIL (the sampler may be waiting for it).
     void stop();
-    // A forked child: the sampling thread was not copied; the tables were. Start again.
+    // A forked child: the sampling thread and the timer were not copied; the tables were.
     void restartInChild();
     SampleStats stats() const;
     int hz() const { return hz_; }
+    // On the main thread, with the GIL: its CPU-time ticks, which run cpuTick() through the
+    // Python handler of signal `simulated` (cpu_tick_timer.h). False with `why` if not.
+    bool startCpuTicks(int simulated, int kernelSignal, std::string* why);
+    // The Python handler for that signal: a builtin that calls cpuTick() (a new reference).
+    PyObject* cpuTickHandler();
+    // With the GIL, on the main thread: the stack it is in, noted for the periods it runs.
+    void cpuTick();
 
 private:
+    // What the GIL-holding part of a tick writes: the main thread's last `mainCopies` periods
+    // and every other thread's `otherCopies`, the latest at `ts`.
+    struct Request {
+        uint64_t seq = 0;
+        uint32_t mainCopies = 0, otherCopies = 0;
+        uint64_t ts = 0;
+    };
     void loop();
     static int pendingTick(void* sampler);
-    // With the GIL: the samples of tick `seq` unless it was served already.
-    void serve(uint64_t seq);
-    void tick(StrataTraceWriter& w, int64_t pid, uint32_t copies, int64_t period);
-    int64_t threadOf(PyThreadState* t, PyFrameObject* top, StrataTraceWriter& w, int64_t pid);
-    void resolveThreads(StrataTraceWriter& w, int64_t pid);
-    uint32_t callsite(StrataTraceWriter& w, uint32_t parent, uint32_t frame);
+    void serve(uint64_t seq); // with the GIL
+    void write(StrataTraceWriter& w, int64_t tid, uint32_t site, uint32_t copies, uint64_t ts);
 
-    FrameTable& frames_;
+    StackWalker walker_;
     const int hz_;
-    PyObject* threadsFn_;
+    int64_t periodNs_ = 0;
     std::thread thread_;
     std::atomic<bool> stop_{false};
-    int64_t periodNs_ = 0;
-    std::atomic<uint64_t> seq_{0};    // the tick due
-    std::atomic<int64_t> dueNs_{0};   // when (CLOCK_MONOTONIC)
-    uint64_t served_ = 0;             // the last tick served (with the GIL)
-    std::atomic<bool> queued_{false}; // a pending call is waiting for the main thread
-    std::mutex servedMutex_;
+    std::mutex requestMutex_; // request_ and served_
     std::condition_variable servedCv_;
-    std::unordered_map<uint64_t, int64_t> tids_;        // PyThreadState id -> native tid
-    std::unordered_map<uint64_t, uint64_t> unresolved_; // PyThreadState id -> tick last asked
-    std::unordered_map<uintptr_t, int64_t> topFrames_;  // a resolve()'s frame address -> tid
-    std::unordered_map<uint64_t, uint32_t> callsites_;  // (parent << 32 | frame) -> id
-    std::vector<uint32_t> strings_;                     // frame id -> writer string id
-    std::vector<uint32_t> stackScratch_;
-    std::atomic<uint64_t> ticks_{0}, samples_{0}, late_{0}, filled_{0};
+    Request request_;
+    uint64_t served_ = 0;
+    std::atomic<bool> queued_{false}; // a pending call is waiting for the main thread
+    CpuTickTimer cpuTimer_;
+    int simulatedSignal_ = 0, kernelSignal_ = 0; // for a forked child's own timer
+    PyThreadState* mainState_ = nullptr;
+    int64_t mainTid_ = 0;
+    int64_t lastWallCpu_ = 0;           // the main thread's CPU at the sampler's last tick
+    std::atomic<uint32_t> busySite_{0}; // the stack the main thread last noted
+    std::atomic<int> othersSeen_{1};    // threads but the main one with a frame, last time
+    std::atomic<uint64_t> ticks_{0}, samples_{0}, late_{0}, filled_{0}, cpuTicks_{0};
 };
 
 } // namespace strata::python

@@ -51,6 +51,15 @@ def _strata_start():
         # after the switch interval (5 ms by default), which would skew every tick towards the
         # moment the GIL came free. A tenth of the period keeps the ticks on time.
         _sys.setswitchinterval(min(_sys.getswitchinterval(), 0.1 / int(mode[7:])))
+        # The main thread samples itself while it runs: the handler of a signal no one sends,
+        # raised by a timer on its CPU clock (the agent's cpu_tick_timer.h).
+        import signal
+
+        simulated, kernel = signal.SIGRTMAX - 3, signal.SIGRTMAX - 2
+        if signal.getsignal(simulated) in (signal.SIG_DFL, None):
+            agent.strata_python_cpu_tick_handler.restype = ctypes.py_object
+            signal.signal(simulated, agent.strata_python_cpu_tick_handler())
+            agent.strata_python_cpu_ticks(int(simulated), int(kernel))
 
     def names(threads):
         text = "".join("%d\t%s\n" % (t.native_id, t.name) for t in threads if t.native_id)

@@ -1,0 +1,102 @@
+#include "python/stack_walker.h"
+
+#include "io/strata/strata_trace_writer.h"
+#include "process/process_info.h"
+
+#include <cstdlib>
+#include <string>
+
+namespace strata::python {
+
+StackWalker::StackWalker(FrameTable& frames, PyObject* threads)
+    : frames_(frames), threadsFn_(threads) {
+    if (threadsFn_) api()->Py_IncRef(threadsFn_);
+}
+
+void StackWalker::forgetThreads() {
+    tids_.clear();
+    unresolved_.clear();
+    topFrames_.clear();
+}
+
+uint32_t StackWalker::callsite(StrataTraceWriter& w, uint32_t parent, uint32_t frame) {
+    const uint64_t key = uint64_t(parent) << 32 | frame;
+    if (auto it = callsites_.find(key); it != callsites_.end()) return it->second;
+    if (frame >= strings_.size()) strings_.resize(frame + 1, 0);
+    if (!strings_[frame]) strings_[frame] = w.string(frames_.name(frame));
+    const uint32_t id = uint32_t(callsites_.size() + 1);
+    callsites_.emplace(key, id);
+    w.callsite(id, parent, strings_[frame]);
+    return id;
+}
+
+uint32_t StackWalker::siteOf(StrataTraceWriter& w, PyThreadState* t) {
+    const Api& a = *api();
+    PyFrameObject* f = a.PyThreadState_GetFrame(t);
+    scratch_.clear();
+    while (f) {
+        scratch_.push_back(frames_.ofFrame(f));
+        PyFrameObject* back = a.PyFrame_GetBack(f);
+        a.Py_DecRef(reinterpret_cast<PyObject*>(f));
+        f = back;
+    }
+    uint32_t site = 0;
+    for (auto it = scratch_.rbegin(); it != scratch_.rend(); ++it) site = callsite(w, site, *it);
+    return site;
+}
+
+void StackWalker::resolveThreads(StrataTraceWriter& w, int64_t pid) {
+    topFrames_.clear();
+    const Api& a = *api();
+    if (!threadsFn_) return;
+    PyObject* text = a.PyObject_CallNoArgs(threadsFn_);
+    if (!text) {
+        a.PyErr_Clear();
+        return;
+    }
+    const char* s = a.PyUnicode_AsUTF8(text);
+    for (const char* p = s; p && *p;) {
+        char* end = nullptr;
+        const uintptr_t frame = std::strtoull(p, &end, 10);
+        const int64_t tid = std::strtoll(end, &end, 10);
+        while (*end == ' ') ++end;
+        const char* eol = end;
+        while (*eol && *eol != '\n') ++eol;
+        if (tid > 0) {
+            topFrames_[frame] = tid;
+            w.thread(pid, tid, std::string(end, size_t(eol - end)));
+        }
+        p = *eol ? eol + 1 : eol;
+    }
+    if (!s) a.PyErr_Clear();
+    a.Py_DecRef(text);
+}
+
+int64_t StackWalker::threadOf(StrataTraceWriter& w, int64_t pid, PyThreadState* t, uint64_t tick) {
+    const Api& a = *api();
+    const uint64_t id = a.PyThreadState_GetID(t);
+    if (auto it = tids_.find(id); it != tids_.end()) return it->second;
+    if (auto it = unresolved_.find(id); it != unresolved_.end() && tick < it->second + 1000)
+        return 0; // asked threading lately: not again before 1000 ticks
+    resolveThreads(w, pid);
+    // The thread asking is this one (the main thread, in its pending call or its CPU tick);
+    // the resolver's own frame is its top frame then, so it is known by its id instead.
+    int64_t tid = 0;
+    if (t == a.PyThreadState_Get()) {
+        tid = currentThreadId();
+    } else if (PyFrameObject* top = a.PyThreadState_GetFrame(t)) {
+        if (auto found = topFrames_.find(reinterpret_cast<uintptr_t>(top));
+            found != topFrames_.end())
+            tid = found->second;
+        a.Py_DecRef(reinterpret_cast<PyObject*>(top));
+    }
+    if (!tid) {
+        unresolved_[id] = tick; // a thread threading does not know (_thread, C code)
+        return 0;
+    }
+    unresolved_.erase(id);
+    tids_.emplace(id, tid);
+    return tid;
+}
+
+} // namespace strata::python
