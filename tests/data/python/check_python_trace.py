@@ -7,6 +7,8 @@
 #     the thread "early" (early_thread.py, started before tracing began) has 10 beat slices,
 #     each inside its loop slice, which opened when tracing began: at the start of the
 #     process's first Python slice
+#   check_python_trace.py launches EXPORT.json FRAME
+#     every cuda_runtime slice lies inside a python_function slice named ...FRAME on its thread
 #   check_python_trace.py calls EXPORT.json REFERENCE.json PROGRAM_NAME [MEASURED.json]
 #     every thread's python_function slices nest (none ends after its parent); for each thread
 #     the reference saw: the slices of PROGRAM_NAME's functions, and of the C functions they
@@ -118,8 +120,31 @@ def check_early(export):
     return problems
 
 
+def check_launches(export, frame):
+    problems = []
+    events = json.load(open(export))["traceEvents"]
+    frames = collections.defaultdict(list)
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "python_function" and e["name"].endswith(frame):
+            start = round(float(e["ts"]) * 1000)
+            frames[(e["pid"], e["tid"])].append((start, start + round(float(e["dur"]) * 1000)))
+    launches = 0
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") == "cuda_runtime":
+            launches += 1
+            start = round(float(e["ts"]) * 1000)
+            end = start + round(float(e["dur"]) * 1000)
+            if not any(a <= start and end <= b for a, b in frames[(e["pid"], e["tid"])]):
+                problems.append("%s at %d is not inside %s" % (e["name"], start, frame))
+    if not launches:
+        problems.append("no cuda_runtime slice")
+    return problems
+
+
 def main():
-    if sys.argv[1] == "counts":
+    if sys.argv[1] == "launches":
+        problems = check_launches(*sys.argv[2:])
+    elif sys.argv[1] == "counts":
         problems = check_counts(*sys.argv[2:])
     elif sys.argv[1] == "early":
         problems = check_early(*sys.argv[2:])
