@@ -11,6 +11,8 @@ std::string_view stackKindName(uint8_t kind) {
         return "python";
     case uint8_t(StackKind::Native):
         return "native";
+    case uint8_t(StackKind::ApiCall):
+        return "api_call";
     default:
         return "unknown";
     }

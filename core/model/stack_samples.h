@@ -18,10 +18,13 @@ namespace strata {
 using CallsiteId = uint32_t;
 constexpr CallsiteId kNoCallsite = 0; // the empty stack; the root every stack hangs from
 
-// What a sample's stack is (the .strata StackSampleBlock's kind).
-enum class StackKind : uint8_t { Python = 0, Native = 1 };
-inline constexpr uint8_t kMaxStackKind = 1;
-std::string_view stackKindName(uint8_t kind); // "python", "native", "unknown"
+// What a sample's stack is (the .strata StackSampleBlock's kind). ApiCall: the Python stack
+// the collector took at a CUDA launch, copy or sync call (at its start, on its thread), to tell
+// where the call came from when no python_function slice encloses it (--python sample); not a
+// sample of time, so the profiles and flame graphs of samples leave it out.
+enum class StackKind : uint8_t { Python = 0, Native = 1, ApiCall = 2 };
+inline constexpr uint8_t kMaxStackKind = 2;
+std::string_view stackKindName(uint8_t kind); // "python", "native", "api_call", "unknown"
 
 // The samples of one thread: rows [first, first + count) of the sample columns.
 struct SampleThread {

@@ -260,6 +260,8 @@ bool Collector::startCupti() {
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
     enableActivities();
+    cuptiStarted = true;
+    if (apiCallStack) enableApiCallStacks();
     if (!std::getenv(env::kNvtxInjection) && (config.capture & kCaptureNvtx))
         writer.metadata("nvtx", "not captured: NVTX_INJECTION64_PATH is not set");
 
@@ -267,8 +269,29 @@ bool Collector::startCupti() {
     std::snprintf(buf, sizeof buf, "%zu x %zu bytes", config.bufferCount, config.bufferBytes);
     writer.metadata("cupti_buffers", buf);
     writer.flush();
-    cuptiStarted = true;
     return true;
+}
+
+void Collector::enableApiCallStacks() {
+    if (!cuptiStarted || !stackedRuntime.empty()) return;
+    // Where work reaches the GPU or the program waits for it.
+    auto stacked = [](const std::string& n) {
+        for (const char* part : {"Launch", "Memcpy", "Memset", "Synchronize"})
+            if (n.find(part) != std::string::npos) return true;
+        return false;
+    };
+    stackedRuntime.assign(CUPTI_RUNTIME_TRACE_CBID_SIZE, false);
+    stackedDriver.assign(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
+    for (uint32_t id = 0; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++id)
+        if (!names.runtimeNoisy(id) && stacked(names.runtimeName(id))) {
+            stackedRuntime[id] = true;
+            cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+        }
+    for (uint32_t id = 0; id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++id)
+        if (!names.driverNoisy(id) && stacked(names.driverName(id))) {
+            stackedDriver[id] = true;
+            cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        }
 }
 
 void Collector::startThreads() {
@@ -321,7 +344,7 @@ void Collector::flushOnce(uint32_t cuptiFlag, bool closeFile) {
 }
 
 void Collector::drainCupti(uint32_t cuptiFlag) {
-    if (!cuptiStarted) return; // a Python-only run: CUPTI was never loaded
+    if (!cuptiStarted) return;        // a Python-only run: CUPTI was never loaded
     cuptiActivityFlushAll(cuptiFlag); // completion callbacks run (parser lock), not under ours
     collectDropped();                 // outside our locks (Kineto: ABBA with CUPTI's lock)
 }
@@ -435,8 +458,7 @@ void collectorStart(StartedBy by) {
 
 bool collectorRestartInForkedChild() {
     Collector* parent = g_collector;
-    if (!parent || parent->owner == getpid() ||
-        parent->state.load() == CollectorState::NotStarted)
+    if (!parent || parent->owner == getpid() || parent->state.load() == CollectorState::NotStarted)
         return false;
     // The parent's file is the parent's: the child's copy of its descriptor is closed (it
     // shares the parent's flock), nothing written, no lock taken (another thread may have held

@@ -109,6 +109,13 @@ void CUPTIAPI subscriberCallback(void*, CUpti_CallbackDomain domain, CUpti_Callb
         return;
     }
     if (onProfilerApi(c, domain, cbid, data)) return;
+    if (c.apiCallStack && data &&
+        static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER &&
+        ((domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < c.stackedRuntime.size() &&
+          c.stackedRuntime[cbid]) ||
+         (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < c.stackedDriver.size() &&
+          c.stackedDriver[cbid])))
+        c.apiCallStack(); // the Python stack this call came from
     if (onLaunchApi(c, domain, cbid, data)) return;
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020) {

@@ -23,6 +23,7 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <vector>
 
 namespace strata {
 
@@ -84,6 +85,12 @@ public:
     // The Python agent's (kernels/collector/python): its calls as slices, written before each
     // chunk is closed (final: the last one, open frames end).
     void (*beforeWrite)(bool final) = nullptr;
+    // Also the agent's: called on a CUDA launch, copy, set or sync call as it begins, on the
+    // calling thread (the Python stack it was called from). Its callbacks are enabled by
+    // enableApiCallStacks() once CUPTI is up.
+    void (*apiCallStack)() = nullptr;
+    std::vector<bool> stackedRuntime, stackedDriver; // by callback id
+    void enableApiCallStacks();
     // collector_launcher.cpp. When the launcher is gone: the warning that says what happened
     // and the Run record of the collector's own (false, nothing filled, otherwise).
     bool launcherGoneReport(std::string* text, RunInfo* run);

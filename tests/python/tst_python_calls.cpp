@@ -74,8 +74,8 @@ private slots:
 
         const QString trace = path("edge-" + tag + ".strata");
         const ProcessRun rec =
-            recordPython(trace, {"--python", "calls", "-e", "PYTHONUSERBASE=" + userBase},
-                         python, {kPythonData + "/edge_cases.py"});
+            recordPython(trace, {"--python", "calls", "-e", "PYTHONUSERBASE=" + userBase}, python,
+                         {kPythonData + "/edge_cases.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         const QString reference = path("edge-ref-" + tag + ".json");
         const ProcessRun ref = runProcess(

@@ -33,8 +33,8 @@ private slots:
         REQUIRE_PYTHON(python);
         const QString out = path(QString("children-") + QTest::currentDataTag());
         QVERIFY(QDir().mkpath(out));
-        const ProcessRun rec = recordPython(out + "/r-{pid}.strata", {"--python", "calls"},
-                                            python, {kPythonData + "/children.py"});
+        const ProcessRun rec = recordPython(out + "/r-{pid}.strata", {"--python", "calls"}, python,
+                                            {kPythonData + "/children.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         int forked = 0, spawned = 0, parents = 0;
         for (const QString& f : QDir(out).entryList({"*.strata"})) {
@@ -62,8 +62,8 @@ private slots:
         QFETCH(QString, python);
         REQUIRE_PYTHON(python);
         const QString trace = path(QString("own-") + QTest::currentDataTag() + ".strata");
-        const ProcessRun rec = recordPython(trace, {"--python", "calls"}, python,
-                                            {kPythonData + "/own_profiler.py"});
+        const ProcessRun rec =
+            recordPython(trace, {"--python", "calls"}, python, {kPythonData + "/own_profiler.py"});
         QVERIFY2(rec.exitCode == 0, rec.err.constData());
         const QString info = infoText(trace);
         const QString c = counts(trace, "own_profiler.py");
@@ -87,8 +87,8 @@ private slots:
         QFETCH(QString, python);
         REQUIRE_PYTHON(python);
         const QString trace = path(QString("killed-") + QTest::currentDataTag() + ".strata");
-        const ProcessRun rec = recordPython(trace, {"--python", "calls"}, python,
-                                            {kPythonData + "/killed.py"});
+        const ProcessRun rec =
+            recordPython(trace, {"--python", "calls"}, python, {kPythonData + "/killed.py"});
         QCOMPARE(rec.exitCode, 128 + 15);
         QVERIFY2(counts(trace, "killed.py").contains(R"("finished": 4)"),
                  qPrintable(counts(trace, "killed.py")));

@@ -92,6 +92,26 @@ private:
 
 } // namespace
 
+StringId apiCallStackFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end) {
+    const StackSamples& k = trace.stackSamples();
+    const SampleThread* th = k.thread(thread.pid, thread.tid);
+    if (!th) return 0;
+    // The collector takes it as the call begins (its enter callback, just before the call's own
+    // start): the last one at or before the call's end, if it is not an earlier call's.
+    constexpr TimeNs kBefore = 50'000;
+    const auto first = k.ts.begin() + th->first, last = first + th->count;
+    for (auto at = std::upper_bound(first, last, end); at != first;) {
+        --at;
+        if (*at < start - kBefore) break;
+        const size_t r = size_t(at - k.ts.begin());
+        if (k.kind[r] != uint8_t(StackKind::ApiCall) || k.callsite[r] == kNoCallsite) continue;
+        for (CallsiteId c = k.callsite[r]; c != kNoCallsite; c = k.callsiteParent[c])
+            if (isUserPythonFrame(trace.str(k.callsiteFrame[c]))) return k.callsiteFrame[c];
+        return k.callsiteFrame[k.callsite[r]];
+    }
+    return 0;
+}
+
 std::string callSiteText(std::string_view n) {
     if (const size_t open = lineParen(n); open != std::string_view::npos) {
         const size_t close = n.find("): ", open);
@@ -168,11 +188,13 @@ LaunchSites findLaunchSites(const Trace& trace) {
         for (SliceIndex i = 0; i < c.size(); ++i) {
             if (!isLaunchApiKind(c.kind[i])) continue;
             const SliceRef frame = finder.frameOf({ti, i});
-            if (!frame.valid()) {
+            const StringId name = frame.valid()
+                                      ? trace.track(frame.track).slices.name[frame.index]
+                                      : apiCallStackFrame(trace, tr, c.start[i], c.end(i));
+            if (!name) {
                 ++out.callsWithoutSite_;
                 continue;
             }
-            const StringId name = trace.track(frame.track).slices.name[frame.index];
             auto [at, fresh] = siteOfName.try_emplace(name, 0);
             if (fresh) {
                 auto [t, added] =

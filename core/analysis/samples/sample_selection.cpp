@@ -18,7 +18,9 @@ CallsiteCounts countCallsites(const StackSamples& k, const SampleSelection& s) {
     for (const SampleRows& r : selectSamples(k, s)) {
         uint64_t n = 0;
         for (uint64_t i = r.first; i < r.last; ++i) {
-            if (s.kind && k.kind[i] != *s.kind) continue;
+            if (s.kind ? k.kind[i] != *s.kind
+                       : k.kind[i] == uint8_t(StackKind::ApiCall)) // not a sample of time
+                continue;
             ++c.samples[k.callsite[i]];
             ++n;
         }

@@ -15,7 +15,7 @@ struct SampleSelection {
     TimeRange range = wholeTrace();
     std::optional<int64_t> pid;  // with tid: one thread; alone: one process
     std::optional<int64_t> tid;  // without pid: every thread of that tid (usually one)
-    std::optional<uint8_t> kind; // StackKind; unset: both
+    std::optional<uint8_t> kind; // StackKind; unset: Python and native (not ApiCall)
 };
 
 // The sample rows [first, last) of each selected thread, in thread order.

@@ -34,7 +34,8 @@ uint64_t writePerfettoStackSamples(JsonOut& out, const Trace& t, const PartIds& 
         const int64_t tid = lane == mainLane.end() ? th.tid : ids.tid(lane->second);
         const auto [first, last] = k.rowsIn(th, range ? *range : TimeRange{INT64_MIN, INT64_MAX});
         for (uint64_t r = first; r < last; ++r) {
-            if (k.callsite[r] == kNoCallsite) continue;
+            // Chrome's samples are samples of time: not the stacks taken at CUDA calls.
+            if (k.callsite[r] == kNoCallsite || k.kind[r] == uint8_t(StackKind::ApiCall)) continue;
             out.raw(written++ ? ",\n{\"ts\": " : "\n{\"ts\": ");
             out.micros(k.ts[r]);
             out.raw(", \"pid\": ");

@@ -66,6 +66,7 @@ void beforeWrite(bool final) {
         c->writer.metadata("python_sample_late", std::to_string(s.late));
         c->writer.metadata("python_samples_filled", std::to_string(s.filled));
         c->writer.metadata("python_sample_cpu_ticks", std::to_string(s.cpuTicks));
+        c->writer.metadata("python_api_call_stacks", std::to_string(s.apiCalls));
     }
 }
 
@@ -74,6 +75,13 @@ void refuse(const std::string& why) {
     g_collector->writer.metadata(collector_env::kMetaPython, "not recorded: " + why);
     g_collector->writer.warning("Python not recorded: " + why);
     std::fprintf(stderr, "[strata] Python not recorded: %s\n", why.c_str());
+}
+
+// Collector::apiCallStack: a CUDA call begins on this thread; if it holds the GIL, the call
+// came from its Python.
+void apiCallStack() {
+    Agent* a = g_agent;
+    if (a && a->sampler && !a->stopped && api()->PyGILState_Check()) a->sampler->apiCallStack();
 }
 
 // "sample=HZ" -> HZ (1..10000), else 0.
@@ -106,6 +114,9 @@ bool begin(const std::string& mode, PyObject* threads) {
         agent->sampler = std::make_unique<StackSampler>(agent->frames, hz, threads);
         g_collector->writer.metadata("python_sample_hz", std::to_string(hz));
         agent->sampler->start();
+        // Where each CUDA call came from: no python_function slice encloses it when sampling.
+        g_collector->apiCallStack = apiCallStack;
+        g_collector->enableApiCallStacks(); // when CUDA is up already; else as it comes up
         what = mode + " (CPython " + a.version + ", every thread's stack with the GIL held)";
     } else {
         agent->calls = std::make_unique<CallRecorder>(agent->frames);

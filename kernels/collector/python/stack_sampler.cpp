@@ -60,7 +60,8 @@ void StackSampler::restartInChild() {
 }
 
 SampleStats StackSampler::stats() const {
-    return {ticks_.load(), samples_.load(), late_.load(), filled_.load(), cpuTicks_.load()};
+    return {ticks_.load(),  samples_.load(),  late_.load(),
+            filled_.load(), cpuTicks_.load(), apiCalls_.load()};
 }
 
 void StackSampler::write(StrataTraceWriter& w, int64_t tid, uint32_t site, uint32_t copies,
@@ -183,6 +184,14 @@ void StackSampler::cpuTick() {
     if (stop_.load() || !recording()) return;
     cpuTicks_.fetch_add(1, std::memory_order_relaxed);
     busySite_.store(walker_.siteOf(g_collector->writer, api()->PyThreadState_Get()));
+}
+
+void StackSampler::apiCallStack() {
+    if (stop_.load() || !recording()) return;
+    StrataTraceWriter& w = g_collector->writer;
+    const uint32_t site = walker_.siteOf(w, api()->PyThreadState_Get());
+    w.stackSample(getpid(), currentThreadId(), TimeNs(clockNs()), site, 2 /* ApiCall */);
+    apiCalls_.fetch_add(1, std::memory_order_relaxed);
 }
 
 namespace {

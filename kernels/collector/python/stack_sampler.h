@@ -38,6 +38,7 @@ struct SampleStats {
     uint64_t late = 0;     // ticks taken more than a period after they were due
     uint64_t filled = 0;   // samples standing for the periods those covered
     uint64_t cpuTicks = 0; // the main thread's own notes (its CPU timer)
+    uint64_t apiCalls = 0; // stacks taken at CUDA calls
 };
 
 class StackSampler {
@@ -60,6 +61,8 @@ public:
     PyObject* cpuTickHandler();
     // With the GIL, on the main thread: the stack it is in, noted for the periods it runs.
     void cpuTick();
+    // With the GIL, on a thread calling CUDA: the stack it calls from, as an ApiCall sample.
+    void apiCallStack();
 
 private:
     // What the GIL-holding part of a tick writes: the main thread's last `mainCopies` periods
@@ -92,6 +95,7 @@ private:
     std::atomic<uint32_t> busySite_{0}; // the stack the main thread last noted
     std::atomic<int> othersSeen_{1};    // threads but the main one with a frame, last time
     std::atomic<uint64_t> ticks_{0}, samples_{0}, late_{0}, filled_{0}, cpuTicks_{0};
+    std::atomic<uint64_t> apiCalls_{0};
 };
 
 } // namespace strata::python

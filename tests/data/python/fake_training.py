@@ -5,7 +5,8 @@
 import ctypes
 import os
 
-cuda = ctypes.CDLL(os.environ["FAKE_CUDA_LIBRARY"])
+# PyDLL: the launch holds the GIL, as a C extension that does not release it does.
+cuda = ctypes.PyDLL(os.environ["FAKE_CUDA_LIBRARY"])
 cuda.fake_cuda_launch.argtypes = [ctypes.c_char_p, ctypes.c_uint64]
 
 

@@ -36,8 +36,14 @@ extern "C" __attribute__((visibility("default"))) int fake_cuda_init(void) {
 // cudaLaunchKernel from the calling thread: the API call lasts ~20 us, the kernel `kernelNs`
 // after 5 us in the queue.
 extern "C" __attribute__((visibility("default"))) void fake_cuda_launch(const char* name,
-                                                                       uint64_t kernelNs) {
+                                                                        uint64_t kernelNs) {
     const uint32_t corr = g_correlation.fetch_add(1);
+    CUpti_CallbackData enter{};
+    enter.callbackSite = CUPTI_API_ENTER;
+    enter.functionName = "cudaLaunchKernel";
+    enter.correlationId = corr;
+    fake_cupti_invoke_callback(CUPTI_CB_DOMAIN_RUNTIME_API,
+                               CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &enter);
     const uint64_t start = fake_cupti_now();
     while (fake_cupti_now() - start < 20'000) {
     }

@@ -51,7 +51,7 @@ std::string RecordSink::load(const fmt::StackSampleColumns& c) {
         if (kind > kMaxStackKind) {
             noteStackProblem(badStackSamples,
                              sprint("StackSampleBlock row %" PRIu32
-                                    ": stack kind %u is not known (0 Python, 1 native); skipped",
+                                    ": stack kind %u is not known (0 Python, 1 native, 2 at an API call); skipped",
                                     i, unsigned(kind)));
             continue;
         }
