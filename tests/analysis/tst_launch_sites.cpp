@@ -5,11 +5,15 @@
 #include "analysis/ops/call_site_stats.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/trace_analysis.h"
+#include "io/trace_loader.h"
 #include "support/kineto_json_fixture.h"
 #include "support/process_run.h"
 #include "support/test_main.h"
 
 #include <QtTest>
+
+#include <cstdio>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -216,6 +220,38 @@ private slots:
                 QCOMPARE(p.time, TimeNs(200'000));
                 QCOMPARE(t->str(p.context), std::string_view("train.py(5): step"));
             }
+    }
+
+    // Sampled stacks (--python sample): a launch no python_function slice encloses takes the
+    // Python sample of its thread nearest its start, within a sampling period (here 1 ms: the
+    // samples are 1 ms apart), at its innermost user frame.
+    void sitesFromSamples() {
+        // Thread 1 sampled at 0, 1000, 2000, 3000 us: main > step > <built-in...> until 2000,
+        // then main > other. Launch A at 1100 (nearest sample 1000: step), launch B at 2990
+        // (nearest 3000: other), launch C at 9000 (no sample within 1 ms: none).
+        const std::string json = R"({"traceEvents": [
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1100, "dur": 10, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "k_a", "pid": 0, "tid": 7, "ts": 1200, "dur": 10, "args": {"correlation": 1, "device": 0, "stream": 7}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 2990, "dur": 5, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "k_b", "pid": 0, "tid": 7, "ts": 3000, "dur": 10, "args": {"correlation": 2, "device": 0, "stream": 7}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 9000, "dur": 5, "args": {"correlation": 3}},
+  {"ph": "X", "cat": "kernel", "name": "k_c", "pid": 0, "tid": 7, "ts": 9010, "dur": 10, "args": {"correlation": 3, "device": 0, "stream": 7}}],
+ "stackFrames": {"1": {"name": "train.py(1): main"}, "2": {"name": "train.py(5): step", "parent": "1"},
+                 "3": {"name": "<built-in method add of Tensor object>", "parent": "2"},
+                 "4": {"name": "train.py(9): other", "parent": "1"}},
+ "samples": [{"ts": 0, "pid": 1, "tid": 1, "sf": "3"}, {"ts": 1000, "pid": 1, "tid": 1, "sf": "3"},
+             {"ts": 2000, "pid": 1, "tid": 1, "sf": "4"}, {"ts": 3000, "pid": 1, "tid": 1, "sf": "4"}]})";
+        const std::string path = QDir::temp().filePath("strata-sampled-sites.json").toStdString();
+        { std::ofstream(path) << json; }
+        const LoadResult loaded = loadTrace(path);
+        QVERIFY(loaded.ok());
+        const auto& trace = loaded.trace;
+        QCOMPARE(trace->stackSamples().size(), size_t(4));
+        const LaunchSites sites = findLaunchSites(*trace);
+        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_a")), std::string("train.py:5 step"));
+        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_b")), std::string("train.py:9 other"));
+        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_c")), std::string("(none)"));
+        std::remove(path.c_str());
     }
 
     void cliByCallSite() {

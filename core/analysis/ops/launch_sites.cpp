@@ -92,24 +92,46 @@ private:
 
 } // namespace
 
-StringId apiCallStackFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end) {
+namespace {
+
+// A stack's innermost user frame, else its innermost.
+StringId siteFrame(const Trace& trace, CallsiteId innermost) {
+    const StackSamples& k = trace.stackSamples();
+    for (CallsiteId c = innermost; c != kNoCallsite; c = k.callsiteParent[c])
+        if (isUserPythonFrame(trace.str(k.callsiteFrame[c]))) return k.callsiteFrame[c];
+    return k.callsiteFrame[innermost];
+}
+
+} // namespace
+
+StringId sampledCallFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end,
+                          TimeNs window) {
     const StackSamples& k = trace.stackSamples();
     const SampleThread* th = k.thread(thread.pid, thread.tid);
     if (!th) return 0;
-    // The collector takes it as the call begins (its enter callback, just before the call's own
-    // start): the last one at or before the call's end, if it is not an earlier call's.
-    constexpr TimeNs kBefore = 50'000;
     const auto first = k.ts.begin() + th->first, last = first + th->count;
+    // The stack taken as the call began (its enter callback, just before the call's own start):
+    // the last one at or before its end, if it is not an earlier call's.
+    constexpr TimeNs kBefore = 50'000;
     for (auto at = std::upper_bound(first, last, end); at != first;) {
         --at;
         if (*at < start - kBefore) break;
         const size_t r = size_t(at - k.ts.begin());
-        if (k.kind[r] != uint8_t(StackKind::ApiCall) || k.callsite[r] == kNoCallsite) continue;
-        for (CallsiteId c = k.callsite[r]; c != kNoCallsite; c = k.callsiteParent[c])
-            if (isUserPythonFrame(trace.str(k.callsiteFrame[c]))) return k.callsiteFrame[c];
-        return k.callsiteFrame[k.callsite[r]];
+        if (k.kind[r] == uint8_t(StackKind::ApiCall) && k.callsite[r] != kNoCallsite)
+            return siteFrame(trace, k.callsite[r]);
     }
-    return 0;
+    // Else the thread's Python sample nearest the call's start, within `window`.
+    size_t best = SIZE_MAX;
+    TimeNs bestGap = window + 1;
+    const auto near = std::lower_bound(first, last, start - window);
+    for (auto at = near; at != last && *at <= start + window; ++at) {
+        const size_t r = size_t(at - k.ts.begin());
+        const TimeNs gap = *at > start ? *at - start : start - *at;
+        if (k.kind[r] == uint8_t(StackKind::Python) && k.callsite[r] != kNoCallsite &&
+            gap < bestGap)
+            best = r, bestGap = gap;
+    }
+    return best == SIZE_MAX ? 0 : siteFrame(trace, k.callsite[best]);
 }
 
 std::string callSiteText(std::string_view n) {
@@ -179,7 +201,8 @@ LaunchSites findLaunchSites(const Trace& trace) {
     LaunchSites out;
     out.perTrack_.resize(trace.tracks().size());
     SiteFinder finder(trace, lanesOf(trace, nullptr));
-    std::unordered_map<StringId, uint32_t> siteOfName; // frame name -> site
+    const TimeNs window = trace.stackSamples().medianInterval(); // one sampling period
+    std::unordered_map<StringId, uint32_t> siteOfName;           // frame name -> site
     std::unordered_map<std::string, uint32_t> siteOfText;
     for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
         const Track& tr = trace.track(ti);
@@ -190,7 +213,7 @@ LaunchSites findLaunchSites(const Trace& trace) {
             const SliceRef frame = finder.frameOf({ti, i});
             const StringId name = frame.valid()
                                       ? trace.track(frame.track).slices.name[frame.index]
-                                      : apiCallStackFrame(trace, tr, c.start[i], c.end(i));
+                                      : sampledCallFrame(trace, tr, c.start[i], c.end(i), window);
             if (!name) {
                 ++out.callsWithoutSite_;
                 continue;

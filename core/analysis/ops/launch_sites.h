@@ -6,8 +6,10 @@
 // library's (frame_roles.h: isLibraryPythonFrame); where no such frame encloses the call, the
 // innermost python_function slice at all (a library frame, a `<built-in ...>`, an nn.Module);
 // where none, the Python stack the collector took at the call (a StackKind::ApiCall stack
-// sample, --python sample): its innermost user frame, else its innermost; where none of these,
-// the call has no site. A GPU op's site is its launch's (Trace::launchOf).
+// sample, --python sample, when the call holds the GIL), else the thread's Python sample nearest
+// the call within one sampling period (a call made with the GIL released, as PyTorch's ops do:
+// the line of Python around it, to a period): its innermost user frame, else its innermost;
+// where none of these, the call has no site. A GPU op's site is its launch's (Trace::launchOf).
 //
 // A site is shown as `path/file.py:LINE function` (callSiteText); sites are told apart by that
 // text, so two frames of one line (a `<built-in method ... at 0x...>` of two objects) are one.
@@ -29,9 +31,10 @@ std::string callSiteText(std::string_view frameName);
 bool isPythonSourceFrame(std::string_view name);
 // A frame of the user's own code: a source frame that is not a library's.
 bool isUserPythonFrame(std::string_view name);
-// The frame (its name) of the ApiCall stack taken at the call [start, end) on `thread`: its
-// innermost user frame, else its innermost; 0 when there is none.
-StringId apiCallStackFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end);
+// The frame (its name) of the sampled stack that tells where the call [start, end) on `thread`
+// came from (the rule above; `window`: a sampling period); 0 when there is none.
+StringId sampledCallFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end,
+                          TimeNs window);
 
 // The python_function slice that is the call site of `slice` (any slice of a thread track; the
 // rule above), or an invalid ref. O(depth x lanes of its thread).
