@@ -189,6 +189,12 @@ bool Collector::openTrace(StartedBy by) {
     writer.process(pid, processName());
     writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
     for (const auto& w : config.warnings) writer.warning(w);
+    if (const char* hz = std::getenv(env::kCpuSample); hz && *hz) {
+        // --cpu-sample: asked for, not built yet; the run says so rather than nothing.
+        const char* why = "not recorded: this collector does not sample native stacks yet";
+        writer.metadata("cpu_sample", why);
+        writer.warning(std::string("--cpu-sample=") + hz + ": " + why);
+    }
     // The run id on disk at once: the launcher finds this file as its run's even if the process
     // dies before the first timed flush.
     writer.flush();
