@@ -100,7 +100,14 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
 QVariant CallTreeModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* names[] = {"Name", "Total", "Self", "Count", "GPU launched"};
+    if (section == Count && samples_) return tr("Samples");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+void CallTreeModel::setSamples(bool on) {
+    if (samples_ == on) return;
+    samples_ = on;
+    emit headerDataChanged(Qt::Horizontal, Count, Count);
 }
 
 } // namespace strata

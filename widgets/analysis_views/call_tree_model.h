@@ -16,6 +16,8 @@ public:
     using QAbstractItemModel::QAbstractItemModel;
 
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTree> tree);
+    // A tree of stack samples (analysis/samples/sample_call_tree.h): Count reads "Samples".
+    void setSamples(bool on);
     uint32_t nodeOf(const QModelIndex& i) const;
     QModelIndex indexOf(uint32_t node) const;
 
@@ -30,6 +32,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const CallTree> tree_;
     std::vector<uint32_t> rowInParent_;
+    bool samples_ = false;
 };
 
 } // namespace strata

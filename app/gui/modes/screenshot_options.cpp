@@ -47,7 +47,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
       dock(valued("dock",
                   "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-                  "calltree[:bottomup|:gpu], ranks[:steps|:collectives], "
+                  "calltree[:samples[:functions]][:bottomup|:gpu], ranks[:steps|:collectives], "
                   "compare[:ops|:copies|:sections|:gpus|:steps]).",
                   "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
