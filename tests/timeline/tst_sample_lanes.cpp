@@ -10,13 +10,13 @@
 //   (10, 13) "idle"   : "lib/a.py(10): a" [3000, 4000)      one level, no samples: no lane
 //   (10, 12) and (20, 21): samples only                      a row of the lane alone
 // Bounds [500, 5000). No GPU, so the layout (track_layout.h: header 22, level 18, pad 3, sample
-// lane 10) is, top to bottom:
+// lane 10 under slices, 16 in a row of its own) is, top to bottom:
 //   y 0   header "process 10"
 //   y 22  worker 11: levels 22..40, lane 40..50, height 18 + 10 + 3 = 31
-//   y 53  Thread 12: lane 53..63, height 10 + 3 = 13
-//   y 66  idle 13: height 18 + 3 = 21, no lane
-//   y 87  header "process 20"
-//   y 109 Thread 21: lane 109..119, height 13
+//   y 53  Thread 12: lane 53..69, height 16 + 3 = 19
+//   y 72  idle 13: height 18 + 3 = 21, no lane
+//   y 93  header "process 20"
+//   y 115 Thread 21: lane 115..131, height 19
 #include "model/build/trace_builder.h"
 #include "model/names/time_text.h"
 #include "support/stack_samples_fixture.h"
@@ -85,23 +85,27 @@ private slots:
         QCOMPARE(rows[size_t(worker)].kind, TrackRow::Kind::Slices);
         QCOMPARE(rows[size_t(worker)].y, 22);
         QCOMPARE(rows[size_t(worker)].height, 31);
-        QCOMPARE(l.samplesY(worker), 40);
+        int laneHeight = 0;
+        QCOMPARE(l.samplesY(worker, &laneHeight), 40);
+        QCOMPARE(laneHeight, 10);
         // Samples alone: a row of the lane, named as its thread would be.
         QCOMPARE(rows[size_t(t12)].kind, TrackRow::Kind::Samples);
         QCOMPARE(rows[size_t(t12)].y, 53);
-        QCOMPARE(rows[size_t(t12)].height, 13);
-        QCOMPARE(l.samplesY(t12), 53);
+        QCOMPARE(rows[size_t(t12)].height, 19);
+        int height = 0;
+        QCOMPARE(l.samplesY(t12, &height), 53);
+        QCOMPARE(height, 16);
         QCOMPARE(rows[size_t(t12)].label, QStringLiteral("Thread 12"));
         // No samples: no lane.
         QCOMPARE(rows[size_t(idle)].kind, TrackRow::Kind::Slices);
-        QCOMPARE(rows[size_t(idle)].y, 66);
+        QCOMPARE(rows[size_t(idle)].y, 72);
         QCOMPARE(rows[size_t(idle)].height, 21);
         QCOMPARE(rows[size_t(idle)].sampleThread, -1);
         QCOMPARE(l.samplesY(idle), -1);
         QCOMPARE(rows[size_t(t21)].kind, TrackRow::Kind::Samples);
-        QCOMPARE(rows[size_t(t21)].y, 109);
-        QCOMPARE(l.samplesY(t21), 109);
-        QCOMPARE(l.contentHeight(), 122);
+        QCOMPARE(rows[size_t(t21)].y, 115);
+        QCOMPARE(l.samplesY(t21), 115);
+        QCOMPARE(l.contentHeight(), 134);
         // A collapsed group hides its lanes.
         l.setCollapsed(rows[size_t(t21)].group, true);
         QCOMPARE(l.samplesY(t21), -1);

@@ -1,6 +1,7 @@
 #include "call_tree_model.h"
 
 #include "model/names/time_text.h"
+#include "style/frame_text.h"
 #include "style/qt_text.h"
 
 namespace strata {
@@ -57,7 +58,8 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Name: // short; in full on hover, for sorting and in CSV
-            return toQString(trace_->displayName(n.name));
+            return samples_ ? sampleFrameText(trace_->str(n.name))
+                            : toQString(trace_->displayName(n.name));
         case Total:
             return d(n.total);
         case Self:

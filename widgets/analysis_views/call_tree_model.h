@@ -16,7 +16,8 @@ public:
     using QAbstractItemModel::QAbstractItemModel;
 
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTree> tree);
-    // A tree of stack samples (analysis/samples/sample_call_tree.h): Count reads "Samples".
+    // A tree of stack samples (analysis/samples/sample_call_tree.h): Count reads "Samples", names
+    // read "file:line function" (style/frame_text.h; in full for sorting and on hover).
     void setSamples(bool on);
     uint32_t nodeOf(const QModelIndex& i) const;
     QModelIndex indexOf(uint32_t node) const;

@@ -78,6 +78,11 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
     functions_->setSortingEnabled(true);
     functions_->sortByColumn(SampleProfileModel::Self, Qt::DescendingOrder);
     functions_->verticalHeader()->hide();
+    functions_->setWordWrap(false);
+    functions_->verticalHeader()->setDefaultSectionSize(functions_->fontMetrics().height() + 4);
+    functions_->horizontalHeader()->setSectionResizeMode(SampleProfileModel::Function,
+                                                         QHeaderView::Stretch);
+    functions_->setTextElideMode(Qt::ElideLeft); // the function's name is at the end
     functions_->setSelectionBehavior(QAbstractItemView::SelectRows);
     functions_->setToolTip(tr("Per function: the samples it was the innermost frame of (self) and "
                               "those it was anywhere in the stack of (total)"));
@@ -238,7 +243,6 @@ void CallTreePanel::showProfile(const SampleProfile* p, const Trace* trace) {
     if (p->period > 0)
         text += tr(", one every %1").arg(QString::fromStdString(formatDuration(p->period)));
     sampleSummary_->setText(text);
-    functions_->horizontalHeader()->resizeSection(SampleProfileModel::Function, 300);
     for (int col = 1; col < SampleProfileModel::ColumnCount; ++col)
         functions_->resizeColumnToContents(col);
 }

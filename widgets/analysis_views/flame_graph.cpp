@@ -1,6 +1,7 @@
 #include "flame_graph.h"
 
 #include "model/names/time_text.h"
+#include "style/frame_text.h"
 #include "style/qt_text.h"
 #include "style/slice_palette.h"
 
@@ -97,6 +98,7 @@ void FlameGraph::paintEvent(QPaintEvent*) {
                 ? QColor(0x90, 0x98, 0xa4)
                 : QColor::fromRgb(colors_.get(n.name, trace_->str(n.name), SliceKind::CpuOp));
         const QString name = b.node == 0 ? (tree_->bottomUp ? tr("all (bottom-up)") : tr("all"))
+                             : samples_  ? sampleFrameText(trace_->str(n.name))
                                          : toQString(trace_->displayName(n.name));
         if (!search_.isEmpty() && b.node != 0) {
             // The full name is searched: a part the short one elides is found too.

@@ -20,7 +20,8 @@ public:
 
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTree> tree);
     void setGpuWeight(bool on); // widths from GPU time launched, not CPU time
-    // A tree of stack samples: its hover says samples (and no GPU time).
+    // A tree of stack samples: names read "file:line function", the hover says samples (and no
+    // GPU time).
     void setSamples(bool on) { samples_ = on; }
     void setSearch(const QString& text);
     void zoomTo(uint32_t node); // 0: the whole tree

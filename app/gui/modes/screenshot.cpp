@@ -327,8 +327,9 @@ int runScreenshot(const ScreenshotOptions& o) {
         settleEvents(100);
     }
     std::optional<QSize> shot;
-    if (o.hoverGap) { // the longest gap in view hovered, its tooltip in the picture
-        const std::optional<QPixmap> picture = grabWithGapTooltip(w);
+    if (o.hoverGap || o.hoverSample) { // hovered, the tooltip in the picture
+        const std::optional<QPixmap> picture =
+            o.hoverGap ? grabWithGapTooltip(w) : grabWithSampleTooltip(w);
         if (!picture) return 1;
         shot = savePixmap(*picture, o);
     } else {

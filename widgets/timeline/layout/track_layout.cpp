@@ -396,7 +396,7 @@ void TrackLayout::relayout() {
             h = kMemoryHeight + kRowPad;
             break;
         case TrackRow::Kind::Samples:
-            h = kSampleHeight + kRowPad;
+            h = kSampleRowHeight + kRowPad;
             break;
         case TrackRow::Kind::Slices: {
             // A CPU thread shows its levels folded, to kDepthCap, until expanded (its lanes
@@ -487,10 +487,11 @@ int TrackLayout::instantsY(int row) const {
     return r.kind == TrackRow::Kind::Slices && r.instants ? r.y : -1;
 }
 
-int TrackLayout::samplesY(int row) const {
+int TrackLayout::samplesY(int row, int* height) const {
     if (row < 0 || row >= static_cast<int>(rows_.size())) return -1;
     const TrackRow& r = rows_[row];
     if (r.height == 0 || r.sampleThread < 0) return -1;
+    if (height) *height = r.kind == TrackRow::Kind::Samples ? kSampleRowHeight : kSampleHeight;
     if (r.kind == TrackRow::Kind::Samples) return r.y;
     if (r.kind != TrackRow::Kind::Slices || r.laneY.empty()) return -1;
     return r.y + r.laneY.back() + r.laneDepths.back() * kDepthHeight;

@@ -82,6 +82,7 @@ public:
     static constexpr int kSmLaneHeight = 4;       // one SM's lane in an expanded Sections row
     static constexpr int kMemoryHeight = 40;      // a device's memory row
     static constexpr int kSampleHeight = 10;      // a thread's lane of sampled stacks
+    static constexpr int kSampleRowHeight = 16;   // the lane of a Samples row (a label's height)
 
     // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
@@ -136,8 +137,9 @@ public:
                      DepthFold* fold = nullptr) const;
     // The content y of a row's instant strip, or -1 when it has none.
     int instantsY(int row) const;
-    // The content y of a row's sample lane (kSampleHeight high), or -1 when it has none.
-    int samplesY(int row) const;
+    // The content y of a row's sample lane, or -1 when it has none; its height in *height
+    // (kSampleHeight under slices, kSampleRowHeight in a Samples row) when asked.
+    int samplesY(int row, int* height = nullptr) const;
 
 private:
     void relayout();

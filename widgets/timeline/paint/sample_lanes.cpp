@@ -26,19 +26,20 @@ Rows rowsOf(const StackSamples& ss, const SampleThread& t) {
 } // namespace
 
 void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c,
-                     const SampleThread& thread, TimeNs period, int y, int width) {
+                     const SampleThread& thread, TimeNs period, int y, int height, int width) {
     const StackSamples& ss = s.trace->stackSamples();
     const Rows rows = rowsOf(ss, thread);
     const double npp = s.axis.nsPerPixel();
     const TimeNs pad = TimeNs(std::ceil(2 * npp)) + 1;
     const TimeRange v = s.axis.visible();
-    const int h = TrackLayout::kSampleHeight - 2;
+    const int h = height - 2;
     auto it = std::lower_bound(rows.begin, rows.end, v.start - period - pad);
     while (it != rows.end && *it < v.end + pad) {
         const auto row = size_t(it - ss.ts.begin());
         const int x = int(std::floor(s.axis.xForTime(*it)));
         if (x > width) break;
-        const int x1 = std::max(x + 1, int(std::floor(s.axis.xForTime(*it + period))));
+        const TimeNs end = it + 1 != rows.end ? std::min(*it + period, *(it + 1)) : *it + period;
+        const int x1 = std::max(x + 1, int(std::floor(s.axis.xForTime(end))));
         // A gap of a pixel between ticks wide enough to tell apart.
         const int w = x1 - x >= 4 ? x1 - x - 1 : x1 - x;
         if (const CallsiteId site = ss.callsite[row]; site != kNoCallsite) {
@@ -56,8 +57,9 @@ SampleHit sampleAt(const TimelineState& s, QPoint pos, TimeNs period) {
     if (!s.trace) return {};
     const int y = pos.y() + s.scrollY;
     const int row = s.layout.rowAt(y);
-    const int top = s.layout.samplesY(row);
-    if (top < 0 || y < top || y >= top + TrackLayout::kSampleHeight) return {};
+    int height = 0;
+    const int top = s.layout.samplesY(row, &height);
+    if (top < 0 || y < top || y >= top + height) return {};
     const StackSamples& ss = s.trace->stackSamples();
     const SampleThread& thread = ss.threads[size_t(s.layout.rows()[size_t(row)].sampleThread)];
     const Rows rows = rowsOf(ss, thread);
@@ -67,8 +69,9 @@ SampleHit sampleAt(const TimelineState& s, QPoint pos, TimeNs period) {
     auto it = std::upper_bound(rows.begin, rows.end, t);
     if (it == rows.begin) return {};
     --it;
+    const TimeNs end = it + 1 != rows.end ? std::min(*it + period, *(it + 1)) : *it + period;
     const double x = s.axis.xForTime(*it);
-    const double x1 = std::max(x + 1, s.axis.xForTime(*it + period));
+    const double x1 = std::max(x + 1, s.axis.xForTime(end));
     if (pos.x() >= x1 + kHitPixels) return {};
     return {&thread, uint64_t(it - rows.begin)};
 }

@@ -15,10 +15,10 @@ namespace strata {
 struct TimelineState;
 class TimelineRenderCache;
 
-// The samples of `thread` in the lane at y (tracks-area coordinates); `period` the time a
-// sample stands for (0: drawn a pixel wide).
+// The samples of `thread` in the lane at y, `height` high (tracks-area coordinates); `period`
+// the time a sample stands for (0: drawn a pixel wide; a tick ends at the next sample).
 void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c,
-                     const SampleThread& thread, TimeNs period, int y, int width);
+                     const SampleThread& thread, TimeNs period, int y, int height, int width);
 
 // The sample drawn at `pos` (tracks-area coordinates; within two pixels of its tick).
 struct SampleHit {

@@ -206,7 +206,10 @@ void drawGapLabels(Frame& f, const GapList& gaps, int stripY, int stripH, int la
 void paintSampleRow(Frame& f, const TrackRow& r, int y) {
     const StackSamples& ss = f.trace.stackSamples();
     if (r.sampleThread < 0 || size_t(r.sampleThread) >= ss.threads.size()) return;
-    paintSampleLane(f.p, f.s, f.c, ss.threads[size_t(r.sampleThread)], f.c.samplePeriod(), y, f.w);
+    const int h = r.kind == TrackRow::Kind::Samples ? TrackLayout::kSampleRowHeight
+                                                    : TrackLayout::kSampleHeight;
+    paintSampleLane(f.p, f.s, f.c, ss.threads[size_t(r.sampleThread)], f.c.samplePeriod(), y, h,
+                    f.w);
     f.pen = 0; // unknown after it
 }
 
