@@ -2,6 +2,7 @@
 // the requested size and is not blank, and the timeline draws as many track labels as an
 // independent python3 count from the trace says (tests/data/gui/count_track_labels.py).
 #include "support/process_run.h"
+#include "support/stack_samples_fixture.h"
 #include "support/test_main.h"
 
 #include <QDir>
@@ -81,6 +82,7 @@ private slots:
     void errors();
     void launchRunScreenshot();
     void launchThatCannotStart();
+    void sampledStacks();
 };
 
 void TestScreenshot::initTestCase() {
@@ -202,6 +204,35 @@ void TestScreenshot::launchThatCannotStart() {
                   false);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("does not exist")), qPrintable(r.err));
+}
+
+// A recording with sampled stacks (the hand-drawn ones of stack_samples_fixture.h, beside a
+// slice on thread 11): the timeline with a sample's tooltip (--hover-sample exits 1 when no
+// tooltip showed), the Call Tree dock in Samples mode, on both of its tabs.
+void TestScreenshot::sampledStacks() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("samples.strata"));
+    {
+        strata::StrataTraceWriter w;
+        std::string error;
+        QVERIFY2(w.open(file.toStdString(), &error), error.c_str());
+        w.cpuSlice(10, 11, 500, 5000, w.string("step"), strata::SliceKind::UserAnnotation, -1, 0);
+        strata::test::StackFixture::write(w);
+        w.close();
+    }
+    const QString png = dir.filePath(QStringLiteral("shot.png"));
+    const QStringList shots[] = {
+        {QStringLiteral("--hover-sample")},
+        {QStringLiteral("--dock"), QStringLiteral("calltree:samples")},
+        {QStringLiteral("--dock"), QStringLiteral("calltree:samples:functions")}};
+    for (const QStringList& extra : shots) {
+        QFile::remove(png);
+        const Run r = runStrata(QStringList{QStringLiteral("--screenshot"), png,
+                                            QStringLiteral("--size"), QStringLiteral("900x500")} +
+                                extra + QStringList{file});
+        QVERIFY2(r.exitCode == 0, qPrintable(extra.join(' ') + ": " + r.err));
+        QVERIFY2(!QImage(png).isNull(), qPrintable(extra.join(' ')));
+    }
 }
 
 STRATA_TEST_GUILESS_MAIN(TestScreenshot)

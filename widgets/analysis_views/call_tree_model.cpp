@@ -1,6 +1,7 @@
 #include "call_tree_model.h"
 
 #include "model/names/time_text.h"
+#include "style/frame_text.h"
 #include "style/qt_text.h"
 
 namespace strata {
@@ -57,7 +58,8 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Name: // short; in full on hover, for sorting and in CSV
-            return toQString(trace_->displayName(n.name));
+            return samples_ ? sampleFrameText(trace_->str(n.name))
+                            : toQString(trace_->displayName(n.name));
         case Total:
             return d(n.total);
         case Self:
@@ -100,7 +102,14 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const {
 QVariant CallTreeModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     static const char* names[] = {"Name", "Total", "Self", "Count", "GPU launched"};
+    if (section == Count && samples_) return tr("Samples");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+void CallTreeModel::setSamples(bool on) {
+    if (samples_ == on) return;
+    samples_ = on;
+    emit headerDataChanged(Qt::Horizontal, Count, Count);
 }
 
 } // namespace strata

@@ -16,6 +16,9 @@ public:
     using QAbstractItemModel::QAbstractItemModel;
 
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTree> tree);
+    // A tree of stack samples (analysis/samples/sample_call_tree.h): Count reads "Samples", names
+    // read "file:line function" (style/frame_text.h; in full for sorting and on hover).
+    void setSamples(bool on);
     uint32_t nodeOf(const QModelIndex& i) const;
     QModelIndex indexOf(uint32_t node) const;
 
@@ -30,6 +33,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const CallTree> tree_;
     std::vector<uint32_t> rowInParent_;
+    bool samples_ = false;
 };
 
 } // namespace strata

@@ -6,15 +6,22 @@
 // analysis' (core/analysis/call_tree.h), one per thread, direction and weight.
 #include "workspace/analysis_panel.h"
 
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QLineEdit;
+class QTabWidget;
+class QTableView;
 class QTreeView;
 
 namespace strata {
 
 class CallTreeModel;
 class FlameGraph;
+class SampleProfileModel;
+struct SampleProfile;
 
 class CallTreePanel : public AnalysisPanel {
     Q_OBJECT
@@ -25,7 +32,18 @@ public:
     void setBottomUp(bool on);
     void setGpuWeight(bool on);
     void setSearch(const QString& text);
+    // The tree and flame graph from the sampled stacks (with the top functions), or from the
+    // slices; the choice is shown when the trace has samples.
+    void setFromSamples(bool on);
+    bool fromSamples() const;
+    bool samplesChoiceShown() const;
+    // In Samples mode, the top functions' tab in front (else the call tree's).
+    void setTopFunctionsShown(bool on);
+    // The thread chooser's thread tracks, in its order after "All threads".
+    const std::vector<TrackId>& threads() const { return threads_; }
+    void setThread(TrackId t); // UINT32_MAX: all
     CallTreeModel* model() const { return model_; }
+    SampleProfileModel* profileModel() const { return profile_; }
     FlameGraph* flameGraph() const { return flame_; }
     std::shared_ptr<const CallTree> tree() const { return tree_; }
 
@@ -39,9 +57,13 @@ private:
         TrackId thread = UINT32_MAX;
         bool bottomUp = false;
         bool withGpuTime = true;
+        bool samples = false;
     };
     Choice choice() const;
+    void showSource(); // the controls of Calls or Samples, then refresh
+    void showProfile(const SampleProfile* p, const Trace* trace);
     std::shared_ptr<const CallTree> tree_;
+    QComboBox* source_; // Calls | Samples
     QComboBox* thread_;
     QComboBox* direction_;
     QCheckBox* gpu_;
@@ -49,6 +71,10 @@ private:
     QTreeView* view_;
     CallTreeModel* model_;
     FlameGraph* flame_;
+    QTabWidget* tabs_; // the call tree; the top functions (samples)
+    QTableView* functions_;
+    SampleProfileModel* profile_;
+    QLabel* sampleSummary_; // "N samples on M threads, one every P"
     std::vector<TrackId> threads_;
 };
 

@@ -1,6 +1,7 @@
 #include "flame_graph.h"
 
 #include "model/names/time_text.h"
+#include "style/frame_text.h"
 #include "style/qt_text.h"
 #include "style/slice_palette.h"
 
@@ -97,6 +98,7 @@ void FlameGraph::paintEvent(QPaintEvent*) {
                 ? QColor(0x90, 0x98, 0xa4)
                 : QColor::fromRgb(colors_.get(n.name, trace_->str(n.name), SliceKind::CpuOp));
         const QString name = b.node == 0 ? (tree_->bottomUp ? tr("all (bottom-up)") : tr("all"))
+                             : samples_  ? sampleFrameText(trace_->str(n.name))
                                          : toQString(trace_->displayName(n.name));
         if (!search_.isEmpty() && b.node != 0) {
             // The full name is searched: a part the short one elides is found too.
@@ -138,16 +140,20 @@ bool FlameGraph::event(QEvent* e) {
         const CallNode& c = tree_->nodes[n];
         auto d = [](TimeNs ns) { return QString::fromStdString(formatPreciseDuration(ns)); };
         const double parent = c.parent == UINT32_MAX ? 0 : double(tree_->nodes[c.parent].total);
-        QToolTip::showText(
-            h->globalPos(),
-            tr("%1\ntotal %2 (%3 of its parent), self %4, %5 slices, GPU %6")
-                .arg(n == 0 ? tr("all") : wrappedText(trace_->str(c.name)), d(c.total),
-                     parent > 0 ? QString::number(100.0 * double(c.total) / parent, 'f', 1) + " %"
-                                : QString("—"),
-                     d(c.self))
-                .arg(c.count)
-                .arg(d(c.gpu)),
-            this);
+        const QString name = n == 0 ? tr("all") : wrappedText(trace_->str(c.name));
+        const QString share = parent > 0
+                                  ? QString::number(100.0 * double(c.total) / parent, 'f', 1) + " %"
+                                  : QString("—");
+        QToolTip::showText(h->globalPos(),
+                           samples_
+                               ? tr("%1\ntotal %2 (%3 of its parent), self %4, %5 samples")
+                                     .arg(name, d(c.total), share, d(c.self))
+                                     .arg(c.count)
+                               : tr("%1\ntotal %2 (%3 of its parent), self %4, %5 slices, GPU %6")
+                                     .arg(name, d(c.total), share, d(c.self))
+                                     .arg(c.count)
+                                     .arg(d(c.gpu)),
+                           this);
         return true;
     }
     return QWidget::event(e);

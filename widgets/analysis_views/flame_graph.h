@@ -20,6 +20,9 @@ public:
 
     void setTree(std::shared_ptr<const Trace> trace, std::shared_ptr<const CallTree> tree);
     void setGpuWeight(bool on); // widths from GPU time launched, not CPU time
+    // A tree of stack samples: names read "file:line function", the hover says samples (and no
+    // GPU time).
+    void setSamples(bool on) { samples_ = on; }
     void setSearch(const QString& text);
     void zoomTo(uint32_t node); // 0: the whole tree
     uint32_t zoomed() const { return zoom_; }
@@ -46,6 +49,7 @@ private:
     std::shared_ptr<const Trace> trace_;
     std::shared_ptr<const CallTree> tree_;
     bool gpu_ = false;
+    bool samples_ = false;
     QString search_;
     uint32_t zoom_ = 0;
     std::vector<Box> boxes_;

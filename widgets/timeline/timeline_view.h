@@ -77,6 +77,9 @@ public:
     void revealInstant(InstantRef r);
     InstantRef instantAtPixel(QPoint posInTracksArea) const;
     QRect instantRect(InstantRef r) const; // tracks-area coordinates, null when not shown
+    // The hover text of the stack sample drawn at `pos` (tracks-area coordinates): its time and
+    // stack, innermost first; empty where no sample is drawn.
+    QString sampleTextAt(QPoint posInTracksArea) const;
     // The memory the memory rows show (null until the analysis arrives, or without any).
     const MemoryUsage* memoryUsage() const;
 

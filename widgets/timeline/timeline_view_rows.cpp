@@ -5,6 +5,7 @@
 
 #include "timeline/layout/level_folds.h"
 #include "timeline/paint/instant_marks.h"
+#include "timeline/paint/sample_lanes.h"
 #include "timeline/paint/timeline_painter.h"
 #include "timeline_state.h"
 #include "track_tree_widget.h"
@@ -67,6 +68,11 @@ InstantRef TimelineView::instantAtPixel(QPoint pos) const {
 
 QRect TimelineView::instantRect(InstantRef r) const {
     return strata::instantRect(*s_, r);
+}
+
+QString TimelineView::sampleTextAt(QPoint pos) const {
+    const SampleHit h = sampleAt(*s_, pos, painter_->cache().samplePeriod());
+    return h.valid() ? sampleTooltip(*s_->trace, *h.thread, h.index) : QString();
 }
 
 void TimelineView::refold() {

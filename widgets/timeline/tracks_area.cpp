@@ -6,6 +6,7 @@
 #include "style/gap_style.h"
 #include "style/qt_text.h"
 #include "timeline/paint/instant_marks.h"
+#include "timeline/paint/sample_lanes.h"
 #include "timeline/paint/timeline_painter.h"
 #include "timeline_state.h"
 
@@ -174,6 +175,8 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
         tip = sliceTooltip(hit);
     else if (const InstantRef in = gap ? InstantRef{} : instantAt(s_, pos); in.valid())
         tip = instantTooltip(*s_.trace, in);
+    else if (const SampleHit sh = sampleAt(s_, pos, painter_.cache().samplePeriod()); sh.valid())
+        tip = sampleTooltip(*s_.trace, *sh.thread, sh.index);
     else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
              row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)
         tip = memoryTooltip(s_, s_.layout.rows()[size_t(row)], s_.axis.timeForX(pos.x()));

@@ -153,7 +153,9 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         if (tab < 2 && !compare->rows(ComparePanel::Tab(tab)).empty())
             compare->showRow(ComparePanel::Tab(tab), 0);
         panel = compare;
-    } else if (o.dock.startsWith("calltree")) { // calltree, calltree:bottomup, calltree:gpu
+    } else if (o.dock.startsWith("calltree")) { // calltree[:samples[:functions]][:bottomup|:gpu]
+        w.panel<CallTreePanel>()->setFromSamples(o.dock.contains(":samples"));
+        w.panel<CallTreePanel>()->setTopFunctionsShown(o.dock.contains(":functions"));
         w.panel<CallTreePanel>()->setBottomUp(o.dock.endsWith(":bottomup"));
         w.panel<CallTreePanel>()->setGpuWeight(o.dock.endsWith(":gpu"));
         if (!o.find.isEmpty()) w.panel<CallTreePanel>()->setSearch(o.find);
@@ -161,7 +163,8 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         panel = w.panel<CallTreePanel>();
     } else {
         std::fprintf(
-            stderr, "strata: --dock expects gaps, stats[:TAB], calltree[:bottomup|:gpu] or "
+            stderr, "strata: --dock expects gaps, stats[:TAB], "
+                    "calltree[:samples[:functions]][:bottomup|:gpu] or "
                     "ranks[:steps|:collectives] or compare[:ops|:copies|:sections|:gpus|:steps]\n");
         return 2;
     }
@@ -324,8 +327,9 @@ int runScreenshot(const ScreenshotOptions& o) {
         settleEvents(100);
     }
     std::optional<QSize> shot;
-    if (o.hoverGap) { // the longest gap in view hovered, its tooltip in the picture
-        const std::optional<QPixmap> picture = grabWithGapTooltip(w);
+    if (o.hoverGap || o.hoverSample) { // hovered, the tooltip in the picture
+        const std::optional<QPixmap> picture =
+            o.hoverGap ? grabWithGapTooltip(w) : grabWithSampleTooltip(w);
         if (!picture) return 1;
         shot = savePixmap(*picture, o);
     } else {

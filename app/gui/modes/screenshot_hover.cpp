@@ -86,4 +86,33 @@ std::optional<QPixmap> grabWithGapTooltip(MainWindow& w) {
     return shot;
 }
 
+std::optional<QPixmap> grabWithSampleTooltip(MainWindow& w) {
+    TimelineView* view = w.timeline();
+    const TrackLayout& layout = view->layout();
+    int laneY = -1, laneHeight = 0;
+    for (int r = 0; r < int(layout.rows().size()) && laneY < 0; ++r)
+        laneY = layout.samplesY(r, &laneHeight);
+    if (laneY < 0) {
+        std::fprintf(stderr, "strata: --hover-sample: no sample lane is shown\n");
+        return std::nullopt;
+    }
+    QWidget* area = view->tracksArea();
+    // From 40 % across, the first pixel where a sample is drawn (a thread may have paused there).
+    QPoint pos(area->width() * 2 / 5, laneY + laneHeight / 2 - view->verticalScroll());
+    while (pos.x() < area->width() && view->sampleTextAt(pos).isEmpty()) pos.rx() += 1;
+    QMouseEvent move(QEvent::MouseMove, QPointF(pos), QPointF(area->mapToGlobal(pos)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(area, &move);
+    settleEvents(400);
+    QWidget* tip = visibleTooltip();
+    if (!tip) {
+        std::fprintf(stderr, "strata: --hover-sample: no sample is drawn there\n");
+        return std::nullopt;
+    }
+    QPixmap shot = w.grab();
+    QPainter p(&shot);
+    p.drawPixmap(w.mapFromGlobal(tip->mapToGlobal(QPoint(0, 0))), tip->grab());
+    return shot;
+}
+
 } // namespace strata

@@ -47,7 +47,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
       dock(valued("dock",
                   "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-                  "calltree[:bottomup|:gpu], ranks[:steps|:collectives], "
+                  "calltree[:samples[:functions]][:bottomup|:gpu], ranks[:steps|:collectives], "
                   "compare[:ops|:copies|:sections|:gpus|:steps]).",
                   "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
@@ -60,6 +60,9 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                         "preview of what has been read (a large JSON trace), then quit.")),
       hoverGap(flag("hover-gap",
                     "With --screenshot: hover the longest GPU gap in view and show its tooltip.")),
+      hoverSample(flag("hover-sample",
+                       "With --screenshot: hover the first thread's sample lane 40 % across the "
+                       "view and show the sampled stack's tooltip.")),
       shiftGpu(flag("shift-gpu",
                     "With --screenshot: shift the GPU by the clock offset the trace shows (the "
                     "status bar's \u201cShift the GPU by\u201d), then render.")) {}
@@ -67,7 +70,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
                        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading, hoverGap, shiftGpu});
+                       whileLoading, hoverGap, hoverSample, shiftGpu});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -107,6 +110,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->utilisation = parser.isSet(utilisation);
     o->whileLoading = parser.isSet(whileLoading);
     o->hoverGap = parser.isSet(hoverGap);
+    o->hoverSample = parser.isSet(hoverSample);
     o->shiftGpu = parser.isSet(shiftGpu);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;

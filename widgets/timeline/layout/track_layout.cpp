@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace strata {
@@ -45,6 +46,7 @@ void TrackLayout::build(const Trace& trace) {
     std::map<GroupKey, Pending> pend;
     std::map<int64_t, GroupKey> cpuKey;
     std::map<int32_t, GroupKey> gpuKey;
+    std::set<std::pair<int64_t, int64_t>> threadTracks; // (pid, tid) of the thread tracks
     auto cpuGroup = [&](int64_t pid) -> Pending& {
         auto it = cpuKey.find(pid);
         if (it == cpuKey.end()) {
@@ -77,6 +79,7 @@ void TrackLayout::build(const Trace& trace) {
         const Track& t = tracks[id];
         switch (t.kind) {
         case TrackKind::Thread: {
+            threadTracks.emplace(t.pid, t.tid);
             const Thread* th = trace.thread(t.pid, t.tid);
             const int64_t order = th && th->hasSortIndex ? th->sortIndex : INT64_MAX;
             cpuGroup(t.pid).rows[{0, order, t.tid}].push_back(id);
@@ -107,6 +110,15 @@ void TrackLayout::build(const Trace& trace) {
             break;
         }
         }
+    }
+
+    // A thread with sampled stacks and no track: a row of its sample lane alone (no ids).
+    const StackSamples& samples = trace.stackSamples();
+    for (const SampleThread& st : samples.threads) {
+        if (threadTracks.count({st.pid, st.tid})) continue;
+        const Thread* th = trace.thread(st.pid, st.tid);
+        const int64_t order = th && th->hasSortIndex ? th->sortIndex : INT64_MAX;
+        cpuGroup(st.pid).rows[{0, order, st.tid}];
     }
 
     rowOfTrack_.assign(tracks.size(), -1);
@@ -147,6 +159,10 @@ void TrackLayout::build(const Trace& trace) {
             rows_.push_back(memory);
         }
         for (auto& [rk, ids] : pg.rows) {
+            if (ids.empty()) {
+                rows_.push_back(sampleOnlyRow(trace, gi, pg.g.pid, std::get<2>(rk)));
+                continue;
+            }
             std::sort(ids.begin(), ids.end(),
                       [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
             const Track& t0 = tracks[ids.front()];
@@ -155,6 +171,8 @@ void TrackLayout::build(const Trace& trace) {
             r.lanes = ids;
             r.label = toQString(trackRowName(trace, t0));
             r.thread = t0.kind == TrackKind::Thread;
+            if (const SampleThread* st = r.thread ? samples.thread(t0.pid, t0.tid) : nullptr)
+                r.sampleThread = static_cast<int>(st - samples.threads.data());
             if (t0.kind == TrackKind::GpuStream) {
                 r.gpuStream = true;
                 r.device = t0.device;
@@ -177,6 +195,20 @@ void TrackLayout::build(const Trace& trace) {
         if (pg.g.gpu) addSectionsRow(trace, gi);
     }
     relayout();
+}
+
+TrackRow TrackLayout::sampleOnlyRow(const Trace& trace, int group, int64_t pid, int64_t tid) {
+    const StackSamples& samples = trace.stackSamples();
+    TrackRow r;
+    r.kind = TrackRow::Kind::Samples;
+    r.group = group;
+    r.sampleThread = static_cast<int>(samples.thread(pid, tid) - samples.threads.data());
+    Track named; // named as its thread track would be
+    named.kind = TrackKind::Thread;
+    named.pid = pid;
+    named.tid = tid;
+    r.label = toQString(trackRowName(trace, named));
+    return r;
 }
 
 void TrackLayout::addSectionsRow(const Trace& trace, int group) {
@@ -363,6 +395,9 @@ void TrackLayout::relayout() {
         case TrackRow::Kind::Memory:
             h = kMemoryHeight + kRowPad;
             break;
+        case TrackRow::Kind::Samples:
+            h = kSampleRowHeight + kRowPad;
+            break;
         case TrackRow::Kind::Slices: {
             // A CPU thread shows its levels folded, to kDepthCap, until expanded (its lanes
             // together).
@@ -382,6 +417,7 @@ void TrackLayout::relayout() {
                 r.laneDepths.push_back(shown);
                 laneTop += shown * kDepthHeight;
             }
+            if (r.sampleThread >= 0) laneTop += kSampleHeight;
             h = laneTop + kRowPad + (r.gpuStream ? kGapStrip : 0);
             // Room under the name for the "+N levels" handle of a folded thread.
             if (r.thread && (r.foldedDepths > 0 || r.hiddenLevels > 0))
@@ -449,6 +485,16 @@ int TrackLayout::instantsY(int row) const {
     if (r.height == 0) return -1;
     if (r.kind == TrackRow::Kind::Instants) return r.y;
     return r.kind == TrackRow::Kind::Slices && r.instants ? r.y : -1;
+}
+
+int TrackLayout::samplesY(int row, int* height) const {
+    if (row < 0 || row >= static_cast<int>(rows_.size())) return -1;
+    const TrackRow& r = rows_[row];
+    if (r.height == 0 || r.sampleThread < 0) return -1;
+    if (height) *height = r.kind == TrackRow::Kind::Samples ? kSampleRowHeight : kSampleHeight;
+    if (r.kind == TrackRow::Kind::Samples) return r.y;
+    if (r.kind != TrackRow::Kind::Slices || r.laneY.empty()) return -1;
+    return r.y + r.laneY.back() + r.laneDepths.back() * kDepthHeight;
 }
 
 } // namespace strata

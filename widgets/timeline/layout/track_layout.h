@@ -3,7 +3,9 @@
 // idle, counters, async tracks, instants), their order, names, collapsed state and vertical
 // positions. A row shows several tracks when a thread or stream has overflow lanes. A CPU
 // thread's levels that hold one slice each across the view are folded (level_folds.h), its
-// instants drawn in a strip above its slices; each GPU with recorded allocations gets a memory row.
+// instants drawn in a strip above its slices, its sampled stacks in a lane below them (a thread
+// with samples alone gets a row of just that lane); each GPU with recorded allocations gets a
+// memory row.
 #include "level_folds.h"
 #include "model/trace.h"
 
@@ -14,7 +16,17 @@
 namespace strata {
 
 struct TrackRow {
-    enum class Kind { Group, Slices, Counter, Instants, DeviceIdle, Sections, Utilisation, Memory };
+    enum class Kind {
+        Group,
+        Slices,
+        Counter,
+        Instants,
+        DeviceIdle,
+        Sections,
+        Utilisation,
+        Memory,
+        Samples // a thread with sampled stacks and no track: its sample lane alone
+    };
     Kind kind = Kind::Slices;
     int group = -1;
     QString label;
@@ -33,6 +45,9 @@ struct TrackRow {
     int32_t device = -1;   // GPU stream rows, the device idle row and its sections row
     int smLanes = 0;       // Sections: SM lanes shown when expanded
     bool gpuStream = false;
+    // Index in Trace::stackSamples().threads of the thread's samples, drawn in a lane below its
+    // slices (a Samples row: the lane alone); -1 none.
+    int sampleThread = -1;
     int y = 0;      // content coordinates; valid when shown
     int height = 0; // 0 when hidden (group collapsed)
 };
@@ -66,6 +81,8 @@ public:
     static constexpr int kUtilisationHeight = 22; // a device's GPU utilisation row
     static constexpr int kSmLaneHeight = 4;       // one SM's lane in an expanded Sections row
     static constexpr int kMemoryHeight = 40;      // a device's memory row
+    static constexpr int kSampleHeight = 10;      // a thread's lane of sampled stacks
+    static constexpr int kSampleRowHeight = 16;   // the lane of a Samples row (a label's height)
 
     // The rows and groups of a trace (expanded rows and collapsed groups reset).
     void build(const Trace& trace);
@@ -120,10 +137,14 @@ public:
                      DepthFold* fold = nullptr) const;
     // The content y of a row's instant strip, or -1 when it has none.
     int instantsY(int row) const;
+    // The content y of a row's sample lane, or -1 when it has none; its height in *height
+    // (kSampleHeight under slices, kSampleRowHeight in a Samples row) when asked.
+    int samplesY(int row, int* height = nullptr) const;
 
 private:
     void relayout();
     void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
+    static TrackRow sampleOnlyRow(const Trace& trace, int group, int64_t pid, int64_t tid);
     void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
     const LaneFolds* foldsOf(const TrackRow& r, size_t lane) const;
     bool gpuFirst_ = true;

@@ -1,5 +1,7 @@
 #include "render_cache.h"
 
+#include "analysis/samples/sample_period.h"
+
 #include "counter_scale.h"
 
 #include "style/qt_text.h"
@@ -21,6 +23,7 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     fullLabel_.assign(strings, QStaticText());
     counterMax_.clear();
     sections_.reset(trace_.get());
+    samplePeriod_ = trace_ ? strata::samplePeriod(*trace_) : 0;
     if (!trace_) return;
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);

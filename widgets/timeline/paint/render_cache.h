@@ -26,6 +26,8 @@ public:
     void buildFlows(); // when "all flows" is turned on
     const FlowIndex& flows() const { return flows_; }
     const SectionLanesCache& sections() const { return sections_; }
+    // The time one stack sample stands for (analysis/samples/sample_period.h), 0 unknown.
+    TimeNs samplePeriod() const { return samplePeriod_; }
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
@@ -45,6 +47,7 @@ private:
     LodCache lods_;
     FlowIndex flows_;
     SectionLanesCache sections_;
+    TimeNs samplePeriod_ = 0;
     std::vector<double> counterMax_;
     SliceColorCache colors_;
     std::vector<QString> labels_;

@@ -5,6 +5,7 @@
 #include "counter_scale.h"
 #include "instant_marks.h"
 #include "painter_frame.h"
+#include "sample_lanes.h"
 
 #include "model/counter_units.h"
 
@@ -201,12 +202,26 @@ void drawGapLabels(Frame& f, const GapList& gaps, int stripY, int stripH, int la
     }
 }
 
+// A thread's lane of sampled stacks at y.
+void paintSampleRow(Frame& f, const TrackRow& r, int y) {
+    const StackSamples& ss = f.trace.stackSamples();
+    if (r.sampleThread < 0 || size_t(r.sampleThread) >= ss.threads.size()) return;
+    const int h = r.kind == TrackRow::Kind::Samples ? TrackLayout::kSampleRowHeight
+                                                    : TrackLayout::kSampleHeight;
+    paintSampleLane(f.p, f.s, f.c, ss.threads[size_t(r.sampleThread)], f.c.samplePeriod(), y, h,
+                    f.w);
+    f.pen = 0; // unknown after it
+}
+
 void paintSliceRow(Frame& f, const TrackRow& r, int top) {
     constexpr int H = TrackLayout::kDepthHeight;
     const int stripY = top + r.height - TrackLayout::kRowPad - TrackLayout::kGapStrip;
     if (r.instants)
         paintInstantMarks(f.p, f.s, f.trace.track(r.lanes.front()), top, f.w, QColor(70, 80, 95));
     paintSliceLevels(f, r, top);
+    if (r.sampleThread >= 0)
+        paintSampleRow(f, r,
+                       top + r.laneY.back() + r.laneDepths.back() * TrackLayout::kDepthHeight);
     if (r.gpuStream && !r.lanes.empty()) {
         const Track& t0 = f.trace.track(r.lanes.front());
         const GapList gaps = f.s.gaps.streamList(t0.device, t0.tid);
@@ -413,6 +428,9 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
             break;
         case TrackRow::Kind::Instants:
             paintInstants(f, r, top);
+            break;
+        case TrackRow::Kind::Samples:
+            paintSampleRow(f, r, top);
             break;
         case TrackRow::Kind::Sections:
             paintSectionLanes(p, s, cache_.sections(), r, top, f.w);
