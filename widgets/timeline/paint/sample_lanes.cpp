@@ -42,7 +42,9 @@ void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c
         const int x1 = std::max(x + 1, int(std::floor(s.axis.xForTime(end))));
         // A gap of a pixel between ticks wide enough to tell apart.
         const int w = x1 - x >= 4 ? x1 - x - 1 : x1 - x;
-        if (const CallsiteId site = ss.callsite[row]; site != kNoCallsite) {
+        // A stack taken at a CUDA call says where the call came from, not where time went.
+        if (const CallsiteId site = ss.callsite[row];
+            site != kNoCallsite && ss.kind[row] != uint8_t(StackKind::ApiCall)) {
             const QRgb col = c.color(ss.callsiteFrame[site], SliceKind::PythonFunction);
             p.fillRect(QRect(std::max(x, -1), y + 1, std::min(w, width + 2), h),
                        QColor::fromRgb(col));
