@@ -4,7 +4,8 @@
 For each workload, each round runs (in an order that rotates every round) the program alone,
 under `python3 -m cProfile`, and under `strata-cli record` with --python off, calls and sample
 (1 kHz); the table prints the median wall time of each and its ratio to the program alone.
-Workloads: a call-heavy program (tests/bench/python/call_heavy.py, ~9 M calls) and a real one,
+Workloads: a CPU-bound program (tests/bench/python/cpu_bound.py, ~3 s of loops), a call-heavy
+one (tests/bench/python/call_heavy.py, ~9 M calls) and a real one,
 tests/data/analysis/expected_summary.py over a Kineto trace (give it with --trace; a real trace
 scaled with tests/bench/scale_trace.py). Then sampling attribution: busy_idle.py spins busy() for
 1.5 s in all; the samples attributed to busy() against the ticks that fell while it ran.
@@ -87,6 +88,8 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.strata")
         print("python: %s" % subprocess.check_output([a.python, "--version"]).decode().strip())
+        measure("CPU-bound: tests/bench/python/cpu_bound.py",
+                [os.path.join(HERE, "python", "cpu_bound.py")], a.cli, a.python, a.rounds, out)
         measure("call-heavy: tests/bench/python/call_heavy.py",
                 [os.path.join(HERE, "python", "call_heavy.py")], a.cli, a.python, a.rounds, out)
         if a.trace:

@@ -219,8 +219,12 @@ void StrataTraceWriter::cpuSlices(int64_t pid, int64_t tid, const format::CpuSli
                                   size_t count) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
-    blocks_.cpuSlices(pid, tid, rows, count);
-    autoFlushLocked();
+    // In pieces: a chunk never grows past autoFlushBytes() by more than one piece.
+    constexpr size_t kPiece = 8192;
+    for (size_t at = 0; at < count; at += kPiece) {
+        blocks_.cpuSlices(pid, tid, rows + at, std::min(kPiece, count - at));
+        autoFlushLocked();
+    }
 }
 
 void StrataTraceWriter::cpuBegin(int64_t pid, int64_t tid, TimeNs ts, uint32_t name,

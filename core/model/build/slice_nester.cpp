@@ -78,10 +78,31 @@ void resizeInput(SliceColumns& c, size_t n) {
 // slices made from B/E pairs appended after them, so only the unsorted tail is sorted and then
 // merged in.
 void sortForNesting(PodVector<RawSlice>& slices) {
-    RawSlice* const sortedEnd = std::is_sorted_until(slices.begin(), slices.end(), nestsBefore);
-    if (sortedEnd == slices.end()) return;
-    std::sort(sortedEnd, slices.end(), nestsBefore);
-    std::inplace_merge(slices.begin(), sortedEnd, slices.end(), nestsBefore);
+    RawSlice* const first = slices.begin();
+    RawSlice* const last = slices.end();
+    // The runs already in order, as long as there are few: a recorder that writes its slices
+    // as they end sorts each batch (the Python agent: one run a flush), so merging the runs
+    // (O(n log runs)) beats sorting it all (O(n log n)).
+    constexpr size_t kMaxRuns = 1024;
+    std::vector<RawSlice*> runs{first};
+    for (RawSlice* at = first; at != last && runs.size() <= kMaxRuns;)
+        runs.push_back(at = std::is_sorted_until(at, last, nestsBefore));
+    if (runs.size() == 2) return; // one run: in order
+    if (runs.size() <= kMaxRuns) {
+        while (runs.size() > 2) {
+            std::vector<RawSlice*> merged{first};
+            for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+                RawSlice* const end = i + 2 < runs.size() ? runs[i + 2] : runs[i + 1];
+                if (i + 2 < runs.size()) std::inplace_merge(runs[i], runs[i + 1], end, nestsBefore);
+                merged.push_back(end);
+            }
+            runs = std::move(merged);
+        }
+        return;
+    }
+    RawSlice* const sortedEnd = std::is_sorted_until(first, last, nestsBefore);
+    std::sort(sortedEnd, last, nestsBefore);
+    std::inplace_merge(first, sortedEnd, last, nestsBefore);
 }
 
 // Seqs of the slices of a prefilled track: the slices from B/E took the seqs in `taken`

@@ -144,6 +144,13 @@ void CallRecorder::emit(StrataTraceWriter& w, uint64_t start, uint64_t end, uint
 }
 
 void CallRecorder::writeRows(StrataTraceWriter& w, int64_t pid, int64_t tid) {
+    // In the order a reader nests them (start, then the longer first): a thread's slices come
+    // as one sorted run a flush, which the reader merges instead of sorting (slice_nester.cpp).
+    std::stable_sort(rows_.begin(), rows_.end(),
+                     [](const format::CpuSliceRow& a, const format::CpuSliceRow& b) {
+                         if (a.start != b.start) return a.start < b.start;
+                         return a.end - a.start > b.end - b.start;
+                     });
     w.cpuSlices(pid, tid, rows_.data(), rows_.size());
     slices_.fetch_add(rows_.size(), std::memory_order_relaxed);
     rows_.clear();
@@ -200,7 +207,6 @@ void CallRecorder::drain(StrataTraceWriter& w, int64_t pid, bool final, uint64_t
                 t->stack.pop_back();
                 emit(w, o.start, ts, o.frame);
             }
-            if (rows_.size() >= kRowsPerWrite) writeRows(w, pid, tid);
         });
         if (ended) {
             closeOpen(w, *t, t->lastTs);

@@ -68,10 +68,9 @@ private:
     static int hook(PyObject*, PyFrameObject* frame, int what, PyObject* arg);
     ThreadLog* threadStarting(PyFrameObject* frame, int what);
     void closeOpen(StrataTraceWriter& w, ThreadState& t, uint64_t endNs);
-    // Slices gather in rows_ and reach the writer by thousands (one lock each time).
+    // A thread's slices of a drain gather in rows_ and reach the writer at once, sorted.
     void emit(StrataTraceWriter& w, uint64_t start, uint64_t end, uint32_t frame);
     void writeRows(StrataTraceWriter& w, int64_t pid, int64_t tid);
-    static constexpr size_t kRowsPerWrite = 4096;
     std::vector<format::CpuSliceRow> rows_; // flush thread
     uint32_t stringOf(StrataTraceWriter& w, uint32_t frame);
 
