@@ -142,6 +142,34 @@ private slots:
         QCOMPARE(readAll(p).size(), size_t(105));
     }
 
+    // cpuSlices (the Python agent's flushes, hundreds of thousands of rows at once) keeps every
+    // chunk near autoFlushBytes (a reader refuses chunks past 64 MiB) and every row.
+    void manySlicesAtOnceStayInSmallChunks() {
+        const std::string p = path("many.strata");
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY(w.open(p, &error));
+        const uint32_t name = w.string("f");
+        std::vector<format::CpuSliceRow> rows(200'000);
+        for (size_t i = 0; i < rows.size(); ++i)
+            rows[i] = {TimeNs(i * 10),
+                       TimeNs(i * 10 + 5),
+                       name,
+                       uint8_t(SliceKind::PythonFunction),
+                       -1,
+                       0};
+        w.cpuSlices(1, 2, rows.data(), rows.size());
+        QVERIFY(w.close());
+        // 200,000 rows of 33 bytes (6.6 MB) in 1 MiB chunks.
+        QVERIFY2(w.chunksWritten() >= 6, qPrintable(QString::number(w.chunksWritten())));
+        const LoadResult r = loadTrace(p);
+        QVERIFY(r.ok());
+        QVERIFY(r.trace->warnings().empty());
+        size_t slices = 0;
+        for (const Track& t : r.trace->tracks()) slices += t.slices.size();
+        QCOMPARE(slices, rows.size());
+    }
+
     void roundTripEveryRecordType() {
         const std::string p = path("all.strata");
         QVERIFY(writeEveryRecordType(p));
