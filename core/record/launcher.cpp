@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <ctime>
 #include <fcntl.h>
 #include <iterator>
+#include <string_view>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -138,8 +138,7 @@ namespace {
 // user's PYTHONPATH (theirs from -e, else the launcher's) follows it.
 void prependPythonBootstrap(std::vector<std::pair<std::string, std::string>>* set,
                             const std::string& collectorPath, const char* const* base) {
-    const std::string dir =
-        collectorPath.substr(0, collectorPath.find_last_of('/') + 1) + "python";
+    const std::string dir = collectorPath.substr(0, collectorPath.find_last_of('/') + 1) + "python";
     std::string rest;
     bool given = false;
     for (auto& [k, v] : *set)

@@ -268,8 +268,9 @@ private slots:
         QVERIFY(parsePythonRecording("off", &o, &error));
         env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
         QVERIFY(has(env, "PYTHONPATH=/theirs"));
-        QVERIFY(!std::any_of(env.begin(), env.end(),
-                             [](const std::string& e) { return e.rfind("STRATA_PYTHON", 0) == 0; }));
+        QVERIFY(!std::any_of(env.begin(), env.end(), [](const std::string& e) {
+            return e.rfind("STRATA_PYTHON", 0) == 0;
+        }));
         QVERIFY(parsePythonRecording("sample=250", &o, &error));
         QCOMPARE(o.pythonSampleHz, 250);
         QCOMPARE(pythonRecordingText(o), std::string("sample=250"));

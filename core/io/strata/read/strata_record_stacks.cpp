@@ -49,10 +49,12 @@ std::string RecordSink::load(const fmt::StackSampleColumns& c) {
             continue;
         }
         if (kind > kMaxStackKind) {
-            noteStackProblem(badStackSamples,
-                             sprint("StackSampleBlock row %" PRIu32
-                                    ": stack kind %u is not known (0 Python, 1 native, 2 at an API call); skipped",
-                                    i, unsigned(kind)));
+            noteStackProblem(
+                badStackSamples,
+                sprint(
+                    "StackSampleBlock row %" PRIu32
+                    ": stack kind %u is not known (0 Python, 1 native, 2 at an API call); skipped",
+                    i, unsigned(kind)));
             continue;
         }
         b_.addStackSample(c.pid, c.tid, fmt::cell<int64_t>(c.ts, i), callsites_[site], kind);
