@@ -72,7 +72,8 @@ public:
     void start(StartedBy by);
     bool openTrace(StartedBy by); // the file and its first chunk; false: the program runs untraced
     bool startCupti();            // subscribe, callbacks, activity kinds; false: CUPTI refused
-    void startThreads();          // Recording: the hooks, the flush and close threads
+    void disableCaptureActivities(); // the schedule is over: CUPTI's capture groups off
+    void startThreads();             // Recording: the hooks, the flush and close threads
     void enableActivities();
     void reportSubscribeFailure(CUptiResult r, const char* oldName);
     void flushLoop();
