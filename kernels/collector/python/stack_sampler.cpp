@@ -141,7 +141,12 @@ void StackSampler::loop() {
             const int64_t busy = std::clamp<int64_t>(
                 std::llround(double(cpu - lastWallCpu_) / double(periodNs_)), 0, n);
             lastWallCpu_ = cpu;
-            const uint32_t site = busySite_.load();
+            // Its notes stopped while it runs (the program took the signal for itself, or a
+            // C call holds the thread that long): the note is stale, the GIL path samples it.
+            const uint64_t notes = cpuTicks_.load();
+            busyWithoutNote_ = notes != lastNotes_ ? 0 : busyWithoutNote_ + (busy ? 1 : 0);
+            lastNotes_ = notes;
+            const uint32_t site = busyWithoutNote_ < 50 ? busySite_.load() : 0;
             if (busy && site) {
                 write(g_collector->writer, mainTid_, site, uint32_t(std::min<int64_t>(busy, 1000)),
                       ts - uint64_t(n - busy) * uint64_t(periodNs_));

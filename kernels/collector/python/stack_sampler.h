@@ -91,9 +91,11 @@ private:
     int simulatedSignal_ = 0, kernelSignal_ = 0; // for a forked child's own timer
     PyThreadState* mainState_ = nullptr;
     int64_t mainTid_ = 0;
-    int64_t lastWallCpu_ = 0;           // the main thread's CPU at the sampler's last tick
-    std::atomic<uint32_t> busySite_{0}; // the stack the main thread last noted
-    std::atomic<int> othersSeen_{1};    // threads but the main one with a frame, last time
+    int64_t lastWallCpu_ = 0; // the main thread's CPU at the sampler's last tick
+    std::atomic<uint32_t> busySite_{0};
+    uint64_t lastNotes_ = 0,
+             busyWithoutNote_ = 0;   // the sampler thread's // the stack the main thread last noted
+    std::atomic<int> othersSeen_{1}; // threads but the main one with a frame, last time
     std::atomic<uint64_t> ticks_{0}, samples_{0}, late_{0}, filled_{0}, cpuTicks_{0};
     std::atomic<uint64_t> apiCalls_{0};
 };
