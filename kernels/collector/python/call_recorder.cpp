@@ -139,6 +139,8 @@ uint32_t CallRecorder::stringOf(StrataTraceWriter& w, uint32_t frame) {
 }
 
 void CallRecorder::emit(StrataTraceWriter& w, uint64_t start, uint64_t end, uint32_t frame) {
+    // rdtsc is not serializing: two reads a few instructions apart may come out swapped.
+    end = std::max(end, start);
     rows_.push_back(format::CpuSliceRow{TimeNs(start), TimeNs(end), stringOf(w, frame),
                                         uint8_t(SliceKind::PythonFunction), -1, 0});
 }

@@ -40,7 +40,10 @@ def nest(slices, problems, thread):
     """[start, end, name] -> [start, end, name, parent]; nesting faults into problems."""
     out, stack = [], []
     for s in sorted(slices, key=lambda s: (s[0], -(s[1] - s[0]))):
-        while stack and stack[-1][1] <= s[0] and stack[-1][1] - stack[-1][0] > 0:
+        # The top ends before s starts: not its parent. Ending where s starts, it is not either,
+        # unless both are empty at that point (a call shorter than a nanosecond, then either).
+        while stack and (stack[-1][1] < s[0] or (stack[-1][1] == s[0] and (
+                stack[-1][1] > stack[-1][0] or s[1] > s[0]))):
             stack.pop()
         if stack and s[1] > stack[-1][1]:
             problems.append("%s: %s [%d, %d] ends after its parent %s [%d, %d]"
