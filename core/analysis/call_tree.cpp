@@ -5,29 +5,32 @@
 
 namespace strata {
 
-namespace {
+CallTreeNodes::CallTreeNodes(CallTree& t) : t_(t) {
+    t_.nodes.push_back(CallNode{});
+}
 
-class Builder {
-public:
-    explicit Builder(CallTree& t) : t_(t) { t_.nodes.push_back(CallNode{}); }
-    uint32_t child(uint32_t parent, StringId name) {
-        const uint64_t key = uint64_t(parent) << 32 | name;
-        auto [it, fresh] = index_.try_emplace(key, uint32_t(t_.nodes.size()));
-        if (fresh) {
-            CallNode n;
-            n.name = name;
-            n.parent = parent;
-            n.depth = t_.nodes[parent].depth + 1;
-            t_.nodes.push_back(n);
-            t_.nodes[parent].children.push_back(it->second);
-        }
-        return it->second;
+uint32_t CallTreeNodes::child(uint32_t parent, StringId name) {
+    const uint64_t key = uint64_t(parent) << 32 | name;
+    auto [it, fresh] = index_.try_emplace(key, uint32_t(t_.nodes.size()));
+    if (fresh) {
+        CallNode n;
+        n.name = name;
+        n.parent = parent;
+        n.depth = t_.nodes[parent].depth + 1;
+        t_.nodes.push_back(n);
+        t_.nodes[parent].children.push_back(it->second);
     }
+    return it->second;
+}
 
-private:
-    CallTree& t_;
-    std::unordered_map<uint64_t, uint32_t> index_;
-};
+void sortChildrenByTotal(CallTree& tree) {
+    for (CallNode& n : tree.nodes)
+        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
+            return tree.nodes[a].total > tree.nodes[b].total;
+        });
+}
+
+namespace {
 
 bool isThread(const Track& t) {
     return t.kind == TrackKind::Thread;
@@ -38,7 +41,7 @@ bool isThread(const Track& t) {
 CallTree buildCallTree(const Trace& trace, const CallTreeOptions& o) {
     CallTree tree;
     tree.bottomUp = o.bottomUp;
-    Builder b(tree);
+    CallTreeNodes b(tree);
     std::vector<uint32_t> nodeOf; // per slice of the track: its top-down node
     std::vector<StringId> path;
     for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
@@ -91,10 +94,7 @@ CallTree buildCallTree(const Trace& trace, const CallTreeOptions& o) {
         root.total += tree.nodes[ch].total;
         root.gpu += tree.nodes[ch].gpu;
     }
-    for (CallNode& n : tree.nodes)
-        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
-            return tree.nodes[a].total > tree.nodes[b].total;
-        });
+    sortChildrenByTotal(tree);
     return tree;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/analysis_range.h"
 #include "model/trace.h"
 
+#include <unordered_map>
 #include <vector>
 
 namespace strata {
@@ -36,5 +37,19 @@ struct CallTreeOptions {
 };
 
 CallTree buildCallTree(const Trace& trace, const CallTreeOptions& options = {});
+
+// Building a CallTree (the slices' here, the samples' in analysis/samples/sample_call_tree.h):
+// its root made, then the child of `parent` named `name` on first use.
+class CallTreeNodes {
+public:
+    explicit CallTreeNodes(CallTree& t);
+    uint32_t child(uint32_t parent, StringId name);
+
+private:
+    CallTree& t_;
+    std::unordered_map<uint64_t, uint32_t> index_; // parent << 32 | name
+};
+// Every node's children by total, descending (the order CallNode::children promises).
+void sortChildrenByTotal(CallTree& tree);
 
 } // namespace strata

@@ -2,36 +2,7 @@
 
 #include "analysis/samples/sample_period.h"
 
-#include <algorithm>
-#include <unordered_map>
-
 namespace strata {
-namespace {
-
-// Children of a node by frame, made on first use.
-class Nodes {
-public:
-    explicit Nodes(CallTree& t) : t_(t) { t_.nodes.push_back(CallNode{}); }
-    uint32_t child(uint32_t parent, StringId name) {
-        const uint64_t key = uint64_t(parent) << 32 | name;
-        auto [it, fresh] = index_.try_emplace(key, uint32_t(t_.nodes.size()));
-        if (fresh) {
-            CallNode n;
-            n.name = name;
-            n.parent = parent;
-            n.depth = t_.nodes[parent].depth + 1;
-            t_.nodes.push_back(n);
-            t_.nodes[parent].children.push_back(it->second);
-        }
-        return it->second;
-    }
-
-private:
-    CallTree& t_;
-    std::unordered_map<uint64_t, uint32_t> index_;
-};
-
-} // namespace
 
 CallTree buildSampleCallTree(const Trace& trace, const SampleTreeOptions& o) {
     const StackSamples& k = trace.stackSamples();
@@ -40,7 +11,7 @@ CallTree buildSampleCallTree(const Trace& trace, const SampleTreeOptions& o) {
     if (period <= 0) period = 1;
     CallTree tree;
     tree.bottomUp = o.bottomUp;
-    Nodes nodes(tree);
+    CallTreeNodes nodes(tree);
     std::vector<StringId> path;
     std::vector<uint32_t> nodeOf(o.bottomUp ? 0 : counts.samples.size(), 0);
     for (CallsiteId c = 1; c < counts.samples.size(); ++c) {
@@ -91,10 +62,7 @@ CallTree buildSampleCallTree(const Trace& trace, const SampleTreeOptions& o) {
         root.total += tree.nodes[ch].total;
         root.count += tree.nodes[ch].count;
     }
-    for (CallNode& n : tree.nodes)
-        std::sort(n.children.begin(), n.children.end(), [&](uint32_t a, uint32_t b) {
-            return tree.nodes[a].total > tree.nodes[b].total;
-        });
+    sortChildrenByTotal(tree);
     return tree;
 }
 

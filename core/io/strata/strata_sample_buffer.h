@@ -3,6 +3,7 @@
 // column (io/strata/strata_records.h: StackSampleBlock) until the chunk's flush appends them
 // after the chunk's other records (so after every Callsite record they name). Plain std (the
 // collector links it through StrataTraceWriter); not synchronized (the writer's mutex covers it).
+#include "model/pid_tid_hash.h"
 #include "model/time.h"
 
 #include <cstdint>
@@ -29,13 +30,8 @@ private:
         std::vector<uint32_t> callsite;
         std::vector<uint8_t> kind;
     };
-    struct Hash {
-        size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept {
-            return size_t(uint64_t(k.first) * 0x9E3779B97F4A7C15ull ^ uint64_t(k.second));
-        }
-    };
     std::vector<Block> blocks_;
-    std::unordered_map<std::pair<int64_t, int64_t>, size_t, Hash> index_;
+    std::unordered_map<std::pair<int64_t, int64_t>, size_t, PidTidHash> index_;
     size_t pendingBytes_ = 0;
 };
 

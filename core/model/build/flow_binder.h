@@ -5,6 +5,7 @@
 // Events are paired per (id, category, name) in time order; an 'f' earlier than its 's' (clock
 // skew between CPU and GPU) is still paired with the next 's'. v2: bind_id with flow_out on the
 // source slice and flow_in on the destination.
+#include "model/pid_tid_hash.h"
 #include "model/trace.h"
 #include "util/pod_vector.h"
 
@@ -36,11 +37,7 @@ struct FlowEventV2 {
 // seq on the original track -> final slice.
 using SeqMap = std::vector<SliceRef>;
 
-struct PairHashI64 {
-    size_t operator()(const std::pair<int64_t, int64_t>& p) const noexcept {
-        return std::hash<uint64_t>{}(uint64_t(p.first) * 1000003u ^ uint64_t(p.second));
-    }
-};
+using PairHashI64 = PidTidHash;
 using TrackAliases =
     std::unordered_map<std::pair<int64_t, int64_t>, std::vector<TrackId>, PairHashI64>;
 

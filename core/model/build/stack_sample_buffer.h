@@ -2,6 +2,7 @@
 // The stack samples a TraceBuilder was handed, per thread as they came, until build() puts them
 // in time order, drops those whose time is out of range and lays them out as the columns of
 // model/stack_samples.h. Internal to core/model.
+#include "model/pid_tid_hash.h"
 #include "model/stack_samples.h"
 
 #include <cstdint>
@@ -29,13 +30,8 @@ private:
         std::vector<CallsiteId> callsite;
         std::vector<uint8_t> kind;
     };
-    struct Hash {
-        size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept {
-            return size_t(uint64_t(k.first) * 0x9E3779B97F4A7C15ull ^ uint64_t(k.second));
-        }
-    };
     std::vector<Rows> threads_;
-    std::unordered_map<std::pair<int64_t, int64_t>, size_t, Hash> index_;
+    std::unordered_map<std::pair<int64_t, int64_t>, size_t, PidTidHash> index_;
     size_t last_ = SIZE_MAX; // the thread of the previous sample (most come in runs)
 };
 

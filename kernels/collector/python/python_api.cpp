@@ -68,7 +68,6 @@ bool Api::load(std::string* why) {
     find(&Py_DecRef, "Py_DecRef", &missing);
     find(&PyErr_Clear, "PyErr_Clear", &missing);
     find(&PyErr_Occurred, "PyErr_Occurred", &missing);
-    find(&Py_IsInitialized, "Py_IsInitialized", &missing);
     if (!missing.empty()) {
         *why = "CPython " + version + " exports no " + missing;
         return false;

@@ -63,7 +63,6 @@ struct Api {
     void (*Py_DecRef)(PyObject*) = nullptr;
     void (*PyErr_Clear)() = nullptr;
     PyObject* (*PyErr_Occurred)() = nullptr;
-    int (*Py_IsInitialized)() = nullptr;
 
     // Loads every function above; false with `why` ("not a Python process", "CPython 3.9 is
     // not supported (3.10 to 3.13)", "the interpreter exports no PyFrame_GetCode: statically

@@ -108,9 +108,4 @@ std::string FrameTable::name(uint32_t id) const {
     return id >= 1 && id <= names_.size() ? names_[id - 1] : std::string();
 }
 
-size_t FrameTable::size() const {
-    std::lock_guard lock(namesMutex_);
-    return names_.size();
-}
-
 } // namespace strata::python

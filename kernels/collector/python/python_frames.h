@@ -25,7 +25,6 @@ public:
     uint32_t ofCFunction(PyObject* function);
     // From any thread: the name of a frame id ("" for 0 or an unknown id).
     std::string name(uint32_t id) const;
-    size_t size() const;
 
 private:
     struct PairHash {

@@ -24,7 +24,7 @@ int64_t monotonicNs() {
 } // namespace
 
 StackSampler::StackSampler(FrameTable& frames, int hz, PyObject* threads)
-    : walker_(frames, threads), hz_(hz), periodNs_(1'000'000'000 / hz) {}
+    : walker_(frames, threads), periodNs_(1'000'000'000 / hz) {}
 
 StackSampler::~StackSampler() {
     stop();

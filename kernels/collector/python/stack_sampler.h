@@ -53,7 +53,6 @@ public:
     // A forked child: the sampling thread and the timer were not copied; the tables were.
     void restartInChild();
     SampleStats stats() const;
-    int hz() const { return hz_; }
     // On the main thread, with the GIL: its CPU-time ticks, which run cpuTick() through the
     // Python handler of signal `simulated` (cpu_tick_timer.h). False with `why` if not.
     bool startCpuTicks(int simulated, int kernelSignal, std::string* why);
@@ -78,7 +77,6 @@ private:
     void write(StrataTraceWriter& w, int64_t tid, uint32_t site, uint32_t copies, uint64_t ts);
 
     StackWalker walker_;
-    const int hz_;
     int64_t periodNs_ = 0;
     std::thread thread_;
     std::atomic<bool> stop_{false};

@@ -31,9 +31,6 @@ public:
     void anchor();
     // Flush thread: `ticks` in nanoseconds.
     uint64_t ns(uint64_t ticks) const;
-    static bool usesTsc() {
-        return useTsc_;
-    }
 
 private:
     static inline bool useTsc_ = false;
