@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
             listClasses(stderr);
             return 2;
         }
+        // Each class under its own application name: its QSettings and QStandardPaths (test
+        // mode) are its own, so two classes of one program run side by side (ctest -j2) never
+        // write the same settings file.
+        QCoreApplication::setApplicationName(QString::fromLatin1(argv[1]));
         // The class sees the command line without its own name, as under QTEST_MAIN.
         std::vector<char*> args{argv[0]};
         for (int i = 2; i < argc; ++i) args.push_back(argv[i]);

@@ -8,7 +8,8 @@
 // A class runs exactly as under QTEST_*MAIN: its initMain(), then the application object of its
 // kind (QApplication for STRATA_TEST_MAIN in a program linking Qt Widgets, QCoreApplication for
 // STRATA_TEST_GUILESS_MAIN, none for STRATA_TEST_APPLESS_MAIN), then QTest::qExec. The class's
-// name on the command line is its file's name without .cpp (tst_launcher for tst_launcher.cpp).
+// name on the command line is its file's name without .cpp (tst_launcher for tst_launcher.cpp),
+// and its application name (so its settings are its own).
 #include <QtTest>
 
 namespace strata::test {
