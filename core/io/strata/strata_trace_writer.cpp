@@ -106,6 +106,7 @@ bool StrataTraceWriter::startLocked(std::FILE* f, const std::string& path, uint6
     recordsWritten_ = 0;
     strings_.clear();
     nextString_ = 1;
+    nextCallsite_ = 1;
     chunk_.assign(format::kChunkHeaderBytes, 0);
     chunkRecords_ = 0;
     blocks_.clear();
@@ -279,6 +280,14 @@ void StrataTraceWriter::callsite(uint32_t id, uint32_t parent, uint32_t frame) {
     std::lock_guard lock(mutex_);
     if (!file_) return;
     writeLocked(format::CallsiteRecord{id, parent, frame});
+}
+
+uint32_t StrataTraceWriter::newCallsite(uint32_t parent, uint32_t frame) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return 0;
+    const uint32_t id = nextCallsite_++;
+    writeLocked(format::CallsiteRecord{id, parent, frame});
+    return id;
 }
 
 void StrataTraceWriter::stackSample(int64_t pid, int64_t tid, TimeNs ts, uint32_t callsite,

@@ -80,6 +80,10 @@ public:
     // string id from string()) called from callsite `parent` (0: the frame is a stack's root,
     // its outermost frame).
     void callsite(uint32_t id, uint32_t parent, uint32_t frame);
+    // The same under the next id this writer hands out (1, 2, ...), returned: for writers whose
+    // callsites come from more than one source (the collector's Python and native samplers).
+    // Not to be mixed with callsite() in one file.
+    uint32_t newCallsite(uint32_t parent, uint32_t frame);
     // One sampled stack of thread (pid, tid) at `ts`: `callsite` is its innermost frame (0: the
     // thread had no frame when sampled). kind: 0 = a Python stack, 1 = a native stack. Kept
     // per thread as a block until the chunk is flushed.
@@ -153,6 +157,7 @@ private:
     StrataBlockBuffer blocks_;   // slices not in chunk_ yet
     StrataSampleBuffer samples_; // stack samples not in chunk_ yet
     uint32_t nextString_ = 1;
+    uint32_t nextCallsite_ = 1;
 
     bool startOnLocked(int fd, const std::string& path, std::string* error);
     bool startLocked(std::FILE* f, const std::string& path, uint64_t bytes, uint32_t sequence,

@@ -13,10 +13,13 @@ StackWalker::StackWalker(FrameTable& frames, PyObject* threads)
     if (threadsFn_) api()->Py_IncRef(threadsFn_);
 }
 
-void StackWalker::forgetThreads() {
+void StackWalker::resetForChild() {
     tids_.clear();
     unresolved_.clear();
     topFrames_.clear();
+    // The child writes a file of its own: its strings and callsites are written again there.
+    callsites_.clear();
+    strings_.clear();
 }
 
 uint32_t StackWalker::callsite(StrataTraceWriter& w, uint32_t parent, uint32_t frame) {
@@ -24,9 +27,8 @@ uint32_t StackWalker::callsite(StrataTraceWriter& w, uint32_t parent, uint32_t f
     if (auto it = callsites_.find(key); it != callsites_.end()) return it->second;
     if (frame >= strings_.size()) strings_.resize(frame + 1, 0);
     if (!strings_[frame]) strings_[frame] = w.string(frames_.name(frame));
-    const uint32_t id = uint32_t(callsites_.size() + 1);
+    const uint32_t id = w.newCallsite(parent, strings_[frame]);
     callsites_.emplace(key, id);
-    w.callsite(id, parent, strings_[frame]);
     return id;
 }
 

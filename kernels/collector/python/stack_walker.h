@@ -26,8 +26,9 @@ public:
     int64_t threadOf(StrataTraceWriter& w, int64_t pid, PyThreadState* t, uint64_t tick);
     // The stack of `t` as its innermost callsite (0: no frame).
     uint32_t siteOf(StrataTraceWriter& w, PyThreadState* t);
-    // A forked child: the same tables but for the threads, which are the parent's.
-    void forgetThreads();
+    // A forked child: the same frames; the threads are the parent's, the callsites and strings
+    // the parent file's.
+    void resetForChild();
 
 private:
     void resolveThreads(StrataTraceWriter& w, int64_t pid);
