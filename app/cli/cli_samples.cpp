@@ -19,12 +19,17 @@ namespace {
 using namespace strata;
 
 const char* const kUsage =
-    "usage: strata-cli samples [--json] [--thread TID] [--range START:END] [--top N] FILE\n"
+    "usage: strata-cli samples [--json] [--thread TID] [--kind KIND] [--range START:END] [--top "
+    "N]\n"
+    "                          FILE\n"
     "\n"
-    "  FILE              a recording with sampled stacks (strata-cli record --python sample)\n"
+    "  FILE              a recording with sampled stacks (strata-cli record --python sample,\n"
+    "                    --cpu-sample)\n"
     "  --json            one JSON object: samples, empty_samples, threads, period_ns,\n"
     "                    functions [{name, self, total, self_share, total_share}]\n"
     "  --thread TID      only the samples of this thread (all threads otherwise)\n"
+    "  --kind KIND       python or native: the stacks of that kind only (otherwise each\n"
+    "                    thread's Python stacks where it has any, else its native ones)\n"
     "  --range START:END only the samples in this range, relative to the trace start: numbers\n"
     "                    with ns, us, ms or s (plain = us)\n"
     "  --top N           the N functions of most self samples only (the table; 0 = all)\n";
@@ -59,12 +64,13 @@ namespace strata::cli {
 
 int samples(const Args& args) {
     bool json = false;
-    std::string threadText, rangeText;
+    std::string threadText, rangeText, kindText;
     uint64_t top = 0;
     std::vector<std::string> files;
     CommandLine line("samples", kUsage);
     line.flag("--json", &json)
         .option("--thread", text(&threadText))
+        .option("--kind", text(&kindText))
         .option("--range", text(&rangeText))
         .option("--top", wholeNumber("--top", UINT32_MAX, &top))
         .files(&files, 1, 1);
@@ -74,6 +80,13 @@ int samples(const Args& args) {
     if (!threadText.empty()) {
         selection.tid = wholeOf(threadText);
         if (!selection.tid) return line.usageError("--thread expects a thread id, e.g. 4242");
+    }
+    if (kindText == "python") {
+        selection.kind = uint8_t(StackKind::Python);
+    } else if (kindText == "native") {
+        selection.kind = uint8_t(StackKind::Native);
+    } else if (!kindText.empty()) {
+        return line.usageError("--kind expects python or native, got '" + kindText + "'");
     }
     std::optional<TimeRange> relative;
     if (!rangeText.empty()) {
@@ -91,7 +104,8 @@ int samples(const Args& args) {
             j["file"] = file;
             printJson(j);
         } else {
-            std::printf("%s has no stack samples (record with --python sample to take them)\n",
+            std::printf("%s has no stack samples (record with --python sample or --cpu-sample to "
+                        "take them)\n",
                         terminalSafe(file).c_str());
         }
         return 0;
@@ -119,6 +133,7 @@ int samples(const Args& args) {
     nlohmann::json j = sampleProfileToJson(*trace, profile);
     j["file"] = file;
     j["thread"] = selection.tid ? nlohmann::json(*selection.tid) : nlohmann::json();
+    j["kind"] = selection.kind ? nlohmann::json(stackKindName(*selection.kind)) : nlohmann::json();
     j["range_ns"] =
         relative ? nlohmann::json{selection.range.start, selection.range.end} : nlohmann::json();
     j["load_ms"] = loadMs;

@@ -70,9 +70,10 @@ const CallTree& TraceAnalysis::callTree(TrackId thread, bool bottomUp, bool with
     });
 }
 
-SampleSelection TraceAnalysis::sampleSelection(TrackId thread) const {
+SampleSelection TraceAnalysis::sampleSelection(TrackId thread, bool native) const {
     SampleSelection s;
     s.range = range_;
+    if (native) s.kind = uint8_t(StackKind::Native);
     if (thread != UINT32_MAX && thread < trace_->tracks().size()) {
         s.pid = trace_->track(thread).pid;
         s.tid = trace_->track(thread).tid;
@@ -80,31 +81,32 @@ SampleSelection TraceAnalysis::sampleSelection(TrackId thread) const {
     return s;
 }
 
-const CallTree& TraceAnalysis::sampleCallTree(TrackId thread, bool bottomUp) const {
+const CallTree& TraceAnalysis::sampleCallTree(TrackId thread, bool bottomUp, bool native) const {
     ComputedOnce<CallTree>* tree;
     {
         const std::lock_guard<std::mutex> lock(treesMutex_);
-        auto& slot = sampleTrees_[{thread, bottomUp}];
+        auto& slot = sampleTrees_[{thread, bottomUp, native}];
         if (!slot) slot = std::make_unique<ComputedOnce<CallTree>>();
         tree = slot.get();
     }
     return tree->get([&] {
         SampleTreeOptions o;
-        o.selection = sampleSelection(thread);
+        o.selection = sampleSelection(thread, native);
         o.bottomUp = bottomUp;
         return buildSampleCallTree(*trace_, o);
     });
 }
 
-const SampleProfile& TraceAnalysis::sampleProfile(TrackId thread) const {
+const SampleProfile& TraceAnalysis::sampleProfile(TrackId thread, bool native) const {
     ComputedOnce<SampleProfile>* profile;
     {
         const std::lock_guard<std::mutex> lock(treesMutex_);
-        auto& slot = sampleProfiles_[thread];
+        auto& slot = sampleProfiles_[{thread, native}];
         if (!slot) slot = std::make_unique<ComputedOnce<SampleProfile>>();
         profile = slot.get();
     }
-    return profile->get([&] { return strata::sampleProfile(*trace_, sampleSelection(thread)); });
+    return profile->get(
+        [&] { return strata::sampleProfile(*trace_, sampleSelection(thread, native)); });
 }
 
 const RangeAggregation& TraceAnalysis::rangeAggregation() const {

@@ -64,8 +64,9 @@ public:
     // The sampled stacks of one thread track (or all: UINT32_MAX) at a time in the range, as a
     // call tree (analysis/samples/sample_call_tree.h: count = samples, times = samples x the
     // period), one per (thread, direction); and per function (sample_profile.h), one per thread.
-    const CallTree& sampleCallTree(TrackId thread, bool bottomUp) const;
-    const SampleProfile& sampleProfile(TrackId thread) const;
+    // Each thread's timeKind() samples, or with `native` its native ones alone.
+    const CallTree& sampleCallTree(TrackId thread, bool bottomUp, bool native = false) const;
+    const SampleProfile& sampleProfile(TrackId thread, bool native = false) const;
     // The slices overlapping the range by name, clipped to it (range_aggregation.h).
     const RangeAggregation& rangeAggregation() const;
     // Memory in use over time per device, over the whole trace (memory_usage.h).
@@ -87,10 +88,11 @@ private:
     mutable std::mutex treesMutex_;
     mutable std::map<std::tuple<TrackId, bool, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
         trees_;
-    mutable std::map<std::pair<TrackId, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
+    mutable std::map<std::tuple<TrackId, bool, bool>, std::unique_ptr<ComputedOnce<CallTree>>>
         sampleTrees_;
-    mutable std::map<TrackId, std::unique_ptr<ComputedOnce<SampleProfile>>> sampleProfiles_;
-    SampleSelection sampleSelection(TrackId thread) const;
+    mutable std::map<std::pair<TrackId, bool>, std::unique_ptr<ComputedOnce<SampleProfile>>>
+        sampleProfiles_;
+    SampleSelection sampleSelection(TrackId thread, bool native) const;
 };
 
 } // namespace strata

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
 namespace strata {
 
@@ -16,6 +17,12 @@ std::string_view stackKindName(uint8_t kind) {
     default:
         return "unknown";
     }
+}
+
+uint8_t StackSamples::timeKind(const SampleThread& t) const {
+    const void* python =
+        std::memchr(kind.data() + t.first, int(StackKind::Python), size_t(t.count));
+    return uint8_t(python ? StackKind::Python : StackKind::Native);
 }
 
 const SampleThread* StackSamples::thread(int64_t pid, int64_t tid) const {

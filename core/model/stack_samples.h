@@ -60,6 +60,10 @@ struct StackSamples {
     std::vector<StringId> stackAt(const SampleThread& t, uint64_t i) const {
         return stack(callsite[t.first + i]);
     }
+    // The kind of stacks that says where thread t's time went: Python where it has any Python
+    // sample, else native. (A Python program recorded with --cpu-sample has both on its Python
+    // threads, each a sample of the same time: the profiles, lanes and flame graphs show one.)
+    uint8_t timeKind(const SampleThread& t) const;
     // The median interval between consecutive samples of the threads (0: fewer than 2 samples
     // on every thread).
     TimeNs medianInterval() const;

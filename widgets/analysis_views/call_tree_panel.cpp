@@ -17,6 +17,7 @@
 #include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
@@ -32,9 +33,11 @@ CallTreePanel::CallTreePanel(Workspace* workspace, Navigation* navigation, QWidg
       search_(new QLineEdit(this)), view_(new QTreeView(this)), model_(new CallTreeModel(this)),
       flame_(new FlameGraph(this)), tabs_(new QTabWidget(this)), functions_(new QTableView(this)),
       profile_(new SampleProfileModel(this)), sampleSummary_(new QLabel(this)) {
-    source_->addItems({tr("Calls"), tr("Samples")});
+    source_->addItems({tr("Calls"), tr("Samples"), tr("Native samples")});
     source_->setToolTip(tr("Calls: the recorded calls (slices); Samples: the sampled stacks "
-                           "(counts in samples, times = samples x the sampling period)"));
+                           "(counts in samples, times = samples x the sampling period), a "
+                           "Python thread's Python ones; Native samples: the native (C/C++) "
+                           "stacks alone, where the trace has both"));
     direction_->addItems({tr("Top-down"), tr("Bottom-up")});
     search_->setPlaceholderText(tr("Highlight names containing…"));
     view_->setToolTip(tr("With a range selected: the CPU slices that start in it, counted whole."));
@@ -135,8 +138,13 @@ void CallTreePanel::setSearch(const QString& text) {
 void CallTreePanel::setFromSamples(bool on) {
     source_->setCurrentIndex(on ? 1 : 0);
 }
+void CallTreePanel::setNativeSamples() {
+    if (auto* items = qobject_cast<QStandardItemModel*>(source_->model());
+        items && items->item(2)->isEnabled())
+        source_->setCurrentIndex(2);
+}
 bool CallTreePanel::fromSamples() const {
-    return source_->currentIndex() == 1;
+    return source_->currentIndex() >= 1;
 }
 bool CallTreePanel::samplesChoiceShown() const {
     return !source_->isHidden();
@@ -177,7 +185,16 @@ void CallTreePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
             }
         }
     {
+        // "Native samples" where a Python thread has native samples too (else "Samples" are
+        // the native ones already).
         const QSignalBlocker bs(source_);
+        const auto& kinds = samples ? trace->stackSamples().kind : std::vector<uint8_t>();
+        const bool both =
+            std::find(kinds.begin(), kinds.end(), uint8_t(StackKind::Python)) != kinds.end() &&
+            std::find(kinds.begin(), kinds.end(), uint8_t(StackKind::Native)) != kinds.end();
+        auto* items = qobject_cast<QStandardItemModel*>(source_->model());
+        if (items) items->item(2)->setEnabled(both);
+        if (!both && source_->currentIndex() == 2) source_->setCurrentIndex(1);
         source_->setVisible(samples);
         if (!samples) source_->setCurrentIndex(0);
     }
@@ -192,6 +209,7 @@ CallTreePanel::Choice CallTreePanel::choice() const {
     if (t > 0 && size_t(t - 1) < threads_.size()) c.thread = threads_[size_t(t - 1)];
     c.bottomUp = direction_->currentIndex() == 1;
     c.samples = fromSamples();
+    c.native = source_->currentIndex() == 2;
     c.withGpuTime = !c.bottomUp && !c.samples;
     return c;
 }
@@ -199,8 +217,8 @@ CallTreePanel::Choice CallTreePanel::choice() const {
 AnalysisPanel::Preparation CallTreePanel::preparation() const {
     return [c = choice()](const TraceAnalysis& a) {
         if (c.samples) {
-            a.sampleCallTree(c.thread, c.bottomUp);
-            a.sampleProfile(c.thread);
+            a.sampleCallTree(c.thread, c.bottomUp, c.native);
+            a.sampleProfile(c.thread, c.native);
         } else {
             a.callTree(c.thread, c.bottomUp, c.withGpuTime);
         }
@@ -210,7 +228,7 @@ AnalysisPanel::Preparation CallTreePanel::preparation() const {
 void CallTreePanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     const Choice c = choice();
     const CallTree* tree = !a          ? nullptr
-                           : c.samples ? &a->sampleCallTree(c.thread, c.bottomUp)
+                           : c.samples ? &a->sampleCallTree(c.thread, c.bottomUp, c.native)
                                        : &a->callTree(c.thread, c.bottomUp, c.withGpuTime);
     tree_ = tree ? std::shared_ptr<const CallTree>(a, tree) : nullptr;
     model_->setSamples(c.samples);
@@ -222,7 +240,8 @@ void CallTreePanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     model_->setTree(a ? a->tracePtr() : nullptr, tree_);
     flame_->setTree(a ? a->tracePtr() : nullptr, tree_);
     view_->setColumnHidden(CallTreeModel::Gpu, c.samples);
-    showProfile(c.samples && a ? &a->sampleProfile(c.thread) : nullptr, a ? &a->trace() : nullptr);
+    showProfile(c.samples && a ? &a->sampleProfile(c.thread, c.native) : nullptr,
+                a ? &a->trace() : nullptr);
     if (!tree_) return;
     view_->header()->resizeSection(0, 300);
     for (int col = 1; col < CallTreeModel::ColumnCount; ++col) view_->resizeColumnToContents(col);

@@ -35,6 +35,7 @@ public:
     // The tree and flame graph from the sampled stacks (with the top functions), or from the
     // slices; the choice is shown when the trace has samples.
     void setFromSamples(bool on);
+    void setNativeSamples(); // "Native samples", where the trace has both kinds
     bool fromSamples() const;
     bool samplesChoiceShown() const;
     // In Samples mode, the top functions' tab in front (else the call tree's).
@@ -58,6 +59,7 @@ private:
         bool bottomUp = false;
         bool withGpuTime = true;
         bool samples = false;
+        bool native = false; // the native samples alone (a trace with Python's too)
     };
     Choice choice() const;
     void showSource(); // the controls of Calls or Samples, then refresh

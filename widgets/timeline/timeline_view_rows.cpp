@@ -71,7 +71,7 @@ QRect TimelineView::instantRect(InstantRef r) const {
 }
 
 QString TimelineView::sampleTextAt(QPoint pos) const {
-    const SampleHit h = sampleAt(*s_, pos, painter_->cache().samplePeriod());
+    const SampleHit h = sampleAt(*s_, pos, painter_->cache());
     return h.valid() ? sampleTooltip(*s_->trace, *h.thread, h.index) : QString();
 }
 

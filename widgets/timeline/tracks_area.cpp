@@ -175,7 +175,7 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
         tip = sliceTooltip(hit);
     else if (const InstantRef in = gap ? InstantRef{} : instantAt(s_, pos); in.valid())
         tip = instantTooltip(*s_.trace, in);
-    else if (const SampleHit sh = sampleAt(s_, pos, painter_.cache().samplePeriod()); sh.valid())
+    else if (const SampleHit sh = sampleAt(s_, pos, painter_.cache()); sh.valid())
         tip = sampleTooltip(*s_.trace, *sh.thread, sh.index);
     else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
              row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)

@@ -153,8 +153,11 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         if (tab < 2 && !compare->rows(ComparePanel::Tab(tab)).empty())
             compare->showRow(ComparePanel::Tab(tab), 0);
         panel = compare;
-    } else if (o.dock.startsWith("calltree")) { // calltree[:samples[:functions]][:bottomup|:gpu]
-        w.panel<CallTreePanel>()->setFromSamples(o.dock.contains(":samples"));
+    } else if (o.dock.startsWith("calltree")) {
+        // calltree[:samples|:native[:functions]][:bottomup|:gpu]
+        w.panel<CallTreePanel>()->setFromSamples(o.dock.contains(":samples") ||
+                                                 o.dock.contains(":native"));
+        if (o.dock.contains(":native")) w.panel<CallTreePanel>()->setNativeSamples();
         w.panel<CallTreePanel>()->setTopFunctionsShown(o.dock.contains(":functions"));
         w.panel<CallTreePanel>()->setBottomUp(o.dock.endsWith(":bottomup"));
         w.panel<CallTreePanel>()->setGpuWeight(o.dock.endsWith(":gpu"));
@@ -164,7 +167,7 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
     } else {
         std::fprintf(
             stderr, "strata: --dock expects gaps, stats[:TAB], "
-                    "calltree[:samples[:functions]][:bottomup|:gpu] or "
+                    "calltree[:samples|:native[:functions]][:bottomup|:gpu] or "
                     "ranks[:steps|:collectives] or compare[:ops|:copies|:sections|:gpus|:steps]\n");
         return 2;
     }

@@ -45,11 +45,12 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                          "N")),
       expandSections(flag("expand-sections",
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
-      dock(valued("dock",
-                  "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-                  "calltree[:samples[:functions]][:bottomup|:gpu], ranks[:steps|:collectives], "
-                  "compare[:ops|:copies|:sections|:gpus|:steps]).",
-                  "NAME")),
+      dock(valued(
+          "dock",
+          "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
+          "calltree[:samples|:native[:functions]][:bottomup|:gpu], ranks[:steps|:collectives], "
+          "compare[:ops|:copies|:sections|:gpus|:steps]).",
+          "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
       foldRanks(valued("fold-ranks",
                        "With --screenshot of a set: fold these ranks (by position, 0 = the "

@@ -7,7 +7,9 @@ namespace strata {
 CallTree buildSampleCallTree(const Trace& trace, const SampleTreeOptions& o) {
     const StackSamples& k = trace.stackSamples();
     const CallsiteCounts counts = countCallsites(k, o.selection);
-    TimeNs period = o.period > 0 ? o.period : samplePeriod(trace);
+    TimeNs period = o.period > 0       ? o.period
+                    : o.selection.kind ? samplePeriod(trace, *o.selection.kind)
+                                       : samplePeriod(trace);
     if (period <= 0) period = 1;
     CallTree tree;
     tree.bottomUp = o.bottomUp;

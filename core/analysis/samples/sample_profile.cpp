@@ -14,7 +14,7 @@ SampleProfile sampleProfile(const Trace& trace, const SampleSelection& selection
     p.samples = counts.total;
     p.emptySamples = counts.samples.empty() ? 0 : counts.samples[kNoCallsite];
     p.threads = counts.threads;
-    p.period = samplePeriod(trace);
+    p.period = selection.kind ? samplePeriod(trace, *selection.kind) : samplePeriod(trace);
     std::unordered_map<StringId, uint32_t> indexOf; // frame -> functions index
     std::vector<uint64_t> seenAt;                   // per function: the callsite last counted
     const auto function = [&](StringId frame) {

@@ -17,10 +17,9 @@ CallsiteCounts countCallsites(const StackSamples& k, const SampleSelection& s) {
     c.samples.assign(k.callsiteParent.size(), 0);
     for (const SampleRows& r : selectSamples(k, s)) {
         uint64_t n = 0;
+        const uint8_t want = s.kind ? *s.kind : k.timeKind(*r.thread);
         for (uint64_t i = r.first; i < r.last; ++i) {
-            if (s.kind ? k.kind[i] != *s.kind
-                       : k.kind[i] == uint8_t(StackKind::ApiCall)) // not a sample of time
-                continue;
+            if (k.kind[i] != want) continue;
             ++c.samples[k.callsite[i]];
             ++n;
         }

@@ -13,9 +13,11 @@ namespace strata {
 
 struct SampleSelection {
     TimeRange range = wholeTrace();
-    std::optional<int64_t> pid;  // with tid: one thread; alone: one process
-    std::optional<int64_t> tid;  // without pid: every thread of that tid (usually one)
-    std::optional<uint8_t> kind; // StackKind; unset: Python and native (not ApiCall)
+    std::optional<int64_t> pid; // with tid: one thread; alone: one process
+    std::optional<int64_t> tid; // without pid: every thread of that tid (usually one)
+    // StackKind; unset: each thread's timeKind() (its Python stacks where it has any, else its
+    // native ones; never ApiCall)
+    std::optional<uint8_t> kind;
 };
 
 // The sample rows [first, last) of each selected thread, in thread order.

@@ -30,8 +30,9 @@ uint64_t writePerfettoStackSamples(JsonOut& out, const Trace& t, const PartIds& 
     uint64_t written = 0;
     for (const SampleThread& th : k.threads) {
         const auto lane = mainLane.find({th.pid, th.tid});
-        const int64_t pid = lane == mainLane.end() ? th.pid : ids.pid(lane->second);
-        const int64_t tid = lane == mainLane.end() ? th.tid : ids.tid(lane->second);
+        const auto [pid, tid] = lane == mainLane.end()
+                                    ? ids.sampleThread(th.pid, th.tid)
+                                    : std::pair{ids.pid(lane->second), ids.tid(lane->second)};
         const auto [first, last] = k.rowsIn(th, range ? *range : TimeRange{INT64_MIN, INT64_MAX});
         for (uint64_t r = first; r < last; ++r) {
             // Chrome's samples are samples of time: not the stacks taken at CUDA calls.

@@ -89,6 +89,8 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
         if (goodId(p.pid)) usedPid_[p.pid] = 1;
     for (const Track& tr : tracks)
         if (tr.kind == TrackKind::Thread && tr.lane == 0 && goodId(tr.tid)) usedTid_[tr.tid] = 0;
+    for (const SampleThread& th : t.stackSamples().threads)
+        if (goodId(th.tid)) usedTid_[th.tid] = 0;
     pidOf_.clear();
     // Processes with something on the CPU side (a GPU-only "process", as Kineto names the
     // device's pid, becomes the GPU process below).
@@ -96,6 +98,7 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
     for (const Track& tr : tracks)
         if (tr.kind != TrackKind::GpuStream && tr.kind != TrackKind::GlobalInstants)
             cpuPids.insert(tr.pid);
+    for (const SampleThread& th : t.stackSamples().threads) cpuPids.insert(th.pid);
     for (int64_t p : cpuPids) {
         // A good pid keeps itself even though it is in usedPid_ already (but not one an earlier
         // trace of the file took).
@@ -103,23 +106,9 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
         usedPid_[mapped] = 1;
         pidOf_[p] = mapped;
     }
-    // Threads: (pid, tid) keep the tid when it is good and no other process's thread took it.
-    std::map<std::pair<int64_t, int64_t>, int64_t> tidOf;
-    std::map<int64_t, int64_t> tidOwner; // exported tid -> original pid
-    auto threadTid = [&](int64_t pid, int64_t tid) {
-        const auto key = std::make_pair(pid, tid);
-        if (auto it = tidOf.find(key); it != tidOf.end()) return it->second;
-        int64_t mapped;
-        if (goodId(tid) && !tidOwner.count(tid) && !before.usedTid.count(tid)) {
-            mapped = tid;
-            usedTid_[tid] = 1;
-        } else {
-            mapped = freshTid();
-        }
-        tidOwner[mapped] = pid;
-        tidOf[key] = mapped;
-        return mapped;
-    };
+    tidOf_.clear();
+    tidOwner_.clear();
+    auto threadTid = [&](int64_t pid, int64_t tid) { return this->threadTid(before, pid, tid); };
     // Sort indices: CPU processes in their order (their own sort index, else pid), then GPUs.
     std::vector<int64_t> order(cpuPids.begin(), cpuPids.end());
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
@@ -217,6 +206,52 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
             break;
         }
     }
+    assignSampleThreads(before);
+}
+
+int64_t PartIds::threadTid(const PartIdSpace& before, int64_t pid, int64_t tid) {
+    // (pid, tid) keep the tid when it is good and no other process's thread took it.
+    const auto key = std::make_pair(pid, tid);
+    if (auto it = tidOf_.find(key); it != tidOf_.end()) return it->second;
+    int64_t mapped;
+    if (goodId(tid) && !tidOwner_.count(tid) && !before.usedTid.count(tid)) {
+        mapped = tid;
+        usedTid_[tid] = 1;
+    } else {
+        mapped = freshTid();
+    }
+    tidOwner_[mapped] = pid;
+    tidOf_[key] = mapped;
+    return mapped;
+}
+
+void PartIds::assignSampleThreads(const PartIdSpace& before) {
+    // Threads with stack samples and no slices (a recording of native or Python stacks alone):
+    // exported ids and names of their own, as their thread tracks would have.
+    const Trace& t = trace_;
+    std::set<std::pair<int64_t, int64_t>> tracked;
+    for (const Track& tr : t.tracks())
+        if (tr.kind == TrackKind::Thread && tr.lane == 0) tracked.insert({tr.pid, tr.tid});
+    for (const SampleThread& th : t.stackSamples().threads) {
+        if (tracked.count({th.pid, th.tid})) continue;
+        const Thread* named = t.thread(th.pid, th.tid);
+        const int64_t shown = named ? named->shownTid() : th.tid;
+        std::string name = named && named->name ? std::string(t.str(named->name)) : std::string();
+        const bool unnamed = name.empty();
+        if (unnamed) name = "Thread " + std::to_string(shown);
+        const int64_t s = named && named->hasSortIndex ? int64_t(named->sortIndex) * 64 : 0;
+        ExportThread e{pidOf_[th.pid], threadTid(before, th.pid, th.tid),
+                       name,           sortIndex(s),
+                       std::nullopt,   unnamed};
+        if (e.tid != shown) e.original = shown;
+        sampleThreads_[{th.pid, th.tid}] = {e.pid, e.tid};
+        threads_.push_back(std::move(e));
+    }
+}
+
+std::pair<int64_t, int64_t> PartIds::sampleThread(int64_t pid, int64_t tid) const {
+    const auto it = sampleThreads_.find({pid, tid});
+    return it != sampleThreads_.end() ? it->second : std::pair{pid, tid};
 }
 
 } // namespace strata

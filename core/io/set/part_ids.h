@@ -70,6 +70,8 @@ public:
     // The exported (pid, tid) of a Thread or GpuStream track; pid alone for the other kinds.
     int64_t pid(TrackId track) const { return pid_[track]; }
     int64_t tid(TrackId track) const { return tid_[track]; }
+    // The exported (pid, tid) of a thread that has stack samples and no thread track.
+    std::pair<int64_t, int64_t> sampleThread(int64_t pid, int64_t tid) const;
     // The exported id of a GPU device (the same id in a file of one trace).
     int32_t device(int32_t original) const;
     // The exported correlation and External ids (the same in a file of one trace).
@@ -88,12 +90,17 @@ private:
     int64_t processFor(int64_t originalPid);
 
     void assign(const PartIdSpace& before, const std::string& label, int32_t sortBase);
+    void assignSampleThreads(const PartIdSpace& before);
+    int64_t threadTid(const PartIdSpace& before, int64_t pid, int64_t tid);
 
     const Trace& trace_;
     std::vector<int64_t> pid_, tid_;
-    std::map<int64_t, int64_t> pidOf_;    // original CPU pid -> exported
-    std::map<int32_t, int64_t> gpuPid_;   // device -> exported pid
-    std::map<int32_t, int32_t> deviceOf_; // device -> exported device id
+    std::map<int64_t, int64_t> pidOf_;                     // original CPU pid -> exported
+    std::map<int32_t, int64_t> gpuPid_;                    // device -> exported pid
+    std::map<int32_t, int32_t> deviceOf_;                  // device -> exported device id
+    std::map<std::pair<int64_t, int64_t>, int64_t> tidOf_; // original (pid, tid) -> exported tid
+    std::map<int64_t, int64_t> tidOwner_;                  // exported tid -> original pid
+    std::map<std::pair<int64_t, int64_t>, std::pair<int64_t, int64_t>> sampleThreads_;
     int64_t correlationBase_ = 0, externalBase_ = 0;
     PartIdSpace own_; // a file of one trace
     std::map<int64_t, int64_t>& usedPid_;

@@ -23,7 +23,8 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     fullLabel_.assign(strings, QStaticText());
     counterMax_.clear();
     sections_.reset(trace_.get());
-    samplePeriod_ = trace_ ? strata::samplePeriod(*trace_) : 0;
+    for (const uint8_t kind : {uint8_t(StackKind::Python), uint8_t(StackKind::Native)})
+        samplePeriods_[kind] = trace_ ? strata::samplePeriod(*trace_, kind) : 0;
     if (!trace_) return;
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);

@@ -27,7 +27,8 @@ public:
     const FlowIndex& flows() const { return flows_; }
     const SectionLanesCache& sections() const { return sections_; }
     // The time one stack sample stands for (analysis/samples/sample_period.h), 0 unknown.
-    TimeNs samplePeriod() const { return samplePeriod_; }
+    // The time a sample of `kind` (StackKind: a lane's thread's timeKind) stands for.
+    TimeNs samplePeriod(uint8_t kind) const { return samplePeriods_[kind == 1 ? 1 : 0]; }
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
@@ -47,7 +48,7 @@ private:
     LodCache lods_;
     FlowIndex flows_;
     SectionLanesCache sections_;
-    TimeNs samplePeriod_ = 0;
+    TimeNs samplePeriods_[2] = {0, 0}; // Python's, native's
     std::vector<double> counterMax_;
     SliceColorCache colors_;
     std::vector<QString> labels_;

@@ -23,12 +23,23 @@ Rows rowsOf(const StackSamples& ss, const SampleThread& t) {
     return {ss.ts.begin() + std::ptrdiff_t(t.first), ss.ts.begin() + std::ptrdiff_t(t.end())};
 }
 
+// Where the tick of the sample at `it` ends: a period later, or at the next sample of its kind
+// when that comes sooner.
+TimeNs tickEnd(const StackSamples& ss, const Rows& rows, std::vector<TimeNs>::const_iterator it,
+               uint8_t kind, TimeNs period) {
+    const auto next = it + 1;
+    if (next == rows.end || ss.kind[size_t(next - ss.ts.begin())] != kind) return *it + period;
+    return std::min(*it + period, *next);
+}
+
 } // namespace
 
 void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c,
-                     const SampleThread& thread, TimeNs period, int y, int height, int width) {
+                     const SampleThread& thread, int y, int height, int width) {
     const StackSamples& ss = s.trace->stackSamples();
     const Rows rows = rowsOf(ss, thread);
+    const uint8_t kind = ss.timeKind(thread);
+    const TimeNs period = c.samplePeriod(kind);
     const double npp = s.axis.nsPerPixel();
     const TimeNs pad = TimeNs(std::ceil(2 * npp)) + 1;
     const TimeRange v = s.axis.visible();
@@ -36,15 +47,17 @@ void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c
     auto it = std::lower_bound(rows.begin, rows.end, v.start - period - pad);
     while (it != rows.end && *it < v.end + pad) {
         const auto row = size_t(it - ss.ts.begin());
+        if (ss.kind[row] != kind) { // the other kind of the same time, or a CUDA call's stack
+            ++it;
+            continue;
+        }
         const int x = int(std::floor(s.axis.xForTime(*it)));
         if (x > width) break;
-        const TimeNs end = it + 1 != rows.end ? std::min(*it + period, *(it + 1)) : *it + period;
+        const TimeNs end = tickEnd(ss, rows, it, kind, period);
         const int x1 = std::max(x + 1, int(std::floor(s.axis.xForTime(end))));
         // A gap of a pixel between ticks wide enough to tell apart.
         const int w = x1 - x >= 4 ? x1 - x - 1 : x1 - x;
-        // A stack taken at a CUDA call says where the call came from, not where time went.
-        if (const CallsiteId site = ss.callsite[row];
-            site != kNoCallsite && ss.kind[row] != uint8_t(StackKind::ApiCall)) {
+        if (const CallsiteId site = ss.callsite[row]; site != kNoCallsite) {
             const QRgb col = c.color(ss.callsiteFrame[site], SliceKind::PythonFunction);
             p.fillRect(QRect(std::max(x, -1), y + 1, std::min(w, width + 2), h),
                        QColor::fromRgb(col));
@@ -55,7 +68,7 @@ void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c
     }
 }
 
-SampleHit sampleAt(const TimelineState& s, QPoint pos, TimeNs period) {
+SampleHit sampleAt(const TimelineState& s, QPoint pos, const TimelineRenderCache& c) {
     if (!s.trace) return {};
     const int y = pos.y() + s.scrollY;
     const int row = s.layout.rowAt(y);
@@ -65,13 +78,17 @@ SampleHit sampleAt(const TimelineState& s, QPoint pos, TimeNs period) {
     const StackSamples& ss = s.trace->stackSamples();
     const SampleThread& thread = ss.threads[size_t(s.layout.rows()[size_t(row)].sampleThread)];
     const Rows rows = rowsOf(ss, thread);
-    // The last sample starting at or before the mouse (two pixels of slack), if its tick (at
-    // least a pixel wide) reaches the mouse within two pixels.
+    const uint8_t kind = ss.timeKind(thread);
+    const TimeNs period = c.samplePeriod(kind);
+    // The last sample of the lane's kind starting at or before the mouse (two pixels of
+    // slack), if its tick (at least a pixel wide) reaches the mouse within two pixels.
     const TimeNs t = s.axis.timeForX(pos.x() + kHitPixels + 1);
     auto it = std::upper_bound(rows.begin, rows.end, t);
-    if (it == rows.begin) return {};
-    --it;
-    const TimeNs end = it + 1 != rows.end ? std::min(*it + period, *(it + 1)) : *it + period;
+    do {
+        if (it == rows.begin) return {};
+        --it;
+    } while (ss.kind[size_t(it - ss.ts.begin())] != kind);
+    const TimeNs end = tickEnd(ss, rows, it, kind, period);
     const double x = s.axis.xForTime(*it);
     const double x1 = std::max(x + 1, s.axis.xForTime(end));
     if (pos.x() >= x1 + kHitPixels) return {};

@@ -15,10 +15,11 @@ namespace strata {
 struct TimelineState;
 class TimelineRenderCache;
 
-// The samples of `thread` in the lane at y, `height` high (tracks-area coordinates); `period`
-// the time a sample stands for (0: drawn a pixel wide; a tick ends at the next sample).
+// The samples of `thread` in the lane at y, `height` high (tracks-area coordinates): those of its
+// timeKind() (Python where it has any), each as long as the cache's period for that kind (0:
+// drawn a pixel wide; a tick ends at the next sample).
 void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c,
-                     const SampleThread& thread, TimeNs period, int y, int height, int width);
+                     const SampleThread& thread, int y, int height, int width);
 
 // The sample drawn at `pos` (tracks-area coordinates; within two pixels of its tick).
 struct SampleHit {
@@ -26,7 +27,7 @@ struct SampleHit {
     uint64_t index = 0; // within the thread's samples
     bool valid() const { return thread != nullptr; }
 };
-SampleHit sampleAt(const TimelineState& s, QPoint pos, TimeNs period);
+SampleHit sampleAt(const TimelineState& s, QPoint pos, const TimelineRenderCache& c);
 
 // A sample's time from the trace's start and its stack, innermost first, a frame a line
 // (style/frame_text.h).

@@ -208,8 +208,7 @@ void paintSampleRow(Frame& f, const TrackRow& r, int y) {
     if (r.sampleThread < 0 || size_t(r.sampleThread) >= ss.threads.size()) return;
     const int h = r.kind == TrackRow::Kind::Samples ? TrackLayout::kSampleRowHeight
                                                     : TrackLayout::kSampleHeight;
-    paintSampleLane(f.p, f.s, f.c, ss.threads[size_t(r.sampleThread)], f.c.samplePeriod(), y, h,
-                    f.w);
+    paintSampleLane(f.p, f.s, f.c, ss.threads[size_t(r.sampleThread)], y, h, f.w);
     f.pen = 0; // unknown after it
 }
 
