@@ -134,19 +134,19 @@ std::string resolveCommand(const std::string& name, const std::string& workingDi
 
 namespace {
 
-// The Python bootstrap (python/sitecustomize.py beside the collector) first on PYTHONPATH: the
-// user's PYTHONPATH (theirs from -e, else the launcher's) follows it.
-void prependPythonBootstrap(std::vector<std::pair<std::string, std::string>>* set,
-                            const std::string& collectorPath, const char* const* base) {
-    const std::string dir = collectorPath.substr(0, collectorPath.find_last_of('/') + 1) + "python";
+// `value` first in the path list `name` (PYTHONPATH, LD_PRELOAD): the user's own list (theirs
+// from -e, else the launcher's) follows it.
+void prependToList(std::vector<std::pair<std::string, std::string>>* set, const std::string& name,
+                   const std::string& value, const char* const* base) {
     std::string rest;
     bool given = false;
     for (auto& [k, v] : *set)
-        if (k == "PYTHONPATH") rest = v, given = true;
+        if (k == name) rest = v, given = true;
+    const std::string prefix = name + "=";
     for (const char* const* e = base; !given && e && *e; ++e)
-        if (std::string_view(*e).substr(0, 11) == "PYTHONPATH=") rest = *e + 11;
-    std::erase_if(*set, [](const auto& kv) { return kv.first == "PYTHONPATH"; });
-    set->emplace_back("PYTHONPATH", rest.empty() ? dir : dir + ":" + rest);
+        if (std::string_view(*e).substr(0, prefix.size()) == prefix) rest = *e + prefix.size();
+    std::erase_if(*set, [&](const auto& kv) { return kv.first == name; });
+    set->emplace_back(name, rest.empty() ? value : value + ":" + rest);
 }
 
 } // namespace
@@ -176,8 +176,15 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
         std::erase_if(set, [&](const auto& s) { return s.first == kv.first; });
         set.push_back(kv);
     }
+    // The Python bootstrap (python/sitecustomize.py beside the collector) first on PYTHONPATH.
     if (options.inject && options.python != PythonRecording::Off)
-        prependPythonBootstrap(&set, collectorPath, base);
+        prependToList(&set, "PYTHONPATH",
+                      collectorPath.substr(0, collectorPath.find_last_of('/') + 1) + "python",
+                      base);
+    // Native stacks of any program: the collector loaded at its start (it starts recording
+    // from its constructor when STRATA_CPU_SAMPLE is set), not when CUDA or Python come up.
+    if (options.inject && options.cpuSampleHz > 0)
+        prependToList(&set, "LD_PRELOAD", collectorPath, base);
     // Variables a previous `record` may have left that these options do not set are removed
     // (when injecting), and those the user asked to remove.
     auto ours = [&](std::string_view entry) {

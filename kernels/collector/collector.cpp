@@ -10,6 +10,7 @@
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
 #include "contract/process_ancestry.h"
+#include "native/native_sampler.h"
 #include "process/other_tool.h"
 #include "process/process_hooks.h"
 #include "process/process_info.h"
@@ -47,15 +48,21 @@ int64_t realtimeNs() {
     return int64_t(ts.tv_sec) * 1000000000ll + int64_t(ts.tv_nsec);
 }
 
-Collector& instance() {
+// CUPTI is subscribed when CUDA or NVTX start the collector, not when Python or the library's
+// load do: a program that never touches CUDA records without loading it.
+bool bringsCuda(StartedBy by) {
+    return by == StartedBy::Cuda || by == StartedBy::Nvtx;
+}
+
+} // namespace
+
+Collector& collectorInstance() {
     // Leaked on purpose: atexit and forked children use it. A forked child that records (its
     // Python did, collectorRestartInForkedChild) has an instance of its own.
     static Collector* first = new Collector;
     if (!g_collector) g_collector = first;
     return *g_collector;
 }
-
-} // namespace
 
 void Collector::start(StartedBy by) {
     std::lock_guard lock(initMutex);
@@ -67,8 +74,8 @@ void Collector::start(StartedBy by) {
                 state.load() == CollectorState::Disabled)
                 writer.metadata(env::kMetaCudaInitialized, "1");
         }
-        // Python started the recording; CUDA (or NVTX) comes now.
-        if (by != StartedBy::Python && state.load() == CollectorState::Recording && !cuptiStarted)
+        // Python (or the library's load) started the recording; CUDA (or NVTX) comes now.
+        if (bringsCuda(by) && state.load() == CollectorState::Recording && !cuptiStarted)
             startCupti();
         return;
     }
@@ -76,7 +83,7 @@ void Collector::start(StartedBy by) {
     cudaInitialized = by == StartedBy::Cuda;
     config = readCollectorConfig([](const char* n) { return std::getenv(n); });
     if (!openTrace(by)) return;
-    if (by != StartedBy::Python && !startCupti()) {
+    if (bringsCuda(by) && !startCupti()) {
         state.store(CollectorState::Disabled);
         writer.flush();
         std::atexit(atExit);
@@ -114,14 +121,9 @@ bool Collector::openTrace(StartedBy by) {
     // Beside the run id, what cannot be copied with it: who this process descends from.
     writer.metadata(env::kMetaAncestry, processAncestry());
     writer.process(pid, processName());
-    writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
+    // The thread that started it (a sampler's own when the library's load did: not named).
+    if (by != StartedBy::Load) writer.thread(pid, currentThreadId(), threadName(currentThreadId()));
     for (const auto& w : config.warnings) writer.warning(w);
-    if (const char* hz = std::getenv(env::kCpuSample); hz && *hz) {
-        // --cpu-sample: asked for, not built yet; the run says so rather than nothing.
-        const char* why = "not recorded: this collector does not sample native stacks yet";
-        writer.metadata("cpu_sample", why);
-        writer.warning(std::string("--cpu-sample=") + hz + ": " + why);
-    }
     // The run id on disk at once: the launcher finds this file as its run's even if the process
     // dies before the first timed flush.
     writer.flush();
@@ -137,12 +139,14 @@ void Collector::startThreads() {
     state.store(CollectorState::Recording);
     std::atexit(atExit);
     installForkAndSignalHooks();
+    if (const char* hz = std::getenv(env::kCpuSample); hz && *hz) startNativeSampler(hz);
     flusher = std::thread([this] { flushLoop(); });
     closer = std::thread([this] { closeLoop(); });
     closer.detach(); // idle until a fatal signal; never joined
 }
 
 void Collector::closeLoop() {
+    native::markCollectorThread();
     sigset_t block;
     sigfillset(&block);
     pthread_sigmask(SIG_BLOCK, &block, nullptr);
@@ -188,6 +192,7 @@ void Collector::drainCupti(uint32_t cuptiFlag) {
 
 void Collector::writeOut(bool closeFile) {
     std::lock_guard lock(flushMutex);
+    if (closeFile) stopNativeSampler(); // its last samples in this chunk
     if (beforeWrite) beforeWrite(closeFile);
     if (closeFile) {
         {
@@ -218,6 +223,7 @@ void Collector::writeOut(bool closeFile) {
 
 void Collector::flushLoop() {
     flusherTid.store(currentThreadId());
+    native::markCollectorThread();
     sigset_t block;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
@@ -288,7 +294,7 @@ void Collector::shutdown() {
 void collectorStart(StartedBy by) {
     const char* inj = std::getenv(env::kCudaInjection);
     if (by == StartedBy::Cuda && inj && std::strcmp(inj, "none") == 0) return;
-    instance().start(by);
+    collectorInstance().start(by);
 }
 
 bool collectorRestartInForkedChild() {

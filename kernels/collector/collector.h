@@ -17,11 +17,12 @@ enum class CollectorState : int {
     ShutDown = 4,
 };
 
-// Who started the collector: the CUDA driver at cuInit (InitializeInjection), NVTX's loader, or
-// the Python bootstrap (kernels/collector/python) before the program's first line. CUPTI is
-// subscribed by the first two only: a Python program that never touches CUDA records its Python
-// without loading CUDA.
-enum class StartedBy { Cuda, Nvtx, Python };
+// Who started the collector: the CUDA driver at cuInit (InitializeInjection), NVTX's loader,
+// the Python bootstrap (kernels/collector/python) before the program's first line, or the
+// library's own constructor when it is loaded with STRATA_CPU_SAMPLE set (LD_PRELOAD: native
+// stacks from the program's start). CUPTI is subscribed by the first two only: a program that
+// never touches CUDA records its Python or native stacks without loading CUDA.
+enum class StartedBy { Cuda, Nvtx, Python, Load };
 
 // Entry points (idempotent).
 void collectorStart(StartedBy by);

@@ -23,9 +23,14 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace strata {
+
+namespace native {
+class NativeSampler;
+}
 
 class Collector {
 public:
@@ -62,6 +67,8 @@ public:
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
     std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
+    std::mutex namedMutex;                  // namedThreads
+    std::unordered_set<int64_t> namedThreads;
 
     // The tie to the launcher's life (contract/launcher_tie.h, collector_launcher.cpp).
     LauncherTie tie;
@@ -92,6 +99,15 @@ public:
     void (*apiCallStack)() = nullptr;
     std::vector<bool> stackedRuntime, stackedDriver; // by callback id
     void enableApiCallStacks();
+    // --cpu-sample (native/native_sampler.h): started with the threads, stopped before the
+    // file closes. Null when not asked for or refused (the cpu_sample metadata says why).
+    native::NativeSampler* nativeSampler = nullptr;
+    void startNativeSampler(const char* hz);
+    void stopNativeSampler();
+    // Threads named better than by their system name (threading's names): not named again by
+    // what knows only the system's (the Python calls' drain, the native sampler).
+    bool threadNamed(int64_t tid);
+    void markThreadNamed(int64_t tid);
     // collector_launcher.cpp. When the launcher is gone: the warning that says what happened
     // and the Run record of the collector's own (false, nothing filled, otherwise).
     bool launcherGoneReport(std::string* text, RunInfo* run);
@@ -110,6 +126,11 @@ public:
 // The collector, once the first entry point created it; null before. Never destroyed: atexit
 // handlers and forked children still look at it.
 extern Collector* g_collector;
+// g_collector, created (not started) if it was not yet.
+Collector& collectorInstance();
+// The library's constructor with STRATA_CPU_SAMPLE set (collector_native.cpp): native samples
+// from the process's start, its recording begun once it has run a while.
+void startSamplingAtLoad(const char* hz);
 
 // Recording, and in the process that started the collector (not a child forked from it).
 inline bool recording() {

@@ -2,11 +2,21 @@
 // InitializeInjectionNvtx2 (NVTX_INJECTION64_PATH, forwarded to CUPTI's own so CUPTI records NVTX
 // as MARKER activity), and two small hooks tests and the launcher's self-checks use.
 #include "collector.h"
+#include "collector_instance.h"
+#include "contract/collector_env.h"
 
+#include <cstdlib>
 #include <cupti.h>
 #include <dlfcn.h>
 
 #define STRATA_EXPORT extern "C" __attribute__((visibility("default")))
+
+// Loaded with STRATA_CPU_SAMPLE set (strata-cli record --cpu-sample puts the collector in
+// LD_PRELOAD): native stacks from before main (collector_native.cpp).
+__attribute__((constructor)) static void startWhenSampling() {
+    if (const char* hz = std::getenv(strata::collector_env::kCpuSample); hz && *hz)
+        strata::startSamplingAtLoad(hz);
+}
 
 STRATA_EXPORT int InitializeInjection(void) {
     strata::collectorStart(strata::StartedBy::Cuda);

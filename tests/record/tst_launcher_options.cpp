@@ -280,6 +280,28 @@ private slots:
                      error.c_str());
         }
     }
+
+    // --cpu-sample: the collector first in LD_PRELOAD (it samples from the program's start),
+    // before the user's own preloads; not there without it.
+    void nativeSamplingPreloads() {
+        RecordOptions o;
+        o.command = {"x"};
+        const char* base[] = {"PATH=/bin", "LD_PRELOAD=/mine.so", nullptr};
+        auto env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
+        QVERIFY(std::find(env.begin(), env.end(), "LD_PRELOAD=/mine.so") != env.end());
+        o.cpuSampleHz = 99;
+        env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", base);
+        QVERIFY(std::find(env.begin(), env.end(), "STRATA_CPU_SAMPLE=99") != env.end());
+        QVERIFY(std::find(env.begin(), env.end(), "LD_PRELOAD=/lib/strata/c.so:/mine.so") !=
+                env.end());
+        QCOMPARE(std::count_if(env.begin(), env.end(),
+                               [](const std::string& e) { return e.rfind("LD_PRELOAD=", 0) == 0; }),
+                 1l);
+        o.extraEnvironment = {{"LD_PRELOAD", "/theirs.so"}};
+        env = buildTargetEnvironment(o, "/lib/strata/c.so", "o.strata", nullptr);
+        QVERIFY(std::find(env.begin(), env.end(), "LD_PRELOAD=/lib/strata/c.so:/theirs.so") !=
+                env.end());
+    }
 };
 
 STRATA_TEST_GUILESS_MAIN(TestLauncherOptions)

@@ -311,8 +311,10 @@ void LaunchDialog::createStacksRows(QWidget** pythonRow, QWidget** nativeRow) {
     cpuHz_->setObjectName(QStringLiteral("cpuSampleHz"));
     cpuHz_->setRange(0, 10'000);
     cpuHz_->setValue(0);
-    cpuHz_->setToolTip(tr("Sample the native stacks of every thread this often (0: off). Not "
-                          "recorded yet by this collector: the run says so in its trace"));
+    cpuHz_->setToolTip(tr("Sample the native (C/C++) stacks of every thread of every process "
+                          "this often, per second of the CPU time it uses (0: off). Any program, "
+                          "Python or not; a Python thread's Python stacks stay what its "
+                          "profiles show by default"));
     connect(python_, &QComboBox::currentIndexChanged, this, [this] {
         pythonHz_->setEnabled(PythonRecording(python_->currentData().toInt()) ==
                               PythonRecording::Sample);
@@ -332,7 +334,7 @@ void LaunchDialog::createStacksRows(QWidget** pythonRow, QWidget** nativeRow) {
     nh->setContentsMargins(0, 0, 0, 0);
     nh->addWidget(new QLabel(tr("sample at"), this));
     nh->addWidget(cpuHz_);
-    nh->addWidget(new QLabel(tr("Hz (0 = off; not recorded yet)"), this));
+    nh->addWidget(new QLabel(tr("Hz of CPU time (0 = off)"), this));
     nh->addStretch();
     *pythonRow = py;
     *nativeRow = native;

@@ -16,8 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <unistd.h>
 
@@ -37,11 +35,8 @@ Agent* g_agent = nullptr; // leaked on purpose, like the collector
 
 // The threads threading named (strata_python_thread_names): their system names are not written
 // over them.
-std::mutex g_namedMutex;
-std::set<int64_t> g_named;
 bool named(int64_t tid) {
-    std::lock_guard lock(g_namedMutex);
-    return g_named.count(tid) > 0;
+    return g_collector && g_collector->threadNamed(tid);
 }
 
 // Collector::beforeWrite: the calls logged since the last chunk; with the last chunk, what
@@ -185,10 +180,6 @@ STRATA_EXPORT int strata_python_forked() {
     if (g_agent->calls) g_agent->calls->restartInChild();
     if (g_agent->sampler) g_agent->sampler->restartInChild();
     g_collector->beforeWrite = beforeWrite;
-    {
-        std::lock_guard lock(g_namedMutex);
-        g_named.clear();
-    }
     g_collector->writer.metadata(collector_env::kMetaPython, g_agent->mode +
                                                                  " (a child forked from " +
                                                                  std::to_string(getppid()) + ")");
@@ -205,10 +196,7 @@ STRATA_EXPORT void strata_python_thread_names(const char* lines) {
         const size_t tab = line.find('\t');
         if (tab != std::string::npos) {
             const int64_t tid = std::atoll(line.c_str());
-            {
-                std::lock_guard lock(g_namedMutex);
-                g_named.insert(tid);
-            }
+            g_collector->markThreadNamed(tid);
             g_collector->writer.thread(getpid(), tid, line.substr(tab + 1));
         }
         if (!end) break;

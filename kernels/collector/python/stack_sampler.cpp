@@ -2,6 +2,7 @@
 
 #include "collector_instance.h"
 #include "io/strata/strata_trace_writer.h"
+#include "native/native_sampler.h"
 #include "process/process_info.h"
 
 #include <algorithm>
@@ -49,7 +50,7 @@ void StackSampler::restartInChild() {
     new (&requestMutex_) std::mutex(); // the parent's sampler may have held it at the fork
     new (&servedCv_) std::condition_variable();
     queued_.store(false);
-    walker_.forgetThreads();
+    walker_.resetForChild();
     // Timers are not inherited: the child's one thread gets its own.
     if (cpuTimer_.running()) {
         cpuTimer_ = CpuTickTimer();
@@ -118,6 +119,7 @@ void StackSampler::serve(uint64_t seq) {
 }
 
 void StackSampler::loop() {
+    native::markCollectorThread();
     const Api& a = *api();
     int64_t last = monotonicNs();
     uint64_t seq = 0;
