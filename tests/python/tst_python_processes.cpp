@@ -54,6 +54,29 @@ private slots:
         QCOMPARE(parents, 1);
     }
 
+    // A child forked while the parent samples: its file names its own stacks (the parent's
+    // callsites are the parent file's, written again in the child's).
+    void forkedChildSampled_data() { addInterpreterRows(); }
+    void forkedChildSampled() {
+        QFETCH(QString, python);
+        REQUIRE_PYTHON(python);
+        const QString out = path(QString("forked-") + QTest::currentDataTag());
+        QVERIFY(QDir().mkpath(out));
+        const ProcessRun rec =
+            recordPython(out + "/r-{pid}.strata", {}, python, {kPythonData + "/forked_sampled.py"});
+        QVERIFY2(rec.exitCode == 0, rec.err.constData());
+        int children = 0;
+        for (const QString& f : QDir(out).entryList({"*.strata"})) {
+            const QString trace = out + "/" + f;
+            if (!infoText(trace).contains("a child forked from")) continue;
+            ++children;
+            const ProcessRun s = runStrataCli({"samples", trace});
+            QVERIFY2(s.exitCode == 0, s.err.constData());
+            QVERIFY2(s.out.contains("forked_sampled.py(7): child_spin"), s.out.constData());
+        }
+        QCOMPARE(children, 1);
+    }
+
     // cProfile takes the thread's profile function up to 3.11: the program runs on, what came
     // before is recorded, and the trace says what happened. From 3.12 cProfile uses
     // sys.monitoring, beside the agent's hook: both see after().
