@@ -53,6 +53,10 @@ bool Api::load(std::string* why) {
     if (!none && missing.empty()) missing = "_Py_NoneStruct";
     find(&PyThreadState_GetFrame, "PyThreadState_GetFrame", &missing);
     find(&PyThreadState_GetID, "PyThreadState_GetID", &missing);
+    find(&ThreadCurrentFrames, "_PyThread_CurrentFrames", &missing);
+    find(&PyThread_get_thread_ident, "PyThread_get_thread_ident", &missing);
+    find(&PyDict_Next, "PyDict_Next", &missing);
+    find(&PyLong_AsUnsignedLong, "PyLong_AsUnsignedLong", &missing);
     find(&PyEval_SetProfile, "PyEval_SetProfile", &missing);
     if (minor >= 12)
         find(&PyEval_SetProfileAllThreads, "PyEval_SetProfileAllThreads", &missing);

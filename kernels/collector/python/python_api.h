@@ -46,6 +46,14 @@ struct Api {
     PyObject* none = nullptr;                                           // &_Py_NoneStruct
     PyFrameObject* (*PyThreadState_GetFrame)(PyThreadState*) = nullptr; // new reference
     uint64_t (*PyThreadState_GetID)(PyThreadState*) = nullptr;
+    // {thread ident: its current frame} of every thread with a frame, taken under the runtime's
+    // lock of the thread list (sys._current_frames()): a thread state another thread is
+    // creating meanwhile is never seen half made (walking the list without that lock, as
+    // PyThreadState_Next does, can find one whose frame pointer is not set yet).
+    PyObject* (*ThreadCurrentFrames)() = nullptr; // _PyThread_CurrentFrames, a new reference
+    unsigned long (*PyThread_get_thread_ident)() = nullptr;
+    int (*PyDict_Next)(PyObject*, intptr_t* pos, PyObject** key, PyObject** value) = nullptr;
+    unsigned long (*PyLong_AsUnsignedLong)(PyObject*) = nullptr;
     // The profile hook: for every thread at once where it exists (3.12+), else one thread at a
     // time (the private _PyEval_SetProfile of 3.10/3.11, exported by both).
     void (*PyEval_SetProfile)(TraceFunc, PyObject*) = nullptr;

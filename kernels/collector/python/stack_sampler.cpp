@@ -96,20 +96,27 @@ void StackSampler::serve(uint64_t seq) {
     const Api& a = *api();
     StrataTraceWriter& w = g_collector->writer;
     int others = 0;
-    for (PyThreadState* t = a.PyInterpreterState_ThreadHead(a.PyInterpreterState_Main()); t;
-         t = a.PyThreadState_Next(t)) {
-        const bool main = t == mainState_;
-        const uint32_t copies = main ? r.mainCopies : r.otherCopies;
-        // The sampler's own thread state (PyGILState_Ensure's) has no frame, like any thread in
-        // C code alone.
-        PyFrameObject* top = a.PyThreadState_GetFrame(t);
-        if (!top) continue;
-        a.Py_DecRef(reinterpret_cast<PyObject*>(top));
-        if (!main) ++others;
-        if (!copies) continue;
-        const int64_t tid = main ? mainTid_ : walker_.threadOf(w, getpid(), t, ticks_.load());
-        if (tid) write(w, tid, walker_.siteOf(w, t), copies, r.ts);
+    // Every thread with a frame (the sampler's own thread state, PyGILState_Ensure's, has
+    // none, like any thread in C code alone), taken under the thread list's lock.
+    PyObject* frames = a.ThreadCurrentFrames();
+    if (!frames) {
+        a.PyErr_Clear();
+        return;
     }
+    intptr_t pos = 0;
+    PyObject *key = nullptr, *value = nullptr;
+    while (a.PyDict_Next(frames, &pos, &key, &value)) {
+        const unsigned long ident = a.PyLong_AsUnsignedLong(key);
+        const bool main = mainIdent_ && ident == mainIdent_;
+        if (!main) ++others;
+        const uint32_t copies = main ? r.mainCopies : r.otherCopies;
+        if (!copies) continue;
+        const int64_t tid = main ? mainTid_ : walker_.threadOf(w, getpid(), ident, ticks_.load());
+        if (tid)
+            write(w, tid, walker_.siteOfFrame(w, reinterpret_cast<PyFrameObject*>(value)), copies,
+                  r.ts);
+    }
+    a.Py_DecRef(frames);
     othersSeen_.store(others);
     {
         std::lock_guard lock(requestMutex_);
@@ -180,7 +187,7 @@ void StackSampler::loop() {
 
 bool StackSampler::startCpuTicks(int simulated, int kernelSignal, std::string* why) {
     simulatedSignal_ = simulated, kernelSignal_ = kernelSignal;
-    mainState_ = api()->PyThreadState_Get();
+    mainIdent_ = api()->PyThread_get_thread_ident();
     mainTid_ = currentThreadId();
     if (!cpuTimer_.start(simulated, kernelSignal, periodNs_, why)) return false;
     lastWallCpu_ = cpuTimer_.cpuNs();

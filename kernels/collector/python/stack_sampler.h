@@ -87,7 +87,7 @@ private:
     std::atomic<bool> queued_{false}; // a pending call is waiting for the main thread
     CpuTickTimer cpuTimer_;
     int simulatedSignal_ = 0, kernelSignal_ = 0; // for a forked child's own timer
-    PyThreadState* mainState_ = nullptr;
+    unsigned long mainIdent_ = 0; // threading's ident of the main thread (its CPU ticks)
     int64_t mainTid_ = 0;
     int64_t lastWallCpu_ = 0; // the main thread's CPU at the sampler's last tick
     std::atomic<uint32_t> busySite_{0};

@@ -16,7 +16,7 @@ StackWalker::StackWalker(FrameTable& frames, PyObject* threads)
 void StackWalker::resetForChild() {
     tids_.clear();
     unresolved_.clear();
-    topFrames_.clear();
+    resolved_.clear();
     // The child writes a file of its own: its strings and callsites are written again there.
     callsites_.clear();
     strings_.clear();
@@ -33,9 +33,17 @@ uint32_t StackWalker::callsite(StrataTraceWriter& w, uint32_t parent, uint32_t f
 }
 
 uint32_t StackWalker::siteOf(StrataTraceWriter& w, PyThreadState* t) {
+    PyFrameObject* top = api()->PyThreadState_GetFrame(t);
+    const uint32_t site = top ? siteOfFrame(w, top) : 0;
+    if (top) api()->Py_DecRef(reinterpret_cast<PyObject*>(top));
+    return site;
+}
+
+uint32_t StackWalker::siteOfFrame(StrataTraceWriter& w, PyFrameObject* top) {
     const Api& a = *api();
-    PyFrameObject* f = a.PyThreadState_GetFrame(t);
     scratch_.clear();
+    a.Py_IncRef(reinterpret_cast<PyObject*>(top));
+    PyFrameObject* f = top;
     while (f) {
         scratch_.push_back(frames_.ofFrame(f));
         PyFrameObject* back = a.PyFrame_GetBack(f);
@@ -48,7 +56,7 @@ uint32_t StackWalker::siteOf(StrataTraceWriter& w, PyThreadState* t) {
 }
 
 void StackWalker::resolveThreads(StrataTraceWriter& w, int64_t pid) {
-    topFrames_.clear();
+    resolved_.clear();
     const Api& a = *api();
     if (!threadsFn_) return;
     PyObject* text = a.PyObject_CallNoArgs(threadsFn_);
@@ -59,13 +67,13 @@ void StackWalker::resolveThreads(StrataTraceWriter& w, int64_t pid) {
     const char* s = a.PyUnicode_AsUTF8(text);
     for (const char* p = s; p && *p;) {
         char* end = nullptr;
-        const uintptr_t frame = std::strtoull(p, &end, 10);
+        const unsigned long ident = std::strtoul(p, &end, 10);
         const int64_t tid = std::strtoll(end, &end, 10);
         while (*end == ' ') ++end;
         const char* eol = end;
         while (*eol && *eol != '\n') ++eol;
         if (tid > 0) {
-            topFrames_[frame] = tid;
+            resolved_[ident] = tid;
             w.thread(pid, tid, std::string(end, size_t(eol - end)));
         }
         p = *eol ? eol + 1 : eol;
@@ -74,31 +82,20 @@ void StackWalker::resolveThreads(StrataTraceWriter& w, int64_t pid) {
     a.Py_DecRef(text);
 }
 
-int64_t StackWalker::threadOf(StrataTraceWriter& w, int64_t pid, PyThreadState* t, uint64_t tick) {
-    const Api& a = *api();
-    const uint64_t id = a.PyThreadState_GetID(t);
-    if (auto it = tids_.find(id); it != tids_.end()) return it->second;
-    if (auto it = unresolved_.find(id); it != unresolved_.end() && tick < it->second + 1000)
+int64_t StackWalker::threadOf(StrataTraceWriter& w, int64_t pid, unsigned long ident,
+                              uint64_t tick) {
+    if (auto it = tids_.find(ident); it != tids_.end()) return it->second;
+    if (auto it = unresolved_.find(ident); it != unresolved_.end() && tick < it->second + 1000)
         return 0; // asked threading lately: not again before 1000 ticks
     resolveThreads(w, pid);
-    // The thread asking is this one (the main thread, in its pending call or its CPU tick);
-    // the resolver's own frame is its top frame then, so it is known by its id instead.
-    int64_t tid = 0;
-    if (t == a.PyThreadState_Get()) {
-        tid = currentThreadId();
-    } else if (PyFrameObject* top = a.PyThreadState_GetFrame(t)) {
-        if (auto found = topFrames_.find(reinterpret_cast<uintptr_t>(top));
-            found != topFrames_.end())
-            tid = found->second;
-        a.Py_DecRef(reinterpret_cast<PyObject*>(top));
-    }
-    if (!tid) {
-        unresolved_[id] = tick; // a thread threading does not know (_thread, C code)
+    const auto found = resolved_.find(ident);
+    if (found == resolved_.end()) {
+        unresolved_[ident] = tick; // a thread threading does not know (_thread, C code)
         return 0;
     }
-    unresolved_.erase(id);
-    tids_.emplace(id, tid);
-    return tid;
+    unresolved_.erase(ident);
+    tids_.emplace(ident, found->second);
+    return found->second;
 }
 
 } // namespace strata::python

@@ -36,12 +36,12 @@ def _strata_start():
     import threading
 
     def current_threads():
-        # For the sampler: "FRAME TID NAME" lines, FRAME the id() of the thread's current frame.
-        frames = _sys._current_frames()
+        # For the sampler: "IDENT TID NAME" lines, IDENT threading's ident (the key of
+        # sys._current_frames()), TID its native id.
         return "\n".join(
-            "%d %d %s" % (id(frames[t.ident]), t.native_id, t.name)
+            "%d %d %s" % (t.ident, t.native_id, t.name)
             for t in threading.enumerate()
-            if t.ident in frames and t.native_id
+            if t.ident and t.native_id
         )
 
     if not agent.strata_python_start(mode.encode(), _strata_refusal().encode(), current_threads):
