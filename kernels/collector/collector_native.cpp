@@ -134,6 +134,8 @@ void Collector::stopNativeSampler() {
     const native::NativeSampleStats s = nativeSampler->stats();
     writer.metadata("native_samples", std::to_string(s.samples));
     writer.metadata("native_sample_threads", std::to_string(s.threads));
+    writer.metadata("native_sample_unwind_ns", std::to_string(s.unwindNs));
+    writer.metadata("native_sampler_cpu_ms", std::to_string(s.ownCpuNs / 1'000'000));
     if (s.dropped) {
         writer.metadata("native_samples_dropped", std::to_string(s.dropped));
         writer.warning(std::to_string(s.dropped) +

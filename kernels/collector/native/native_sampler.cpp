@@ -4,6 +4,7 @@
 #include "native/sample_ring.h"
 #include "process/process_info.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -51,6 +52,7 @@ void onSample(int, siginfo_t* info, void* ucontext) {
         s->ts = clockNs();
         s->periods = periods;
         s->depth = uint32_t(g_unwinder->backtrace(ucontext, s->ips, NativeSample::kMaxDepth));
+        s->unwindNs = uint32_t(std::min<uint64_t>(clockNs() - s->ts, UINT32_MAX));
         ring->commit();
     }
     errno = savedErrno;
@@ -161,7 +163,9 @@ void NativeSampler::stop() {
 }
 
 NativeSampleStats NativeSampler::stats() const {
-    return {samples_.load(), dropped_.load(), armed_.load()};
+    const uint64_t unwound = unwound_.load();
+    return {samples_.load(), dropped_.load(), armed_.load(),
+            unwound ? unwindNs_.load() / unwound : 0, ownCpuNs_.load()};
 }
 
 void NativeSampler::loop() {
@@ -185,6 +189,9 @@ void NativeSampler::loop() {
     for (auto& [tid, t] : threads_) disarm(t);
     if (attached_.load()) writeKept();
     for (auto& [tid, t] : threads_) drain(tid, t);
+    timespec cpu{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    ownCpuNs_.store(uint64_t(cpu.tv_sec) * 1'000'000'000 + uint64_t(cpu.tv_nsec));
     uint64_t dropped = 0;
     for (auto& [tid, t] : threads_)
         if (t.ring) dropped += t.ring->dropped();
@@ -204,9 +211,10 @@ void NativeSampler::scanThreads(uint64_t scan) {
         closedir(dir);
     }
     // Threads that ended: their counters went with them; what they wrote is written, then their
-    // rings are freed (no handler can run on a thread that has ended).
+    // rings are freed (no handler can run on a thread that has ended). Only those the kernel
+    // says are gone: a listing made while other threads end can skip a live one.
     for (auto it = threads_.begin(); it != threads_.end();) {
-        if (it->second.scan == scan) {
+        if (it->second.scan == scan || syscall(SYS_tgkill, pid_t(pid_), pid_t(it->first), 0) == 0) {
             ++it;
             continue;
         }
@@ -298,6 +306,8 @@ void NativeSampler::drain(int64_t tid, Thread& t) {
         if (!named_(tid)) writer_.thread(pid_, tid, now.empty() ? t.name : now);
     }
     t.ring->drain([&](const NativeSample& s) {
+        unwound_.fetch_add(1, std::memory_order_relaxed);
+        unwindNs_.fetch_add(s.unwindNs, std::memory_order_relaxed);
         if (attached_.load(std::memory_order_relaxed)) {
             write(tid, s.ips, s.depth, s.ts, s.periods);
             return;

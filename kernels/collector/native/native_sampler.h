@@ -39,9 +39,11 @@ struct NativeSample;
 void markCollectorThread();
 
 struct NativeSampleStats {
-    uint64_t samples = 0; // written
-    uint64_t dropped = 0; // a ring was full
-    uint64_t threads = 0; // given a timer
+    uint64_t samples = 0;  // written
+    uint64_t dropped = 0;  // a ring was full
+    uint64_t threads = 0;  // given a counter
+    uint64_t unwindNs = 0; // the mean time the handler took to unwind a stack
+    uint64_t ownCpuNs = 0; // the sampler thread's CPU (draining, naming, writing)
 };
 
 class NativeSampler {
@@ -109,6 +111,8 @@ private:
     std::unordered_map<uint64_t, uint32_t> frameStrings_; // ip << 1 | returnAddress -> string
     std::unordered_map<uint64_t, uint32_t> callsites_;    // parent << 32 | string -> callsite
     std::atomic<uint64_t> samples_{0}, dropped_{0}, armed_{0};
+    std::atomic<uint64_t> unwound_{0}, unwindNs_{0}; // the signals handled, their unwinding time
+    std::atomic<uint64_t> ownCpuNs_{0};
 };
 
 } // namespace strata::native

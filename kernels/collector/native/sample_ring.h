@@ -17,6 +17,7 @@ struct NativeSample {
     // The periods of CPU it stands for: 1 and the timer's overruns (CPU timers are checked at
     // the kernel's tick, 4 ms at HZ=250: one signal then for 4 periods at 1 kHz).
     uint32_t periods = 1;
+    uint32_t unwindNs = 0;    // how long the handler took to unwind it
     uintptr_t ips[kMaxDepth]; // innermost first
 };
 

@@ -115,6 +115,8 @@ bool Symbolizer::report() {
 std::string Symbolizer::nameOf(uintptr_t address, bool returnAddress) {
     if (!dwfl_) return {};
     const uintptr_t at = returnAddress && address ? address - 1 : address;
+    if (auto it = functions_.upper_bound(at); it != functions_.begin() && (--it)->second.end > at)
+        return it->second.name;
     auto* d = static_cast<Dwfl*>(dwfl_);
     Dwfl_Module* m = api_->addrModule(d, at);
     if (!m && monotonicNs() - reportedNs_ > 100'000'000) {
@@ -125,8 +127,12 @@ std::string Symbolizer::nameOf(uintptr_t address, bool returnAddress) {
     GElf_Off offset = 0;
     GElf_Sym sym{};
     if (const char* name = api_->addrInfo(m, at, &offset, &sym, nullptr, nullptr, nullptr);
-        name && *name)
-        return demangled(name);
+        name && *name) {
+        std::string plain = demangled(name);
+        if (sym.st_size > 0 && offset < sym.st_size)
+            functions_[at - offset] = {at - offset + uintptr_t(sym.st_size), plain};
+        return plain;
+    }
     // A function without a symbol here (a library's internal one, its debug file absent): the
     // module's name, so its samples add up in one place.
     const char* module =

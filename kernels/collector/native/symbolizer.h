@@ -7,8 +7,8 @@
 // Symbols come from the modules' own .symtab/.dynsym, and from separate debug files only where
 // they lie on this machine (debuginfod is never asked: the target must not wait on the network).
 #include <cstdint>
+#include <map>
 #include <string>
-#include <unordered_map>
 
 namespace strata::native {
 
@@ -29,6 +29,13 @@ public:
 private:
     struct Api;
     bool report(); // (re)reads /proc/self/maps
+    // The functions named so far by their address ranges [start, end): an address in one of
+    // them needs no lookup (a busy function is sampled at many addresses).
+    struct Function {
+        uintptr_t end;
+        std::string name;
+    };
+    std::map<uintptr_t, Function> functions_;
     Api* api_ = nullptr;
     void* dwfl_ = nullptr;
     int64_t reportedNs_ = 0;
