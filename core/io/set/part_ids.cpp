@@ -108,8 +108,17 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
     }
     tidOf_.clear();
     tidOwner_.clear();
-    auto threadTid = [&](int64_t pid, int64_t tid) { return this->threadTid(before, pid, tid); };
-    // Sort indices: CPU processes in their order (their own sort index, else pid), then GPUs.
+    nameCpuProcesses(cpuPids, label, sortBase);
+    assignGpuProcesses(label, sortBase);
+    assignTracks(before);
+    assignSampleThreads(before);
+}
+
+// The CPU processes' export entries: in their order (their own sort index, else pid), named,
+// a made-up name marked.
+void PartIds::nameCpuProcesses(const std::set<int64_t>& cpuPids, const std::string& label,
+                               int32_t sortBase) {
+    const Trace& t = trace_;
     std::vector<int64_t> order(cpuPids.begin(), cpuPids.end());
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
         const Process* pa = t.process(a);
@@ -134,6 +143,12 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
         e.sortIndex = sortIndex(int64_t(sortBase) + sort++);
         processes_.push_back(e);
     }
+}
+
+// A process per GPU device, after the CPU processes.
+void PartIds::assignGpuProcesses(const std::string& label, int32_t sortBase) {
+    const Trace& t = trace_;
+    const auto& tracks = t.tracks();
     std::set<int32_t> devices;
     for (const Track& tr : tracks)
         if (tr.kind == TrackKind::GpuStream) devices.insert(tr.device);
@@ -154,7 +169,13 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
         e.sortIndex = sortIndex(int64_t(sortBase) + 1'000'000 + int64_t(d));
         processes_.push_back(e);
     }
+}
 
+// Each track's exported (pid, tid): a thread's own where it can keep it.
+void PartIds::assignTracks(const PartIdSpace& before) {
+    const Trace& t = trace_;
+    const auto& tracks = t.tracks();
+    auto threadTid = [&](int64_t pid, int64_t tid) { return this->threadTid(before, pid, tid); };
     for (TrackId i = 0; i < tracks.size(); ++i) {
         const Track& tr = tracks[i];
         switch (tr.kind) {
@@ -206,7 +227,6 @@ void PartIds::assign(const PartIdSpace& before, const std::string& label, int32_
             break;
         }
     }
-    assignSampleThreads(before);
 }
 
 int64_t PartIds::threadTid(const PartIdSpace& before, int64_t pid, int64_t tid) {

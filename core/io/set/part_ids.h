@@ -90,6 +90,10 @@ private:
     int64_t processFor(int64_t originalPid);
 
     void assign(const PartIdSpace& before, const std::string& label, int32_t sortBase);
+    void nameCpuProcesses(const std::set<int64_t>& cpuPids, const std::string& label,
+                          int32_t sortBase);
+    void assignGpuProcesses(const std::string& label, int32_t sortBase);
+    void assignTracks(const PartIdSpace& before);
     void assignSampleThreads(const PartIdSpace& before);
     int64_t threadTid(const PartIdSpace& before, int64_t pid, int64_t tid);
 
