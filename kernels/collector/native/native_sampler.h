@@ -8,7 +8,7 @@
 // at the kernel's tick only: 4 ms at HZ=250, so a program whose phases are a few ms long is sampled
 // with a bias; the run says which it got). The handler unwinds the stack it interrupted
 // (unwinder.h) into the thread's ring (sample_ring.h). A thread of the sampler's own, every 20 ms,
-// gives each new thread of the process (/proc/self/task) its timer, drains the rings, names the
+// gives each new thread of the process (/proc/self/task) its counter, drains the rings, names the
 // addresses (symbolizer.h: each address once, as it first appears, so a run that is killed keeps
 // names for all it wrote) and writes the stacks as callsites and native stack samples
 // (StackKind::Native). Started before the trace is open (the library's constructor,
