@@ -74,9 +74,14 @@ SampleSelection TraceAnalysis::sampleSelection(TrackId thread, bool native) cons
     SampleSelection s;
     s.range = range_;
     if (native) s.kind = uint8_t(StackKind::Native);
-    if (thread != UINT32_MAX && thread < trace_->tracks().size()) {
+    const size_t tracks = trace_->tracks().size();
+    const auto& sampled = trace_->stackSamples().threads;
+    if (thread != UINT32_MAX && thread < tracks) {
         s.pid = trace_->track(thread).pid;
         s.tid = trace_->track(thread).tid;
+    } else if (thread != UINT32_MAX && thread - tracks < sampled.size()) {
+        s.pid = sampled[thread - tracks].pid;
+        s.tid = sampled[thread - tracks].tid;
     }
     return s;
 }

@@ -61,7 +61,8 @@ public:
     // The CPU call tree of one thread (or all) over the range (call_tree.h; options.range is
     // this analysis's range), one per (thread, direction, GPU time).
     const CallTree& callTree(TrackId thread, bool bottomUp, bool withGpuTime) const;
-    // The sampled stacks of one thread track (or all: UINT32_MAX) at a time in the range, as a
+    // The sampled stacks of one thread (a thread track; tracks().size() + i for the i-th
+    // SampleThread, one with samples and no track; UINT32_MAX: all) at a time in the range, as a
     // call tree (analysis/samples/sample_call_tree.h: count = samples, times = samples x the
     // period), one per (thread, direction); and per function (sample_profile.h), one per thread.
     // Each thread's timeKind() samples, or with `native` its native ones alone.

@@ -108,13 +108,19 @@ private slots:
         QCOMPARE(f->data(f->index(0, SampleProfileModel::SelfShare)).toString(),
                  QStringLiteral("55.56 %"));
 
-        // Thread 11 alone (its track is the chooser's only thread).
-        QCOMPARE(int(p.threads().size()), 1);
+        // Thread 11 alone (its track first in the chooser; then the threads with samples alone,
+        // 12 and 21, in (pid, tid) order).
+        QCOMPARE(int(p.threads().size()), 3);
         p.setThread(p.threads().front());
         p.waitForJobs();
         QCOMPARE(children(p.model()), (std::vector<Node>{{main, 4, 4 * kMs, 0}}));
+        // Thread 21, which has samples and no track: c6 c6.
+        p.setThread(p.threads().back());
+        p.waitForJobs();
+        QCOMPARE(children(p.model()), (std::vector<Node>{{a, 2, 2 * kMs, 2 * kMs}}));
 
-        // Back to the calls: the slice tree.
+        // Back to the calls (thread 21 still chosen: it has none, so every thread's): the slice
+        // tree.
         p.setFromSamples(false);
         p.waitForJobs();
         QCOMPARE(p.model()->headerData(CallTreeModel::Count, Qt::Horizontal).toString(),

@@ -184,6 +184,7 @@ void CallTreePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
                 thread_->addItem(toQString(trackRowName(*trace, track)));
             }
         }
+    addSampleOnlyThreads(trace.get());
     {
         // "Native samples" where a Python thread has native samples too (else "Samples" are
         // the native ones already).
@@ -203,6 +204,27 @@ void CallTreePanel::traceChanged(const std::shared_ptr<const Trace>& trace) {
     AnalysisPanel::traceChanged(trace);
 }
 
+// Threads with samples and no track (a recording of native or Python stacks alone): chosen
+// as the analysis knows them (trace_analysis.h), for the samples' trees only.
+void CallTreePanel::addSampleOnlyThreads(const Trace* trace) {
+    trackCount_ = trace ? TrackId(trace->tracks().size()) : 0;
+    if (!trace) return;
+    const auto& sampled = trace->stackSamples().threads;
+    for (size_t i = 0; i < sampled.size(); ++i) {
+        if (std::any_of(threads_.begin(), threads_.end(), [&](TrackId t) {
+                return trace->track(t).pid == sampled[i].pid &&
+                       trace->track(t).tid == sampled[i].tid;
+            }))
+            continue;
+        Track named; // named as its thread track would be
+        named.kind = TrackKind::Thread;
+        named.pid = sampled[i].pid;
+        named.tid = sampled[i].tid;
+        threads_.push_back(trackCount_ + TrackId(i));
+        thread_->addItem(toQString(trackRowName(*trace, named)));
+    }
+}
+
 CallTreePanel::Choice CallTreePanel::choice() const {
     Choice c;
     const int t = thread_->currentIndex();
@@ -210,6 +232,8 @@ CallTreePanel::Choice CallTreePanel::choice() const {
     c.bottomUp = direction_->currentIndex() == 1;
     c.samples = fromSamples();
     c.native = source_->currentIndex() == 2;
+    if (!c.samples && c.thread != UINT32_MAX && c.thread >= trackCount_)
+        c.thread = UINT32_MAX; // a thread of samples alone has no calls: all threads' calls
     c.withGpuTime = !c.bottomUp && !c.samples;
     return c;
 }

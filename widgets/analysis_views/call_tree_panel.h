@@ -62,6 +62,7 @@ private:
         bool native = false; // the native samples alone (a trace with Python's too)
     };
     Choice choice() const;
+    void addSampleOnlyThreads(const Trace* trace);
     void showSource(); // the controls of Calls or Samples, then refresh
     void showProfile(const SampleProfile* p, const Trace* trace);
     std::shared_ptr<const CallTree> tree_;
@@ -76,8 +77,9 @@ private:
     QTabWidget* tabs_; // the call tree; the top functions (samples)
     QTableView* functions_;
     SampleProfileModel* profile_;
-    QLabel* sampleSummary_; // "N samples on M threads, one every P"
-    std::vector<TrackId> threads_;
+    QLabel* sampleSummary_;        // "N samples on M threads, one every P"
+    std::vector<TrackId> threads_; // the chooser's, after "All threads"
+    TrackId trackCount_ = 0;       // the trace's tracks: ids past them are sample-only threads
 };
 
 } // namespace strata
