@@ -19,12 +19,17 @@
 //   y 115 Thread 21: lane 115..131, height 19
 #include "model/build/trace_builder.h"
 #include "model/names/time_text.h"
+#include "panels/details_panel.h"
 #include "support/stack_samples_fixture.h"
 #include "support/test_main.h"
 #include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
+#include "workspace/navigation.h"
+#include "workspace/workspace.h"
 
 #include <QImage>
+#include <QSignalSpy>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace strata;
@@ -158,6 +163,38 @@ private slots:
         view.tracksArea()->render(&img);
         const QRgb sliceColour = img.pixel(ar.x() + 2, ar.y() + 2);
         QCOMPARE(img.pixel(at), sliceColour);
+    }
+
+    // A click on a tick selects that sample: Details shows its thread, time, kind and stack.
+    void clickShowsTheSampleInDetails() {
+        TimelineView view;
+        view.resize(1230, 400);
+        view.setGpuSectionFirst(false);
+        view.setTrace(trace_);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const TrackLayout& l = view.layout();
+        const int laneY = l.samplesY(rowOf(l, 10, 11)) - view.verticalScroll();
+        const SliceRef a{l.rows()[size_t(rowOf(l, 10, 13))].lanes.front(), 0};
+        const QPoint at(view.sliceRect(a).center().x(), laneY + TrackLayout::kSampleHeight / 2);
+        QSignalSpy spy(&view, &TimelineView::sampleSelected);
+        QTest::mouseClick(view.tracksArea(), Qt::LeftButton, {}, at);
+        // Thread (10, 11) is the first sampled thread; its samples by time 1000, 2000, 3000,
+        // 4000: the one at 3000 is its third.
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.front().at(0).toInt(), 0);
+        QCOMPARE(spy.front().at(1).toULongLong(), 2ull);
+
+        Workspace ws;
+        Navigation nav(&ws);
+        DetailsPanel details(&ws, &nav);
+        ws.showTrace(trace_, "samples");
+        details.showSample(0, 2);
+        QCOMPARE(details.value("Kind"), QStringLiteral("python"));
+        QCOMPARE(details.value("Time"), QString::fromStdString(formatPreciseDuration(3000 - 500)));
+        QCOMPARE(details.value("0", "Stack (innermost first)"), QStringLiteral("lib/a.py:10 a"));
+        QCOMPARE(details.value("3", "Stack (innermost first)"), QStringLiteral("main.py:1 main"));
+        QVERIFY(details.value("Thread").contains("11"));
     }
 };
 

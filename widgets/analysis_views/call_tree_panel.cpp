@@ -212,7 +212,7 @@ void CallTreePanel::addSampleOnlyThreads(const Trace* trace) {
     const auto& sampled = trace->stackSamples().threads;
     for (size_t i = 0; i < sampled.size(); ++i) {
         if (std::any_of(threads_.begin(), threads_.end(), [&](TrackId t) {
-                return trace->track(t).pid == sampled[i].pid &&
+                return t < trackCount_ && trace->track(t).pid == sampled[i].pid &&
                        trace->track(t).tid == sampled[i].tid;
             }))
             continue;

@@ -6,6 +6,7 @@
 
 #include "model/names/time_text.h"
 #include "model/names/track_names.h"
+#include "style/frame_text.h"
 #include "style/qt_text.h"
 
 #include <QAction>
@@ -176,6 +177,33 @@ void DetailsPanel::showSlice(SliceRef r) {
     addLaunchRows(r);
     addCallSiteRow(r);
     addCorrelatedRows(r);
+    tree_->expandAll();
+}
+
+void DetailsPanel::showSample(int thread, quint64 index) {
+    showSlice({});
+    if (!trace_) return;
+    const StackSamples& ss = trace_->stackSamples();
+    if (thread < 0 || size_t(thread) >= ss.threads.size() || index >= ss.threads[thread].count)
+        return;
+    tree_->clear();
+    const SampleThread& th = ss.threads[size_t(thread)];
+    const size_t at = th.first + index;
+    title_->setText(tr("Stack sample"));
+    title_->show();
+    Track named; // named as its thread track is
+    named.kind = TrackKind::Thread;
+    named.pid = th.pid;
+    named.tid = th.tid;
+    QTreeWidgetItem* s = section(tr("Sample"));
+    row(s, tr("Thread"), toQString(trackRowName(*trace_, named)));
+    row(s, tr("Time"), dur(ss.ts[at] - trace_->bounds().start));
+    row(s, tr("Kind"), toQString(stackKindName(ss.kind[at])));
+    const std::vector<StringId> stack = ss.stackAt(th, index);
+    QTreeWidgetItem* frames = section(tr("Stack (innermost first)"));
+    if (stack.empty()) row(frames, tr("Frame"), tr("(no frame)"));
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) // 0: the innermost
+        row(frames, QString::number(it - stack.rbegin()), sampleFrameText(trace_->str(*it)));
     tree_->expandAll();
 }
 

@@ -25,6 +25,9 @@ public:
 
     void showSlice(SliceRef r); // a slice of the current trace; invalid = nothing selected
     SliceRef slice() const { return slice_; }
+    // Sample `index` of the trace's sampled thread `thread` (StackSamples::threads): its
+    // thread, time and kind, and its stack, innermost frame first.
+    void showSample(int thread, quint64 index);
 
     QTreeWidget* tree() const { return tree_; }
     // Value of the first row whose field reads `field` (in section `section` if given).

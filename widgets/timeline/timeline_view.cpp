@@ -1,6 +1,7 @@
 #include "timeline_view.h"
 
 #include "model/names/time_text.h"
+#include "timeline/paint/sample_lanes.h"
 #include "timeline/paint/timeline_painter.h"
 #include "timeline_ruler.h"
 #include "timeline_state.h"
@@ -110,6 +111,11 @@ void TimelineView::connectParts() {
         menu->deleteLater();
     });
     connect(area_, &TracksArea::clicked, this, [this](QPoint pos) {
+        if (const SampleHit h = sampleAt(*s_, pos, painter_->cache()); h.valid()) {
+            selectSlice({}, false);
+            emit sampleSelected(int(h.thread - s_->trace->stackSamples().threads.data()), h.index);
+            return;
+        }
         const SliceRef slice = sliceAtPixel(pos);
         if (!slice.valid()) {
             // A gap: select the call that launched the op ending it, highlight the CPU work on

@@ -144,6 +144,8 @@ public:
 
 signals:
     void sliceSelected(strata::SliceRef r); // invalid SliceRef = cleared
+    // A sample's tick clicked: sample `index` of the trace's sampled thread `thread`.
+    void sampleSelected(int thread, quint64 index);
     void rangeSelected(std::optional<strata::TimeRange> r);
     void visibleRangeChanged(strata::TimeRange r);
     // "Find All With This Name" from a slice's menu (the window's find bar answers it).

@@ -100,8 +100,16 @@ std::optional<QPixmap> grabWithSampleTooltip(MainWindow& w) {
     // From 40 % across, the first pixel where a sample is drawn (a thread may have paused there).
     QPoint pos(area->width() * 2 / 5, laneY + laneHeight / 2 - view->verticalScroll());
     while (pos.x() < area->width() && view->sampleTextAt(pos).isEmpty()) pos.rx() += 1;
-    QMouseEvent move(QEvent::MouseMove, QPointF(pos), QPointF(area->mapToGlobal(pos)), Qt::NoButton,
-                     Qt::NoButton, Qt::NoModifier);
+    // Clicked (Details shows the sample), then hovered (its tooltip).
+    const QPointF global(area->mapToGlobal(pos));
+    QMouseEvent press(QEvent::MouseButtonPress, QPointF(pos), global, Qt::LeftButton,
+                      Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent release(QEvent::MouseButtonRelease, QPointF(pos), global, Qt::LeftButton,
+                        Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(area, &press);
+    QApplication::sendEvent(area, &release);
+    QMouseEvent move(QEvent::MouseMove, QPointF(pos), global, Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
     QApplication::sendEvent(area, &move);
     settleEvents(400);
     QWidget* tip = visibleTooltip();

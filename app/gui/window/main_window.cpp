@@ -130,6 +130,9 @@ void MainWindow::connectParts() {
     connect(docks_, &DockPolicy::warningsChanged, this, &MainWindow::updateStatus);
     connect(status_, &WindowStatus::warningsRequested, this,
             [this] { docks_->showDock(panel<WarningsPanel>()); });
+    // A sample's tick clicked: its stack in Details.
+    connect(timeline_, &TimelineView::sampleSelected, panel<DetailsPanel>(),
+            &DetailsPanel::showSample);
     // Following a link in Details hands the keyboard back to the timeline (W/A/S/D keep working).
     connect(panel<DetailsPanel>(), &DetailsPanel::sliceActivated, this, [this] {
         QTimer::singleShot(0, timeline_, [this] { timeline_->setFocus(Qt::OtherFocusReason); });
