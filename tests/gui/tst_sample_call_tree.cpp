@@ -130,6 +130,24 @@ private slots:
                  QStringLiteral("step"));
     }
 
+    // Samples alone, no track at all (a --cpu-sample recording): each sampled thread in the
+    // chooser, and one chosen gives its own tree (thread 21: c6 c6).
+    void samplesAloneNoTracks() {
+        TraceBuilder b;
+        test::StackFixture::build(b);
+        Workspace ws;
+        Navigation nav(&ws);
+        CallTreePanel p(&ws, &nav);
+        ws.showTrace(b.build(), "samples alone");
+        p.waitForJobs();
+        QCOMPARE(int(p.threads().size()), 3);
+        p.setFromSamples(true);
+        p.setThread(p.threads().back());
+        p.waitForJobs();
+        QCOMPARE(children(p.model()),
+                 (std::vector<Node>{{test::StackFixture::kA, 2, 2 * kMs, 2 * kMs}}));
+    }
+
     void noSamplesNoChoice() {
         TraceBuilder b;
         SliceInput in;
