@@ -76,6 +76,26 @@ class TestSampleLanes : public QObject {
         return -1;
     }
 
+    // The view of the trace, shown: false if it never was.
+    bool shown(TimelineView& view) const {
+        view.resize(1230, 400);
+        view.setGpuSectionFirst(false);
+        view.setTrace(trace_);
+        view.show();
+        return QTest::qWaitForWindowExposed(&view);
+    }
+    // Thread 13's slice "lib/a.py(10): a" [3000, 4000), and the worker's (10, 11) sample lane
+    // at its middle.
+    SliceRef sliceA(const TimelineView& view) const {
+        const TrackLayout& l = view.layout();
+        return {l.rows()[size_t(rowOf(l, 10, 13))].lanes.front(), 0};
+    }
+    QPoint workerTickUnderA(const TimelineView& view) const {
+        const TrackLayout& l = view.layout();
+        const int laneY = l.samplesY(rowOf(l, 10, 11)) - view.verticalScroll();
+        return {view.sliceRect(sliceA(view)).center().x(), laneY + TrackLayout::kSampleHeight / 2};
+    }
+
 private slots:
     void layoutHasLanesForSampledThreadsOnly() {
         TrackLayout l;
@@ -133,20 +153,14 @@ private slots:
 
     void hoverShowsTheStackAndTickHasTheFramesColour() {
         TimelineView view;
-        view.resize(1230, 400);
-        view.setGpuSectionFirst(false);
-        view.setTrace(trace_);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(shown(view));
         const TrackLayout& l = view.layout();
-        const int worker = rowOf(l, 10, 11);
-        const int laneY = l.samplesY(worker) - view.verticalScroll();
+        const int laneY = l.samplesY(rowOf(l, 10, 11)) - view.verticalScroll();
         // The slice "lib/a.py(10): a" [3000, 4000) on thread 13: at its middle (t 3500) the
         // worker's last sample is the one at 3000, stack main > a > b > a (callsite 4).
-        const SliceRef a{l.rows()[size_t(rowOf(l, 10, 13))].lanes.front(), 0};
-        const QRect ar = view.sliceRect(a);
+        const QRect ar = view.sliceRect(sliceA(view));
         QVERIFY(!ar.isNull());
-        const QPoint at(ar.center().x(), laneY + TrackLayout::kSampleHeight / 2);
+        const QPoint at = workerTickUnderA(view);
         QCOMPARE(view.sampleTextAt(at),
                  QStringLiteral("python sample at %1\nlib/a.py:10 a\nlib/b.py:20 b\n"
                                 "lib/a.py:10 a\nmain.py:1 main")
@@ -168,15 +182,8 @@ private slots:
     // A click on a tick selects that sample: Details shows its thread, time, kind and stack.
     void clickShowsTheSampleInDetails() {
         TimelineView view;
-        view.resize(1230, 400);
-        view.setGpuSectionFirst(false);
-        view.setTrace(trace_);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        const TrackLayout& l = view.layout();
-        const int laneY = l.samplesY(rowOf(l, 10, 11)) - view.verticalScroll();
-        const SliceRef a{l.rows()[size_t(rowOf(l, 10, 13))].lanes.front(), 0};
-        const QPoint at(view.sliceRect(a).center().x(), laneY + TrackLayout::kSampleHeight / 2);
+        QVERIFY(shown(view));
+        const QPoint at = workerTickUnderA(view);
         QSignalSpy spy(&view, &TimelineView::sampleSelected);
         QTest::mouseClick(view.tracksArea(), Qt::LeftButton, {}, at);
         // Thread (10, 11) is the first sampled thread; its samples by time 1000, 2000, 3000,

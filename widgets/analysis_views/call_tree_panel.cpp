@@ -216,12 +216,8 @@ void CallTreePanel::addSampleOnlyThreads(const Trace* trace) {
                        trace->track(t).tid == sampled[i].tid;
             }))
             continue;
-        Track named; // named as its thread track would be
-        named.kind = TrackKind::Thread;
-        named.pid = sampled[i].pid;
-        named.tid = sampled[i].tid;
         threads_.push_back(trackCount_ + TrackId(i));
-        thread_->addItem(toQString(trackRowName(*trace, named)));
+        thread_->addItem(toQString(threadRowName(*trace, sampled[i].pid, sampled[i].tid)));
     }
 }
 

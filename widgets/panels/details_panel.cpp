@@ -191,12 +191,8 @@ void DetailsPanel::showSample(int thread, quint64 index) {
     const size_t at = th.first + index;
     title_->setText(tr("Stack sample"));
     title_->show();
-    Track named; // named as its thread track is
-    named.kind = TrackKind::Thread;
-    named.pid = th.pid;
-    named.tid = th.tid;
     QTreeWidgetItem* s = section(tr("Sample"));
-    row(s, tr("Thread"), toQString(trackRowName(*trace_, named)));
+    row(s, tr("Thread"), toQString(threadRowName(*trace_, th.pid, th.tid)));
     row(s, tr("Time"), dur(ss.ts[at] - trace_->bounds().start));
     row(s, tr("Kind"), toQString(stackKindName(ss.kind[at])));
     const std::vector<StringId> stack = ss.stackAt(th, index);

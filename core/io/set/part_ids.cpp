@@ -181,22 +181,7 @@ void PartIds::assignTracks(const PartIdSpace& before) {
         switch (tr.kind) {
         case TrackKind::Thread: {
             pid_[i] = pidOf_[tr.pid];
-            const int64_t base = threadTid(tr.pid, tr.tid);
-            const Thread* th = t.thread(tr.pid, tr.tid);
-            const int64_t shown = th ? th->shownTid() : tr.tid;
-            std::string name = th && th->name ? std::string(t.str(th->name)) : std::string();
-            const bool unnamed = name.empty();
-            if (unnamed) name = "Thread " + std::to_string(shown);
-            const int64_t s = th && th->hasSortIndex ? int64_t(th->sortIndex) * 64 : 0;
-            ExportThread e{pid_[i], base, name, sortIndex(s), std::nullopt, unnamed};
-            if (tr.lane > 0) {
-                e.tid = freshTid();
-                ++overlapThreads_;
-                e.name += " (overlapping, lane " + std::to_string(tr.lane) + ")";
-                e.sortIndex = sortIndex(s + std::min<uint32_t>(tr.lane, 63));
-            }
-            // An extra lane is a thread of its own in the file; it shows its thread's id.
-            if (e.tid != shown) e.original = shown;
+            ExportThread e = threadEntry(tr.pid, tr.tid, threadTid(tr.pid, tr.tid), tr.lane);
             tid_[i] = e.tid;
             threads_.push_back(std::move(e));
             break;
@@ -245,6 +230,25 @@ int64_t PartIds::threadTid(const PartIdSpace& before, int64_t pid, int64_t tid) 
     return mapped;
 }
 
+ExportThread PartIds::threadEntry(int64_t pid, int64_t tid, int64_t exportedTid, uint32_t lane) {
+    const Thread* th = trace_.thread(pid, tid);
+    const int64_t shown = th ? th->shownTid() : tid;
+    std::string name = th && th->name ? std::string(trace_.str(th->name)) : std::string();
+    const bool unnamed = name.empty();
+    if (unnamed) name = "Thread " + std::to_string(shown);
+    const int64_t s = th && th->hasSortIndex ? int64_t(th->sortIndex) * 64 : 0;
+    ExportThread e{pidOf_[pid], exportedTid, name, sortIndex(s), std::nullopt, unnamed};
+    if (lane > 0) {
+        e.tid = freshTid();
+        ++overlapThreads_;
+        e.name += " (overlapping, lane " + std::to_string(lane) + ")";
+        e.sortIndex = sortIndex(s + std::min<uint32_t>(lane, 63));
+    }
+    // An extra lane is a thread of its own in the file; it shows its thread's id.
+    if (e.tid != shown) e.original = shown;
+    return e;
+}
+
 void PartIds::assignSampleThreads(const PartIdSpace& before) {
     // Threads with stack samples and no slices (a recording of native or Python stacks alone):
     // exported ids and names of their own, as their thread tracks would have.
@@ -254,16 +258,7 @@ void PartIds::assignSampleThreads(const PartIdSpace& before) {
         if (tr.kind == TrackKind::Thread && tr.lane == 0) tracked.insert({tr.pid, tr.tid});
     for (const SampleThread& th : t.stackSamples().threads) {
         if (tracked.count({th.pid, th.tid})) continue;
-        const Thread* named = t.thread(th.pid, th.tid);
-        const int64_t shown = named ? named->shownTid() : th.tid;
-        std::string name = named && named->name ? std::string(t.str(named->name)) : std::string();
-        const bool unnamed = name.empty();
-        if (unnamed) name = "Thread " + std::to_string(shown);
-        const int64_t s = named && named->hasSortIndex ? int64_t(named->sortIndex) * 64 : 0;
-        ExportThread e{pidOf_[th.pid], threadTid(before, th.pid, th.tid),
-                       name,           sortIndex(s),
-                       std::nullopt,   unnamed};
-        if (e.tid != shown) e.original = shown;
+        ExportThread e = threadEntry(th.pid, th.tid, threadTid(before, th.pid, th.tid), 0);
         sampleThreads_[{th.pid, th.tid}] = {e.pid, e.tid};
         threads_.push_back(std::move(e));
     }

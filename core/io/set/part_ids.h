@@ -96,6 +96,9 @@ private:
     void assignTracks(const PartIdSpace& before);
     void assignSampleThreads(const PartIdSpace& before);
     int64_t threadTid(const PartIdSpace& before, int64_t pid, int64_t tid);
+    // A thread's export entry: its name (or "Thread N", marked made up), sort index, exported
+    // ids; an extra `lane` of its track is a thread of its own.
+    ExportThread threadEntry(int64_t pid, int64_t tid, int64_t exportedTid, uint32_t lane);
 
     const Trace& trace_;
     std::vector<int64_t> pid_, tid_;

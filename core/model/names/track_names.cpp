@@ -49,13 +49,16 @@ std::string deviceGroupName(const Trace& trace, int32_t device) {
     return label;
 }
 
+std::string threadRowName(const Trace& trace, int64_t pid, int64_t tid) {
+    const Thread* th = trace.thread(pid, tid);
+    return (th && th->name ? named(trace, th->name) : std::string("Thread")) + " " +
+           std::to_string(shownTid(trace, pid, tid));
+}
+
 std::string trackRowName(const Trace& trace, const Track& t) {
     switch (t.kind) {
-    case TrackKind::Thread: {
-        const Thread* th = trace.thread(t.pid, t.tid);
-        return (th && th->name ? named(trace, th->name) : std::string("Thread")) + " " +
-               std::to_string(shownTid(trace, t.pid, t.tid));
-    }
+    case TrackKind::Thread:
+        return threadRowName(trace, t.pid, t.tid);
     case TrackKind::GpuStream:
         return "Stream " + std::to_string(t.tid);
     case TrackKind::Counter:

@@ -16,6 +16,9 @@ std::string deviceGroupName(const Trace& trace, int32_t device);
 // A track's row in its group: "MainThread 4243", "Stream 7", a counter's or an async track's
 // name, "Instants". Extra lanes of a thread or stream share their base track's row.
 std::string trackRowName(const Trace& trace, const Track& track);
+// A thread's row, "MainThread 4243", whether or not it has a track (a thread with samples
+// alone is named as its track would be).
+std::string threadRowName(const Trace& trace, int64_t pid, int64_t tid);
 // A track on its own, with where it lives: "MainThread [4243] · python [4242]",
 // "GPU 0 · stream 7", "... (lane 2)" for an extra lane.
 std::string trackFullName(const Trace& trace, TrackId id);

@@ -203,11 +203,7 @@ TrackRow TrackLayout::sampleOnlyRow(const Trace& trace, int group, int64_t pid, 
     r.kind = TrackRow::Kind::Samples;
     r.group = group;
     r.sampleThread = static_cast<int>(samples.thread(pid, tid) - samples.threads.data());
-    Track named; // named as its thread track would be
-    named.kind = TrackKind::Thread;
-    named.pid = pid;
-    named.tid = tid;
-    r.label = toQString(trackRowName(trace, named));
+    r.label = toQString(threadRowName(trace, pid, tid));
     return r;
 }
 

@@ -25,12 +25,21 @@ void TimelineRenderCache::reset(std::shared_ptr<const Trace> trace, bool withFlo
     sections_.reset(trace_.get());
     for (const uint8_t kind : {uint8_t(StackKind::Python), uint8_t(StackKind::Native)})
         samplePeriods_[kind] = trace_ ? strata::samplePeriod(*trace_, kind) : 0;
+    sampleKinds_.clear();
+    if (trace_)
+        for (const SampleThread& t : trace_->stackSamples().threads)
+            sampleKinds_.push_back(trace_->stackSamples().timeKind(t));
     if (!trace_) return;
     for (const auto& [name, argb] : trace_->nameColors()) colors_.setColor(name, argb);
     counterMax_.assign(trace_->tracks().size(), 0.0);
     for (TrackId id = 0; id < trace_->tracks().size(); ++id)
         counterMax_[id] = counterScaleMax(trace_->track(id).counter.value);
     if (withFlows) buildFlows();
+}
+
+uint8_t TimelineRenderCache::sampleTimeKind(const SampleThread& t) const {
+    const size_t i = size_t(&t - trace_->stackSamples().threads.data());
+    return i < sampleKinds_.size() ? sampleKinds_[i] : trace_->stackSamples().timeKind(t);
 }
 
 void TimelineRenderCache::buildFlows() {

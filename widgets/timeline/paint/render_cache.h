@@ -29,6 +29,9 @@ public:
     // The time one stack sample stands for (analysis/samples/sample_period.h), 0 unknown.
     // The time a sample of `kind` (StackKind: a lane's thread's timeKind) stands for.
     TimeNs samplePeriod(uint8_t kind) const { return samplePeriods_[kind == 1 ? 1 : 0]; }
+    // StackSamples::timeKind of the trace's sampled thread `t`, found once per trace (a lane is
+    // painted and hovered often; the kind takes a scan of the thread's samples).
+    uint8_t sampleTimeKind(const SampleThread& t) const;
 
     const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
     void prebuildLods() { lods_.prebuildInBackground(); }
@@ -49,6 +52,7 @@ private:
     FlowIndex flows_;
     SectionLanesCache sections_;
     TimeNs samplePeriods_[2] = {0, 0}; // Python's, native's
+    std::vector<uint8_t> sampleKinds_; // per sampled thread, its timeKind
     std::vector<double> counterMax_;
     SliceColorCache colors_;
     std::vector<QString> labels_;

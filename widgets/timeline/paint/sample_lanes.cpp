@@ -38,7 +38,7 @@ void paintSampleLane(QPainter& p, const TimelineState& s, TimelineRenderCache& c
                      const SampleThread& thread, int y, int height, int width) {
     const StackSamples& ss = s.trace->stackSamples();
     const Rows rows = rowsOf(ss, thread);
-    const uint8_t kind = ss.timeKind(thread);
+    const uint8_t kind = c.sampleTimeKind(thread);
     const TimeNs period = c.samplePeriod(kind);
     const double npp = s.axis.nsPerPixel();
     const TimeNs pad = TimeNs(std::ceil(2 * npp)) + 1;
@@ -78,7 +78,7 @@ SampleHit sampleAt(const TimelineState& s, QPoint pos, const TimelineRenderCache
     const StackSamples& ss = s.trace->stackSamples();
     const SampleThread& thread = ss.threads[size_t(s.layout.rows()[size_t(row)].sampleThread)];
     const Rows rows = rowsOf(ss, thread);
-    const uint8_t kind = ss.timeKind(thread);
+    const uint8_t kind = c.sampleTimeKind(thread);
     const TimeNs period = c.samplePeriod(kind);
     // The last sample of the lane's kind starting at or before the mouse (two pixels of
     // slack), if its tick (at least a pixel wide) reaches the mouse within two pixels.
