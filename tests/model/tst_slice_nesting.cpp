@@ -50,6 +50,7 @@ std::string events(size_t n, const std::function<std::string(size_t)>& one) {
 struct RefSlice {
     TimeNs start, dur;
     int lane = -1, depth = -1;
+    int id = -1; // its name: which of two equal slices is the parent
 };
 void referenceLanes(std::vector<RefSlice>& v, size_t depthLimit) {
     std::stable_sort(v.begin(), v.end(), [](const RefSlice& a, const RefSlice& b) {
@@ -276,15 +277,59 @@ private slots:
         }
     }
 
+    // The .strata reader fills a track's columns in file order (TraceBuilder::prefill): runs in
+    // nesting order with the callers still open at each flush behind them (the Python agent),
+    // ties of equal start and length, and columns in no order at all (too many out of order to
+    // merge: the builder sorts them all) nest as the reference says.
+    void prefilledColumnsMatchTheReference() {
+        std::mt19937_64 rng(13);
+        for (int round = 0; round < 200; ++round) {
+            const int n = 1 + int(rng() % 2000);
+            std::vector<RefSlice> ref;
+            for (int i = 0; i < n; ++i) ref.push_back({TimeNs(rng() % 500), TimeNs(rng() % 40)});
+            for (size_t at = 0; at < ref.size();) {
+                const size_t len = std::min(ref.size() - at, size_t(1 + rng() % 400));
+                std::stable_sort(ref.begin() + long(at), ref.begin() + long(at + len),
+                                 [](const RefSlice& a, const RefSlice& b) {
+                                     return a.start != b.start ? a.start < b.start : a.dur > b.dur;
+                                 });
+                at += len;
+            }
+            checkAgainstReference(ref, true);
+        }
+        std::vector<RefSlice> shuffled;
+        for (int i = 0; i < 40000; ++i)
+            shuffled.push_back({TimeNs(rng() % 100000), TimeNs(rng() % 300)});
+        checkAgainstReference(shuffled, true);
+    }
+
 private:
     // `ref` given to the builder in its order, then nested by the reference and compared.
-    void checkAgainstReference(std::vector<RefSlice> ref) {
+    // With `prefilled`, written into the track's columns as the .strata reader does.
+    void checkAgainstReference(std::vector<RefSlice> ref, bool prefilled = false) {
         TraceBuilder b;
         const TrackId t = b.threadTrack(1, 1);
-        for (const RefSlice& s : ref) {
+        for (size_t k = 0; k < ref.size(); ++k) ref[k].id = int(k);
+        if (prefilled) {
+            TraceBuilder::PrefillCounts counts;
+            counts.slices = ref.size();
+            SliceColumns& c = *b.prefill(t, counts).slices;
+            for (size_t k = 0; k < ref.size(); ++k) {
+                c.start[k] = ref[k].start;
+                c.dur[k] = ref[k].dur;
+                c.name[k] = b.intern(std::to_string(k)); // the columns are not zeroed: all written
+                c.category[k] = 0;
+                c.args[k] = kNoArgs;
+                c.extra[k] = kNoExtra;
+                c.kind[k] = SliceKind::Generic;
+                c.flags[k] = 0;
+            }
+        }
+        for (const RefSlice& s : prefilled ? std::vector<RefSlice>{} : ref) {
             SliceInput in;
             in.start = s.start;
             in.dur = s.dur;
+            in.name = b.intern(std::to_string(s.id));
             b.addSlice(t, in);
         }
         referenceLanes(ref, kDepthLimit);
@@ -300,6 +345,7 @@ private:
             QCOMPARE(c.start[k], s.start);
             QCOMPARE(c.dur[k], s.dur);
             QCOMPARE(int(c.depth[k]), s.depth);
+            QCOMPARE(std::string(trace->str(c.name[k])), std::to_string(s.id));
         }
     }
 };

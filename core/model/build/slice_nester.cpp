@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace strata {
 
@@ -261,21 +262,58 @@ SliceNester::Lanes SliceNester::nestIntoLanes(PodVector<RawSlice> pending, Track
     return out;
 }
 
+namespace {
+
+// The column slices out of nesting order: those before which a slice further back comes, found
+// greedily (each one that sorts before the last slice kept). A writer that emits a slice as it
+// ends leaves a few behind: the Python agent sorts each flush, so the callers still open at a
+// flush come after their callees. None, or too many to merge (nullopt): the caller sorts all.
+std::optional<std::vector<uint32_t>> outOfOrder(const SliceColumns& c) {
+    const size_t n = c.size();
+    const size_t limit = n / 16 + 1024;
+    std::vector<uint32_t> out;
+    size_t last = 0;
+    for (size_t k = 1; k < n; ++k) {
+        const bool after =
+            c.start[last] < c.start[k] || (c.start[last] == c.start[k] && c.dur[last] >= c.dur[k]);
+        if (after) {
+            last = k;
+        } else {
+            out.push_back(uint32_t(k));
+            if (out.size() > limit) return std::nullopt;
+        }
+    }
+    return out;
+}
+
+// The column slices at `rows` (ascending) moved out to `to` (with their seqs), the rest closed
+// up in order.
+void takeOut(SliceColumns& c, const std::vector<uint32_t>& rows, const PrefilledSeqs& seqOf,
+             PodVector<RawSlice>& to) {
+    size_t w = rows.empty() ? c.size() : rows.front();
+    for (size_t j = 0; j < rows.size(); ++j) {
+        to.push_back(readSlice(c, rows[j], seqOf(rows[j])));
+        const size_t from = rows[j] + 1, end = j + 1 < rows.size() ? rows[j + 1] : c.size();
+        moveSlices(c, from, end, w);
+        w += end - from;
+    }
+    resizeInput(c, w);
+}
+
+} // namespace
+
 SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> fromEdges) {
     SliceColumns& c = base.slices;
-    const size_t n = c.size();
     std::vector<uint32_t> taken(fromEdges.size());
     for (size_t j = 0; j < fromEdges.size(); ++j) taken[j] = fromEdges[j].seq;
     std::sort(taken.begin(), taken.end());
     const PrefilledSeqs seqOf(std::move(taken));
 
-    // Columns out of order (a writer that does not emit a thread's slices in order): the
-    // general path, with every slice's seq.
-    bool sorted = true;
-    for (size_t k = 1; k < n && sorted; ++k)
-        sorted = c.start[k - 1] < c.start[k] ||
-                 (c.start[k - 1] == c.start[k] && c.dur[k - 1] >= c.dur[k]);
-    if (!sorted) {
+    // Columns far out of order (a writer that does not emit a thread's slices in order): the
+    // general path, with every slice's seq. A few out of order join the slices from B/E.
+    const std::optional<std::vector<uint32_t>> moved = outOfOrder(c);
+    if (!moved) {
+        const size_t n = c.size();
         PodVector<RawSlice> all;
         all.resize_for_overwrite(n + fromEdges.size());
         for (size_t k = 0; k < n; ++k) all[k] = readSlice(c, k, seqOf(k));
@@ -284,10 +322,13 @@ SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> f
         resizeInput(c, 0);
         return nestIntoLanes(std::move(all), base);
     }
+    takeOut(c, *moved, seqOf, fromEdges);
+    // Column slice k was slice columnRow(k) before those were taken out.
+    const PrefilledSeqs columnRow(*moved);
 
-    // Merge the slices from B/E in, from the back (the columns grow by their number).
+    // Merge them in, from the back (the columns grow by their number).
     sortForNesting(fromEdges);
-    const size_t m = fromEdges.size();
+    const size_t n = c.size(), m = fromEdges.size();
     resizeInput(c, n + m);
     size_t i = n, j = m, k = n + m;
     while (j > 0) {
@@ -296,7 +337,9 @@ SliceNester::Lanes SliceNester::nestPrefilled(Track& base, PodVector<RawSlice> f
         size_t run = i;
         for (; run > 0; --run) {
             const TimeNs s = c.start[run - 1], d = c.dur[run - 1];
-            if (!(s != e.start ? s > e.start : d != e.dur ? d < e.dur : seqOf(run - 1) > e.seq))
+            if (!(s != e.start ? s > e.start
+                  : d != e.dur ? d < e.dur
+                               : seqOf(columnRow(run - 1)) > e.seq))
                 break;
         }
         k -= i - run;
