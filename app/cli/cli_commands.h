@@ -23,5 +23,6 @@ int digest(const Args& args);        // cli_digest.cpp
 int ranks(const Args& args);         // cli_ranks.cpp
 int convert(const Args& args);       // cli_convert.cpp
 int samples(const Args& args);       // cli_samples.cpp
+int breakdown(const Args& args);     // cli_breakdown.cpp
 
 } // namespace strata::cli

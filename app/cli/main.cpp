@@ -38,6 +38,9 @@ const Command kCommands[] = {
      "op and copy tables (kernels per Python call site: --by call-site)"},
     {"advise", strata::cli::advise,
      "advise [--json] FILE   findings: idle causes, graph candidates, copies, syncs, occupancy"},
+    {"breakdown", strata::cli::breakdown,
+     "breakdown [--json] [--ops all|linked] [--step-name P] FILE...   GPU time with overlap "
+     "accounted: computation, exposed communication and memcpy, idle"},
     {"diff", strata::cli::diff,
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},

@@ -14,9 +14,16 @@ struct Pattern {
     KernelCategory category;
 };
 
-// Checked in order on the lower-cased name; communication and attention before GEMM (NCCL and
-// flash-attention kernels contain "gemm"-like parts), reductions before elementwise.
+// Checked in order on the lower-cased name; ROCm's copy kernels first, communication and
+// attention before GEMM (NCCL and flash-attention kernels contain "gemm"-like parts), reductions
+// before elementwise.
 constexpr Pattern kPatterns[] = {
+    // ROCm's copy and fill kernels (ROCm 7.1 and older write them as kernels).
+    {"__amd_rocclr_copybuffer", KernelCategory::Memcpy},
+    {"memory_copy_host_to_device", KernelCategory::Memcpy},
+    {"memory_copy_device_to_host", KernelCategory::Memcpy},
+    {"memory_copy_device_to_device", KernelCategory::Memcpy},
+    {"__amd_rocclr_fillbuffer", KernelCategory::Memset},
     {"nccl", KernelCategory::Communication},
     {"rccl", KernelCategory::Communication},
     {"allreduce", KernelCategory::Communication},
@@ -26,6 +33,7 @@ constexpr Pattern kPatterns[] = {
     {"reducescatter", KernelCategory::Communication},
     {"reduce_scatter", KernelCategory::Communication},
     {"alltoall", KernelCategory::Communication},
+    {"cross_device_reduce", KernelCategory::Communication}, // vLLM's custom all-reduce
     {"flash", KernelCategory::Attention},
     {"fmha", KernelCategory::Attention},
     {"attention", KernelCategory::Attention},

@@ -1,8 +1,9 @@
 #pragma once
 // What kind of work a GPU op is, for the "kernel time by category" overview: GEMM, attention,
 // elementwise, reduction, communication (NCCL/RCCL), memcpy, memset, other. Copies and sets by
-// their slice kind; kernels by name, from the one pattern table in kernel_category.cpp (the
-// first pattern found in the lower-cased name wins, in table order).
+// their slice kind; kernels by name (ROCm's copy and fill kernels are memcpy and memset), from
+// the one pattern table in kernel_category.cpp (the first pattern found in the lower-cased name
+// wins, in table order).
 #include "model/slice_kind.h"
 
 #include <string_view>

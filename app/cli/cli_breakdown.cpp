@@ -1,0 +1,127 @@
+// strata-cli breakdown: where each device's GPU time went with overlap accounted (computation,
+// communication and memcpy, their exposed parts, busy, idle; core/analysis/ops/
+// gpu_time_breakdown.h), per device and per step, as a table or (--json) one JSON object.
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "util/terminal_text.h"
+
+#include "analysis/json/gpu_time_breakdown_json.h"
+#include "analysis/ops/gpu_time_breakdown.h"
+#include "model/names/time_text.h"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* const kUsage =
+    "usage: strata-cli breakdown [--json] [--ops all|linked] [--step-name PREFIX]\n"
+    "                            [--range-us START:END] FILE...\n"
+    "\n"
+    "  --json               one JSON object: devices [{device, ops, total_us, computation_us,\n"
+    "                       communication_us, exposed_comm_us, memcpy_us, exposed_memcpy_us,\n"
+    "                       busy_us, idle_us, steps [...]}], unlinked_left_out, rule (several\n"
+    "                       FILEs: {traces: [{file, ...}]})\n"
+    "  --ops all|linked     every kernel, copy and set (all, the default), or only those a\n"
+    "                       runtime call launched (linked: as TraceLens counts)\n"
+    "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n"
+    "  --range-us START:END only ops that start in [START, END) µs from the trace start\n"
+    "The rule (docs/analysis.md, \"GPU time breakdown\"): communication is NCCL/RCCL and other\n"
+    "collective kernels, memcpy is copies and ROCm's copy kernels, computation the rest;\n"
+    "exposed communication is not overlapped by computation, exposed memcpy by neither;\n"
+    "total runs from the first op's start to the last op's end, idle = total - busy.\n";
+
+std::string share(TimeNs part, TimeNs total) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%5.1f%%", total > 0 ? 100.0 * double(part) / double(total) : 0.0);
+    return b;
+}
+
+void printRow(const char* label, const GpuTimeSplit& s) {
+    std::printf("%-24s %12s %12s %12s %12s %12s %12s %12s %12s\n", label,
+                formatDuration(s.total).c_str(), formatDuration(s.computation).c_str(),
+                formatDuration(s.communication).c_str(), formatDuration(s.exposedComm).c_str(),
+                formatDuration(s.memcpy).c_str(), formatDuration(s.exposedMemcpy).c_str(),
+                formatDuration(s.busy).c_str(), formatDuration(s.idle).c_str());
+}
+
+void printTable(const std::string& file, const GpuTimeBreakdown& b) {
+    std::printf("%s: GPU time breakdown (%s ops)\n", terminalSafe(file).c_str(),
+                breakdownOpsName(b.ops));
+    if (b.devices.empty())
+        std::printf("no kernel, copy or set%s\n",
+                    b.ops == BreakdownOps::Linked ? " a runtime call launched" : "");
+    if (b.unlinkedLeftOut)
+        std::printf("%llu ops no runtime call launched left out (--ops all counts them)\n",
+                    static_cast<unsigned long long>(b.unlinkedLeftOut));
+    for (const DeviceTimeBreakdown& d : b.devices) {
+        const GpuTimeSplit& s = d.split;
+        std::printf("\ndevice %d: %llu ops; computation %s, exposed communication %s, exposed "
+                    "memcpy %s, idle %s of the total\n",
+                    d.device, static_cast<unsigned long long>(s.ops),
+                    share(s.computation, s.total).c_str(), share(s.exposedComm, s.total).c_str(),
+                    share(s.exposedMemcpy, s.total).c_str(), share(s.idle, s.total).c_str());
+        std::printf("%-24s %12s %12s %12s %12s %12s %12s %12s %12s\n", "", "total", "computation",
+                    "comm", "exposed comm", "memcpy", "exposed copy", "busy", "idle");
+        printRow("whole", s);
+        for (const StepTimeSplit& st : d.steps)
+            printRow(terminalSafe(st.step.name).substr(0, 24).c_str(), st.split);
+    }
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int breakdown(const Args& args) {
+    bool json = false;
+    std::string opsText, stepPrefix;
+    std::optional<std::pair<double, double>> rangeUsText;
+    std::vector<std::string> files;
+    CommandLine line("breakdown", kUsage);
+    line.flag("--json", &json)
+        .option("--ops", text(&opsText))
+        .option("--step-name", text(&stepPrefix))
+        .option("--range-us", rangeUs("--range-us", &rangeUsText))
+        .files(&files, 1, SIZE_MAX);
+    if (const auto exit = line.parse(args)) return *exit;
+    BreakdownOps ops = BreakdownOps::All;
+    if (opsText == "linked")
+        ops = BreakdownOps::Linked;
+    else if (!opsText.empty() && opsText != "all")
+        return line.usageError("--ops expects all or linked, got '" + opsText + "'");
+    nlohmann::json traces = nlohmann::json::array();
+    int status = 0;
+    for (const std::string& file : files) {
+        double loadMs = 0;
+        const std::shared_ptr<const Trace> trace = loadTraceOrSay("breakdown", file, &loadMs);
+        if (!trace) {
+            status = 1;
+            continue;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const GpuTimeBreakdown b =
+            gpuTimeBreakdown(*trace, ops, rangeFromUs(*trace, rangeUsText), stepPrefix);
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        if (!json) {
+            if (file != files.front()) std::printf("\n");
+            printTable(file, b);
+            continue;
+        }
+        nlohmann::json j = gpuTimeBreakdownToJson(*trace, b);
+        j["file"] = file;
+        j["load_ms"] = loadMs;
+        j["analysis_ms"] = ms;
+        traces.push_back(std::move(j));
+    }
+    if (json && files.size() == 1 && !traces.empty()) printJson(traces.front());
+    if (json && files.size() > 1) printJson({{"traces", std::move(traces)}});
+    return status;
+}
+
+} // namespace strata::cli
