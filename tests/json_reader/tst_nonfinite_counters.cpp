@@ -82,11 +82,35 @@ private slots:
         QVERIFY(!counter(t, "bad x"));
         QCOMPARE(t.counterSampleCount(), size_t(3));
         // "NaN" (line 4), "Infinity", "-Infinity", "inf", "nan": 5; 1e999 (line 7), -1e999: 2.
-        QVERIFY2(hasWarning(t, "skipped 5 events: counter value that is not finite (NaN or "
-                               "infinity) (first at byte "),
+        // Issue 46: counted as values, not events (one event may hold several).
+        QVERIFY2(hasWarning(t, "skipped 5 counter values: not finite (NaN or infinity) (first at "
+                               "byte "),
                  warnings(t).c_str());
-        QVERIFY2(hasWarning(t, "skipped 2 events: counter value out of double range"),
+        QVERIFY2(hasWarning(t, "skipped 2 counter values: out of double range"),
                  warnings(t).c_str());
+    }
+
+    // Issue 46 (a case from HTA's suite): values written as text the way JavaScript's Number()
+    // reads them, "+10.5" and " 7 ", are kept; an event with three values that are no numbers
+    // ("abc", "+", "++1") is one event, and three values are said skipped, not three events.
+    void signedAndSpacedText() {
+        const std::string json = R"({"traceEvents":[
+{"ph":"X","name":"work","pid":1,"tid":1,"ts":0,"dur":10},
+{"ph":"C","name":"q","pid":1,"ts":1,"args":{"v":"+10.5"}},
+{"ph":"C","name":"q","pid":1,"ts":2,"args":{"v":" 7 "}},
+{"ph":"C","name":"q","pid":1,"ts":3,"args":{"v":"-2.5e1"}},
+{"ph":"C","name":"r","pid":1,"ts":4,"args":{"a":"abc","b":"+","c":"++1"}}
+]})";
+        const LoadResult r = readChromeJsonBuffer(json, "signed.json");
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        const Trace& t = *r.trace;
+        const Track* q = counter(t, "q v");
+        QVERIFY(q);
+        QCOMPARE(values(*q), (std::vector<double>{10.5, 7, -25}));
+        QCOMPARE(t.counterSampleCount(), size_t(3));
+        QVERIFY2(hasWarning(t, "skipped 3 counter values: not a number (first at byte "),
+                 warnings(t).c_str());
+        QVERIFY2(!hasWarning(t, "events: counter"), warnings(t).c_str());
     }
 
     // A .strata file: counter "gpu_mem" 1, NaN, +inf (first half of the chunks), -inf, 4

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "io/json/json_gpu_args.h"
 #include "io/load_preview.h"
@@ -168,8 +169,29 @@ void ChromeEventParser::Impl::flowEvent(char ph, int64_t pid, int64_t tid, Strin
     return;
 }
 
+namespace {
+
+// A counter value written as text, as JavaScript's Number() reads it: spaces around it and a
+// leading '+' allowed ("+10.5", " 3 "); nullopt when it is not a number.
+std::optional<double> numberInText(std::string_view s, bool* outOfRange) {
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!s.empty() && space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && space(s.back())) s.remove_suffix(1);
+    if (s.size() > 1 && s.front() == '+' && s[1] != '-' && s[1] != '+') s.remove_prefix(1);
+    double value = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (r.ptr != s.data() + s.size() || r.ec != std::errc() || s.empty()) {
+        *outOfRange = r.ec == std::errc::result_out_of_range;
+        return std::nullopt;
+    }
+    return value;
+}
+
+} // namespace
+
 // C: one counter track per (pid, name [id], arg key). A value that is not a finite number (NaN,
-// an infinity, past the double range) is skipped and counted.
+// an infinity, past the double range) is skipped and counted as a value (an event may hold
+// several).
 void ChromeEventParser::Impl::counterEvent(int64_t pid) {
     const Event& ev = *evp;
     std::string base(ev.name);
@@ -179,7 +201,8 @@ void ChromeEventParser::Impl::counterEvent(int64_t pid) {
     }
     if (ev.args.empty()) skip("counter event without args");
     for (const ArgItem& a : ev.args) {
-        double value;
+        std::optional<double> value;
+        bool outOfRange = false;
         switch (a.type) {
         case ArgValue::Type::Int:
             value = double(a.i);
@@ -190,39 +213,26 @@ void ChromeEventParser::Impl::counterEvent(int64_t pid) {
         case ArgValue::Type::Double:
             value = a.d;
             break;
-        case ArgValue::Type::String: {
-            const char* e = a.s.data() + a.s.size();
-            const auto r = std::from_chars(a.s.data(), e, value);
-            if (r.ptr != e || r.ec != std::errc()) {
-                skip("counter value that is not a number");
-                continue;
-            }
+        case ArgValue::Type::String: // "+10.5", "NaN"
+        case ArgValue::Type::Json:   // a number kept as text: past 64 bits (1e20), or 1e400
+            value = numberInText(a.s, &outOfRange);
             break;
-        }
-        case ArgValue::Type::Json: {
-            // A number kept as text (an integer past 64 bits such as 100000000000000000000): its
-            // double; one past the double range (1e400) is skipped.
-            const char* e = a.s.data() + a.s.size();
-            const auto r = std::from_chars(a.s.data(), e, value);
-            if (r.ptr != e || r.ec != std::errc() || !std::isfinite(value)) {
-                skip(r.ec == std::errc::result_out_of_range ? "counter value out of double range"
-                                                            : "counter value that is not a number");
-                continue;
-            }
-            break;
-        }
         default:
-            skip("counter value that is not a number");
+            break;
+        }
+        if (!value) {
+            skipCounterValue(outOfRange ? "out of double range" : "not a number");
             continue;
         }
-        if (!std::isfinite(value)) { // "NaN", "Infinity", "-inf" as strings: no height to draw
-            skip("counter value that is not finite (NaN or infinity)");
+        if (!std::isfinite(*value)) { // "NaN", "Infinity", 1e400: no height to draw
+            skipCounterValue(a.type == ArgValue::Type::Json ? "out of double range"
+                                                            : "not finite (NaN or infinity)");
             continue;
         }
         std::string name = base;
         name += ' ';
         name.append(a.key);
-        b.addCounter(b.counterTrack(pid, b.intern(name)), ev.ts, value);
+        b.addCounter(b.counterTrack(pid, b.intern(name)), ev.ts, *value);
     }
 }
 

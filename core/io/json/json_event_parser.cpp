@@ -173,6 +173,11 @@ void ChromeEventParser::finish() {
                        std::to_string(s.line) + ")");
     };
     for (const auto& [why, s] : x.skips) warn("skipped ", why, s);
+    for (const auto& [why, s] : x.skippedCounterValues)
+        x.b.addWarning("skipped " + std::to_string(s.count) +
+                       (s.count == 1 ? " counter value: " : " counter values: ") + why +
+                       " (first at byte " + std::to_string(s.offset) + ", line " +
+                       std::to_string(s.line) + ")");
     for (const auto& [why, s] : x.damaged)
         x.b.addWarning("skipped " + why + " " + std::to_string(s.count) +
                        (s.count == 1 ? " time" : " times") + " (first at byte " +

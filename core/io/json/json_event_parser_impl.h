@@ -125,6 +125,8 @@ struct ChromeEventParser::Impl {
         }
     }
     void skip(const std::string& why) { count(skips, why); }
+    std::map<std::string, Skip> skippedCounterValues; // by why (an event may hold several)
+    void skipCounterValue(const std::string& why) { count(skippedCounterValues, why); }
     std::map<std::string, Skip> repairs;
     void repaired(const std::string& why) { count(repairs, why); }
 
