@@ -18,26 +18,26 @@ bool contains(std::string_view s, std::string_view part) {
 // Top-level packages whose frames are library code: the Python standard library modules that
 // show in traces, and the ML stack. A package not listed counts as the user's own code.
 constexpr std::string_view kLibraries[] = {
-    "_bootstrap", "_collections_abc", "_weakrefset", "abc", "argparse", "ast", "asyncio",
-    "base64", "bdb", "bisect", "builtins", "bz2", "cProfile", "codecs", "collections",
-    "concurrent", "contextlib", "contextvars", "copy", "copyreg", "csv", "ctypes", "dataclasses",
-    "datetime", "decimal", "difflib", "dis", "email", "encodings", "enum", "functools", "gc",
-    "genericpath", "glob", "gzip", "hashlib", "heapq", "hmac", "html", "http", "importlib",
-    "inspect", "io", "ipaddress", "itertools", "json", "keyword", "linecache", "locale",
-    "logging", "lzma", "multiprocessing", "numbers", "opcode", "operator", "os", "pathlib", "pdb",
-    "pickle", "pkgutil", "platform", "posixpath", "pprint", "profile", "queue", "random", "re",
-    "reprlib", "runpy", "sched", "select", "selectors", "shlex", "shutil", "signal", "site",
-    "socket", "socketserver", "sre_compile", "sre_parse", "ssl", "stat", "statistics", "string",
-    "struct", "subprocess", "sysconfig", "tarfile", "tempfile", "textwrap", "threading", "timeit",
-    "token", "tokenize", "traceback", "tracemalloc", "types", "typing", "typing_extensions",
-    "unittest", "urllib", "uuid", "warnings", "weakref", "xml", "zipfile", "zipimport",
+    "_bootstrap", "_collections_abc", "_weakrefset", "abc", "argparse", "ast", "asyncio", "base64",
+    "bdb", "bisect", "builtins", "bz2", "cProfile", "codecs", "collections", "concurrent",
+    "contextlib", "contextvars", "copy", "copyreg", "csv", "ctypes", "dataclasses", "datetime",
+    "decimal", "difflib", "dis", "email", "encodings", "enum", "functools", "gc", "genericpath",
+    "glob", "gzip", "hashlib", "heapq", "hmac", "html", "http", "importlib", "inspect", "io",
+    "ipaddress", "itertools", "json", "keyword", "linecache", "locale", "logging", "lzma",
+    "multiprocessing", "numbers", "opcode", "operator", "os", "pathlib", "pdb", "pickle", "pkgutil",
+    "platform", "posixpath", "pprint", "profile", "queue", "random", "re", "reprlib", "runpy",
+    "sched", "select", "selectors", "shlex", "shutil", "signal", "site", "socket", "socketserver",
+    "sre_compile", "sre_parse", "ssl", "stat", "statistics", "string", "struct", "subprocess",
+    "sysconfig", "tarfile", "tempfile", "textwrap", "threading", "timeit", "token", "tokenize",
+    "traceback", "tracemalloc", "types", "typing", "typing_extensions", "unittest", "urllib",
+    "uuid", "warnings", "weakref", "xml", "zipfile", "zipimport",
     // The ML stack.
     "accelerate", "apex", "cv2", "datasets", "deepspeed", "diffusers", "einops", "fairscale",
     "fbgemm_gpu", "filelock", "flash_attn", "fsspec", "functorch", "huggingface_hub", "jax",
-    "jaxlib", "jinja2", "lightning", "megatron", "networkx", "numpy", "packaging", "pandas",
-    "peft", "PIL", "pytorch_lightning", "regex", "requests", "safetensors", "scipy",
-    "sentencepiece", "sklearn", "sympy", "timm", "tokenizers", "torch", "torchaudio", "torchrec",
-    "torchvision", "tqdm", "transformers", "triton", "vllm", "xformers", "yaml"};
+    "jaxlib", "jinja2", "lightning", "megatron", "networkx", "numpy", "packaging", "pandas", "peft",
+    "PIL", "pytorch_lightning", "regex", "requests", "safetensors", "scipy", "sentencepiece",
+    "sklearn", "sympy", "timm", "tokenizers", "torch", "torchaudio", "torchrec", "torchvision",
+    "tqdm", "transformers", "triton", "vllm", "xformers", "yaml"};
 
 } // namespace
 
@@ -46,15 +46,16 @@ bool isBlockingCallName(std::string_view n) {
     // The synchronous copies, sets and the allocations that synchronize, without the API prefix
     // (cuda, hip; the driver's cu).
     static constexpr std::string_view kBlocking[] = {
-        "Memcpy",    "Memcpy2D",    "Memcpy3D",    "Memset",      "MemcpyToSymbol",
-        "MemcpyFromSymbol", "MemcpyWithStream", "Free", "FreeHost", "Malloc",
-        "MallocHost", "HostAlloc", "HostMalloc", "HostFree"};
+        "Memcpy",           "Memcpy2D",         "Memcpy3D",   "Memset",   "MemcpyToSymbol",
+        "MemcpyFromSymbol", "MemcpyWithStream", "Free",       "FreeHost", "Malloc",
+        "MallocHost",       "HostAlloc",        "HostMalloc", "HostFree"};
     static constexpr std::string_view kDriver[] = {"MemcpyHtoD", "MemcpyDtoH", "MemcpyDtoD",
                                                    "Memcpy",     "MemsetD8",   "MemsetD32",
                                                    "MemFree",    "MemAlloc"};
     auto matches = [&](std::string_view rest, std::string_view b) {
         // Exactly the name, or the name with a suffix: cuMemcpyHtoD_v2, cudaMemcpy_ptds.
-        return rest == b || (rest.size() > b.size() && startsWith(rest, b) && rest[b.size()] == '_');
+        return rest == b ||
+               (rest.size() > b.size() && startsWith(rest, b) && rest[b.size()] == '_');
     };
     for (std::string_view prefix : {std::string_view("cuda"), std::string_view("hip")})
         if (startsWith(n, prefix))
@@ -79,8 +80,8 @@ bool isLibraryPythonFrame(std::string_view n) {
 }
 
 bool isInputPipelineName(std::string_view n) {
-    return startsWith(n, "enumerate(DataLoader") || contains(n, "DataLoaderIter") ||
-           startsWith(n, "torch/utils/data/");
+    return startsWith(n, "enumerate(DataLoader") || startsWith(n, "enumerate(DataPipe") ||
+           contains(n, "DataLoaderIter") || startsWith(n, "torch/utils/data/");
 }
 
 FrameRoles::FrameRoles(const Trace& trace) : trace_(trace), names_(trace.strings().size(), 0) {}

@@ -21,7 +21,8 @@ bool isBlockingCallName(std::string_view name);
 // Kineto name "path(line): function": the file's top-level package is a known one, or the path
 // lies under site-packages, dist-packages or lib/python. `<built-in ...>` frames too.
 bool isLibraryPythonFrame(std::string_view name);
-// A DataLoader span: `enumerate(DataLoader)#...`, a DataLoader iterator's frame, torch/utils/data.
+// An input pipeline span: `enumerate(DataLoader)#...` or `enumerate(DataPipe)#...`, a DataLoader
+// iterator's frame, torch/utils/data.
 bool isInputPipelineName(std::string_view name);
 
 class FrameRoles {

@@ -194,6 +194,14 @@ private slots:
         QCOMPARE(b.dominantCpu(), u);
     }
 
+    // The input pipeline's spans: a DataLoader's, and a DataPipe's (torch.utils.data's
+    // datapipes name theirs enumerate(DataPipe)#..., issue 46).
+    void dataLoaderSpanOverAGap_data() {
+        QTest::addColumn<QString>("span_");
+        QTest::newRow("DataLoader")
+            << "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+        QTest::newRow("DataPipe") << "enumerate(DataPipe)#ShardingFilterIterDataPipe";
+    }
     void dataLoaderSpanOverAGap() {
         // enumerate(DataLoader)#...__next__ [5'000, 70'000) with aten::copy_ [20'000, 26'170)
         // under it; the launch [71'000, 71'500); K2 at 72'000. Gap [10'000, 72'000): untraced
@@ -201,7 +209,8 @@ private slots:
         // queued 500; under the span 60'000 of 62'000: the input pipeline.
         GpuTraceFixture f;
         firstKernel(f);
-        const std::string span = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+        QFETCH(QString, span_);
+        const std::string span = span_.toStdString();
         f.annotation(5'000, 65'000, span);
         f.cpuOp(20'000, 6'170, "aten::copy_");
         f.launch(71'000, 500, 2);
