@@ -267,7 +267,8 @@ namespace {
 // The column slices out of nesting order: those before which a slice further back comes, found
 // greedily (each one that sorts before the last slice kept). A writer that emits a slice as it
 // ends leaves a few behind: the Python agent sorts each flush, so the callers still open at a
-// flush come after their callees. None, or too many to merge (nullopt): the caller sorts all.
+// flush come after their callees. Empty when all are in order; nullopt when too many to merge
+// (the caller sorts them all).
 std::optional<std::vector<uint32_t>> outOfOrder(const SliceColumns& c) {
     const size_t n = c.size();
     const size_t limit = n / 16 + 1024;
