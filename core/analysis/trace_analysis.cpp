@@ -16,6 +16,12 @@ const GapCauses& TraceAnalysis::gapCauses() const {
     });
 }
 
+const GpuTimeBreakdown& TraceAnalysis::gpuTimeBreakdown() const {
+    return breakdown_.get([&] {
+        return strata::gpuTimeBreakdown(*trace_, gpuOps(), BreakdownOps::All, settings_.stepPrefix);
+    });
+}
+
 const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
     return opStats_[groupByLaunchingOp ? 1 : 0].get([&] {
         OpStatsOptions o;

@@ -15,6 +15,7 @@
 #include "analysis/gaps/gap_causes.h"
 #include "analysis/memory_usage.h"
 #include "analysis/ops/gpu_ops.h"
+#include "analysis/ops/gpu_time_breakdown.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
 #include "analysis/range_aggregation.h"
@@ -47,6 +48,9 @@ public:
     const GpuOpList& gpuOps() const;
     // Why the GPU waited: the gaps over the threshold with their causes, per step (gap_causes.h).
     const GapCauses& gapCauses() const;
+    // Where each device's GPU time went with overlap accounted, per device and step, all ops
+    // (gpu_time_breakdown.h).
+    const GpuTimeBreakdown& gpuTimeBreakdown() const;
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
@@ -79,6 +83,7 @@ private:
     TimeRange range_;
     ComputedOnce<GpuOpList> ops_;
     ComputedOnce<GapCauses> causes_;
+    ComputedOnce<GpuTimeBreakdown> breakdown_;
     ComputedOnce<OpStats> opStats_[2];
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;

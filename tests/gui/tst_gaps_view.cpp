@@ -8,6 +8,7 @@
 #include "analysis_views/flame_graph.h"
 #include "analysis_views/gaps_panel.h"
 #include "analysis_views/gaps_table_model.h"
+#include "analysis_views/gpu_time_view.h"
 #include "analysis_views/stats_panel.h"
 #include "charts/chart_export.h"
 #include "support/analysis_trace_fixture.h"
@@ -143,6 +144,39 @@ private slots:
         p.setGroupByOp(true);
         p.waitForJobs();
         QCOMPARE(cell(k, 0, 1), QString("aten::mm"));
+    }
+
+    // The GPU Time tab (issue 46): gemm [0, 100), an NCCL kernel [50, 200), a copy [150, 260),
+    // gemm [400, 500): computation 200, communication 150, exposed [100, 200) 100, memcpy 110,
+    // exposed [200, 260) 60, busy 360, span 500, idle 140 (28.0 %); the chart's stacks the same.
+    void statsDockGpuTime() {
+        GpuTraceFixture f;
+        f.kernel(0, 1, 0, 100, "gemm");
+        f.kernel(0, 2, 50, 150, "ncclKernel_AllReduce");
+        f.memcpy(0, 3, 150, 110);
+        f.kernel(0, 1, 400, 100, "gemm");
+        Workspace ws;
+        Navigation nav(&ws);
+        StatsPanel p(&ws, &nav);
+        QAbstractItemModelTester tester(p.gpuTimeView()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ws.showTrace(f.build(), "breakdown");
+        p.waitForJobs();
+        p.showTab(StatsPanel::GpuTimeTab);
+        QAbstractItemModel* m = p.gpuTimeView()->model();
+        QCOMPARE(m->rowCount(), 1);
+        const QStringList want{"GPU 0",  "0",      "4",     "500 ns", "200 ns", "150 ns",
+                               "100 ns", "110 ns", "60 ns", "360 ns", "140 ns", "28.0 %"};
+        for (int c = 0; c < want.size(); ++c) QCOMPARE(cell(m, 0, c), want[c]);
+        QCustomPlot* chart = p.gpuTimeView()->chart();
+        QCOMPARE(chart->plottableCount(), 4); // computation, exposed comm, exposed memcpy, idle
+        const double ms[] = {200e-6, 100e-6, 60e-6, 140e-6};
+        for (int i = 0; i < 4; ++i) {
+            auto* bars = qobject_cast<QCPBars*>(chart->plottable(i));
+            QVERIFY(bars);
+            QCOMPARE(bars->data()->size(), 1);
+            QVERIFY(qAbs(bars->data()->at(0)->value - ms[i]) < 1e-12);
+        }
     }
 
     void oneAnalysisForEveryView() {

@@ -1,5 +1,7 @@
 #include "stats_panel.h"
 
+#include "gpu_time_view.h"
+
 #include "analysis/named_durations.h"
 #include "charts/chart_export.h"
 #include "charts/chart_theme.h"
@@ -153,8 +155,8 @@ struct StatsPanel::Models {
 StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* parent)
     : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
       tabs_(new QTabWidget(this)), group_(new QComboBox(this)), categories_(new QCustomPlot(this)),
-      histogram_(new QCustomPlot(this)), findingDetail_(new QLabel(this)),
-      m_(std::make_unique<Models>()) {
+      histogram_(new QCustomPlot(this)), gpuTime_(new GpuTimeView(this)),
+      findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
     followTheme(categories_);
     followTheme(histogram_);
     group_->setObjectName(QStringLiteral("kernelGrouping"));
@@ -176,6 +178,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     tables_.push_back(makeSortableTable(&m_->busy, this, true));
     overview->addWidget(tables_.back());
     tabs_->addTab(overview, tr("Overview"));
+    tabs_->addTab(gpuTime_, tr("GPU Time"));
     auto* kernels = new QWidget(this);
     auto* kl = new QVBoxLayout(kernels);
     kl->setContentsMargins(0, 0, 0, 0);
@@ -287,6 +290,7 @@ AnalysisPanel::Preparation StatsPanel::preparation() const {
     return [group = grouping_](const TraceAnalysis& a) {
         kernelTable(a, group); // with the CPU op and copy tables and the chart
         a.advice();            // and the gap causes behind it
+        a.gpuTimeBreakdown();
     };
 }
 
@@ -299,6 +303,7 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
     m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});
+    gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr);
     std::vector<BusyRow> busy;
     categories_->clearPlottables();
     histogram_->clearPlottables();
@@ -402,10 +407,16 @@ void StatsPanel::exportMenu() {
                    [this] { exportTableInteractively(this, &m_->copies, "copies"); });
     menu.addAction(tr("GPU busy per device and step as CSV…"), this,
                    [this] { exportTableInteractively(this, &m_->busy, "gpu-busy"); });
+    menu.addAction(tr("GPU time breakdown as CSV…"), this, [this] {
+        exportTableInteractively(this, gpuTime_->model(), "gpu-time-breakdown");
+    });
     menu.addAction(tr("Findings as CSV…"), this,
                    [this] { exportTableInteractively(this, &m_->findings, "findings"); });
     menu.addAction(tr("Category chart…"), this,
                    [this] { exportChartInteractively(this, categories_, "kernel-categories"); });
+    menu.addAction(tr("GPU time chart…"), this, [this] {
+        exportChartInteractively(this, gpuTime_->chart(), "gpu-time-breakdown");
+    });
     menu.addAction(tr("Duration histogram…"), this,
                    [this] { exportChartInteractively(this, histogram_, "kernel-durations"); });
     menu.exec(QCursor::pos());

@@ -3,6 +3,8 @@
 // range or the whole trace, computed off the GUI thread (core/analysis/op_stats.h, advisor.h):
 //   Overview  kernel, copy and set time by category (chart) and GPU busy/idle per device and
 //             per step;
+//   GPU Time  each device's span with overlap accounted (gpu_time_view.h): computation, exposed
+//             communication and memcpy, idle, per device and step;
 //   Kernels   per kernel name (optionally per launching CPU op / NVTX range, or per Python call
 //             site of the launch: analysis/ops/launch_sites.h): count, total, mean,
 //             min, max, median, p95, share, launch configs, launch latency, call duration; the
@@ -23,12 +25,14 @@ class QTableView;
 
 namespace strata {
 
+class GpuTimeView;
+
 template <typename Row> class RowTableModel;
 
 class StatsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
+    enum Tab { OverviewTab, GpuTimeTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
     // How the Kernels table groups: by name, by name and launching CPU op / NVTX range, by name
     // and Python call site (the "Launched by" column says which op or site).
     enum Grouping { ByName, ByLaunchingOp, ByCallSite };
@@ -47,6 +51,7 @@ public:
     QAbstractItemModel* devicesModel() const;
     QCustomPlot* categoryChart() const { return categories_; }
     QCustomPlot* histogramChart() const { return histogram_; }
+    GpuTimeView* gpuTimeView() const { return gpuTime_; }
 
 protected:
     Preparation preparation() const override;
@@ -62,6 +67,7 @@ private:
     QComboBox* group_;
     QCustomPlot* categories_;
     QCustomPlot* histogram_;
+    GpuTimeView* gpuTime_;
     QLabel* findingDetail_;
     std::unique_ptr<Models> m_;
     std::vector<QTableView*> tables_;

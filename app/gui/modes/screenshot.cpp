@@ -119,7 +119,8 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<GapsPanel>()->waitForJobs();
         panel = w.panel<GapsPanel>();
     } else if (o.dock.startsWith("stats")) { // stats, stats:kernels, stats:advisor, ...
-        static const QStringList tabs{"overview", "kernels", "cpuops", "copies", "advisor"};
+        static const QStringList tabs{"overview", "gputime", "kernels",
+                                      "cpuops",   "copies",  "advisor"};
         const int tab = o.dock.contains(':') ? int(tabs.indexOf(o.dock.section(':', 1))) : 0;
         if (tab < 0) {
             std::fprintf(stderr, "strata: --dock stats:TAB expects one of %s\n",
@@ -128,7 +129,7 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         }
         w.panel<StatsPanel>()->waitForJobs();
         w.panel<StatsPanel>()->showTab(StatsPanel::Tab(tab));
-        if (tab == 1) w.panel<StatsPanel>()->selectKernelRow(0);
+        if (tab == StatsPanel::KernelsTab) w.panel<StatsPanel>()->selectKernelRow(0);
         panel = w.panel<StatsPanel>();
     } else if (o.dock.startsWith("ranks")) { // ranks, ranks:steps, ranks:collectives
         auto* ranks = w.panel<RanksPanel>();

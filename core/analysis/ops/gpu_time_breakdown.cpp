@@ -101,9 +101,13 @@ const char* breakdownOpsName(BreakdownOps ops) {
 
 GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, BreakdownOps which, TimeRange range,
                                   const std::string& stepPrefix) {
+    return gpuTimeBreakdown(trace, collectGpuOps(trace, range), which, stepPrefix);
+}
+
+GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, const GpuOpList& list, BreakdownOps which,
+                                  const std::string& stepPrefix) {
     GpuTimeBreakdown out;
     out.ops = which;
-    const GpuOpList list = collectGpuOps(trace, range);
     const std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
     std::unordered_map<StringId, Bucket> bucketOf; // by kernel name
     auto bucket = [&](const GpuOp& op) {

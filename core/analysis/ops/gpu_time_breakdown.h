@@ -60,6 +60,10 @@ struct GpuTimeBreakdown {
 GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, BreakdownOps ops = BreakdownOps::All,
                                   TimeRange range = wholeTrace(),
                                   const std::string& stepPrefix = {});
+// The same over ops already collected (TraceAnalysis shares them).
+struct GpuOpList;
+GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, const GpuOpList& list, BreakdownOps ops,
+                                  const std::string& stepPrefix);
 
 const char* breakdownOpsName(BreakdownOps ops); // "all", "linked"
 

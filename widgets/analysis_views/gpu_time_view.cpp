@@ -1,0 +1,150 @@
+#include "gpu_time_view.h"
+
+#include "charts/chart_theme.h"
+#include "charts/row_columns.h"
+#include "charts/sortable_table.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+namespace {
+
+struct SplitRow {
+    QString what; // "GPU 0" or a step's name
+    int32_t device = -1;
+    GpuTimeSplit split;
+};
+
+QString share(TimeNs part, TimeNs total) {
+    return total > 0 ? QString::number(100.0 * double(part) / double(total), 'f', 1) + " %"
+                     : QString("—");
+}
+
+RowColumn<SplitRow> timeOf(const QString& header, TimeNs GpuTimeSplit::*field) {
+    return timeColumn<SplitRow>(header,
+                                [field](const SplitRow& r) { return double(r.split.*field); });
+}
+
+// The stacks, bottom first: they sum to the span.
+struct Stack {
+    const char* name;
+    TimeNs GpuTimeSplit::*field;
+    QColor color;
+};
+const Stack kStacks[] = {
+    {"computation", &GpuTimeSplit::computation, QColor(0x4e, 0x79, 0xa7)},
+    {"exposed communication", &GpuTimeSplit::exposedComm, QColor(0xf2, 0x8e, 0x2b)},
+    {"exposed memcpy", &GpuTimeSplit::exposedMemcpy, QColor(0x59, 0xa1, 0x4f)},
+    {"idle", &GpuTimeSplit::idle, QColor(0xba, 0xb0, 0xac)},
+};
+
+constexpr int kChartRows = 40; // the first rows in the chart; the table has them all
+
+} // namespace
+
+struct GpuTimeView::Rows {
+    RowTableModel<SplitRow> model{{
+        {"Device / step", [](const SplitRow& r) { return r.what; }, {}},
+        {"Device", [](const SplitRow& r) { return QString::number(r.device); },
+         [](const SplitRow& r) { return double(r.device); }},
+        {"Ops", [](const SplitRow& r) { return QString::number(r.split.ops); },
+         [](const SplitRow& r) { return double(r.split.ops); }},
+        timeOf("Span", &GpuTimeSplit::total),
+        timeOf("Computation", &GpuTimeSplit::computation),
+        timeOf("Communication", &GpuTimeSplit::communication),
+        timeOf("Exposed comm", &GpuTimeSplit::exposedComm),
+        timeOf("Memcpy", &GpuTimeSplit::memcpy),
+        timeOf("Exposed memcpy", &GpuTimeSplit::exposedMemcpy),
+        timeOf("Busy", &GpuTimeSplit::busy),
+        timeOf("Idle", &GpuTimeSplit::idle),
+        {"Idle %", [](const SplitRow& r) { return share(r.split.idle, r.split.total); },
+         [](const SplitRow& r) {
+             return r.split.total > 0 ? double(r.split.idle) / double(r.split.total) : 0.0;
+         }},
+    }};
+};
+
+GpuTimeView::GpuTimeView(QWidget* parent)
+    : QWidget(parent), note_(new QLabel(this)), chart_(new QCustomPlot(this)),
+      rows_(std::make_unique<Rows>()), table_(makeSortableTable(&rows_->model, this, true)) {
+    followTheme(chart_);
+    chart_->setObjectName(QStringLiteral("gpu-time-breakdown"));
+    // The legend in one row under the chart, clear of the bars.
+    auto* legendRow = new QCPLayoutGrid;
+    chart_->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, chart_->legend);
+    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    note_->setWordWrap(true);
+    note_->setText(tr("Each device's span split as TraceLens's GPU timeline splits it: "
+                      "computation, communication not hidden under computation, copies hidden "
+                      "under neither, and idle. A step holds the GPU work launched in it."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(note_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(chart_);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+}
+
+GpuTimeView::~GpuTimeView() = default;
+
+QAbstractItemModel* GpuTimeView::model() const {
+    return &rows_->model;
+}
+
+void GpuTimeView::show(const GpuTimeBreakdown* b) {
+    std::vector<SplitRow> rows;
+    if (b)
+        for (const DeviceTimeBreakdown& d : b->devices) {
+            rows.push_back({tr("GPU %1").arg(d.device), d.device, d.split});
+            for (const StepTimeSplit& s : d.steps)
+                rows.push_back({QString::fromStdString(s.step.name), d.device, s.split});
+        }
+    rows_->model.setRows(rows);
+    table_->resizeColumnsToContents();
+    chart_->clearPlottables();
+    const int shown = std::min<int>(int(rows.size()), kChartRows);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QCPBars* below = nullptr;
+    double top = 0;
+    for (const Stack& st : kStacks) {
+        auto* bars = new QCPBars(chart_->yAxis, chart_->xAxis); // horizontal
+        bars->setName(tr(st.name));
+        bars->setBrush(st.color);
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.7);
+        for (int k = 0; k < shown; ++k)
+            bars->addData(k, double(rows[size_t(k)].split.*st.field) / 1e6);
+        if (below) bars->moveAbove(below);
+        below = bars;
+    }
+    for (int k = 0; k < shown; ++k) {
+        const SplitRow& r = rows[size_t(k)];
+        ticker->addTick(
+            k, QStringLiteral("%1 (%2 idle)").arg(r.what, share(r.split.idle, r.split.total)));
+        top = std::max(top, double(r.split.total) / 1e6);
+    }
+    chart_->yAxis->setTicker(ticker);
+    chart_->yAxis->setRange(-0.6, std::max(1, shown) - 0.4);
+    chart_->yAxis->setRangeReversed(true);
+    chart_->xAxis->setRange(0, top > 0 ? top * 1.05 : 1);
+    chart_->xAxis->setLabel(
+        rows.size() > size_t(shown)
+            ? tr("GPU time (ms); the first %1 of %2 rows").arg(shown).arg(rows.size())
+            : tr("GPU time (ms)"));
+    chart_->legend->setVisible(!rows.empty());
+    chart_->replot();
+}
+
+} // namespace strata

@@ -1,0 +1,37 @@
+#pragma once
+// The Statistics dock's "GPU Time" tab: where each device's time went with overlap accounted
+// (core/analysis/ops/gpu_time_breakdown.h, the rule TraceLens's GPU timeline uses). A stacked bar
+// per device and per step: computation, exposed communication, exposed memcpy and idle, which
+// sum to the span; and the table of every figure (communication and memcpy whole, busy too).
+#include "analysis/ops/gpu_time_breakdown.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QAbstractItemModel;
+class QCustomPlot;
+class QLabel;
+class QTableView;
+
+namespace strata {
+
+class GpuTimeView : public QWidget {
+    Q_OBJECT
+public:
+    explicit GpuTimeView(QWidget* parent = nullptr);
+    ~GpuTimeView() override;
+    // Null: nothing to show.
+    void show(const GpuTimeBreakdown* breakdown);
+    QCustomPlot* chart() const { return chart_; }
+    QAbstractItemModel* model() const;
+
+private:
+    struct Rows;
+    QLabel* note_;
+    QCustomPlot* chart_;
+    std::unique_ptr<Rows> rows_;
+    QTableView* table_;
+};
+
+} // namespace strata
