@@ -232,6 +232,17 @@ private slots:
         QCOMPARE(u.busyBetween(0, 100, 350), TimeNs(100));
         QCOMPARE(u.busyBetween(0, 120, 130), TimeNs(10));
         QCOMPARE(u.busyBetween(1, 0, 400), TimeNs(0));
+        // The idle row's tooltip (issue 46): span 400, computation 250 (62.5 %), idle 150.
+        u.setBreakdown(gpuTimeBreakdown(*t));
+        QVERIFY(u.split(0));
+        QVERIFY(!u.split(1));
+        QCOMPARE(deviceTimeTooltip(0, *u.split(0)),
+                 QString("GPU 0: 400 ns from its first op to its last\n"
+                         "  computation 250 ns (62.5 %)\n"
+                         "  exposed communication 0 ns (0.0 %)\n"
+                         "  exposed memcpy 0 ns (0.0 %)\n"
+                         "  idle 150 ns (37.5 %)\n"
+                         "communication 0 ns in all, memcpy 0 ns (Statistics, GPU Time)"));
         // The layout adds a utilisation row under the device's idle row when asked.
         TrackLayout layout;
         layout.build(*t);

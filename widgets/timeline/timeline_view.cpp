@@ -206,6 +206,7 @@ void TimelineView::indexGaps() {
             Indexed i;
             i.gaps.build(a);
             i.utilisation.build(a->gpuOps());
+            i.utilisation.setBreakdown(a->gpuTimeBreakdown());
             a->memory(); // computed here, drawn from the GUI thread
             return i;
         },

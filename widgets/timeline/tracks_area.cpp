@@ -180,6 +180,9 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
     else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
              row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)
         tip = memoryTooltip(s_, s_.layout.rows()[size_t(row)], s_.axis.timeForX(pos.x()));
+    else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::DeviceIdle && !gap)
+        if (const GpuTimeSplit* split = s_.utilisation.split(s_.layout.rows()[size_t(row)].device))
+            tip = deviceTimeTooltip(s_.layout.rows()[size_t(row)].device, *split);
     emit hoverChanged(pos.x(), gap, slice);
     if (tip.isEmpty())
         QToolTip::hideText();

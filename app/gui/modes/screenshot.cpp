@@ -331,9 +331,10 @@ int runScreenshot(const ScreenshotOptions& o) {
         settleEvents(100);
     }
     std::optional<QSize> shot;
-    if (o.hoverGap || o.hoverSample) { // hovered, the tooltip in the picture
-        const std::optional<QPixmap> picture =
-            o.hoverGap ? grabWithGapTooltip(w) : grabWithSampleTooltip(w);
+    if (o.hoverGap || o.hoverIdleRow || o.hoverSample) { // hovered, the tooltip in the picture
+        const std::optional<QPixmap> picture = o.hoverGap       ? grabWithGapTooltip(w)
+                                               : o.hoverIdleRow ? grabWithIdleRowTooltip(w)
+                                                                : grabWithSampleTooltip(w);
         if (!picture) return 1;
         shot = savePixmap(*picture, o);
     } else {

@@ -32,6 +32,7 @@ struct ScreenshotOptions {
     bool utilisation = false;    // show the GPU utilisation rows
     bool whileLoading = false;   // the loading page at its second preview, then quit
     bool hoverGap = false;       // the longest GPU gap in view hovered: its tooltip shown
+    bool hoverIdleRow = false;   // the first GPU idle row hovered outside a gap
     bool hoverSample = false;    // the first sample lane hovered (from 40 % across)
     bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
 };

@@ -34,6 +34,14 @@ QWidget* visibleTooltip() {
     return nullptr;
 }
 
+// The window's picture with the tooltip drawn where it shows.
+QPixmap withTooltip(MainWindow& w, QWidget* tip) {
+    QPixmap shot = w.grab();
+    QPainter p(&shot);
+    p.drawPixmap(w.mapFromGlobal(tip->mapToGlobal(QPoint(0, 0))), tip->grab());
+    return shot;
+}
+
 } // namespace
 
 std::optional<QPixmap> grabWithGapTooltip(MainWindow& w) {
@@ -80,10 +88,35 @@ std::optional<QPixmap> grabWithGapTooltip(MainWindow& w) {
         std::fprintf(stderr, "strata: --hover-gap: no tooltip showed over the gap\n");
         return std::nullopt;
     }
-    QPixmap shot = w.grab();
-    QPainter p(&shot);
-    p.drawPixmap(w.mapFromGlobal(tip->mapToGlobal(QPoint(0, 0))), tip->grab());
-    return shot;
+    return withTooltip(w, tip);
+}
+
+std::optional<QPixmap> grabWithIdleRowTooltip(MainWindow& w) {
+    TimelineView* view = w.timeline();
+    view->waitForGaps();
+    const TrackRow* row = nullptr;
+    for (const TrackRow& r : view->layout().rows())
+        if (!row && r.kind == TrackRow::Kind::DeviceIdle && r.height > 0) row = &r;
+    if (!row) {
+        std::fprintf(stderr, "strata: --hover-idle-row: no GPU idle row is shown\n");
+        return std::nullopt;
+    }
+    QWidget* area = view->tracksArea();
+    const int y = row->y + row->height / 2 - view->verticalScroll();
+    // From a fifth across, rightwards, the first place outside a gap (a gap has its own tooltip).
+    for (int x = area->width() / 5; x < area->width(); x += 8) {
+        const QPoint pos(x, y);
+        QMouseEvent move(QEvent::MouseMove, QPointF(pos), QPointF(area->mapToGlobal(pos)),
+                         Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(area, &move);
+        settleEvents(100);
+        if (QWidget* tip = visibleTooltip(); tip && QToolTip::text().startsWith("GPU ")) {
+            settleEvents(300);
+            return withTooltip(w, tip);
+        }
+    }
+    std::fprintf(stderr, "strata: --hover-idle-row: no place outside a gap on the idle row\n");
+    return std::nullopt;
 }
 
 std::optional<QPixmap> grabWithSampleTooltip(MainWindow& w) {
@@ -117,10 +150,7 @@ std::optional<QPixmap> grabWithSampleTooltip(MainWindow& w) {
         std::fprintf(stderr, "strata: --hover-sample: no sample is drawn there\n");
         return std::nullopt;
     }
-    QPixmap shot = w.grab();
-    QPainter p(&shot);
-    p.drawPixmap(w.mapFromGlobal(tip->mapToGlobal(QPoint(0, 0))), tip->grab());
-    return shot;
+    return withTooltip(w, tip);
 }
 
 } // namespace strata

@@ -14,6 +14,9 @@ class MainWindow;
 // returns the window's picture with the tooltip shown; nullopt (said on stderr) when there is no
 // gap in view or no tooltip came.
 std::optional<QPixmap> grabWithGapTooltip(MainWindow& window);
+// `--hover-idle-row`: hovers the first GPU idle row outside a gap and returns the picture with the
+// device's GPU time breakdown in its tooltip; nullopt (said on stderr) when none showed.
+std::optional<QPixmap> grabWithIdleRowTooltip(MainWindow& window);
 // `--hover-sample`: hovers the first shown sample lane (a thread's sampled stacks) 40 % across the
 // view (or at the first sample drawn after) and returns the picture with the sample's stack in its
 // tooltip; nullopt (said on stderr) when no lane is shown or no tooltip came.

@@ -61,6 +61,9 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                         "preview of what has been read (a large JSON trace), then quit.")),
       hoverGap(flag("hover-gap",
                     "With --screenshot: hover the longest GPU gap in view and show its tooltip.")),
+      hoverIdleRow(flag("hover-idle-row",
+                        "With --screenshot: hover the first GPU idle row outside a gap and show "
+                        "the device's GPU time breakdown in its tooltip.")),
       hoverSample(flag("hover-sample",
                        "With --screenshot: hover the first thread's sample lane 40 % across the "
                        "view and show the sampled stack's tooltip.")),
@@ -71,7 +74,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
                        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading, hoverGap, hoverSample, shiftGpu});
+                       whileLoading, hoverGap, hoverIdleRow, hoverSample, shiftGpu});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -111,6 +114,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->utilisation = parser.isSet(utilisation);
     o->whileLoading = parser.isSet(whileLoading);
     o->hoverGap = parser.isSet(hoverGap);
+    o->hoverIdleRow = parser.isSet(hoverIdleRow);
     o->hoverSample = parser.isSet(hoverSample);
     o->shiftGpu = parser.isSet(shiftGpu);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {

@@ -22,7 +22,7 @@ public:
 
     const QCommandLineOption shot, size, range, selectRange, find, labels, sections, sectionsTab,
         sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks, whileLoading,
-        hoverGap, hoverSample, shiftGpu;
+        hoverGap, hoverIdleRow, hoverSample, shiftGpu;
 };
 
 // "WxH" within 200x150 .. 10000x10000; false when malformed.

@@ -1,6 +1,7 @@
 #include "gpu_utilisation.h"
 
 #include "analysis/ops/gpu_ops.h"
+#include "model/names/time_text.h"
 #include "timeline/timeline_state.h"
 
 #include <algorithm>
@@ -50,6 +51,32 @@ void paintUtilisation(QPainter& p, const TimelineState& s, const GpuUtilisation&
             runH = hp;
         }
     }
+}
+
+void GpuUtilisation::setBreakdown(const GpuTimeBreakdown& b) {
+    splits_.clear();
+    for (const DeviceTimeBreakdown& d : b.devices) splits_[d.device] = d.split;
+}
+
+const GpuTimeSplit* GpuUtilisation::split(int32_t device) const {
+    const auto it = splits_.find(device);
+    return it == splits_.end() ? nullptr : &it->second;
+}
+
+QString deviceTimeTooltip(int32_t device, const GpuTimeSplit& s) {
+    auto line = [&](const char* what, TimeNs t) {
+        return QStringLiteral("\n  %1 %2 (%3 %)")
+            .arg(what, QString::fromStdString(formatDuration(t)))
+            .arg(s.total > 0 ? 100.0 * double(t) / double(s.total) : 0.0, 0, 'f', 1);
+    };
+    return QStringLiteral("GPU %1: %2 from its first op to its last")
+               .arg(device)
+               .arg(QString::fromStdString(formatDuration(s.total))) +
+           line("computation", s.computation) + line("exposed communication", s.exposedComm) +
+           line("exposed memcpy", s.exposedMemcpy) + line("idle", s.idle) +
+           QStringLiteral("\ncommunication %1 in all, memcpy %2 (Statistics, GPU Time)")
+               .arg(QString::fromStdString(formatDuration(s.communication)),
+                    QString::fromStdString(formatDuration(s.memcpy)));
 }
 
 } // namespace strata
