@@ -6,7 +6,9 @@
 #include "util/terminal_text.h"
 
 #include "analysis/json/gpu_time_breakdown_json.h"
+#include "analysis/json/step_roles_json.h"
 #include "analysis/ops/gpu_time_breakdown.h"
+#include "analysis/ops/step_roles.h"
 #include "model/names/time_text.h"
 
 #include <chrono>
@@ -23,8 +25,11 @@ const char* const kUsage =
     "\n"
     "  --json               one JSON object: devices [{device, ops, total_us, computation_us,\n"
     "                       communication_us, exposed_comm_us, memcpy_us, exposed_memcpy_us,\n"
-    "                       busy_us, idle_us, steps [...]}], unlinked_left_out, rule (several\n"
-    "                       FILEs: {traces: [{file, ...}]})\n"
+    "                       busy_us, idle_us, steps [...]}], unlinked_left_out, rule,\n"
+    "                       step_roles {steps [{step, total_us, kernel_us, memcpy_us,\n"
+    "                       memset_us, communication_us, runtime_us, data_loading_us,\n"
+    "                       cpu_op_us, other_us, overlap {...}}], average} (several FILEs:\n"
+    "                       {traces: [{file, ...}]})\n"
     "  --ops all|linked     every kernel, copy and set (all, the default), or only those a\n"
     "                       runtime call launched (linked: as TraceLens counts)\n"
     "  --step-name PREFIX   steps are the slices named PREFIX... (default ProfilerStep#)\n"
@@ -32,7 +37,10 @@ const char* const kUsage =
     "The rule (docs/analysis.md, \"GPU time breakdown\"): communication is NCCL/RCCL and other\n"
     "collective kernels, memcpy is copies and ROCm's copy kernels, computation the rest;\n"
     "exposed communication is not overlapped by computation, exposed memcpy by neither;\n"
-    "total runs from the first op's start to the last op's end, idle = total - busy.\n";
+    "total runs from the first op's start to the last op's end, idle = total - busy.\n"
+    "Step time by role (the TensorBoard profiler's Overview): each instant of a step counted\n"
+    "once, for the first role active then: kernel, memcpy, memset, communication, runtime,\n"
+    "data loading, CPU op, other.\n";
 
 std::string share(TimeNs part, TimeNs total) {
     char b[16];
@@ -72,6 +80,22 @@ void printTable(const std::string& file, const GpuTimeBreakdown& b) {
     }
 }
 
+void printRoles(const StepRoles& roles) {
+    if (roles.steps.empty()) return;
+    std::printf("\nstep time by role (TensorBoard's Overview)%s\n%-24s %12s",
+                roles.tailStepsLeftOut ? " (trailing steps with too little GPU work left out)" : "",
+                "", "total");
+    for (int r = 0; r < kStepRoleCount; ++r) std::printf(" %12s", stepRoleName(StepRole(r)));
+    std::printf(" %12s\n", "comm overlap");
+    for (const StepRoleTimes& t : roles.steps) {
+        std::printf("%-24s %12s", terminalSafe(t.name).substr(0, 24).c_str(),
+                    formatDuration(t.duration()).c_str());
+        for (int r = 0; r < kStepRoleCount; ++r)
+            std::printf(" %12s", formatDuration(t.role[size_t(r)]).c_str());
+        std::printf(" %12s\n", formatDuration(t.overlap).c_str());
+    }
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -105,15 +129,18 @@ int breakdown(const Args& args) {
         const auto t0 = std::chrono::steady_clock::now();
         const GpuTimeBreakdown b =
             gpuTimeBreakdown(*trace, ops, rangeFromUs(*trace, rangeUsText), stepPrefix);
+        const StepRoles roles = stepRoles(*trace, stepPrefix);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
         if (!json) {
             if (file != files.front()) std::printf("\n");
             printTable(file, b);
+            printRoles(roles);
             continue;
         }
         nlohmann::json j = gpuTimeBreakdownToJson(*trace, b);
+        j["step_roles"] = stepRolesToJson(*trace, roles);
         j["file"] = file;
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;

@@ -16,11 +16,15 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix) {
 
 } // namespace
 
+bool isStepName(std::string_view name, const std::string& prefix) {
+    return startsWithNoCase(name, prefix.empty() ? std::string_view("ProfilerStep#") : prefix);
+}
+
 std::vector<TraceStep> findSteps(const Trace& t, const std::string& prefix) {
     const std::string p = prefix.empty() ? "ProfilerStep#" : prefix;
     // The names that qualify, once (a trace has far fewer names than slices).
     std::vector<uint8_t> match(t.strings().size(), 0);
-    for (StringId id = 0; id < t.strings().size(); ++id) match[id] = startsWithNoCase(t.str(id), p);
+    for (StringId id = 0; id < t.strings().size(); ++id) match[id] = isStepName(t.str(id), p);
     std::vector<TraceStep> steps;
     for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
         const Track& tr = t.track(ti);

@@ -18,5 +18,7 @@ struct TraceStep {
 
 // `prefix` empty: "ProfilerStep#".
 std::vector<TraceStep> findSteps(const Trace& trace, const std::string& prefix = {});
+// Whether a slice of this name is a step under `prefix` (empty: "ProfilerStep#").
+bool isStepName(std::string_view name, const std::string& prefix = {});
 
 } // namespace strata

@@ -1,5 +1,6 @@
 #include "analysis/ops/gpu_time_breakdown.h"
 
+#include "analysis/intervals.h"
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/kernel_category.h"
 
@@ -12,51 +13,10 @@ namespace {
 
 enum class Bucket : uint8_t { Computation, Communication, Memcpy };
 
-struct Interval {
-    TimeNs start = 0, end = 0;
-};
-using Intervals = std::vector<Interval>;
-
 struct BucketedOp {
     TimeNs start = 0, end = 0;
     Bucket bucket = Bucket::Computation;
 };
-
-// The union of `v`, sorted; intervals that overlap or touch merge.
-Intervals unionOf(Intervals v) {
-    std::sort(v.begin(), v.end(),
-              [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    Intervals out;
-    for (const Interval& i : v) {
-        if (!out.empty() && i.start <= out.back().end)
-            out.back().end = std::max(out.back().end, i.end);
-        else
-            out.push_back(i);
-    }
-    return out;
-}
-
-TimeNs lengthOf(const Intervals& v) {
-    TimeNs sum = 0;
-    for (const Interval& i : v) sum += i.end - i.start;
-    return sum;
-}
-
-// `from` less `cut` (both unions).
-Intervals minus(const Intervals& from, const Intervals& cut) {
-    Intervals out;
-    size_t c = 0;
-    for (const Interval& f : from) {
-        TimeNs at = f.start;
-        while (c < cut.size() && cut[c].end <= f.start) ++c;
-        for (size_t k = c; k < cut.size() && cut[k].start < f.end && at < f.end; ++k) {
-            if (cut[k].start > at) out.push_back({at, cut[k].start});
-            at = std::max(at, cut[k].end);
-        }
-        if (at < f.end) out.push_back({at, f.end});
-    }
-    return out;
-}
 
 GpuTimeSplit splitOf(const std::vector<BucketedOp>& ops) {
     GpuTimeSplit s;
