@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "io/json/json_device_events.h"
 #include "io/json/json_gpu_args.h"
 #include "io/load_preview.h"
 
@@ -73,7 +74,8 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
     if (ph == 'X' && ev.dur < 0) return skip("'X' event with a negative \"dur\"");
     if (ph == 'X' && !spanInRange(ev.ts, ev.dur))
         return skip("'X' event that ends out of range (ts + dur past 2^62 ns)");
-    const SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+    SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+    if (kind == SliceKind::Generic && (ph == 'X' || ph == 'B')) kind = kindByContent(ph, pid);
     TrackId track;
     GpuActivity gpu;
     bool haveGpu = false;
@@ -127,6 +129,28 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
     if (ev.hasBind && (ev.flowIn || ev.flowOut))
         b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
     return;
+}
+
+// The kind of a slice event whose category names none: device work or a runtime call by what
+// its args carry (io/json/json_device_events.h); one that looks like device work but is not
+// taken as such is counted for a warning naming its category.
+SliceKind ChromeEventParser::Impl::kindByContent(char ph, int64_t pid) {
+    const Event& ev = *evp;
+    if (dropArgs || ev.args.empty()) return SliceKind::Generic;
+    DeviceArgs a;
+    for (const ArgItem& item : ev.args) {
+        int64_t v;
+        if (isQueueArgKey(item.key))
+            a.queue = true;
+        else if (item.key == "correlation")
+            a.correlation = true;
+        else if (item.key == "device" && argInt(&item, &v))
+            a.device = v;
+    }
+    if (!a.queue && !a.correlation && !a.device) return SliceKind::Generic;
+    const DeviceKind k = deviceKindOf(SliceKind::Generic, ev.hasCat ? ev.cat : "", ph, pid, a);
+    if (!k.notTakenWhy.empty()) repaired(k.notTakenWhy);
+    return k.kind;
 }
 
 // b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope).

@@ -195,6 +195,7 @@ struct ChromeEventParser::Impl {
     // The handlers, one per kind of event (json_event_handlers.cpp).
     void dispatch();
     void sliceEvent(char ph, int64_t pid, int64_t tid, StringId name, StringId cat);
+    SliceKind kindByContent(char ph, int64_t pid);
     void counterEvent(int64_t pid);
     void asyncEvent(char ph, int64_t pid, StringId name, StringId cat);
     void flowEvent(char ph, int64_t pid, int64_t tid, StringId name, StringId cat);
