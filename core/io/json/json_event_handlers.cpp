@@ -153,7 +153,10 @@ SliceKind ChromeEventParser::Impl::kindByContent(char ph, int64_t pid) {
     return k.kind;
 }
 
-// b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope).
+// b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope), named
+// after the first event of it in the file. Events of one id nest on it by time, as Perfetto
+// nests them: a b inside an open b is its child; an e closes the innermost open b of its name
+// (the innermost open one when it has no name).
 void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, StringId cat) {
     const Event& ev = *evp;
     if (!ev.id.present) return skip("async event without \"id\"");
@@ -162,7 +165,9 @@ void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, St
     cookieText += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
     cookieText += '\x1f';
     cookieText.append(ev.id2Text);
-    const TrackId track = b.asyncTrack(pid, name, fnv1a(cookieText));
+    const uint64_t cookie = fnv1a(cookieText);
+    const StringId trackName = asyncTrackNames.try_emplace({pid, cookie}, name).first->second;
+    const TrackId track = b.asyncTrack(pid, trackName, cookie);
     if (ph == 'n') {
         b.addInstant(track, ev.ts, name, cat, storeArgs());
     } else if (ph == 'b' || ph == 'S') {
@@ -176,7 +181,7 @@ void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, St
         if (ev.hasBind && (ev.flowIn || ev.flowOut))
             b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
     } else {
-        b.addEnd(track, ev.ts, 0, storeArgs());
+        b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());
     }
     return;
 }

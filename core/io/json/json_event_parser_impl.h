@@ -71,6 +71,8 @@ struct ChromeEventParser::Impl {
     std::set<std::pair<int64_t, int64_t>> namedThreads;
     std::set<int64_t> namedProcesses;
     std::vector<int8_t> kindCache; // by category StringId: SliceKind + 1, 0 = unknown
+    // The name of each async track, by (pid, cookie): its first event's (asyncEvent).
+    std::map<std::pair<int64_t, uint64_t>, StringId> asyncTrackNames;
     StringId kArgName = 0, kArgSortIndex = 0, kArgLabels = 0;
 
     // Direct-mapped cache in front of the string pool: names, categories and arg keys repeat.
