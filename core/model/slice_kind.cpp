@@ -3,10 +3,14 @@
 namespace strata {
 
 SliceKind sliceKindFromCategory(std::string_view c) {
-    // Kineto's vocabulary (libkineto/include/ActivityType.h) and common variants.
-    if (c == "kernel" || c == "Kernel") return SliceKind::Kernel;
+    // Kineto's vocabulary (libkineto/include/ActivityType.h) and common variants; MTIA's as HTA
+    // reads it (hta/common/types.py: mtia_ccp_events are GPU kernels, mtia_runtime a runtime).
+    // Categories not named here may still be device work or a runtime call by what their events
+    // carry (io/json/json_device_events.h).
+    if (c == "kernel" || c == "Kernel" || c == "mtia_ccp_events") return SliceKind::Kernel;
     if (c == "cpu_op" || c == "operator" || c == "Operator") return SliceKind::CpuOp;
-    if (c == "cuda_runtime" || c == "hip_runtime" || c == "Runtime") return SliceKind::CudaRuntime;
+    if (c == "cuda_runtime" || c == "hip_runtime" || c == "Runtime" || c == "mtia_runtime")
+        return SliceKind::CudaRuntime;
     if (c == "cuda_driver" || c == "hip_driver" || c == "Driver") return SliceKind::CudaDriver;
     if (c == "python_function") return SliceKind::PythonFunction;
     if (c == "user_annotation" || c == "nvtx") return SliceKind::UserAnnotation;

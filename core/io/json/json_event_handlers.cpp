@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "io/json/json_device_events.h"
 #include "io/json/json_gpu_args.h"
 #include "io/load_preview.h"
 
@@ -73,7 +74,8 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
     if (ph == 'X' && ev.dur < 0) return skip("'X' event with a negative \"dur\"");
     if (ph == 'X' && !spanInRange(ev.ts, ev.dur))
         return skip("'X' event that ends out of range (ts + dur past 2^62 ns)");
-    const SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+    SliceKind kind = ev.hasCat ? kindOf(cat) : SliceKind::Generic;
+    if (kind == SliceKind::Generic && (ph == 'X' || ph == 'B')) kind = kindByContent(ph, pid);
     TrackId track;
     GpuActivity gpu;
     bool haveGpu = false;
@@ -129,7 +131,32 @@ void ChromeEventParser::Impl::sliceEvent(char ph, int64_t pid, int64_t tid, Stri
     return;
 }
 
-// b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope).
+// The kind of a slice event whose category names none: device work or a runtime call by what
+// its args carry (io/json/json_device_events.h); one that looks like device work but is not
+// taken as such is counted for a warning naming its category.
+SliceKind ChromeEventParser::Impl::kindByContent(char ph, int64_t pid) {
+    const Event& ev = *evp;
+    if (dropArgs || ev.args.empty()) return SliceKind::Generic;
+    DeviceArgs a;
+    for (const ArgItem& item : ev.args) {
+        int64_t v;
+        if (isQueueArgKey(item.key))
+            a.queue = true;
+        else if (item.key == "correlation")
+            a.correlation = true;
+        else if (item.key == "device" && argInt(&item, &v))
+            a.device = v;
+    }
+    if (!a.queue && !a.correlation && !a.device) return SliceKind::Generic;
+    const DeviceKind k = deviceKindOf(SliceKind::Generic, ev.hasCat ? ev.cat : "", ph, pid, a);
+    if (!k.notTakenWhy.empty()) repaired(k.notTakenWhy);
+    return k.kind;
+}
+
+// b, e, n (async nestable), S and F (old async): one track per (category, id, id2 scope), named
+// after the first event of it in the file. Events of one id nest on it by time, as Perfetto
+// nests them: a b inside an open b is its child; an e closes the innermost open b of its name
+// (the innermost open one when it has no name).
 void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, StringId cat) {
     const Event& ev = *evp;
     if (!ev.id.present) return skip("async event without \"id\"");
@@ -138,7 +165,9 @@ void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, St
     cookieText += ev.id.isString ? std::string(ev.id.text) : std::to_string(ev.id.num);
     cookieText += '\x1f';
     cookieText.append(ev.id2Text);
-    const TrackId track = b.asyncTrack(pid, name, fnv1a(cookieText));
+    const uint64_t cookie = fnv1a(cookieText);
+    const StringId trackName = asyncTrackNames.try_emplace({pid, cookie}, name).first->second;
+    const TrackId track = b.asyncTrack(pid, trackName, cookie);
     if (ph == 'n') {
         b.addInstant(track, ev.ts, name, cat, storeArgs());
     } else if (ph == 'b' || ph == 'S') {
@@ -152,7 +181,7 @@ void ChromeEventParser::Impl::asyncEvent(char ph, int64_t pid, StringId name, St
         if (ev.hasBind && (ev.flowIn || ev.flowOut))
             b.addFlowV2(ps, flowId(ev.bindId), ev.flowIn, ev.flowOut);
     } else {
-        b.addEnd(track, ev.ts, 0, storeArgs());
+        b.addEnd(track, ev.ts, ev.hasName ? name : 0, storeArgs());
     }
     return;
 }

@@ -71,6 +71,8 @@ struct ChromeEventParser::Impl {
     std::set<std::pair<int64_t, int64_t>> namedThreads;
     std::set<int64_t> namedProcesses;
     std::vector<int8_t> kindCache; // by category StringId: SliceKind + 1, 0 = unknown
+    // The name of each async track, by (pid, cookie): its first event's (asyncEvent).
+    std::map<std::pair<int64_t, uint64_t>, StringId> asyncTrackNames;
     StringId kArgName = 0, kArgSortIndex = 0, kArgLabels = 0;
 
     // Direct-mapped cache in front of the string pool: names, categories and arg keys repeat.
@@ -195,6 +197,7 @@ struct ChromeEventParser::Impl {
     // The handlers, one per kind of event (json_event_handlers.cpp).
     void dispatch();
     void sliceEvent(char ph, int64_t pid, int64_t tid, StringId name, StringId cat);
+    SliceKind kindByContent(char ph, int64_t pid);
     void counterEvent(int64_t pid);
     void asyncEvent(char ph, int64_t pid, StringId name, StringId cat);
     void flowEvent(char ph, int64_t pid, int64_t tid, StringId name, StringId cat);
