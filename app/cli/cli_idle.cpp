@@ -8,6 +8,7 @@
 #include "util/terminal_text.h"
 
 #include "analysis/json/idle_breakdown_json.h"
+#include "analysis/ops/hta_conventions.h"
 #include "model/names/time_text.h"
 
 #include <chrono>
@@ -22,20 +23,26 @@ using namespace strata;
 
 const char* const kUsage =
     "usage: strata-cli idle [--json] [--no-series] [--kernel-delay-us N] [--queue-limit N]\n"
-    "                       [--range-us START:END] FILE...\n"
+    "                       [--hta-steps] [--hta-us] [--range-us START:END] FILE...\n"
     "\n"
     "  --json               one JSON object: kernel_delay_us, queue_limit, not_launched,\n"
     "                       streams [{device, stream, ops, without_launch,\n"
     "                       idle {host_wait_us, kernel_wait_us, other_us, total_us,\n"
     "                       host_wait_intervals, kernel_wait_intervals, other_intervals},\n"
     "                       queue {launches, max_length, time_at_max_us, time_at_limit_us,\n"
-    "                       series [[time_us, length], ...]}}], rule, load_ms, analysis_ms\n"
+    "                       series [[time_us, length], ...]}}], rule, load_ms, analysis_ms,\n"
+    "                       with --hta-steps: hta_steps {applied, last_step_start_us, dropped};\n"
+    "                       with --hta-us: hta_us true\n"
     "                       (several FILEs: {traces: [{file, ...}]}; times from the trace start)\n"
     "  --no-series          leave the queue's series out of the JSON\n"
     "  --kernel-delay-us N  HTA's consecutive_kernel_delay: an interval under N µs that is not\n"
     "                       host wait is kernel wait (default 30, HTA's 30 in its µs)\n"
     "  --queue-limit N      time_at_limit counts the time at a queue length >= N (default 1024,\n"
     "                       HTA's CUDA_MAX_LAUNCH_QUEUE_PER_STREAM)\n"
+    "  --hta-steps          keep only the ops HTA keeps when it loads a trace: with two or more\n"
+    "                       ProfilerStep#N, those launched before the last step starts\n"
+    "  --hta-us             times cut to whole µs as HTA loads them: starts rounded up, ends\n"
+    "                       down (HTA's figures on a trace with fractional µs)\n"
     "  --range-us START:END only ops that start in [START, END) µs from the trace start\n"
     "The rule (docs/analysis.md, \"HTA's idle breakdown and launch queue\"), per (device, "
     "stream):\n"
@@ -84,7 +91,7 @@ void printTable(const std::string& file, const IdleBreakdown& idle, const Launch
 namespace strata::cli {
 
 int idle(const Args& args) {
-    bool json = false, noSeries = false;
+    bool json = false, noSeries = false, htaSteps = false, htaUs = false;
     double delayUs = double(IdleBreakdown::kDefaultKernelDelay) / 1000.0;
     uint64_t limit = LaunchQueue::kDefaultLimit;
     std::optional<std::pair<double, double>> rangeUsText;
@@ -92,6 +99,8 @@ int idle(const Args& args) {
     CommandLine line("idle", kUsage);
     line.flag("--json", &json)
         .flag("--no-series", &noSeries)
+        .flag("--hta-steps", &htaSteps)
+        .flag("--hta-us", &htaUs)
         .option("--kernel-delay-us", nonNegativeNumber("--kernel-delay-us", &delayUs))
         .option("--queue-limit", wholeNumber("--queue-limit", uint64_t(1) << 40, &limit))
         .option("--range-us", rangeUs("--range-us", &rangeUsText))
@@ -109,18 +118,33 @@ int idle(const Args& args) {
             continue;
         }
         const auto t0 = std::chrono::steady_clock::now();
-        const GpuOpList ops = collectGpuOps(*trace, rangeFromUs(*trace, rangeUsText));
-        const IdleBreakdown idleResult = idleBreakdown(*trace, ops, delay);
-        const LaunchQueue queue = launchQueue(*trace, ops, int64_t(limit));
+        GpuOpList ops = collectGpuOps(*trace, rangeFromUs(*trace, rangeUsText));
+        const HtaApplied profiled = applyHtaConventions(*trace, ops, {htaSteps, htaUs});
+        const IdleBreakdown idleResult = idleBreakdown(*trace, ops, delay, htaUs);
+        const LaunchQueue queue = launchQueue(*trace, ops, int64_t(limit), htaUs);
         const double ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count();
         if (!json) {
             if (file != files.front()) std::printf("\n");
             printTable(file, idleResult, queue);
+            if (profiled.stepsApplied)
+                std::printf("--hta-steps: %llu ops launched from the last ProfilerStep on (or with "
+                            "no launch) left out\n",
+                            static_cast<unsigned long long>(profiled.dropped));
+            else if (htaSteps)
+                std::printf("--hta-steps: fewer than two ProfilerStep#N: every op kept\n");
             continue;
         }
         nlohmann::json j = idleBreakdownToJson(*trace, idleResult, queue, !noSeries);
+        if (htaSteps)
+            j["hta_steps"] = {{"applied", profiled.stepsApplied},
+                              {"last_step_start_us",
+                               profiled.stepsApplied
+                                   ? double(profiled.lastStepStart - trace->bounds().start) / 1000.0
+                                   : 0.0},
+                              {"dropped", profiled.dropped}};
+        if (htaUs) j["hta_us"] = true;
         j["file"] = file;
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;

@@ -26,6 +26,7 @@
 //   launched 1500 (= B's start): kernel wait 500. Queue: -100 1, 0 0, 1200 1, 1500 0 (B's start
 //   first), 1500 1 (C's launch), 3000 0: max 1 (never 2), held 100 + 300 + 1500 = 1900.
 #include "analysis/gaps/idle_breakdown.h"
+#include "analysis/ops/hta_conventions.h"
 #include "analysis/ops/launch_queue.h"
 #include "support/analysis_trace_fixture.h"
 #include "support/test_main.h"
@@ -37,8 +38,11 @@ using strata::test::GpuTraceFixture;
 
 namespace {
 
-std::shared_ptr<const Trace> handMade() {
+// `steps` ProfilerStep#N slices on the launching thread: #1 [-10000, 100000), #2 from 100000.
+std::shared_ptr<const Trace> handMade(int steps = 0) {
     GpuTraceFixture f;
+    if (steps >= 1) f.annotation(-10000, 110000, "ProfilerStep#1");
+    if (steps >= 2) f.annotation(100000, 120000, "ProfilerStep#2");
     f.launch(-5000, 100, 1);
     f.kernel(0, 7, 0, 10000, "K1", 1);
     f.launch(11000, 100, 2);
@@ -177,6 +181,74 @@ private slots:
             QVERIFY2(isQueueLaunchName(n), n);
         for (const char* n : {"cudaGraphLaunch", "cudaMemcpy", "cudaLaunchCooperativeKernel", ""})
             QVERIFY2(!isQueueLaunchName(n), n);
+    }
+
+    // HTA's loader with two steps keeps the ops launched before ProfilerStep#2 starts (100000):
+    // S1 (no launch) and K6 (launched at 150000) are left out. Stream 7 is then K1 K2 K3 M1 K4
+    // K5 K7: host wait K2 2000; kernel wait K3 5000, K5 -5000 = 0 (2); other M1 40000, K4
+    // 130000 - 80000 = 50000, K7 200000 - 150000 = 50000 = 140000 (3).
+    void htaKeepsWhatTheProfiledStepsLaunched() {
+        const auto trace = handMade(2);
+        GpuOpList ops = collectGpuOps(*trace);
+        const HtaApplied kept = applyHtaConventions(*trace, ops, {true, false});
+        QVERIFY(kept.stepsApplied);
+        QCOMPARE(kept.lastStepStart, TimeNs(100000));
+        QCOMPARE(kept.dropped, uint64_t(2));
+        const IdleBreakdown b = idleBreakdown(*trace, ops);
+        check(b.streams[0], {0, 7, 7, 0, 2000, 0, 140000, 1, 2, 3});
+        // One step: HTA keeps everything.
+        const auto one = handMade(1);
+        GpuOpList all = collectGpuOps(*one);
+        const HtaApplied none = applyHtaConventions(*one, all, {true, false});
+        QVERIFY(!none.stepsApplied);
+        QCOMPARE(none.dropped, uint64_t(0));
+        QCOMPARE(all.ops.size(), size_t(13));
+    }
+
+    // HTA's loader cuts fractional µs: starts up, ends down, launches up. Stream 5 of device 0:
+    // K1 [100, 2900) launched 0, K2 [3500, 5200) launched 2950, K3 [5200, 5800) launched 100.
+    // Exact: host wait 600 (2950 > 2900), kernel wait 0. In whole µs: K1 [1000, 2000), K2
+    // [4000, 5000) launched 3000 > 2000: host wait 2000; K3 [6000, 5000) (ends before it starts,
+    // as HTA keeps it) launched 1000: kernel wait 6000 - 5000 = 1000. Queue in µs: 0 1, 1000 0,
+    // 1000 1, 3000 2, 4000 1, 6000 0: max 2 for 1000.
+    void htaCutsToWholeMicroseconds() {
+        GpuTraceFixture f;
+        f.launch(0, 10, 1);
+        f.kernel(0, 5, 100, 2800, "K1", 1);
+        f.launch(2950, 10, 2);
+        f.kernel(0, 5, 3500, 1700, "K2", 2);
+        f.launch(100, 10, 3);
+        f.kernel(0, 5, 5200, 600, "K3", 3);
+        const auto trace = f.build();
+        const GpuOpList exact = collectGpuOps(*trace);
+        check(idleBreakdown(*trace, exact).streams[0], {0, 5, 3, 0, 600, 0, 0, 1, 1, 0});
+        GpuOpList ops = collectGpuOps(*trace);
+        const HtaApplied applied = applyHtaConventions(*trace, ops, {false, true});
+        QVERIFY(!applied.stepsApplied);
+        QCOMPARE(applied.dropped, uint64_t(0));
+        QCOMPARE(ops.ops[2].start, TimeNs(6000));
+        QCOMPARE(ops.ops[2].end, TimeNs(5000));
+        const IdleBreakdown b =
+            idleBreakdown(*trace, ops, IdleBreakdown::kDefaultKernelDelay, true);
+        check(b.streams[0], {0, 5, 3, 0, 2000, 1000, 0, 1, 1, 0});
+        const LaunchQueue q = launchQueue(*trace, ops, LaunchQueue::kDefaultLimit, true);
+        checkSeries(q.streams[0], {{0, 1}, {1000, 0}, {1000, 1}, {3000, 2}, {4000, 1}, {6000, 0}});
+        QCOMPARE(q.streams[0].maxLength, int64_t(2));
+        QCOMPARE(q.streams[0].timeAtMax, TimeNs(1000));
+        // Rounding below zero too.
+        QCOMPARE(htaStart(-1500, true), TimeNs(-1000));
+        QCOMPARE(htaEnd(0, -1500, true), TimeNs(-2000));
+        QCOMPARE(htaStart(-1000, true), TimeNs(-1000));
+        QCOMPARE(htaStart(1, true), TimeNs(1000));
+        QCOMPARE(htaEnd(0, 1999, true), TimeNs(1000));
+        QCOMPARE(htaEnd(500, 1999, false), TimeNs(1999));
+        // As HTA's doubles hold them: 1712195495800675.001 µs parses to ...675.0 (a double's
+        // step there is 0.25), whose ceil is 675; + 2.100 µs -> ...677.1, floor 677.
+        QCOMPARE(htaStart(1712195495800675001, true), TimeNs(1712195495800675000));
+        QCOMPARE(htaEnd(1712195495800675001, 1712195495800677101, true),
+                 TimeNs(1712195495800677000));
+        QCOMPARE(htaStart(1712195495800675200, true), TimeNs(1712195495800676000));
+        QCOMPARE(htaStart(1, false), TimeNs(1));
     }
 
     void noOpsNoStreams() {

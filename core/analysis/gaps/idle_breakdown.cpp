@@ -1,16 +1,18 @@
 #include "analysis/gaps/idle_breakdown.h"
 
+#include "analysis/ops/hta_conventions.h"
+
 namespace strata {
 
 namespace {
 
 // One interval of a stream, classified as HTA classifies it.
-void classify(const Trace& trace, const GpuOp& op, TimeNs previousEnd, TimeNs kernelDelay,
+void classify(const Trace& trace, const GpuOp& op, TimeNs previousEnd, TimeNs kernelDelay, bool us,
               StreamIdle& s) {
     const TimeNs interval = op.start - previousEnd;
     const SliceRef launch = trace.launchOf(op.ref);
     if (!launch.valid()) ++s.withoutLaunch;
-    if (launch.valid() && trace.start(launch) > previousEnd) {
+    if (launch.valid() && htaStart(trace.start(launch), us) > previousEnd) {
         s.split.hostWait += interval;
         ++s.split.hostWaitIntervals;
     } else if (interval < kernelDelay) {
@@ -24,7 +26,8 @@ void classify(const Trace& trace, const GpuOp& op, TimeNs previousEnd, TimeNs ke
 
 } // namespace
 
-IdleBreakdown idleBreakdown(const Trace& trace, const GpuOpList& list, TimeNs kernelDelay) {
+IdleBreakdown idleBreakdown(const Trace& trace, const GpuOpList& list, TimeNs kernelDelay,
+                            bool htaMicroseconds) {
     IdleBreakdown out;
     out.kernelDelay = kernelDelay;
     const std::vector<GpuOp>& ops = list.ops;
@@ -40,7 +43,7 @@ IdleBreakdown idleBreakdown(const Trace& trace, const GpuOpList& list, TimeNs ke
             s.stream = op.stream;
             out.streams.push_back(s);
         } else {
-            classify(trace, op, previousEnd, kernelDelay, out.streams.back());
+            classify(trace, op, previousEnd, kernelDelay, htaMicroseconds, out.streams.back());
         }
         ++out.streams.back().ops;
         previousEnd = op.end;

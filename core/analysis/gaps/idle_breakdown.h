@@ -48,8 +48,11 @@ struct IdleBreakdown {
     std::vector<StreamIdle> streams; // by (device, stream); streams with >= 1 op
 };
 
-// Over `ops` as collectGpuOps lists them (sorted by device, stream, start, end).
+// Over `ops` as collectGpuOps lists them (sorted by device, stream, start, end);
+// `htaMicroseconds`: launch calls start at their start rounded up to a whole µs, as HTA loads
+// a trace with fractional µs (analysis/ops/hta_conventions.h; the ops rounded there).
 IdleBreakdown idleBreakdown(const Trace& trace, const GpuOpList& ops,
-                            TimeNs kernelDelay = IdleBreakdown::kDefaultKernelDelay);
+                            TimeNs kernelDelay = IdleBreakdown::kDefaultKernelDelay,
+                            bool htaMicroseconds = false);
 
 } // namespace strata

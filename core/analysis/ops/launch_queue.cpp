@@ -1,5 +1,7 @@
 #include "analysis/ops/launch_queue.h"
 
+#include "analysis/ops/hta_conventions.h"
+
 #include <algorithm>
 #include <array>
 #include <unordered_map>
@@ -20,14 +22,14 @@ constexpr std::array<std::string_view, 12> kLaunchNames = {
 // The start of the listed launch call on a CPU thread that carries `op`'s correlation, if any.
 class LaunchFinder {
 public:
-    explicit LaunchFinder(const Trace& trace) : trace_(trace) {}
+    LaunchFinder(const Trace& trace, bool us) : trace_(trace), us_(us) {}
     bool find(SliceRef op, TimeNs* start) {
         const SliceExtra* e = trace_.extra(op);
         if (!e || e->correlation < 0) return false;
         for (SliceRef ref : trace_.byCorrelation(e->correlation)) {
             const Track& track = trace_.track(ref.track);
             if (track.kind != TrackKind::Thread || !listed(track.slices.name[ref.index])) continue;
-            *start = trace_.start(ref);
+            *start = htaStart(trace_.start(ref), us_);
             return true;
         }
         return false;
@@ -40,6 +42,7 @@ private:
         return known_[name] = isQueueLaunchName(trace_.str(name));
     }
     const Trace& trace_;
+    bool us_;
     std::unordered_map<StringId, bool> known_;
 };
 
@@ -73,10 +76,11 @@ bool isQueueLaunchName(std::string_view name) {
     return std::find(kLaunchNames.begin(), kLaunchNames.end(), name) != kLaunchNames.end();
 }
 
-LaunchQueue launchQueue(const Trace& trace, const GpuOpList& list, int64_t limit) {
+LaunchQueue launchQueue(const Trace& trace, const GpuOpList& list, int64_t limit,
+                        bool htaMicroseconds) {
     LaunchQueue out;
     out.limit = limit;
-    LaunchFinder finder(trace);
+    LaunchFinder finder(trace, htaMicroseconds);
     std::vector<Change> changes;
     const auto flush = [&](int32_t device, int64_t stream) {
         if (changes.empty()) return;

@@ -53,8 +53,10 @@ struct LaunchQueue {
 // Whether HTA counts a CPU call of this name as a launch (the list above).
 bool isQueueLaunchName(std::string_view name);
 
-// Over `ops` as collectGpuOps lists them (sorted by device, stream, start, end).
+// Over `ops` as collectGpuOps lists them (sorted by device, stream, start, end);
+// `htaMicroseconds`: launch calls start at their start rounded up to a whole µs, as HTA loads
+// a trace with fractional µs (analysis/ops/hta_conventions.h; the ops rounded there).
 LaunchQueue launchQueue(const Trace& trace, const GpuOpList& ops,
-                        int64_t limit = LaunchQueue::kDefaultLimit);
+                        int64_t limit = LaunchQueue::kDefaultLimit, bool htaMicroseconds = false);
 
 } // namespace strata
