@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <set>
 #include <tuple>
@@ -50,11 +49,16 @@ double micros(TimeNs ns) {
     const bool negative = ns < 0;
     const uint64_t a = negative ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
     char text[40];
-    const int n = std::snprintf(text, sizeof text, "%s%llu.%03llu", negative ? "-" : "",
-                                static_cast<unsigned long long>(a / 1000),
-                                static_cast<unsigned long long>(a % 1000));
+    char* p = text;
+    if (negative) *p++ = '-';
+    p = std::to_chars(p, text + sizeof text, a / 1000).ptr;
+    const unsigned frac = unsigned(a % 1000);
+    *p++ = '.';
+    *p++ = char('0' + frac / 100);
+    *p++ = char('0' + frac / 10 % 10);
+    *p++ = char('0' + frac % 10);
     double v = 0;
-    std::from_chars(text, text + n, v);
+    std::from_chars(text, p, v);
     return v;
 }
 
