@@ -24,5 +24,6 @@ int ranks(const Args& args);         // cli_ranks.cpp
 int convert(const Args& args);       // cli_convert.cpp
 int samples(const Args& args);       // cli_samples.cpp
 int breakdown(const Args& args);     // cli_breakdown.cpp
+int idle(const Args& args);          // cli_idle.cpp
 
 } // namespace strata::cli

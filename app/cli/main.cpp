@@ -41,6 +41,9 @@ const Command kCommands[] = {
     {"breakdown", strata::cli::breakdown,
      "breakdown [--json] [--ops all|linked] [--step-name P] FILE...   GPU time with overlap "
      "accounted: computation, exposed communication and memcpy, idle"},
+    {"idle", strata::cli::idle,
+     "idle [--json] [--hta-steps] [--hta-us] FILE...   HTA's idle breakdown (host "
+     "wait, kernel wait, other) and launch queue length per stream"},
     {"diff", strata::cli::diff,
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},
