@@ -6,7 +6,6 @@
 
 #include <qcustomplot.h>
 
-#include <QLabel>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -71,8 +70,8 @@ struct GpuTimeView::Rows {
 };
 
 GpuTimeView::GpuTimeView(QWidget* parent)
-    : QWidget(parent), note_(new QLabel(this)), chart_(new QCustomPlot(this)),
-      rows_(std::make_unique<Rows>()), table_(makeSortableTable(&rows_->model, this, true)) {
+    : QWidget(parent), chart_(new QCustomPlot(this)), rows_(std::make_unique<Rows>()),
+      table_(makeSortableTable(&rows_->model, this, true)) {
     followTheme(chart_);
     chart_->setObjectName(QStringLiteral("gpu-time-breakdown"));
     // The legend in one row under the chart, clear of the bars.
@@ -82,18 +81,16 @@ GpuTimeView::GpuTimeView(QWidget* parent)
     legendRow->addElement(0, 0, chart_->legend);
     chart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     chart_->plotLayout()->setRowStretchFactor(1, 0.001);
-    note_->setWordWrap(true);
-    note_->setText(tr("Each device's span split as TraceLens's GPU timeline splits it: "
-                      "computation, communication not hidden under computation, copies hidden "
-                      "under neither, and idle. A step holds the GPU work launched in it."));
+    setToolTip(tr("Each device's span split as TraceLens's GPU timeline splits it: computation, "
+                  "communication not hidden under computation, copies hidden under neither, and "
+                  "idle. A step holds the GPU work launched in it."));
+    // Side by side, as the Overview tab: no taller than the other tabs of the dock.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(note_);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(chart_);
     split->addWidget(table_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setSizes({1, 1}); // half each
     layout->addWidget(split, 1);
 }
 

@@ -11,7 +11,6 @@
 
 class QAbstractItemModel;
 class QCustomPlot;
-class QLabel;
 class QTableView;
 
 namespace strata {
@@ -28,7 +27,6 @@ public:
 
 private:
     struct Rows;
-    QLabel* note_;
     QCustomPlot* chart_;
     std::unique_ptr<Rows> rows_;
     QTableView* table_;

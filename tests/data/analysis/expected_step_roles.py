@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Step time by role (issue 46) computed from a Chrome/Kineto JSON trace's raw events, with no
+code of Strata's, and compared with `strata-cli breakdown --json` ("step_roles").
+
+The rule is the PyTorch profiler TensorBoard plugin's Overview, as docs/analysis.md ("Step time by
+role") writes it down:
+  events     'X' events typed by their lower-cased category: kernel / memcpy, gpu_memcpy /
+             memset, gpu_memset (device); runtime, cuda_runtime, mtia_runtime, glow_runtime,
+             xpu_runtime, privateuse1_runtime (runtime); cpu_op, operator, python (operator);
+             user_annotation, gpu_user_annotation (annotation). Operators and CPU annotations
+             named ProfilerStep#N are steps (the GPU's copies of them neither steps nor roles).
+  roles      kernel (kernels not communication), memcpy, memset, communication (kernels sharing
+             an External id with an operator named nccl:/gloo: broadcast, reduce, all_reduce,
+             all_gather or reduce_scatter, and such operators and annotations), runtime, data
+             loading (operators and annotations named enumerate(DataLoader)#...__next__ or
+             enumerate(DataPipe)#...), CPU op (the other operators and annotations); each
+             instant of a step goes to the first role in that order active then; other = rest.
+  steps      each ProfilerStep's end moved to the latest end of the device ops linked (by
+             correlation) to runtime calls lying wholly inside it, its start to no earlier than
+             the previous step's end (the first: than the end of unlinked device work ending
+             before the first step's device work); trailing steps with no device work, or under
+             80 % of the step before, dropped.
+  overlap    computation = kernel role ranges (operators where there is no kernel) in the step,
+             communication likewise, their overlap, other = step + overlap - both.
+Times are exact integer nanoseconds.
+
+usage: expected_step_roles.py --check STRATA_CLI TRACE
+Exit 0 when equal, 1 with the differences, 77 when the trace is absent or has no step.
+"""
+import argparse
+import decimal
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+RUNTIME = {"runtime", "cuda_runtime", "mtia_runtime", "glow_runtime", "xpu_runtime",
+           "privateuse1_runtime"}
+COLLECTIVES = {lib + op for lib in ("nccl:", "gloo:")
+               for op in ("broadcast", "reduce", "all_reduce", "all_gather", "reduce_scatter")}
+ROLES = ["kernel", "memcpy", "memset", "communication", "runtime", "data_loading", "cpu_op"]
+
+
+def ns(v):
+    return int((decimal.Decimal(str(v)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
+
+
+def load(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        doc = json.load(f, parse_float=decimal.Decimal)
+    return doc["traceEvents"] if isinstance(doc, dict) else doc
+
+
+def kind(ev):
+    cat = str(ev.get("cat", "")).lower()
+    if cat == "kernel":
+        return "kernel"
+    if cat in ("memcpy", "gpu_memcpy"):
+        return "memcpy"
+    if cat in ("memset", "gpu_memset"):
+        return "memset"
+    if cat in RUNTIME:
+        return "runtime"
+    if cat in ("cpu_op", "operator", "python"):
+        return "operator"
+    if cat in ("user_annotation", "gpu_user_annotation"):
+        return "annotation"
+    return None
+
+
+def merge(ranges):
+    out = []
+    for s, e in sorted(ranges):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [tuple(r) for r in out]
+
+
+def clip(ranges, lo, hi):
+    """The parts of sorted disjoint `ranges` inside [lo, hi)."""
+    return [(max(s, lo), min(e, hi)) for s, e in ranges if min(e, hi) > max(s, lo)]
+
+
+def inside(a, b):
+    """Intersection of two sorted disjoint lists, pairwise (plain quadratic sweep)."""
+    out = []
+    for s, e in b:
+        out.extend(clip(a, s, e))
+    return merge(out)
+
+
+def outside(a, b):
+    out = []
+    for s, e in a:
+        pieces = [(s, e)]
+        for cs, ce in b:
+            nxt = []
+            for ps, pe in pieces:
+                if ce <= ps or cs >= pe:
+                    nxt.append((ps, pe))
+                    continue
+                if cs > ps:
+                    nxt.append((ps, cs))
+                if ce < pe:
+                    nxt.append((ce, pe))
+            pieces = nxt
+        out.extend(pieces)
+    return out
+
+
+def total(ranges):
+    return sum(e - s for s, e in ranges)
+
+
+def expected(events):
+    xs = [e for e in events if e.get("ph") == "X" and "ts" in e and kind(e)]
+    for e in xs:
+        e["_s"] = ns(e["ts"])
+        e["_e"] = e["_s"] + max(ns(e.get("dur", 0)), 0)
+        e["_k"] = kind(e)
+    collective_ids = set()
+    for e in xs:
+        args = e.get("args") or {}
+        if e["_k"] == "operator" and e.get("name") in COLLECTIVES:
+            xid = args.get("External id", args.get("external id"))
+            if xid is not None:
+                collective_ids.add(xid)
+    roles = {r: [] for r in ROLES}
+    steps = []
+    for e in xs:
+        k, name, args = e["_k"], str(e.get("name", "")), e.get("args") or {}
+        span = (e["_s"], e["_e"])
+        if k == "kernel":
+            xid = args.get("External id", args.get("external id"))
+            roles["communication" if xid in collective_ids and xid is not None else "kernel"].append(span)
+        elif k in ("memcpy", "memset", "runtime"):
+            roles[k].append(span)
+        elif name.startswith("ProfilerStep#"):
+            # A step on the CPU; the GPU's copy of the annotation is neither a step nor a role.
+            if str(e.get("cat", "")).lower() != "gpu_user_annotation":
+                steps.append([e["_s"], e["_e"], name])
+        elif (name.startswith("enumerate(DataLoader)#") and name.endswith(".__next__")) or \
+                name.startswith("enumerate(DataPipe)#"):
+            roles["data_loading"].append(span)
+        elif name in COLLECTIVES:
+            roles["communication"].append(span)
+        else:
+            roles["cpu_op"].append(span)
+    if not steps:
+        return None
+    steps.sort()
+    # Outermost steps only (a step inside another is not one).
+    kept = []
+    for s in steps:
+        if not kept or s[0] >= kept[-1][1]:
+            kept.append(s)
+    steps = kept
+    # Device ops by correlation, runtime calls wholly inside a step.
+    device = [e for e in xs if e["_k"] in ("kernel", "memcpy", "memset")]
+    by_corr = {}
+    for d in device:
+        c = (d.get("args") or {}).get("correlation")
+        if c is not None:
+            by_corr.setdefault(c, []).append(d)
+    first = [None] * len(steps)
+    last = [None] * len(steps)
+    count = [0] * len(steps)
+    matched = set()
+    for r in (e for e in xs if e["_k"] == "runtime"):
+        for i, (s, e_, _) in enumerate(steps):
+            if s <= r["_s"] and r["_e"] <= e_:
+                for d in by_corr.get((r.get("args") or {}).get("correlation"), []):
+                    first[i] = d["_s"] if first[i] is None else min(first[i], d["_s"])
+                    last[i] = d["_e"] if last[i] is None else max(last[i], d["_e"])
+                    count[i] += 1
+                    matched.add(id(d))
+                break
+    left_out = 0
+    if any(count):
+        prev = steps[0][0]
+        if count[0]:
+            for d in device:
+                if id(d) not in matched and d["_e"] < first[0]:
+                    prev = max(prev, d["_e"])
+        for i, st in enumerate(steps):
+            start = max(prev, st[0])
+            end = max(st[1], last[i] if count[i] else start, start)
+            st[0], st[1] = start, end
+            prev = end
+        if len(steps) > 1:
+            i = len(steps) - 1
+            while i >= 0 and count[i] == 0:
+                i -= 1
+            if i >= 0:
+                keep = i + 1
+                if i > 0 and count[i - 1] * 0.8 > count[i]:
+                    keep = i
+                left_out = len(steps) - keep
+                steps = steps[:keep]
+    merged = {r: merge(v) for r, v in roles.items()}
+    slots = merge([(s, e) for s, e, _ in steps])
+    owned = {}
+    for r in ROLES:
+        owned[r] = inside(slots, merged[r])
+        slots = outside(slots, owned[r])
+    compute = merged["kernel"] if merged["kernel"] else merged["cpu_op"]
+    comm = merged["communication"]
+    both = inside(compute, comm)
+    out = []
+    for s, e, name in steps:
+        row = {"step": name, "total": e - s}
+        for r in ROLES:
+            row[r] = total(clip(owned[r], s, e))
+        row["other"] = (e - s) - sum(row[r] for r in ROLES)
+        row["computation"] = total(clip(compute, s, e))
+        row["communication_all"] = total(clip(comm, s, e))
+        row["overlap"] = total(clip(both, s, e))
+        row["other_than_both"] = (e - s) + row["overlap"] - row["computation"] - row["communication_all"]
+        out.append(row)
+    return out, left_out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--check", metavar="STRATA_CLI", required=True)
+    p.add_argument("trace")
+    a = p.parse_args()
+    if not os.path.exists(a.trace):
+        print(f"skipped: {a.trace} is absent")
+        return 77
+    result = expected(load(a.trace))
+    if result is None:
+        print(f"skipped: {a.trace} has no ProfilerStep")
+        return 77
+    want, left_out = result
+    got = json.loads(subprocess.run([a.check, "breakdown", "--json", a.trace], check=True,
+                                    capture_output=True, text=True).stdout)["step_roles"]
+    errors = []
+    if len(got["steps"]) != len(want):
+        errors.append(f"steps: strata {len(got['steps'])}, expected {len(want)}")
+    if got["tail_steps_left_out"] != left_out:
+        errors.append(f"tail steps left out: strata {got['tail_steps_left_out']}, expected {left_out}")
+    for w, g in zip(want, got["steps"]):
+        if g["step"] != w["step"]:
+            errors.append(f"step name: strata {g['step']}, expected {w['step']}")
+        pairs = [(k, g[k + "_us"], w[k]) for k in ROLES + ["other", "total"]]
+        o = g["overlap"]
+        pairs += [("computation", o["computation_us"], w["computation"]),
+                  ("communication (overlap)", o["communication_us"], w["communication_all"]),
+                  ("overlap", o["overlap_us"], w["overlap"]),
+                  ("other (overlap)", o["other_us"], w["other_than_both"])]
+        for key, have, exp in pairs:
+            if int(round(have * 1000)) != exp:
+                errors.append(f"{w['step']} {key}: strata {int(round(have * 1000))} ns, expected {exp} ns")
+    for e in errors:
+        print(e)
+    print(f"{a.trace}: {len(want)} steps: {'equal' if not errors else str(len(errors)) + ' differences'}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
