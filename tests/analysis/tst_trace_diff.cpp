@@ -102,6 +102,40 @@ private slots:
             for (const DiffRow& r : *rows) QCOMPARE(r.status, DiffStatus::Same);
     }
 
+    // Two single steps of one trace (issue 46: fewer than three steps, no reference): a kernel
+    // launched in step 1 runs after step 1's CPU end, inside step 2's time. Step 1 [0, 1000 µs)
+    // launches k1 [100, 200) and late [1100, 1300); step 2 [1000, 2000) launches k2 [1500,
+    // 1600). Step 1 holds k1 and late (what it launched), step 2 k2 alone: late is removed in
+    // step 2, not added there.
+    void singleStepsKeepWhatTheyLaunched() {
+        GpuTraceFixture f;
+        f.cpuOp(0, 1000 * kUs, "ProfilerStep#1");
+        f.cpuOp(1000 * kUs, 1000 * kUs, "ProfilerStep#2");
+        f.launch(50 * kUs, 10 * kUs, 1);
+        f.kernel(0, 7, 100 * kUs, 100 * kUs, "k1", 1);
+        f.launch(900 * kUs, 10 * kUs, 2);
+        f.kernel(0, 7, 1100 * kUs, 200 * kUs, "late", 2);
+        f.launch(1400 * kUs, 10 * kUs, 3);
+        f.kernel(0, 7, 1500 * kUs, 100 * kUs, "k2", 3);
+        const auto t = f.build();
+        const TimeNs origin = t->bounds().start;
+        const TraceAnalysis b(t, {}, {origin + 0, origin + 1000 * kUs});
+        const TraceAnalysis c(t, {}, {origin + 1000 * kUs, origin + 2000 * kUs});
+        const TraceDiff d = diffTraces(b, c);
+        QCOMPARE(d.baselineSteps, size_t(1));
+        QCOMPARE(d.candidateSteps, size_t(1));
+        QVERIFY(!d.bySteps);
+        const DiffRow* late = row(d.kernels, "late");
+        QVERIFY(late);
+        QCOMPARE(late->baseline.count, uint64_t(1));
+        QCOMPARE(late->candidate.count, uint64_t(0));
+        QCOMPARE(int(late->status), int(DiffStatus::Removed));
+        const DiffRow* k2 = row(d.kernels, "k2");
+        QVERIFY(k2);
+        QCOMPARE(int(k2->status), int(DiffStatus::Added));
+        QCOMPARE(k2->candidate.total, TimeNs(100 * kUs));
+    }
+
     void bySteps() {
         // x: 100 110 90 100 -> 104 114 94 104: mean 100 -> 104 µs, each side's spread
         //    sqrt((0 + 100 + 100 + 0) / 3) = 8.165 µs; standard error sqrt(2 * 66.67 / 4) =

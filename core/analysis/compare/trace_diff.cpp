@@ -427,6 +427,22 @@ std::string copyDiffName(uint8_t copyKind, bool pageable) {
     return pageable ? k + " (pageable)" : k;
 }
 
+namespace {
+
+// The kernel, op and copy rows of two sides tallied by launch (`sr`: the reference's steps, for
+// the spread, or none).
+void matchTallies(StepTally& tb, StepTally& tc, StepTally& sr, TraceDiff& d) {
+    d.kernels = matchRows(tallySides(tb.kernelDurations), tallySides(tc.kernelDurations),
+                          {&tb.kernels, &tc.kernels, &sr.kernels}, {}, d);
+    d.ops = matchRows(withGpuTotals(tallySides(tb.opDurations), tb.opGpuTotals),
+                      withGpuTotals(tallySides(tc.opDurations), tc.opGpuTotals),
+                      {&tb.ops, &tc.ops, &sr.ops}, {&tb.opsGpu, &tc.opsGpu, &sr.opsGpu}, d);
+    d.copies = matchRows(tallySides(tb.copyDurations), tallySides(tc.copyDurations),
+                         {&tb.copies, &tc.copies, &sr.copies}, {}, d);
+}
+
+} // namespace
+
 TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candidate,
                      const TraceAnalysis* reference) {
     TraceDiff d;
@@ -457,18 +473,26 @@ TraceDiff diffTraces(const TraceAnalysis& baseline, const TraceAnalysis& candida
         dropSteps(sr, baseline.range(), candidate.range());
         if (sr.steps.size() >= TraceDiff::kMinSteps) d.referenceSteps = sr.steps.size();
     }
-    if (d.referenceSteps > 0) {
+    // Steps against steps with too few steps for a spread (issue 46: two single steps chosen
+    // with --baseline-step and --candidate-step): each side's GPU ops are still those its step
+    // launched, from the whole trace, not those that start in its CPU time.
+    const bool stepsAlone = d.referenceSteps == 0 && !d.bySteps && d.baselineSteps > 0 &&
+                            d.candidateSteps > 0 && !isWholeTrace(baseline.range()) &&
+                            !isWholeTrace(candidate.range());
+    if (stepsAlone) {
+        const TraceAnalysis wb(baseline.tracePtr(), baseline.settings());
+        const TraceAnalysis wc(candidate.tracePtr(), candidate.settings());
+        StepTally tb, tc;
+        std::thread side([&] { tb = tallySteps(wb, split, 1, true, baseline.range()); });
+        tc = tallySteps(wc, split, 1, true, candidate.range());
+        side.join();
+        matchTallies(tb, tc, sr, d);
+    } else if (d.referenceSteps > 0) {
         // Steps against steps: a GPU op counts in the step of its launch call on both sides, as
         // in the spread (its start can lie in the next step's CPU time: the GPU runs behind).
         StepTally tb = tallySteps(*reference, SplitNames{}, 1, true, baseline.range());
         StepTally tc = tallySteps(*reference, SplitNames{}, 1, true, candidate.range());
-        d.kernels = matchRows(tallySides(tb.kernelDurations), tallySides(tc.kernelDurations),
-                              {&tb.kernels, &tc.kernels, &sr.kernels}, {}, d);
-        d.ops = matchRows(withGpuTotals(tallySides(tb.opDurations), tb.opGpuTotals),
-                          withGpuTotals(tallySides(tc.opDurations), tc.opGpuTotals),
-                          {&tb.ops, &tc.ops, &sr.ops}, {&tb.opsGpu, &tc.opsGpu, &sr.opsGpu}, d);
-        d.copies = matchRows(tallySides(tb.copyDurations), tallySides(tc.copyDurations),
-                             {&tb.copies, &tc.copies, &sr.copies}, {}, d);
+        matchTallies(tb, tc, sr, d);
     } else {
         const OpStats& b = baseline.opStats();
         const OpStats& c = candidate.opStats();

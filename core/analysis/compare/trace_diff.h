@@ -30,7 +30,10 @@
 //    GPU runs behind the CPU, so the ops that start in a step's time are largely the previous
 //    step's), a CPU op in the step it starts in; kernels by name only.
 //  - Otherwise (no steps to measure a spread with), a row changed when its count differs, or its
-//    total differs by at least 5 % of the baseline's and by at least 1 µs.
+//    total differs by at least 5 % of the baseline's and by at least 1 µs. When both sides are
+//    steps (ranges holding fewer than kMinSteps steps each, e.g. two single steps and no
+//    reference), their rows are still tallied by launch, as above (issue 46: a kernel launched
+//    in one step and run in the next one's time counted in neither before).
 // Added and removed rows are those with no occurrence on one side. Section rows always follow the
 // rule without steps (their samples are not tallied per step). A GPU op counts in the step of
 // its launch call (or of its start, when the trace has no launch for it). Rows are sorted by the
