@@ -15,6 +15,7 @@
 #include "support/test_main.h"
 #include "timeline/layout/track_layout.h"
 #include "timeline/paint/gpu_utilisation.h"
+#include "timeline/paint/queue_rows.h"
 #include "timeline/timeline_view.h"
 #include "workspace/analyses.h"
 #include "workspace/navigation.h"
@@ -258,6 +259,46 @@ private slots:
         const auto k = kinds();
         QCOMPARE(k[1], TrackRow::Kind::DeviceIdle);
         QCOMPARE(k[2], TrackRow::Kind::Utilisation);
+    }
+
+    // The launch queue rows (issue 46): launches at 0 and 20 of kernels starting at 100 and 250
+    // on stream 7: the queue is 1 from 0, 2 from 20, 1 from 100, 0 from 250; most 2, for 80 ns.
+    void queueRowsByHand() {
+        GpuTraceFixture f;
+        f.launch(0, 10, 1);
+        f.kernel(0, 7, 100, 100, "a", 1);
+        f.launch(20, 10, 2);
+        f.kernel(0, 7, 250, 50, "b", 2);
+        const auto t = f.build();
+        const TimeNs o = t->bounds().start; // the trace's times as built (the first launch: 0)
+        QueueRows rows;
+        rows.build(launchQueue(*t, collectGpuOps(*t)));
+        const StreamQueue* q = rows.stream(0, 7);
+        QVERIFY(q);
+        QVERIFY(!rows.stream(0, 8));
+        QCOMPARE(q->maxLength, int64_t(2));
+        QCOMPARE(q->timeAtMax, TimeNs(80));
+        QCOMPARE(QueueRows::lengthAt(*q, o - 5), int64_t(0));
+        QCOMPARE(QueueRows::lengthAt(*q, o + 50), int64_t(2));
+        QCOMPARE(QueueRows::lengthAt(*q, o + 100), int64_t(1));
+        QCOMPARE(QueueRows::lengthAt(*q, o + 300), int64_t(0));
+        QCOMPARE(queueTooltip(*q, o + 50),
+                 QString("launch queue of stream 7: 2 launched, not started\n"
+                         "most 2, for 80 ns in all; 2 ops launched (HTA's queue length)"));
+        // The layout puts a queue row under the stream's row when asked.
+        TrackLayout layout;
+        layout.setShowQueues(true);
+        layout.build(*t);
+        int stream = -1, queue = -1;
+        for (int i = 0; i < int(layout.rows().size()); ++i) {
+            const TrackRow& r = layout.rows()[size_t(i)];
+            if (r.gpuStream && r.stream == 7) stream = i;
+            if (r.kind == TrackRow::Kind::Queue) queue = i;
+        }
+        QVERIFY(stream >= 0);
+        QCOMPARE(queue, stream + 1);
+        QCOMPARE(layout.rows()[size_t(queue)].device, 0);
+        QCOMPARE(layout.rows()[size_t(queue)].stream, int64_t(7));
     }
 
     void flameGraphAndTree() {

@@ -12,6 +12,7 @@
 #include "timeline/lod/gap_index.h"
 #include "timeline/paint/gpu_utilisation.h"
 #include "timeline/paint/memory_rows.h"
+#include "timeline/paint/queue_rows.h"
 
 #include <QRect>
 
@@ -32,6 +33,7 @@ struct TimelineState {
     GapIndex gaps;
     GpuUtilisation utilisation;
     MemoryRows memory;
+    QueueRows queues;
     bool showAllFlows = false;
     // The wheel over the timeline: false = zooms (Shift scrolls the tracks); true = Perfetto's
     // habit: scrolls the tracks, Ctrl zooms, Shift pans. A horizontal wheel (touchpad) pans.

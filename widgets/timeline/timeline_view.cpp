@@ -167,6 +167,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.scrollY = 0;
     s.gaps.clear();
     s.utilisation.clear();
+    s.queues.clear();
     s.memory.clear();
     s.instantHighlights.clear();
     s.currentInstant = {};
@@ -200,6 +201,7 @@ void TimelineView::indexGaps() {
     struct Indexed {
         GapIndex gaps;
         GpuUtilisation utilisation;
+        LaunchQueue queue;
     };
     gapJobs_->run(
         [a](JobControl&) {
@@ -207,12 +209,14 @@ void TimelineView::indexGaps() {
             i.gaps.build(a);
             i.utilisation.build(a->gpuOps());
             i.utilisation.setBreakdown(a->gpuTimeBreakdown());
+            i.queue = launchQueue(a->trace(), a->gpuOps());
             a->memory(); // computed here, drawn from the GUI thread
             return i;
         },
         [this, a](Indexed i) {
             s_->gaps = std::move(i.gaps);
             s_->utilisation = std::move(i.utilisation);
+            s_->queues.build(std::move(i.queue));
             s_->memory.build(a);
             showMemoryRows();
             repaintAll();

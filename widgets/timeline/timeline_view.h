@@ -116,6 +116,9 @@ public:
     // A GPU utilisation row per device (busy share per pixel column), off by default.
     void setShowUtilisation(bool on);
     bool showUtilisation() const;
+    // A launch queue row under each GPU stream (HTA's queue length), off by default.
+    void setShowQueues(bool on);
+    bool showQueues() const;
     bool gpuSectionFirst() const;
     // A CPU thread's levels past TrackLayout::kDepthCap shown (the thread of track t), or all
     // threads'.

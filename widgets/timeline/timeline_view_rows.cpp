@@ -153,6 +153,19 @@ bool TimelineView::showUtilisation() const {
     return s_->layout.showUtilisation();
 }
 
+void TimelineView::setShowQueues(bool on) {
+    if (s_->layout.showQueues() == on) return;
+    s_->layout.setShowQueues(on);
+    if (s_->trace) s_->layout.rebuild(*s_->trace);
+    refold();
+    updateScrollBar();
+    repaintAll();
+}
+
+bool TimelineView::showQueues() const {
+    return s_->layout.showQueues();
+}
+
 bool TimelineView::gpuSectionFirst() const {
     return s_->layout.gpuFirst();
 }

@@ -180,7 +180,11 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
     else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
              row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)
         tip = memoryTooltip(s_, s_.layout.rows()[size_t(row)], s_.axis.timeForX(pos.x()));
-    else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::DeviceIdle && !gap)
+    else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Queue) {
+        const TrackRow& r = s_.layout.rows()[size_t(row)];
+        if (const StreamQueue* q = s_.queues.stream(r.device, r.stream))
+            tip = queueTooltip(*q, s_.axis.timeForX(pos.x()));
+    } else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::DeviceIdle && !gap)
         if (const GpuTimeSplit* split = s_.utilisation.split(s_.layout.rows()[size_t(row)].device))
             tip = deviceTimeTooltip(s_.layout.rows()[size_t(row)].device, *split);
     emit hoverChanged(pos.x(), gap, slice);

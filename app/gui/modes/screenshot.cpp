@@ -287,6 +287,7 @@ int runScreenshot(const ScreenshotOptions& o) {
     }
     const TimeRange b = w.trace()->bounds();
     if (o.utilisation) w.timeline()->setShowUtilisation(true);
+    if (o.queues) w.timeline()->setShowQueues(true);
     if (o.expandSections) {
         const auto& rows = w.timeline()->layout().rows();
         for (size_t i = 0; i < rows.size(); ++i)

@@ -30,6 +30,7 @@ struct ScreenshotOptions {
     QString dock;                // render this analysis dock alone ("gaps")
     std::vector<int> foldRanks;  // ranks of a set folded into one row each
     bool utilisation = false;    // show the GPU utilisation rows
+    bool queues = false;         // show the launch queue rows
     bool whileLoading = false;   // the loading page at its second preview, then quit
     bool hoverGap = false;       // the longest GPU gap in view hovered: its tooltip shown
     bool hoverIdleRow = false;   // the first GPU idle row hovered outside a gap

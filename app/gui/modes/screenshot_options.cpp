@@ -52,6 +52,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
           "compare[:ops|:copies|:sections|:gpus|:steps]).",
           "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
+      queues(flag("queues", "With --screenshot: show the launch queue rows.")),
       foldRanks(valued("fold-ranks",
                        "With --screenshot of a set: fold these ranks (by position, 0 = the "
                        "first) into one summary row each.",
@@ -72,9 +73,10 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                     "status bar's \u201cShift the GPU by\u201d), then render.")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
-    parser.addOptions({shot, size, range, selectRange, find, labels, sections, sectionsTab,
-                       sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks,
-                       whileLoading, hoverGap, hoverIdleRow, hoverSample, shiftGpu});
+    parser.addOptions({shot,           size,     range,        selectRange,    find,
+                       labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
+                       expandSections, dock,     utilisation,  queues,         foldRanks,
+                       whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -112,6 +114,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->expandSections = parser.isSet(expandSections);
     o->dock = parser.value(dock);
     o->utilisation = parser.isSet(utilisation);
+    o->queues = parser.isSet(queues);
     o->whileLoading = parser.isSet(whileLoading);
     o->hoverGap = parser.isSet(hoverGap);
     o->hoverIdleRow = parser.isSet(hoverIdleRow);

@@ -21,8 +21,8 @@ public:
     QStringList strayOptions(const QCommandLineParser& parser) const;
 
     const QCommandLineOption shot, size, range, selectRange, find, labels, sections, sectionsTab,
-        sectionsChoice, selectBlock, expandSections, dock, utilisation, foldRanks, whileLoading,
-        hoverGap, hoverIdleRow, hoverSample, shiftGpu;
+        sectionsChoice, selectBlock, expandSections, dock, utilisation, queues, foldRanks,
+        whileLoading, hoverGap, hoverIdleRow, hoverSample, shiftGpu;
 };
 
 // "WxH" within 200x150 .. 10000x10000; false when malformed.

@@ -221,6 +221,11 @@ void WindowMenus::createViewMenu() {
         tr("Under each GPU's idle row, how busy it was over time: each pixel column as high as "
            "the share of its time the device ran work")));
     view->addAction(makeTimelineOption(
+        "actionQueues", tr("Launch &Queue Rows"), QStringLiteral("timeline/queues"), false,
+        &TimelineView::setShowQueues, &TimelineView::showQueues,
+        tr("Under each GPU stream, how many launched operations waited to start over time "
+           "(HTA's queue length)")));
+    view->addAction(makeTimelineOption(
         "actionWheelScrolls", tr("&Wheel Scrolls the Tracks (Ctrl+Wheel Zooms)"),
         QStringLiteral("timeline/wheelScrolls"), false, &TimelineView::setWheelScrolls,
         &TimelineView::wheelScrolls,

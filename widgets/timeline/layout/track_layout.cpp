@@ -176,6 +176,7 @@ void TrackLayout::build(const Trace& trace) {
             if (t0.kind == TrackKind::GpuStream) {
                 r.gpuStream = true;
                 r.device = t0.device;
+                r.stream = t0.tid;
             } else if (t0.kind == TrackKind::Counter) {
                 r.kind = TrackRow::Kind::Counter;
             } else if (t0.kind == TrackKind::ProcessInstants ||
@@ -190,7 +191,18 @@ void TrackLayout::build(const Trace& trace) {
                 rowOfTrack_[ids[l]] = static_cast<int>(rows_.size());
                 laneOfTrack_[ids[l]] = static_cast<int>(l);
             }
+            const bool queue = r.gpuStream && showQueues_;
+            const TrackRow stream = queue ? r : TrackRow{};
             rows_.push_back(std::move(r));
+            if (queue) {
+                TrackRow q;
+                q.kind = TrackRow::Kind::Queue;
+                q.group = gi;
+                q.device = stream.device;
+                q.stream = stream.stream;
+                q.label = QStringLiteral("launch queue");
+                rows_.push_back(q);
+            }
         }
         if (pg.g.gpu) addSectionsRow(trace, gi);
     }
@@ -387,6 +399,9 @@ void TrackLayout::relayout() {
             break;
         case TrackRow::Kind::Utilisation:
             h = kUtilisationHeight + kRowPad;
+            break;
+        case TrackRow::Kind::Queue:
+            h = kQueueHeight + kRowPad;
             break;
         case TrackRow::Kind::Memory:
             h = kMemoryHeight + kRowPad;

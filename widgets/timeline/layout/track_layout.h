@@ -25,6 +25,7 @@ struct TrackRow {
         Sections,
         Utilisation,
         Memory,
+        Queue,  // a GPU stream's launch queue length, under its row
         Samples // a thread with sampled stacks and no track: its sample lane alone
     };
     Kind kind = Kind::Slices;
@@ -43,6 +44,7 @@ struct TrackRow {
     bool hidden = false;   // hidden by the user (right-click > Hide Track)
     bool pinned = false;   // pinned to the top of the tracks, above every group
     int32_t device = -1;   // GPU stream rows, the device idle row and its sections row
+    int64_t stream = -1;   // GPU stream rows and their queue rows
     int smLanes = 0;       // Sections: SM lanes shown when expanded
     bool gpuStream = false;
     // Index in Trace::stackSamples().threads of the thread's samples, drawn in a lane below its
@@ -79,6 +81,7 @@ public:
     static constexpr int kDepthCap = 24;          // levels a CPU thread shows until it is expanded
     static constexpr int kSectionsHeader = 16;    // a Sections row's launch strip
     static constexpr int kUtilisationHeight = 22; // a device's GPU utilisation row
+    static constexpr int kQueueHeight = 22;       // a stream's launch queue row
     static constexpr int kSmLaneHeight = 4;       // one SM's lane in an expanded Sections row
     static constexpr int kMemoryHeight = 40;      // a device's memory row
     static constexpr int kSampleHeight = 10;      // a thread's lane of sampled stacks
@@ -97,6 +100,9 @@ public:
     // A "GPU utilisation" row under each device's idle row (off by default; rebuild() applies it).
     void setShowUtilisation(bool on) { showUtilisation_ = on; }
     bool showUtilisation() const { return showUtilisation_; }
+    // A launch queue row under each GPU stream's row (off by default; rebuild() applies it).
+    void setShowQueues(bool on) { showQueues_ = on; }
+    bool showQueues() const { return showQueues_; }
     bool gpuFirst() const { return gpuFirst_; }
     // The devices that get a memory row in their group (analysis/memory_usage.h); rebuild()
     // applies it. A collector counter of a device's allocations is then shown there alone.
@@ -149,6 +155,7 @@ private:
     const LaneFolds* foldsOf(const TrackRow& r, size_t lane) const;
     bool gpuFirst_ = true;
     bool showUtilisation_ = false;
+    bool showQueues_ = false;
     std::vector<int32_t> memoryDevices_;
     std::vector<TrackRow> rows_;
     std::vector<TrackGroup> groups_;

@@ -437,6 +437,10 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         case TrackRow::Kind::Utilisation:
             paintUtilisation(p, s, s.utilisation, r, top, f.w);
             break;
+        case TrackRow::Kind::Queue:
+            paintQueue(p, s, r, top, f.w);
+            f.pen = 0; // unknown after it
+            break;
         case TrackRow::Kind::Memory:
             paintMemory(p, s, r, top, f.w);
             f.pen = 0; // unknown after it
