@@ -22,6 +22,10 @@ const GpuTimeBreakdown& TraceAnalysis::gpuTimeBreakdown() const {
     });
 }
 
+const StepRoles& TraceAnalysis::stepRoles() const {
+    return stepRoles_.get([&] { return strata::stepRoles(*trace_, settings_.stepPrefix); });
+}
+
 const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
     return opStats_[groupByLaunchingOp ? 1 : 0].get([&] {
         OpStatsOptions o;

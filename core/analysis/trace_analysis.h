@@ -18,6 +18,7 @@
 #include "analysis/ops/gpu_time_breakdown.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
+#include "analysis/ops/step_roles.h"
 #include "analysis/range_aggregation.h"
 #include "analysis/samples/sample_call_tree.h"
 #include "analysis/samples/sample_profile.h"
@@ -51,6 +52,8 @@ public:
     // Where each device's GPU time went with overlap accounted, per device and step, all ops
     // (gpu_time_breakdown.h).
     const GpuTimeBreakdown& gpuTimeBreakdown() const;
+    // Each step's time by role, the TensorBoard plugin's rule (step_roles.h), over the whole trace.
+    const StepRoles& stepRoles() const;
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
@@ -84,6 +87,7 @@ private:
     ComputedOnce<GpuOpList> ops_;
     ComputedOnce<GapCauses> causes_;
     ComputedOnce<GpuTimeBreakdown> breakdown_;
+    ComputedOnce<StepRoles> stepRoles_;
     ComputedOnce<OpStats> opStats_[2];
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;

@@ -10,6 +10,7 @@
 #include "analysis_views/gaps_table_model.h"
 #include "analysis_views/gpu_time_view.h"
 #include "analysis_views/stats_panel.h"
+#include "analysis_views/step_roles_view.h"
 #include "charts/chart_export.h"
 #include "support/analysis_trace_fixture.h"
 #include "support/test_main.h"
@@ -176,6 +177,39 @@ private slots:
             auto* bars = qobject_cast<QCPBars*>(chart->plottable(i));
             QVERIFY(bars);
             QCOMPARE(bars->data()->size(), 1);
+            QVERIFY(qAbs(bars->data()->at(0)->value - ms[i]) < 1e-12);
+        }
+    }
+
+    // The Steps tab (issue 46): ProfilerStep#1 [0, 1000) with aten::mm [10, 300) and a launch
+    // [100, 150) of a kernel [200, 600): kernel 400, runtime 50, CPU op [10, 100) + [150, 200)
+    // = 140, other 410; the chart's stacks the same.
+    void statsDockSteps() {
+        GpuTraceFixture f;
+        f.annotation(0, 1000, "ProfilerStep#1");
+        f.cpuOp(10, 290);
+        f.launch(100, 50, 1);
+        f.kernel(0, 7, 200, 400, "k", 1);
+        Workspace ws;
+        Navigation nav(&ws);
+        StatsPanel p(&ws, &nav);
+        QAbstractItemModelTester tester(p.stepRolesView()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        ws.showTrace(f.build(), "steps");
+        p.waitForJobs();
+        p.showTab(StatsPanel::StepsTab);
+        QAbstractItemModel* m = p.stepRolesView()->model();
+        QCOMPARE(m->rowCount(), 1);
+        const QStringList want{"ProfilerStep#1", "1.000 µs", "400 ns", "0 ns",   "0 ns",
+                               "0 ns",           "50 ns",    "0 ns",   "140 ns", "410 ns",
+                               "400 ns",         "0 ns",     "0 ns"};
+        for (int c = 0; c < want.size(); ++c) QCOMPARE(cell(m, 0, c), want[c]);
+        QCustomPlot* chart = p.stepRolesView()->chart();
+        QCOMPARE(chart->plottableCount(), 8);
+        const double ms[] = {400e-6, 0, 0, 0, 50e-6, 0, 140e-6, 410e-6};
+        for (int i = 0; i < 8; ++i) {
+            auto* bars = qobject_cast<QCPBars*>(chart->plottable(i));
+            QVERIFY(bars);
             QVERIFY(qAbs(bars->data()->at(0)->value - ms[i]) < 1e-12);
         }
     }

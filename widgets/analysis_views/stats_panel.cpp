@@ -1,6 +1,7 @@
 #include "stats_panel.h"
 
 #include "gpu_time_view.h"
+#include "step_roles_view.h"
 
 #include "analysis/named_durations.h"
 #include "charts/chart_export.h"
@@ -156,7 +157,8 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
       tabs_(new QTabWidget(this)), group_(new QComboBox(this)), categories_(new QCustomPlot(this)),
       histogram_(new QCustomPlot(this)), gpuTime_(new GpuTimeView(this)),
-      findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
+      stepRoles_(new StepRolesView(this)), findingDetail_(new QLabel(this)),
+      m_(std::make_unique<Models>()) {
     followTheme(categories_);
     followTheme(histogram_);
     group_->setObjectName(QStringLiteral("kernelGrouping"));
@@ -179,6 +181,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     overview->addWidget(tables_.back());
     tabs_->addTab(overview, tr("Overview"));
     tabs_->addTab(gpuTime_, tr("GPU Time"));
+    tabs_->addTab(stepRoles_, tr("Steps"));
     auto* kernels = new QWidget(this);
     auto* kl = new QVBoxLayout(kernels);
     kl->setContentsMargins(0, 0, 0, 0);
@@ -291,6 +294,7 @@ AnalysisPanel::Preparation StatsPanel::preparation() const {
         kernelTable(a, group); // with the CPU op and copy tables and the chart
         a.advice();            // and the gap causes behind it
         a.gpuTimeBreakdown();
+        a.stepRoles();
     };
 }
 
@@ -304,6 +308,7 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
     m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});
     gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr);
+    stepRoles_->show(a ? &a->stepRoles() : nullptr);
     std::vector<BusyRow> busy;
     categories_->clearPlottables();
     histogram_->clearPlottables();
@@ -410,6 +415,8 @@ void StatsPanel::exportMenu() {
     menu.addAction(tr("GPU time breakdown as CSV…"), this, [this] {
         exportTableInteractively(this, gpuTime_->model(), "gpu-time-breakdown");
     });
+    menu.addAction(tr("Step time by role as CSV…"), this,
+                   [this] { exportTableInteractively(this, stepRoles_->model(), "step-roles"); });
     menu.addAction(tr("Findings as CSV…"), this,
                    [this] { exportTableInteractively(this, &m_->findings, "findings"); });
     menu.addAction(tr("Category chart…"), this,

@@ -5,6 +5,8 @@
 //             per step;
 //   GPU Time  each device's span with overlap accounted (gpu_time_view.h): computation, exposed
 //             communication and memcpy, idle, per device and step;
+//   Steps     each step's time by role, as the TensorBoard profiler's Overview splits it
+//             (step_roles_view.h);
 //   Kernels   per kernel name (optionally per launching CPU op / NVTX range, or per Python call
 //             site of the launch: analysis/ops/launch_sites.h): count, total, mean,
 //             min, max, median, p95, share, launch configs, launch latency, call duration; the
@@ -26,13 +28,14 @@ class QTableView;
 namespace strata {
 
 class GpuTimeView;
+class StepRolesView;
 
 template <typename Row> class RowTableModel;
 
 class StatsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, GpuTimeTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
+    enum Tab { OverviewTab, GpuTimeTab, StepsTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
     // How the Kernels table groups: by name, by name and launching CPU op / NVTX range, by name
     // and Python call site (the "Launched by" column says which op or site).
     enum Grouping { ByName, ByLaunchingOp, ByCallSite };
@@ -52,6 +55,7 @@ public:
     QCustomPlot* categoryChart() const { return categories_; }
     QCustomPlot* histogramChart() const { return histogram_; }
     GpuTimeView* gpuTimeView() const { return gpuTime_; }
+    StepRolesView* stepRolesView() const { return stepRoles_; }
 
 protected:
     Preparation preparation() const override;
@@ -68,6 +72,7 @@ private:
     QCustomPlot* categories_;
     QCustomPlot* histogram_;
     GpuTimeView* gpuTime_;
+    StepRolesView* stepRoles_;
     QLabel* findingDetail_;
     std::unique_ptr<Models> m_;
     std::vector<QTableView*> tables_;

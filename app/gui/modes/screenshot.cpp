@@ -119,7 +119,7 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<GapsPanel>()->waitForJobs();
         panel = w.panel<GapsPanel>();
     } else if (o.dock.startsWith("stats")) { // stats, stats:kernels, stats:advisor, ...
-        static const QStringList tabs{"overview", "gputime", "kernels",
+        static const QStringList tabs{"overview", "gputime", "steps",  "kernels",
                                       "cpuops",   "copies",  "advisor"};
         const int tab = o.dock.contains(':') ? int(tabs.indexOf(o.dock.section(':', 1))) : 0;
         if (tab < 0) {

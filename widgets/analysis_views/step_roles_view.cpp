@@ -1,0 +1,120 @@
+#include "step_roles_view.h"
+
+#include "charts/chart_theme.h"
+#include "charts/row_columns.h"
+#include "charts/sortable_table.h"
+
+#include <qcustomplot.h>
+
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+namespace {
+
+// The plugin's colours for its roles, in its order.
+const QColor kRoleColors[kStepRoleCount] = {QColor(0x4e, 0x79, 0xa7), QColor(0x59, 0xa1, 0x4f),
+                                            QColor(0x76, 0xb7, 0xb2), QColor(0xf2, 0x8e, 0x2b),
+                                            QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
+                                            QColor(0xff, 0x9d, 0xa7), QColor(0xba, 0xb0, 0xac)};
+const char* const kRoleLabels[kStepRoleCount] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "data loading", "CPU op", "other"};
+
+RowColumn<StepRoleTimes> roleColumn(int r) {
+    return timeColumn<StepRoleTimes>(
+        kRoleLabels[r], [r](const StepRoleTimes& t) { return double(t.role[size_t(r)]); });
+}
+
+std::vector<RowColumn<StepRoleTimes>> columns() {
+    std::vector<RowColumn<StepRoleTimes>> c{
+        {"Step", [](const StepRoleTimes& t) { return QString::fromStdString(t.name); }, {}},
+        timeColumn<StepRoleTimes>("Step time",
+                                  [](const StepRoleTimes& t) { return double(t.duration()); })};
+    for (int r = 0; r < kStepRoleCount; ++r) c.push_back(roleColumn(r));
+    c.push_back(timeColumn<StepRoleTimes>(
+        "Computation", [](const StepRoleTimes& t) { return double(t.computation); }));
+    c.push_back(timeColumn<StepRoleTimes>(
+        "Communication (all)", [](const StepRoleTimes& t) { return double(t.communication); }));
+    c.push_back(timeColumn<StepRoleTimes>(
+        "Overlap", [](const StepRoleTimes& t) { return double(t.overlap); }));
+    return c;
+}
+
+constexpr int kChartSteps = 60; // the first steps in the chart; the table has them all
+
+} // namespace
+
+struct StepRolesView::Rows {
+    RowTableModel<StepRoleTimes> model{columns()};
+};
+
+StepRolesView::StepRolesView(QWidget* parent)
+    : QWidget(parent), chart_(new QCustomPlot(this)), rows_(std::make_unique<Rows>()),
+      table_(makeSortableTable(&rows_->model, this, true)) {
+    followTheme(chart_);
+    chart_->setObjectName(QStringLiteral("step-time-by-role"));
+    auto* legendRow = new QCPLayoutGrid;
+    chart_->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(5, 0, 5, 5));
+    legendRow->addElement(0, 0, chart_->legend);
+    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    chart_->legend->setWrap(4);
+    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    setToolTip(tr("Each step's time by role as the TensorBoard profiler's Overview splits it: "
+                  "every instant counted once, for the first role active then (kernel, memcpy, "
+                  "memset, communication, runtime, data loading, CPU op); steps stretched to "
+                  "the GPU work they launched."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(chart_);
+    split->addWidget(table_);
+    split->setSizes({1, 1});
+    layout->addWidget(split, 1);
+}
+
+StepRolesView::~StepRolesView() = default;
+
+QAbstractItemModel* StepRolesView::model() const {
+    return &rows_->model;
+}
+
+void StepRolesView::show(const StepRoles* roles) {
+    const std::vector<StepRoleTimes> steps = roles ? roles->steps : std::vector<StepRoleTimes>{};
+    rows_->model.setRows(steps);
+    table_->resizeColumnsToContents();
+    chart_->clearPlottables();
+    const int shown = std::min<int>(int(steps.size()), kChartSteps);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QCPBars* below = nullptr;
+    double top = 0;
+    for (int r = 0; r < kStepRoleCount; ++r) {
+        auto* bars = new QCPBars(chart_->xAxis, chart_->yAxis); // a column per step
+        bars->setName(tr(kRoleLabels[r]));
+        bars->setBrush(kRoleColors[r]);
+        bars->setPen(Qt::NoPen);
+        bars->setWidth(0.7);
+        for (int k = 0; k < shown; ++k)
+            bars->addData(k, double(steps[size_t(k)].role[size_t(r)]) / 1e6);
+        if (below) bars->moveAbove(below);
+        below = bars;
+    }
+    for (int k = 0; k < shown; ++k) {
+        // "ProfilerStep#12" as "12", as the plugin labels its columns.
+        const QString name = QString::fromStdString(steps[size_t(k)].name);
+        ticker->addTick(k, name.contains('#') ? name.section('#', -1) : name);
+        top = std::max(top, double(steps[size_t(k)].duration()) / 1e6);
+    }
+    chart_->xAxis->setTicker(ticker);
+    chart_->xAxis->setTickLabelRotation(shown > 6 ? 45 : 0);
+    chart_->xAxis->setRange(-0.6, std::max(1, shown) - 0.4);
+    chart_->yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
+    chart_->yAxis->setLabel(tr("step time (ms)"));
+    chart_->xAxis->setLabel(tr("step"));
+    chart_->legend->setVisible(!steps.empty());
+    chart_->replot();
+}
+
+} // namespace strata
