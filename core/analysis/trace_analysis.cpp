@@ -22,6 +22,10 @@ const GpuTimeBreakdown& TraceAnalysis::gpuTimeBreakdown() const {
     });
 }
 
+const IdleBreakdown& TraceAnalysis::idleBreakdown() const {
+    return idle_.get([&] { return strata::idleBreakdown(*trace_, gpuOps()); });
+}
+
 const StepRoles& TraceAnalysis::stepRoles() const {
     return stepRoles_.get([&] { return strata::stepRoles(*trace_, settings_.stepPrefix); });
 }

@@ -13,6 +13,7 @@
 #include "analysis/analysis_settings.h"
 #include "analysis/call_tree.h"
 #include "analysis/gaps/gap_causes.h"
+#include "analysis/gaps/idle_breakdown.h"
 #include "analysis/memory_usage.h"
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/gpu_time_breakdown.h"
@@ -54,6 +55,8 @@ public:
     const GpuTimeBreakdown& gpuTimeBreakdown() const;
     // Each step's time by role, the TensorBoard plugin's rule (step_roles.h), over the whole trace.
     const StepRoles& stepRoles() const;
+    // Each stream's idle time as HTA splits it (idle_breakdown.h), HTA's default delay.
+    const IdleBreakdown& idleBreakdown() const;
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
@@ -88,6 +91,7 @@ private:
     ComputedOnce<GapCauses> causes_;
     ComputedOnce<GpuTimeBreakdown> breakdown_;
     ComputedOnce<StepRoles> stepRoles_;
+    ComputedOnce<IdleBreakdown> idle_;
     ComputedOnce<OpStats> opStats_[2];
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;

@@ -170,6 +170,12 @@ private slots:
         const QStringList want{"GPU 0",  "0",      "4",     "500 ns", "200 ns", "150 ns",
                                "100 ns", "110 ns", "60 ns", "360 ns", "140 ns", "28.0 %"};
         for (int c = 0; c < want.size(); ++c) QCOMPARE(cell(m, 0, c), want[c]);
+        // Each stream's idle as HTA splits it: stream 1's gemms 300 ns apart, no launch found:
+        // kernel wait (under 30 µs); streams 2 and 3 have one op each (no interval).
+        QAbstractItemModel* idle = p.gpuTimeView()->idleModel();
+        QCOMPARE(idle->rowCount(), 3);
+        const QStringList stream1{"GPU 0 stream 1", "2", "0 ns", "300 ns", "0 ns", "0.0 %", "1"};
+        for (int c = 0; c < stream1.size(); ++c) QCOMPARE(cell(idle, 0, c), stream1[c]);
         QCustomPlot* chart = p.gpuTimeView()->chart();
         QCOMPARE(chart->plottableCount(), 4); // computation, exposed comm, exposed memcpy, idle
         const double ms[] = {200e-6, 100e-6, 60e-6, 140e-6};

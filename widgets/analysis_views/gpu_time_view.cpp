@@ -45,6 +45,11 @@ const Stack kStacks[] = {
 
 constexpr int kChartRows = 40; // the first rows in the chart; the table has them all
 
+RowColumn<StreamIdle> idleTime(const QString& header, TimeNs IdleSplit::*field) {
+    return timeColumn<StreamIdle>(header,
+                                  [field](const StreamIdle& r) { return double(r.split.*field); });
+}
+
 } // namespace
 
 struct GpuTimeView::Rows {
@@ -67,11 +72,35 @@ struct GpuTimeView::Rows {
              return r.split.total > 0 ? double(r.split.idle) / double(r.split.total) : 0.0;
          }},
     }};
+    RowTableModel<StreamIdle> idle{{
+        {"Stream idle (HTA)",
+         [](const StreamIdle& r) {
+             return QStringLiteral("GPU %1 stream %2").arg(r.device).arg(r.stream);
+         },
+         {}},
+        {"Ops", [](const StreamIdle& r) { return QString::number(r.ops); },
+         [](const StreamIdle& r) { return double(r.ops); }},
+        idleTime("Host wait", &IdleSplit::hostWait),
+        idleTime("Kernel wait", &IdleSplit::kernelWait),
+        idleTime("Other", &IdleSplit::other),
+        {"Host wait %",
+         [](const StreamIdle& r) { return share(r.split.hostWait, r.split.total()); },
+         [](const StreamIdle& r) {
+             return r.split.total() > 0 ? double(r.split.hostWait) / double(r.split.total()) : 0.0;
+         }},
+        {"No launch found", [](const StreamIdle& r) { return QString::number(r.withoutLaunch); },
+         [](const StreamIdle& r) { return double(r.withoutLaunch); }},
+    }};
 };
 
 GpuTimeView::GpuTimeView(QWidget* parent)
     : QWidget(parent), chart_(new QCustomPlot(this)), rows_(std::make_unique<Rows>()),
-      table_(makeSortableTable(&rows_->model, this, true)) {
+      table_(makeSortableTable(&rows_->model, this, true)),
+      idleTable_(makeSortableTable(&rows_->idle, this, true)) {
+    idleTable_->setToolTip(
+        tr("Each stream's idle time as HTA's idle breakdown splits it: host wait (the next op's "
+           "launch came after the stream went idle), kernel wait (gaps under 30 µs between "
+           "ops), other. Strata's own gap causes (Gaps dock) look at the whole device."));
     followTheme(chart_);
     chart_->setObjectName(QStringLiteral("gpu-time-breakdown"));
     // The legend in one row under the chart, clear of the bars.
@@ -89,7 +118,10 @@ GpuTimeView::GpuTimeView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(chart_);
-    split->addWidget(table_);
+    auto* tables = new QSplitter(Qt::Vertical, this);
+    tables->addWidget(table_);
+    tables->addWidget(idleTable_);
+    split->addWidget(tables);
     split->setSizes({1, 1}); // half each
     layout->addWidget(split, 1);
 }
@@ -100,7 +132,13 @@ QAbstractItemModel* GpuTimeView::model() const {
     return &rows_->model;
 }
 
-void GpuTimeView::show(const GpuTimeBreakdown* b) {
+QAbstractItemModel* GpuTimeView::idleModel() const {
+    return &rows_->idle;
+}
+
+void GpuTimeView::show(const GpuTimeBreakdown* b, const IdleBreakdown* idle) {
+    rows_->idle.setRows(idle ? idle->streams : std::vector<StreamIdle>{});
+    idleTable_->resizeColumnsToContents();
     std::vector<SplitRow> rows;
     if (b)
         for (const DeviceTimeBreakdown& d : b->devices) {

@@ -295,6 +295,7 @@ AnalysisPanel::Preparation StatsPanel::preparation() const {
         a.advice();            // and the gap causes behind it
         a.gpuTimeBreakdown();
         a.stepRoles();
+        a.idleBreakdown();
     };
 }
 
@@ -307,7 +308,7 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
     m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});
-    gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr);
+    gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr, a ? &a->idleBreakdown() : nullptr);
     stepRoles_->show(a ? &a->stepRoles() : nullptr);
     std::vector<BusyRow> busy;
     categories_->clearPlottables();
@@ -414,6 +415,9 @@ void StatsPanel::exportMenu() {
                    [this] { exportTableInteractively(this, &m_->busy, "gpu-busy"); });
     menu.addAction(tr("GPU time breakdown as CSV…"), this, [this] {
         exportTableInteractively(this, gpuTime_->model(), "gpu-time-breakdown");
+    });
+    menu.addAction(tr("Stream idle (HTA) as CSV…"), this, [this] {
+        exportTableInteractively(this, gpuTime_->idleModel(), "stream-idle");
     });
     menu.addAction(tr("Step time by role as CSV…"), this,
                    [this] { exportTableInteractively(this, stepRoles_->model(), "step-roles"); });
