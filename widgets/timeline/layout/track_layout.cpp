@@ -133,73 +133,19 @@ void TrackLayout::build(const Trace& trace) {
         header.label = pg.g.label;
         header.device = pg.g.device;
         rows_.push_back(header);
-        if (pg.g.gpu) {
-            TrackRow idle;
-            idle.kind = TrackRow::Kind::DeviceIdle;
-            idle.group = gi;
-            idle.device = pg.g.device;
-            idle.label = QStringLiteral("GPU idle");
-            rows_.push_back(idle);
-        }
-        if (pg.g.gpu && showUtilisation_) {
-            TrackRow util;
-            util.kind = TrackRow::Kind::Utilisation;
-            util.group = gi;
-            util.device = pg.g.device;
-            util.label = QStringLiteral("GPU utilisation");
-            rows_.push_back(util);
-        }
-        if (pg.g.gpu && std::find(memoryDevices_.begin(), memoryDevices_.end(), pg.g.device) !=
-                            memoryDevices_.end()) {
-            TrackRow memory;
-            memory.kind = TrackRow::Kind::Memory;
-            memory.group = gi;
-            memory.device = pg.g.device;
-            memory.label = QStringLiteral("Memory");
-            rows_.push_back(memory);
-        }
+        if (pg.g.gpu) addDeviceRows(gi, pg.g.device);
         for (auto& [rk, ids] : pg.rows) {
             if (ids.empty()) {
                 rows_.push_back(sampleOnlyRow(trace, gi, pg.g.pid, std::get<2>(rk)));
                 continue;
             }
-            std::sort(ids.begin(), ids.end(),
-                      [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
-            const Track& t0 = tracks[ids.front()];
-            TrackRow r;
-            r.group = gi;
-            r.lanes = ids;
-            r.label = toQString(trackRowName(trace, t0));
-            r.thread = t0.kind == TrackKind::Thread;
-            if (const SampleThread* st = r.thread ? samples.thread(t0.pid, t0.tid) : nullptr)
-                r.sampleThread = static_cast<int>(st - samples.threads.data());
-            if (t0.kind == TrackKind::GpuStream) {
-                r.gpuStream = true;
-                r.device = t0.device;
-                r.stream = t0.tid;
-            } else if (t0.kind == TrackKind::Counter) {
-                r.kind = TrackRow::Kind::Counter;
-            } else if (t0.kind == TrackKind::ProcessInstants ||
-                       t0.kind == TrackKind::GlobalInstants) {
-                r.kind = TrackRow::Kind::Instants;
-            }
-            for (size_t l = 0; l < ids.size(); ++l) {
-                r.instants |= r.thread && tracks[ids[l]].instants.size() > 0;
-                r.fullDepths.push_back(r.kind == TrackRow::Kind::Slices
-                                           ? std::max<int>(1, tracks[ids[l]].maxDepth)
-                                           : 1);
-                rowOfTrack_[ids[l]] = static_cast<int>(rows_.size());
-                laneOfTrack_[ids[l]] = static_cast<int>(l);
-            }
-            const bool queue = r.gpuStream && showQueues_;
-            const TrackRow stream = queue ? r : TrackRow{};
-            rows_.push_back(std::move(r));
-            if (queue) {
+            rows_.push_back(laneRow(trace, gi, ids));
+            if (rows_.back().gpuStream && showQueues_) { // its launch queue under it
                 TrackRow q;
                 q.kind = TrackRow::Kind::Queue;
                 q.group = gi;
-                q.device = stream.device;
-                q.stream = stream.stream;
+                q.device = rows_.back().device;
+                q.stream = rows_.back().stream;
                 q.label = QStringLiteral("launch queue");
                 rows_.push_back(q);
             }
@@ -207,6 +153,57 @@ void TrackLayout::build(const Trace& trace) {
         if (pg.g.gpu) addSectionsRow(trace, gi);
     }
     relayout();
+}
+
+// The rows under a device's header: its idle row, its utilisation row when shown, its memory
+// row when it has one.
+void TrackLayout::addDeviceRows(int group, int32_t device) {
+    auto add = [&](TrackRow::Kind kind, const char* label) {
+        TrackRow r;
+        r.kind = kind;
+        r.group = group;
+        r.device = device;
+        r.label = QString::fromLatin1(label);
+        rows_.push_back(r);
+    };
+    add(TrackRow::Kind::DeviceIdle, "GPU idle");
+    if (showUtilisation_) add(TrackRow::Kind::Utilisation, "GPU utilisation");
+    if (std::find(memoryDevices_.begin(), memoryDevices_.end(), device) != memoryDevices_.end())
+        add(TrackRow::Kind::Memory, "Memory");
+}
+
+// The row of a thread, stream, async track, counter or instants, its lanes `ids` (sorted here by
+// lane); the tracks' rows and lanes noted.
+TrackRow TrackLayout::laneRow(const Trace& trace, int gi, std::vector<TrackId>& ids) {
+    const auto& tracks = trace.tracks();
+    const StackSamples& samples = trace.stackSamples();
+    std::sort(ids.begin(), ids.end(),
+              [&](TrackId a, TrackId b) { return tracks[a].lane < tracks[b].lane; });
+    const Track& t0 = tracks[ids.front()];
+    TrackRow r;
+    r.group = gi;
+    r.lanes = ids;
+    r.label = toQString(trackRowName(trace, t0));
+    r.thread = t0.kind == TrackKind::Thread;
+    if (const SampleThread* st = r.thread ? samples.thread(t0.pid, t0.tid) : nullptr)
+        r.sampleThread = static_cast<int>(st - samples.threads.data());
+    if (t0.kind == TrackKind::GpuStream) {
+        r.gpuStream = true;
+        r.device = t0.device;
+        r.stream = t0.tid;
+    } else if (t0.kind == TrackKind::Counter) {
+        r.kind = TrackRow::Kind::Counter;
+    } else if (t0.kind == TrackKind::ProcessInstants || t0.kind == TrackKind::GlobalInstants) {
+        r.kind = TrackRow::Kind::Instants;
+    }
+    for (size_t l = 0; l < ids.size(); ++l) {
+        r.instants |= r.thread && tracks[ids[l]].instants.size() > 0;
+        r.fullDepths.push_back(
+            r.kind == TrackRow::Kind::Slices ? std::max<int>(1, tracks[ids[l]].maxDepth) : 1);
+        rowOfTrack_[ids[l]] = static_cast<int>(rows_.size());
+        laneOfTrack_[ids[l]] = static_cast<int>(l);
+    }
+    return r;
 }
 
 TrackRow TrackLayout::sampleOnlyRow(const Trace& trace, int group, int64_t pid, int64_t tid) {
@@ -265,110 +262,6 @@ void TrackLayout::rebuild(const Trace& trace) {
     for (TrackId t : pinned)
         if (const int row = rowOfTrack(t); row >= 0) setPinned(row, true);
     for (const QString& prefix : foldedRanks) setRankFolded(prefix, true);
-    relayout();
-}
-
-void TrackLayout::setHidden(int row, bool on) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()) ||
-        rows_[row].kind == TrackRow::Kind::Group || rows_[row].hidden == on)
-        return;
-    rows_[row].hidden = on;
-    relayout();
-}
-
-void TrackLayout::showAll() {
-    for (TrackRow& r : rows_) r.hidden = false;
-    relayout();
-}
-
-int TrackLayout::hiddenCount() const {
-    return static_cast<int>(
-        std::count_if(rows_.begin(), rows_.end(), [](const TrackRow& r) { return r.hidden; }));
-}
-
-void TrackLayout::setPinned(int row, bool on) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()) ||
-        rows_[row].kind == TrackRow::Kind::Group || rows_[row].pinned == on)
-        return;
-    TrackRow r = std::move(rows_[row]);
-    rows_.erase(rows_.begin() + row);
-    r.pinned = on;
-    if (on) {
-        const auto firstUnpinned =
-            std::find_if(rows_.begin(), rows_.end(), [](const TrackRow& x) { return !x.pinned; });
-        rows_.insert(firstUnpinned, std::move(r));
-    } else {
-        // Back to the end of its group (after its header and the group's other rows).
-        size_t at = rows_.size();
-        for (size_t i = 0; i < rows_.size(); ++i)
-            if (!rows_[i].pinned && rows_[i].group == r.group) at = i + 1;
-        rows_.insert(rows_.begin() + static_cast<ptrdiff_t>(at), std::move(r));
-    }
-    reindex();
-    relayout();
-}
-
-void TrackLayout::reindex() {
-    std::fill(rowOfTrack_.begin(), rowOfTrack_.end(), -1);
-    for (size_t i = 0; i < rows_.size(); ++i) {
-        const TrackRow& r = rows_[i];
-        if (r.kind == TrackRow::Kind::Group) groups_[r.group].headerRow = static_cast<int>(i);
-        for (TrackId t : r.lanes) rowOfTrack_[t] = static_cast<int>(i);
-    }
-}
-
-void TrackLayout::setExpanded(int row, bool on) {
-    if (row < 0 || row >= static_cast<int>(rows_.size()) || rows_[row].expanded == on) return;
-    rows_[row].expanded = on;
-    relayout();
-}
-
-void TrackLayout::setAllExpanded(bool on) {
-    for (TrackRow& r : rows_)
-        if (r.kind != TrackRow::Kind::Sections) r.expanded = on; // SM lanes open one at a time
-    relayout();
-}
-
-void TrackLayout::setCollapsed(int group, bool on) {
-    if (group < 0 || group >= static_cast<int>(groups_.size()) || groups_[group].collapsed == on)
-        return;
-    if (!on && !groups_[group].rankLabel.isEmpty()) {
-        setRankFolded(groups_[group].rankPrefix, false);
-        return;
-    }
-    groups_[group].collapsed = on;
-    relayout();
-}
-
-void TrackLayout::setRankFolded(const QString& prefix, bool on) {
-    std::vector<int> members;
-    for (size_t g = 0; g < groups_.size(); ++g)
-        if (groups_[g].label.startsWith(prefix)) members.push_back(int(g));
-    if (members.empty()) return;
-    // The summary is the group shown first (its header row comes first).
-    std::sort(members.begin(), members.end(), [&](int a, int b) {
-        return groups_[size_t(a)].headerRow < groups_[size_t(b)].headerRow;
-    });
-    int gpu = -1;
-    for (int g : members)
-        if (groups_[size_t(g)].gpu && gpu < 0) gpu = g;
-    for (int g : members) {
-        TrackGroup& x = groups_[size_t(g)];
-        x.collapsed = on;
-        x.folded = on && g != members.front();
-        x.rankPrefix = prefix;
-        x.rankLabel.clear();
-        x.summaryGpu = -1;
-    }
-    if (on) {
-        TrackGroup& head = groups_[size_t(members.front())];
-        QString name = prefix;
-        if (name.endsWith(QStringLiteral(": "))) name.chop(2);
-        head.rankLabel = members.size() == 1
-                             ? name
-                             : QStringLiteral("%1 (%2 groups)").arg(name).arg(members.size());
-        head.summaryGpu = gpu;
-    }
     relayout();
 }
 

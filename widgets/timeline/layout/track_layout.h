@@ -150,6 +150,8 @@ public:
 private:
     void relayout();
     void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
+    void addDeviceRows(int group, int32_t device);
+    TrackRow laneRow(const Trace& trace, int group, std::vector<TrackId>& ids);
     static TrackRow sampleOnlyRow(const Trace& trace, int group, int64_t pid, int64_t tid);
     void reindex(); // rowOfTrack_ and the groups' header rows after rows moved
     const LaneFolds* foldsOf(const TrackRow& r, size_t lane) const;
