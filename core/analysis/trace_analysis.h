@@ -14,8 +14,10 @@
 #include "analysis/call_tree.h"
 #include "analysis/gaps/gap_causes.h"
 #include "analysis/memory_usage.h"
+#include "analysis/ops/gpu_annotations.h"
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/gpu_time_breakdown.h"
+#include "analysis/ops/kernel_metrics.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
 #include "analysis/range_aggregation.h"
@@ -54,6 +56,11 @@ public:
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
+    // GPU time by GPU-side user annotation (gpu_annotations.h), and the TensorBoard plugin's
+    // kernel metrics: blocks per SM, achieved occupancy, SM efficiency, tensor cores
+    // (kernel_metrics.h, over the plugin's step span).
+    const GpuAnnotations& gpuAnnotations() const;
+    const KernelMetrics& kernelMetrics() const;
     // The Python call site of every CUDA API call (launch_sites.h), over the whole trace.
     const LaunchSites& launchSites() const;
     // The kernel table per name and Python call site of the launch (KernelRow::launchedBy).
@@ -85,6 +92,8 @@ private:
     ComputedOnce<GapCauses> causes_;
     ComputedOnce<GpuTimeBreakdown> breakdown_;
     ComputedOnce<OpStats> opStats_[2];
+    ComputedOnce<GpuAnnotations> gpuAnnotations_;
+    ComputedOnce<KernelMetrics> kernelMetrics_;
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;
     ComputedOnce<Advice> advice_;

@@ -267,4 +267,17 @@ StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix) {
     return out;
 }
 
+TimeRange tensorBoardStepSpan(const Trace& trace, const std::string& stepPrefix) {
+    std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
+    if (steps.empty()) {
+        // The one step over the CPU ops: its extent is found by the roles' pass.
+        const StepRoles r = stepRoles(trace, stepPrefix);
+        if (r.steps.empty()) return TimeRange{0, 0};
+        return TimeRange{r.steps.front().start, r.steps.back().end};
+    }
+    size_t leftOut = 0;
+    steps = deviceSteps(trace, std::move(steps), &leftOut);
+    return TimeRange{steps.front().start, steps.back().end};
+}
+
 } // namespace strata
