@@ -95,6 +95,7 @@ private slots:
     void perName();
     void perDevice();
     void windowWithoutSteps();
+    void windowOfTheCpuOps();
     void noArgsAtAll();
     void json();
 };
@@ -188,6 +189,23 @@ void TstKernelMetrics::windowWithoutSteps() {
     QCOMPARE(*m.byDevice[0].smEfficiency, 275.0 / 1050.0);
     QCOMPARE(*m.byDevice[0].occupancyPct, 17000.0 / 400.0);
     QCOMPARE(*m.byDevice[1].smEfficiency, 100.0 / 1050.0);
+}
+
+// No step, but CPU ops: the window is their extent, as the plugin's one step "0": aten::mm
+// [100, 900); a DataLoader span [0, 1000) does not count. Device 0: elementwise [100, 150) 0.25 ->
+// 12.5, volta_h884gemm [200, 300) -> 100: 112.5 / 800.
+void TstKernelMetrics::windowOfTheCpuOps() {
+    GpuTraceFixture f;
+    f.cpuOp(100, 800, "aten::mm");
+    f.cpuOp(0, 1000, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+    addKernels(f);
+    const auto t = f.build();
+    const GpuOpList ops = collectGpuOps(*t);
+    const TimeRange w = kernelMetricsWindow(*t, ops, {});
+    QCOMPARE(w.start, TimeNs(100));
+    QCOMPARE(w.end, TimeNs(900));
+    const KernelMetrics m = computeKernelMetrics(*t, ops, w);
+    QCOMPARE(*m.byDevice[0].smEfficiency, 112.5 / 800.0);
 }
 
 void TstKernelMetrics::noArgsAtAll() {
