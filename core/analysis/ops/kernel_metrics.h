@@ -14,8 +14,8 @@
 //                    such kernel runs in the window. Est. achieved occupancy = sum of
 //                    occupancy x (the kernel's time inside the window) / sum of that time, over
 //                    the kernels whose occupancy is >= 0; none when that time is 0. Tensor-core
-//                    share of the device's kernel time (the plugin counts only kernels that a
-//                    PyTorch op launched here; this counts every kernel);
+//                    share of the device's kernel time (over every kernel of the device; the
+//                    plugin's per-device figure counts only the kernels PyTorch ops launched);
 //   window           the span of the plugin's steps (ops/step_roles.h tensorBoardStepSpan:
 //                    first step's start to last step's end, stretched to their device work),
 //                    within the range; without one (or none in the range) the kernels'
