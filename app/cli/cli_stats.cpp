@@ -8,6 +8,8 @@
 #include "util/terminal_text.h"
 
 #include "analysis/json/call_site_stats_json.h"
+#include "analysis/json/gpu_annotations_json.h"
+#include "analysis/json/kernel_metrics_json.h"
 #include "analysis/json/op_stats_json.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/cupti_names.h"
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace {
@@ -30,7 +33,10 @@ const std::string kUsage =
         "                        [--range-us START:END] FILE...\n"
         "\n"
         "  --json               one JSON object: analysis_ms, devices, steps, categories,\n"
-        "                       kernels, cpu_ops, copies\n"
+        "                       kernels (with tensor_cores, blocks_per_sm,\n"
+        "                       achieved_occupancy_pct), kernel_metrics (SM efficiency,\n"
+        "                       occupancy, tensor-core share per device), gpu_annotations\n"
+        "                       (GPU time per gpu_user_annotation), cpu_ops, copies\n"
         "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
         "  --by KEY             kernels per name (name), per name and launching op (op: as\n"
         "                       --group-by-op), or per Python call site (call-site: the\n"
@@ -55,8 +61,49 @@ std::string copyLabel(const CopyRow& c) {
     return k + (c.pageable ? " (pageable)" : "");
 }
 
+std::string orDash(const std::optional<double>& v, const char* format) {
+    if (!v) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, *v);
+    return buf;
+}
+
+// The TensorBoard plugin's GPU metrics per device and the tensor-core share (kernel_metrics.h).
+void printKernelMetrics(const KernelMetrics& m) {
+    if (m.byDevice.empty()) return;
+    std::printf("\n%-8s %14s %14s %12s   (TensorBoard plugin's rules, over %s)\n", "device",
+                "sm_efficiency", "occupancy%", "tensor_core%",
+                formatDuration(std::max<TimeNs>(m.window.duration(), 0)).c_str());
+    for (const DeviceKernelMetrics& d : m.byDevice) {
+        const std::optional<double> sm =
+            d.smEfficiency ? std::optional<double>(100.0 * *d.smEfficiency) : std::nullopt;
+        std::printf("%-8d %14s %14s %11.1f%%\n", d.device, orDash(sm, "%.1f%%").c_str(),
+                    orDash(d.occupancyPct, "%.1f").c_str(), 100.0 * d.tensorCoreShare);
+    }
+    std::printf("tensor cores: %.1f%% of kernel time (%s of %s)\n", 100.0 * m.tensorCoreShare,
+                formatDuration(m.tensorCoreTime).c_str(), formatDuration(m.kernelTime).c_str());
+}
+
+// GPU time per gpu_user_annotation (gpu_annotations.h), where the trace has any.
+void printGpuAnnotations(const Trace& t, const GpuAnnotations& a, uint64_t top) {
+    if (a.rows.empty()) return;
+    std::printf("\n%12s %7s %6s %14s %5s  %s\n", "gpu_us", "ops", "share", "annotated_us", "n",
+                "gpu annotation");
+    for (size_t i = 0; i < a.rows.size() && i < top; ++i) {
+        const GpuAnnotationRow& r = a.rows[i];
+        std::printf("%12.3f %7llu %5.1f%% %14.3f %5llu  %s\n", us(double(r.gpuTime)),
+                    static_cast<unsigned long long>(r.ops), 100.0 * r.share,
+                    us(double(r.annotatedTime)), static_cast<unsigned long long>(r.annotations),
+                    terminalSafe(t.displayName(r.nameId)).c_str());
+    }
+    std::printf("%llu of %llu GPU ops under an annotation\n",
+                static_cast<unsigned long long>(a.attributedOps),
+                static_cast<unsigned long long>(a.ops));
+}
+
 // The tables of `strata-cli stats`: devices, categories, the top kernels and CPU ops, copies.
-void printStats(const Trace& t, const OpStats& st, const GapCauses& gaps, uint64_t top) {
+void printStats(const Trace& t, const OpStats& st, const GapCauses& gaps,
+                const KernelMetrics& metrics, uint64_t top) {
     for (const std::string& w : gaps.warnings)
         std::printf("warning: %s\n", terminalSafe(w).c_str());
     std::printf("\n%-8s %16s %16s %8s\n", "device", "busy", "idle", "busy%");
@@ -72,18 +119,23 @@ void printStats(const Trace& t, const OpStats& st, const GapCauses& gaps, uint64
             std::printf("%-16s %8llu %16s %6.1f%%\n", kernelCategoryName(c.category),
                         static_cast<unsigned long long>(c.count), formatDuration(c.time).c_str(),
                         100.0 * c.share);
-    std::printf("\n%12s %7s %11s %11s %11s %6s %11s  %s\n", "total_us", "count", "mean_us",
-                "p95_us", "latency_us", "share", "category", "kernel");
+    std::printf("\n%12s %7s %11s %11s %11s %6s %11s %6s %5s %2s  %s\n", "total_us", "count",
+                "mean_us", "p95_us", "latency_us", "share", "category", "bl/SM", "occ%", "tc",
+                "kernel");
     for (size_t i = 0; i < st.kernels.size() && i < top; ++i) {
         const KernelRow& k = st.kernels[i];
         // Short names (Trace::displayName; the JSON has them in full).
         std::string name(t.displayName(k.nameId));
         if (!k.launchedBy.empty()) name += "  <- " + std::string(t.displayName(k.launchedBy));
-        std::printf("%12.3f %7llu %11.3f %11.3f %11s %5.1f%% %11s  %s\n", us(double(k.time.total)),
-                    static_cast<unsigned long long>(k.time.count), us(k.time.mean),
-                    us(double(k.time.p95)),
+        const KernelNameMetrics* m = metrics.find(k.nameId);
+        std::printf("%12.3f %7llu %11.3f %11.3f %11s %5.1f%% %11s %6s %5s %2s  %s\n",
+                    us(double(k.time.total)), static_cast<unsigned long long>(k.time.count),
+                    us(k.time.mean), us(double(k.time.p95)),
                     k.launched ? std::to_string(us(k.launchLatencyMean)).substr(0, 9).c_str() : "-",
-                    100.0 * k.share, kernelCategoryName(k.category), terminalSafe(name).c_str());
+                    100.0 * k.share, kernelCategoryName(k.category),
+                    orDash(m ? m->blocksPerSm : std::nullopt, "%.2f").c_str(),
+                    orDash(m ? m->occupancyPct : std::nullopt, "%.0f").c_str(),
+                    m && m->tensorCores ? "TC" : "-", terminalSafe(name).c_str());
     }
     std::printf("\n%12s %12s %12s %7s  %s\n", "gpu_us", "total_us", "self_us", "count", "cpu op");
     for (size_t i = 0; i < st.cpuOps.size() && i < top; ++i) {
@@ -174,12 +226,16 @@ int stats(const Args& args) {
     const OpStats& st = bySite ? analysis.opStatsByCallSite() : analysis.opStats(groupByOp);
     const CallSiteStats sites = bySite ? callSiteStats(st) : CallSiteStats{};
     const GapCauses& gaps = analysis.gapCauses();
+    const GpuAnnotations& annotations = analysis.gpuAnnotations();
+    const KernelMetrics& metrics = analysis.kernelMetrics();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     if (json) {
         nlohmann::json j = opStatsToJson(st, gaps, groupByOp || bySite);
         if (bySite) j["call_sites"] = callSiteStatsToJson(sites);
+        addKernelMetricsToJson(j, st, metrics);
+        j["gpu_annotations"] = gpuAnnotationsToJson(annotations);
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         printJson(j);
@@ -187,7 +243,9 @@ int stats(const Args& args) {
     }
     std::printf("Statistics of %s (analysed in %.1f ms)\n", terminalSafe(files.front()).c_str(),
                 ms);
-    printStats(t, st, gaps, top);
+    printStats(t, st, gaps, metrics, top);
+    printKernelMetrics(metrics);
+    printGpuAnnotations(t, annotations, top);
     if (bySite) printCallSites(t, sites, top);
     return 0;
 }

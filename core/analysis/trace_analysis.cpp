@@ -39,6 +39,17 @@ const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
     });
 }
 
+const GpuAnnotations& TraceAnalysis::gpuAnnotations() const {
+    return gpuAnnotations_.get([&] { return attributeGpuAnnotations(*trace_, gpuOps()); });
+}
+
+const KernelMetrics& TraceAnalysis::kernelMetrics() const {
+    return kernelMetrics_.get([&] {
+        return computeKernelMetrics(*trace_, gpuOps(),
+                                    kernelMetricsWindow(*trace_, gpuOps(), settings_.stepPrefix));
+    });
+}
+
 const LaunchSites& TraceAnalysis::launchSites() const {
     return launchSites_.get([&] { return findLaunchSites(*trace_); });
 }

@@ -15,8 +15,10 @@
 #include "analysis/gaps/gap_causes.h"
 #include "analysis/gaps/idle_breakdown.h"
 #include "analysis/memory_usage.h"
+#include "analysis/ops/gpu_annotations.h"
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/gpu_time_breakdown.h"
+#include "analysis/ops/kernel_metrics.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
 #include "analysis/ops/step_roles.h"
@@ -60,6 +62,11 @@ public:
     // Kernel, category, CPU op and copy tables (op_stats.h); kernels per name, or per name and
     // launching CPU op.
     const OpStats& opStats(bool groupByLaunchingOp = false) const;
+    // GPU time by GPU-side user annotation (gpu_annotations.h), and the TensorBoard plugin's
+    // kernel metrics: blocks per SM, achieved occupancy, SM efficiency, tensor cores
+    // (kernel_metrics.h, over the plugin's step span).
+    const GpuAnnotations& gpuAnnotations() const;
+    const KernelMetrics& kernelMetrics() const;
     // The Python call site of every CUDA API call (launch_sites.h), over the whole trace.
     const LaunchSites& launchSites() const;
     // The kernel table per name and Python call site of the launch (KernelRow::launchedBy).
@@ -93,6 +100,8 @@ private:
     ComputedOnce<StepRoles> stepRoles_;
     ComputedOnce<IdleBreakdown> idle_;
     ComputedOnce<OpStats> opStats_[2];
+    ComputedOnce<GpuAnnotations> gpuAnnotations_;
+    ComputedOnce<KernelMetrics> kernelMetrics_;
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;
     ComputedOnce<Advice> advice_;

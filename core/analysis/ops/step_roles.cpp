@@ -69,6 +69,18 @@ private:
     std::vector<uint8_t> byCategory_;
 };
 
+bool isPluginStep(std::string_view name, const std::string& stepPrefix) {
+    return name.substr(0, 13) == "ProfilerStep#" || isStepName(name, stepPrefix);
+}
+
+// Whether an operator or annotation bounds the CPU side's extent (the one step of a trace with no
+// steps): steps, and operators that are no data loading span.
+bool inCpuExtent(PluginType type, std::string_view name, const std::string& stepPrefix) {
+    if (type != PluginType::Operator && type != PluginType::Annotation) return false;
+    if (isPluginStep(name, stepPrefix)) return true;
+    return type == PluginType::Operator && !isDataLoading(name);
+}
+
 // Every slice's role (or none), the CPU side's extent for a trace with no steps.
 struct RoleRanges {
     std::array<Intervals, kRoles> role;
@@ -116,18 +128,14 @@ RoleRanges roleRanges(const Trace& trace, const std::string& stepPrefix) {
                 break;
             case PluginType::Operator:
             case PluginType::Annotation:
-                if (name.substr(0, 13) == "ProfilerStep#" || isStepName(name, stepPrefix)) {
+                if (inCpuExtent(type, name, stepPrefix)) {
                     r.cpuFirst = std::min(r.cpuFirst, s);
                     r.cpuLast = std::max(r.cpuLast, e);
-                    break;
                 }
+                if (isPluginStep(name, stepPrefix)) break;
                 if (isDataLoading(name)) {
                     add(StepRole::DataLoading, s, e);
                     break;
-                }
-                if (type == PluginType::Operator) {
-                    r.cpuFirst = std::min(r.cpuFirst, s);
-                    r.cpuLast = std::max(r.cpuLast, e);
                 }
                 add(isCollectiveOp(name) ? StepRole::Communication : StepRole::CpuOp, s, e);
                 break;
@@ -265,6 +273,29 @@ StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix) {
         out.steps.push_back(std::move(t));
     }
     return out;
+}
+
+TimeRange tensorBoardStepSpan(const Trace& trace, const std::string& stepPrefix) {
+    std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
+    if (steps.empty()) {
+        // The one step over the CPU ops (stepRoles' step "0"), none when there is no CPU op.
+        PluginTypes pluginType(trace);
+        TimeNs first = std::numeric_limits<TimeNs>::max();
+        TimeNs last = std::numeric_limits<TimeNs>::min();
+        for (const Track& track : trace.tracks()) {
+            const SliceColumns& c = track.slices;
+            for (SliceIndex i = 0; i < c.size(); ++i)
+                if (inCpuExtent(pluginType(c.category[i], c.kind[i]), trace.str(c.name[i]),
+                                stepPrefix)) {
+                    first = std::min(first, c.start[i]);
+                    last = std::max(last, c.end(i));
+                }
+        }
+        return first > last ? TimeRange{0, 0} : TimeRange{first, last};
+    }
+    size_t leftOut = 0;
+    steps = deviceSteps(trace, std::move(steps), &leftOut);
+    return TimeRange{steps.front().start, steps.back().end};
 }
 
 } // namespace strata

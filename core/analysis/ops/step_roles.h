@@ -65,5 +65,9 @@ struct StepRoles {
 
 // `stepPrefix` as findSteps takes it (empty: ProfilerStep#).
 StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix = {});
+// The span of the same steps, [first step's start, last step's end), without the roles (what the
+// plugin's GPU metrics are averaged over: ops/kernel_metrics.h); empty when there is no step.
+// Costs a pass over the slices (no intervals made).
+TimeRange tensorBoardStepSpan(const Trace& trace, const std::string& stepPrefix = {});
 
 } // namespace strata
