@@ -91,12 +91,31 @@ struct GpuTimeView::Rows {
         {"No launch found", [](const StreamIdle& r) { return QString::number(r.withoutLaunch); },
          [](const StreamIdle& r) { return double(r.withoutLaunch); }},
     }};
+    RowTableModel<GpuAnnotationRow> annotations{{
+        {"GPU annotation",
+         [](const GpuAnnotationRow& r) { return QString::fromStdString(r.name); },
+         {}},
+        {"Ops", [](const GpuAnnotationRow& r) { return QString::number(r.ops); },
+         [](const GpuAnnotationRow& r) { return double(r.ops); }},
+        timeColumn<GpuAnnotationRow>("GPU time",
+                                     [](const GpuAnnotationRow& r) { return double(r.gpuTime); }),
+        {"Share",
+         [](const GpuAnnotationRow& r) { return QString::number(100.0 * r.share, 'f', 1) + " %"; },
+         [](const GpuAnnotationRow& r) { return r.share; }},
+        timeColumn<GpuAnnotationRow>(
+            "Annotated", [](const GpuAnnotationRow& r) { return double(r.annotatedTime); }),
+    }};
 };
 
 GpuTimeView::GpuTimeView(QWidget* parent)
     : QWidget(parent), chart_(new QCustomPlot(this)), rows_(std::make_unique<Rows>()),
       table_(makeSortableTable(&rows_->model, this, true)),
-      idleTable_(makeSortableTable(&rows_->idle, this, true)) {
+      idleTable_(makeSortableTable(&rows_->idle, this, true)),
+      annotationsTable_(makeSortableTable(&rows_->annotations, this, true)) {
+    annotationsTable_->setToolTip(
+        tr("The GPU time of the kernels, copies and sets under each GPU-side annotation "
+           "(gpu_user_annotation, record_function on the GPU), as HTA attributes them: an op "
+           "belongs to the innermost annotation it overlaps on its own stream, whole."));
     idleTable_->setToolTip(
         tr("Each stream's idle time as HTA's idle breakdown splits it: host wait (the next op's "
            "launch came after the stream went idle), kernel wait (gaps under 30 µs between "
@@ -121,6 +140,7 @@ GpuTimeView::GpuTimeView(QWidget* parent)
     auto* tables = new QSplitter(Qt::Vertical, this);
     tables->addWidget(table_);
     tables->addWidget(idleTable_);
+    tables->addWidget(annotationsTable_);
     split->addWidget(tables);
     split->setSizes({1, 1}); // half each
     layout->addWidget(split, 1);
@@ -136,7 +156,15 @@ QAbstractItemModel* GpuTimeView::idleModel() const {
     return &rows_->idle;
 }
 
-void GpuTimeView::show(const GpuTimeBreakdown* b, const IdleBreakdown* idle) {
+QAbstractItemModel* GpuTimeView::annotationsModel() const {
+    return &rows_->annotations;
+}
+
+void GpuTimeView::show(const GpuTimeBreakdown* b, const IdleBreakdown* idle,
+                       const GpuAnnotations* annotations) {
+    rows_->annotations.setRows(annotations ? annotations->rows : std::vector<GpuAnnotationRow>{});
+    annotationsTable_->resizeColumnsToContents();
+    annotationsTable_->setVisible(annotations && !annotations->rows.empty());
     rows_->idle.setRows(idle ? idle->streams : std::vector<StreamIdle>{});
     idleTable_->resizeColumnsToContents();
     std::vector<SplitRow> rows;

@@ -49,6 +49,14 @@ struct BusyRow {
 struct StatsPanel::Models {
     // Names are shown short (Trace::displayName), in full on hover and in CSV.
     std::shared_ptr<const Trace> trace;
+    // Each kernel name's figures from Kineto's args (kernel_metrics.h), a copy of the analysis'.
+    KernelMetrics metrics;
+    const KernelNameMetrics* metricsOf(const KernelRow& r) const { return metrics.find(r.nameId); }
+    QString metricText(const KernelRow& r, std::optional<double> KernelNameMetrics::*field,
+                       int digits) const {
+        const KernelNameMetrics* m = metricsOf(r);
+        return m && m->*field ? QString::number(*(m->*field), 'f', digits) : QString("—");
+    }
     QString shown(std::string_view full) const {
         return toQString(trace ? trace->displayName(full) : full);
     }
@@ -94,6 +102,25 @@ struct StatsPanel::Models {
              for (const std::string& c : r.configs) l << QString::fromStdString(c);
              return l.join('\n');
          }},
+        // Kineto's args, duration-weighted per kernel name (the TensorBoard plugin's).
+        {"Blocks/SM",
+         [this](const KernelRow& r) { return metricText(r, &KernelNameMetrics::blocksPerSm, 2); },
+         [this](const KernelRow& r) {
+             const KernelNameMetrics* m = metricsOf(r);
+             return m && m->blocksPerSm ? *m->blocksPerSm : -1.0;
+         }},
+        {"Occupancy %",
+         [this](const KernelRow& r) { return metricText(r, &KernelNameMetrics::occupancyPct, 1); },
+         [this](const KernelRow& r) {
+             const KernelNameMetrics* m = metricsOf(r);
+             return m && m->occupancyPct ? *m->occupancyPct : -1.0;
+         }},
+        {"Tensor cores",
+         [this](const KernelRow& r) {
+             const KernelNameMetrics* m = metricsOf(r);
+             return m && m->tensorCores ? QString("yes") : QString();
+         },
+         {}},
     }};
     RowTableModel<CpuOpRow> cpuOps{{
         nameColumn<CpuOpRow>(
@@ -296,6 +323,8 @@ AnalysisPanel::Preparation StatsPanel::preparation() const {
         a.gpuTimeBreakdown();
         a.stepRoles();
         a.idleBreakdown();
+        a.kernelMetrics();
+        a.gpuAnnotations();
     };
 }
 
@@ -304,11 +333,13 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     const GapCauses* gaps = a ? &a->gapCauses() : nullptr;
     const Advice* advice = a ? &a->advice() : nullptr;
     m_->trace = a ? a->tracePtr() : nullptr;
+    m_->metrics = a ? a->kernelMetrics() : KernelMetrics{};
     m_->kernels.setRows(ops ? ops->kernels : std::vector<KernelRow>{});
     m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
     m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});
-    gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr, a ? &a->idleBreakdown() : nullptr);
+    gpuTime_->show(a ? &a->gpuTimeBreakdown() : nullptr, a ? &a->idleBreakdown() : nullptr,
+                   a ? &a->gpuAnnotations() : nullptr);
     stepRoles_->show(a ? &a->stepRoles() : nullptr);
     std::vector<BusyRow> busy;
     categories_->clearPlottables();
