@@ -157,6 +157,9 @@ private slots:
         f.kernel(0, 2, 50, 150, "ncclKernel_AllReduce");
         f.memcpy(0, 3, 150, 110);
         f.kernel(0, 1, 400, 100, "gemm");
+        // A GPU annotation "fwd" [0, 300) on stream 1: its one op there, the first gemm (100 ns
+        // of the device's 360 ns busy: 27.8 %); the other stream's ops are not under it.
+        f.op(SliceKind::GpuUserAnnotation, 0, 1, 0, 300, "fwd");
         Workspace ws;
         Navigation nav(&ws);
         StatsPanel p(&ws, &nav);
@@ -176,6 +179,10 @@ private slots:
         QCOMPARE(idle->rowCount(), 3);
         const QStringList stream1{"GPU 0 stream 1", "2", "0 ns", "300 ns", "0 ns", "0.0 %", "1"};
         for (int c = 0; c < stream1.size(); ++c) QCOMPARE(cell(idle, 0, c), stream1[c]);
+        QAbstractItemModel* ann = p.gpuTimeView()->annotationsModel();
+        QCOMPARE(ann->rowCount(), 1);
+        const QStringList fwd{"fwd", "1", "100 ns", "27.8 %", "300 ns"};
+        for (int c = 0; c < fwd.size(); ++c) QCOMPARE(cell(ann, 0, c), fwd[c]);
         QCustomPlot* chart = p.gpuTimeView()->chart();
         QCOMPARE(chart->plottableCount(), 4); // computation, exposed comm, exposed memcpy, idle
         const double ms[] = {200e-6, 100e-6, 60e-6, 140e-6};
