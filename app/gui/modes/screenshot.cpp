@@ -235,6 +235,58 @@ bool shiftGpu(MainWindow& w) {
     return true;
 }
 
+// The timeline as the options ask before the picture: rows shown, sections expanded, a range
+// selected, Find's matches, the visible range. False (said on stderr) when one cannot be had.
+bool prepareView(MainWindow& w, const ScreenshotOptions& o) {
+    const TimeRange b = w.trace()->bounds();
+    if (o.utilisation) w.timeline()->setShowUtilisation(true);
+    if (o.queues) w.timeline()->setShowQueues(true);
+    if (o.expandSections) {
+        const auto& rows = w.timeline()->layout().rows();
+        for (size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].kind == TrackRow::Kind::Sections)
+                w.timeline()->setRowExpanded(int(i), true);
+        settleEvents(50);
+    }
+    if (o.selectRange) {
+        w.timeline()->setSelectedRange(
+            TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});
+        w.panel<RangePanel>()->waitForJobs();
+    }
+    if (!o.find.isEmpty()) {
+        w.findBar()->show();
+        w.findBar()->edit()->setText(o.find);
+        w.findBar()->search();
+        if (w.findBar()->matches().empty() && w.findBar()->instantMatches().empty()) {
+            std::fprintf(stderr, "strata: --find '%s': no slice or instant matches\n",
+                         qPrintable(o.find));
+            return false;
+        }
+        // Prefer the first match inside --range (the view is zoomed there below).
+        const TimeRange v = o.range ? TimeRange{b.start + o.range->start, b.start + o.range->end}
+                                    : w.timeline()->visibleRange();
+        const auto& m = w.findBar()->matches();
+        for (size_t n = 0; n < m.size(); ++n) {
+            if (w.trace()->start(m[n]) >= v.start && w.trace()->start(m[n]) < v.end) {
+                w.findBar()->setCurrentIndex(static_cast<int>(n));
+                break;
+            }
+        }
+        settleEvents(50);
+    }
+    if (o.range) {
+        TimeRange r{b.start + o.range->start, b.start + o.range->end};
+        if (r.start >= b.end || r.end <= b.start) {
+            std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %s)\n",
+                         formatPreciseDuration(b.duration()).c_str());
+            return false;
+        }
+        w.timeline()->setVisibleRange(r);
+        settleEvents(100);
+    }
+    return true;
+}
+
 } // namespace
 
 int runScreenshot(const ScreenshotOptions& o) {
@@ -285,52 +337,7 @@ int runScreenshot(const ScreenshotOptions& o) {
                      qPrintable(o.trace));
         return 1;
     }
-    const TimeRange b = w.trace()->bounds();
-    if (o.utilisation) w.timeline()->setShowUtilisation(true);
-    if (o.queues) w.timeline()->setShowQueues(true);
-    if (o.expandSections) {
-        const auto& rows = w.timeline()->layout().rows();
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (rows[i].kind == TrackRow::Kind::Sections)
-                w.timeline()->setRowExpanded(int(i), true);
-        settleEvents(50);
-    }
-    if (o.selectRange) {
-        w.timeline()->setSelectedRange(
-            TimeRange{b.start + o.selectRange->start, b.start + o.selectRange->end});
-        w.panel<RangePanel>()->waitForJobs();
-    }
-    if (!o.find.isEmpty()) {
-        w.findBar()->show();
-        w.findBar()->edit()->setText(o.find);
-        w.findBar()->search();
-        if (w.findBar()->matches().empty() && w.findBar()->instantMatches().empty()) {
-            std::fprintf(stderr, "strata: --find '%s': no slice or instant matches\n",
-                         qPrintable(o.find));
-            return 1;
-        }
-        // Prefer the first match inside --range (the view is zoomed there below).
-        const TimeRange v = o.range ? TimeRange{b.start + o.range->start, b.start + o.range->end}
-                                    : w.timeline()->visibleRange();
-        const auto& m = w.findBar()->matches();
-        for (size_t n = 0; n < m.size(); ++n) {
-            if (w.trace()->start(m[n]) >= v.start && w.trace()->start(m[n]) < v.end) {
-                w.findBar()->setCurrentIndex(static_cast<int>(n));
-                break;
-            }
-        }
-        settleEvents(50);
-    }
-    if (o.range) {
-        TimeRange r{b.start + o.range->start, b.start + o.range->end};
-        if (r.start >= b.end || r.end <= b.start) {
-            std::fprintf(stderr, "strata: --range lies outside the trace (which lasts %s)\n",
-                         formatPreciseDuration(b.duration()).c_str());
-            return 1;
-        }
-        w.timeline()->setVisibleRange(r);
-        settleEvents(100);
-    }
+    if (!prepareView(w, o)) return 1;
     std::optional<QSize> shot;
     if (o.hoverGap || o.hoverIdleRow || o.hoverSample) { // hovered, the tooltip in the picture
         const std::optional<QPixmap> picture = o.hoverGap       ? grabWithGapTooltip(w)

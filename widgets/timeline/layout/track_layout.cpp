@@ -24,25 +24,15 @@ struct GroupKey {
                std::tie(o.section, o.rank, o.index, o.gpu, o.id);
     }
 };
-} // namespace
+struct Pending {
+    TrackGroup g;
+    std::map<std::tuple<int, int64_t, int64_t>, std::vector<TrackId>> rows; // (order, a, b)
+};
 
-void TrackLayout::clear() {
-    rows_.clear();
-    groups_.clear();
-    rowOfTrack_.clear();
-    laneOfTrack_.clear();
-    shownRows_.clear();
-    height_ = 0;
-}
-
-void TrackLayout::build(const Trace& trace) {
-    clear();
+// The tracks of each group, the groups in display order; each group's rows by (order, a, b).
+std::map<GroupKey, Pending> collectGroups(const Trace& trace, bool gpuFirst,
+                                          const std::vector<int32_t>& memoryDevices) {
     const auto& tracks = trace.tracks();
-    // Collect the tracks of each group.
-    struct Pending {
-        TrackGroup g;
-        std::map<std::tuple<int, int64_t, int64_t>, std::vector<TrackId>> rows; // (order, a, b)
-    };
     std::map<GroupKey, Pending> pend;
     std::map<int64_t, GroupKey> cpuKey;
     std::map<int32_t, GroupKey> gpuKey;
@@ -51,7 +41,7 @@ void TrackLayout::build(const Trace& trace) {
         auto it = cpuKey.find(pid);
         if (it == cpuKey.end()) {
             const Process* p = trace.process(pid);
-            GroupKey k{gpuFirst_ ? 1 : 0, p && p->hasSortIndex ? 0 : 1,
+            GroupKey k{gpuFirst ? 1 : 0, p && p->hasSortIndex ? 0 : 1,
                        p && p->hasSortIndex ? p->sortIndex : 0, 0, pid};
             it = cpuKey.emplace(pid, k).first;
             Pending& pg = pend[k];
@@ -94,8 +84,8 @@ void TrackLayout::build(const Trace& trace) {
         case TrackKind::Counter: {
             // A device's allocations from the collector are drawn in its memory row.
             const int32_t memory = memoryCounterDevice(trace.str(t.name));
-            if (memory >= 0 && std::find(memoryDevices_.begin(), memoryDevices_.end(), memory) !=
-                                   memoryDevices_.end())
+            if (memory >= 0 && std::find(memoryDevices.begin(), memoryDevices.end(), memory) !=
+                                   memoryDevices.end())
                 break;
             cpuGroup(t.pid).rows[{2, t.name, 0}].push_back(id);
             break;
@@ -121,6 +111,24 @@ void TrackLayout::build(const Trace& trace) {
         cpuGroup(st.pid).rows[{0, order, st.tid}];
     }
 
+    return pend;
+}
+
+} // namespace
+
+void TrackLayout::clear() {
+    rows_.clear();
+    groups_.clear();
+    rowOfTrack_.clear();
+    laneOfTrack_.clear();
+    shownRows_.clear();
+    height_ = 0;
+}
+
+void TrackLayout::build(const Trace& trace) {
+    clear();
+    const auto& tracks = trace.tracks();
+    std::map<GroupKey, Pending> pend = collectGroups(trace, gpuFirst_, memoryDevices_);
     rowOfTrack_.assign(tracks.size(), -1);
     laneOfTrack_.assign(tracks.size(), -1);
     for (auto& [key, pg] : pend) {

@@ -44,9 +44,12 @@ void paintQueue(QPainter& p, const TimelineState& s, const TrackRow& r, int top,
         const int hp = std::max(1, int(double(most) / double(q->maxLength) * (h - 1) + 0.5));
         p.fillRect(QRect(x, top + h - hp, 1, hp), fill);
     }
+    // The scale, on a light ground so that it reads over the bars.
+    const QString label = QStringLiteral("max %1").arg(q->maxLength);
+    const QRect box(2, top, p.fontMetrics().horizontalAdvance(label) + 6, p.fontMetrics().height());
+    p.fillRect(box, QColor(255, 255, 255, 200));
     p.setPen(QColor(0x55, 0x55, 0x55));
-    p.drawText(QRect(4, top, width - 8, h), Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("max %1").arg(q->maxLength));
+    p.drawText(box, Qt::AlignCenter, label);
 }
 
 QString queueTooltip(const StreamQueue& q, TimeNs t) {
