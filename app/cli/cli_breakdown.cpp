@@ -117,38 +117,25 @@ int breakdown(const Args& args) {
         ops = BreakdownOps::Linked;
     else if (!opsText.empty() && opsText != "all")
         return line.usageError("--ops expects all or linked, got '" + opsText + "'");
-    nlohmann::json traces = nlohmann::json::array();
-    int status = 0;
-    for (const std::string& file : files) {
-        double loadMs = 0;
-        const std::shared_ptr<const Trace> trace = loadTraceOrSay("breakdown", file, &loadMs);
-        if (!trace) {
-            status = 1;
-            continue;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        const GpuTimeBreakdown b =
-            gpuTimeBreakdown(*trace, ops, rangeFromUs(*trace, rangeUsText), stepPrefix);
-        const StepRoles roles = stepRoles(*trace, stepPrefix);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count();
-        if (!json) {
-            if (file != files.front()) std::printf("\n");
-            printTable(file, b);
-            printRoles(roles);
-            continue;
-        }
-        nlohmann::json j = gpuTimeBreakdownToJson(*trace, b);
-        j["step_roles"] = stepRolesToJson(*trace, roles);
-        j["file"] = file;
-        j["load_ms"] = loadMs;
-        j["analysis_ms"] = ms;
-        traces.push_back(std::move(j));
-    }
-    if (json && files.size() == 1 && !traces.empty()) printJson(traces.front());
-    if (json && files.size() > 1) printJson({{"traces", std::move(traces)}});
-    return status;
+    return forEachTrace(
+        "breakdown", files, json, [&](const std::string& file, const Trace& trace, double) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const GpuTimeBreakdown b =
+                gpuTimeBreakdown(trace, ops, rangeFromUs(trace, rangeUsText), stepPrefix);
+            const StepRoles roles = stepRoles(trace, stepPrefix);
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count();
+            if (!json) {
+                printTable(file, b);
+                printRoles(roles);
+                return nlohmann::json();
+            }
+            nlohmann::json j = gpuTimeBreakdownToJson(trace, b);
+            j["step_roles"] = stepRolesToJson(trace, roles);
+            j["analysis_ms"] = ms;
+            return j;
+        });
 }
 
 } // namespace strata::cli

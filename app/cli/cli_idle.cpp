@@ -108,51 +108,40 @@ int idle(const Args& args) {
     if (const auto exit = line.parse(args)) return *exit;
     if (delayUs > 1e12) return line.usageError("--kernel-delay-us is too large");
     const TimeNs delay = TimeNs(std::llround(delayUs * 1000.0));
-    nlohmann::json traces = nlohmann::json::array();
-    int status = 0;
-    for (const std::string& file : files) {
-        double loadMs = 0;
-        const std::shared_ptr<const Trace> trace = loadTraceOrSay("idle", file, &loadMs);
-        if (!trace) {
-            status = 1;
-            continue;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        GpuOpList ops = collectGpuOps(*trace, rangeFromUs(*trace, rangeUsText));
-        const HtaApplied profiled = applyHtaConventions(*trace, ops, {htaSteps, htaUs});
-        const IdleBreakdown idleResult = idleBreakdown(*trace, ops, delay, htaUs);
-        const LaunchQueue queue = launchQueue(*trace, ops, int64_t(limit), htaUs);
-        const double ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                .count();
-        if (!json) {
-            if (file != files.front()) std::printf("\n");
-            printTable(file, idleResult, queue);
-            if (profiled.stepsApplied)
-                std::printf("--hta-steps: %llu ops launched from the last ProfilerStep on (or with "
-                            "no launch) left out\n",
-                            static_cast<unsigned long long>(profiled.dropped));
-            else if (htaSteps)
-                std::printf("--hta-steps: fewer than two ProfilerStep#N: every op kept\n");
-            continue;
-        }
-        nlohmann::json j = idleBreakdownToJson(*trace, idleResult, queue, !noSeries);
-        if (htaSteps)
-            j["hta_steps"] = {{"applied", profiled.stepsApplied},
-                              {"last_step_start_us",
-                               profiled.stepsApplied
-                                   ? double(profiled.lastStepStart - trace->bounds().start) / 1000.0
-                                   : 0.0},
-                              {"dropped", profiled.dropped}};
-        if (htaUs) j["hta_us"] = true;
-        j["file"] = file;
-        j["load_ms"] = loadMs;
-        j["analysis_ms"] = ms;
-        traces.push_back(std::move(j));
-    }
-    if (json && files.size() == 1 && !traces.empty()) printJson(traces.front());
-    if (json && files.size() > 1) printJson({{"traces", std::move(traces)}});
-    return status;
+    return forEachTrace(
+        "idle", files, json, [&](const std::string& file, const Trace& trace, double) {
+            const auto t0 = std::chrono::steady_clock::now();
+            GpuOpList ops = collectGpuOps(trace, rangeFromUs(trace, rangeUsText));
+            const HtaApplied profiled = applyHtaConventions(trace, ops, {htaSteps, htaUs});
+            const IdleBreakdown idleResult = idleBreakdown(trace, ops, delay, htaUs);
+            const LaunchQueue queue = launchQueue(trace, ops, int64_t(limit), htaUs);
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count();
+            if (!json) {
+                printTable(file, idleResult, queue);
+                if (profiled.stepsApplied)
+                    std::printf(
+                        "--hta-steps: %llu ops launched from the last ProfilerStep on (or with "
+                        "no launch) left out\n",
+                        static_cast<unsigned long long>(profiled.dropped));
+                else if (htaSteps)
+                    std::printf("--hta-steps: fewer than two ProfilerStep#N: every op kept\n");
+                return nlohmann::json();
+            }
+            nlohmann::json j = idleBreakdownToJson(trace, idleResult, queue, !noSeries);
+            if (htaSteps)
+                j["hta_steps"] = {
+                    {"applied", profiled.stepsApplied},
+                    {"last_step_start_us",
+                     profiled.stepsApplied
+                         ? double(profiled.lastStepStart - trace.bounds().start) / 1000.0
+                         : 0.0},
+                    {"dropped", profiled.dropped}};
+            if (htaUs) j["hta_us"] = true;
+            j["analysis_ms"] = ms;
+            return j;
+        });
 }
 
 } // namespace strata::cli

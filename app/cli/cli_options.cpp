@@ -245,6 +245,32 @@ std::vector<LoadResult> loadAllForCli(const std::vector<std::string>& files) {
     return loadTraces(files, forCli({}));
 }
 
+int forEachTrace(const char* command, const std::vector<std::string>& files, bool json,
+                 const std::function<nlohmann::json(const std::string& file, const Trace& trace,
+                                                    double loadMs)>& each) {
+    nlohmann::json traces = nlohmann::json::array();
+    int status = 0;
+    bool printed = false;
+    for (const std::string& file : files) {
+        double loadMs = 0;
+        const std::shared_ptr<const Trace> trace = loadTraceOrSay(command, file, &loadMs);
+        if (!trace) {
+            status = 1;
+            continue;
+        }
+        if (!json && printed) std::printf("\n");
+        printed = true;
+        nlohmann::json j = each(file, *trace, loadMs);
+        if (!json) continue;
+        j["file"] = file;
+        j["load_ms"] = loadMs;
+        traces.push_back(std::move(j));
+    }
+    if (json && files.size() == 1 && !traces.empty()) printJson(traces.front());
+    if (json && files.size() > 1) printJson({{"traces", std::move(traces)}});
+    return status;
+}
+
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
                                             double* loadMs) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -108,6 +108,14 @@ std::vector<LoadResult> loadAllForCli(const std::vector<std::string>& files);
 std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::string& file,
                                             double* loadMs = nullptr);
 
+// Each of `files` loaded in turn and handed to `each` with its load time; a file that cannot be
+// loaded is said on stderr (loadTraceOrSay) and makes the result 1, the others go on. Text: a
+// blank line between the traces `each` printed. --json: the object `each` returns, with "file"
+// and "load_ms" added, printed alone for one file, as {"traces": [...]} for several.
+int forEachTrace(const char* command, const std::vector<std::string>& files, bool json,
+                 const std::function<nlohmann::json(const std::string& file, const Trace& trace,
+                                                    double loadMs)>& each);
+
 // What --json prints: `j` indented by one space, a byte that is not UTF-8 replaced, and a newline
 // (the documents themselves are made in core/analysis/json/).
 void printJson(const nlohmann::json& j);

@@ -46,6 +46,15 @@ Intervals intersect(const Intervals& a, const Intervals& b) {
     return out;
 }
 
+TimeNs lengthWithin(const Intervals& v, TimeNs lo, TimeNs hi) {
+    auto it = std::lower_bound(v.begin(), v.end(), lo,
+                               [](const Interval& i, TimeNs t) { return i.end <= t; });
+    TimeNs sum = 0;
+    for (; it != v.end() && it->start < hi; ++it)
+        sum += std::min(it->end, hi) - std::max(it->start, lo);
+    return sum;
+}
+
 TimeNs lengthOf(const Intervals& v) {
     TimeNs sum = 0;
     for (const Interval& i : v) sum += i.end - i.start;

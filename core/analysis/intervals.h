@@ -19,5 +19,7 @@ Intervals unionOf(Intervals v);
 Intervals minus(const Intervals& from, const Intervals& cut);
 Intervals intersect(const Intervals& a, const Intervals& b);
 TimeNs lengthOf(const Intervals& v);
+// The length of `v` inside [lo, hi) (a binary search, then the intervals there).
+TimeNs lengthWithin(const Intervals& v, TimeNs lo, TimeNs hi);
 
 } // namespace strata

@@ -26,8 +26,14 @@ const IdleBreakdown& TraceAnalysis::idleBreakdown() const {
     return idle_.get([&] { return strata::idleBreakdown(*trace_, gpuOps()); });
 }
 
+const TensorBoardSteps& TraceAnalysis::tensorBoardSteps() const {
+    return tensorBoardSteps_.get(
+        [&] { return strata::tensorBoardSteps(*trace_, settings_.stepPrefix); });
+}
+
 const StepRoles& TraceAnalysis::stepRoles() const {
-    return stepRoles_.get([&] { return strata::stepRoles(*trace_, settings_.stepPrefix); });
+    return stepRoles_.get(
+        [&] { return strata::stepRoles(*trace_, tensorBoardSteps(), settings_.stepPrefix); });
 }
 
 const OpStats& TraceAnalysis::opStats(bool groupByLaunchingOp) const {
@@ -45,8 +51,9 @@ const GpuAnnotations& TraceAnalysis::gpuAnnotations() const {
 
 const KernelMetrics& TraceAnalysis::kernelMetrics() const {
     return kernelMetrics_.get([&] {
-        return computeKernelMetrics(*trace_, gpuOps(),
-                                    kernelMetricsWindow(*trace_, gpuOps(), settings_.stepPrefix));
+        const TimeRange window =
+            kernelMetricsWindow(gpuOps(), [&] { return tensorBoardSteps().span(); });
+        return computeKernelMetrics(*trace_, gpuOps(), window);
     });
 }
 

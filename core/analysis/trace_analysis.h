@@ -55,7 +55,9 @@ public:
     // Where each device's GPU time went with overlap accounted, per device and step, all ops
     // (gpu_time_breakdown.h).
     const GpuTimeBreakdown& gpuTimeBreakdown() const;
-    // Each step's time by role, the TensorBoard plugin's rule (step_roles.h), over the whole trace.
+    // The TensorBoard plugin's steps and each one's time by role (step_roles.h), over the whole
+    // trace; the steps shared with the kernel metrics' window.
+    const TensorBoardSteps& tensorBoardSteps() const;
     const StepRoles& stepRoles() const;
     // Each stream's idle time as HTA splits it (idle_breakdown.h), HTA's default delay.
     const IdleBreakdown& idleBreakdown() const;
@@ -97,6 +99,7 @@ private:
     ComputedOnce<GpuOpList> ops_;
     ComputedOnce<GapCauses> causes_;
     ComputedOnce<GpuTimeBreakdown> breakdown_;
+    ComputedOnce<TensorBoardSteps> tensorBoardSteps_;
     ComputedOnce<StepRoles> stepRoles_;
     ComputedOnce<IdleBreakdown> idle_;
     ComputedOnce<OpStats> opStats_[2];

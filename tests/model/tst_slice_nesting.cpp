@@ -52,6 +52,24 @@ struct RefSlice {
     int lane = -1, depth = -1;
     int id = -1; // its name: which of two equal slices is the parent
 };
+// Up to 2000 random slices (starts below `starts`, lengths below `lengths`) cut into runs of
+// random length, each sorted as the Python agent sorts a flush.
+std::vector<RefSlice> sortedRuns(std::mt19937_64& rng, TimeNs starts, TimeNs lengths) {
+    const int n = 1 + int(rng() % 2000);
+    std::vector<RefSlice> ref;
+    for (int i = 0; i < n; ++i)
+        ref.push_back({TimeNs(rng() % uint64_t(starts)), TimeNs(rng() % uint64_t(lengths))});
+    for (size_t at = 0; at < ref.size();) {
+        const size_t len = std::min(ref.size() - at, size_t(1 + rng() % 400));
+        std::stable_sort(ref.begin() + long(at), ref.begin() + long(at + len),
+                         [](const RefSlice& a, const RefSlice& b) {
+                             return a.start != b.start ? a.start < b.start : a.dur > b.dur;
+                         });
+        at += len;
+    }
+    return ref;
+}
+
 void referenceLanes(std::vector<RefSlice>& v, size_t depthLimit) {
     std::stable_sort(v.begin(), v.end(), [](const RefSlice& a, const RefSlice& b) {
         return a.start != b.start ? a.start < b.start : a.dur > b.dur;
@@ -261,19 +279,7 @@ private slots:
     void sortedRunsMatchTheReference() {
         std::mt19937_64 rng(11);
         for (int round = 0; round < 200; ++round) {
-            const int n = 1 + int(rng() % 2000);
-            std::vector<RefSlice> ref;
-            for (int i = 0; i < n; ++i) ref.push_back({TimeNs(rng() % 5000), TimeNs(rng() % 300)});
-            // Cut into runs of random length, each sorted as the agent sorts.
-            for (size_t at = 0; at < ref.size();) {
-                const size_t len = std::min(ref.size() - at, size_t(1 + rng() % 400));
-                std::stable_sort(ref.begin() + long(at), ref.begin() + long(at + len),
-                                 [](const RefSlice& a, const RefSlice& b) {
-                                     return a.start != b.start ? a.start < b.start : a.dur > b.dur;
-                                 });
-                at += len;
-            }
-            checkAgainstReference(ref);
+            checkAgainstReference(sortedRuns(rng, 5000, 300));
         }
     }
 
@@ -284,18 +290,7 @@ private slots:
     void prefilledColumnsMatchTheReference() {
         std::mt19937_64 rng(13);
         for (int round = 0; round < 200; ++round) {
-            const int n = 1 + int(rng() % 2000);
-            std::vector<RefSlice> ref;
-            for (int i = 0; i < n; ++i) ref.push_back({TimeNs(rng() % 500), TimeNs(rng() % 40)});
-            for (size_t at = 0; at < ref.size();) {
-                const size_t len = std::min(ref.size() - at, size_t(1 + rng() % 400));
-                std::stable_sort(ref.begin() + long(at), ref.begin() + long(at + len),
-                                 [](const RefSlice& a, const RefSlice& b) {
-                                     return a.start != b.start ? a.start < b.start : a.dur > b.dur;
-                                 });
-                at += len;
-            }
-            checkAgainstReference(ref, true);
+            checkAgainstReference(sortedRuns(rng, 500, 40), true);
         }
         std::vector<RefSlice> shuffled;
         for (int i = 0; i < 40000; ++i)

@@ -3,6 +3,7 @@
 #include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
+#include "charts/stacked_bars.h"
 
 #include <qcustomplot.h>
 
@@ -122,13 +123,7 @@ GpuTimeView::GpuTimeView(QWidget* parent)
            "ops), other. Strata's own gap causes (Gaps dock) look at the whole device."));
     followTheme(chart_);
     chart_->setObjectName(QStringLiteral("gpu-time-breakdown"));
-    // The legend in one row under the chart, clear of the bars.
-    auto* legendRow = new QCPLayoutGrid;
-    chart_->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(5, 0, 5, 5));
-    legendRow->addElement(0, 0, chart_->legend);
-    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    putLegendBelow(chart_);
     setToolTip(tr("Each device's span split as TraceLens's GPU timeline splits it: computation, "
                   "communication not hidden under computation, copies hidden under neither, and "
                   "idle. A step holds the GPU work launched in it."));
@@ -181,17 +176,10 @@ void GpuTimeView::show(const GpuTimeBreakdown* b, const IdleBreakdown* idle,
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QCPBars* below = nullptr;
     double top = 0;
-    for (const Stack& st : kStacks) {
-        auto* bars = new QCPBars(chart_->yAxis, chart_->xAxis); // horizontal
-        bars->setName(tr(st.name));
-        bars->setBrush(st.color);
-        bars->setPen(Qt::NoPen);
-        bars->setWidth(0.7);
-        for (int k = 0; k < shown; ++k)
-            bars->addData(k, double(rows[size_t(k)].split.*st.field) / 1e6);
-        if (below) bars->moveAbove(below);
-        below = bars;
-    }
+    for (const Stack& st : kStacks) // horizontal: a bar per row
+        below = addStackedLayer(
+            chart_->yAxis, chart_->xAxis, tr(st.name), st.color, shown,
+            [&](int k) { return double(rows[size_t(k)].split.*st.field) / 1e6; }, below);
     for (int k = 0; k < shown; ++k) {
         const SplitRow& r = rows[size_t(k)];
         ticker->addTick(

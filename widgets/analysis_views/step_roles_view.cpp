@@ -3,6 +3,7 @@
 #include "charts/chart_theme.h"
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
+#include "charts/stacked_bars.h"
 
 #include <qcustomplot.h>
 
@@ -55,13 +56,7 @@ StepRolesView::StepRolesView(QWidget* parent)
       table_(makeSortableTable(&rows_->model, this, true)) {
     followTheme(chart_);
     chart_->setObjectName(QStringLiteral("step-time-by-role"));
-    auto* legendRow = new QCPLayoutGrid;
-    chart_->plotLayout()->addElement(1, 0, legendRow);
-    legendRow->setMargins(QMargins(5, 0, 5, 5));
-    legendRow->addElement(0, 0, chart_->legend);
-    chart_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    chart_->legend->setWrap(4);
-    chart_->plotLayout()->setRowStretchFactor(1, 0.001);
+    putLegendBelow(chart_, 4);
     setToolTip(tr("Each step's time by role as the TensorBoard profiler's Overview splits it: "
                   "every instant counted once, for the first role active then (kernel, memcpy, "
                   "memset, communication, runtime, data loading, CPU op); steps stretched to "
@@ -90,17 +85,10 @@ void StepRolesView::show(const StepRoles* roles) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QCPBars* below = nullptr;
     double top = 0;
-    for (int r = 0; r < kStepRoleCount; ++r) {
-        auto* bars = new QCPBars(chart_->xAxis, chart_->yAxis); // a column per step
-        bars->setName(tr(kRoleLabels[r]));
-        bars->setBrush(kRoleColors[r]);
-        bars->setPen(Qt::NoPen);
-        bars->setWidth(0.7);
-        for (int k = 0; k < shown; ++k)
-            bars->addData(k, double(steps[size_t(k)].role[size_t(r)]) / 1e6);
-        if (below) bars->moveAbove(below);
-        below = bars;
-    }
+    for (int r = 0; r < kStepRoleCount; ++r) // a column per step
+        below = addStackedLayer(
+            chart_->xAxis, chart_->yAxis, tr(kRoleLabels[r]), kRoleColors[r], shown,
+            [&](int k) { return double(steps[size_t(k)].role[size_t(r)]) / 1e6; }, below);
     for (int k = 0; k < shown; ++k) {
         // "ProfilerStep#12" as "12", as the plugin labels its columns.
         const QString name = QString::fromStdString(steps[size_t(k)].name);

@@ -166,7 +166,8 @@ private:
     void onVisibleRange(TimeRange r);
     void onSelectedSlice(const TraceSliceRef& r);
     void reveal(SliceRef r);
-    void refold(); // the threads' folded levels at the visible range
+    void refold();      // the threads' folded levels at the visible range
+    void rebuildRows(); // after a layout option changed: rebuilt, refolded, drawn
     void showMemoryRows();
     void updateScrollBar();
     void ensureTrackVisible(TrackId t);

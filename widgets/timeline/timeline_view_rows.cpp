@@ -131,22 +131,24 @@ void TimelineView::showAllTracks() {
     repaintAll();
 }
 
-void TimelineView::setGpuSectionFirst(bool on) {
-    if (s_->layout.gpuFirst() == on) return;
-    s_->layout.setGpuFirst(on);
+// The rows laid out again after a layout option changed (and drawn).
+void TimelineView::rebuildRows() {
     if (s_->trace) s_->layout.rebuild(*s_->trace);
     refold();
     updateScrollBar();
     repaintAll();
 }
 
+void TimelineView::setGpuSectionFirst(bool on) {
+    if (s_->layout.gpuFirst() == on) return;
+    s_->layout.setGpuFirst(on);
+    rebuildRows();
+}
+
 void TimelineView::setShowUtilisation(bool on) {
     if (s_->layout.showUtilisation() == on) return;
     s_->layout.setShowUtilisation(on);
-    if (s_->trace) s_->layout.rebuild(*s_->trace);
-    refold();
-    updateScrollBar();
-    repaintAll();
+    rebuildRows();
 }
 
 bool TimelineView::showUtilisation() const {
@@ -156,10 +158,7 @@ bool TimelineView::showUtilisation() const {
 void TimelineView::setShowQueues(bool on) {
     if (s_->layout.showQueues() == on) return;
     s_->layout.setShowQueues(on);
-    if (s_->trace) s_->layout.rebuild(*s_->trace);
-    refold();
-    updateScrollBar();
-    repaintAll();
+    rebuildRows();
 }
 
 bool TimelineView::showQueues() const {

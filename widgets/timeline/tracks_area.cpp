@@ -156,6 +156,29 @@ void TracksArea::contextMenuEvent(QContextMenuEvent* e) {
     e->accept();
 }
 
+const TrackRow* TracksArea::rowUnder(QPoint pos) const {
+    const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
+    return row >= 0 ? &s_.layout.rows()[size_t(row)] : nullptr;
+}
+
+// What a memory, launch queue or GPU idle row says at t (an idle row outside a gap: the
+// device's time breakdown); empty for other rows.
+QString TracksArea::rowTooltip(const TrackRow& r, TimeNs t, bool inGap) const {
+    switch (r.kind) {
+    case TrackRow::Kind::Memory:
+        return memoryTooltip(s_, r, t);
+    case TrackRow::Kind::Queue:
+        if (const StreamQueue* q = s_.queues.stream(r.device, r.stream)) return queueTooltip(*q, t);
+        return {};
+    case TrackRow::Kind::DeviceIdle:
+        if (const GpuTimeSplit* split = s_.utilisation.split(r.device); split && !inGap)
+            return deviceTimeTooltip(r.device, *split);
+        return {};
+    default:
+        return {};
+    }
+}
+
 void TracksArea::hover(QPoint pos, QPoint globalPos) {
     if (!s_.trace) {
         emit hoverChanged(pos.x(), std::nullopt, SliceRef{});
@@ -177,16 +200,12 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
         tip = instantTooltip(*s_.trace, in);
     else if (const SampleHit sh = sampleAt(s_, pos, painter_.cache()); sh.valid())
         tip = sampleTooltip(*s_.trace, *sh.thread, sh.index);
-    else if (const int row = s_.layout.rowAt(pos.y() + s_.scrollY);
-             row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Memory)
-        tip = memoryTooltip(s_, s_.layout.rows()[size_t(row)], s_.axis.timeForX(pos.x()));
-    else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::Queue) {
-        const TrackRow& r = s_.layout.rows()[size_t(row)];
-        if (const StreamQueue* q = s_.queues.stream(r.device, r.stream))
-            tip = queueTooltip(*q, s_.axis.timeForX(pos.x()));
-    } else if (row >= 0 && s_.layout.rows()[size_t(row)].kind == TrackRow::Kind::DeviceIdle && !gap)
-        if (const GpuTimeSplit* split = s_.utilisation.split(s_.layout.rows()[size_t(row)].device))
-            tip = deviceTimeTooltip(s_.layout.rows()[size_t(row)].device, *split);
+    else if (const TrackRow* r = rowUnder(pos)) {
+        // A gap's own tooltip stays unless the row has something to say there.
+        if (QString rowTip = rowTooltip(*r, s_.axis.timeForX(pos.x()), gap.has_value());
+            !rowTip.isEmpty())
+            tip = std::move(rowTip);
+    }
     emit hoverChanged(pos.x(), gap, slice);
     if (tip.isEmpty())
         QToolTip::hideText();

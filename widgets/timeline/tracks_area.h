@@ -52,6 +52,8 @@ protected:
 
 private:
     void hover(QPoint pos, QPoint globalPos);
+    const TrackRow* rowUnder(QPoint pos) const;
+    QString rowTooltip(const TrackRow& r, TimeNs t, bool inGap) const;
     QString sliceTooltip(const TimelinePainter::Hit& hit) const;
     const TimelineState& s_;
     TimelinePainter& painter_;

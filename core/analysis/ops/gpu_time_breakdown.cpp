@@ -81,6 +81,8 @@ GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, const GpuOpList& list, Bre
         }
         return it->second;
     };
+    // The launch call decides only what is linked and which step an op is in.
+    const bool needLaunch = which == BreakdownOps::Linked || !steps.empty();
     // Ops are sorted by device first: one device's run at a time.
     for (size_t i = 0; i < list.ops.size();) {
         const int32_t device = list.ops[i].device;
@@ -88,13 +90,14 @@ GpuTimeBreakdown gpuTimeBreakdown(const Trace& trace, const GpuOpList& list, Bre
         std::vector<std::vector<BucketedOp>> byStep(steps.size());
         for (; i < list.ops.size() && list.ops[i].device == device; ++i) {
             const GpuOp& op = list.ops[i];
-            const SliceRef launch = trace.launchOf(op.ref);
+            const SliceRef launch = needLaunch ? trace.launchOf(op.ref) : SliceRef{};
             if (which == BreakdownOps::Linked && !launch.valid()) {
                 ++out.unlinkedLeftOut;
                 continue;
             }
             const BucketedOp b{op.start, op.end, bucket(op)};
             ops.push_back(b);
+            if (steps.empty()) continue;
             const long s = stepAt(steps, launch.valid() ? trace.start(launch) : op.start);
             if (s >= 0) byStep[size_t(s)].push_back(b);
         }

@@ -207,6 +207,10 @@ KernelMetrics computeKernelMetrics(const Trace& trace, const GpuOpList& list, Ti
 
 TimeRange kernelMetricsWindow(const Trace& trace, const GpuOpList& list,
                               const std::string& stepPrefix) {
+    return kernelMetricsWindow(list, [&] { return tensorBoardSteps(trace, stepPrefix).span(); });
+}
+
+TimeRange kernelMetricsWindow(const GpuOpList& list, const std::function<TimeRange()>& stepSpan) {
     bool anyKernel = false;
     TimeNs first = std::numeric_limits<TimeNs>::max(), last = std::numeric_limits<TimeNs>::min();
     for (const GpuOp& op : list.ops) {
@@ -216,7 +220,7 @@ TimeRange kernelMetricsWindow(const Trace& trace, const GpuOpList& list,
         last = std::max(last, op.end);
     }
     if (!anyKernel) return TimeRange{0, 0}; // nothing to average: spare the steps' pass
-    const TimeRange steps = tensorBoardStepSpan(trace, stepPrefix);
+    const TimeRange steps = stepSpan();
     TimeRange w{std::max(steps.start, list.range.start), std::min(steps.end, list.range.end)};
     if (!steps.empty() && !w.empty()) return w;
     // No step (or none in the range): the range, or the kernels' extent where it is unbounded.

@@ -16,7 +16,7 @@
 //                    the kernels whose occupancy is >= 0; none when that time is 0. Tensor-core
 //                    share of the device's kernel time (over every kernel of the device; the
 //                    plugin's per-device figure counts only the kernels PyTorch ops launched);
-//   window           the span of the plugin's steps (ops/step_roles.h tensorBoardStepSpan:
+//   window           the span of the plugin's steps (ops/step_roles.h tensorBoardSteps:
 //                    first step's start to last step's end, stretched to their device work),
 //                    within the range; without one (or none in the range) the kernels'
 //                    extent, first start to last end;
@@ -28,6 +28,7 @@
 #include "analysis/analysis_range.h"
 #include "model/trace.h"
 
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -70,5 +71,7 @@ KernelMetrics computeKernelMetrics(const Trace& trace, const GpuOpList& ops, Tim
 // The window of the header for a trace and range: the plugin's step span within `range`.
 TimeRange kernelMetricsWindow(const Trace& trace, const GpuOpList& ops,
                               const std::string& stepPrefix);
+// The same with the steps' span given (asked only when a kernel is there to average).
+TimeRange kernelMetricsWindow(const GpuOpList& ops, const std::function<TimeRange()>& stepSpan);
 
 } // namespace strata

@@ -81,11 +81,9 @@ bool inCpuExtent(PluginType type, std::string_view name, const std::string& step
     return type == PluginType::Operator && !isDataLoading(name);
 }
 
-// Every slice's role (or none), the CPU side's extent for a trace with no steps.
+// Every slice's role (or none).
 struct RoleRanges {
     std::array<Intervals, kRoles> role;
-    TimeNs cpuFirst = std::numeric_limits<TimeNs>::max();
-    TimeNs cpuLast = std::numeric_limits<TimeNs>::min();
 };
 
 // The External ids of the CPU ops named as collectives: the plugin's communication kernels are
@@ -128,10 +126,6 @@ RoleRanges roleRanges(const Trace& trace, const std::string& stepPrefix) {
                 break;
             case PluginType::Operator:
             case PluginType::Annotation:
-                if (inCpuExtent(type, name, stepPrefix)) {
-                    r.cpuFirst = std::min(r.cpuFirst, s);
-                    r.cpuLast = std::max(r.cpuLast, e);
-                }
                 if (isPluginStep(name, stepPrefix)) break;
                 if (isDataLoading(name)) {
                     add(StepRole::DataLoading, s, e);
@@ -231,16 +225,41 @@ const char* stepRoleName(StepRole r) {
     return names[size_t(r)];
 }
 
-StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix) {
-    StepRoles out;
-    const RoleRanges ranges = roleRanges(trace, stepPrefix);
-    std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
-    if (steps.empty()) {
-        if (ranges.cpuFirst > ranges.cpuLast) return out;
-        steps.push_back({"0", ranges.cpuFirst, ranges.cpuLast, {}});
-    } else {
-        steps = deviceSteps(trace, std::move(steps), &out.tailStepsLeftOut);
+TimeRange TensorBoardSteps::span() const {
+    return steps.empty() ? TimeRange{0, 0} : TimeRange{steps.front().start, steps.back().end};
+}
+
+TensorBoardSteps tensorBoardSteps(const Trace& trace, const std::string& stepPrefix) {
+    TensorBoardSteps out;
+    out.steps = findSteps(trace, stepPrefix);
+    if (!out.steps.empty()) {
+        out.steps = deviceSteps(trace, std::move(out.steps), &out.tailLeftOut);
+        return out;
     }
+    // No step: one, "0", over the CPU ops; none when there is no CPU op.
+    PluginTypes pluginType(trace);
+    TimeNs first = std::numeric_limits<TimeNs>::max();
+    TimeNs last = std::numeric_limits<TimeNs>::min();
+    for (const Track& track : trace.tracks()) {
+        const SliceColumns& c = track.slices;
+        for (SliceIndex i = 0; i < c.size(); ++i)
+            if (inCpuExtent(pluginType(c.category[i], c.kind[i]), trace.str(c.name[i]),
+                            stepPrefix)) {
+                first = std::min(first, c.start[i]);
+                last = std::max(last, c.end(i));
+            }
+    }
+    if (first <= last) out.steps.push_back({"0", first, last, {}});
+    return out;
+}
+
+StepRoles stepRoles(const Trace& trace, const TensorBoardSteps& plugin,
+                    const std::string& stepPrefix) {
+    StepRoles out;
+    out.tailStepsLeftOut = plugin.tailLeftOut;
+    const std::vector<TraceStep>& steps = plugin.steps;
+    if (steps.empty()) return out;
+    const RoleRanges ranges = roleRanges(trace, stepPrefix);
     // Each role takes what the roles before it left of the steps.
     Intervals slots;
     for (const TraceStep& s : steps) slots.push_back({s.start, s.end});
@@ -259,43 +278,19 @@ StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix) {
         t.name = s.name;
         t.start = s.start;
         t.end = s.end;
-        const Intervals step{{s.start, s.end}};
         TimeNs known = 0;
         for (int r = 0; r < kRoles; ++r) {
-            t.role[size_t(r)] = lengthOf(intersect(step, owned[size_t(r)]));
+            t.role[size_t(r)] = lengthWithin(owned[size_t(r)], s.start, s.end);
             known += t.role[size_t(r)];
         }
         t.role[size_t(StepRole::Other)] = t.duration() - known;
-        t.computation = lengthOf(intersect(step, compute));
-        t.communication = lengthOf(intersect(step, comm));
-        t.overlap = lengthOf(intersect(step, both));
+        t.computation = lengthWithin(compute, s.start, s.end);
+        t.communication = lengthWithin(comm, s.start, s.end);
+        t.overlap = lengthWithin(both, s.start, s.end);
         t.otherThanBoth = t.duration() + t.overlap - t.computation - t.communication;
         out.steps.push_back(std::move(t));
     }
     return out;
-}
-
-TimeRange tensorBoardStepSpan(const Trace& trace, const std::string& stepPrefix) {
-    std::vector<TraceStep> steps = findSteps(trace, stepPrefix);
-    if (steps.empty()) {
-        // The one step over the CPU ops (stepRoles' step "0"), none when there is no CPU op.
-        PluginTypes pluginType(trace);
-        TimeNs first = std::numeric_limits<TimeNs>::max();
-        TimeNs last = std::numeric_limits<TimeNs>::min();
-        for (const Track& track : trace.tracks()) {
-            const SliceColumns& c = track.slices;
-            for (SliceIndex i = 0; i < c.size(); ++i)
-                if (inCpuExtent(pluginType(c.category[i], c.kind[i]), trace.str(c.name[i]),
-                                stepPrefix)) {
-                    first = std::min(first, c.start[i]);
-                    last = std::max(last, c.end(i));
-                }
-        }
-        return first > last ? TimeRange{0, 0} : TimeRange{first, last};
-    }
-    size_t leftOut = 0;
-    steps = deviceSteps(trace, std::move(steps), &leftOut);
-    return TimeRange{steps.front().start, steps.back().end};
 }
 
 } // namespace strata

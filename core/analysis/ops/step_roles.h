@@ -29,6 +29,7 @@
 //   overlap        per step: computation (kernel time), communication, their overlap, and
 //                  other = step - computation - communication + overlap (CPU ops stand for
 //                  computation where the trace has no kernel).
+#include "analysis/trace_steps.h"
 #include "model/trace.h"
 
 #include <array>
@@ -63,11 +64,21 @@ struct StepRoles {
     size_t tailStepsLeftOut = 0; // trailing steps with too little GPU work
 };
 
+// The plugin's steps (the header's "steps"), without the roles: what the roles are split over
+// and what its GPU metrics are averaged over (ops/kernel_metrics.h). Costs a pass over the slices.
+struct TensorBoardSteps {
+    std::vector<TraceStep> steps; // stretched, in order; step "0" when the trace has none
+    size_t tailLeftOut = 0;       // trailing steps with too little GPU work
+    // [first step's start, last step's end); empty when there is no step.
+    TimeRange span() const;
+};
 // `stepPrefix` as findSteps takes it (empty: ProfilerStep#).
-StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix = {});
-// The span of the same steps, [first step's start, last step's end), without the roles (what the
-// plugin's GPU metrics are averaged over: ops/kernel_metrics.h); empty when there is no step.
-// Costs a pass over the slices (no intervals made).
-TimeRange tensorBoardStepSpan(const Trace& trace, const std::string& stepPrefix = {});
+TensorBoardSteps tensorBoardSteps(const Trace& trace, const std::string& stepPrefix = {});
+
+StepRoles stepRoles(const Trace& trace, const TensorBoardSteps& steps,
+                    const std::string& stepPrefix = {});
+inline StepRoles stepRoles(const Trace& trace, const std::string& stepPrefix = {}) {
+    return stepRoles(trace, tensorBoardSteps(trace, stepPrefix), stepPrefix);
+}
 
 } // namespace strata

@@ -20,12 +20,12 @@ usage: expected_breakdown.py [--check STRATA_CLI] TRACE [--ops all|linked]
 Exit 0 when equal, 1 with the differences, 77 when the trace is absent.
 """
 import argparse
-import decimal
-import gzip
 import json
 import os
 import subprocess
 import sys
+
+from exact_trace import length, load, ns, subtract, union
 
 COLLECTIVE_MARKERS = ("nccl", "rccl", "allreduce", "all_reduce", "allgather", "all_gather",
                       "reducescatter", "reduce_scatter", "alltoall", "cross_device_reduce")
@@ -35,17 +35,8 @@ ROCM_FILL_MARKER = "__amd_rocclr_fillbuffer"
 LAUNCH_CATEGORIES = ("cuda_runtime", "cuda_driver", "hip_runtime")
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)  # exact: no float rounding
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
-def ns(value):
-    # Microseconds as written (a number or a numeric string) to integer nanoseconds, exactly
-    # (a float of 1.7e15 us times 1000 would be rounded to 256 ns).
-    return int((decimal.Decimal(str(value)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
 def bucket(event):
@@ -62,38 +53,10 @@ def bucket(event):
     return "computation"
 
 
-def union(intervals):
-    out = []
-    for s, e in sorted(intervals):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return out
 
 
-def subtract(base, cut):
-    """Parts of the union `base` outside the union `cut`, by plain sweeping of both."""
-    result = []
-    for s, e in base:
-        pieces = [(s, e)]
-        for cs, ce in cut:
-            nxt = []
-            for ps, pe in pieces:
-                if ce <= ps or cs >= pe:
-                    nxt.append((ps, pe))
-                    continue
-                if cs > ps:
-                    nxt.append((ps, cs))
-                if ce < pe:
-                    nxt.append((ce, pe))
-            pieces = nxt
-        result.extend(pieces)
-    return result
 
 
-def length(intervals):
-    return sum(e - s for s, e in intervals)
 
 
 def breakdown(events, ops):

@@ -22,12 +22,12 @@ usage: expected_idle_breakdown.py [--check STRATA_CLI] [--queue-limit N] TRACE
 Exit 0 when equal, 1 with the differences, 77 when the trace is absent.
 """
 import argparse
-import decimal
-import gzip
 import json
 import os
 import subprocess
 import sys
+
+from exact_trace import load, ns
 
 GPU_CATEGORIES = ("kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset")
 LAUNCH_CATEGORIES = ("cuda_runtime", "hip_runtime", "Runtime", "cuda_driver", "hip_driver",
@@ -41,15 +41,8 @@ QUEUE_LAUNCH_NAMES = {
 KERNEL_DELAY_NS = 30000
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)  # exact: no float rounding
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
-def ns(value):
-    return int((decimal.Decimal(str(value)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
 def as_int(value, default):

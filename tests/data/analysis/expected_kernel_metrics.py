@@ -25,12 +25,13 @@ Exit 0 when equal, 1 with the differences, 77 when the trace is absent.
 """
 import argparse
 import decimal
-import gzip
 import json
 import numbers
 import os
 import subprocess
 import sys
+
+from exact_trace import length, load, ns, union
 
 TC_PATTERNS = ("h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816",
                "dgrad_1x1_stride_2x2", "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1",
@@ -40,15 +41,8 @@ OP_CATEGORIES = {"kernel": "kernel", "Kernel": "kernel", "gpu_memcpy": "memcpy",
                  "Memcpy": "memcpy", "gpu_memset": "memset", "Memset": "memset"}
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
-def ns(value):
-    return int((decimal.Decimal(str(value)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
 def trailing_int(value):
@@ -75,16 +69,6 @@ def number(v):
     return float(v)
 
 
-def union_length(intervals):
-    total, cur = 0, None
-    for s, e in sorted(intervals):
-        if cur and s <= cur[1]:
-            cur[1] = max(cur[1], e)
-        else:
-            if cur:
-                total += cur[1] - cur[0]
-            cur = [s, e]
-    return total + (cur[1] - cur[0] if cur else 0)
 
 
 def expected(events):
@@ -127,9 +111,9 @@ def expected(events):
     by_device = {}
     for op in ops:
         by_device.setdefault(op["key"][0], []).append((op["start"], op["end"]))
-    busy = sum(union_length(v) for v in by_device.values())
+    busy = sum(length(union(v)) for v in by_device.values())
     for r in rows.values():
-        r["gpu"] = sum(union_length(v) for v in r.pop("pieces").values())
+        r["gpu"] = sum(length(union(v)) for v in r.pop("pieces").values())
         r["share"] = r["gpu"] / busy if busy else 0.0
     # Kernels per name.
     kernels = {}

@@ -28,12 +28,12 @@ usage: expected_step_roles.py --check STRATA_CLI TRACE
 Exit 0 when equal, 1 with the differences, 77 when the trace is absent or has no step.
 """
 import argparse
-import decimal
-import gzip
 import json
 import os
 import subprocess
 import sys
+
+from exact_trace import clip, intersect, length, load, ns, subtract, union
 
 RUNTIME = {"runtime", "cuda_runtime", "mtia_runtime", "glow_runtime", "xpu_runtime",
            "privateuse1_runtime"}
@@ -42,15 +42,8 @@ COLLECTIVES = {lib + op for lib in ("nccl:", "gloo:")
 ROLES = ["kernel", "memcpy", "memset", "communication", "runtime", "data_loading", "cpu_op"]
 
 
-def ns(v):
-    return int((decimal.Decimal(str(v)) * 1000).to_integral_value(decimal.ROUND_HALF_EVEN))
 
 
-def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
-        doc = json.load(f, parse_float=decimal.Decimal)
-    return doc["traceEvents"] if isinstance(doc, dict) else doc
 
 
 def kind(ev):
@@ -70,50 +63,14 @@ def kind(ev):
     return None
 
 
-def merge(ranges):
-    out = []
-    for s, e in sorted(ranges):
-        if out and s <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], e)
-        else:
-            out.append([s, e])
-    return [tuple(r) for r in out]
 
 
-def clip(ranges, lo, hi):
-    """The parts of sorted disjoint `ranges` inside [lo, hi)."""
-    return [(max(s, lo), min(e, hi)) for s, e in ranges if min(e, hi) > max(s, lo)]
 
 
-def inside(a, b):
-    """Intersection of two sorted disjoint lists, pairwise (plain quadratic sweep)."""
-    out = []
-    for s, e in b:
-        out.extend(clip(a, s, e))
-    return merge(out)
 
 
-def outside(a, b):
-    out = []
-    for s, e in a:
-        pieces = [(s, e)]
-        for cs, ce in b:
-            nxt = []
-            for ps, pe in pieces:
-                if ce <= ps or cs >= pe:
-                    nxt.append((ps, pe))
-                    continue
-                if cs > ps:
-                    nxt.append((ps, cs))
-                if ce < pe:
-                    nxt.append((ce, pe))
-            pieces = nxt
-        out.extend(pieces)
-    return out
 
 
-def total(ranges):
-    return sum(e - s for s, e in ranges)
 
 
 def expected(events):
@@ -201,24 +158,24 @@ def expected(events):
                     keep = i
                 left_out = len(steps) - keep
                 steps = steps[:keep]
-    merged = {r: merge(v) for r, v in roles.items()}
-    slots = merge([(s, e) for s, e, _ in steps])
+    merged = {r: union(v) for r, v in roles.items()}
+    slots = union([(s, e) for s, e, _ in steps])
     owned = {}
     for r in ROLES:
-        owned[r] = inside(slots, merged[r])
-        slots = outside(slots, owned[r])
+        owned[r] = intersect(slots, merged[r])
+        slots = subtract(slots, owned[r])
     compute = merged["kernel"] if merged["kernel"] else merged["cpu_op"]
     comm = merged["communication"]
-    both = inside(compute, comm)
+    both = intersect(compute, comm)
     out = []
     for s, e, name in steps:
         row = {"step": name, "total": e - s}
         for r in ROLES:
-            row[r] = total(clip(owned[r], s, e))
+            row[r] = length(clip(owned[r], s, e))
         row["other"] = (e - s) - sum(row[r] for r in ROLES)
-        row["computation"] = total(clip(compute, s, e))
-        row["communication_all"] = total(clip(comm, s, e))
-        row["overlap"] = total(clip(both, s, e))
+        row["computation"] = length(clip(compute, s, e))
+        row["communication_all"] = length(clip(comm, s, e))
+        row["overlap"] = length(clip(both, s, e))
         row["other_than_both"] = (e - s) + row["overlap"] - row["computation"] - row["communication_all"]
         out.append(row)
     return out, left_out
