@@ -25,5 +25,6 @@ int convert(const Args& args);       // cli_convert.cpp
 int samples(const Args& args);       // cli_samples.cpp
 int breakdown(const Args& args);     // cli_breakdown.cpp
 int idle(const Args& args);          // cli_idle.cpp
+int criticalPath(const Args& args);  // cli_critical_path.cpp
 
 } // namespace strata::cli

@@ -44,6 +44,9 @@ const Command kCommands[] = {
     {"idle", strata::cli::idle,
      "idle [--json] [--hta-steps] [--hta-us] FILE...   HTA's idle breakdown (host "
      "wait, kernel wait, other) and launch queue length per stream"},
+    {"critical-path", strata::cli::criticalPath,
+     "critical-path [--json] [--annotation TEXT [--instance N[:M]]] FILE...   HTA's critical "
+     "path of a step: its length, bounds and each edge's delay"},
     {"diff", strata::cli::diff,
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},

@@ -49,10 +49,41 @@ private:
 struct Change {
     TimeNs time;
     int8_t delta; // -1 (an op starts) sorts before +1 (a launch) at equal times
+    uint32_t op;  // index into the op list
     friend bool operator<(const Change& a, const Change& b) {
-        return a.time != b.time ? a.time < b.time : a.delta < b.delta;
+        if (a.time != b.time) return a.time < b.time;
+        return a.delta != b.delta ? a.delta < b.delta : a.op < b.op;
     }
 };
+
+// The changes of each (device, stream) of `ops` in turn, unsorted, handed to `f` with the
+// stream's first op; ops with no counted launch are counted in *notLaunched.
+template <class F>
+void forEachStreamChanges(const Trace& trace, const GpuOpList& list, bool us, uint64_t* notLaunched,
+                          F&& f) {
+    LaunchFinder finder(trace, us);
+    std::vector<Change> changes;
+    const std::vector<GpuOp>& ops = list.ops;
+    size_t first = 0;
+    for (size_t i = 0; i <= ops.size(); ++i) {
+        if (i == ops.size() || ops[i].device != ops[first].device ||
+            ops[i].stream != ops[first].stream) {
+            if (!changes.empty()) f(ops[first], changes);
+            changes.clear();
+            first = i;
+            if (i == ops.size()) break;
+        }
+        const GpuOp& op = ops[i];
+        if (op.stream == -1) continue; // HTA: stream -1 is not a stream
+        TimeNs launch = 0;
+        if (!finder.find(op.ref, &launch)) {
+            ++*notLaunched;
+            continue;
+        }
+        changes.push_back(Change{launch, +1, uint32_t(i)});
+        changes.push_back(Change{op.start, -1, uint32_t(i)});
+    }
+}
 
 void fillSeries(std::vector<Change>& changes, int64_t limit, StreamQueue& q) {
     std::sort(changes.begin(), changes.end());
@@ -80,33 +111,38 @@ LaunchQueue launchQueue(const Trace& trace, const GpuOpList& list, int64_t limit
                         bool htaMicroseconds) {
     LaunchQueue out;
     out.limit = limit;
-    LaunchFinder finder(trace, htaMicroseconds);
-    std::vector<Change> changes;
-    const auto flush = [&](int32_t device, int64_t stream) {
-        if (changes.empty()) return;
-        StreamQueue q;
-        q.device = device;
-        q.stream = stream;
-        q.launches = changes.size() / 2;
-        fillSeries(changes, limit, q);
-        out.streams.push_back(std::move(q));
-        changes.clear();
-    };
-    const std::vector<GpuOp>& ops = list.ops;
-    for (size_t i = 0; i < ops.size(); ++i) {
-        const GpuOp& op = ops[i];
-        if (i > 0 && (ops[i - 1].device != op.device || ops[i - 1].stream != op.stream))
-            flush(ops[i - 1].device, ops[i - 1].stream);
-        if (op.stream == -1) continue; // HTA: stream -1 is not a stream
-        TimeNs launch = 0;
-        if (!finder.find(op.ref, &launch)) {
-            ++out.notLaunched;
-            continue;
-        }
-        changes.push_back(Change{launch, +1});
-        changes.push_back(Change{op.start, -1});
-    }
-    if (!ops.empty()) flush(ops.back().device, ops.back().stream);
+    forEachStreamChanges(trace, list, htaMicroseconds, &out.notLaunched,
+                         [&](const GpuOp& first, std::vector<Change>& changes) {
+                             StreamQueue q;
+                             q.device = first.device;
+                             q.stream = first.stream;
+                             q.launches = changes.size() / 2;
+                             fillSeries(changes, limit, q);
+                             out.streams.push_back(std::move(q));
+                         });
+    return out;
+}
+
+std::vector<OpQueueLength> queueLengthsPerOp(const Trace& trace, const GpuOpList& list,
+                                             bool htaMicroseconds) {
+    std::vector<OpQueueLength> out(list.ops.size());
+    uint64_t notLaunched = 0;
+    forEachStreamChanges(trace, list, htaMicroseconds, &notLaunched,
+                         [&](const GpuOp&, std::vector<Change>& changes) {
+                             // HTA's rows in the order of its concat (launches, then ops) where
+                             // its sort by time leaves ties as they were.
+                             std::sort(changes.begin(), changes.end(),
+                                       [](const Change& a, const Change& b) {
+                                           if (a.time != b.time) return a.time < b.time;
+                                           if (a.delta != b.delta) return a.delta > b.delta;
+                                           return a.op < b.op;
+                                       });
+                             int64_t length = 0;
+                             for (const Change& c : changes) {
+                                 length += c.delta;
+                                 (c.delta > 0 ? out[c.op].atLaunch : out[c.op].atStart) = length;
+                             }
+                         });
     return out;
 }
 

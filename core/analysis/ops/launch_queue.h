@@ -59,4 +59,15 @@ bool isQueueLaunchName(std::string_view name);
 LaunchQueue launchQueue(const Trace& trace, const GpuOpList& ops,
                         int64_t limit = LaunchQueue::kDefaultLimit, bool htaMicroseconds = false);
 
+// The length each op of `ops` saw, under the same rule: just after its launch call (atLaunch)
+// and just after its own start (atStart); -1 for an op with no counted launch. HTA's critical
+// path reads them (analysis/critical_path) in the order of HTA's rows: at equal times launches
+// before starts (as its concat lists them; its sort is unstable there).
+struct OpQueueLength {
+    int64_t atLaunch = -1;
+    int64_t atStart = -1;
+};
+std::vector<OpQueueLength> queueLengthsPerOp(const Trace& trace, const GpuOpList& ops,
+                                             bool htaMicroseconds = false);
+
 } // namespace strata
