@@ -16,12 +16,13 @@ extern const TraceReader kSectionsFileReader;   // formats/sections_file.cpp
 extern const TraceReader kNpyTimerArrayReader;  // formats/npy_timer_array.cpp
 extern const TraceReader kJsonTimerArrayReader; // formats/json_timer_array.cpp
 extern const TraceReader kCsvTimerArrayReader;  // formats/csv_timer_array.cpp
+extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
 extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
-        &kStrataTraceReader,    &kSectionsFileReader,  &kNpyTimerArrayReader,
-        &kJsonTimerArrayReader, &kCsvTimerArrayReader, &kChromeJsonReader,
+        &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
+        &kCsvTimerArrayReader, &kNsysSqliteReader,   &kChromeJsonReader,
     };
     return readers;
 }

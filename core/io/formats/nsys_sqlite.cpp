@@ -1,0 +1,88 @@
+// Nsight Systems reports: the SQLite export (io/formats/nsys/nsys_export.h), recognised by its
+// tables; a .nsys-rep / .qdrep report itself says how to export it.
+#include "io/trace_reader.h"
+#ifdef STRATA_HAVE_SQLITE
+#include "io/formats/nsys/nsys_export.h"
+#endif
+
+namespace strata {
+namespace {
+
+bool isReport(std::string_view path) {
+    const std::string ext = lowerExtension(path);
+    return ext == ".nsys-rep" || ext == ".qdrep";
+}
+
+LoadResult reportError(const std::string& path) {
+    LoadResult r;
+    r.error = LoadError{path, LoadError::kInMessage, 0,
+                        "an Nsight Systems report: Strata reads its SQLite export; make it with "
+                        "`nsys export --type sqlite --output report.sqlite " +
+                            path + "` and open report.sqlite"};
+    return r;
+}
+
+#ifdef STRATA_HAVE_SQLITE
+
+bool isNsysExport(const SqliteDb& db) {
+    return db.hasTable("EXPORT_META_DATA") || db.hasTable("META_DATA_EXPORT") ||
+           (db.hasTable("StringIds") &&
+            (db.hasTable("CUPTI_ACTIVITY_KIND_KERNEL") ||
+             db.hasTable("CUPTI_ACTIVITY_KIND_RUNTIME") || db.hasTable("NVTX_EVENTS")));
+}
+
+Recognition recognise(std::string_view head, std::string_view path) {
+    if (!isSqliteHeader(head)) return isReport(path) ? kByName : kNotMine;
+    // Another SQLite file is ours by name only: opened, it is refused with what it lacks.
+    SqliteDb db;
+    return db.open(std::string(path)) && isNsysExport(db) ? kByContent : kByName;
+}
+
+LoadResult load(const std::string& path, const LoadOptions&) {
+    if (isReport(path)) return reportError(path);
+    LoadResult r;
+    SqliteDb db;
+    if (!db.open(path)) {
+        r.error = LoadError{path, 0, 0, "not a readable SQLite database: " + db.error()};
+        return r;
+    }
+    TraceBuilder builder;
+    std::string error;
+    if (!NsysExport(db, builder).read(&error)) {
+        r.error = LoadError{path, LoadError::kInMessage, 0, error};
+        return r;
+    }
+    r.trace = builder.build();
+    return r;
+}
+
+#else
+
+Recognition recognise(std::string_view head, std::string_view path) {
+    constexpr std::string_view kMagic("SQLite format 3\0", 16);
+    return head.substr(0, kMagic.size()) == kMagic || isReport(path) ? kByName : kNotMine;
+}
+
+LoadResult load(const std::string& path, const LoadOptions&) {
+    if (isReport(path)) return reportError(path);
+    LoadResult r;
+    r.error = LoadError{path, 0, 0,
+                        "a SQLite database: this Strata was built without SQLite (install "
+                        "libsqlite3-dev and build again) and cannot read it"};
+    return r;
+}
+
+#endif
+
+} // namespace
+
+extern const TraceReader kNsysSqliteReader{
+    "nsys-sqlite",
+    "Nsight Systems SQLite export",
+    {".sqlite", ".nsys-rep", ".qdrep"},
+    ReaderKind::Trace,
+    recognise,
+    load,
+};
+
+} // namespace strata
