@@ -17,12 +17,15 @@ extern const TraceReader kNpyTimerArrayReader;  // formats/npy_timer_array.cpp
 extern const TraceReader kJsonTimerArrayReader; // formats/json_timer_array.cpp
 extern const TraceReader kCsvTimerArrayReader;  // formats/csv_timer_array.cpp
 extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
+extern const TraceReader kRocpdReader;          // formats/amd_sqlite.cpp
+extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
 extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
         &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
-        &kCsvTimerArrayReader, &kNsysSqliteReader,   &kChromeJsonReader,
+        &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kNsysSqliteReader,
+        &kChromeJsonReader,
     };
     return readers;
 }

@@ -72,21 +72,11 @@ void NsysExport::readMeta() {
 }
 
 void NsysExport::readStrings() {
-    eachRow("StringIds", "SELECT id, value FROM StringIds", [&](SqliteStatement& s) {
-        const int64_t id = s.integer(0);
-        strings_[id] = b_.intern(s.text(1));
-        stringText_[id] = std::string(s.text(1));
-    });
-}
-
-StringId NsysExport::str(int64_t id) const {
-    const auto it = strings_.find(id);
-    return it != strings_.end() ? it->second : b_.intern("");
-}
-
-std::string_view NsysExport::text(int64_t id) const {
-    const auto it = stringText_.find(id);
-    return it != stringText_.end() ? std::string_view(it->second) : std::string_view();
+    if (!db_.hasTable("StringIds")) return;
+    read_.push_back("StringIds");
+    if (!strings_.load(db_, "SELECT id, value FROM StringIds", b_))
+        b_.addWarning("Nsight export: table StringIds read up to an error (" + db_.error() +
+                      "); names past it are shown empty");
 }
 
 void NsysExport::skipped(const std::string& table, const char* why) {

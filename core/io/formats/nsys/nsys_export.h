@@ -20,6 +20,7 @@
 // a non-empty table Strata does not show is named in a warning (its contents are not read: the
 // export's environment variables and command lines are never read).
 #include "io/formats/sqlite/sqlite_db.h"
+#include "io/formats/sqlite/string_table.h"
 #include "model/build/trace_builder.h"
 
 #include <map>
@@ -46,8 +47,8 @@ private:
     std::string col(const std::string& table, const std::string& name);
     // Steps `sql` over `table` (when the export has it), calling `row` with each row.
     template <class F> void eachRow(const std::string& table, const std::string& sql, F&& row);
-    StringId str(int64_t id) const; // an interned StringIds value (an empty name if unknown)
-    std::string_view text(int64_t id) const;
+    StringId str(int64_t id) const { return strings_.id(id); } // a StringIds value, interned
+    std::string_view text(int64_t id) const { return strings_.text(id); }
     void skipped(const std::string& table, const char* why);
     // nsys_cuda.cpp
     void readRuntime();
@@ -63,8 +64,7 @@ private:
 
     SqliteDb& db_;
     TraceBuilder& b_;
-    std::unordered_map<int64_t, StringId> strings_;
-    std::unordered_map<int64_t, std::string> stringText_;
+    SqliteStringTable strings_;
     bool perProcessCorrelation_ = false;
     std::map<std::string, std::map<std::string, uint64_t>> skipped_; // table -> why -> rows
     std::vector<std::string> read_;                                  // tables read
