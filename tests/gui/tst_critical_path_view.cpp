@@ -227,6 +227,16 @@ private slots:
         QCOMPARE(view_->path()->edges.size(), edges);
         QCOMPARE(view_->edgesModel()->rowCount(), int(edges));
         QVERIFY(w_->timeline()->criticalPathShown());
+        // The whole trace: its bounds the window, every edge at or after its start.
+        view_->setWindow(CriticalPathView::kWholeTrace);
+        view_->waitForJobs();
+        QVERIFY(view_->path() && view_->path()->ok);
+        QCOMPARE(view_->path()->window.start, w_->trace()->bounds().start);
+        QCOMPARE(view_->path()->window.end, w_->trace()->bounds().end);
+        QAbstractItemModel* m = view_->edgesModel();
+        QCOMPARE(m->rowCount(), int(view_->path()->edges.size()));
+        for (int r = 0; r < m->rowCount(); ++r)
+            QVERIFY(m->data(m->index(r, 1), Qt::UserRole).toDouble() >= 0);
     }
 
 private:

@@ -146,7 +146,8 @@ std::optional<TimeRange> CriticalPathView::chosenWindow(QString* label) const {
         return navigation()->selectedRange();
     }
     *label = tr("the whole trace");
-    return wholeTrace();
+    const std::shared_ptr<const Trace> t = trace(); // its bounds: every event starts in them
+    return t ? std::optional<TimeRange>(t->bounds()) : std::nullopt;
 }
 
 void CriticalPathView::compute() {
