@@ -152,6 +152,29 @@ private slots:
         QVERIFY(v.start <= p.points[e.from].time && p.points[e.to].time <= v.end);
     }
 
+    void timelineSelectionSelectsItsRow() {
+        const CriticalPath& p = *view_->path();
+        auto eventOf = [&](size_t k) {
+            const CpPathEdge& e = p.edges[k];
+            return e.attributed.valid() ? e.attributed : p.points[e.to].event;
+        };
+        // The middle edge's event: the first row with that event is selected.
+        const SliceRef event = eventOf(p.edges.size() / 2);
+        size_t first = 0;
+        while (eventOf(first) != event) ++first;
+        w_->navigation()->setSelectedSlice(w_->workspace()->ref(event));
+        QCOMPARE(view_->edgesTable()->currentIndex().row(), int(first));
+        QCOMPARE(w_->navigation()->selectedSlice().slice, event); // and it stays selected
+        // A slice off the path leaves the row as it is.
+        const Trace& t = *w_->trace();
+        for (TrackId k = 0; k < t.tracks().size(); ++k)
+            if (t.track(k).slices.size() > 0 && !w_->timeline()->onCriticalPath({k, 0})) {
+                w_->navigation()->setSelectedSlice(w_->workspace()->ref({k, 0}));
+                break;
+            }
+        QCOMPARE(view_->edgesTable()->currentIndex().row(), int(first));
+    }
+
     void highlightDimsTheRest() {
         TimelineView* tl = w_->timeline();
         const CriticalPath& p = *view_->path();

@@ -22,6 +22,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace strata {
 
 namespace {
@@ -92,7 +94,7 @@ CriticalPathView::CriticalPathView(Workspace* workspace, Navigation* navigation,
     connect(highlight_, &QCheckBox::toggled, this, &CriticalPathView::offerHighlight);
     connect(edges_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& i) {
-                if (i.isValid()) activateRow(i.row(), false);
+                if (i.isValid() && !following_) activateRow(i.row(), false);
             });
     connect(edges_, &QTableView::doubleClicked, this,
             [this](const QModelIndex& i) { activateRow(i.row(), true); });
@@ -290,6 +292,25 @@ void CriticalPathView::selectedRangeChanged(std::optional<TimeRange> r) {
     if (window() == kSelectedRange) {
         stale_ = true;
         coalesce_->start();
+    }
+}
+
+void CriticalPathView::selectedSliceChanged(const TraceSliceRef& r) {
+    if (!r.valid() || r.trace != workspace()->currentId()) return;
+    const std::vector<CpEdgeRow>& rows = m_->edges.rows();
+    const auto it = std::find_if(rows.begin(), rows.end(),
+                                 [&](const CpEdgeRow& e) { return e.event == r.slice; });
+    if (it == rows.end()) return;
+    const int src = int(it - rows.begin());
+    QAbstractItemModel* shown = edges_->model(); // the sorting proxy: find the source row there
+    for (int row = 0; row < shown->rowCount(); ++row) {
+        if (sourceRow(edges_, shown->index(row, 0)) != src) continue;
+        if (edges_->currentIndex().row() == row) return;
+        following_ = true;
+        edges_->selectRow(row);
+        edges_->scrollTo(shown->index(row, 0));
+        following_ = false;
+        return;
     }
 }
 

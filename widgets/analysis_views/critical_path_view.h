@@ -7,7 +7,8 @@
 // shown as its length, HTA's summary (the path's time per bound: cpu_bound, gpu_compute_bound,
 // gpu_kernel_launch_overhead, ...) and the table of its edges in order (from, to, edge type,
 // delay, bound). A click on a row selects its event on the timeline, a double-click zooms to the
-// edge. The path is offered to the timeline (highlightChanged: its events drawn, the rest dimmed,
+// edge; a slice of the path selected on the timeline selects its first row. The path is offered
+// to the timeline (highlightChanged: its events drawn, the rest dimmed,
 // its edges as arrows) while "Highlight on the timeline" is on.
 #include "workspace/trace_panel.h"
 
@@ -71,6 +72,7 @@ signals:
 protected:
     void traceChanged(const std::shared_ptr<const Trace>& trace) override;
     void selectedRangeChanged(std::optional<TimeRange> r) override;
+    void selectedSliceChanged(const TraceSliceRef& r) override;
     void showEvent(QShowEvent* e) override;
 
 private:
@@ -81,7 +83,8 @@ private:
     void offerHighlight();
 
     std::vector<TraceStep> steps_;
-    bool stale_ = true; // the path shown is not that of the window chosen
+    bool stale_ = true;      // the path shown is not that of the window chosen
+    bool following_ = false; // a row selected for the timeline's selection: not sent back
     std::shared_ptr<const CriticalPath> path_;
     QComboBox* choice_;
     QCheckBox* highlight_;
