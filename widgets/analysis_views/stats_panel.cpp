@@ -1,5 +1,6 @@
 #include "stats_panel.h"
 
+#include "critical_path_view.h"
 #include "gpu_time_view.h"
 #include "step_roles_view.h"
 
@@ -184,8 +185,9 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     : AnalysisPanel(workspace, navigation, parent), summary_(new QLabel(this)),
       tabs_(new QTabWidget(this)), group_(new QComboBox(this)), categories_(new QCustomPlot(this)),
       histogram_(new QCustomPlot(this)), gpuTime_(new GpuTimeView(this)),
-      stepRoles_(new StepRolesView(this)), findingDetail_(new QLabel(this)),
-      m_(std::make_unique<Models>()) {
+      stepRoles_(new StepRolesView(this)),
+      criticalPath_(new CriticalPathView(workspace, navigation, this)),
+      findingDetail_(new QLabel(this)), m_(std::make_unique<Models>()) {
     followTheme(categories_);
     followTheme(histogram_);
     group_->setObjectName(QStringLiteral("kernelGrouping"));
@@ -233,6 +235,7 @@ StatsPanel::StatsPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     advisor->addWidget(tables_.back());
     advisor->addWidget(findingDetail_);
     tabs_->addTab(advisor, tr("Advisor"));
+    tabs_->addTab(criticalPath_, tr("Critical Path"));
     auto* exportButton = new QToolButton(this);
     exportButton->setText(tr("Export…"));
     exportButton->setToolTip(tr("Export the table shown as CSV, or the chart as PNG, SVG or PDF"));

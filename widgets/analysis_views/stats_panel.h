@@ -14,6 +14,9 @@
 //   CPU Ops   count, total, self, and the GPU time of what each launched;
 //   Copies    by kind and pageable: bytes, time, GB/s;
 //   Advisor   the findings with their evidence; a click shows where in the timeline.
+//   Critical Path  the critical path of a step, the whole trace or the selected range under
+//             HTA's rule, its edges and the time per bound (critical_path_view.h; computed when
+//             shown, highlighted on the timeline).
 // Every table exports CSV, every chart PNG/SVG/PDF. The figures are the trace analysis' (shared
 // with the Gaps dock and the timeline: the gap causes behind the advisor are computed once).
 #include "workspace/analysis_panel.h"
@@ -27,6 +30,7 @@ class QTableView;
 
 namespace strata {
 
+class CriticalPathView;
 class GpuTimeView;
 class StepRolesView;
 
@@ -35,7 +39,16 @@ template <typename Row> class RowTableModel;
 class StatsPanel : public AnalysisPanel {
     Q_OBJECT
 public:
-    enum Tab { OverviewTab, GpuTimeTab, StepsTab, KernelsTab, CpuOpsTab, CopiesTab, AdvisorTab };
+    enum Tab {
+        OverviewTab,
+        GpuTimeTab,
+        StepsTab,
+        KernelsTab,
+        CpuOpsTab,
+        CopiesTab,
+        AdvisorTab,
+        CriticalPathTab
+    };
     // How the Kernels table groups: by name, by name and launching CPU op / NVTX range, by name
     // and Python call site (the "Launched by" column says which op or site).
     enum Grouping { ByName, ByLaunchingOp, ByCallSite };
@@ -56,6 +69,7 @@ public:
     QCustomPlot* histogramChart() const { return histogram_; }
     GpuTimeView* gpuTimeView() const { return gpuTime_; }
     StepRolesView* stepRolesView() const { return stepRoles_; }
+    CriticalPathView* criticalPathView() const { return criticalPath_; }
 
 protected:
     Preparation preparation() const override;
@@ -73,6 +87,7 @@ private:
     QCustomPlot* histogram_;
     GpuTimeView* gpuTime_;
     StepRolesView* stepRoles_;
+    CriticalPathView* criticalPath_;
     QLabel* findingDetail_;
     std::unique_ptr<Models> m_;
     std::vector<QTableView*> tables_;

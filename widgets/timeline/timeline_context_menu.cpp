@@ -77,6 +77,13 @@ QMenu* TimelineView::contextMenuAt(QPoint pos) {
             menu->addAction(tr("Collapse \u201c%1\u201d").arg(s_->layout.groups()[group].label),
                             this, [this, group] { setGroupCollapsed(group, true); });
     }
+    if (s_->criticalPath) {
+        menu->addSeparator();
+        menu->addAction(tr("Hide Critical Path"), this, [this] {
+            setCriticalPath(nullptr);
+            emit criticalPathHidden();
+        });
+    }
     if (const int n = s_->layout.hiddenCount(); n > 0)
         menu->addAction(tr("Show %n Hidden Track(s)", nullptr, n), this,
                         [this] { showAllTracks(); });

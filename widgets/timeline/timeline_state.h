@@ -23,6 +23,7 @@
 namespace strata {
 
 class Navigation;
+class CriticalPathOverlay;
 
 struct TimelineState {
     std::shared_ptr<const Trace> trace;
@@ -44,6 +45,8 @@ struct TimelineState {
     std::vector<InstantRef> instantHighlights; // instants Find matched
     InstantRef currentInstant;                 // the instant Find is on
     std::optional<TimeRange> rangePreview;     // a range being dragged on the ruler
+    // The critical path shown (the rest dimmed, its edges as arrows); null: none.
+    std::shared_ptr<const CriticalPathOverlay> criticalPath;
     std::optional<GapSpan> hoveredGap;
     std::optional<double> hoverX; // last mouse x over the tracks area (keyboard zoom anchor)
     int scrollY = 0;

@@ -162,6 +162,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.trace = trace;
     s.correlated = {};
     s.highlights.clear();
+    s.criticalPath.reset();
     s.hoveredGap.reset();
     s.rangePreview.reset();
     s.scrollY = 0;

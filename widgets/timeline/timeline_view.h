@@ -36,6 +36,7 @@ class TracksArea;
 class JobRunner;
 class Workspace;
 struct TraceSliceRef;
+struct CriticalPath;
 
 class TimelineView : public QWidget {
     Q_OBJECT
@@ -72,6 +73,11 @@ public:
     bool wheelScrolls() const;
     bool showAllFlows() const;
     void setHighlightedSlices(std::vector<SliceRef> refs); // e.g. find results
+    // A critical path shown (timeline/paint/critical_path_overlay.h: its events drawn, the rest
+    // dimmed, its edges as arrows), of the current trace; null: none. Cleared with the trace.
+    void setCriticalPath(std::shared_ptr<const CriticalPath> path);
+    bool criticalPathShown() const;
+    bool onCriticalPath(SliceRef r) const; // an event of the path shown
     // Instants Find matched (outlined), and the one it is on: shown in time and scrolled to.
     void setHighlightedInstants(std::vector<InstantRef> refs);
     void revealInstant(InstantRef r);
@@ -155,6 +161,8 @@ signals:
     void findRequested(const QString& text);
     // The trace time under the mouse over the tracks (none when it leaves them): the status bar's.
     void cursorTimeChanged(std::optional<strata::TimeNs> t);
+    // "Hide Critical Path" from the menu: the path is no longer shown (who set it follows).
+    void criticalPathHidden();
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;

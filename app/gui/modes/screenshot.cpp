@@ -1,5 +1,6 @@
 #include "modes/screenshot.h"
 #include "modes/screenshot_hover.h"
+#include "modes/screenshot_path.h"
 #include "timeline/load_preview_view.h"
 
 #include "model/names/time_text.h"
@@ -119,8 +120,8 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<GapsPanel>()->waitForJobs();
         panel = w.panel<GapsPanel>();
     } else if (o.dock.startsWith("stats")) { // stats, stats:kernels, stats:advisor, ...
-        static const QStringList tabs{"overview", "gputime", "steps",  "kernels",
-                                      "cpuops",   "copies",  "advisor"};
+        static const QStringList tabs{"overview", "gputime", "steps",   "kernels",
+                                      "cpuops",   "copies",  "advisor", "criticalpath"};
         const int tab = o.dock.contains(':') ? int(tabs.indexOf(o.dock.section(':', 1))) : 0;
         if (tab < 0) {
             std::fprintf(stderr, "strata: --dock stats:TAB expects one of %s\n",
@@ -130,6 +131,7 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<StatsPanel>()->waitForJobs();
         w.panel<StatsPanel>()->showTab(StatsPanel::Tab(tab));
         if (tab == StatsPanel::KernelsTab) w.panel<StatsPanel>()->selectKernelRow(0);
+        if (tab == StatsPanel::CriticalPathTab && !computeCriticalPath(w, o.criticalPath)) return 1;
         panel = w.panel<StatsPanel>();
     } else if (o.dock.startsWith("ranks")) { // ranks, ranks:steps, ranks:collectives
         auto* ranks = w.panel<RanksPanel>();
@@ -274,6 +276,7 @@ bool prepareView(MainWindow& w, const ScreenshotOptions& o) {
         }
         settleEvents(50);
     }
+    if (!showCriticalPath(w, o)) return false;
     if (o.range) {
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
         if (r.start >= b.end || r.end <= b.start) {

@@ -36,6 +36,7 @@ struct ScreenshotOptions {
     bool hoverIdleRow = false;   // the first GPU idle row hovered outside a gap
     bool hoverSample = false;    // the first sample lane hovered (from 40 % across)
     bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
+    QString criticalPath;        // N|trace|range: that window's critical path shown
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -70,13 +70,20 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                        "view and show the sampled stack's tooltip.")),
       shiftGpu(flag("shift-gpu",
                     "With --screenshot: shift the GPU by the clock offset the trace shows (the "
-                    "status bar's \u201cShift the GPU by\u201d), then render.")) {}
+                    "status bar's \u201cShift the GPU by\u201d), then render.")),
+      criticalPath(valued("critical-path",
+                          "With --screenshot: the critical path (HTA's rule) of step N (0 = the "
+                          "first), of the whole trace (trace) or of --select-range (range): the "
+                          "Statistics dock on its Critical Path tab, the path highlighted on the "
+                          "timeline, zoomed to its window unless --range says otherwise.",
+                          "N|trace|range")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot,           size,     range,        selectRange,    find,
                        labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
                        expandSections, dock,     utilisation,  queues,         foldRanks,
-                       whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu});
+                       whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu,
+                       criticalPath});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -120,6 +127,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->hoverIdleRow = parser.isSet(hoverIdleRow);
     o->hoverSample = parser.isSet(hoverSample);
     o->shiftGpu = parser.isSet(shiftGpu);
+    o->criticalPath = parser.value(criticalPath);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

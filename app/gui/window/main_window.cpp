@@ -1,6 +1,8 @@
 #include "window/main_window.h"
 
 #include "actions/profile_controller.h"
+#include "analysis_views/critical_path_view.h"
+#include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
 #include "model/names/time_text.h"
 #include "open/open_dialogs.h"
@@ -163,6 +165,11 @@ void MainWindow::connectParts() {
     connect(findBar_, &FindBar::instantHighlightsChanged, this,
             [this](const std::vector<InstantRef>& m) { timeline_->setHighlightedInstants(m); });
     connect(findBar_, &FindBar::instantChosen, timeline_, &TimelineView::revealInstant);
+    // The Statistics dock's critical path drawn on the timeline; hidden from the timeline's menu.
+    CriticalPathView* path = panel<StatsPanel>()->criticalPathView();
+    connect(path, &CriticalPathView::highlightChanged, timeline_, &TimelineView::setCriticalPath);
+    connect(timeline_, &TimelineView::criticalPathHidden, path,
+            [path] { path->setHighlightShown(false); });
     connect(findBar_, &FindBar::closed, this, [this] {
         timeline_->setHighlightedSlices({});
         timeline_->setHighlightedInstants({});

@@ -16,7 +16,9 @@ constexpr QRgb kSelection = 0xff101418;
 constexpr QRgb kCorrelated = 0xfff08c00;
 constexpr QRgb kHighlight = 0xffe8c800;
 
-void drawArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
+} // namespace
+
+void drawFlowArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
     p.setPen(QPen(col, 1.5));
     QPainterPath path(a);
     const double dy = b.y() - a.y();
@@ -29,8 +31,6 @@ void drawArrow(QPainter& p, QPointF a, QPointF b, const QColor& col) {
     p.setBrush(col);
     p.drawPolygon(head);
 }
-
-} // namespace
 
 void paintOverlays(PainterFrame& f) {
     const TimelineState& s = f.s;
@@ -70,7 +70,7 @@ void paintOverlays(PainterFrame& f) {
         const QPointF pa(ra.x() + 0.5, down ? ra.bottom() + 1 : ra.top());
         const QPointF pb(rb.x() + 0.5, down ? rb.top() : rb.bottom() + 1);
         if (QRectF(view).intersects(QRectF(pa, pb).normalized().adjusted(-1, -1, 1, 1)))
-            drawArrow(f.p, pa, pb, col);
+            drawFlowArrow(f.p, pa, pb, col);
     };
     if (s.showAllFlows) {
         f.c.flows().forEachIn(f.trace, f.tq0, f.tq1, 3000, [&](const Flow& fl) {

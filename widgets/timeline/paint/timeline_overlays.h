@@ -7,5 +7,8 @@
 namespace strata {
 
 void paintOverlays(PainterFrame& f);
+// A flow arrow from a to b: a vertical S-curve, its head at b (the critical path draws its
+// edges so too: critical_path_overlay.h).
+void drawFlowArrow(QPainter& p, QPointF a, QPointF b, const QColor& col);
 
 } // namespace strata

@@ -3,6 +3,7 @@
 #include "style/theme.h"
 
 #include "counter_scale.h"
+#include "critical_path_overlay.h"
 #include "instant_marks.h"
 #include "painter_frame.h"
 #include "sample_lanes.h"
@@ -360,6 +361,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         p.fillRect(QRect(0, top + r.height - 1, f.w, 1), colors.separator);
     }
     paintSectionMarkers(p, s, cache_.sections(), f.w, f.h);
+    if (s.criticalPath) paintCriticalPath(f, *s.criticalPath);
     paintOverlays(f);
 }
 
