@@ -14,7 +14,9 @@
 
 #include <QAbstractItemModel>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QTabWidget>
+#include <QTableView>
 
 #include <qcustomplot.h>
 
@@ -106,12 +108,33 @@ void TstRankRolesView::oneBarPerRank() {
     view->setStep(QStringLiteral("ProfilerStep#99")); // none such: all steps
     QCOMPARE(view->step(), QString());
 
-    // Split by overlap: four layers, each bar still the step's length.
+    // A column's tooltip: the rank, its step time, each role and its share (rank 1's kernel time
+    // 12.106 of 18.584 ms: 65.1 %).
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    panel->tabs()->setCurrentIndex(3);
+    QTRY_VERIFY(chart->isVisible() && chart->width() > 50);
+    chart->replot();
+    const QPoint column(int(chart->xAxis->coordToPixel(1)), int(chart->yAxis->coordToPixel(1)));
+    const QString tip = view->tipAt(column);
+    QVERIFY2(tip.startsWith(QStringLiteral("rank 1: 18.58 ms over 1 step")) &&
+                 tip.contains(QStringLiteral("\nkernel: 12.11 ms (65.1%)")),
+             qPrintable(tip));
+
+    // Split by overlap: four layers, each bar still the step's length; the table's overlap
+    // columns (the model's last four) come first after the step time.
     view->setSplit(RankRolesView::Split::Overlap);
     QCOMPARE(barLayers(chart), 4);
     for (int r = 0; r < 8; ++r)
         QVERIFY(std::abs(barLength(chart, r) - double(kRanks[r].total) / 1e6) < 1e-9);
     QCOMPARE(chart->legend->itemCount(), 4);
+    auto* table = view->findChild<QTableView*>(QStringLiteral("rank-roles-table"));
+    QVERIFY(table);
+    const int columns = m->columnCount();
+    QCOMPARE(m->headerData(columns - 4, Qt::Horizontal).toString(), QStringLiteral("Computation"));
+    QCOMPARE(table->horizontalHeader()->visualIndex(columns - 4), 3);
+    view->setSplit(RankRolesView::Split::Roles);
+    QCOMPARE(table->horizontalHeader()->visualIndex(columns - 4), columns - 4);
 }
 
 STRATA_TEST_MAIN(TstRankRolesView)

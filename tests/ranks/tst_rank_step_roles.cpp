@@ -4,6 +4,7 @@
 // digestSet, as the window and strata-cli make them) equal stepRoles on that rank's trace opened
 // alone, and survive the digest's JSON. The figures themselves are checked against the raw JSON by
 // tests/data/analysis/expected_step_roles.py --ranks (CTest step_roles_ranks_param_dlrm).
+#include "support/process_run.h"
 #include "support/rank_set_fixture.h"
 #include "support/test_main.h"
 
@@ -57,6 +58,7 @@ private slots:
     void stepNamesInOrder();
     void digestJsonRoundTrip();
     void dlrmRanksAsEachAlone();
+    void cliRankTable();
 };
 
 void TstRankStepRoles::sumsByHand() {
@@ -148,6 +150,48 @@ void TstRankStepRoles::dlrmRanksAsEachAlone() {
         const std::optional<RankDigest> back = rankDigestFromText(rankDigestToText(d), &error);
         QVERIFY2(back && *back == d, error.c_str());
     }
+}
+
+// strata-cli breakdown over the eight ranks: the rank x role table after each trace's own, and in
+// the JSON a row per rank in rank order and the whole. The ranks' step times are those
+// expected_step_roles.py computes from the raw JSON: 14.455, 18.584, 13.017, 18.711, 17.979,
+// 17.797, 13.091 and 12.509 ms, 126.143 ms in all; --step sums one step (none such: nothing).
+void TstRankStepRoles::cliRankTable() {
+    REQUIRE_DLRM_FILES(files);
+    QStringList paths;
+    for (const std::string& f : files) paths << QString::fromStdString(f);
+    const ProcessRun text = runStrataCli(QStringList{"breakdown"} + paths);
+    QCOMPARE(text.exitCode, 0);
+    const QString out = QString::fromUtf8(text.out);
+    QVERIFY(out.contains("step time by role per rank (TensorBoard's Overview), summed over each "
+                         "rank's steps"));
+    QVERIFY2(out.contains(QRegularExpression(R"(\n +all +8 +126\.1 ms )")), qPrintable(out));
+
+    const ProcessRun json =
+        runStrataCli(QStringList{"breakdown", "--json", "--step", "ProfilerStep#10"} + paths);
+    QCOMPARE(json.exitCode, 0);
+    const nlohmann::json j = nlohmann::json::parse(json.out.toStdString());
+    QCOMPARE(j["rank_step"].get<std::string>(), std::string("ProfilerStep#10"));
+    QCOMPARE(j["ranks"].size(), size_t(8));
+    const double totals[8] = {14455, 18584, 13017, 18711, 17979, 17797, 13091, 12509};
+    for (size_t r = 0; r < 8; ++r) {
+        const nlohmann::json& row = j["ranks"][r];
+        QCOMPARE(row["rank"].get<int64_t>(), int64_t(r));
+        QCOMPARE(row["step_roles"]["steps_summed"].get<size_t>(), size_t(1));
+        QCOMPARE(row["step_roles"]["total_us"].get<double>(), totals[r]);
+        QCOMPARE(row["step_roles"]["steps"][0]["step"].get<std::string>(),
+                 std::string("ProfilerStep#10"));
+    }
+    QCOMPARE(j["whole"]["step_roles"]["steps_summed"].get<size_t>(), size_t(8));
+    QCOMPARE(j["whole"]["step_roles"]["total_us"].get<double>(), 126143.0);
+
+    const ProcessRun none =
+        runStrataCli(QStringList{"breakdown", "--json", "--step", "ProfilerStep#3"} + paths);
+    QCOMPARE(none.exitCode, 0);
+    const nlohmann::json n = nlohmann::json::parse(none.out.toStdString());
+    QCOMPARE(n["whole"]["step_roles"]["steps_summed"].get<size_t>(), size_t(0));
+    QCOMPARE(n["whole"]["step_roles"]["total_us"].get<double>(), 0.0);
+    QCOMPARE(n["ranks"][3]["step_roles"]["steps"].size(), size_t(1)); // its steps, all of them
 }
 
 STRATA_TEST_GUILESS_MAIN(TstRankStepRoles)

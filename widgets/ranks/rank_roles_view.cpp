@@ -82,7 +82,9 @@ RankRolesView::RankRolesView(QWidget* parent)
     step_->setObjectName(QStringLiteral("rank-roles-step"));
     splitChoice_->setObjectName(QStringLiteral("rank-roles-split"));
     putLegendBelow(chart_, 4);
-    chart_->legend->setIconSize(14, 10); // compact: one row across a wide, short dock
+    // Compact, to fit one row across a wide, short dock; as tall as the text, so that the swatch
+    // (two thirds of the icon, centred) sits on the text's line.
+    chart_->legend->setIconSize(16, QFontMetrics(chart_->legend->font()).height());
     chart_->legend->setColumnSpacing(10);
     chart_->legend->setRowSpacing(0);
     chart_->xAxis->grid()->setVisible(false); // the columns are the ranks

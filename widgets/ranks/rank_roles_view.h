@@ -7,8 +7,9 @@
 // (kernel, memcpy, memset, communication, runtime, data loading, CPU op, other) or, as the plugin's
 // "Distributed" view draws it, by comm/compute overlap (computation alone, overlapping,
 // communication alone, other); the legend below; beside it the rank x role table with the overlap
-// columns. The figures are those `strata-cli breakdown` prints for each rank alone (read from the
-// ranks' digests: RankDigest::stepRoles).
+// columns (first when the chart shows the overlap). The figures are those `strata-cli breakdown`
+// prints for each rank alone (read from the ranks' digests: RankDigest::stepRoles): whole steps,
+// whatever range is selected on the timeline.
 #include "analysis/ranks/rank_step_roles.h"
 
 #include <QStringList>
