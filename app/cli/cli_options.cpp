@@ -247,7 +247,8 @@ std::vector<LoadResult> loadAllForCli(const std::vector<std::string>& files) {
 
 int forEachTrace(const char* command, const std::vector<std::string>& files, bool json,
                  const std::function<nlohmann::json(const std::string& file, const Trace& trace,
-                                                    double loadMs)>& each) {
+                                                    double loadMs)>& each,
+                 const std::function<void(nlohmann::json&)>& finish) {
     nlohmann::json traces = nlohmann::json::array();
     int status = 0;
     bool printed = false;
@@ -266,8 +267,11 @@ int forEachTrace(const char* command, const std::vector<std::string>& files, boo
         j["load_ms"] = loadMs;
         traces.push_back(std::move(j));
     }
-    if (json && files.size() == 1 && !traces.empty()) printJson(traces.front());
-    if (json && files.size() > 1) printJson({{"traces", std::move(traces)}});
+    nlohmann::json doc;
+    if (json && files.size() == 1 && !traces.empty()) doc = std::move(traces.front());
+    if (json && files.size() > 1) doc = {{"traces", std::move(traces)}};
+    if (finish) finish(doc);
+    if (!doc.is_null()) printJson(doc);
     return status;
 }
 

@@ -112,9 +112,12 @@ std::shared_ptr<const Trace> loadTraceOrSay(const char* command, const std::stri
 // loaded is said on stderr (loadTraceOrSay) and makes the result 1, the others go on. Text: a
 // blank line between the traces `each` printed. --json: the object `each` returns, with "file"
 // and "load_ms" added, printed alone for one file, as {"traces": [...]} for several.
+// `finish`, when given, is called once after the last file with the document about to be printed
+// (null without --json), so that a command adds what it made of all the traces.
 int forEachTrace(const char* command, const std::vector<std::string>& files, bool json,
                  const std::function<nlohmann::json(const std::string& file, const Trace& trace,
-                                                    double loadMs)>& each);
+                                                    double loadMs)>& each,
+                 const std::function<void(nlohmann::json&)>& finish = {});
 
 // What --json prints: `j` indented by one space, a byte that is not UTF-8 replaced, and a newline
 // (the documents themselves are made in core/analysis/json/).

@@ -4,6 +4,7 @@
 #include "charts/row_columns.h"
 #include "charts/sortable_table.h"
 #include "charts/stacked_bars.h"
+#include "style/step_role_style.h"
 
 #include <qcustomplot.h>
 
@@ -15,17 +16,10 @@ namespace strata {
 
 namespace {
 
-// The plugin's colours for its roles, in its order.
-const QColor kRoleColors[kStepRoleCount] = {QColor(0x4e, 0x79, 0xa7), QColor(0x59, 0xa1, 0x4f),
-                                            QColor(0x76, 0xb7, 0xb2), QColor(0xf2, 0x8e, 0x2b),
-                                            QColor(0xed, 0xc9, 0x48), QColor(0xb0, 0x7a, 0xa1),
-                                            QColor(0xff, 0x9d, 0xa7), QColor(0xba, 0xb0, 0xac)};
-const char* const kRoleLabels[kStepRoleCount] = {
-    "kernel", "memcpy", "memset", "communication", "runtime", "data loading", "CPU op", "other"};
-
 RowColumn<StepRoleTimes> roleColumn(int r) {
-    return timeColumn<StepRoleTimes>(
-        kRoleLabels[r], [r](const StepRoleTimes& t) { return double(t.role[size_t(r)]); });
+    return timeColumn<StepRoleTimes>(stepRoleText(StepRole(r)), [r](const StepRoleTimes& t) {
+        return double(t.role[size_t(r)]);
+    });
 }
 
 std::vector<RowColumn<StepRoleTimes>> columns() {
@@ -87,8 +81,8 @@ void StepRolesView::show(const StepRoles* roles) {
     double top = 0;
     for (int r = 0; r < kStepRoleCount; ++r) // a column per step
         below = addStackedLayer(
-            chart_->xAxis, chart_->yAxis, tr(kRoleLabels[r]), kRoleColors[r], shown,
-            [&](int k) { return double(steps[size_t(k)].role[size_t(r)]) / 1e6; }, below);
+            chart_->xAxis, chart_->yAxis, stepRoleText(StepRole(r)), stepRoleColor(StepRole(r)),
+            shown, [&](int k) { return double(steps[size_t(k)].role[size_t(r)]) / 1e6; }, below);
     for (int k = 0; k < shown; ++k) {
         // "ProfilerStep#12" as "12", as the plugin labels its columns.
         const QString name = QString::fromStdString(steps[size_t(k)].name);

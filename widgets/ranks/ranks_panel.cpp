@@ -5,6 +5,7 @@
 #include "charts/sortable_table.h"
 #include "model/names/time_text.h"
 #include "rank_charts.h"
+#include "rank_roles_view.h"
 #include "style/gap_style.h"
 #include "workspace/rank_set.h"
 
@@ -146,7 +147,8 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     : TracePanel(workspace, navigation, parent), ranks_(workspace->ranks()),
       alignment_(new QLabel(this)), align_(new QComboBox(this)), colour_(new QComboBox(this)),
       tabs_(new QTabWidget(this)), stepMap_(new QCustomPlot(this)),
-      arrivals_(new QCustomPlot(this)), rankModel_(new RowTableModel<RankRow>(rankColumns(), this)),
+      arrivals_(new QCustomPlot(this)), roles_(new RankRolesView(this)),
+      rankModel_(new RowTableModel<RankRow>(rankColumns(), this)),
       stepModel_(new RowTableModel<StepRow>(stepColumns(), this)),
       rankStepModel_(new RowTableModel<RankStepRow>(rankStepColumns(), this)),
       collectiveModel_(new RowTableModel<CollectiveRow>(collectiveColumns(), this)) {
@@ -191,6 +193,7 @@ RanksPanel::RanksPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     tabs_->addTab(rankTable_, tr("Ranks"));
     tabs_->addTab(steps, tr("Steps"));
     tabs_->addTab(collectives, tr("Collectives"));
+    tabs_->addTab(roles_, tr("Step roles"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -332,6 +335,9 @@ void RanksPanel::refresh() {
     }
     collectiveModel_->setRows(std::move(collectives));
     plotArrivals(arrivals_, report, labels_, nullptr);
+    std::vector<StepRoles> roles;
+    for (const SetRank& r : ranks_->ranks()) roles.push_back(r.digest.stepRoles);
+    roles_->show(std::move(roles), labels_);
 }
 
 void RanksPanel::fillAlignChoices() {

@@ -13,6 +13,8 @@
 //   Collectives  every matched collective instance: the late rank, by how much, the longest
 //                wait; a click zooms every rank to that instance and shows per rank how long it
 //                waited.
+//   Step roles   per rank its step time by role and comm/compute overlap under the TensorBoard
+//                plugin's rule, summed over its steps or for one step (rank_roles_view.h).
 // With a range selected, Steps and Collectives list what lies in it. Every figure is the
 // cross-rank report's (core/analysis/cross_rank.h), the one strata-cli ranks prints. For a set
 // opened from digests (a cluster's job, RankSet::fromDigests) a double-click on a rank's row or
@@ -35,6 +37,7 @@ class QTableView;
 
 namespace strata {
 
+class RankRolesView;
 class RankSet;
 struct CrossRankCollective;
 template <typename Row> class RowTableModel;
@@ -81,6 +84,7 @@ public:
     // The map's tooltip at `pos` (the plot's pixels), empty off the cells.
     QString mapTipAt(const QPoint& pos) const;
     QCustomPlot* arrivals() const { return arrivals_; }
+    RankRolesView* rolesView() const { return roles_; }
     const std::vector<RankRow>& rankRows() const;
     const std::vector<StepRow>& stepRows() const;
     const std::vector<RankStepRow>& rankStepRows() const;
@@ -122,6 +126,7 @@ private:
     QTableView* collectiveTable_;
     QCustomPlot* stepMap_;
     QCustomPlot* arrivals_;
+    RankRolesView* roles_;
     RowTableModel<RankRow>* rankModel_;
     RowTableModel<StepRow>* stepModel_;
     RowTableModel<RankStepRow>* rankStepModel_;

@@ -12,6 +12,7 @@
 #include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
 #include "panels/range_panel.h"
+#include "ranks/rank_roles_view.h"
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 #include "timeline/layout/track_layout.h"
@@ -133,11 +134,13 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         if (tab == StatsPanel::KernelsTab) w.panel<StatsPanel>()->selectKernelRow(0);
         if (tab == StatsPanel::CriticalPathTab && !computeCriticalPath(w, o.criticalPath)) return 1;
         panel = w.panel<StatsPanel>();
-    } else if (o.dock.startsWith("ranks")) { // ranks, ranks:steps, ranks:collectives
+    } else if (o.dock.startsWith("ranks")) { // ranks, ranks:steps|collectives|roles[:overlap]
         auto* ranks = w.panel<RanksPanel>();
-        static const QStringList tabs{"ranks", "steps", "collectives"};
+        static const QStringList tabs{"ranks", "steps", "collectives", "roles"};
         ranks->tabs()->setCurrentIndex(
             std::max(0, int(tabs.indexOf(o.dock.section(':', 1, 1, QString::SectionSkipEmpty)))));
+        if (o.dock.endsWith(":overlap")) // ranks:roles:overlap
+            ranks->rolesView()->setSplit(RankRolesView::Split::Overlap);
         if (o.dock.endsWith(":collectives") && !ranks->collectiveRows().empty()) {
             // The instance with the longest wait.
             int worst = 0;
@@ -168,10 +171,10 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<CallTreePanel>()->waitForJobs();
         panel = w.panel<CallTreePanel>();
     } else {
-        std::fprintf(
-            stderr, "strata: --dock expects gaps, stats[:TAB], "
-                    "calltree[:samples|:native[:functions]][:bottomup|:gpu] or "
-                    "ranks[:steps|:collectives] or compare[:ops|:copies|:sections|:gpus|:steps]\n");
+        std::fprintf(stderr, "strata: --dock expects gaps, stats[:TAB], "
+                             "calltree[:samples|:native[:functions]][:bottomup|:gpu] or "
+                             "ranks[:steps|:collectives|:roles[:overlap]] or "
+                             "compare[:ops|:copies|:sections|:gpus|:steps]\n");
         return 2;
     }
     auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());

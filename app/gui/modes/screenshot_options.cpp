@@ -45,12 +45,12 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                          "N")),
       expandSections(flag("expand-sections",
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
-      dock(valued(
-          "dock",
-          "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-          "calltree[:samples|:native[:functions]][:bottomup|:gpu], ranks[:steps|:collectives], "
-          "compare[:ops|:copies|:sections|:gpus|:steps]).",
-          "NAME")),
+      dock(valued("dock",
+                  "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
+                  "calltree[:samples|:native[:functions]][:bottomup|:gpu], "
+                  "ranks[:steps|:collectives|:roles[:overlap]], "
+                  "compare[:ops|:copies|:sections|:gpus|:steps]).",
+                  "NAME")),
       utilisation(flag("utilisation", "With --screenshot: show the GPU utilisation rows.")),
       queues(flag("queues", "With --screenshot: show the launch queue rows.")),
       foldRanks(valued("fold-ranks",

@@ -170,6 +170,60 @@ DigestStep readStep(const json& s, const std::string& p, const TimeRange& bounds
     return step;
 }
 
+// A step's roles (analysis/ops/step_roles.h): its span within the trace's bounds, each role a
+// duration, the roles summing to the step's length.
+StepRoleTimes readStepRoles(const json& s, const std::string& p, const TimeRange& bounds) {
+    StepRoleTimes t;
+    t.name = text(s, p, "name");
+    t.start = time(s, p, "start_ns");
+    t.end = time(s, p, "end_ns");
+    span(t.start, t.end, p, bounds);
+    const json& roles = field(s, p, "roles_ns");
+    const std::string rp = at(p, "roles_ns");
+    TimeNs sum = 0;
+    for (int r = 0; r < kStepRoleCount; ++r) {
+        t.role[size_t(r)] = duration(roles, rp, stepRoleName(StepRole(r)));
+        sum = addSaturating(sum, t.role[size_t(r)]);
+    }
+    if (sum != t.duration())
+        throw BadField(rp + ": the roles sum to " + std::to_string(sum) +
+                       " ns, not the step's length " + std::to_string(t.duration()) + " ns");
+    t.computation = duration(s, p, "computation_ns");
+    t.communication = duration(s, p, "communication_ns");
+    t.overlap = duration(s, p, "overlap_ns");
+    t.otherThanBoth = duration(s, p, "other_than_both_ns");
+    return t;
+}
+
+// Written since issue 46; a digest written before has none (no step roles known).
+StepRoles readRoles(const json& j, const TimeRange& bounds) {
+    StepRoles roles;
+    if (!j.contains("step_roles")) return roles;
+    const json& o = field(j, "", "step_roles");
+    roles.tailStepsLeftOut = count(o, "step_roles", "tail_steps_left_out");
+    const json& ss = array(o, "step_roles", "steps");
+    for (size_t i = 0; i < ss.size(); ++i)
+        roles.steps.push_back(readStepRoles(ss[i], item("step_roles", "steps", i), bounds));
+    return roles;
+}
+
+ordered_json rolesJson(const StepRoles& roles) {
+    ordered_json ss = ordered_json::array();
+    for (const StepRoleTimes& t : roles.steps) {
+        ordered_json r = ordered_json::object();
+        for (int k = 0; k < kStepRoleCount; ++k) r[stepRoleName(StepRole(k))] = t.role[size_t(k)];
+        ss.push_back({{"name", t.name},
+                      {"start_ns", t.start},
+                      {"end_ns", t.end},
+                      {"roles_ns", r},
+                      {"computation_ns", t.computation},
+                      {"communication_ns", t.communication},
+                      {"overlap_ns", t.overlap},
+                      {"other_than_both_ns", t.otherThanBoth}});
+    }
+    return {{"tail_steps_left_out", roles.tailStepsLeftOut}, {"steps", ss}};
+}
+
 RankDigest readDigest(const json& j) {
     RankDigest d;
     d.file = text(j, "", "file");
@@ -187,6 +241,7 @@ RankDigest readDigest(const json& j) {
     const json& ss = array(j, "", "steps");
     for (size_t i = 0; i < ss.size(); ++i)
         d.steps.push_back(readStep(ss[i], item("", "steps", i), d.bounds));
+    d.stepRoles = readRoles(j, d.bounds);
     const json& ws = array(j, "", "warnings");
     for (size_t i = 0; i < ws.size(); ++i) {
         if (!ws[i].is_string()) throw BadField(item("", "warnings", i) + ": expected a string");
@@ -241,6 +296,7 @@ ordered_json rankDigestToJson(const RankDigest& d) {
         ss.push_back({{"name", s.name}, {"start_ns", s.start}, {"end_ns", s.end}, {"devices", ds}});
     }
     j["steps"] = ss;
+    j["step_roles"] = rolesJson(d.stepRoles);
     j["warnings"] = d.warnings;
     return j;
 }

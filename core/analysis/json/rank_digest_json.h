@@ -8,6 +8,11 @@
 //                     "collective", "peer"}],   (the last two optional: absent before issue 44)
 //    "steps": [{"name", "start_ns", "end_ns", "devices": [{"device", "busy_ns", "idle_ns",
 //               "kernels", "gaps_by_cause": {"<cause>": {"count", "idle_ns"}}}]}],
+//    "step_roles": {"tail_steps_left_out", "steps": [{"name", "start_ns", "end_ns",
+//                   "roles_ns": {"kernel", "memcpy", "memset", "communication", "runtime",
+//                                "data_loading", "cpu_op", "other"}, "computation_ns",
+//                   "communication_ns", "overlap_ns", "other_than_both_ns"}]},
+//                   (absent before issue 46: no roles; the roles must sum to the step's length)
 //    "warnings": [str]}
 // The version key is written first (nlohmann's ordered_json), so that a digest is told from a
 // trace by its first bytes (io/digest_reader.h). Reading refuses, naming the key and what was

@@ -57,11 +57,13 @@ struct StepRoleTimes {
     std::array<TimeNs, kStepRoleCount> role{}; // sums to end - start
     TimeNs computation = 0, communication = 0, overlap = 0, otherThanBoth = 0;
     TimeNs duration() const { return end - start; }
+    friend bool operator==(const StepRoleTimes&, const StepRoleTimes&) = default;
 };
 
 struct StepRoles {
     std::vector<StepRoleTimes> steps;
     size_t tailStepsLeftOut = 0; // trailing steps with too little GPU work
+    friend bool operator==(const StepRoles&, const StepRoles&) = default;
 };
 
 // The plugin's steps (the header's "steps"), without the roles: what the roles are split over

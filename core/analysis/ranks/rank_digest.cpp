@@ -73,6 +73,7 @@ RankDigest digestTrace(const TraceAnalysis& analysis, const std::string& file, i
     for (const auto& [key, n] : kernelsPerStep(ops, d.steps))
         for (DigestDeviceStep& dev : d.steps[key.first].devices)
             if (dev.device == key.second) dev.kernels = n;
+    d.stepRoles = analysis.stepRoles();
     const std::vector<std::string>& own = t.warnings();
     for (size_t i = 0; i < own.size() && i < kMaxTraceWarnings; ++i) d.warnings.push_back(own[i]);
     if (own.size() > kMaxTraceWarnings)

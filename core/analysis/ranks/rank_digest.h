@@ -15,9 +15,14 @@
 //                span and, per device, GPU busy, idle, the idle of the gaps over the threshold by
 //                cause (gap_causes.h's StepGaps: the same numbers strata-cli gaps prints) and the
 //                kernels that start in it;
+//   step roles   each step's time by role and its comm/compute overlap under the TensorBoard
+//                plugin's rule (analysis/ops/step_roles.h: the analysis's stepRoles, its own
+//                steps stretched to their device work), summed per rank by
+//                analysis/ranks/rank_step_roles.h; empty in a digest written before issue 46;
 //   warnings     the trace's own (loading) and the gap analysis's (clock skew, capture window).
 #include "analysis/gaps/gap_causes.h"
 #include "analysis/ops/collectives.h"
+#include "analysis/ops/step_roles.h"
 #include "analysis/ranks/rank_identity.h"
 #include "analysis/trace_analysis.h"
 
@@ -61,6 +66,7 @@ struct RankDigest {
     TimeNs busy = 0, idle = 0; // GPU busy / idle, summed over devices (first op..last end)
     std::vector<CollectiveKernel> collectives; // by start
     std::vector<DigestStep> steps;             // by start
+    StepRoles stepRoles;                       // the TensorBoard plugin's steps, by start
     std::vector<std::string> warnings;
     friend bool operator==(const RankDigest&, const RankDigest&) = default;
 };

@@ -25,9 +25,14 @@ role") writes it down:
 Times are exact integer nanoseconds.
 
 usage: expected_step_roles.py --check STRATA_CLI TRACE
-Exit 0 when equal, 1 with the differences, 77 when the trace is absent or has no step.
+       expected_step_roles.py --check STRATA_CLI --ranks TRACE TRACE...
+--ranks: the ranks of a job given together; each rank's row of `strata-cli breakdown --json
+TRACE...` ("ranks": its steps, their sums) and the whole over the ranks against each TRACE's own
+expected figures (each rank's steps are its own).
+Exit 0 when equal, 1 with the differences, 77 when a trace is absent or has no step.
 """
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -181,27 +186,10 @@ def expected(events):
     return out, left_out
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--check", metavar="STRATA_CLI", required=True)
-    p.add_argument("trace")
-    a = p.parse_args()
-    if not os.path.exists(a.trace):
-        print(f"skipped: {a.trace} is absent")
-        return 77
-    result = expected(load(a.trace))
-    if result is None:
-        print(f"skipped: {a.trace} has no ProfilerStep")
-        return 77
-    want, left_out = result
-    got = json.loads(subprocess.run([a.check, "breakdown", "--json", a.trace], check=True,
-                                    capture_output=True, text=True).stdout)["step_roles"]
-    errors = []
-    if len(got["steps"]) != len(want):
-        errors.append(f"steps: strata {len(got['steps'])}, expected {len(want)}")
-    if got["tail_steps_left_out"] != left_out:
-        errors.append(f"tail steps left out: strata {got['tail_steps_left_out']}, expected {left_out}")
-    for w, g in zip(want, got["steps"]):
+def compare_steps(want, got_steps, errors):
+    if len(got_steps) != len(want):
+        errors.append(f"steps: strata {len(got_steps)}, expected {len(want)}")
+    for w, g in zip(want, got_steps):
         if g["step"] != w["step"]:
             errors.append(f"step name: strata {g['step']}, expected {w['step']}")
         pairs = [(k, g[k + "_us"], w[k]) for k in ROLES + ["other", "total"]]
@@ -213,6 +201,101 @@ def main():
         for key, have, exp in pairs:
             if int(round(have * 1000)) != exp:
                 errors.append(f"{w['step']} {key}: strata {int(round(have * 1000))} ns, expected {exp} ns")
+
+
+def summed(rows):
+    """The figures of several expected steps added up, in the JSON's shape (ns)."""
+    keys = ROLES + ["other", "total"]
+    out = {k: sum(r[k] for r in rows) for k in keys}
+    out["overlap"] = {"computation": sum(r["computation"] for r in rows),
+                      "communication": sum(r["communication_all"] for r in rows),
+                      "overlap": sum(r["overlap"] for r in rows),
+                      "other": sum(r["other_than_both"] for r in rows)}
+    out["steps_summed"] = len(rows)
+    return out
+
+
+def compare_sum(label, want, got, errors):
+    if got["steps_summed"] != want["steps_summed"]:
+        errors.append(f"{label} steps summed: strata {got['steps_summed']}, expected {want['steps_summed']}")
+    pairs = [(k, got[k + "_us"], want[k]) for k in ROLES + ["other", "total"]]
+    pairs += [("overlap " + k, got["overlap"][k + "_us"], v) for k, v in want["overlap"].items()]
+    for key, have, exp in pairs:
+        if int(round(have * 1000)) != exp:
+            errors.append(f"{label} {key}: strata {int(round(have * 1000))} ns, expected {exp} ns")
+
+
+def rank_of(path):
+    """The rank a Kineto trace says it is (distributedInfo), else None."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    info = json.loads(data).get("distributedInfo") or {}
+    return info.get("rank")
+
+
+def check_ranks(cli, traces):
+    got = json.loads(subprocess.run([cli, "breakdown", "--json"] + traces, check=True,
+                                    capture_output=True, text=True).stdout)
+    errors = []
+    rows = got["ranks"]
+    if sorted(r["file"] for r in rows) != sorted(traces):
+        errors.append(f"ranks: strata {len(rows)} rows for {len(traces)} traces")
+    ranks = [r["rank"] for r in rows]
+    if ranks != sorted(ranks):
+        errors.append(f"ranks not in rank order: {ranks}")
+    every = []
+    for row in rows:
+        result = expected(load(row["file"]))
+        if result is None:
+            errors.append(f"{row['file']}: no ProfilerStep, yet a row")
+            continue
+        want, left_out = result
+        label = f"rank {row['rank']}"
+        if rank_of(row["file"]) not in (None, row["rank"]):
+            errors.append(f"{label}: the file says rank {rank_of(row['file'])}")
+        roles = row["step_roles"]
+        if roles["tail_steps_left_out"] != left_out:
+            errors.append(f"{label} tail steps left out: strata {roles['tail_steps_left_out']}, expected {left_out}")
+        before = len(errors)
+        compare_steps(want, roles["steps"], errors)
+        errors[before:] = [f"{label}: {e}" for e in errors[before:]]
+        compare_sum(label + " summed", summed(want), roles, errors)
+        every += want
+    compare_sum("whole", summed(every), got["whole"]["step_roles"], errors)
+    for e in errors:
+        print(e)
+    print(f"{len(rows)} ranks, {len(every)} steps: {'equal' if not errors else str(len(errors)) + ' differences'}")
+    return 1 if errors else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--check", metavar="STRATA_CLI", required=True)
+    p.add_argument("--ranks", action="store_true")
+    p.add_argument("trace", nargs="+")
+    a = p.parse_args()
+    for t in a.trace:
+        if not os.path.exists(t):
+            print(f"skipped: {t} is absent")
+            return 77
+    if a.ranks:
+        return check_ranks(a.check, a.trace)
+    if len(a.trace) != 1:
+        p.error("one TRACE, or --ranks")
+    a.trace = a.trace[0]
+    result = expected(load(a.trace))
+    if result is None:
+        print(f"skipped: {a.trace} has no ProfilerStep")
+        return 77
+    want, left_out = result
+    got = json.loads(subprocess.run([a.check, "breakdown", "--json", a.trace], check=True,
+                                    capture_output=True, text=True).stdout)["step_roles"]
+    errors = []
+    if got["tail_steps_left_out"] != left_out:
+        errors.append(f"tail steps left out: strata {got['tail_steps_left_out']}, expected {left_out}")
+    compare_steps(want, got["steps"], errors)
     for e in errors:
         print(e)
     print(f"{a.trace}: {len(want)} steps: {'equal' if not errors else str(len(errors)) + ' differences'}")
