@@ -1,5 +1,6 @@
 #include "analysis/critical_path/critical_path.h"
 
+#include "analysis/analysis_range.h"
 #include "analysis/critical_path/cp_builder.h"
 
 #include <algorithm>
@@ -178,7 +179,8 @@ bool criticalPathWindow(const Trace& trace, const std::string& annotation, size_
 
 CriticalPath criticalPath(const Trace& trace, const CriticalPathOptions& options) {
     CriticalPath out;
-    out.window = options.window;
+    // The whole trace is reported as its bounds, never as the open range.
+    out.window = isWholeTrace(options.window) ? trace.bounds() : options.window;
     cp::Events ev = cp::collectEvents(trace, options);
     cp::Builder b(trace, ev);
     for (const cp::Event& e : ev.events) out.events += (e.flags & cp::kNodes) ? 1 : 0;
