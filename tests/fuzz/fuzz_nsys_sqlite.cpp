@@ -1,8 +1,10 @@
-// libFuzzer harness for the Nsight Systems SQLite reader (io/formats/nsys): any bytes, written
-// to a file as a user's export would be, must give a trace (maybe with warnings) or a LoadError,
+// libFuzzer harness for the SQLite readers (io/formats/nsys, io/formats/amd): any bytes, written
+// to a file as a user's export would be, must give a trace (maybe with warnings) or an error,
 // never a crash, a hang or a sanitizer report. Seeds: tests/data/formats/fuzz_corpus/nsys/ (small
-// exports; mutations reach SQLite's page checks and the reader's row handling).
-#include "io/trace_loader.h"
+// exports; mutations reach SQLite's page checks and the readers' row handling).
+#include "io/formats/amd/rocpd_file.h"
+#include "io/formats/amd/rpd_file.h"
+#include "io/formats/nsys/nsys_export.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -10,11 +12,21 @@
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const std::string path = "/tmp/fuzz_nsys_" + std::to_string(getpid()) + ".sqlite";
+    static const std::string path = "/tmp/fuzz_sqlite_" + std::to_string(getpid()) + ".sqlite";
     FILE* f = std::fopen(path.c_str(), "wb");
     if (!f) return 0;
     std::fwrite(data, 1, size, f);
     std::fclose(f);
-    (void)strata::loadTrace(path);
+    strata::SqliteDb db;
+    if (!db.open(path)) return 0;
+    strata::TraceBuilder builder;
+    std::string error;
+    if (strata::isRocpdFile(db))
+        (void)strata::readRocpdFile(db, builder, &error);
+    else if (strata::isRpdFile(db))
+        (void)strata::readRpdFile(db, builder, &error);
+    else if (!strata::NsysExport(db, builder).read(&error))
+        return 0;
+    (void)builder.build();
     return 0;
 }
