@@ -4,6 +4,7 @@
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/amd/rocpd_file.h"
 #include "io/formats/amd/rpd_file.h"
+#include "io/formats/sqlite/sqlite_load.h"
 #endif
 
 namespace strata {
@@ -11,35 +12,18 @@ namespace {
 
 #ifdef STRATA_HAVE_SQLITE
 
-template <bool (*Is)(const SqliteDb&)>
-Recognition recognise(std::string_view head, std::string_view path) {
-    if (!isSqliteHeader(head)) return kNotMine;
-    SqliteDb db;
-    return db.open(std::string(path)) && Is(db) ? kByContent : kNotMine;
+Recognition recogniseRocpd(std::string_view head, std::string_view path) {
+    return sqliteFileIs(head, path, isRocpdFile) ? kByContent : kNotMine;
 }
-
-template <bool (*Read)(SqliteDb&, TraceBuilder&, std::string*)>
-LoadResult load(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    SqliteDb db;
-    if (!db.open(path)) {
-        r.error = LoadError{path, 0, 0, "not a readable SQLite database: " + db.error()};
-        return r;
-    }
-    TraceBuilder builder;
-    std::string error;
-    if (!Read(db, builder, &error)) {
-        r.error = LoadError{path, LoadError::kInMessage, 0, error};
-        return r;
-    }
-    r.trace = builder.build();
-    return r;
+Recognition recogniseRpd(std::string_view head, std::string_view path) {
+    return sqliteFileIs(head, path, isRpdFile) ? kByContent : kNotMine;
 }
-
-constexpr auto recogniseRocpd = recognise<isRocpdFile>;
-constexpr auto recogniseRpd = recognise<isRpdFile>;
-constexpr auto loadRocpd = load<readRocpdFile>;
-constexpr auto loadRpd = load<readRpdFile>;
+LoadResult loadRocpd(const std::string& path, const LoadOptions&) {
+    return loadSqliteTrace(path, readRocpdFile);
+}
+LoadResult loadRpd(const std::string& path, const LoadOptions&) {
+    return loadSqliteTrace(path, readRpdFile);
+}
 
 #else
 

@@ -3,6 +3,7 @@
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/nsys/nsys_export.h"
+#include "io/formats/sqlite/sqlite_load.h"
 #endif
 
 namespace strata {
@@ -34,26 +35,14 @@ bool isNsysExport(const SqliteDb& db) {
 Recognition recognise(std::string_view head, std::string_view path) {
     if (!isSqliteHeader(head)) return isReport(path) ? kByName : kNotMine;
     // Another SQLite file is ours by name only: opened, it is refused with what it lacks.
-    SqliteDb db;
-    return db.open(std::string(path)) && isNsysExport(db) ? kByContent : kByName;
+    return sqliteFileIs(head, path, isNsysExport) ? kByContent : kByName;
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
     if (isReport(path)) return reportError(path);
-    LoadResult r;
-    SqliteDb db;
-    if (!db.open(path)) {
-        r.error = LoadError{path, 0, 0, "not a readable SQLite database: " + db.error()};
-        return r;
-    }
-    TraceBuilder builder;
-    std::string error;
-    if (!NsysExport(db, builder).read(&error)) {
-        r.error = LoadError{path, LoadError::kInMessage, 0, error};
-        return r;
-    }
-    r.trace = builder.build();
-    return r;
+    return loadSqliteTrace(path, [](SqliteDb& db, TraceBuilder& b, std::string* error) {
+        return NsysExport(db, b).read(error);
+    });
 }
 
 #else

@@ -16,6 +16,9 @@ std::string_view withoutVersion(std::string_view name) {
     return name.substr(0, v);
 }
 
+constexpr const char* kGpuColumns =
+    "SELECT start, \"end\", deviceId, streamId, correlationId, globalPid, ";
+
 bool validStream(int64_t s) {
     return s >= 0 && s != 0xFFFFFFFFLL;
 }
@@ -44,6 +47,30 @@ int64_t NsysExport::correlation(int64_t pid, int64_t id) const {
 
 TrackId NsysExport::gpuTrack(int64_t device, int64_t stream) {
     return b_.gpuStreamTrack(int32_t(device), stream, device, stream);
+}
+
+// The columns every GPU table is read with first (kGpuColumns), and the row's span checked.
+bool NsysExport::gpuRow(const std::string& table, const SqliteStatement& s, GpuActivity* a) {
+    if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0)) {
+        skipped(table, "no start or end, or an end before the start");
+        return false;
+    }
+    a->device = int32_t(s.integer(2));
+    a->stream = s.integer(3);
+    return true;
+}
+
+void NsysExport::addGpuSlice(const SqliteStatement& s, const GpuActivity& a, SliceKind kind,
+                             StringId category, StringId name) {
+    SliceInput in;
+    in.start = s.integer(0);
+    in.dur = s.integer(1) - s.integer(0);
+    in.name = name;
+    in.category = category;
+    in.kind = kind;
+    in.correlation = correlation(nsysPid(s.integer(5)), s.integer(4));
+    in.gpu = &a;
+    b_.addSlice(gpuTrack(a.device, a.stream), in);
 }
 
 void NsysExport::readRuntime() {
@@ -86,18 +113,14 @@ void NsysExport::readKernels() {
     const std::string name = db_.columns(t).count("demangledName") ? "demangledName" : "shortName";
     const StringId category = b_.intern("kernel");
     eachRow(t,
-            "SELECT start, \"end\", deviceId, streamId, correlationId, globalPid, " + name + ", " +
-                col(t, "contextId") + ", " + col(t, "gridX") + ", " + col(t, "gridY") + ", " +
-                col(t, "gridZ") + ", " + col(t, "blockX") + ", " + col(t, "blockY") + ", " +
-                col(t, "blockZ") + ", " + col(t, "registersPerThread") + ", " +
-                col(t, "staticSharedMemory") + ", " + col(t, "dynamicSharedMemory") + ", " +
+            std::string(kGpuColumns) + name + ", " + col(t, "contextId") + ", " + col(t, "gridX") +
+                ", " + col(t, "gridY") + ", " + col(t, "gridZ") + ", " + col(t, "blockX") + ", " +
+                col(t, "blockY") + ", " + col(t, "blockZ") + ", " + col(t, "registersPerThread") +
+                ", " + col(t, "staticSharedMemory") + ", " + col(t, "dynamicSharedMemory") + ", " +
                 col(t, "graphNodeId") + ", " + col(t, "graphId") + " FROM " + t,
             [&](SqliteStatement& s) {
-                if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0))
-                    return skipped(t, "no start or end, or an end before the start");
                 GpuActivity a;
-                a.device = int32_t(s.integer(2));
-                a.stream = s.integer(3);
+                if (!gpuRow(t, s, &a)) return;
                 a.context = s.integer(7, -1);
                 a.grid = {int32_t(s.integer(8)), int32_t(s.integer(9)), int32_t(s.integer(10))};
                 a.block = {int32_t(s.integer(11)), int32_t(s.integer(12)), int32_t(s.integer(13))};
@@ -106,104 +129,61 @@ void NsysExport::readKernels() {
                 a.dynamicSharedBytes = int32_t(s.integer(16, -1));
                 a.graphNodeId = s.integer(17, -1);
                 a.graphId = s.integer(18, -1);
-                SliceInput in;
-                in.start = s.integer(0);
-                in.dur = s.integer(1) - s.integer(0);
-                in.name = str(s.integer(6));
-                in.category = category;
-                in.kind = SliceKind::Kernel;
-                in.correlation = correlation(nsysPid(s.integer(5)), s.integer(4));
-                in.gpu = &a;
-                b_.addSlice(gpuTrack(a.device, a.stream), in);
+                addGpuSlice(s, a, SliceKind::Kernel, category, str(s.integer(6)));
             });
 }
 
 void NsysExport::readCopies() {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMCPY";
     const StringId category = b_.intern("gpu_memcpy");
-    eachRow(
-        t,
-        "SELECT start, \"end\", deviceId, streamId, correlationId, globalPid, bytes, copyKind, " +
-            col(t, "srcKind") + ", " + col(t, "dstKind") + ", " + col(t, "contextId") + ", " +
-            col(t, "srcDeviceId") + ", " + col(t, "dstDeviceId") + ", " + col(t, "graphNodeId") +
-            " FROM " + t,
-        [&](SqliteStatement& s) {
-            if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0))
-                return skipped(t, "no start or end, or an end before the start");
-            GpuActivity a;
-            a.device = int32_t(s.integer(2));
-            a.stream = s.integer(3);
-            a.bytes = s.integer(6, -1);
-            a.copyKind = uint8_t(s.integer(7));
-            a.srcMemory = uint8_t(s.integer(8));
-            a.dstMemory = uint8_t(s.integer(9));
-            a.context = s.integer(10, -1);
-            a.graphNodeId = s.integer(13, -1);
-            const std::string name =
-                a.copyKind == 10 && !s.isNull(11) && !s.isNull(12)
-                    ? peerMemcpyName(uint32_t(s.integer(11)), uint32_t(s.integer(12)))
-                    : memcpyName(a.copyKind, a.srcMemory, a.dstMemory);
-            SliceInput in;
-            in.start = s.integer(0);
-            in.dur = s.integer(1) - s.integer(0);
-            in.name = b_.intern(name);
-            in.category = category;
-            in.kind = SliceKind::Memcpy;
-            in.correlation = correlation(nsysPid(s.integer(5)), s.integer(4));
-            in.gpu = &a;
-            b_.addSlice(gpuTrack(a.device, a.stream), in);
-        });
+    eachRow(t,
+            std::string(kGpuColumns) + "bytes, copyKind, " + col(t, "srcKind") + ", " +
+                col(t, "dstKind") + ", " + col(t, "contextId") + ", " + col(t, "srcDeviceId") +
+                ", " + col(t, "dstDeviceId") + ", " + col(t, "graphNodeId") + " FROM " + t,
+            [&](SqliteStatement& s) {
+                GpuActivity a;
+                if (!gpuRow(t, s, &a)) return;
+                a.bytes = s.integer(6, -1);
+                a.copyKind = uint8_t(s.integer(7));
+                a.srcMemory = uint8_t(s.integer(8));
+                a.dstMemory = uint8_t(s.integer(9));
+                a.context = s.integer(10, -1);
+                a.graphNodeId = s.integer(13, -1);
+                const std::string name =
+                    a.copyKind == 10 && !s.isNull(11) && !s.isNull(12)
+                        ? peerMemcpyName(uint32_t(s.integer(11)), uint32_t(s.integer(12)))
+                        : memcpyName(a.copyKind, a.srcMemory, a.dstMemory);
+                addGpuSlice(s, a, SliceKind::Memcpy, category, b_.intern(name));
+            });
 }
 
 void NsysExport::readSets() {
     const std::string t = "CUPTI_ACTIVITY_KIND_MEMSET";
     const StringId category = b_.intern("gpu_memset");
     eachRow(t,
-            "SELECT start, \"end\", deviceId, streamId, correlationId, globalPid, bytes, " +
-                col(t, "memKind") + ", " + col(t, "contextId") + " FROM " + t,
+            std::string(kGpuColumns) + "bytes, " + col(t, "memKind") + ", " + col(t, "contextId") +
+                " FROM " + t,
             [&](SqliteStatement& s) {
-                if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0))
-                    return skipped(t, "no start or end, or an end before the start");
                 GpuActivity a;
-                a.device = int32_t(s.integer(2));
-                a.stream = s.integer(3);
+                if (!gpuRow(t, s, &a)) return;
                 a.bytes = s.integer(6, -1);
                 a.dstMemory = uint8_t(s.integer(7));
                 a.context = s.integer(8, -1);
-                SliceInput in;
-                in.start = s.integer(0);
-                in.dur = s.integer(1) - s.integer(0);
-                in.name = b_.intern(memsetName(a.dstMemory));
-                in.category = category;
-                in.kind = SliceKind::Memset;
-                in.correlation = correlation(nsysPid(s.integer(5)), s.integer(4));
-                in.gpu = &a;
-                b_.addSlice(gpuTrack(a.device, a.stream), in);
+                addGpuSlice(s, a, SliceKind::Memset, category, b_.intern(memsetName(a.dstMemory)));
             });
 }
 
 void NsysExport::readSyncs() {
     const std::string t = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
     const StringId category = b_.intern("cuda_sync");
-    eachRow(t,
-            "SELECT start, \"end\", deviceId, streamId, correlationId, globalPid, syncType, " +
-                col(t, "contextId") + " FROM " + t,
+    eachRow(t, std::string(kGpuColumns) + "syncType, " + col(t, "contextId") + " FROM " + t,
             [&](SqliteStatement& s) {
-                if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0))
-                    return skipped(t, "no start or end, or an end before the start");
                 GpuActivity a;
-                a.device = int32_t(s.integer(2));
+                if (!gpuRow(t, s, &a)) return;
                 a.stream = validStream(s.integer(3, -1)) ? s.integer(3) : -1;
                 a.context = s.integer(7, -1);
-                SliceInput in;
-                in.start = s.integer(0);
-                in.dur = s.integer(1) - s.integer(0);
-                in.name = b_.intern(syncName(s.integer(6)));
-                in.category = category;
-                in.kind = SliceKind::Synchronization;
-                in.correlation = correlation(nsysPid(s.integer(5)), s.integer(4));
-                in.gpu = &a;
-                b_.addSlice(gpuTrack(a.device, a.stream), in);
+                addGpuSlice(s, a, SliceKind::Synchronization, category,
+                            b_.intern(syncName(s.integer(6))));
             });
 }
 

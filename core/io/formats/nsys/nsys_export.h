@@ -58,6 +58,11 @@ private:
     void readSyncs();
     int64_t correlation(int64_t pid, int64_t id) const;
     TrackId gpuTrack(int64_t device, int64_t stream);
+    // A GPU table's row (read with kGpuColumns first: start, end, deviceId, streamId,
+    // correlationId, globalPid): false (counted) when its span is bad, else device and stream.
+    bool gpuRow(const std::string& table, const SqliteStatement& s, GpuActivity* a);
+    void addGpuSlice(const SqliteStatement& s, const GpuActivity& a, SliceKind kind,
+                     StringId category, StringId name);
     // nsys_nvtx.cpp
     void readNvtx();
     void readOsrt();
