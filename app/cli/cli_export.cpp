@@ -12,6 +12,7 @@
 
 #include "io/export/export_sink.h"
 #include "io/export/perfetto_json_export.h"
+#include "io/export/perfetto_proto_export.h"
 #include "io/trace_loader.h"
 #include "model/names/time_text.h"
 #include "model/trace.h"
@@ -27,11 +28,14 @@ using namespace strata;
 
 const char* const kUsage =
     "usage: strata-cli export --format perfetto-json [--range-us START:END] [--gzip] IN OUT\n"
+    "       strata-cli export --format perfetto-proto IN OUT.pftrace\n"
     "       strata-cli export --format perfetto-json [--align METHOD] [--step-name PREFIX]\n"
     "                         [--gzip] IN IN... OUT\n"
     "\n"
     "  --format perfetto-json  Chrome Trace Event JSON as Perfetto, chrome://tracing, HTA and\n"
-    "                          Strata read it (the only format for now)\n"
+    "                          Strata read it\n"
+    "  --format perfetto-proto Perfetto's own protobuf trace (.pftrace, TrackEvent): about a\n"
+    "                          fifth of the JSON's size (one whole trace)\n"
     "  --range-us START:END    only events that overlap this range, relative to the trace\n"
     "                          start, in microseconds (as the other commands take it); slices\n"
     "                          crossing an edge are kept whole and marked\n"
@@ -143,6 +147,35 @@ int exportSet(const std::vector<std::string>& ins, const std::string& out,
     return writeAndSay(out, o.gzip, t0, [&] { return exportPerfettoJsonSet(parts, out, o); });
 }
 
+// One trace as Perfetto's protobuf (io/export/perfetto_proto_export.h).
+int exportProto(const std::string& in, const std::string& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const LoadResult loaded = strata::cli::loadForCli(in);
+    if (!loaded.ok()) {
+        const std::string msg = loaded.error ? loaded.error->toString() : in + ": cannot load";
+        std::fprintf(stderr, "strata-cli export: %s\n", terminalSafe(msg).c_str());
+        return 1;
+    }
+    const auto t1 = std::chrono::steady_clock::now();
+    const PerfettoProtoResult r = exportPerfettoProto(*loaded.trace, out);
+    if (!r.ok) {
+        std::fprintf(stderr, "strata-cli export: %s: %s\n", terminalSafe(out).c_str(),
+                     r.error.c_str());
+        return 1;
+    }
+    if (out != "-")
+        std::fprintf(
+            stderr,
+            "wrote %s: %llu packets (%llu tracks, %llu slices, %llu instants, %llu counter "
+            "samples, %llu flows), %llu bytes; loaded in %.3f s, written in %.3f s\n",
+            terminalSafe(out).c_str(), (unsigned long long)r.packets, (unsigned long long)r.tracks,
+            (unsigned long long)r.slices, (unsigned long long)r.instants,
+            (unsigned long long)r.counterSamples, (unsigned long long)r.flows,
+            (unsigned long long)r.bytes, std::chrono::duration<double>(t1 - t0).count(),
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+    return 0;
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -166,9 +199,15 @@ int exportTrace(const Args& args) {
     const std::string& in = files[0];
     const std::string& out = files.back();
     if (rangeInUs && !rangeText.empty()) return usageError("give --range-us or --range, not both");
-    if (format.empty()) return usageError("--format is required (perfetto-json)");
-    if (format != "perfetto-json")
-        return usageError("unknown format '" + format + "' (known: perfetto-json)");
+    if (format.empty()) return usageError("--format is required (perfetto-json, perfetto-proto)");
+    if (format != "perfetto-json" && format != "perfetto-proto")
+        return usageError("unknown format '" + format + "' (known: perfetto-json, perfetto-proto)");
+    if (format == "perfetto-proto") {
+        if (files.size() > 2 || rangeInUs || !rangeText.empty() || gzip || !align.empty())
+            return usageError("--format perfetto-proto exports one whole trace (no --range, "
+                              "--gzip or several INs yet)");
+        return exportProto(in, out);
+    }
     PerfettoExportOptions o;
     o.gzip = gzip || endsWith(out, ".gz");
     if (files.size() > 2) {

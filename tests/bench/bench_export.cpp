@@ -1,12 +1,13 @@
-// strata-bench export FILE OUT [--gzip] [--rounds N]: loads FILE, then exports it as Perfetto JSON
-// to OUT N times (default 3) and prints one JSON object: the JSON text bytes, the best and median
-// seconds of the export (load excluded), MB/s of output (10^6 bytes of JSON text per second), and
-// the CPU time stolen by the host. tests/bench/export_vs_json_dumps.sh runs it beside Python's
-// json.dumps of the same events.
+// strata-bench export FILE OUT [--gzip] [--proto] [--rounds N]: loads FILE, then exports it as
+// Perfetto JSON (or, --proto, Perfetto's protobuf) to OUT N times (default 3) and prints one JSON
+// object: the bytes written, the best and median seconds of the export (load excluded), MB/s of
+// output (10^6 bytes per second), and the CPU time stolen by the host.
+// tests/bench/export_vs_json_dumps.sh runs it beside Python's json.dumps of the same events.
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
 #include "io/export/perfetto_json_export.h"
+#include "io/export/perfetto_proto_export.h"
 #include "io/trace_loader.h"
 
 #include <algorithm>
@@ -18,13 +19,16 @@
 
 int strata::bench::exportJson(const Args& args) {
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: strata-bench export FILE OUT [--gzip] [--rounds N]\n");
+        std::fprintf(stderr,
+                     "usage: strata-bench export FILE OUT [--gzip] [--proto] [--rounds N]\n");
         return 2;
     }
     PerfettoExportOptions o;
     int rounds = 3;
+    bool proto = false;
     for (size_t i = 2; i < args.size(); ++i) {
         if (args[i] == "--gzip") o.gzip = true;
+        if (args[i] == "--proto") proto = true;
         if (args[i] == "--rounds" && i + 1 < args.size())
             rounds = std::max(1, std::atoi(args[++i].c_str()));
     }
@@ -38,7 +42,15 @@ int strata::bench::exportJson(const Args& args) {
     PerfettoExportResult r;
     for (int k = 0; k < rounds; ++k) {
         const auto t0 = std::chrono::steady_clock::now();
-        r = exportPerfettoJson(*loaded.trace, args[1], o);
+        if (proto) {
+            const PerfettoProtoResult p = exportPerfettoProto(*loaded.trace, args[1]);
+            r.ok = p.ok;
+            r.error = p.error;
+            r.events = p.packets;
+            r.bytes = r.bytesOut = p.bytes;
+        } else {
+            r = exportPerfettoJson(*loaded.trace, args[1], o);
+        }
         const auto t1 = std::chrono::steady_clock::now();
         if (!r.ok) {
             std::fprintf(stderr, "strata-bench export: %s\n", r.error.c_str());
@@ -48,12 +60,13 @@ int strata::bench::exportJson(const Args& args) {
     }
     std::sort(secs.begin(), secs.end());
     const double median = secs[secs.size() / 2];
-    std::printf("{\"file\": \"%s\", \"gzip\": %s, \"events\": %llu, \"json_mb\": %.1f, "
+    std::printf("{\"file\": \"%s\", \"format\": \"%s\", \"gzip\": %s, \"events\": %llu, "
+                "\"json_mb\": %.1f, "
                 "\"file_mb\": %.1f, \"rounds\": %d, \"best_s\": %.3f, \"median_s\": %.3f, "
                 "\"mb_per_s\": %.0f, \"steal_pct\": %.1f}\n",
-                args[0].c_str(), o.gzip ? "true" : "false",
-                static_cast<unsigned long long>(r.events), double(r.bytes) / 1e6,
-                double(r.bytesOut) / 1e6, rounds, secs.front(), median,
+                args[0].c_str(), proto ? "perfetto-proto" : "perfetto-json",
+                o.gzip ? "true" : "false", static_cast<unsigned long long>(r.events),
+                double(r.bytes) / 1e6, double(r.bytesOut) / 1e6, rounds, secs.front(), median,
                 double(r.bytes) / 1e6 / median, steal.percent());
     return 0;
 }
