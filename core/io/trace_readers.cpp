@@ -20,13 +20,14 @@ extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
 extern const TraceReader kRocpdReader;          // formats/amd_sqlite.cpp
 extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
 extern const TraceReader kXplaneReader;         // formats/xplane_pb.cpp
+extern const TraceReader kPftraceReader;        // formats/perfetto_pb.cpp
 extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
         &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
         &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kXplaneReader,
-        &kNsysSqliteReader,    &kChromeJsonReader,
+        &kPftraceReader,       &kNsysSqliteReader,   &kChromeJsonReader,
     };
     return readers;
 }

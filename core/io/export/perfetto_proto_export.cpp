@@ -13,11 +13,15 @@ namespace strata {
 
 namespace {
 
-// Perfetto's field numbers (protos/perfetto/trace/...; perfetto_trace.proto beside this file).
+// Perfetto's field numbers (protos/perfetto/trace/...;
+// core/io/formats/perfetto/perfetto_trace.proto).
 namespace pf {
 constexpr uint32_t kPacket = 1; // Trace.packet
 constexpr uint32_t kTimestamp = 8, kSequenceId = 10, kTrackEvent = 11, kInterned = 12;
 constexpr uint32_t kSequenceFlags = 13, kTrackDescriptor = 60;
+constexpr uint32_t kClockSnapshot = 6, kPacketDefaults = 59, kTimestampClockId = 58;
+constexpr uint32_t kClocks = 1, kClockId = 1, kClockTimestamp = 2;
+constexpr uint64_t kOwnClock = 64, kBootTime = 6; // a sequence-scoped clock; BOOTTIME
 constexpr uint32_t kUuid = 1, kTrackName = 2, kProcess = 3, kThread = 4, kParent = 5, kCounter = 8;
 constexpr uint32_t kPid = 1, kTid = 2, kProcessName = 6, kThreadName = 5;
 constexpr uint32_t kCategoryIids = 3, kAnnotations = 4, kType = 9, kNameIid = 10, kTrackUuid = 11;
@@ -53,10 +57,27 @@ public:
     }
 
     PerfettoProtoResult run() {
-        ProtoOut first;
+        // Times on a clock of the sequence's own that starts at the trace's start, mapped onto
+        // BOOTTIME at the trace's absolute start: small varints in the file, absolute times in
+        // Perfetto. (A trace that starts before 0 keeps its times from the start.)
+        ProtoOut first, defaults, snapshot, own, boot;
         first.uint(pf::kSequenceId, pf::kSequence);
         first.uint(pf::kSequenceFlags, pf::kSeqCleared);
+        defaults.uint(pf::kTimestampClockId, pf::kOwnClock);
+        first.message(pf::kPacketDefaults, defaults);
         packet(first);
+        if (t_.bounds().start >= 0) {
+            own.uint(pf::kClockId, pf::kOwnClock);
+            own.uint(pf::kClockTimestamp, 0);
+            boot.uint(pf::kClockId, pf::kBootTime);
+            boot.uint(pf::kClockTimestamp, uint64_t(t_.bounds().start));
+            snapshot.message(pf::kClocks, own);
+            snapshot.message(pf::kClocks, boot);
+            ProtoOut p;
+            p.uint(pf::kSequenceId, pf::kSequence);
+            p.message(pf::kClockSnapshot, snapshot);
+            packet(p);
+        }
         collectFlows();
         describeTracks();
         for (TrackId ti = 0; ti < t_.tracks().size(); ++ti) writeTrack(ti);
@@ -303,7 +324,8 @@ private:
 
     // One TrackEvent packet, written in place; `flows` the slice's flow marks (begin only).
     void event(uint64_t track, TimeNs ts, pf::Type type, SliceRef slice, StringId name,
-               StringId category, const FlowMark* flows = nullptr, size_t flowCount = 0) {
+               StringId category, const FlowMark* flows = nullptr, size_t flowCount = 0,
+               ArgSetId instantArgs = kNoArgs) {
         ProtoOut& ev = out_;
         interned_.clear();
         const size_t packetAt = out_.begin(pf::kPacket);
@@ -325,6 +347,8 @@ private:
                            flows[k].id);
             sliceArgs(ev, interned_, slice);
         }
+        if (type == pf::kInstant && instantArgs != kNoArgs)
+            for (const Arg& a : t_.args(instantArgs)) annotate(ev, interned_, a.key, {}, a.value);
         out_.end(eventAt);
         // Field order is free in protobuf: the names first seen here follow the event.
         if (interned_.size()) out_.message(pf::kInterned, interned_);
@@ -358,7 +382,8 @@ private:
         }
         const InstantColumns& in = tr.instants;
         for (uint32_t i = 0; i < in.size(); ++i) {
-            event(uuid, in.ts[i], pf::kInstant, {}, in.name[i], in.category[i]);
+            event(uuid, in.ts[i], pf::kInstant, {}, in.name[i], in.category[i], nullptr, 0,
+                  in.args[i]);
             ++r_.instants;
         }
         for (uint32_t i = 0; i < tr.counter.size(); ++i) {

@@ -6,7 +6,7 @@
 // links and the trace's flows as flow ids; every arg as a debug annotation, GPU activity with
 // Kineto's names (device, stream, correlation, grid, block, bytes...). Names, categories and arg
 // names are interned (InternedData) on one packet sequence. The field numbers are Perfetto's
-// published ones (perfetto_trace.proto beside this file declares what is written).
+// published ones (core/io/formats/perfetto/perfetto_trace.proto declares what is written).
 #include "io/export/export_sink.h"
 #include "model/trace.h"
 

@@ -13,7 +13,9 @@ For each trace: every TYPE_SLICE_BEGIN has its TYPE_SLICE_END on its track, prop
 slices (name, start, duration, in ns from the trace start) are, as a multiset, the JSON export's
 X events (ts and dur in µs, exact to the ns); instants and counter samples are as many as the
 JSON's; every flow id leaves one slice and ends at one other; every name and category iid was
-interned before use. Exit 1 on any difference, 77 when no trace is given or found.
+interned before use; and the .pftrace read back by Strata gives the same `strata-cli summary`
+as the trace itself (GPU figures, gaps, launch latency, counts). Exit 1 on any difference, 77
+when no trace is given or found.
 """
 import json
 import os
@@ -144,6 +146,18 @@ def check(cli, trace):
         slices, instants, counters, flows, problems = read_pftrace(pf)
         jslices, jinstants, jcounters = read_json(js)
         size = (os.path.getsize(pf), os.path.getsize(js))
+        # Read back by Strata: the same summary as the trace it came from.
+        summary = lambda f: {k: v for k, v in json.loads(subprocess.run(
+            [cli, "summary", "--json", f], check=True, capture_output=True, text=True).stdout).items()
+            if k not in ("file", "load_ms", "analysis_ms", "warnings")}
+        a, b = summary(trace), summary(pf)
+        # Flows: both exports write launch -> op links as flows, which a trace may have had only
+        # as correlation ids: the count read back is the JSON export's read back.
+        a["flows"] = summary(js)["flows"]
+        for k in sorted(set(a) | set(b)):
+            if a.get(k) != b.get(k):
+                problems.append(f"summary '{k}' read back differs: {json.dumps(b.get(k))[:160]} "
+                                f"against {json.dumps(a.get(k))[:160]}")
     # Both from their first slice's start (the pftrace counts from the trace's start).
     def rebase(ss):
         first = min((x[1] for x in ss), default=0)
