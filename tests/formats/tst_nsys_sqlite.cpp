@@ -15,6 +15,7 @@
 //            a push/pop with a NULL end (skipped); an eventType 33 row (skipped, not shown)
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
+#include "support/strata_format_fixture.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
 
@@ -25,6 +26,10 @@
 using namespace strata;
 
 namespace {
+
+SliceRef find(const Trace& t, std::string_view name) {
+    return ::findSlice(t, name).ref;
+}
 
 constexpr int64_t kTid = (int64_t(7) << 24) | 7;
 
@@ -123,20 +128,6 @@ std::string makeExport(const QTemporaryDir& dir, const QString& name, bool oldSc
     return path;
 }
 
-// The slice named `name` (first found), or an invalid ref.
-SliceRef find(const Trace& trace, std::string_view name) {
-    for (TrackId t = 0; t < trace.tracks().size(); ++t)
-        for (SliceIndex i = 0; i < trace.track(t).slices.size(); ++i)
-            if (trace.name(SliceRef{t, i}) == name) return SliceRef{t, i};
-    return {};
-}
-
-bool hasWarning(const Trace& trace, std::string_view part) {
-    for (const std::string& w : trace.warnings())
-        if (w.find(part) != std::string::npos) return true;
-    return false;
-}
-
 } // namespace
 
 class TestNsysSqlite : public QObject {
@@ -209,10 +200,11 @@ private slots:
 
         // 3 API calls + 2 kernels + 1 copy + 1 sync + 2 NVTX ranges.
         QCOMPARE(trace.sliceCount(), size_t(9));
-        QVERIFY(hasWarning(trace, "1 rows of CUPTI_ACTIVITY_KIND_RUNTIME skipped"));
-        QVERIFY(hasWarning(trace, "1 rows of NVTX_EVENTS skipped (a range with no end"));
-        QVERIFY(hasWarning(trace, "1 rows of NVTX_EVENTS skipped (an event type"));
-        QVERIFY(hasWarning(trace, "not shown by Strata: SCHED_EVENTS"));
+        QVERIFY(::hasWarning(trace, "1 rows of CUPTI_ACTIVITY_KIND_RUNTIME skipped"));
+        QVERIFY(
+            ::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (a range with no end"));
+        QVERIFY(::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (an event type"));
+        QVERIFY(::hasWarning(trace, "not shown by Strata: SCHED_EVENTS"));
     }
 
     void notAnExportSaysWhat() {

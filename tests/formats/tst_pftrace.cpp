@@ -13,6 +13,7 @@
 //   the last packet is torn (its length runs past the file's end).
 #include "io/export/proto_out.h"
 #include "io/trace_loader.h"
+#include "support/strata_format_fixture.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
 
@@ -22,6 +23,10 @@
 using namespace strata;
 
 namespace {
+
+SliceRef find(const Trace& t, std::string_view name) {
+    return ::findSlice(t, name).ref;
+}
 
 std::string packet(const ProtoOut& p) {
     ProtoOut t;
@@ -108,19 +113,6 @@ std::string trace(bool torn) {
     return out;
 }
 
-SliceRef find(const Trace& t, std::string_view name) {
-    for (TrackId i = 0; i < t.tracks().size(); ++i)
-        for (SliceIndex k = 0; k < t.track(i).slices.size(); ++k)
-            if (t.name(SliceRef{i, k}) == name) return SliceRef{i, k};
-    return {};
-}
-
-bool warned(const Trace& t, std::string_view part) {
-    for (const std::string& w : t.warnings())
-        if (w.find(part) != std::string::npos) return true;
-    return false;
-}
-
 } // namespace
 
 class TestPftrace : public QObject {
@@ -160,8 +152,8 @@ private slots:
         QCOMPARE(args.size(), size_t(1));
         QCOMPARE(t.str(args[0].key), "k");
         QCOMPARE(args[0].value.i, int64_t(3));
-        QVERIFY(warned(t, "torn"));
-        QVERIFY(warned(t, "1 packets of kinds Strata does not show"));
+        QVERIFY(::hasWarning(t, "torn"));
+        QVERIFY(::hasWarning(t, "1 packets of kinds Strata does not show"));
     }
 
     void notAPerfettoTraceSaysWhere() {

@@ -10,6 +10,7 @@
 //   offset 6,000,000 ps for 1,500,999 ps (ns 7000, 1500 long), stats correlation_id = 5 and
 //   kernel_details " grid:11,16,2 block:256,1,1".
 #include "io/trace_loader.h"
+#include "support/strata_format_fixture.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
 
@@ -19,6 +20,10 @@
 using namespace strata;
 
 namespace {
+
+SliceRef find(const Trace& t, std::string_view name) {
+    return ::findSlice(t, name).ref;
+}
 
 std::string varint(uint64_t v) {
     std::string out;
@@ -63,13 +68,6 @@ std::string gpuPlane() {
                       statMeta(1, "correlation_id") + statMeta(2, "kernel_details") +
                       statMeta(3, " grid:11,16,2 block:256,1,1") + statMeta(4, "core_count") +
                       len(6, num(1, 4) + num(4, 104)));
-}
-
-SliceRef find(const Trace& trace, std::string_view name) {
-    for (TrackId t = 0; t < trace.tracks().size(); ++t)
-        for (SliceIndex i = 0; i < trace.track(t).slices.size(); ++i)
-            if (trace.name(SliceRef{t, i}) == name) return SliceRef{t, i};
-    return {};
 }
 
 } // namespace

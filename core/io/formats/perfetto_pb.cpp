@@ -1,12 +1,10 @@
 // Perfetto's protobuf traces with TrackEvent data (io/formats/perfetto/pftrace_file.h),
 // recognised by their first packet's first field.
+#include "io/formats/whole_file_load.h"
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_PROTOBUF
 #include "io/formats/perfetto/pftrace_file.h"
 #endif
-
-#include <fstream>
-#include <sstream>
 
 namespace strata {
 namespace {
@@ -24,22 +22,7 @@ Recognition recognise(std::string_view head, std::string_view path) {
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        r.error = LoadError{path, 0, 0, "cannot be read"};
-        return r;
-    }
-    std::ostringstream bytes;
-    bytes << f.rdbuf();
-    TraceBuilder builder;
-    std::string error;
-    if (!readPftrace(bytes.view(), builder, &error)) {
-        r.error = LoadError{path, LoadError::kInMessage, 0, error};
-        return r;
-    }
-    r.trace = builder.build();
-    return r;
+    return loadWholeFile(path, readPftrace);
 }
 
 #else
@@ -49,11 +32,8 @@ Recognition recognise(std::string_view, std::string_view path) {
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    r.error = LoadError{path, 0, 0,
-                        "a Perfetto trace (.pftrace): this Strata was built without protobuf "
-                        "(install libprotobuf-dev and protobuf-compiler and build again)"};
-    return r;
+    return builtWithout(path, "a Perfetto trace (.pftrace)", "protobuf",
+                        "libprotobuf-dev and protobuf-compiler");
 }
 
 #endif

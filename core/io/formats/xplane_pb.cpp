@@ -1,12 +1,10 @@
 // The JAX/XLA profiler's .xplane.pb (io/formats/xplane/xplane_file.h), recognised by its first
 // plane's name.
+#include "io/formats/whole_file_load.h"
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_PROTOBUF
 #include "io/formats/xplane/xplane_file.h"
 #endif
-
-#include <fstream>
-#include <sstream>
 
 namespace strata {
 namespace {
@@ -24,22 +22,7 @@ Recognition recognise(std::string_view head, std::string_view path) {
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        r.error = LoadError{path, 0, 0, "cannot be read"};
-        return r;
-    }
-    std::ostringstream bytes;
-    bytes << f.rdbuf();
-    TraceBuilder builder;
-    std::string error;
-    if (!readXSpace(bytes.view(), builder, &error)) {
-        r.error = LoadError{path, LoadError::kInMessage, 0, error};
-        return r;
-    }
-    r.trace = builder.build();
-    return r;
+    return loadWholeFile(path, readXSpace);
 }
 
 #else
@@ -49,11 +32,8 @@ Recognition recognise(std::string_view, std::string_view path) {
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    r.error = LoadError{path, 0, 0,
-                        "an XSpace (.xplane.pb): this Strata was built without protobuf "
-                        "(install libprotobuf-dev and protobuf-compiler and build again)"};
-    return r;
+    return builtWithout(path, "an XSpace (.xplane.pb)", "protobuf",
+                        "libprotobuf-dev and protobuf-compiler");
 }
 
 #endif

@@ -11,9 +11,10 @@ sets; HIP API calls (cuda_runtime) and roctx markers. Strata's side: `summary --
 """
 import json
 import sqlite3
-import subprocess
 import sys
 from collections import defaultdict
+
+from strata_views import kernel_problems, views
 
 VALID = 'start is not null and "end" is not null and "end" >= start'
 
@@ -75,23 +76,10 @@ def expected(path):
 
 
 def check(cli, path):
-    run = lambda *a: subprocess.run([cli, *a], check=True, capture_output=True, text=True).stdout
     want = expected(path)
-    gpu = json.loads(run("summary", "--json", path))["gpu"]
-    stats = json.loads(run("stats", "--json", path))
-    events = json.loads(run("export", "--format", "perfetto-json", path, "-"))["traceEvents"]
-    cats = defaultdict(int)
-    for e in events:
-        if e.get("ph") == "X":
-            cats[e.get("cat")] += 1
-    problems = []
-    for dev, (n, t) in want["kernels"].items():
-        got = round(gpu["kernel_time_us_by_device"].get(dev, 0) * 1000)
-        if got != t:
-            problems.append(f"device {dev}: kernel time {got} ns, expected {t}")
-    if gpu["kernels"] != sum(n for n, _ in want["kernels"].values()):
-        problems.append(f"kernels {gpu['kernels']}, expected {want['kernels']}")
-    copies = {c["kind"]: [c["count"], c["bytes"]] for c in stats["copies"]}
+    summary, copies, cats, _ = views(cli, path)
+    gpu = summary["gpu"]
+    problems = kernel_problems(gpu, want["kernels"])
     if copies != want["copies"]:
         problems.append(f"copies {copies}, expected {want['copies']}")
     for what, got, exp in (("memset", gpu["memset"], want["memset"]),

@@ -14,9 +14,10 @@ end before the start, are left out (Strata skips and counts them). Strata's side
 """
 import json
 import sqlite3
-import subprocess
 import sys
 from collections import Counter, defaultdict
+
+from strata_views import kernel_problems, views
 
 COPY_KINDS = ["", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"]
 
@@ -59,27 +60,11 @@ def expected(path):
     return json.loads(json.dumps(out))
 
 
-def strata(cli, path):
-    run = lambda *a: subprocess.run([cli, *a], check=True, capture_output=True, text=True).stdout
-    summary = json.loads(run("summary", "--json", path))["gpu"]
-    stats = json.loads(run("stats", "--json", path))
-    events = json.loads(run("export", "--format", "perfetto-json", path, "-"))["traceEvents"]
-    by_cat = Counter(e.get("cat") for e in events if e.get("ph") == "X")
-    marks = sum(1 for e in events if e.get("ph") in ("i", "I") and e.get("cat") != "__metadata")
-    return summary, stats, by_cat, marks
-
-
 def check(cli, path):
     want = expected(path)
-    summary, stats, by_cat, marks = strata(cli, path)
-    problems = []
-    for dev, (n, t) in want["kernels"].items():
-        got_t = round(summary["kernel_time_us_by_device"].get(dev, 0) * 1000)
-        if got_t != t:
-            problems.append(f"device {dev}: kernel time {got_t} ns, expected {t}")
-    if summary["kernels"] != sum(n for n, _ in want["kernels"].values()):
-        problems.append(f"kernels {summary['kernels']}, expected {want['kernels']}")
-    got_copies = {c["kind"]: [c["count"], c["bytes"]] for c in stats["copies"]}
+    full, got_copies, by_cat, marks = views(cli, path)
+    summary = full["gpu"]
+    problems = kernel_problems(summary, want["kernels"])
     if got_copies != want["copies"]:
         problems.append(f"copies {got_copies}, expected {want['copies']}")
     pairs = [("memset", summary["memset"], want["memset"]), ("sync", by_cat["cuda_sync"], want["sync"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A JAX/XLA XSpace (.xplane.pb) decoded with a protobuf wire-format reader written here (no
+"""A JAX/XLA XSpace (.xplane.pb) decoded with a protobuf wire-format reader of its own (wire.py, no
 protobuf library), independently of Strata, and (--check) compared with what strata-cli makes of
 it:
 
@@ -14,40 +14,10 @@ XLine id 1, events 4; XEvent metadata_id 1, offset_ps 2, duration_ps 3, stats 4;
 metadata_id 1, uint64 3, int64 4; metadata map entries key 1, value 2 with name 2, display_name 4.
 """
 import json
-import subprocess
 import sys
-from collections import defaultdict
 
-
-def varint(b, i):
-    v, s = 0, 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << s
-        s += 7
-        if c < 0x80:
-            return v, i
-
-
-def fields(b):
-    """(field number, wire type, value) of a message; LEN values as bytes."""
-    i = 0
-    while i < len(b):
-        tag, i = varint(b, i)
-        f, w = tag >> 3, tag & 7
-        if w == 0:
-            v, i = varint(b, i)
-        elif w == 1:
-            v, i = b[i:i + 8], i + 8
-        elif w == 5:
-            v, i = b[i:i + 4], i + 4
-        elif w == 2:
-            n, i = varint(b, i)
-            v, i = b[i:i + n], i + n
-        else:
-            raise ValueError(f"wire type {w}")
-        yield f, w, v
+from strata_views import kernel_problems, views
+from wire import fields
 
 
 def signed(v):
@@ -56,29 +26,29 @@ def signed(v):
 
 def plane_summary(p):
     name, lines, meta, stat_names = "", [], {}, {}
-    for f, _, v in fields(p):
+    for f, v in fields(p):
         if f == 2:
             name = v.decode()
         elif f == 3:
             lines.append(v)
         elif f in (4, 5):
-            entry = dict((ff, vv) for ff, _, vv in fields(v))
-            value = dict((ff, vv) for ff, _, vv in fields(entry.get(2, b"")))
+            entry = dict(fields(v))
+            value = dict(fields(entry.get(2, b"")))
             text = value.get(4) or value.get(2) or b""
             (meta if f == 4 else stat_names)[entry.get(1, 0)] = text.decode(errors="replace")
     events = []
     for line in lines:
-        for f, _, v in fields(line):
+        for f, v in fields(line):
             if f != 4:
                 continue
             e = {"meta": 0, "dur_ps": 0, "corr": None}
-            for ff, _, vv in fields(v):
+            for ff, vv in fields(v):
                 if ff == 1:
                     e["meta"] = vv
                 elif ff == 3:
                     e["dur_ps"] = signed(vv)
                 elif ff == 4:
-                    s = dict((a, b) for a, _, b in fields(vv))
+                    s = dict(fields(vv))
                     if stat_names.get(s.get(1)) == "correlation_id":
                         e["corr"] = s.get(3, s.get(4))
             e["name"] = meta.get(e["meta"], "")
@@ -90,7 +60,7 @@ def expected(path):
     data = open(path, "rb").read()
     out = {"gpu": {}, "host_events": 0, "host_calls": 0, "linked_kernels": 0}
     host_corr, gpu_corr = set(), []
-    for f, _, v in fields(data):
+    for f, v in fields(data):
         if f != 1:
             continue
         name, events = plane_summary(v)
@@ -107,22 +77,10 @@ def expected(path):
 
 
 def check(cli, path):
-    run = lambda *a: subprocess.run([cli, *a], check=True, capture_output=True, text=True).stdout
     want = expected(path)
-    summary = json.loads(run("summary", "--json", path))
+    summary, _, cats, _ = views(cli, path)
     gpu = summary["gpu"]
-    events = json.loads(run("export", "--format", "perfetto-json", path, "-"))["traceEvents"]
-    cats = defaultdict(int)
-    for e in events:
-        if e.get("ph") == "X":
-            cats[e.get("cat")] += 1
-    problems = []
-    for dev, (n, t) in want["gpu"].items():
-        got = round(gpu["kernel_time_us_by_device"].get(dev, 0) * 1000)
-        if got != t:
-            problems.append(f"device {dev}: kernel time {got} ns, expected {t}")
-    if gpu["kernels"] != sum(n for n, _ in want["gpu"].values()):
-        problems.append(f"kernels {gpu['kernels']}, expected {want['gpu']}")
+    problems = kernel_problems(gpu, want["gpu"])
     host = cats["cuda_runtime"] + cats["host"]
     for what, got, exp in (("host events", host, want["host_events"]),
                            ("runtime calls", cats["cuda_runtime"], want["host_calls"]),
