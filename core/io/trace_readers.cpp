@@ -19,6 +19,7 @@ extern const TraceReader kCsvTimerArrayReader;  // formats/csv_timer_array.cpp
 extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
 extern const TraceReader kRocpdReader;          // formats/amd_sqlite.cpp
 extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
+extern const TraceReader kRocprofReader;        // formats/amd_sqlite.cpp
 extern const TraceReader kXplaneReader;         // formats/xplane_pb.cpp
 extern const TraceReader kPftraceReader;        // formats/perfetto_pb.cpp
 extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
@@ -26,8 +27,8 @@ extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
         &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
-        &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kXplaneReader,
-        &kPftraceReader,       &kNsysSqliteReader,   &kChromeJsonReader,
+        &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kRocprofReader,
+        &kXplaneReader,        &kPftraceReader,      &kNsysSqliteReader,    &kChromeJsonReader,
     };
     return readers;
 }

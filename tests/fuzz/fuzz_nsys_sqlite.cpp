@@ -3,6 +3,7 @@
 // never a crash, a hang or a sanitizer report. Seeds: tests/data/formats/fuzz_corpus/nsys/ (small
 // exports; mutations reach SQLite's page checks and the readers' row handling).
 #include "io/formats/amd/rocpd_file.h"
+#include "io/formats/amd/rocprof_results.h"
 #include "io/formats/amd/rpd_file.h"
 #include "io/formats/nsys/nsys_export.h"
 
@@ -25,6 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)strata::readRocpdFile(db, builder, &error);
     else if (strata::isRpdFile(db))
         (void)strata::readRpdFile(db, builder, &error);
+    else if (strata::isRocprofResults(db))
+        (void)strata::readRocprofResults(db, builder, &error);
     else if (!strata::NsysExport(db, builder).read(&error))
         return 0;
     (void)builder.build();

@@ -1,8 +1,10 @@
-// AMD's SQLite profiles: rocprofv3's rocpd database (io/formats/amd/rocpd_file.h) and
-// rocmProfileData's .rpd (io/formats/amd/rpd_file.h), each recognised by its tables.
+// AMD's SQLite profiles: rocprofv3's rocpd database (io/formats/amd/rocpd_file.h),
+// rocmProfileData's .rpd (io/formats/amd/rpd_file.h) and the older rocprof's results.db
+// (io/formats/amd/rocprof_results.h), each recognised by its tables.
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/amd/rocpd_file.h"
+#include "io/formats/amd/rocprof_results.h"
 #include "io/formats/amd/rpd_file.h"
 #include "io/formats/sqlite/sqlite_load.h"
 #endif
@@ -24,6 +26,12 @@ LoadResult loadRocpd(const std::string& path, const LoadOptions&) {
 LoadResult loadRpd(const std::string& path, const LoadOptions&) {
     return loadSqliteTrace(path, readRpdFile);
 }
+Recognition recogniseRocprof(std::string_view head, std::string_view path) {
+    return sqliteFileIs(head, path, isRocprofResults) ? kByContent : kNotMine;
+}
+LoadResult loadRocprof(const std::string& path, const LoadOptions&) {
+    return loadSqliteTrace(path, readRocprofResults);
+}
 
 #else
 
@@ -40,6 +48,8 @@ constexpr auto recogniseRocpd = recogniseNone;
 constexpr auto recogniseRpd = recogniseNone;
 constexpr auto loadRocpd = loadNone;
 constexpr auto loadRpd = loadNone;
+constexpr auto recogniseRocprof = recogniseNone;
+constexpr auto loadRocprof = loadNone;
 
 #endif
 
@@ -52,6 +62,10 @@ extern const TraceReader kRocpdReader{
 
 extern const TraceReader kRpdReader{
     "rpd", "rocmProfileData (.rpd)", {".rpd"}, ReaderKind::Trace, recogniseRpd, loadRpd,
+};
+
+extern const TraceReader kRocprofReader{
+    "rocprof", "rocprof (v1) results.db", {".db"}, ReaderKind::Trace, recogniseRocprof, loadRocprof,
 };
 
 } // namespace strata
