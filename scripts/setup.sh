@@ -10,7 +10,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libgl-dev
   libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev
   nlohmann-json3-dev libsimdjson-dev zlib1g-dev libsqlite3-dev
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev protobuf-compiler libotf2-trace-dev otf2-tools
   libunwind-dev libdw-dev
   xvfb xauth fonts-dejavu-core
   openmpi-bin libopenmpi-dev

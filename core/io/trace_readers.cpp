@@ -22,13 +22,15 @@ extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
 extern const TraceReader kRocprofReader;        // formats/amd_sqlite.cpp
 extern const TraceReader kXplaneReader;         // formats/xplane_pb.cpp
 extern const TraceReader kPftraceReader;        // formats/perfetto_pb.cpp
+extern const TraceReader kOtf2Reader;           // formats/otf2_anchor.cpp
 extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
         &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
         &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kRocprofReader,
-        &kXplaneReader,        &kPftraceReader,      &kNsysSqliteReader,    &kChromeJsonReader,
+        &kXplaneReader,        &kPftraceReader,      &kOtf2Reader,          &kNsysSqliteReader,
+        &kChromeJsonReader,
     };
     return readers;
 }
