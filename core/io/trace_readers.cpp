@@ -16,6 +16,7 @@ extern const TraceReader kSectionsFileReader;   // formats/sections_file.cpp
 extern const TraceReader kNpyTimerArrayReader;  // formats/npy_timer_array.cpp
 extern const TraceReader kJsonTimerArrayReader; // formats/json_timer_array.cpp
 extern const TraceReader kCsvTimerArrayReader;  // formats/csv_timer_array.cpp
+extern const TraceReader kRocprofv3CsvReader;   // formats/rocprofv3_csv_files.cpp
 extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
 extern const TraceReader kRocpdReader;          // formats/amd_sqlite.cpp
 extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
@@ -27,10 +28,10 @@ extern const TraceReader kChromeJsonReader;     // formats/chrome_json.cpp
 
 const std::vector<const TraceReader*>& traceReaders() {
     static const std::vector<const TraceReader*> readers = {
-        &kStrataTraceReader,   &kSectionsFileReader, &kNpyTimerArrayReader, &kJsonTimerArrayReader,
-        &kCsvTimerArrayReader, &kRocpdReader,        &kRpdReader,           &kRocprofReader,
-        &kXplaneReader,        &kPftraceReader,      &kOtf2Reader,          &kNsysSqliteReader,
-        &kChromeJsonReader,
+        &kStrataTraceReader,  &kSectionsFileReader,  &kNpyTimerArrayReader, &kJsonTimerArrayReader,
+        &kRocprofv3CsvReader, &kCsvTimerArrayReader, &kRocpdReader,         &kRpdReader,
+        &kRocprofReader,      &kXplaneReader,        &kPftraceReader,       &kOtf2Reader,
+        &kNsysSqliteReader,   &kChromeJsonReader,
     };
     return readers;
 }
