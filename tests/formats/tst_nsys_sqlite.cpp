@@ -19,6 +19,8 @@
 #include "support/test_files.h"
 #include "support/test_main.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <sqlite3.h>
@@ -201,8 +203,7 @@ private slots:
         // 3 API calls + 2 kernels + 1 copy + 1 sync + 2 NVTX ranges.
         QCOMPARE(trace.sliceCount(), size_t(9));
         QVERIFY(::hasWarning(trace, "1 rows of CUPTI_ACTIVITY_KIND_RUNTIME skipped"));
-        QVERIFY(
-            ::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (a range with no end"));
+        QVERIFY(::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (a range with no end"));
         QVERIFY(::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (an event type"));
         QVERIFY(::hasWarning(trace, "not shown by Strata: SCHED_EVENTS"));
     }
@@ -232,6 +233,42 @@ private slots:
             QVERIFY(!r.trace->warnings().empty());
         else
             QVERIFY(r.error->toString().find(cut) != std::string::npos);
+    }
+
+    // With an `nsys` on PATH (here a stand-in script that copies an export where --output says),
+    // a report opens through the export it makes in the cache's folder, and says so; a second
+    // open reuses it.
+    void reportThroughNsysOnPath() {
+        const std::string exported = makeExport(dir_, QStringLiteral("made.sqlite"), false);
+        const QString bin = dir_.filePath(QStringLiteral("bin"));
+        QDir().mkpath(bin);
+        const std::string script = (bin + QStringLiteral("/nsys")).toStdString();
+        strata::test::writeAll(script, "#!/bin/sh\nout=; prev=\nfor a in \"$@\"; do [ \"$prev\" = "
+                                       "--output ] && out=\"$a\"; prev=\"$a\"; done\n"
+                                       "echo run >> \"$out.count\"; cp \"" +
+                                           exported + "\" \"$out\"\n");
+        QFile::setPermissions(QString::fromStdString(script),
+                              QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray oldPath = qgetenv("PATH"), oldCache = qgetenv("XDG_CACHE_HOME");
+        qputenv("PATH", bin.toUtf8() + ":" + oldPath);
+        qputenv("XDG_CACHE_HOME", dir_.filePath(QStringLiteral("cache")).toUtf8());
+        const std::string report = dir_.filePath(QStringLiteral("run.nsys-rep")).toStdString();
+        strata::test::writeAll(report, std::string("a report"));
+        const LoadResult first = loadTrace(report);
+        const LoadResult again = loadTrace(report);
+        qputenv("PATH", oldPath);
+        oldCache.isNull() ? qunsetenv("XDG_CACHE_HOME") : qputenv("XDG_CACHE_HOME", oldCache);
+        QVERIFY2(first.ok(), first.error ? first.error->toString().c_str() : "");
+        QCOMPARE(first.trace->sliceCount(), size_t(9));
+        QVERIFY(
+            ::hasWarning(*first.trace, "read through its SQLite export, made by `nsys export`"));
+        QVERIFY(again.ok());
+        // The stand-in ran once: the second open found the export made by the first.
+        int runs = 0;
+        for (const QFileInfo& f : QDir(dir_.filePath(QStringLiteral("cache/strata")))
+                                      .entryInfoList({QStringLiteral("*.count")}))
+            runs += int(strata::test::readAll(f.filePath().toStdString()).size() / 4);
+        QCOMPARE(runs, 1);
     }
 
     void reportNamesTheExportCommand() {

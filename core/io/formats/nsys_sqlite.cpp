@@ -3,6 +3,7 @@
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/nsys/nsys_export.h"
+#include "io/formats/nsys/nsys_report.h"
 #include "io/formats/sqlite/sqlite_load.h"
 #endif
 
@@ -12,15 +13,6 @@ namespace {
 bool isReport(std::string_view path) {
     const std::string ext = lowerExtension(path);
     return ext == ".nsys-rep" || ext == ".qdrep";
-}
-
-LoadResult reportError(const std::string& path) {
-    LoadResult r;
-    r.error = LoadError{path, LoadError::kInMessage, 0,
-                        "an Nsight Systems report: Strata reads its SQLite export; make it with "
-                        "`nsys export --type sqlite --output report.sqlite " +
-                            path + "` and open report.sqlite"};
-    return r;
 }
 
 #ifdef STRATA_HAVE_SQLITE
@@ -38,14 +30,45 @@ Recognition recognise(std::string_view head, std::string_view path) {
     return sqliteFileIs(head, path, isNsysExport) ? kByContent : kByName;
 }
 
-LoadResult load(const std::string& path, const LoadOptions&) {
-    if (isReport(path)) return reportError(path);
+LoadResult loadExport(const std::string& path) {
     return loadSqliteTrace(path, [](SqliteDb& db, TraceBuilder& b, std::string* error) {
         return NsysExport(db, b).read(error);
     });
 }
 
+// A report: its SQLite export made by the nsys on PATH (io/formats/nsys/nsys_report.h), read,
+// and said.
+LoadResult loadReport(const std::string& path) {
+    std::string error;
+    const std::string sqlite = exportNsysReport(path, &error);
+    if (sqlite.empty()) {
+        LoadResult r;
+        r.error = LoadError{path, LoadError::kInMessage, 0, error};
+        return r;
+    }
+    LoadResult r = loadSqliteTrace(sqlite, [&](SqliteDb& db, TraceBuilder& b, std::string* e) {
+        b.addWarning("Nsight report: read through its SQLite export, made by `nsys export` at " +
+                     sqlite);
+        return NsysExport(db, b).read(e);
+    });
+    if (r.error) r.error->file = path + " (its export " + sqlite + ")";
+    return r;
+}
+
+LoadResult load(const std::string& path, const LoadOptions&) {
+    return isReport(path) ? loadReport(path) : loadExport(path);
+}
+
 #else
+
+LoadResult reportError(const std::string& path) {
+    LoadResult r;
+    r.error = LoadError{path, LoadError::kInMessage, 0,
+                        "an Nsight Systems report: Strata reads its SQLite export; make it with "
+                        "`nsys export --type sqlite --output report.sqlite " +
+                            path + "` and open report.sqlite"};
+    return r;
+}
 
 Recognition recognise(std::string_view head, std::string_view path) {
     constexpr std::string_view kMagic("SQLite format 3\0", 16);
