@@ -76,9 +76,7 @@ class TestXplane : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::string write(const QString& name, const std::string& bytes) {
-        const std::string p = dir_.filePath(name).toStdString();
-        strata::test::writeAll(p, bytes);
-        return p;
+        return strata::test::writeIn(dir_.path().toStdString(), name.toStdString(), bytes);
     }
 
 private slots:

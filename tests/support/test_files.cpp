@@ -18,6 +18,12 @@ bool writeAll(const std::string& path, const std::string& bytes) {
     return bool(out.flush());
 }
 
+std::string writeIn(const std::string& folder, const std::string& name, const std::string& bytes) {
+    const std::string path = folder + "/" + name;
+    writeAll(path, bytes);
+    return path;
+}
+
 std::string gzip(const std::string& data) {
     z_stream zs{};
     deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);

@@ -12,6 +12,9 @@ std::string readAll(const std::string& path);
 // `bytes` as the whole of the file at `path` (created or truncated); false when it cannot be.
 bool writeAll(const std::string& path, const std::string& bytes);
 
+// `bytes` as the file `name` in `folder` (a test's temporary folder); its path.
+std::string writeIn(const std::string& folder, const std::string& name, const std::string& bytes);
+
 // `data` as a gzip stream (one member, level 6), as `gzip` writes it.
 std::string gzip(const std::string& data);
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 namespace strata::cp {
 
@@ -96,13 +97,14 @@ void addCpuEvents(const Context& c, std::vector<Event>& out) {
 
 // GPU ops whose call is a CPU event of the window (HTA: the runtime call starts in the window
 // and lasts > 0), with the queue lengths they saw.
-void addGpuOps(const Context& c, const GpuOpList& ops, const std::vector<OpQueueLength>& queue,
-               const std::set<uint64_t>& cpu, std::vector<Event>& out) {
+// `calls`: each op's CPU call (Trace::launchOf), looked up once for this and collectLaunches.
+void addGpuOps(const Context& c, const GpuOpList& ops, const std::vector<SliceRef>& calls,
+               const std::vector<OpQueueLength>& queue, const std::unordered_set<uint64_t>& cpu,
+               std::vector<Event>& out) {
     for (size_t i = 0; i < ops.ops.size(); ++i) {
         const GpuOp& op = ops.ops[i];
-        if (op.stream == -1) continue;
-        const SliceRef call = c.trace.launchOf(op.ref);
-        if (!call.valid() || !cpu.count(Events::sliceKey(call))) continue;
+        const SliceRef call = calls[i];
+        if (op.stream == -1 || !call.valid() || !cpu.count(Events::sliceKey(call))) continue;
         Event e;
         e.ref = op.ref;
         e.start = op.start;
@@ -118,7 +120,7 @@ void addGpuOps(const Context& c, const GpuOpList& ops, const std::vector<OpQueue
 }
 
 // cuda_sync events, and the stream each recorded CUDA event lies on.
-void addSyncs(const Context& c, const std::set<uint64_t>& cpu, Events& ev) {
+void addSyncs(const Context& c, const std::unordered_set<uint64_t>& cpu, Events& ev) {
     const ArgReader args(c.trace);
     for (TrackId t = 0; t < c.trace.tracks().size(); ++t) {
         const Track& track = c.trace.track(t);
@@ -160,11 +162,12 @@ void addSyncs(const Context& c, const std::set<uint64_t>& cpu, Events& ev) {
     }
 }
 
-void collectLaunches(const Context& c, const GpuOpList& ops, Events& ev) {
-    for (const GpuOp& op : ops.ops) {
-        if (op.stream == -1) continue;
-        const SliceRef call = c.trace.launchOf(op.ref);
-        if (!call.valid() || !isQueueLaunchName(c.trace.name(call))) continue;
+void collectLaunches(const Context& c, const GpuOpList& ops, const std::vector<SliceRef>& calls,
+                     Events& ev) {
+    for (size_t i = 0; i < ops.ops.size(); ++i) {
+        const GpuOp& op = ops.ops[i];
+        const SliceRef call = calls[i];
+        if (op.stream == -1 || !call.valid() || !isQueueLaunchName(c.trace.name(call))) continue;
         const Track& track = c.trace.track(call.track);
         ev.launches.push_back(Launch{htaStart(c.trace.start(call), c.us), call, op.ref, op.device,
                                      op.stream, track.pid, track.tid});
@@ -209,11 +212,13 @@ Events collectEvents(const Trace& trace, const CriticalPathOptions& options) {
     Events ev;
     ev.microseconds = c.us;
     addCpuEvents(c, ev.events);
-    std::set<uint64_t> cpu;
+    std::unordered_set<uint64_t> cpu;
     for (const Event& e : ev.events) cpu.insert(Events::sliceKey(e.ref));
-    addGpuOps(c, ops, queue, cpu, ev.events);
+    std::vector<SliceRef> calls(ops.ops.size());
+    for (size_t i = 0; i < ops.ops.size(); ++i) calls[i] = trace.launchOf(ops.ops[i].ref);
+    addGpuOps(c, ops, calls, queue, cpu, ev.events);
     addSyncs(c, cpu, ev);
-    collectLaunches(c, ops, ev);
+    collectLaunches(c, ops, calls, ev);
 
     std::sort(ev.events.begin(), ev.events.end(), [](const Event& a, const Event& b) {
         const TimeNs da = a.end - a.start, db = b.end - b.start;

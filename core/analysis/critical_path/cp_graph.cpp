@@ -31,13 +31,9 @@ uint32_t Graph::addEdge(uint32_t from, uint32_t to, CpEdgeType type, TimeNs weig
     return it->second;
 }
 
-uint32_t Graph::find(uint32_t from, uint32_t to) const {
-    const auto it = index_.find(key(from, to));
-    return it == index_.end() ? kNone : it->second;
-}
-
-bool Graph::longestPath(std::vector<uint32_t>* path) const {
+bool Graph::longestPath(std::vector<uint32_t>* path, std::vector<uint32_t>* steps) const {
     path->clear();
+    steps->clear();
     if (edges_.empty()) return true;
     // networkx's topological_generations.
     std::vector<uint32_t> indegree(succ_.size(), 0);
@@ -56,24 +52,26 @@ bool Graph::longestPath(std::vector<uint32_t>* path) const {
     if (order.size() != joined_.size()) return false; // a cycle
     // dag_longest_path.
     std::vector<TimeNs> dist(succ_.size(), 0);
-    std::vector<uint32_t> from(succ_.size(), kNone);
+    std::vector<uint32_t> via(succ_.size(), kNone); // the edge each node is reached by
     for (uint32_t v : order) {
-        bool any = false;
         for (uint32_t ei : pred_[v]) {
             const GraphEdge& e = edges_[ei];
             const TimeNs d = dist[e.from] + std::max<TimeNs>(e.weight, 0);
-            if (!any || d > dist[v]) {
+            if (via[v] == kNone || d > dist[v]) {
                 dist[v] = d;
-                from[v] = e.from;
-                any = true;
+                via[v] = ei;
             }
         }
     }
     uint32_t v = order.front();
     for (uint32_t n : order)
         if (dist[n] > dist[v]) v = n;
-    for (; v != kNone; v = from[v]) path->push_back(v);
+    for (path->push_back(v); via[v] != kNone; v = edges_[via[v]].from) {
+        steps->push_back(via[v]);
+        path->push_back(edges_[via[v]].from);
+    }
     std::reverse(path->begin(), path->end());
+    std::reverse(steps->begin(), steps->end());
     return true;
 }
 

@@ -36,10 +36,9 @@ public:
     GraphEdge& edge(uint32_t i) { return edges_[i]; }
     const std::vector<GraphEdge>& edges() const { return edges_; }
     size_t nodesInGraph() const { return joined_.size(); }
-    // The longest path as node ids (empty if the graph has no edge); false on a cycle.
-    bool longestPath(std::vector<uint32_t>* path) const;
-    // The edge from -> to (kNone if absent).
-    uint32_t find(uint32_t from, uint32_t to) const;
+    // The longest path as node ids (empty if the graph has no edge) and the edge taken from each
+    // to the next (one fewer); false on a cycle.
+    bool longestPath(std::vector<uint32_t>* path, std::vector<uint32_t>* edges) const;
 
 private:
     std::vector<GraphEdge> edges_;

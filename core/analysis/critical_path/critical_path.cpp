@@ -79,8 +79,7 @@ bool isCommunication(std::string_view name) {
            s.find("ncclKernel") != std::string::npos;
 }
 
-CpBound boundOf(const Trace& trace, const cp::Events& ev, const cp::GraphEdge& e,
-                const CriticalPathOptions& options) {
+CpBound boundOf(const Trace& trace, const cp::Events& ev, const cp::GraphEdge& e) {
     switch (e.type) {
     case CpEdgeType::KernelKernelDelay:
         return CpBound::KernelKernelOverhead;
@@ -94,17 +93,14 @@ CpBound boundOf(const Trace& trace, const cp::Events& ev, const cp::GraphEdge& e
     }
     if (e.attributed == kNone) return CpBound::None;
     const cp::Event& a = ev.events[e.attributed];
-    const std::string_view name = trace.str(a.name);
-    if (!(a.flags & cp::kGpuOp)) {
-        for (const std::string& p : options.dataLoading)
-            if (!p.empty() && name.find(p) != std::string_view::npos) return CpBound::DataLoading;
-        return CpBound::Cpu;
-    }
-    return isCommunication(name) ? CpBound::GpuCommunication : CpBound::GpuCompute;
+    if (!(a.flags & cp::kGpuOp))
+        return (a.flags & cp::kDataLoading) ? CpBound::DataLoading : CpBound::Cpu;
+    return isCommunication(trace.str(a.name)) ? CpBound::GpuCommunication : CpBound::GpuCompute;
 }
 
+// `path`: its nodes; `steps`: the edge from each node to the next.
 void fillPath(const Trace& trace, const cp::Events& ev, cp::Builder& b,
-              const std::vector<uint32_t>& path, const CriticalPathOptions& options,
+              const std::vector<uint32_t>& path, const std::vector<uint32_t>& steps,
               CriticalPath& out) {
     for (uint32_t n : path) {
         const cp::Node& node = b.nodes()[n];
@@ -112,14 +108,14 @@ void fillPath(const Trace& trace, const cp::Events& ev, cp::Builder& b,
         out.pathEvents.push_back(ev.events[node.event].ref);
     }
     for (size_t i = 0; i + 1 < path.size(); ++i) {
-        const cp::GraphEdge& e = b.graph().edge(b.graph().find(path[i], path[i + 1]));
+        const cp::GraphEdge& e = b.graph().edge(steps[i]);
         CpPathEdge pe;
         pe.from = uint32_t(i);
         pe.to = uint32_t(i + 1);
         pe.type = e.type;
         pe.weight = e.weight;
         if (e.attributed != kNone) pe.attributed = ev.events[e.attributed].ref;
-        pe.bound = boundOf(trace, ev, e, options);
+        pe.bound = boundOf(trace, ev, e);
         out.edges.push_back(pe);
         out.length += std::max<TimeNs>(e.weight, 0);
         out.byBound[size_t(pe.bound)] += e.weight;
@@ -196,8 +192,8 @@ CriticalPath criticalPath(const Trace& trace, const CriticalPathOptions& options
     for (const cp::GraphEdge& e : b.graph().edges()) ++out.edgesByType[size_t(e.type)];
     out.error = b.validate();
     if (!out.error.empty()) return out;
-    std::vector<uint32_t> path;
-    if (!b.graph().longestPath(&path)) {
+    std::vector<uint32_t> path, steps;
+    if (!b.graph().longestPath(&path, &steps)) {
         out.error = "the graph has a cycle";
         return out;
     }
@@ -205,7 +201,7 @@ CriticalPath criticalPath(const Trace& trace, const CriticalPathOptions& options
         out.error = "the window's events are not connected by any edge";
         return out;
     }
-    fillPath(trace, ev, b, path, options, out);
+    fillPath(trace, ev, b, path, steps, out);
     out.ok = true;
     return out;
 }

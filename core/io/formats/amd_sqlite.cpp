@@ -1,6 +1,7 @@
 // AMD's SQLite profiles: rocprofv3's rocpd database (io/formats/amd/rocpd_file.h),
 // rocmProfileData's .rpd (io/formats/amd/rpd_file.h) and the older rocprof's results.db
 // (io/formats/amd/rocprof_results.h), each recognised by its tables.
+#include "io/formats/whole_file_load.h"
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/amd/rocpd_file.h"
@@ -40,9 +41,7 @@ Recognition recogniseNone(std::string_view, std::string_view) {
     return kNotMine;
 }
 LoadResult loadNone(const std::string& path, const LoadOptions&) {
-    LoadResult r;
-    r.error = LoadError{path, 0, 0, "this Strata was built without SQLite"};
-    return r;
+    return builtWithout(path, "an AMD SQLite profile", "SQLite", "libsqlite3-dev");
 }
 constexpr auto recogniseRocpd = recogniseNone;
 constexpr auto recogniseRpd = recogniseNone;

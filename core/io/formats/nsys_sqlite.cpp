@@ -1,5 +1,7 @@
 // Nsight Systems reports: the SQLite export (io/formats/nsys/nsys_export.h), recognised by its
-// tables; a .nsys-rep / .qdrep report itself says how to export it.
+// tables; a .nsys-rep / .qdrep report through the export the nsys on PATH makes of it
+// (io/formats/nsys/nsys_report.h).
+#include "io/formats/whole_file_load.h"
 #include "io/trace_reader.h"
 #ifdef STRATA_HAVE_SQLITE
 #include "io/formats/nsys/nsys_export.h"
@@ -61,27 +63,14 @@ LoadResult load(const std::string& path, const LoadOptions&) {
 
 #else
 
-LoadResult reportError(const std::string& path) {
-    LoadResult r;
-    r.error = LoadError{path, LoadError::kInMessage, 0,
-                        "an Nsight Systems report: Strata reads its SQLite export; make it with "
-                        "`nsys export --type sqlite --output report.sqlite " +
-                            path + "` and open report.sqlite"};
-    return r;
-}
-
 Recognition recognise(std::string_view head, std::string_view path) {
     constexpr std::string_view kMagic("SQLite format 3\0", 16);
     return head.substr(0, kMagic.size()) == kMagic || isReport(path) ? kByName : kNotMine;
 }
 
 LoadResult load(const std::string& path, const LoadOptions&) {
-    if (isReport(path)) return reportError(path);
-    LoadResult r;
-    r.error = LoadError{path, 0, 0,
-                        "a SQLite database: this Strata was built without SQLite (install "
-                        "libsqlite3-dev and build again) and cannot read it"};
-    return r;
+    return builtWithout(path, "an Nsight Systems report or SQLite export", "SQLite",
+                        "libsqlite3-dev");
 }
 
 #endif

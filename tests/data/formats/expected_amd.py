@@ -11,10 +11,9 @@ sets; HIP API calls (cuda_runtime) and roctx markers. Strata's side: `summary --
 """
 import json
 import sqlite3
-import sys
 from collections import defaultdict
 
-from strata_views import kernel_problems, views
+from strata_views import kernel_problems, script_main, views
 
 VALID = 'start is not null and "end" is not null and "end" >= start'
 
@@ -91,11 +90,5 @@ def check(cli, path):
     return not problems
 
 
-def main():
-    if sys.argv[1] == "--check":
-        sys.exit(0 if all([check(sys.argv[2], p) for p in sys.argv[3:]]) else 1)
-    print(json.dumps(expected(sys.argv[1]), indent=1))
-
-
 if __name__ == "__main__":
-    main()
+    script_main(expected, check)

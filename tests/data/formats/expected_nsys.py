@@ -17,7 +17,7 @@ import sqlite3
 import sys
 from collections import Counter, defaultdict
 
-from strata_views import kernel_problems, views
+from strata_views import kernel_problems, script_main, views
 
 COPY_KINDS = ["", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP"]
 
@@ -78,12 +78,5 @@ def check(cli, path):
     return not problems
 
 
-def main():
-    if sys.argv[1] == "--check":
-        ok = all([check(sys.argv[2], p) for p in sys.argv[3:]])
-        sys.exit(0 if ok else 1)
-    print(json.dumps(expected(sys.argv[1]), indent=1))
-
-
 if __name__ == "__main__":
-    main()
+    script_main(expected, check)

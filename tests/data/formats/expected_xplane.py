@@ -14,9 +14,8 @@ XLine id 1, events 4; XEvent metadata_id 1, offset_ps 2, duration_ps 3, stats 4;
 metadata_id 1, uint64 3, int64 4; metadata map entries key 1, value 2 with name 2, display_name 4.
 """
 import json
-import sys
 
-from strata_views import kernel_problems, views
+from strata_views import kernel_problems, script_main, views
 from wire import fields
 
 
@@ -92,11 +91,5 @@ def check(cli, path):
     return not problems
 
 
-def main():
-    if sys.argv[1] == "--check":
-        sys.exit(0 if all([check(sys.argv[2], p) for p in sys.argv[3:]]) else 1)
-    print(json.dumps(expected(sys.argv[1]), indent=1))
-
-
 if __name__ == "__main__":
-    main()
+    script_main(expected, check)

@@ -3,6 +3,7 @@ expected_amd.py, expected_xplane.py): `summary --json`'s GPU figures, `stats --j
 and the slices of `export --format perfetto-json` counted by category."""
 import json
 import subprocess
+import sys
 from collections import Counter
 
 
@@ -30,3 +31,11 @@ def kernel_problems(gpu, want):
     if gpu["kernels"] != sum(n for n, _ in want.values()):
         problems.append(f"kernels {gpu['kernels']}, expected {want}")
     return problems
+
+
+def script_main(expected, check):
+    """`SCRIPT FILE` prints expected(FILE) as JSON; `SCRIPT --check STRATA_CLI FILE...` exits 0
+    when check(STRATA_CLI, FILE) holds for every FILE."""
+    if sys.argv[1] == "--check":
+        sys.exit(0 if all([check(sys.argv[2], p) for p in sys.argv[3:]]) else 1)
+    print(json.dumps(expected(sys.argv[1]), indent=1))

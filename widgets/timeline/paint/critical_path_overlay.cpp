@@ -33,7 +33,6 @@ CriticalPathOverlay::CriticalPathOverlay(const Trace& trace,
             tracks_[r.track].slices.push_back(r.index);
     for (TrackId t = 0; t < tracks_.size(); ++t) {
         TrackEvents& e = tracks_[t];
-        std::sort(e.slices.begin(), e.slices.end());
         TimeNs m = std::numeric_limits<TimeNs>::min();
         for (SliceIndex s : e.slices)
             e.maxEnd.push_back(m = std::max(m, trace.track(t).slices.end(s)));

@@ -3,6 +3,7 @@
 #include "perfetto_trace.pb.h"
 
 #include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <charconv>
 #include <map>
@@ -26,7 +27,8 @@ struct OpenSlice {
     pb::TrackEvent begin;
 };
 
-// Each packet of the file in turn (Trace.packet, field 1); false from `f` stops.
+// Each packet of the file in turn (Trace.packet, field 1), its bytes handed to `f`, which says
+// whether it could read them; a packet that is torn or cannot be read ends the reading.
 template <class F>
 bool eachPacket(std::string_view bytes, TraceBuilder& b, std::string* error, F&& f) {
     CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
@@ -37,13 +39,11 @@ bool eachPacket(std::string_view bytes, TraceBuilder& b, std::string* error, F&&
         const uint32_t tag = in.ReadTag();
         if (tag == 0) break;
         uint32_t length = 0;
-        pb::TracePacket p;
         bool ok = tag == 0x0a && in.ReadVarint32(&length) &&
                   length <= uint32_t(bytes.size() - size_t(in.CurrentPosition()));
         if (ok) {
-            const auto limit = in.PushLimit(int(length));
-            ok = p.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
-            in.PopLimit(limit);
+            ok = f(bytes.substr(size_t(in.CurrentPosition()), length));
+            in.Skip(int(length));
         }
         if (!ok) {
             if (packets == 0) {
@@ -57,7 +57,6 @@ bool eachPacket(std::string_view bytes, TraceBuilder& b, std::string* error, F&&
             break;
         }
         ++packets;
-        f(p);
     }
     return true;
 }
@@ -66,9 +65,25 @@ class PftraceReader {
 public:
     explicit PftraceReader(TraceBuilder& b) : b_(b) {}
 
-    void describe(const pb::TracePacket& p) {
-        if (p.has_track_descriptor())
-            descriptors_[p.track_descriptor().uuid()] = p.track_descriptor();
+    // The packet's track descriptor, if any, read alone (the other fields skipped unparsed: the
+    // events are parsed once, by the second pass).
+    bool describe(std::string_view packet) {
+        CodedInputStream in(reinterpret_cast<const uint8_t*>(packet.data()), int(packet.size()));
+        while (const uint32_t tag = in.ReadTag()) {
+            if (tag != (60u << 3 | 2)) {
+                if (!google::protobuf::internal::WireFormatLite::SkipField(&in, tag)) return false;
+                continue;
+            }
+            uint32_t length = 0;
+            pb::TrackDescriptor d;
+            if (!in.ReadVarint32(&length)) return false;
+            const auto limit = in.PushLimit(int(length));
+            const bool ok = d.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+            in.PopLimit(limit);
+            if (!ok) return false;
+            descriptors_[d.uuid()] = std::move(d);
+        }
+        return true;
     }
 
     // A timestamp in BOOTTIME: from the packet's clock (its own, the sequence's default, or
@@ -329,9 +344,14 @@ bool readPftrace(std::string_view bytes, TraceBuilder& builder, std::string* err
     // Descriptors first (a track may be described after its first events), then the events;
     // a torn packet is said once, by the second pass.
     TraceBuilder quiet;
-    if (!eachPacket(bytes, quiet, error, [&](const pb::TracePacket& p) { reader.describe(p); }))
+    if (!eachPacket(bytes, quiet, error, [&](std::string_view p) { return reader.describe(p); }))
         return false;
-    eachPacket(bytes, builder, error, [&](const pb::TracePacket& p) { reader.event(p); });
+    eachPacket(bytes, builder, error, [&](std::string_view packet) {
+        pb::TracePacket p;
+        if (!p.ParseFromArray(packet.data(), int(packet.size()))) return false;
+        reader.event(p);
+        return true;
+    });
     reader.finish();
     reader.say();
     return true;

@@ -71,9 +71,10 @@ bool SqliteDb::open(const std::string& path) {
     return true;
 }
 
-std::set<std::string> SqliteDb::columns(std::string_view table) const {
-    std::set<std::string> out;
-    if (!hasTable(table)) return out;
+const std::set<std::string>& SqliteDb::columns(std::string_view table) const {
+    const auto [it, added] = columns_.try_emplace(std::string(table));
+    std::set<std::string>& out = it->second;
+    if (!added || !hasTable(table)) return out;
     sqlite3_stmt* stmt = nullptr;
     const std::string sql = "PRAGMA table_info(\"" + std::string(table) + "\")";
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) return out;

@@ -4,6 +4,7 @@
 // the file has, and statements stepped row by row. Nothing is written, no journal is made; a
 // locked or damaged file gives an error naming the file and, for a statement, the table.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -44,8 +45,8 @@ public:
     ~SqliteDb();
     bool hasTable(std::string_view table) const { return tables_.count(std::string(table)) > 0; }
     const std::set<std::string>& tables() const { return tables_; }
-    // The columns of a table or view (empty when there is none).
-    std::set<std::string> columns(std::string_view table) const;
+    // The columns of a table or view (empty when there is none), asked of SQLite once per table.
+    const std::set<std::string>& columns(std::string_view table) const;
     // A statement, or an invalid one and error() naming the SQL's problem.
     SqliteStatement prepare(const std::string& sql);
     const std::string& error() const { return error_; }
@@ -53,6 +54,7 @@ public:
 private:
     sqlite3* db_ = nullptr;
     std::set<std::string> tables_; // tables and views
+    mutable std::map<std::string, std::set<std::string>> columns_;
     std::string error_;
 };
 
