@@ -13,6 +13,17 @@
 //   NVTX     domain 5 "app-domain" (eventType 75); push/pop "step" [90, 450) in domain 5;
 //            push/pop "inner" [95, 140) with its name in StringIds (textId); a mark "here" at 120;
 //            a push/pop with a NULL end (skipped); an eventType 33 row (skipped, not shown)
+// GPU metrics and CPU samples (gpuMetricsAndCpuSamples, added to the new-schema export):
+//   metrics  typeId 0x10001 (device 1): "SMs Active" (id 3) 10 at 100, 60 at 200; "DRAM Read"
+//            (id 4) 5.5 at 100; typeId 0x10000 (device 0) "SMs Active" 20 at 150; a row with a
+//            NULL value (skipped)
+//   samples  thread 7/7: sample 1 at 110 main <- work <- leaf (stackDepth 2, 1, 0), sample 2 at
+//            210 main <- work, sample 3 at 310 with no symbol in module libfoo.so at depth 0
+//            under main; sample 4 at 320 with no callchain rows (an empty stack)
+//   graphs   cudaGraphLaunch [500, 510) corr 8; its graph 42's run [520, 600) dev 0 stream 13
+//            corr 8 (GRAPH_TRACE); cudaGraphInstantiate [50, 80) (CUDA_GRAPH_EVENTS) and
+//            cudaGraphAddKernelNode [20, 30) (CUDA_GRAPH_NODE_EVENTS) on thread 7/7; a node
+//            row with a NULL end (skipped)
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
 #include "support/strata_format_fixture.h"
@@ -206,6 +217,109 @@ private slots:
         QVERIFY(::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (a range with no end"));
         QVERIFY(::hasWarning(trace, "1 rows of NVTX_EVENTS skipped (an event type"));
         QVERIFY(::hasWarning(trace, "not shown by Strata: SCHED_EVENTS"));
+    }
+
+    void gpuMetricsAndCpuSamples() {
+        const std::string path = makeExport(dir_, QStringLiteral("sampled"), false);
+        sqlite3* db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        const std::string t = std::to_string(kTid);
+        exec(db,
+             "INSERT INTO StringIds VALUES (20, 'work'), (21, 'leaf'), (22, 'libfoo.so');"
+             "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName "
+             "TEXT, metricId INTEGER, metricName TEXT);"
+             "INSERT INTO TARGET_INFO_GPU_METRICS VALUES (65537, 1, 'GA100', 3, 'SMs Active'),"
+             "(65537, 1, 'GA100', 4, 'DRAM Read'), (65536, 0, 'GA100', 3, 'SMs Active');"
+             "CREATE TABLE GPU_METRICS(typeId INTEGER, timestamp INTEGER, metricId INTEGER, "
+             "value INTEGER);"
+             "INSERT INTO GPU_METRICS VALUES (65537, 100, 3, 10), (65537, 200, 3, 60),"
+             "(65537, 100, 4, 5.5), (65536, 150, 3, 20), (65536, 160, 3, NULL);"
+             "CREATE TABLE COMPOSITE_EVENTS(id INTEGER, start INTEGER, cpu INTEGER, threadState "
+             "INTEGER, globalTid INTEGER, cpuCycles INTEGER);"
+             "INSERT INTO COMPOSITE_EVENTS VALUES (1, 110, 0, 1, " +
+                 t + ", 0), (2, 210, 0, 1, " + t + ", 0), (3, 310, 0, 1, " + t +
+                 ", 0), (4, 320, 0, 1, " + t +
+                 ", 0);"
+                 "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER, symbol INTEGER, module INTEGER, "
+                 "stackDepth INTEGER);"
+                 "INSERT INTO SAMPLING_CALLCHAINS VALUES (1, 21, 22, 0), (1, 20, 22, 1), "
+                 "(1, 6, 22, 2), (2, 20, 22, 0), (2, 6, 22, 1), (3, NULL, 22, 0), (3, 6, 22, 1);"
+                 "INSERT INTO StringIds VALUES (30, 'cudaGraphLaunch_v10000'), "
+                 "(31, 'cudaGraphInstantiate'), (32, 'cudaGraphAddKernelNode');"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (500, 510, 1, " +
+                 t +
+                 ", 8, 30, 0);"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE(start INTEGER, end INTEGER, "
+                 "deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER, "
+                 "globalPid INTEGER, graphId INTEGER, graphExecId INTEGER);"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (520, 600, 0, 1, 13, 8, " +
+                 std::to_string(int64_t(7) << 24) +
+                 ", 42, 1);"
+                 "CREATE TABLE CUDA_GRAPH_EVENTS(start INTEGER, end INTEGER, eventClass INTEGER, "
+                 "globalTid INTEGER, nameId INTEGER, graphId INTEGER, originalGraphId INTEGER, "
+                 "graphExecId INTEGER);"
+                 "INSERT INTO CUDA_GRAPH_EVENTS VALUES (50, 80, 0, " +
+                 t +
+                 ", 31, 42, NULL, 1);"
+                 "CREATE TABLE CUDA_GRAPH_NODE_EVENTS(start INTEGER, end INTEGER, eventClass "
+                 "INTEGER, globalTid INTEGER, nameId INTEGER, graphNodeId INTEGER, "
+                 "originalGraphNodeId INTEGER);"
+                 "INSERT INTO CUDA_GRAPH_NODE_EVENTS VALUES (20, 30, 0, " +
+                 t + ", 32, 5, NULL), (40, NULL, 0, " + t + ", 32, 6, NULL);");
+        sqlite3_close(db);
+        const LoadResult r = loadTrace(path);
+        QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "");
+        const Trace& trace = *r.trace;
+
+        // Counter rows on each device's pid, "GPU <device> <metric>".
+        std::map<std::string, std::vector<std::pair<TimeNs, double>>> counters;
+        for (const Track& k : trace.tracks()) {
+            if (k.kind != TrackKind::Counter) continue;
+            auto& c = counters[std::to_string(k.pid) + ":" + std::string(trace.str(k.name))];
+            for (size_t i = 0; i < k.counter.size(); ++i)
+                c.emplace_back(k.counter.ts[i], k.counter.value[i]);
+        }
+        using Samples = std::vector<std::pair<TimeNs, double>>;
+        QCOMPARE(counters.size(), size_t(3));
+        QCOMPARE(counters["1:GPU 1 SMs Active"], (Samples{{100, 10.0}, {200, 60.0}}));
+        QCOMPARE(counters["1:GPU 1 DRAM Read"], (Samples{{100, 5.5}}));
+        QCOMPARE(counters["0:GPU 0 SMs Active"], (Samples{{150, 20.0}}));
+        QVERIFY(::hasWarning(trace, "1 rows of GPU_METRICS skipped (no timestamp or no value)"));
+
+        // Each sample's stack, outermost first.
+        const StackSamples& ss = trace.stackSamples();
+        const SampleThread* th = ss.thread(7, 7);
+        QVERIFY(th);
+        QCOMPARE(th->count, uint64_t(4));
+        auto stackOf = [&](uint64_t i) {
+            std::vector<std::string> names;
+            for (StringId f : ss.stackAt(*th, i)) names.emplace_back(trace.str(f));
+            return names;
+        };
+        using Stack = std::vector<std::string>;
+        QCOMPARE(ss.ts[th->first], TimeNs(110));
+        QCOMPARE(stackOf(0), (Stack{"main", "work", "leaf"}));
+        QCOMPARE(stackOf(1), (Stack{"main", "work"}));
+        QCOMPARE(stackOf(2), (Stack{"main", "[libfoo.so]"}));
+        QCOMPARE(stackOf(3), Stack{});
+        QCOMPARE(ss.kind[th->first], uint8_t(StackKind::Native));
+        // main, main/work, main/work/leaf, main/[libfoo.so]: shared prefixes made once.
+        QCOMPARE(ss.callsiteCount(), size_t(4));
+        QVERIFY(!::hasWarning(trace, "COMPOSITE_EVENTS"));
+
+        // The graph's run, on its stream, linked to its launch; the creation calls on the thread.
+        const SliceRef graph = find(trace, "CUDA Graph 42");
+        QVERIFY(graph.valid());
+        QCOMPARE(trace.start(graph), TimeNs(520));
+        QCOMPARE(trace.duration(graph), TimeNs(80));
+        QCOMPARE(trace.gpu(graph)->graphId, int64_t(42));
+        QCOMPARE(trace.gpu(graph)->stream, int64_t(13));
+        QCOMPARE(trace.launchOf(graph), find(trace, "cudaGraphLaunch"));
+        QCOMPARE(trace.duration(find(trace, "cudaGraphInstantiate")), TimeNs(30));
+        QCOMPARE(trace.start(find(trace, "cudaGraphAddKernelNode")), TimeNs(20));
+        QCOMPARE(trace.track(find(trace, "cudaGraphAddKernelNode").track).tid, int64_t(7));
+        QVERIFY(::hasWarning(trace, "1 rows of CUDA_GRAPH_NODE_EVENTS skipped"));
+        QVERIFY(!::hasWarning(trace, "GRAPH_TRACE"));
     }
 
     void notAnExportSaysWhat() {

@@ -187,4 +187,37 @@ void NsysExport::readSyncs() {
             });
 }
 
+// CUDA graphs. CUPTI_ACTIVITY_KIND_GRAPH_TRACE (nsys --cuda-graph-trace=graph): a whole graph's
+// run on its stream as one GPU slice, "CUDA Graph <graphId>", linked to its cudaGraphLaunch.
+// CUDA_GRAPH_EVENTS and CUDA_GRAPH_NODE_EVENTS: graph and node creation calls on their threads
+// (category "cuda_graph"). Node by node (--cuda-graph-trace=node) the kernels carry graphId and
+// graphNodeId (readKernels).
+void NsysExport::readGraphs() {
+    const std::string t = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+    const StringId category = b_.intern("cuda_graph");
+    eachRow(t, std::string(kGpuColumns) + "graphId, " + col(t, "contextId") + " FROM " + t,
+            [&](SqliteStatement& s) {
+                GpuActivity a;
+                if (!gpuRow(t, s, &a)) return;
+                a.graphId = s.integer(6, -1);
+                a.context = s.integer(7, -1);
+                addGpuSlice(s, a, SliceKind::Kernel, category,
+                            b_.intern("CUDA Graph " + std::to_string(a.graphId)));
+            });
+    for (const std::string table : {"CUDA_GRAPH_EVENTS", "CUDA_GRAPH_NODE_EVENTS"})
+        eachRow(table, "SELECT start, \"end\", globalTid, nameId FROM " + table,
+                [&](SqliteStatement& s) {
+                    if (s.isNull(0) || s.isNull(1) || s.isNull(2) || s.integer(1) < s.integer(0))
+                        return skipped(table,
+                                       "no start, end or thread, or an end before the start");
+                    const int64_t g = s.integer(2);
+                    SliceInput in;
+                    in.start = s.integer(0);
+                    in.dur = s.integer(1) - s.integer(0);
+                    in.name = str(s.integer(3));
+                    in.category = category;
+                    b_.addSlice(b_.threadTrack(nsysPid(g), nsysTid(g)), in);
+                });
+}
+
 } // namespace strata

@@ -46,8 +46,11 @@ bool NsysExport::read(std::string* error) {
     readCopies();
     readSets();
     readSyncs();
+    readGraphs();
     readNvtx();
     readOsrt();
+    readGpuMetrics();
+    readCpuSamples();
     for (const auto& [table, whys] : skipped_)
         for (const auto& [why, n] : whys)
             b_.addWarning("Nsight export: " + std::to_string(n) + " rows of " + table +

@@ -12,9 +12,15 @@
 //                                copy and memory kinds, named as Kineto names copies and sets
 //   ..._SYNCHRONIZATION          cuda_sync slices (Stream Sync, Context Sync, Event Sync, Stream
 //                                Wait Event) on their stream
+//   ..._GRAPH_TRACE              a whole CUDA graph's run as one GPU slice "CUDA Graph <id>"
+//   CUDA_GRAPH_(NODE_)EVENTS     graph and node creation calls on their threads ("cuda_graph")
 //   NVTX_EVENTS                  push/pop and start/end ranges as annotations on their thread
 //                                (category: the domain's name, else "nvtx"), marks as instants
 //   OSRT_API                     OS runtime calls on their threads (category "osrt")
+//   GPU_METRICS                  counter rows under each GPU ("GPU <n> <metric name>", named by
+//                                TARGET_INFO_GPU_METRICS; the device is typeId's low byte)
+//   COMPOSITE_EVENTS,            CPU samples: each thread's native call stacks (frames by symbol,
+//   SAMPLING_CALLCHAINS          else "[module]"; stackDepth 0 the innermost)
 // Correlation ids are per process in nsys: with more than one process making CUDA calls they
 // become (pid << 32) | id, and a warning says so. A bad row is skipped and counted per table;
 // a non-empty table Strata does not show is named in a warning (its contents are not read: the
@@ -56,6 +62,7 @@ private:
     void readCopies();
     void readSets();
     void readSyncs();
+    void readGraphs();
     int64_t correlation(int64_t pid, int64_t id) const;
     TrackId gpuTrack(int64_t device, int64_t stream);
     // A GPU table's row (read with kGpuColumns first: start, end, deviceId, streamId,
@@ -66,6 +73,9 @@ private:
     // nsys_nvtx.cpp
     void readNvtx();
     void readOsrt();
+    // nsys_samples.cpp
+    void readGpuMetrics();
+    void readCpuSamples();
 
     SqliteDb& db_;
     TraceBuilder& b_;
