@@ -4,7 +4,10 @@ columns nsys 2023 writes), for a like-for-like load benchmark of the two readers
 event once, CPU ops and annotations as NVTX push/pop ranges, runtime and driver calls, kernels,
 copies and sets with their correlation ids (docs/performance.md, issue 47).
 
-  python3 tests/bench/nsys_from_kineto.py TRACE.json[.gz] OUT.sqlite
+  python3 tests/bench/nsys_from_kineto.py TRACE.json[.gz] OUT.sqlite [--copies N]
+
+--copies N writes the events N times, each copy shifted in time and its correlation ids offset as
+scale_trace.py --copies N shifts them: the same events as that scaled JSON (a 1 GB export).
 """
 import gzip
 import json
@@ -23,6 +26,7 @@ def load(path):
 
 def main():
     events, out = load(sys.argv[1]), sys.argv[2]
+    copies = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--copies" else 1
     if os.path.exists(out):
         os.remove(out)
     c = sqlite3.connect(out)
@@ -79,14 +83,28 @@ def main():
         else:
             rows["nv"].append((ts, end, 59, e["name"], gtid, None, 0))
     c.executemany("INSERT INTO StringIds VALUES (?, ?)", [(i, s) for s, i in ids.items()])
-    c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?,?,?,?,?,?,?)", rows["rt"])
-    c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES "
-                  "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", rows["k"])
-    c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows["cp"])
-    c.executemany("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (?,?,?,?,?,?,?,?,?,?)", rows["ms"])
-    c.executemany("INSERT INTO NVTX_EVENTS VALUES (?,?,?,?,?,?,?)", rows["nv"])
+    # scale_trace.py's shift: the span of the timed events (us) * 1.01 + 1; ids + k * 10^7.
+    timed = [e for e in events if e.get("ph") != "M" and isinstance(e.get("ts"), (int, float))]
+    t0 = min(e["ts"] for e in timed)
+    t1 = max(e["ts"] + (e["dur"] if isinstance(e.get("dur"), (int, float)) else 0) for e in timed)
+    span_ns = int(((t1 - t0) * 1.01 + 1) * 1000)
+    tables = [("rt", "CUPTI_ACTIVITY_KIND_RUNTIME", 7, 4), ("k", "CUPTI_ACTIVITY_KIND_KERNEL", 19, 5),
+              ("cp", "CUPTI_ACTIVITY_KIND_MEMCPY", 11, 5), ("ms", "CUPTI_ACTIVITY_KIND_MEMSET", 10, 5),
+              ("nv", "NVTX_EVENTS", 7, None)]
+    for k in range(copies):
+        dt, di = k * span_ns, k * 10 ** 7
+        for key, table, n, corr in tables:
+            def moved(r):
+                r = list(r)
+                r[0] += dt
+                r[1] += dt
+                if corr is not None and isinstance(r[corr], int) and r[corr] > 0:
+                    r[corr] += di
+                return r
+            c.executemany("INSERT INTO %s VALUES (%s)" % (table, ",".join("?" * n)),
+                          (moved(r) for r in rows[key]) if k else rows[key])
     c.commit()
-    print(json.dumps({k: len(v) for k, v in rows.items()}))
+    print(json.dumps({k: len(v) * copies for k, v in rows.items()}))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,9 @@ once. --top-level-mb N adds large non-event top-level values as catapult traces 
 ("systemTraceEvents" as an object, "stackFrames", "samples"), N MB in all.
 
   python3 tests/bench/scale_trace.py ../shared/traces/hta__rank-0...json.gz /tmp/hta100.json --mb 100
+
+--copies N writes exactly N copies instead (nsys_from_kineto.py --copies N writes the same events
+as an Nsight export).
 """
 import argparse
 import gzip
@@ -49,6 +52,7 @@ def main():
     ap.add_argument("output")
     ap.add_argument("--mb", type=float, default=100)
     ap.add_argument("--top-level-mb", type=float, default=0)
+    ap.add_argument("--copies", type=int, default=0)
     a = ap.parse_args()
     trace = load(a.input)
     events = trace.get("traceEvents", [])
@@ -58,7 +62,7 @@ def main():
     span = (t1 - t0) * 1.01 + 1
     id_step = 10 ** 7
     one = sum(len(json.dumps(e)) + 2 for e in events)
-    copies = max(1, int(a.mb * 1e6 / max(one, 1)))
+    copies = a.copies or max(1, int(a.mb * 1e6 / max(one, 1)))
     with open(a.output, "w", encoding="utf-8", errors="surrogateescape") as out:
         out.write("{")
         for key, value in trace.items():
