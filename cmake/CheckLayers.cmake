@@ -9,6 +9,7 @@
 # The floors, lowest first (each may include the ones listed after it):
 #   core/      util: -   contract: util   model: util   analysis: util model contract
 #              io: util model contract analysis   record: util model contract analysis io
+#              query: util model contract analysis (SQL over a trace; nothing below reads it)
 #              (io sits above analysis: a set's files are recognised and read in io, and a rank
 #              digest, which io/digest_reader.h reads and io/set/digest_set.h makes, is an
 #              analysis result; analysis never reads a file)
@@ -21,7 +22,7 @@
 #   core/analysis/json/ (every result as JSON) is read by io, record and app, never by the
 #   analyses themselves; app/gui/window/main_window.h (the shell) by main.cpp, modes/ and
 #   window/ alone: the open pipeline and the actions get a WindowContext.
-set(STRATA_CORE_FLOORS util contract model analysis io record)
+set(STRATA_CORE_FLOORS util contract model analysis io record query)
 set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch ranks
     compare)
 
@@ -90,11 +91,12 @@ function(strata_check_floors)
 endfunction()
 
 # core/: Qt-free, each layer on the ones below it.
-set(STRATA_CORE_ALL "util,contract,model,analysis,io,record")
+set(STRATA_CORE_ALL "util,contract,model,analysis,io,record,query")
 function(strata_check_layers core)
   strata_check_floors(ROOT ${core} NAME "core/" NO_QT FLOORS
     "util" "contract:util" "model:util" "analysis:util,model,contract"
-    "io:util,model,contract,analysis" "record:util,model,contract,analysis,io")
+    "io:util,model,contract,analysis" "record:util,model,contract,analysis,io"
+    "query:util,model,contract,analysis")
   strata_check_room(ROOT ${core} INCLUDE "analysis/json/" FROM analysis/json io record)
 endfunction()
 

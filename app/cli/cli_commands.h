@@ -26,5 +26,6 @@ int samples(const Args& args);       // cli_samples.cpp
 int breakdown(const Args& args);     // cli_breakdown.cpp
 int idle(const Args& args);          // cli_idle.cpp
 int criticalPath(const Args& args);  // cli_critical_path.cpp
+int query(const Args& args);         // cli_query.cpp (a build with SQLite)
 
 } // namespace strata::cli

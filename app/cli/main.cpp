@@ -47,6 +47,11 @@ const Command kCommands[] = {
     {"critical-path", strata::cli::criticalPath,
      "critical-path [--json] [--annotation TEXT [--instance N[:M]]] FILE...   HTA's critical "
      "path of a step: its length, bounds and each edge's delay"},
+#ifdef STRATA_HAVE_QUERY
+    {"query", strata::cli::query,
+     "query [--json|--csv] [--timeout S] \"SQL\" FILE...   SQL over the trace's tables (--schema "
+     "lists them; docs/query.md)"},
+#endif
     {"diff", strata::cli::diff,
      "diff [--json] [--baseline-step S --candidate-step S] BASELINE [CANDIDATE]   what changed: "
      "kernels, ops, copies, idle"},

@@ -47,6 +47,12 @@ public:
         return *this;
     }
 
+    // Any event, written as given (a JSON object).
+    KinetoJson& event(const std::string& json) {
+        add(json);
+        return *this;
+    }
+
     std::string text() const { return "{\"traceEvents\": [\n" + events_ + "\n]}"; }
     // The events as a file in a temporary folder (kept while this object or a copy lives).
     std::string write() const {
