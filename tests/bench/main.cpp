@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
     if (cmd == "export") return strata::bench::exportJson(args);
     if (cmd == "sections") return strata::bench::sections(args);
     if (cmd == "names") return strata::bench::names(args);
+#ifdef STRATA_HAVE_QUERY
+    if (cmd == "query") return strata::bench::query(args);
+#endif
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
     if (cmd == "docks") return strata::bench::docks(args);
@@ -22,6 +25,9 @@ int main(int argc, char** argv) {
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
                          "       strata-bench names FILE [--rounds N]\n"
+#ifdef STRATA_HAVE_QUERY
+                         "       strata-bench query FILE [--rounds N] [SQL...]\n"
+#endif
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
                          "       strata-bench docks FILE [--rounds N]\n"
