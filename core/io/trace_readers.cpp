@@ -17,6 +17,7 @@ extern const TraceReader kNpyTimerArrayReader;  // formats/npy_timer_array.cpp
 extern const TraceReader kJsonTimerArrayReader; // formats/json_timer_array.cpp
 extern const TraceReader kCsvTimerArrayReader;  // formats/csv_timer_array.cpp
 extern const TraceReader kRocprofv3CsvReader;   // formats/rocprofv3_csv_files.cpp
+extern const TraceReader kRocprofv3JsonReader;  // formats/rocprofv3_json_file.cpp
 extern const TraceReader kNsysSqliteReader;     // formats/nsys_sqlite.cpp
 extern const TraceReader kRocpdReader;          // formats/amd_sqlite.cpp
 extern const TraceReader kRpdReader;            // formats/amd_sqlite.cpp
@@ -31,7 +32,7 @@ const std::vector<const TraceReader*>& traceReaders() {
         &kStrataTraceReader,  &kSectionsFileReader,  &kNpyTimerArrayReader, &kJsonTimerArrayReader,
         &kRocprofv3CsvReader, &kCsvTimerArrayReader, &kRocpdReader,         &kRpdReader,
         &kRocprofReader,      &kXplaneReader,        &kPftraceReader,       &kOtf2Reader,
-        &kNsysSqliteReader,   &kChromeJsonReader,
+        &kNsysSqliteReader,   &kRocprofv3JsonReader, &kChromeJsonReader,
     };
     return readers;
 }

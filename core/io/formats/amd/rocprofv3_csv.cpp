@@ -1,5 +1,6 @@
 #include "io/formats/amd/rocprofv3_csv.h"
 
+#include "io/formats/amd/rocprofiler_names.h"
 #include "model/names/cupti_names.h"
 
 #include <algorithm>
@@ -122,13 +123,13 @@ private:
             int64_t group = 0, items = 0;
             if (!number(kGroup[d], &group) || !number(kGrid[d], &items)) continue;
             a.block[d] = int32_t(group);
-            a.grid[d] = int32_t(group > 0 ? (items + group - 1) / group : items);
+            a.grid[d] = workGroups(items, group);
         }
         in.name = b_.intern(name);
         in.category = b_.intern("kernel");
         in.kind = SliceKind::Kernel;
         in.gpu = &a;
-        b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
+        b_.addSlice(rocprofilerGpuLane(b_, a.device, a.stream), in);
         return true;
     }
 
@@ -141,21 +142,12 @@ private:
             return false;
         const TrackId track = b_.threadTrack(pid, tid);
         in.name = b_.intern(function);
-        if (domain.starts_with("MARKER")) {
-            in.kind = SliceKind::UserAnnotation;
-            in.category = b_.intern("user_annotation");
-            if (in.dur == 0) {
-                b_.addInstant(track, in.start, in.name, in.category, kNoArgs);
-                return true;
-            }
-        } else if (domain.starts_with("HIP_RUNTIME")) {
-            in.kind = SliceKind::CudaRuntime;
-            in.category = b_.intern("cuda_runtime");
-        } else if (domain.starts_with("HIP_COMPILER")) {
-            in.kind = SliceKind::CudaRuntime;
-            in.category = b_.intern("hip_compiler");
-        } else {
-            in.category = b_.intern(domain);
+        const RocprofilerDomain d = rocprofilerDomain(domain);
+        in.kind = d.kind;
+        in.category = b_.intern(d.category);
+        if (in.kind == SliceKind::UserAnnotation && in.dur == 0) {
+            b_.addInstant(track, in.start, in.name, in.category, kNoArgs);
+            return true;
         }
         b_.addSlice(track, in);
         return true;
@@ -169,18 +161,14 @@ private:
         if (!span(in) || !number("Source_Agent_Id", &src) ||
             !number("Destination_Agent_Id", &dst) || !text("Direction", &direction))
             return false;
-        a.copyKind = direction.ends_with("HOST_TO_DEVICE")     ? 1
-                     : direction.ends_with("DEVICE_TO_HOST")   ? 2
-                     : direction.ends_with("DEVICE_TO_DEVICE") ? 8
-                     : direction.ends_with("HOST_TO_HOST")     ? 9
-                                                               : 0;
+        a.copyKind = copyKindOfDirection(direction);
         a.device = int32_t(a.copyKind == 2 ? src : dst);
         a.stream = 0;
         in.name = b_.intern(memcpyName(a.copyKind, 0, 0));
         in.category = b_.intern("gpu_memcpy");
         in.kind = SliceKind::Memcpy;
         in.gpu = &a;
-        b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
+        b_.addSlice(rocprofilerGpuLane(b_, a.device, a.stream), in);
         return true;
     }
 
