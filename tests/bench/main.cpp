@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     if (cmd == "export") return strata::bench::exportJson(args);
     if (cmd == "sections") return strata::bench::sections(args);
     if (cmd == "names") return strata::bench::names(args);
+    if (cmd == "find") return strata::bench::find(args);
 #ifdef STRATA_BENCH_RENDER
     if (cmd == "render") return strata::bench::render(args);
     if (cmd == "docks") return strata::bench::docks(args);
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
                          "       strata-bench names FILE [--rounds N]\n"
+                         "       strata-bench find FILE [--rounds N] [QUERY...]\n"
 #ifdef STRATA_BENCH_RENDER
                          "       strata-bench render FILE [--size WxH]\n"
                          "       strata-bench docks FILE [--rounds N]\n"
