@@ -275,6 +275,7 @@ void TestArgFilter::match_data() {
     QTest::newRow("!= needs the key") << "cbid!=5" << QStringList{l0};
     QTest::newRow("!= same value") << "cbid!=211" << QStringList{};
     QTest::newRow("key with a space") << "Ev Idx=3" << QStringList{mm};
+    QTest::newRow("~ and nothing: has the key") << "Input Dims~" << QStringList{mm, addmm};
     QTest::newRow("cat") << "cat=cpu_op" << QStringList{mm, addmm, vec};
     QTest::newRow("category") << "category=kernel" << QStringList{k0, k1, k2};
     QTest::newRow("device, field and arg") << "device=3" << QStringList{ann};
