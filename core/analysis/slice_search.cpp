@@ -1,4 +1,5 @@
 #include "analysis/slice_search.h"
+#include "analysis/arg_filter_match.h"
 
 #include <algorithm>
 #include <cctype>
@@ -46,13 +47,44 @@ bool matchingNames(const StringPool& pool, const SliceSearchOptions& o, std::vec
     return true;
 }
 
+// Matches in time order: slices by (start, track, index), instants by (ts, track, index).
+void sortByTime(const Trace& trace, SliceSearchResult* result) {
+    std::sort(result->matches.begin(), result->matches.end(), [&](SliceRef a, SliceRef b) {
+        const TimeNs sa = trace.start(a), sb = trace.start(b);
+        if (sa != sb) return sa < sb;
+        return a < b;
+    });
+    const auto& tracks = trace.tracks();
+    auto ts = [&](InstantRef r) { return tracks[r.track].instants.ts[r.index]; };
+    std::sort(result->instants.begin(), result->instants.end(),
+              [&](InstantRef a, InstantRef b) { return ts(a) != ts(b) ? ts(a) < ts(b) : a < b; });
+}
+
 } // namespace
 
 SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& options) {
     SliceSearchResult result;
     if (options.pattern.empty()) return result;
+    std::string note;
+    if (const ArgFilter filter = parseArgFilter(options.pattern); filter.hasKeyTerm()) {
+        ArgFilterResult a = matchArgFilter(trace, filter, {options.caseSensitive, options.regex});
+        if (!a.unknownKeys) {
+            result.byArgs = true;
+            result.matches = std::move(a.slices);
+            result.instants = std::move(a.instants);
+            result.error = std::move(a.error);
+            result.badRegex = a.badRegex;
+            result.note = std::move(a.note);
+            sortByTime(trace, &result);
+            return result;
+        }
+        note = std::move(a.note); // a name, unless none has it either
+    }
     std::vector<char> hit;
-    if (!matchingNames(trace.strings(), options, &hit, &result.error)) return result;
+    if (!matchingNames(trace.strings(), options, &hit, &result.error)) {
+        result.badRegex = true;
+        return result;
+    }
 
     const auto& tracks = trace.tracks();
     for (TrackId t = 0; t < tracks.size(); ++t) {
@@ -60,20 +92,13 @@ SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& optio
         for (SliceIndex i = 0; i < names.size(); ++i) {
             if (names[i] < hit.size() && hit[names[i]]) result.matches.push_back({t, i});
         }
+        const auto& instantNames = tracks[t].instants.name;
+        for (uint32_t i = 0; i < instantNames.size(); ++i)
+            if (instantNames[i] < hit.size() && hit[instantNames[i]])
+                result.instants.push_back({t, i});
     }
-    std::sort(result.matches.begin(), result.matches.end(), [&](SliceRef a, SliceRef b) {
-        const TimeNs sa = trace.start(a), sb = trace.start(b);
-        if (sa != sb) return sa < sb;
-        return a < b;
-    });
-    for (TrackId t = 0; t < tracks.size(); ++t) {
-        const auto& names = tracks[t].instants.name;
-        for (uint32_t i = 0; i < names.size(); ++i)
-            if (names[i] < hit.size() && hit[names[i]]) result.instants.push_back({t, i});
-    }
-    auto ts = [&](InstantRef r) { return tracks[r.track].instants.ts[r.index]; };
-    std::sort(result.instants.begin(), result.instants.end(),
-              [&](InstantRef a, InstantRef b) { return ts(a) != ts(b) ? ts(a) < ts(b) : a < b; });
+    sortByTime(trace, &result);
+    if (result.matches.empty() && result.instants.empty()) result.note = std::move(note);
     return result;
 }
 

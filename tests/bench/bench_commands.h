@@ -12,5 +12,6 @@ int sections(const Args& args);   // bench_sections.cpp: strata-bench sections F
 int docks(const Args& args);      // bench_docks.cpp: strata-bench docks FILE (GUI)
 int open(const Args& args);       // bench_open.cpp: strata-bench open FILE (GUI)
 int names(const Args& args);      // bench_names.cpp: strata-bench names FILE
+int find(const Args& args);       // bench_find.cpp: strata-bench find FILE [QUERY...]
 int query(const Args& args);      // bench_query.cpp: strata-bench query FILE [SQL...]
 } // namespace strata::bench

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     if (cmd == "export") return strata::bench::exportJson(args);
     if (cmd == "sections") return strata::bench::sections(args);
     if (cmd == "names") return strata::bench::names(args);
+    if (cmd == "find") return strata::bench::find(args);
 #ifdef STRATA_HAVE_QUERY
     if (cmd == "query") return strata::bench::query(args);
 #endif
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
                          "       strata-bench export FILE OUT [--gzip] [--rounds N]\n"
                          "       strata-bench sections FILE.strata [--npy OUT.npy]\n"
                          "       strata-bench names FILE [--rounds N]\n"
+                         "       strata-bench find FILE [--rounds N] [QUERY...]\n"
 #ifdef STRATA_HAVE_QUERY
                          "       strata-bench query FILE [--rounds N] [SQL...]\n"
 #endif

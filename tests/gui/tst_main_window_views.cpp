@@ -18,6 +18,7 @@ private slots:
     void rightClickMenus();
     void selectionOutlineLeavesTheLabelWhole();
     void findBar();
+    void findBarByArgument();
     void rangeTable();
     void dragOnRulerFillsRangeTable();
     void shortcutHelp();
@@ -217,6 +218,44 @@ void TestMainWindowViews::findBar() {
     QCOMPARE(f->statusText(), QStringLiteral("invalid regex"));
     QTest::keyClick(f->edit(), Qt::Key_Escape);
     QVERIFY(!f->isVisible());
+}
+
+void TestMainWindowViews::findBarByArgument() {
+    // Find by argument (issue 48) on the sample trace, values read off its JSON with python3.
+    MainWindow w(testOptions());
+    QVERIFY(w.openSync(OpenRequest::trace(kSample)));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    FindBar* f = w.findBar();
+    QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+    QVERIFY(f->isVisible());
+    QVERIFY(f->edit()->placeholderText().contains(QStringLiteral("key=value")));
+    // Correlation 1006: cudaLaunchKernel at 282.028 µs and the kernel it launched at 307.908 µs
+    // (the trace starts at 100.0 µs); the kernel alone by its category.
+    QTest::keyClicks(f->edit(), QStringLiteral("correlation=1006 && cat=kernel"));
+    QTest::keyClick(f->edit(), Qt::Key_Return);
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 1"));
+    const SliceRef k = w.timeline()->selectedSlice();
+    QCOMPARE(k, f->matches().front());
+    QCOMPARE(w.trace()->start(k) - w.trace()->bounds().start, TimeNs(207'908));
+    QVERIFY(w.trace()->name(k).starts_with("void at::native::vectorized_elementwise_kernel<4"));
+    f->edit()->setText(QStringLiteral("correlation=1006"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 2"));
+    QCOMPARE(w.trace()->name(w.timeline()->selectedSlice()), std::string_view("cudaLaunchKernel"));
+    // grid > 512: the 12 kernels of 1024 x 1 x 1 blocks (24 of 64 x 8 x 1 = 512 are not).
+    f->edit()->setText(QStringLiteral("grid>512"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("1 of 12"));
+    f->edit()->setText(QStringLiteral("nokey=1"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("no event has key 'nokey'"));
+    f->edit()->setText(QStringLiteral("grid>big"));
+    f->search();
+    QCOMPARE(f->statusText(), QStringLiteral("'big' is not a number (in 'grid>big')"));
+    QVERIFY(f->matches().empty());
 }
 
 void TestMainWindowViews::rangeTable() {

@@ -18,10 +18,16 @@ FindBar::FindBar(Workspace* workspace, Navigation* navigation, QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(6, 3, 6, 3);
     auto* label = new QLabel(tr("Find slices and instants:"), this);
-    edit_->setPlaceholderText(tr("name contains\u2026"));
+    edit_->setPlaceholderText(tr("name contains\u2026  or  key=value, grid>1024, "
+                                 "name~gemm && dur>10us"));
     edit_->setClearButtonEnabled(true);
-    edit_->setToolTip(tr("Find slices and instants whose names contain this text (Enter: next, "
-                         "Shift+Enter: previous)"));
+    edit_->setToolTip(
+        tr("Find slices and instants whose names contain this text (Enter: next, Shift+Enter: "
+           "previous), or by field or arg: key=value, key!=value, key>n, key>=n, key<n, key<=n, "
+           "key~text (contains), terms joined by &&; e.g. correlation=471260, grid>1024, "
+           "Input Dims~[8, 1024], name~gemm && dur>10us. Keys: any arg, and name, cat, dur "
+           "(ns; 10us, 2ms), correlation, external, device, stream, grid, block (x*y*z; grid.x "
+           "...), registers, shared, bytes, kind (HtoD ...). The regex applies to names only."));
     edit_->installEventFilter(this);
     case_->setText(QStringLiteral("Aa"));
     case_->setCheckable(true);
@@ -90,10 +96,14 @@ void FindBar::search() {
     instants_.clear();
     current_ = -1;
     error_.clear();
+    badRegex_ = false;
+    note_.clear();
     if (trace_) {
         SliceSearchResult r = findSlices(
             *trace_, {edit_->text().toStdString(), regex_->isChecked(), case_->isChecked()});
         error_ = QString::fromStdString(r.error);
+        badRegex_ = r.badRegex;
+        note_ = QString::fromStdString(r.note);
         matches_ = std::move(r.matches);
         instants_ = std::move(r.instants);
     }
@@ -146,15 +156,15 @@ void FindBar::updateStatus() {
     QPalette pal = status_->palette();
     pal.setColor(QPalette::WindowText, palette().color(QPalette::WindowText));
     if (!error_.isEmpty()) {
-        status_->setText(tr("invalid regex"));
+        status_->setText(badRegex_ ? tr("invalid regex") : error_);
         status_->setToolTip(error_);
         pal.setColor(QPalette::WindowText, QColor(0xc0, 0x20, 0x20));
     } else if (edit_->text().isEmpty()) {
         status_->clear();
         status_->setToolTip({});
     } else if (total() == 0) {
-        status_->setText(dirty_ ? QString() : tr("no matches"));
-        status_->setToolTip({});
+        status_->setText(dirty_ ? QString() : note_.isEmpty() ? tr("no matches") : note_);
+        status_->setToolTip(dirty_ || note_.isEmpty() ? QString() : tr("no matches"));
     } else {
         status_->setText(tr("%1 of %2").arg(current_ + 1).arg(total()));
         status_->setToolTip(

@@ -1,5 +1,7 @@
 #pragma once
-// The find bar (Ctrl+F): slices and instants by name, substring or regex, case toggle; Enter / F3
+// The find bar (Ctrl+F): slices and instants by name, substring or regex, case toggle, or by
+// their fields and args ("grid>1024", "correlation=471260", "name~gemm && dur>10us": the syntax is
+// core/analysis/arg_filter.h's; the status says when no event has a key); Enter / F3
 // next, Shift+Enter / Shift+F3 previous (both wrap around), "3 of 120", Esc closes. It owns the
 // search (core/analysis/slice_search) over the current trace, selects the current match through
 // the navigation (revealed in the views; an instant, which cannot be selected, through
@@ -61,6 +63,8 @@ private:
     std::vector<InstantRef> instants_;
     int current_ = -1;
     QString error_;
+    bool badRegex_ = false;
+    QString note_; // why nothing matched: "no event has key 'foo'"
     bool dirty_ = true;
     QLineEdit* edit_;
     QToolButton* case_;
