@@ -94,6 +94,15 @@ private slots:
                  (Rows{{"gemm"}, {"gemm"}, {"Memcpy HtoD (Pageable -> Device)"}}));
         QCOMPARE(q("SELECT DISTINCT name FROM slices WHERE name LIKE 'aten%'"),
                  (Rows{{"aten::copy_"}, {"aten::mm"}}));
+        // Kind and category in their text's order too.
+        QCOMPARE(q("SELECT kind, count(*) FROM slices GROUP BY kind"),
+                 (Rows{{"cpu_op", "3"},
+                       {"cuda_runtime", "3"},
+                       {"gpu_memcpy", "1"},
+                       {"kernel", "2"},
+                       {"user_annotation", "2"}}));
+        QCOMPARE(q("SELECT category, count(*) FROM gpu_ops GROUP BY category ORDER BY category"),
+                 (Rows{{"gpu_memcpy", "1"}, {"kernel", "2"}}));
     }
 
     void gpuOpColumns() {

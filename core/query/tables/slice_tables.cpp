@@ -22,7 +22,10 @@ public:
                                : f == F::Correlation ? SliceLookup::Correlation
                                : f == F::LaunchId    ? SliceLookup::LaunchId
                                                      : SliceLookup::None);
-            if (f == F::Name) nameColumn_ = int(k);
+            orders_.push_back(f == F::Name       ? SliceOrder::Name
+                              : f == F::Category ? SliceOrder::Category
+                              : f == F::Kind     ? SliceOrder::Kind
+                                                 : SliceOrder::None);
             if (f == F::Ts) timeColumn_ = int(k);
         }
     }
@@ -33,7 +36,9 @@ public:
         return col >= 0 && size_t(col) < lookups_.size() &&
                lookups_[size_t(col)] != SliceLookup::None;
     }
-    bool canGroup(int col) const override { return col == nameColumn_; }
+    bool canGroup(int col) const override {
+        return col >= 0 && size_t(col) < orders_.size() && orders_[size_t(col)] != SliceOrder::None;
+    }
     int timeColumn() const override { return timeColumn_; }
     double rowEstimate() const override { return double(sources_.sliceCount()); }
     std::unique_ptr<QueryCursor> open() const override;
@@ -46,14 +51,15 @@ private:
     SliceWalk::Keep keep_;
     std::vector<QueryColumn> columns_;
     std::vector<SliceLookup> lookups_;
-    int nameColumn_ = -1, timeColumn_ = -1;
+    std::vector<SliceOrder> orders_;
+    int timeColumn_ = -1;
 };
 
 class SliceTableCursor : public SliceWalk {
 public:
     SliceTableCursor(const SliceTable& table, Keep keep, std::vector<SliceLookup> lookups,
-                     int nameColumn)
-        : SliceWalk(table.sources_, keep, std::move(lookups), nameColumn), table_(table) {}
+                     std::vector<SliceOrder> orders)
+        : SliceWalk(table.sources_, keep, std::move(lookups), std::move(orders)), table_(table) {}
     void column(sqlite3_context* ctx, int col) const override {
         sliceFieldValue(ctx, sources_, s_, ref(), table_.fields_[size_t(col)]);
     }
@@ -63,7 +69,7 @@ private:
 };
 
 std::unique_ptr<QueryCursor> SliceTable::open() const {
-    return std::make_unique<SliceTableCursor>(*this, keep_, lookups_, nameColumn_);
+    return std::make_unique<SliceTableCursor>(*this, keep_, lookups_, orders_);
 }
 
 // The columns every slice table starts with.

@@ -7,8 +7,8 @@
 namespace strata {
 
 SliceWalk::SliceWalk(const QuerySources& sources, Keep keep, std::vector<SliceLookup> lookups,
-                     int nameColumn)
-    : sources_(sources), keep_(keep), lookups_(std::move(lookups)), nameColumn_(nameColumn) {}
+                     std::vector<SliceOrder> orders)
+    : sources_(sources), keep_(keep), lookups_(std::move(lookups)), orders_(std::move(orders)) {}
 
 bool SliceWalk::kept(size_t s, uint32_t t, uint32_t i) const {
     return !keep_ || keep_(sources_.trace(s).track(t).slices.kind[i]);
@@ -26,9 +26,10 @@ void SliceWalk::filter(const QueryPlan& plan, sqlite3_value* lookup) {
         listLookup(how, lookup);
         return listGo();
     }
-    if (plan.grouped && plan.groupColumn == nameColumn_) {
+    if (plan.grouped && size_t(plan.groupColumn) < orders_.size() &&
+        orders_[size_t(plan.groupColumn)] != SliceOrder::None) {
         mode_ = Mode::List;
-        groupByName();
+        inOrder(orders_[size_t(plan.groupColumn)]);
         return listGo();
     }
     mode_ = Mode::Scan;
@@ -118,11 +119,23 @@ void SliceWalk::listLookup(SliceLookup how, sqlite3_value* v) {
     ids_.erase(std::unique(ids_.begin(), ids_.end()), ids_.end());
 }
 
-// The kept slices' ids in name order (memcmp, SQLite's BINARY collation; the same name of several
-// sources together), by a counting sort over the distinct names: two passes, no key per row.
-void SliceWalk::groupByName() {
-    std::vector<std::vector<uint32_t>> keyOf(sources_.size()); // per source: StringId -> key
-    std::vector<std::string_view> names;                       // by key
+namespace {
+
+// The value a slice is ordered by, as a number: a string id, or the kind.
+uint32_t orderCode(const SliceColumns& c, uint32_t i, SliceOrder by) {
+    return by == SliceOrder::Name       ? c.name[i]
+           : by == SliceOrder::Category ? c.category[i]
+                                        : uint32_t(c.kind[i]);
+}
+
+} // namespace
+
+// The kept slices' ids in the order of a column's text (memcmp, SQLite's BINARY collation; the
+// same text of several sources together), by a counting sort over the distinct values: two
+// passes, no key per row.
+void SliceWalk::inOrder(SliceOrder by) {
+    std::vector<std::vector<uint32_t>> keyOf(sources_.size()); // per source: code -> key
+    std::vector<std::string_view> texts;                       // by key
     std::unordered_map<std::string_view, uint32_t> keyOfText;
     auto eachKept = [&](auto&& f) {
         for (size_t s = 0; s < sources_.size(); ++s) {
@@ -133,32 +146,33 @@ void SliceWalk::groupByName() {
                 const auto last = std::lower_bound(first, c.start.end(), time_.hi);
                 const auto end = uint32_t(last - c.start.begin());
                 for (auto i = uint32_t(first - c.start.begin()); i < end; ++i)
-                    if (!keep_ || keep_(c.kind[i])) f(s, t, i, c.name[i]);
+                    if (!keep_ || keep_(c.kind[i])) f(s, t, i, orderCode(c, i, by));
             }
         }
     };
-    // Pass 1: a key per distinct name, and how many rows each has.
+    // Pass 1: a key per distinct text, and how many rows each has.
     std::vector<uint64_t> count;
-    eachKept([&](size_t s, uint32_t, uint32_t, StringId name) {
+    eachKept([&](size_t s, uint32_t, uint32_t, uint32_t code) {
         auto& k = keyOf[s];
-        if (name >= k.size()) k.resize(name + 1, UINT32_MAX);
-        if (k[name] == UINT32_MAX) {
-            const std::string_view text = sources_.trace(s).str(name);
-            const auto [it, added] = keyOfText.try_emplace(text, uint32_t(names.size()));
+        if (code >= k.size()) k.resize(code + 1, UINT32_MAX);
+        if (k[code] == UINT32_MAX) {
+            const std::string_view text = by == SliceOrder::Kind ? sliceKindName(SliceKind(code))
+                                                                 : sources_.trace(s).str(code);
+            const auto [it, added] = keyOfText.try_emplace(text, uint32_t(texts.size()));
             if (added) {
-                names.push_back(text);
+                texts.push_back(text);
                 count.push_back(0);
             }
-            k[name] = it->second;
+            k[code] = it->second;
         }
-        ++count[k[name]];
+        ++count[k[code]];
     });
-    // The keys in name order, each group's first slot.
-    std::vector<uint32_t> order(names.size());
+    // The keys in text order, each group's first slot.
+    std::vector<uint32_t> order(texts.size());
     for (uint32_t k = 0; k < order.size(); ++k) order[k] = k;
     std::sort(order.begin(), order.end(),
-              [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
-    std::vector<uint64_t> at(names.size());
+              [&](uint32_t a, uint32_t b) { return texts[a] < texts[b]; });
+    std::vector<uint64_t> at(texts.size());
     uint64_t total = 0;
     for (uint32_t k : order) {
         at[k] = total;
@@ -166,8 +180,8 @@ void SliceWalk::groupByName() {
     }
     // Pass 2: every id in its group's slots.
     ids_.resize(total);
-    eachKept([&](size_t s, uint32_t t, uint32_t i, StringId name) {
-        ids_[at[keyOf[s][name]]++] = sources_.slices().id(s, t, i);
+    eachKept([&](size_t s, uint32_t t, uint32_t i, uint32_t code) {
+        ids_[at[keyOf[s][code]]++] = sources_.slices().id(s, t, i);
     });
 }
 

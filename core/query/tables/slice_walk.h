@@ -1,8 +1,9 @@
 #pragma once
 // A cursor over slices of every source (query_sources.h), track by track in start order: every
 // slice a table keeps (its kind), within time bounds on the start, or the slices of one lookup
-// (an id, a correlation id, a launch's ops), or every kept slice in name order (GROUP BY name and
-// ORDER BY name without SQLite's sorter: a counting sort over the distinct names).
+// (an id, a correlation id, a launch's ops), or every kept slice in the order of its name, category
+// or kind (GROUP BY and ORDER BY on them without SQLite's sorter: a counting sort over the
+// distinct values).
 #include "query/query_sources.h"
 #include "query/query_table.h"
 
@@ -11,12 +12,15 @@
 namespace strata {
 
 enum class SliceLookup : uint8_t { None, Id, Correlation, LaunchId };
+// The columns a walk can deliver in order (their text's BINARY order).
+enum class SliceOrder : uint8_t { None, Name, Category, Kind };
 
 class SliceWalk : public QueryCursor {
 public:
     using Keep = bool (*)(SliceKind);
+    // Per column: the lookup it answers and the order it can deliver.
     SliceWalk(const QuerySources& sources, Keep keep, std::vector<SliceLookup> lookups,
-              int nameColumn);
+              std::vector<SliceOrder> orders);
     void filter(const QueryPlan& plan, sqlite3_value* lookup) override;
     bool eof() const override { return eof_; }
     void next() override;
@@ -39,11 +43,11 @@ private:
     void scanNext();
     void listGo(); // the current list entry, or eof
     void listLookup(SliceLookup how, sqlite3_value* v);
-    void groupByName();
+    void inOrder(SliceOrder by);
 
     Keep keep_;
     std::vector<SliceLookup> lookups_; // per column
-    int nameColumn_;
+    std::vector<SliceOrder> orders_;
     Mode mode_ = Mode::Scan;
     bool eof_ = true;
     TimeBounds time_;
