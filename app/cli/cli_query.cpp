@@ -21,14 +21,16 @@ namespace strata::cli {
 namespace {
 
 const char* const kUsage =
-    "usage: strata-cli query [--json | --csv] [--timeout S] \"SQL\" FILE...\n"
+    "usage: strata-cli query [--json | --csv] [--timeout S] [--gap-threshold-us N]\n"
+    "                        [--step-name P] \"SQL\" FILE...\n"
     "       strata-cli query --schema [FILE...]\n"
     "\n"
     "SQL over the trace: the tables slices, gpu_ops, api_calls, args, flows, counters, instants,\n"
     "threads, processes, devices, steps, gaps and sections (docs/query.md). Several FILEs are\n"
     "the ranks of a job: each table has a rank column, and ids are unique over the set.\n"
     "Read-only. --timeout S stops the query after S seconds (Ctrl+C stops it too); the rows\n"
-    "printed so far stand.\n"
+    "printed so far stand. --gap-threshold-us and --step-name set what the gaps and steps\n"
+    "tables hold (as for summary and gaps).\n"
     "\n"
     "  strata-cli query \"SELECT name, count(*), sum(dur) FROM gpu_ops GROUP BY name\" t.json\n";
 
@@ -44,7 +46,9 @@ int query(const Args& args) {
     bool json = false, csv = false, schema = false;
     double timeout = 0;
     std::vector<std::string> positional;
+    AnalysisArgs analysis;
     CommandLine line("query", kUsage);
+    analysis.declareSettings(line);
     line.flag("--json", &json)
         .flag("--csv", &csv)
         .flag("--schema", &schema)
@@ -60,6 +64,7 @@ int query(const Args& args) {
     if (!forEachTrace("query", files, [&](size_t i, const std::shared_ptr<const Trace>& trace) {
             sources[i].trace = trace;
             sources[i].file = files[i];
+            sources[i].analysis = std::make_shared<TraceAnalysis>(trace, analysis.settings);
             if (files.size() > 1)
                 sources[i].rank = int32_t(rankIdentity(*trace, files[i], int64_t(i)).rank);
         }))

@@ -94,6 +94,13 @@ private slots:
                  (Rows{{"gemm"}, {"gemm"}, {"Memcpy HtoD (Pageable -> Device)"}}));
         QCOMPARE(q("SELECT DISTINCT name FROM slices WHERE name LIKE 'aten%'"),
                  (Rows{{"aten::copy_"}, {"aten::mm"}}));
+        // Another collation or a second key: SQLite sorts itself.
+        QCOMPARE(q("SELECT name FROM gpu_ops ORDER BY name COLLATE NOCASE"),
+                 (Rows{{"gemm"}, {"gemm"}, {"Memcpy HtoD (Pageable -> Device)"}}));
+        QCOMPARE(q("SELECT name, ts FROM gpu_ops ORDER BY name, ts DESC"),
+                 (Rows{{"Memcpy HtoD (Pageable -> Device)", "62000"},
+                       {"gemm", "130000"},
+                       {"gemm", "30000"}}));
         // Kind and category in their text's order too.
         QCOMPARE(q("SELECT kind, count(*) FROM slices GROUP BY kind"),
                  (Rows{{"cpu_op", "3"},
@@ -193,6 +200,14 @@ private slots:
                    "WHERE level = 'device' ORDER BY g.ts"),
                  (Rows{{"12000", "Memcpy HtoD (Pageable -> Device)"}, {"60000", "gemm"}}));
         QCOMPARE(q("SELECT rank FROM slices LIMIT 1"), (Rows{{"NULL"}}));
+        // The analysis given with the trace decides the gaps: over 20 µs, only the 60 µs one.
+        QuerySource withSettings = source(trace_);
+        AnalysisSettings settings;
+        settings.gapThreshold = 20'000;
+        withSettings.analysis = std::make_shared<TraceAnalysis>(trace_, settings);
+        QueryEngine twenty({withSettings});
+        QCOMPARE(query(twenty, "SELECT ts, dur FROM gaps WHERE level = 'device'"),
+                 (Rows{{"70000", "60000"}}));
     }
 
     void refusesWrites() {
