@@ -192,6 +192,17 @@ private slots:
         QVERIFY(lines[2].endsWith(",13600,133\r"));
     }
 
+    // Each of Strata's own queries runs on this trace (no error: the schema they name is there).
+    void shippedQueriesRun() {
+        for (const SavedQuery& q : SavedQueries::shipped()) {
+            QVERIFY(p_->loadSaved(q.name));
+            p_->run();
+            QTRY_VERIFY_WITH_TIMEOUT(p_->runButton()->isEnabled(), 20000);
+            QVERIFY2(p_->statusText().contains(QRegularExpression("^\\S+ rows? in ")),
+                     qPrintable(q.name + ": " + p_->statusText()));
+        }
+    }
+
     void savedQueries() {
         QVERIFY(p_->loadSaved(SavedQueries::shipped()[1].name));
         QVERIFY(p_->editor()->toPlainText().contains("bytes > 1000000"));
