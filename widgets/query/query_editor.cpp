@@ -8,7 +8,8 @@
 #include <QStandardItemModel>
 #include <QTextBlock>
 
-#include <set>
+#include <algorithm>
+#include <map>
 
 namespace strata {
 
