@@ -15,7 +15,8 @@
 #              analysis result; analysis never reads a file)
 #   widgets/   style: core's util model analysis   workspace: style + core
 #              charts: style workspace + core   timeline: style workspace charts + core
-#              docks (panels, analysis_views, sections, launch): style workspace charts + core,
+#              docks (panels, analysis_views, sections, launch, ranks, compare, query): style
+#              workspace charts + core,
 #              never the timeline nor each other
 #   app/       cli: core only, no Qt   gui: everything
 # and within a floor, rooms that only some may enter (strata_check_room):
@@ -24,7 +25,7 @@
 #   window/ alone: the open pipeline and the actions get a WindowContext.
 set(STRATA_CORE_FLOORS util contract model analysis io record query)
 set(STRATA_WIDGET_FLOORS style workspace charts timeline panels analysis_views sections launch ranks
-    compare)
+    compare query)
 
 # strata_check_room(ROOT DIR INCLUDE "prefix" FROM dir1 dir2 ...): fails the configure step
 # when a source under DIR includes "prefix..." and lies in none of DIR/dir1, DIR/dir2, ... (a
@@ -109,7 +110,7 @@ function(strata_check_widget_floors widgets)
     "charts:style,workspace,${STRATA_CORE_ALL}"
     "timeline:style,workspace,charts,${STRATA_CORE_ALL}"
     "panels:${_docks}" "analysis_views:${_docks}" "sections:${_docks}" "launch:${_docks}"
-    "ranks:${_docks}" "compare:${_docks}")
+    "ranks:${_docks}" "compare:${_docks}" "query:${_docks}")
 endfunction()
 
 # app/: strata-cli on core alone (no Qt); the GUI's window may include every floor.

@@ -12,6 +12,15 @@
 #include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
 #include "panels/range_panel.h"
+#ifdef STRATA_HAVE_QUERY
+#include "query/query_editor.h"
+#include "query/query_panel.h"
+#include "query/query_results_model.h"
+#include "window/dock_policy.h"
+
+#include <QCheckBox>
+#include <QTableView>
+#endif
 #include "ranks/rank_roles_view.h"
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
@@ -240,6 +249,35 @@ bool shiftGpu(MainWindow& w) {
     return true;
 }
 
+// --query: the Query dock under the timeline with the query's rows, every row's slice
+// highlighted and the first row's selected (the view zoomed to it unless --range says where).
+bool showQuery(MainWindow& w, const ScreenshotOptions& o) {
+    if (o.query.isEmpty()) return true;
+#ifdef STRATA_HAVE_QUERY
+    auto* p = w.panel<QueryPanel>();
+    w.docks()->showDock(p);
+    w.resizeDocks({DockPolicy::dockOf(p)}, {w.height() * 2 / 5}, Qt::Vertical);
+    p->editor()->setPlainText(o.query);
+    p->run();
+    p->waitForJobs();
+    settleEvents(100);
+    if (!p->statusText().contains(QStringLiteral("row")) || p->statusText().startsWith("Error")) {
+        std::fprintf(stderr, "strata: --query: %s\n", qPrintable(p->statusText()));
+        return false;
+    }
+    p->highlightBox()->setChecked(true);
+    if (p->model()->rowCount() > 0) {
+        p->table()->selectRow(0); // selected on the timeline too
+        if (!o.range) p->activateRow(0, true);
+    }
+    settleEvents(100);
+    return true;
+#else
+    std::fprintf(stderr, "strata: --query: this build has no query layer (no SQLite)\n");
+    return false;
+#endif
+}
+
 // The timeline as the options ask before the picture: rows shown, sections expanded, a range
 // selected, Find's matches, the visible range. False (said on stderr) when one cannot be had.
 bool prepareView(MainWindow& w, const ScreenshotOptions& o) {
@@ -280,6 +318,7 @@ bool prepareView(MainWindow& w, const ScreenshotOptions& o) {
         settleEvents(50);
     }
     if (!showCriticalPath(w, o)) return false;
+    if (!showQuery(w, o)) return false;
     if (o.range) {
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
         if (r.start >= b.end || r.end <= b.start) {

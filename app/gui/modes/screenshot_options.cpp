@@ -76,14 +76,18 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "first), of the whole trace (trace) or of --select-range (range): the "
                           "Statistics dock on its Critical Path tab, the path highlighted on the "
                           "timeline, zoomed to its window unless --range says otherwise.",
-                          "N|trace|range")) {}
+                          "N|trace|range")),
+      query(valued("query",
+                   "With --screenshot: the Query dock under the timeline with the rows of SQL, "
+                   "every row's slice highlighted on the timeline and the first row's selected.",
+                   "SQL")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot,           size,     range,        selectRange,    find,
                        labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
                        expandSections, dock,     utilisation,  queues,         foldRanks,
                        whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu,
-                       criticalPath});
+                       criticalPath,   query});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -128,6 +132,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->hoverSample = parser.isSet(hoverSample);
     o->shiftGpu = parser.isSet(shiftGpu);
     o->criticalPath = parser.value(criticalPath);
+    o->query = parser.value(query);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

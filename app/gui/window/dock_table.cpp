@@ -8,6 +8,9 @@
 #include "panels/range_panel.h"
 #include "panels/trace_info_panel.h"
 #include "panels/warnings_panel.h"
+#ifdef STRATA_HAVE_QUERY
+#include "query/query_panel.h"
+#endif
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 
@@ -30,6 +33,9 @@ const std::vector<DockSpec>& dockTable() {
         {"callTreeDock", "Call Tree", Qt::BottomDockWidgetArea, "rangeDock", make<CallTreePanel>},
         {"ranksDock", "Ranks", Qt::BottomDockWidgetArea, "rangeDock", make<RanksPanel>},
         {"compareDock", "Compare", Qt::BottomDockWidgetArea, "rangeDock", make<ComparePanel>},
+#ifdef STRATA_HAVE_QUERY
+        {"queryDock", "Query", Qt::BottomDockWidgetArea, "rangeDock", make<QueryPanel>},
+#endif
         {"traceInfoDock", "Trace Info", Qt::RightDockWidgetArea, "detailsDock",
          make<TraceInfoPanel>},
     };

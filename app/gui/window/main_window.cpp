@@ -9,6 +9,9 @@
 #include "open/trace_cache_controller.h"
 #include "panels/details_panel.h"
 #include "panels/warnings_panel.h"
+#ifdef STRATA_HAVE_QUERY
+#include "query/query_panel.h"
+#endif
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 #include "strata_resources.h"
@@ -165,6 +168,11 @@ void MainWindow::connectParts() {
     connect(findBar_, &FindBar::instantHighlightsChanged, this,
             [this](const std::vector<InstantRef>& m) { timeline_->setHighlightedInstants(m); });
     connect(findBar_, &FindBar::instantChosen, timeline_, &TimelineView::revealInstant);
+#ifdef STRATA_HAVE_QUERY
+    // The Query dock's rows highlighted on the timeline, as the find bar's matches are.
+    connect(panel<QueryPanel>(), &QueryPanel::highlightsChanged, this,
+            [this](const std::vector<SliceRef>& m) { timeline_->setHighlightedSlices(m); });
+#endif
     // The Statistics dock's critical path drawn on the timeline; hidden from the timeline's menu.
     CriticalPathView* path = panel<StatsPanel>()->criticalPathView();
     connect(path, &CriticalPathView::highlightChanged, timeline_, &TimelineView::setCriticalPath);
