@@ -1,5 +1,6 @@
 #include "cli_query_output.h"
 
+#include "query/query_csv.h"
 #include "util/terminal_text.h"
 
 #include <nlohmann/json.hpp>
@@ -10,22 +11,6 @@
 namespace strata::cli {
 
 namespace {
-
-std::string text(const QueryValue& v) {
-    switch (v.type) {
-    case QueryValue::Type::Int:
-        return std::to_string(v.i);
-    case QueryValue::Type::Real: {
-        char b[64];
-        std::snprintf(b, sizeof b, "%.17g", v.d);
-        return b;
-    }
-    case QueryValue::Type::Text:
-        return std::string(v.text);
-    default:
-        return {};
-    }
-}
 
 class FinishingSink : public QuerySink {
 public:
@@ -48,7 +33,7 @@ public:
     }
     bool row(const std::vector<QueryValue>& values) override {
         std::vector<std::string> cells;
-        for (const QueryValue& v : values) cells.push_back(terminalSafe(text(v)));
+        for (const QueryValue& v : values) cells.push_back(terminalSafe(v.toString()));
         ++rows_;
         if (streaming_) {
             print(cells);
@@ -125,7 +110,7 @@ public:
                      (v.type == QueryValue::Type::Real && !std::isfinite(v.d)))
                 l += "null";
             else
-                l += text(v);
+                l += v.toString();
         }
         l += "}";
         std::fputs(l.c_str(), out_);
@@ -143,33 +128,15 @@ private:
     bool first_ = true, open_ = false;
 };
 
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
-
 class CsvSink : public FinishingSink {
 public:
-    explicit CsvSink(std::FILE* out) : out_(out) {}
-    void columns(const std::vector<std::string>& names) override { line(names); }
-    bool row(const std::vector<QueryValue>& values) override {
-        std::vector<std::string> cells;
-        for (const QueryValue& v : values) cells.push_back(text(v));
-        line(cells);
-        return true;
-    }
+    explicit CsvSink(std::FILE* out) : csv_(out) {}
+    void columns(const std::vector<std::string>& names) override { csv_.columns(names); }
+    bool row(const std::vector<QueryValue>& values) override { return csv_.row(values); }
     void finish() override {}
 
 private:
-    void line(const std::vector<std::string>& cells) {
-        std::string l;
-        for (size_t c = 0; c < cells.size(); ++c) l += (c ? "," : "") + csvField(cells[c]);
-        l += "\r\n";
-        std::fputs(l.c_str(), out_);
-    }
-    std::FILE* out_;
+    QueryCsvSink csv_;
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <cstring>
 
 namespace strata {
@@ -87,6 +88,22 @@ QueryEngine::QueryEngine(std::vector<QuerySource> sources) : sources_(std::move(
 
 QueryEngine::~QueryEngine() {
     if (db_) sqlite3_close(db_);
+}
+
+std::string QueryValue::toString() const {
+    switch (type) {
+    case Type::Int:
+        return std::to_string(i);
+    case Type::Real: {
+        char b[64];
+        std::snprintf(b, sizeof b, "%.17g", d);
+        return b;
+    }
+    case Type::Text:
+        return std::string(text);
+    default:
+        return {};
+    }
 }
 
 std::string queryPosition(std::string_view sql, int offset) {

@@ -25,6 +25,8 @@ struct QueryValue {
     int64_t i = 0;
     double d = 0;
     std::string_view text; // valid during the row() call only
+    // As text: integers in decimal, reals to 17 significant digits, NULL empty.
+    std::string toString() const;
 };
 
 // Where a statement's rows go: its columns first, then each row; row() returning false stops

@@ -1,6 +1,6 @@
 #include "query_runner.h"
 
-#include "query_csv.h"
+#include "query/query_csv.h"
 #include "util/output_file.h"
 #include "workspace/job_runner.h"
 

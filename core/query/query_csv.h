@@ -1,6 +1,6 @@
 #pragma once
-// A query's rows as CSV, written as they come (the Query dock's Export CSV…): RFC 4180 as
-// strata-cli query --csv writes it (a header per statement, fields with a comma, quote or line
+// A query's rows as CSV, written as they come (strata-cli query --csv, the Query dock's Export
+// CSV…): RFC 4180 (a header per statement, fields with a comma, quote or line
 // break quoted, CRLF line ends, reals to 17 significant digits, NULL as an empty field).
 #include "query/query_engine.h"
 
@@ -19,6 +19,7 @@ private:
     std::FILE* out_;
 };
 
+// A field as CSV writes it: quoted when it holds a comma, a quote or a line break.
 std::string queryCsvField(const std::string& s);
 
 } // namespace strata
