@@ -37,6 +37,7 @@ struct ScreenshotOptions {
     bool hoverSample = false;    // the first sample lane hovered (from 40 % across)
     bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
     QString criticalPath;        // N|trace|range: that window's critical path shown
+    QString notes;               // a notes sidecar shown on the timeline (not written)
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -76,14 +76,19 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "first), of the whole trace (trace) or of --select-range (range): the "
                           "Statistics dock on its Critical Path tab, the path highlighted on the "
                           "timeline, zoomed to its window unless --range says otherwise.",
-                          "N|trace|range")) {}
+                          "N|trace|range")),
+      notes(
+          valued("notes",
+                 "With --screenshot: the notes, flags and track arrangement of this notes file "
+                 "(FILE.strata-notes.json, docs/timeline.md) shown on the timeline (not written).",
+                 "NOTES.json")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot,           size,     range,        selectRange,    find,
                        labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
                        expandSections, dock,     utilisation,  queues,         foldRanks,
                        whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu,
-                       criticalPath});
+                       criticalPath,   notes});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -128,6 +133,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->hoverSample = parser.isSet(hoverSample);
     o->shiftGpu = parser.isSet(shiftGpu);
     o->criticalPath = parser.value(criticalPath);
+    o->notes = parser.value(notes);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);
