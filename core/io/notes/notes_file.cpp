@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -177,9 +178,19 @@ std::optional<TimelineNotes> notesFromJson(const std::string& text, std::string*
 
 NotesFileRead readNotesFile(const std::string& path) {
     NotesFileRead r;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return r;
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || status.type() == std::filesystem::file_type::not_found) return r;
     r.exists = true;
+    if (status.type() != std::filesystem::file_type::regular) {
+        r.error = path + ": not a regular file";
+        return r;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        r.error = path + ": cannot be opened";
+        return r;
+    }
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) {
