@@ -10,6 +10,7 @@
 #include "support/test_files.h"
 #include "support/test_main.h"
 #include "timeline/layout/track_layout.h"
+#include "timeline/track_tree_widget.h"
 #include "window/notes_sidecar.h"
 
 #include <QInputDialog>
@@ -80,6 +81,8 @@ private slots:
     void initTestCase() { initMainWindowTests(); }
     void notesAndTracksSurviveReopening();
     void groupHiddenAndShownAgain();
+    void dragInTheTrackTree();
+    void pinnedRowsMoveAmongThemselves();
     void foreignSidecarLeftAlone();
     void unwritableFolderKeepsNotesInMemory();
 };
@@ -201,6 +204,61 @@ void TestTimelineNotes::groupHiddenAndShownAgain() {
     QVERIFY(trigger(hidden, QStringLiteral("Group \u201cGPU 0")));
     QVERIFY(!rowRect(*w, s7).isNull());
     QCOMPARE(v->layout().hiddenCount(), 0);
+}
+
+void TestTimelineNotes::dragInTheTrackTree() {
+    // Stream 7's name dragged onto stream 20's row: stream 7 goes below it; the sidecar keeps it.
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("run.json"));
+    QVERIFY(QFile::copy(kSample, trace));
+    std::unique_ptr<MainWindow> w = openWithNotes(trace);
+    QVERIFY(w);
+    TimelineView* v = w->timeline();
+    auto* tree = v->findChild<TrackTreeWidget*>();
+    QVERIFY(tree);
+    const TrackId s7 = streamTrack(*w->trace(), 7), s20 = streamTrack(*w->trace(), 20);
+    const QRect r7 = rowRect(*w, s7), r20 = rowRect(*w, s20);
+    QVERIFY(r7.top() < r20.top());
+    QTest::mousePress(tree, Qt::LeftButton, {}, QPoint(80, r7.top() + 5));
+    QMouseEvent move(QEvent::MouseMove, QPointF(80, r20.center().y()),
+                     tree->mapToGlobal(QPointF(80, r20.center().y())), Qt::NoButton, Qt::LeftButton,
+                     Qt::NoModifier);
+    QCoreApplication::sendEvent(tree, &move);
+    QTest::mouseRelease(tree, Qt::LeftButton, {}, QPoint(80, r20.bottom() - 2));
+    QVERIFY(rowRect(*w, s20).top() < rowRect(*w, s7).top());
+    QVERIFY(test::readAll(trace.toStdString() + ".strata-notes.json").find(R"("stream:0:20",)") !=
+            std::string::npos);
+}
+
+void TestTimelineNotes::pinnedRowsMoveAmongThemselves() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath(QStringLiteral("run.json"));
+    QVERIFY(QFile::copy(kSample, trace));
+    std::unique_ptr<MainWindow> w = openWithNotes(trace);
+    QVERIFY(w);
+    TimelineView* v = w->timeline();
+    const TrackId thread = threadTrack(*w->trace()), s7 = streamTrack(*w->trace(), 7),
+                  s20 = streamTrack(*w->trace(), 20);
+    v->setTrackPinned(thread, true);
+    v->setTrackPinned(s20, true); // pinned in that order: the thread first
+    QCOMPARE(rowRect(*w, thread).top(), 0);
+    QCOMPARE(rowRect(*w, s20).top(), rowRect(*w, thread).bottom() + 1);
+    std::unique_ptr<QMenu> m(v->contextMenuAt(rowRect(*w, thread).topLeft() + QPoint(600, 5)));
+    QVERIFY(!trigger(m.get(), QStringLiteral("Move Up"))); // the first pinned row
+    QVERIFY(trigger(m.get(), QStringLiteral("Move Down")));
+    QCOMPARE(rowRect(*w, s20).top(), 0);
+    QVERIFY(rowRect(*w, thread).top() > 0);
+    // The last pinned row goes no further down (not into the groups).
+    m.reset(v->contextMenuAt(rowRect(*w, thread).topLeft() + QPoint(600, 5)));
+    QVERIFY(!trigger(m.get(), QStringLiteral("Move Down")));
+    QCOMPARE(v->trackArrangement().pinned,
+             (std::vector<std::string>{"stream:0:20", "thread:4242:4242"}));
+    // A layout option rebuilds the rows: pins, their order and a hidden track stay.
+    v->setTrackHidden(s7, true);
+    v->setShowQueues(true);
+    QCOMPARE(rowRect(*w, s20).top(), 0);
+    QCOMPARE(rowRect(*w, thread).top(), rowRect(*w, s20).bottom() + 1);
+    QVERIFY(rowRect(*w, s7).isNull());
 }
 
 void TestTimelineNotes::foreignSidecarLeftAlone() {

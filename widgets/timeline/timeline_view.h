@@ -119,6 +119,9 @@ public:
     void showAllTracks();
     // A track's row one place up (delta < 0) or down among its siblings (TrackLayout::moveRow).
     void moveTrack(TrackId t, int delta);
+    // The same, step by step, until its row reaches content y (a drag of its name in the track
+    // tree), or it meets the end of its group (or of the pinned rows).
+    void moveTrackTo(TrackId t, int contentY);
     void setGroupHidden(int group, bool hidden); // the whole group, header too
     // What the user arranged (pins, hides, order) by stable keys (layout/track_arrangement.h),
     // and applying one to the rows of the trace shown (no arrangementChanged).

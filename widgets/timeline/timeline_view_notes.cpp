@@ -5,6 +5,7 @@
 #include "timeline_ruler.h"
 #include "timeline_state.h"
 #include "timeline_view.h"
+#include "track_tree_widget.h"
 #include "tracks_area.h"
 #include "workspace/navigation.h"
 
@@ -30,6 +31,7 @@ QString markTitle(const TimelineState& s, const TimelineNote& n) {
 } // namespace
 
 void TimelineView::connectNotes() {
+    connect(tree_, &TrackTreeWidget::trackDragged, this, &TimelineView::moveTrackTo);
     connect(ruler_, &TimelineRuler::noteClicked, this, &TimelineView::selectNote);
     connect(ruler_, &TimelineRuler::noteDoubleClicked, this, [this](int i) {
         selectNote(i);

@@ -142,6 +142,24 @@ void TimelineView::moveTrack(TrackId t, int delta) {
     emit arrangementChanged();
 }
 
+void TimelineView::moveTrackTo(TrackId t, int y) {
+    TrackLayout& l = s_->layout;
+    int row = l.rowOfTrack(t), moves = 0;
+    if (row < 0) return;
+    const bool up = y < l.rows()[size_t(row)].y;
+    for (;;) {
+        const TrackRow& r = l.rows()[size_t(row)];
+        if (up ? r.y <= y : r.y + r.height >= y) break;
+        if (!l.moveRow(row, up ? -1 : 1)) break;
+        row = l.rowOfTrack(t);
+        ++moves;
+    }
+    if (moves == 0) return;
+    updateScrollBar();
+    repaintAll();
+    emit arrangementChanged();
+}
+
 void TimelineView::setGroupHidden(int group, bool hidden) {
     if (group < 0 || group >= groupCount()) return;
     s_->layout.setGroupHidden(group, hidden);
