@@ -10,6 +10,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 namespace strata {
 
@@ -32,7 +33,11 @@ void paintTags(QPainter& p, const TimelineState& s, int w, const NoteColors& c) 
     const QFontMetrics fm = p.fontMetrics();
     std::array<int, kTagLanes> laneRight;
     laneRight.fill(-1000000);
-    for (size_t i = 0; i < s.notes.size(); ++i) {
+    std::vector<size_t> order(s.notes.size()); // left to right, so that lanes fill in turn
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return s.notes[a].start < s.notes[b].start; });
+    for (size_t i : order) {
         const TimelineNote& n = s.notes[i];
         const int x0 = xOf(s, n.start), x1 = n.flag ? xOf(s, n.end) : x0;
         if (x1 < 0 || x0 > w) continue;
