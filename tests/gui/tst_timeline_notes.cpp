@@ -6,6 +6,7 @@
 // sidecar said and left alone; a folder that cannot be written said, the notes kept in memory.
 // The sample trace (resources/sample_trace.json) has thread 4242/4242 and streams 7 and 20 of
 // GPU 0.
+#include "actions/export_actions.h"
 #include "support/main_window_fixture.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
@@ -182,6 +183,21 @@ void TestTimelineNotes::notesAndTracksSurviveReopening() {
     const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
     QCOMPARE(o.value("notes").toArray().size(), 0);
     QCOMPARE(o.value("flags").toArray().size(), 1);
+    // File > Export writes the flag left as a "strata.flag" async slice (b/e).
+    const QString out = dir.filePath(QStringLiteral("export.json"));
+    const PerfettoExportResult r = w->exportActions()->exportTo(out, false);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(r.notes, uint64_t(1));
+    QFile e(out);
+    QVERIFY(e.open(QIODevice::ReadOnly));
+    QStringList phases;
+    for (const QJsonValue& ev :
+         QJsonDocument::fromJson(e.readAll()).object().value("traceEvents").toArray())
+        if (ev.toObject().value("cat") == QStringLiteral("strata.flag")) {
+            phases << ev.toObject().value("ph").toString();
+            QCOMPARE(ev.toObject().value("name").toString(), QStringLiteral("slow copies"));
+        }
+    QCOMPARE(phases, QStringList({"b", "e"}));
 }
 
 void TestTimelineNotes::groupHiddenAndShownAgain() {
