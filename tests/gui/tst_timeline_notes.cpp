@@ -109,6 +109,11 @@ void TestTimelineNotes::notesAndTracksSurviveReopening() {
         QVERIFY(std::abs(v->notes()[0].start - expected) <= vis.duration() / ruler->width() + 1);
         QCOMPARE(v->notes()[0].text, std::string("warm-up done"));
         QVERIFY(!v->notes()[0].flag);
+        // A double-click on its mark edits the text (the click selects it).
+        QTest::mouseDClick(ruler, Qt::LeftButton, {}, QPoint(300, 3));
+        QCOMPARE(v->selectedNote(), 0);
+        QVERIFY(answer(v, QStringLiteral("warm-up over")));
+        QCOMPARE(v->notes()[0].text, std::string("warm-up over"));
         // A flag from the selected range (500 µs to 900 µs into the trace).
         const TimeRange range{b.start + 500000, b.start + 900000};
         v->setSelectedRange(range);
@@ -151,7 +156,7 @@ void TestTimelineNotes::notesAndTracksSurviveReopening() {
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(o.value("format").toString(), QStringLiteral("strata-notes"));
         QCOMPARE(o.value("notes").toArray().at(0).toObject().value("text").toString(),
-                 QStringLiteral("warm-up done"));
+                 QStringLiteral("warm-up over"));
         QCOMPARE(o.value("flags").toArray().at(0).toObject().value("start").toInteger(),
                  range.start);
         const QJsonObject tracks = o.value("tracks").toObject();
