@@ -2,8 +2,9 @@
 // The timeline: a track tree (left), a time ruler (top) and the tracks area, with level-of-detail
 // drawing, GPU launch gaps, correlation arrows, selection, navigation, and the user's notes and
 // flags. Keyboard: W/S zoom, A/D pan, F zoom to selection, Home whole trace, M a note at the
-// mouse, Shift+M a flag over the selection, Delete the selected note. Mouse: wheel (or Ctrl+wheel) zooms at the
-// cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on the ruler selects a range.
+// mouse, Shift+M a flag over the selection, Delete the selected note. Mouse: wheel (or
+// Ctrl+wheel) zooms at the cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on
+// the ruler selects a range, Ctrl+click on it adds a note, dragging a track's name moves it.
 //
 // It shows the workspace's current trace and follows the navigation (visible range, selected
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
