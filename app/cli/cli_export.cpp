@@ -192,6 +192,14 @@ std::vector<TimelineNote> sidecarNotes(const std::string& in) {
     return r.notes ? r.notes->notes : std::vector<TimelineNote>{};
 }
 
+// A sidecar beside `in` whose notes this export leaves out: said (`what`: why).
+void sayNotesLeftOut(const std::string& in, const char* what) {
+    const NotesFileRead r = readNotesFile(notesFilePath(in));
+    if (r.notes && !r.notes->notes.empty())
+        std::fprintf(stderr, "strata-cli export: the notes of %s are not written (%s)\n",
+                     terminalSafe(notesFilePath(in)).c_str(), what);
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -222,6 +230,7 @@ int exportTrace(const Args& args) {
         if (files.size() > 2 || rangeInUs || !rangeText.empty() || gzip || !align.empty())
             return usageError("--format perfetto-proto exports one whole trace (no --range, "
                               "--gzip or several INs yet)");
+        sayNotesLeftOut(in, "perfetto-json writes them");
         return exportProto(in, out);
     }
     PerfettoExportOptions o;
@@ -232,6 +241,8 @@ int exportTrace(const Args& args) {
         std::string problem;
         const auto request = parseAlignRequest(align.empty() ? "auto" : align, &problem);
         if (!request) return usageError("--align " + problem);
+        for (auto f = files.begin(); f + 1 != files.end(); ++f)
+            sayNotesLeftOut(*f, "a set's export leaves notes out");
         return exportSet({files.begin(), files.end() - 1}, out, o, *request, settings);
     }
     if (!align.empty()) return usageError("--align aligns several INs; one was given");

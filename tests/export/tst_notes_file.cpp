@@ -297,6 +297,13 @@ void TestNotesFile::cliExportPicksUpSidecar() {
     for (const QJsonValue& v : eventsOf(out.toStdString()))
         notes += v.toObject().value("cat") == QStringLiteral("strata.note");
     QCOMPARE(notes, 1);
+    // The protobuf export leaves them out, and says so.
+    run = test::runCli({QStringLiteral("export"), QStringLiteral("--format"),
+                        QStringLiteral("perfetto-proto"), QString::fromStdString(in),
+                        dir.path() + QStringLiteral("/out.pftrace")});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QVERIFY2(run.err.contains(QStringLiteral(".strata-notes.json are not written")),
+             qPrintable(run.err));
     // A bad sidecar: a warning naming it, the export made without notes.
     QVERIFY(test::writeAll(notesFilePath(in), "{\"format\": \"other\"}"));
     run = test::runCli({QStringLiteral("export"), QStringLiteral("--format"),
