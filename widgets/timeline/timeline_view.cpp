@@ -415,6 +415,7 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Escape:
         selectSlice({}, false);
         setSelectedRange(std::nullopt);
+        selectNote(-1);
         break;
     case Qt::Key_M: // Perfetto's key: a note at the mouse; Shift+M a flag over the selection
         if (e->modifiers() & Qt::ShiftModifier)
