@@ -143,8 +143,8 @@ public:
     void zoomToNote(int index); // a flag filled, a note centred (the zoom kept)
     void selectNote(int index); // drawn stronger; Delete removes it (-1: none)
     int selectedNote() const;
-    // Asks for the text in a dialog of its own (not blocking; objectName "noteTextDialog"); an
-    // empty answer to a note just added removes it.
+    // Asks for the text in a dialog of its own (not blocking; objectName "noteTextDialog");
+    // Cancel on a note just added takes it back.
     void editNoteText(int index, bool justAdded = false);
     // M: a note at the mouse (else the middle of the view); Shift+M: a flag over the selected
     // range (else the selected slice); each then asks for its text.
