@@ -13,6 +13,7 @@
 #include "io/export/export_sink.h"
 #include "io/export/perfetto_json_export.h"
 #include "io/export/perfetto_proto_export.h"
+#include "io/notes/notes_file.h"
 #include "io/trace_loader.h"
 #include "model/names/time_text.h"
 #include "model/trace.h"
@@ -43,6 +44,8 @@ const char* const kUsage =
     "                          microseconds), e.g. 1.5ms:3ms\n"
     "  --gzip                  gzip the output (also when OUT ends in .gz)\n"
     "  OUT                     the file to write, or - for standard output\n"
+    "The notes and flags of IN.strata-notes.json (kept by the GUI beside one IN) are written\n"
+    "as \"strata.note\" instants and \"strata.flag\" async slices (perfetto-json, one IN).\n"
     "Several INs (the ranks of one job) go into one file, one process per rank and device,\n"
     "shifted by the clock offsets strata-cli ranks estimates:\n"
     "  --align METHOD          auto (default), time, collectives or step:NAME (docs/ranks.md)\n"
@@ -69,6 +72,9 @@ void sayWritten(const PerfettoExportResult& r, const std::string& out, bool gzip
                  static_cast<unsigned long long>(r.counterSamples),
                  static_cast<unsigned long long>(r.instants), double(r.bytes) / 1e6,
                  gzipNote.c_str(), writeS, loadS);
+    if (r.notes)
+        std::fprintf(stderr, "  %llu note(s) and flag(s) from the notes file beside the trace\n",
+                     static_cast<unsigned long long>(r.notes));
     if (r.overlapThreads)
         std::fprintf(stderr, "  %llu overlapping lane(s) written as threads of their own\n",
                      static_cast<unsigned long long>(r.overlapThreads));
@@ -176,6 +182,24 @@ int exportProto(const std::string& in, const std::string& out) {
     return 0;
 }
 
+// The notes and flags of the sidecar beside `in` (io/notes/notes_file.h), when there is a good
+// one; a bad one is said and left out.
+std::vector<TimelineNote> sidecarNotes(const std::string& in) {
+    const NotesFileRead r = readNotesFile(notesFilePath(in));
+    if (!r.error.empty())
+        std::fprintf(stderr, "strata-cli export: warning: %s (notes file ignored)\n",
+                     terminalSafe(r.error).c_str());
+    return r.notes ? r.notes->notes : std::vector<TimelineNote>{};
+}
+
+// A sidecar beside `in` whose notes this export leaves out: said (`what`: why).
+void sayNotesLeftOut(const std::string& in, const char* what) {
+    const NotesFileRead r = readNotesFile(notesFilePath(in));
+    if (r.notes && !r.notes->notes.empty())
+        std::fprintf(stderr, "strata-cli export: the notes of %s are not written (%s)\n",
+                     terminalSafe(notesFilePath(in)).c_str(), what);
+}
+
 } // namespace
 
 namespace strata::cli {
@@ -206,6 +230,7 @@ int exportTrace(const Args& args) {
         if (files.size() > 2 || rangeInUs || !rangeText.empty() || gzip || !align.empty())
             return usageError("--format perfetto-proto exports one whole trace (no --range, "
                               "--gzip or several INs yet)");
+        sayNotesLeftOut(in, "perfetto-json writes them");
         return exportProto(in, out);
     }
     PerfettoExportOptions o;
@@ -216,6 +241,8 @@ int exportTrace(const Args& args) {
         std::string problem;
         const auto request = parseAlignRequest(align.empty() ? "auto" : align, &problem);
         if (!request) return usageError("--align " + problem);
+        for (auto f = files.begin(); f + 1 != files.end(); ++f)
+            sayNotesLeftOut(*f, "a set's export leaves notes out");
         return exportSet({files.begin(), files.end() - 1}, out, o, *request, settings);
     }
     if (!align.empty()) return usageError("--align aligns several INs; one was given");
@@ -237,6 +264,7 @@ int exportTrace(const Args& args) {
         return 1;
     }
     const Trace& t = *loaded.trace;
+    o.notes = sidecarNotes(in);
     if (relative)
         o.range = TimeRange{t.bounds().start + relative->start, t.bounds().start + relative->end};
     return writeAndSay(out, o.gzip, t0, [&] { return exportPerfettoJson(t, out, o); });

@@ -3,10 +3,14 @@
 #include "style/theme.h"
 
 #include "ruler_labels.h"
+#include "timeline/paint/note_marks.h"
 #include "timeline_state.h"
 
+#include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <cmath>
 #include <cstdlib>
@@ -51,6 +55,34 @@ void TimelineRuler::paintEvent(QPaintEvent*) {
     }
     for (const RulerTicks::Label& l : ticks.labels)
         p.drawText(l.rect, Qt::AlignLeft | Qt::AlignVCenter, l.text);
+    paintRulerNoteMarks(p, s_, width(), height());
+}
+
+int TimelineRuler::markAt(QPoint pos) const {
+    if (!s_.trace || pos.y() > kRulerMarkHeight + 2) return -1;
+    return noteAtX(s_, pos.x(), true);
+}
+
+void TimelineRuler::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (const int i = markAt(e->position().toPoint()); i >= 0) emit noteDoubleClicked(i);
+}
+
+void TimelineRuler::contextMenuEvent(QContextMenuEvent* e) {
+    emit contextMenuRequested(e->pos(), e->globalPos());
+    e->accept();
+}
+
+bool TimelineRuler::event(QEvent* e) {
+    if (e->type() != QEvent::ToolTip) return QWidget::event(e);
+    auto* help = static_cast<QHelpEvent*>(e);
+    // Over a mark, or anywhere over a note's line or inside a flag.
+    int i = markAt(help->pos());
+    if (i < 0 && s_.trace) i = noteAtX(s_, help->pos().x(), false);
+    if (i >= 0)
+        QToolTip::showText(help->globalPos(), noteTooltip(s_, s_.notes[size_t(i)]), this);
+    else
+        QToolTip::hideText();
+    return true;
 }
 
 RulerTicks TimelineRuler::ticks() const {
@@ -60,6 +92,14 @@ RulerTicks TimelineRuler::ticks() const {
 
 void TimelineRuler::mousePressEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton || !s_.trace) return;
+    if (e->modifiers() & Qt::ControlModifier) {
+        emit noteRequested(s_.axis.timeForX(e->position().x()));
+        return;
+    }
+    if (const int i = markAt(e->position().toPoint()); i >= 0) {
+        emit noteClicked(i);
+        return;
+    }
     pressX_ = static_cast<int>(e->position().x());
     dragStart_ = s_.axis.timeForX(e->position().x());
     dragging_ = false;

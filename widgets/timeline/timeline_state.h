@@ -6,6 +6,7 @@
 // the painter's caches live in the painter.
 #include "analysis/correlation.h"
 #include "model/lod_summary.h"
+#include "model/timeline_notes.h"
 #include "model/trace.h"
 #include "time_axis.h"
 #include "timeline/layout/track_layout.h"
@@ -49,6 +50,9 @@ struct TimelineState {
     std::shared_ptr<const CriticalPathOverlay> criticalPath;
     std::optional<GapSpan> hoveredGap;
     std::optional<double> hoverX; // last mouse x over the tracks area (keyboard zoom anchor)
+    // The user's notes and flags (timeline/paint/note_marks.h), and the one last clicked (-1).
+    std::vector<TimelineNote> notes;
+    int selectedNote = -1;
     int scrollY = 0;
 
     // The selected slice when it is in this trace, else invalid.

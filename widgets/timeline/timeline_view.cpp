@@ -141,6 +141,7 @@ void TimelineView::connectParts() {
             if (gapChanged) area_->update();
             nav_->setHoveredSlice(workspace_->ref(slice));
         });
+    connectNotes();
 }
 
 std::vector<SliceRef> TimelineView::cpuSlicesDuring(const Trace& t, TrackId track,
@@ -172,6 +173,8 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.memory.clear();
     s.instantHighlights.clear();
     s.currentInstant = {};
+    s.notes.clear(); // who keeps them (the notes sidecar) sets them again
+    s.selectedNote = -1;
     s.layout.setMemoryDevices({});
     if (trace) {
         s.layout.build(*trace);
@@ -412,6 +415,21 @@ void TimelineView::keyPressEvent(QKeyEvent* e) {
     case Qt::Key_Escape:
         selectSlice({}, false);
         setSelectedRange(std::nullopt);
+        selectNote(-1);
+        break;
+    case Qt::Key_M: // Perfetto's key: a note at the mouse; Shift+M a flag over the selection
+        if (e->modifiers() & Qt::ShiftModifier)
+            flagSelection();
+        else
+            markAtCursor();
+        break;
+    case Qt::Key_Delete:
+    case Qt::Key_Backspace:
+        if (s_->selectedNote < 0) {
+            QWidget::keyPressEvent(e);
+            return;
+        }
+        removeNote(s_->selectedNote);
         break;
     default:
         QWidget::keyPressEvent(e);

@@ -1,14 +1,17 @@
 #pragma once
 // The timeline: a track tree (left), a time ruler (top) and the tracks area, with level-of-detail
-// drawing, GPU launch gaps, correlation arrows, selection and navigation. Keyboard: W/S zoom,
-// A/D pan, F zoom to selection, Home whole trace. Mouse: wheel (or Ctrl+wheel) zooms at the
-// cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on the ruler selects a range.
+// drawing, GPU launch gaps, correlation arrows, selection, navigation, and the user's notes and
+// flags. Keyboard: W/S zoom, A/D pan, F zoom to selection, Home whole trace, M a note at the
+// mouse, Shift+M a flag over the selection, Delete the selected note. Mouse: wheel (or
+// Ctrl+wheel) zooms at the cursor, Shift+wheel scrolls tracks, drag pans, click selects, drag on
+// the ruler selects a range, Ctrl+click on it adds a note, dragging a track's name moves it.
 //
 // It shows the workspace's current trace and follows the navigation (visible range, selected
 // range and slice); its own gestures are requests to the navigation. Made without a workspace it
 // keeps its own (setTrace() then sets that workspace's trace).
 #include "analysis/gaps/gpu_gaps.h"
 #include "analysis/memory_usage.h"
+#include "model/timeline_notes.h"
 #include "model/trace.h"
 #include "ruler_labels.h"
 #include "timeline/paint/timeline_painter.h"
@@ -116,7 +119,42 @@ public:
     void setTrackHidden(TrackId t, bool hidden);
     void setTrackPinned(TrackId t, bool pinned);
     void showAllTracks();
+    // A track's row one place up (delta < 0) or down among its siblings (TrackLayout::moveRow).
+    void moveTrack(TrackId t, int delta);
+    // The same, step by step, until its row reaches content y (a drag of its name in the track
+    // tree), or it meets the end of its group (or of the pinned rows).
+    void moveTrackTo(TrackId t, int contentY);
+    void setGroupHidden(int group, bool hidden); // the whole group, header too
+    // What the user arranged (pins, hides, order) by stable keys (layout/track_arrangement.h),
+    // and applying one to the rows of the trace shown (no arrangementChanged).
+    TrackArrangement trackArrangement() const;
+    void applyTrackArrangement(const TrackArrangement& a);
     int groupCount() const;
+
+    // The user's notes (a point) and flags (a range) with text, drawn over the tracks and on the
+    // ruler (timeline/paint/note_marks.h), by index in notes(). Setting them (a trace opened
+    // with its notes) says nothing; the user's edits emit notesChanged.
+    const std::vector<TimelineNote>& notes() const;
+    void setNotes(std::vector<TimelineNote> notes);
+    int addNote(TimeNs t, const QString& text);    // its index
+    int addFlag(TimeRange r, const QString& text); // its index; -1 for an empty range
+    void setNoteText(int index, const QString& text);
+    void removeNote(int index);
+    void zoomToNote(int index); // a flag filled, a note centred (the zoom kept)
+    void selectNote(int index); // drawn stronger; Delete removes it (-1: none)
+    int selectedNote() const;
+    // Asks for the text in a dialog of its own (not blocking; objectName "noteTextDialog");
+    // Cancel on a note just added takes it back.
+    void editNoteText(int index, bool justAdded = false);
+    // M: a note at the mouse (else the middle of the view); Shift+M: a flag over the selected
+    // range (else the selected slice); each then asks for its text.
+    void markAtCursor();
+    void flagSelection();
+    // The ruler's right-click menu at x (ruler coordinates): add a note there, a flag for the
+    // selection, the mark there (edit, delete, zoom), the list of notes. The caller owns it.
+    QMenu* rulerMenuAt(QPoint pos);
+    // The "Notes" menu: each note and flag, jumping to it when chosen.
+    void addNotesMenu(QMenu* menu);
     // The GPU devices and their streams above the CPU processes (on by default) or below them.
     void setGpuSectionFirst(bool on);
     // A GPU utilisation row per device (busy share per pixel column), off by default.
@@ -163,12 +201,17 @@ signals:
     void cursorTimeChanged(std::optional<strata::TimeNs> t);
     // "Hide Critical Path" from the menu: the path is no longer shown (who set it follows).
     void criticalPathHidden();
+    // The user added, edited or removed a note or flag; pinned, hid, showed or moved tracks.
+    void notesChanged();
+    void arrangementChanged();
 
 protected:
     void keyPressEvent(QKeyEvent* e) override;
 
 private:
     void connectParts();
+    void connectNotes();
+    void addTrackItems(QMenu* menu, int row); // the row's track and group items (context menu)
     void showTrace(const std::shared_ptr<const Trace>& trace);
     void indexGaps();
     void onVisibleRange(TimeRange r);

@@ -4,6 +4,7 @@
 #include "timeline_view.h"
 
 #include "timeline/layout/level_folds.h"
+#include "timeline/layout/track_arrangement.h"
 #include "timeline/paint/instant_marks.h"
 #include "timeline/paint/sample_lanes.h"
 #include "timeline/paint/timeline_painter.h"
@@ -117,16 +118,64 @@ void TimelineView::setTrackHidden(TrackId t, bool hidden) {
     s_->layout.setHidden(s_->layout.rowOfTrack(t), hidden);
     updateScrollBar();
     repaintAll();
+    emit arrangementChanged();
 }
 
 void TimelineView::setTrackPinned(TrackId t, bool pinned) {
     s_->layout.setPinned(s_->layout.rowOfTrack(t), pinned);
     updateScrollBar();
     repaintAll();
+    emit arrangementChanged();
 }
 
 void TimelineView::showAllTracks() {
     s_->layout.showAll();
+    updateScrollBar();
+    repaintAll();
+    emit arrangementChanged();
+}
+
+void TimelineView::moveTrack(TrackId t, int delta) {
+    if (!s_->layout.moveRow(s_->layout.rowOfTrack(t), delta)) return;
+    updateScrollBar();
+    repaintAll();
+    emit arrangementChanged();
+}
+
+void TimelineView::moveTrackTo(TrackId t, int y) {
+    TrackLayout& l = s_->layout;
+    int row = l.rowOfTrack(t), moves = 0;
+    if (row < 0) return;
+    const bool up = y < l.rows()[size_t(row)].y;
+    for (;;) {
+        const TrackRow& r = l.rows()[size_t(row)];
+        if (up ? r.y <= y : r.y + r.height >= y) break;
+        if (!l.moveRow(row, up ? -1 : 1)) break;
+        row = l.rowOfTrack(t);
+        ++moves;
+    }
+    if (moves == 0) return;
+    updateScrollBar();
+    repaintAll();
+    emit arrangementChanged();
+}
+
+void TimelineView::setGroupHidden(int group, bool hidden) {
+    if (group < 0 || group >= groupCount()) return;
+    s_->layout.setGroupHidden(group, hidden);
+    updateScrollBar();
+    repaintAll();
+    emit arrangementChanged();
+}
+
+TrackArrangement TimelineView::trackArrangement() const {
+    return s_->trace ? arrangementOf(s_->layout, *s_->trace) : TrackArrangement{};
+}
+
+void TimelineView::applyTrackArrangement(const TrackArrangement& a) {
+    if (!s_->trace) return;
+    applyArrangement(s_->layout, *s_->trace, a);
+    refold();
     updateScrollBar();
     repaintAll();
 }

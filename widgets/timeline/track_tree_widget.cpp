@@ -11,6 +11,8 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <cstdlib>
+
 #include "timeline/timeline_legend.h"
 
 namespace strata {
@@ -118,6 +120,14 @@ void TrackTreeWidget::paintEvent(QPaintEvent*) {
     }
     p.setPen(colors.rulerLine);
     p.drawLine(width() - 1, 0, width() - 1, height());
+    if (dropY_) { // where a dragged track goes
+        const int row = s_.layout.rowAt(*dropY_ + s_.scrollY);
+        if (row >= 0) {
+            const TrackRow& r = s_.layout.rows()[size_t(row)];
+            const int y = *dropY_ < pressY_ ? r.y - s_.scrollY : r.y + r.height - s_.scrollY - 2;
+            p.fillRect(QRect(0, y, width(), 2), colors.treeText);
+        }
+    }
 }
 
 FittedGroupLabel TrackTreeWidget::fittedGroupLabel(int group) const {
@@ -151,6 +161,32 @@ void TrackTreeWidget::mousePressEvent(QMouseEvent* e) {
         emit rowExpandToggled(row); // its SM lanes
     else if (levelsHandleRect(row).contains(e->position().toPoint()))
         emit rowExpandToggled(row);
+    else if (e->button() == Qt::LeftButton && !r.lanes.empty()) {
+        dragRow_ = row;
+        pressY_ = static_cast<int>(e->position().y());
+    }
+}
+
+void TrackTreeWidget::mouseMoveEvent(QMouseEvent* e) {
+    if (dragRow_ < 0) return;
+    const int y = static_cast<int>(e->position().y());
+    if (!dropY_ && std::abs(y - pressY_) < 5) return;
+    dropY_ = y;
+    setCursor(Qt::ClosedHandCursor);
+    update();
+}
+
+void TrackTreeWidget::mouseReleaseEvent(QMouseEvent* e) {
+    const int row = dragRow_;
+    const bool dropped = dropY_.has_value();
+    dragRow_ = -1;
+    dropY_.reset();
+    unsetCursor();
+    update();
+    if (!dropped || row < 0 || row >= static_cast<int>(s_.layout.rows().size())) return;
+    const TrackRow& r = s_.layout.rows()[size_t(row)];
+    if (!r.lanes.empty())
+        emit trackDragged(r.lanes.front(), static_cast<int>(e->position().y()) + s_.scrollY);
 }
 
 void TrackTreeWidget::wheelEvent(QWheelEvent* e) {

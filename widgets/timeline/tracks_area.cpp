@@ -6,6 +6,7 @@
 #include "style/gap_style.h"
 #include "style/qt_text.h"
 #include "timeline/paint/instant_marks.h"
+#include "timeline/paint/note_marks.h"
 #include "timeline/paint/sample_lanes.h"
 #include "timeline/paint/timeline_painter.h"
 #include "timeline_state.h"
@@ -200,6 +201,8 @@ void TracksArea::hover(QPoint pos, QPoint globalPos) {
         tip = instantTooltip(*s_.trace, in);
     else if (const SampleHit sh = sampleAt(s_, pos, painter_.cache()); sh.valid())
         tip = sampleTooltip(*s_.trace, *sh.thread, sh.index);
+    else if (const int note = gap ? -1 : noteAtX(s_, pos.x(), false); note >= 0)
+        tip = noteTooltip(s_, s_.notes[size_t(note)]); // a note's line, a flag's edge
     else if (const TrackRow* r = rowUnder(pos)) {
         // A gap's own tooltip stays unless the row has something to say there.
         if (QString rowTip = rowTooltip(*r, s_.axis.timeForX(pos.x()), gap.has_value());

@@ -1,5 +1,6 @@
 #include "actions/export_actions.h"
 
+#include "timeline/timeline_view.h"
 #include "window/window_context.h"
 #include "workspace/job_runner.h"
 #include "workspace/navigation.h"
@@ -69,6 +70,9 @@ void ExportActions::start(const QString& path, bool selectedRange) {
     o.gzip = path.endsWith(QStringLiteral(".gz"));
     o.sourceFile = window_->currentFile().toStdString();
     if (selectedRange) o.range = window_->navigation()->selectedRange();
+    // The user's notes and flags on the timeline, as "strata.note" / "strata.flag" events.
+    if (const auto* timeline = window_->window()->findChild<TimelineView*>())
+        o.notes = timeline->notes();
     delete dialog_;
     dialog_ = new QProgressDialog(tr("Exporting %1\u2026").arg(QFileInfo(path).fileName()),
                                   tr("Cancel"), 0, 1000, window_->window());

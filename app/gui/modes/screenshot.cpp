@@ -2,6 +2,7 @@
 #include "modes/screenshot_hover.h"
 #include "modes/screenshot_path.h"
 #include "timeline/load_preview_view.h"
+#include "window/notes_sidecar.h"
 
 #include "model/names/time_text.h"
 #include "util/output_file.h"
@@ -319,6 +320,14 @@ bool prepareView(MainWindow& w, const ScreenshotOptions& o) {
     }
     if (!showCriticalPath(w, o)) return false;
     if (!showQuery(w, o)) return false;
+    if (!o.notes.isEmpty()) {
+        QString error;
+        if (!w.findChild<NotesSidecar*>()->load(o.notes, &error)) {
+            std::fprintf(stderr, "strata: --notes: %s\n", qPrintable(error));
+            return false;
+        }
+        settleEvents(50);
+    }
     if (o.range) {
         TimeRange r{b.start + o.range->start, b.start + o.range->end};
         if (r.start >= b.end || r.end <= b.start) {

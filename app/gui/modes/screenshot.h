@@ -38,6 +38,7 @@ struct ScreenshotOptions {
     bool shiftGpu = false;       // the clock notice's suggested GPU shift applied
     QString criticalPath;        // N|trace|range: that window's critical path shown
     QString query;               // SQL: the Query dock with its rows, highlighted on the timeline
+    QString notes;               // a notes sidecar shown on the timeline (not written)
 };
 
 int runScreenshot(const ScreenshotOptions& options);

@@ -80,14 +80,20 @@ ScreenshotCommandLine::ScreenshotCommandLine()
       query(valued("query",
                    "With --screenshot: the Query dock under the timeline with the rows of SQL, "
                    "every row's slice highlighted on the timeline and the first row's selected.",
-                   "SQL")) {}
+                   "SQL")),
+
+      notes(
+          valued("notes",
+                 "With --screenshot: the notes, flags and track arrangement of this notes file "
+                 "(FILE.strata-notes.json, docs/timeline.md) shown on the timeline (not written).",
+                 "NOTES.json")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
     parser.addOptions({shot,           size,     range,        selectRange,    find,
                        labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
                        expandSections, dock,     utilisation,  queues,         foldRanks,
                        whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu,
-                       criticalPath,   query});
+                       criticalPath,   query,    notes});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -133,6 +139,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->shiftGpu = parser.isSet(shiftGpu);
     o->criticalPath = parser.value(criticalPath);
     o->query = parser.value(query);
+    o->notes = parser.value(notes);
     for (const QString& n : parser.value(foldRanks).split(',', Qt::SkipEmptyParts)) {
         bool ok = false;
         const int rank = n.toInt(&ok);

@@ -21,6 +21,7 @@
 #include "window/dock_policy.h"
 #include "window/find_bar.h"
 #include "window/message_banner.h"
+#include "window/notes_sidecar.h"
 #include "window/rank_report.h"
 #include "window/recent_files.h"
 #include "window/shortcut_help.h"
@@ -77,6 +78,10 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     parts.say = [this](const QString& m, int ms) { say(m, ms); };
     loader_ = new LoadController(std::move(parts), this);
     menus_ = new WindowMenus(this, options_.restoreSettings);
+    // Notes, flags and pins kept beside the trace (off where no settings are kept: tests).
+    auto* notes = new NotesSidecar(
+        timeline_, workspace_, [this](const QString& m, int ms) { say(m, ms); }, this);
+    notes->setEnabled(options_.restoreSettings);
     connectParts();
     resize(1400, 860);
     docks_->restoreLayout();

@@ -26,6 +26,10 @@ QList<ShortcutEntry> timelineShortcuts() {
         {QObject::tr("Drag"), QObject::tr("Pan"), g},
         {QObject::tr("Click"), QObject::tr("Select a slice (details in the Details panel)"), g},
         {QObject::tr("Drag on the ruler"), QObject::tr("Select a time range (Range panel)"), g},
+        {QStringLiteral("M"), QObject::tr("Add a note at the mouse (Ctrl+click on the ruler too)"),
+         g},
+        {QStringLiteral("Shift+M"), QObject::tr("Add a flag over the selected range or slice"), g},
+        {QObject::tr("Delete"), QObject::tr("Delete the selected note or flag"), g},
     };
 }
 

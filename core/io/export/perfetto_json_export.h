@@ -10,6 +10,7 @@
 // streaming (no document in memory).
 #include "io/export/export_sink.h"
 #include "io/set/trace_part.h"
+#include "model/timeline_notes.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -29,6 +30,10 @@ struct PerfettoExportOptions {
     std::function<bool(double)> progress;
     // Where the trace came from, kept in otherData.source (empty: not written).
     std::string sourceFile;
+    // The user's notes and flags (the notes sidecar, io/notes/notes_file.h), written as
+    // "strata.note" instants and "strata.flag" async slices (io/export/perfetto_notes.h); one
+    // trace only (a set's export leaves them out).
+    std::vector<TimelineNote> notes;
 };
 
 struct PerfettoExportResult {
@@ -41,6 +46,7 @@ struct PerfettoExportResult {
     uint64_t flowsV1 = 0; // of them, written as s/f pairs (a slice in several)
     uint64_t counterSamples = 0;
     uint64_t instants = 0;
+    uint64_t notes = 0;          // notes and flags written (PerfettoExportOptions::notes)
     uint64_t overlapThreads = 0; // extra threads for overlapping lanes
     // In-kernel sections (io/export/perfetto_sections.h): closed sections written as slices,
     // the per-SM threads that hold them, and what could not be placed on the timeline (no

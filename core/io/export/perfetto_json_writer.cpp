@@ -1,6 +1,7 @@
 #include "io/export/perfetto_json_writer.h"
 
 #include "io/export/perfetto_json_parts.h"
+#include "io/export/perfetto_notes.h"
 #include "io/export/perfetto_sections.h"
 #include "io/export/perfetto_stack_samples.h"
 #include "io/set/part_ids.h"
@@ -45,6 +46,11 @@ public:
         file_.total += perfettoProgressUnits(t_);
         writePerfettoHeader(out_, t_, o_);
         if (!events(0)) return false;
+        if (!o_.notes.empty()) {
+            const int64_t pid = ids_.processes().empty() ? 1 : ids_.processes().front().pid;
+            r_.notes +=
+                writePerfettoNotes(out_, o_.notes, pid, 0, o_.range, [this] { beginEvent(); });
+        }
         out_.raw("\n]");
         writePerfettoStackSamples(out_, t_, ids_, o_.range); // (a set's file: not yet)
         out_.raw("}\n");

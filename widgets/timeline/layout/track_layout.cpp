@@ -122,6 +122,7 @@ void TrackLayout::clear() {
     rowOfTrack_.clear();
     laneOfTrack_.clear();
     shownRows_.clear();
+    reordered_.clear();
     height_ = 0;
 }
 
@@ -255,12 +256,30 @@ void TrackLayout::rebuild(const Trace& trace) {
         if (r.hidden) hidden.push_back(r.lanes.front());
         if (r.pinned) pinned.push_back(r.lanes.front());
     }
-    std::vector<QString> foldedRanks;
-    for (const TrackGroup& g : groups_) {
-        if (g.collapsed) collapsed.push_back(g.label);
-        if (!g.rankLabel.isEmpty()) foldedRanks.push_back(g.rankPrefix);
+    std::vector<QString> foldedRanks, hiddenGroups;
+    std::vector<std::pair<QString, std::vector<TrackId>>> orders; // reordered groups' rows
+    for (size_t g = 0; g < groups_.size(); ++g) {
+        if (groups_[g].collapsed) collapsed.push_back(groups_[g].label);
+        if (groups_[g].hidden) hiddenGroups.push_back(groups_[g].label);
+        if (!groups_[g].rankLabel.isEmpty()) foldedRanks.push_back(groups_[g].rankPrefix);
+        if (!reordered(int(g))) continue;
+        orders.emplace_back(groups_[g].label, std::vector<TrackId>{});
+        for (const TrackRow& r : rows_)
+            if (r.group == int(g) && !r.lanes.empty()) orders.back().second.push_back(r.lanes[0]);
     }
     build(trace);
+    for (const auto& [label, order] : orders)
+        for (size_t g = 0; g < groups_.size(); ++g)
+            if (groups_[g].label == label)
+                orderGroup(int(g), [&order = order](const TrackRow& r) {
+                    const auto it = r.lanes.empty()
+                                        ? order.end()
+                                        : std::find(order.begin(), order.end(), r.lanes[0]);
+                    return it - order.begin();
+                });
+    for (TrackGroup& g : groups_)
+        g.hidden =
+            std::find(hiddenGroups.begin(), hiddenGroups.end(), g.label) != hiddenGroups.end();
     for (TrackId t : expanded)
         if (const int row = rowOfTrack(t); row >= 0) rows_[row].expanded = true;
     for (TrackGroup& g : groups_)
@@ -338,7 +357,7 @@ void TrackLayout::relayout() {
         }
         }
         if (r.kind != TrackRow::Kind::Group && groups_[r.group].collapsed && !r.pinned) h = 0;
-        if (r.hidden) h = 0;
+        if (r.hidden || (groups_[r.group].hidden && !r.pinned)) h = 0;
         r.height = h;
         if (h > 0) shownRows_.push_back(static_cast<int>(i));
         y += h;

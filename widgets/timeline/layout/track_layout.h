@@ -11,6 +11,8 @@
 
 #include <QString>
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -67,6 +69,7 @@ struct TrackGroup {
     QString rankPrefix, rankLabel;
     int summaryGpu = -1;
     bool folded = false;
+    bool hidden = false; // hidden by the user, header and rows (its pinned rows stay)
 };
 
 class TrackLayout {
@@ -113,10 +116,21 @@ public:
     template <typename FoldsOf> bool applyFolds(FoldsOf foldsOf);
     void setExpanded(int row, bool on);
     void setAllExpanded(bool on);
-    // A row hidden (0 high) until shown again; showAll() shows every hidden row.
+    // A row hidden (0 high) until shown again; showAll() shows every hidden row and group.
     void setHidden(int row, bool on);
     void showAll();
-    int hiddenCount() const;
+    int hiddenCount() const; // hidden rows and groups
+    // A whole group hidden, its header too (its pinned rows stay on top), or shown again.
+    void setGroupHidden(int group, bool on);
+    // A track's row moved one place up (delta < 0) or down among its siblings shown: pinned rows
+    // among the pinned, others within their group (a GPU stream with its launch queue row). Row
+    // indices change (rowOfTrack). False when it has no neighbour that way.
+    bool moveRow(int row, int delta);
+    bool canMove(int row, int delta) const { return neighbour(row, delta) >= 0; }
+    // Groups whose rows the user moved (their order is kept: track_arrangement.h).
+    bool reordered(int group) const;
+    // The movable rows of a group (not pinned) stably sorted by rank(row): a saved order applied.
+    template <typename Rank> void orderGroup(int group, Rank rank);
     // A row moved to the top of the tracks (pinned rows in the order they were pinned), or back
     // to the end of its group. Row indices change: look rows up again (rowOfTrack).
     void setPinned(int row, bool on);
@@ -148,6 +162,10 @@ public:
     int samplesY(int row, int* height = nullptr) const;
 
 private:
+    static bool movable(const TrackRow& r);
+    int blockEnd(int row) const; // past a row and the launch queue row under it
+    int neighbour(int row, int delta) const;
+    void moveBlocks(int group, std::vector<std::pair<int, int>> blocks); // group's, reordered
     void relayout();
     void addSectionsRow(const Trace& trace, int group); // a device with in-kernel sections
     void addDeviceRows(int group, int32_t device);
@@ -164,8 +182,26 @@ private:
     std::vector<int> rowOfTrack_;
     std::vector<int> laneOfTrack_;
     std::vector<int> shownRows_; // indices of rows with height > 0, in y order
+    std::vector<int> reordered_; // groups whose rows the user moved
     int height_ = 0;
 };
+
+template <typename Rank> void TrackLayout::orderGroup(int group, Rank rank) {
+    std::vector<std::pair<int, int>> blocks; // [begin, end) in rows_, in their order now
+    for (int i = 0; i < static_cast<int>(rows_.size());) {
+        const TrackRow& r = rows_[size_t(i)];
+        if (r.group == group && !r.pinned && movable(r)) {
+            blocks.emplace_back(i, blockEnd(i));
+            i = blocks.back().second;
+        } else {
+            ++i;
+        }
+    }
+    std::stable_sort(blocks.begin(), blocks.end(), [&](auto a, auto b) {
+        return rank(rows_[size_t(a.first)]) < rank(rows_[size_t(b.first)]);
+    });
+    moveBlocks(group, std::move(blocks));
+}
 
 template <typename FoldsOf> bool TrackLayout::applyFolds(FoldsOf foldsOf) {
     bool changed = false;

@@ -16,12 +16,107 @@ void TrackLayout::setHidden(int row, bool on) {
 
 void TrackLayout::showAll() {
     for (TrackRow& r : rows_) r.hidden = false;
+    for (TrackGroup& g : groups_) g.hidden = false;
     relayout();
 }
 
 int TrackLayout::hiddenCount() const {
     return static_cast<int>(
-        std::count_if(rows_.begin(), rows_.end(), [](const TrackRow& r) { return r.hidden; }));
+        std::count_if(rows_.begin(), rows_.end(), [](const TrackRow& r) { return r.hidden; }) +
+        std::count_if(groups_.begin(), groups_.end(),
+                      [](const TrackGroup& g) { return g.hidden; }));
+}
+
+void TrackLayout::setGroupHidden(int group, bool on) {
+    if (group < 0 || group >= static_cast<int>(groups_.size()) || groups_[group].hidden == on)
+        return;
+    groups_[group].hidden = on;
+    relayout();
+}
+
+bool TrackLayout::movable(const TrackRow& r) {
+    switch (r.kind) {
+    case TrackRow::Kind::Slices:
+    case TrackRow::Kind::Counter:
+    case TrackRow::Kind::Instants:
+    case TrackRow::Kind::Samples:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int TrackLayout::blockEnd(int row) const {
+    int end = row + 1;
+    if (!rows_[size_t(row)].pinned)
+        while (end < static_cast<int>(rows_.size()) &&
+               rows_[size_t(end)].kind == TrackRow::Kind::Queue && !rows_[size_t(end)].pinned)
+            ++end;
+    return end;
+}
+
+// The first row of the sibling block shown next to `row` that way, or -1.
+int TrackLayout::neighbour(int row, int delta) const {
+    const int n = static_cast<int>(rows_.size());
+    if (row < 0 || row >= n || delta == 0 || !movable(rows_[size_t(row)])) return -1;
+    const TrackRow& me = rows_[size_t(row)];
+    auto sibling = [&](const TrackRow& r) {
+        return movable(r) && !r.hidden && r.pinned == me.pinned &&
+               (me.pinned || r.group == me.group);
+    };
+    auto stop = [&](const TrackRow& r) {
+        return me.pinned ? !r.pinned
+                         : r.pinned || r.group != me.group || r.kind == TrackRow::Kind::Group;
+    };
+    if (delta < 0) {
+        for (int i = row - 1; i >= 0 && !stop(rows_[size_t(i)]); --i)
+            if (sibling(rows_[size_t(i)])) return i;
+    } else {
+        for (int i = blockEnd(row); i < n && !stop(rows_[size_t(i)]); ++i)
+            if (sibling(rows_[size_t(i)])) return i;
+    }
+    return -1;
+}
+
+bool TrackLayout::moveRow(int row, int delta) {
+    const int other = neighbour(row, delta);
+    if (other < 0) return false;
+    const auto at = [&](int i) { return rows_.begin() + i; };
+    const int group = rows_[size_t(row)].group;
+    const bool pinned = rows_[size_t(row)].pinned;
+    if (delta < 0)
+        std::rotate(at(other), at(row), at(blockEnd(row)));
+    else
+        std::rotate(at(row), at(blockEnd(row)), at(blockEnd(other)));
+    if (!pinned && !reordered(group)) reordered_.push_back(group);
+    reindex();
+    relayout();
+    return true;
+}
+
+bool TrackLayout::reordered(int group) const {
+    return std::find(reordered_.begin(), reordered_.end(), group) != reordered_.end();
+}
+
+// The group's blocks ([begin, end) in rows_) put in the given order where the first of them was.
+void TrackLayout::moveBlocks(int group, std::vector<std::pair<int, int>> blocks) {
+    if (blocks.empty()) return;
+    int first = blocks.front().first;
+    for (const auto& b : blocks) first = std::min(first, b.first);
+    std::vector<char> inBlock(rows_.size(), 0);
+    for (const auto& [b, e] : blocks) std::fill(inBlock.begin() + b, inBlock.begin() + e, 1);
+    std::vector<TrackRow> out;
+    out.reserve(rows_.size());
+    for (int i = 0; i < static_cast<int>(rows_.size()); ++i) {
+        if (i == first)
+            for (const auto& [b, e] : blocks)
+                for (int j = b; j < e; ++j) out.push_back(std::move(rows_[size_t(j)]));
+        if (!inBlock[size_t(i)]) out.push_back(std::move(rows_[size_t(i)]));
+    }
+    rows_ = std::move(out);
+    if (!reordered(group)) reordered_.push_back(group);
+    reindex();
+    relayout();
 }
 
 void TrackLayout::setPinned(int row, bool on) {

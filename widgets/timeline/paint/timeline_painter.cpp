@@ -5,6 +5,7 @@
 #include "counter_scale.h"
 #include "critical_path_overlay.h"
 #include "instant_marks.h"
+#include "note_marks.h"
 #include "painter_frame.h"
 #include "sample_lanes.h"
 #include "timeline_overlays.h"
@@ -362,6 +363,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
     }
     paintSectionMarkers(p, s, cache_.sections(), f.w, f.h);
     if (s.criticalPath) paintCriticalPath(f, *s.criticalPath);
+    paintNoteMarks(p, s, f.w, f.h);
     paintOverlays(f);
 }
 
