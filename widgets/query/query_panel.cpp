@@ -61,7 +61,7 @@ QueryPanel::QueryPanel(Workspace* workspace, Navigation* navigation, QWidget* pa
     connect(runner_, &QueryRunner::rowsArrived, this, [this](std::vector<QVariant> cells) {
         const bool first = model_->rowCount() == 0;
         model_->append(std::move(cells));
-        if (first) table_->resizeColumnsToContents();
+        if (first) fitColumns();
         say(tr("Running… %1 rows").arg(count(runner_->rowsSoFar())));
     });
     connect(runner_, &QueryRunner::finished, this, &QueryPanel::finished);
@@ -249,8 +249,17 @@ void QueryPanel::finished(const QueryOutcome& out, uint64_t total, qint64 ms) {
     } else {
         say(tr("%1 row%2 in %3").arg(count(total), total == 1 ? QString() : tr("s"), time));
     }
-    if (model_->rowCount() > 0) table_->resizeColumnsToContents();
+    if (model_->rowCount() > 0) fitColumns();
     offerHighlights();
+}
+
+// Each column as wide as its contents, but none wider than a third of the table: a kernel's
+// full name would push every other column out of sight (the cell is elided; hover shows it).
+void QueryPanel::fitColumns() {
+    table_->resizeColumnsToContents();
+    const int most = std::max(120, table_->viewport()->width() / 3);
+    for (int c = 0; c < model_->columnCount(); ++c)
+        if (table_->columnWidth(c) > most) table_->setColumnWidth(c, most);
 }
 
 void QueryPanel::say(const QString& text, bool error) {

@@ -70,6 +70,7 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    void fitColumns();
     QWidget* makeToolbar();
     void fillSaved(const QString& current = {});
     void offerWords();
