@@ -160,6 +160,8 @@ private:
             in.gpu = &a;
             b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
         }
+        if (!s.error().empty())
+            b_.addWarning("rocpd: rocpd_memory_copy read up to an error: " + s.error());
     }
 
     SqliteDb& db_;

@@ -36,9 +36,22 @@ public:
         readGpu("COPY", SliceKind::Memcpy, "gpu_memcpy");
         for (const auto& [why, n] : skipped_)
             b_.addWarning("rocprof: " + std::to_string(n) + " rows skipped (" + why + ")");
+        warnNotShown();
     }
 
 private:
+    // rocprof's other tables with rows (HSA, KFD, ... calls): named, not read.
+    void warnNotShown() {
+        for (const std::string& t : db_.tables()) {
+            if (t == "HIP" || t == "OPS" || t == "COPY" || t.starts_with("sqlite_")) continue;
+            std::string quoted = "\"";
+            for (const char c : t) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+            SqliteStatement s = db_.prepare("SELECT EXISTS (SELECT 1 FROM " + quoted + "\")");
+            if (s.valid() && s.step() && s.integer(0))
+                b_.addWarning("rocprof: not shown by Strata: " + t);
+        }
+    }
+
     bool bad(const SqliteStatement& s) {
         if (!s.isNull(0) && !s.isNull(1) && s.integer(1) >= s.integer(0)) return false;
         ++skipped_["no BeginNs or EndNs, or an end before the start"];
@@ -66,6 +79,7 @@ private:
             in.args = b_.args().finish();
             b_.addSlice(b_.threadTrack(s.integer(2), s.integer(3)), in);
         }
+        if (!s.error().empty()) b_.addWarning("rocprof: HIP read up to an error: " + s.error());
     }
 
     void readGpu(const std::string& table, SliceKind kind, const char* categoryName) {
@@ -96,6 +110,8 @@ private:
             in.gpu = &a;
             b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
         }
+        if (!s.error().empty())
+            b_.addWarning("rocprof: " + table + " read up to an error: " + s.error());
     }
 
     SqliteDb& db_;

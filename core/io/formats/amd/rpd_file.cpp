@@ -87,6 +87,8 @@ private:
         std::unordered_map<int64_t, int64_t> callOf; // op id -> api id
         SqliteStatement links = db_.prepare("SELECT api_id, op_id FROM rocpd_api_ops");
         while (links.valid() && links.step()) callOf[links.integer(1)] = links.integer(0);
+        if (!links.error().empty())
+            b_.addWarning("rpd: rocpd_api_ops read up to an error: " + links.error());
         const StringId kernel = b_.intern("kernel"), copy = b_.intern("gpu_memcpy");
         const StringId set = b_.intern("gpu_memset");
         SqliteStatement s = db_.prepare("SELECT id, gpuId, queueId, start, \"end\", "
@@ -135,6 +137,7 @@ private:
             in.gpu = &a;
             b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
         }
+        if (!s.error().empty()) b_.addWarning("rpd: rocpd_op read up to an error: " + s.error());
         for (const auto& [type, n] : unknown)
             b_.addWarning("rpd: " + std::to_string(n) + " GPU ops of type \"" + type +
                           "\" not shown");

@@ -95,8 +95,8 @@ OTF2_CallbackCode onLocation(void* u, OTF2_LocationRef self, OTF2_StringRef name
     return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode onEnter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* u, OTF2_AttributeList*,
-                          OTF2_RegionRef region) {
+OTF2_CallbackCode onEnter(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* u,
+                          OTF2_AttributeList*, OTF2_RegionRef region) {
     Archive& a = of(u);
     ++a.handled;
     const Location& l = a.locations[loc];
@@ -108,8 +108,8 @@ OTF2_CallbackCode onEnter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* u, OTF2_
     a.b->addBegin(l.track, in);
     return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode onLeave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* u, OTF2_AttributeList*,
-                          OTF2_RegionRef region) {
+OTF2_CallbackCode onLeave(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* u,
+                          OTF2_AttributeList*, OTF2_RegionRef region) {
     Archive& a = of(u);
     ++a.handled;
     a.b->addEnd(a.locations[loc].track, a.ns(t), a.region(region), kNoArgs);
@@ -127,13 +127,15 @@ void mpiMessage(Archive& a, OTF2_LocationRef loc, OTF2_TimeStamp t, const char* 
     b.args().addUInt(b.intern("bytes"), length);
     b.addInstant(a.locations[loc].track, a.ns(t), b.intern(what), a.mpi, b.args().finish());
 }
-OTF2_CallbackCode onSend(OTF2_LocationRef loc, OTF2_TimeStamp t, void* u, OTF2_AttributeList*,
-                         uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t length) {
+OTF2_CallbackCode onSend(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* u,
+                         OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                         uint64_t length) {
     mpiMessage(of(u), loc, t, "MPI send", "receiver", receiver, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode onRecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void* u, OTF2_AttributeList*,
-                         uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t length) {
+OTF2_CallbackCode onRecv(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* u,
+                         OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                         uint64_t length) {
     mpiMessage(of(u), loc, t, "MPI receive", "sender", sender, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -161,36 +163,53 @@ bool readDefinitions(OTF2_Reader* r, Archive& a, std::string* error) {
     return true;
 }
 
+// Each location's definitions (its mappings and clock offsets), where its .def can be read.
+void readLocalDefinitions(OTF2_Reader* r, Archive& a) {
+    if (OTF2_Reader_OpenDefFiles(r) != OTF2_SUCCESS) return;
+    for (const auto& [id, loc] : a.locations) {
+        if (OTF2_DefReader* d = OTF2_Reader_GetDefReader(r, id)) {
+            uint64_t n = 0;
+            OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
+            OTF2_Reader_CloseDefReader(r, d);
+        }
+    }
+    OTF2_Reader_CloseDefFiles(r);
+}
+
+// Location by location (not through OTF2's merged global reader, which stops every location at
+// the first bad event file): a missing or torn .evt loses only its own events after the damage.
 void readEvents(OTF2_Reader* r, Archive& a) {
     for (const auto& [id, loc] : a.locations) OTF2_Reader_SelectLocation(r, id);
-    const bool defFiles = OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS;
-    OTF2_Reader_OpenEvtFiles(r);
-    for (const auto& [id, loc] : a.locations) {
-        if (defFiles) {
-            if (OTF2_DefReader* d = OTF2_Reader_GetDefReader(r, id)) {
-                uint64_t n = 0;
-                OTF2_Reader_ReadAllLocalDefinitions(r, d, &n);
-                OTF2_Reader_CloseDefReader(r, d);
-            }
-        }
-        OTF2_Reader_GetEvtReader(r, id);
+    readLocalDefinitions(r, a);
+    if (OTF2_Reader_OpenEvtFiles(r) != OTF2_SUCCESS) {
+        a.b->addWarning("otf2: the event files cannot be opened");
+        return;
     }
-    if (defFiles) OTF2_Reader_CloseDefFiles(r);
-    OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(r);
-    OTF2_GlobalEvtReaderCallbacks* cb = OTF2_GlobalEvtReaderCallbacks_New();
-    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, onEnter);
-    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, onLeave);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, onSend);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, onRecv);
-    OTF2_Reader_RegisterGlobalEvtCallbacks(r, events, cb, &a);
-    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, onEnter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, onLeave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, onSend);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, onRecv);
     uint64_t read = 0;
-    const OTF2_ErrorCode rc = OTF2_Reader_ReadAllGlobalEvents(r, events, &read);
-    if (rc != OTF2_SUCCESS)
-        a.b->addWarning(std::string("otf2: reading the events stopped: ") + OTF2_Error_GetName(rc) +
-                        " (" + std::to_string(read) + " events before it kept)");
+    for (const auto& [id, loc] : a.locations) {
+        OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(r, id);
+        if (!events) {
+            a.b->addWarning("otf2: the events of location " + std::to_string(id) +
+                            " cannot be read");
+            continue;
+        }
+        OTF2_Reader_RegisterEvtCallbacks(r, events, cb, &a);
+        uint64_t n = 0;
+        const OTF2_ErrorCode rc = OTF2_Reader_ReadAllLocalEvents(r, events, &n);
+        read += n;
+        if (rc != OTF2_SUCCESS)
+            a.b->addWarning("otf2: reading the events of location " + std::to_string(id) +
+                            " stopped: " + OTF2_Error_GetName(rc) + " (" + std::to_string(n) +
+                            " events before it kept)");
+        OTF2_Reader_CloseEvtReader(r, events);
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
     a.otherEvents = read > a.handled ? read - a.handled : 0;
-    OTF2_Reader_CloseGlobalEvtReader(r, events);
     OTF2_Reader_CloseEvtFiles(r);
 }
 
