@@ -204,20 +204,8 @@ void NsysExport::readGraphs() {
                 addGpuSlice(s, a, SliceKind::Kernel, category,
                             b_.intern("CUDA Graph " + std::to_string(a.graphId)));
             });
-    for (const std::string table : {"CUDA_GRAPH_EVENTS", "CUDA_GRAPH_NODE_EVENTS"})
-        eachRow(table, "SELECT start, \"end\", globalTid, nameId FROM " + table,
-                [&](SqliteStatement& s) {
-                    if (s.isNull(0) || s.isNull(1) || s.isNull(2) || s.integer(1) < s.integer(0))
-                        return skipped(table,
-                                       "no start, end or thread, or an end before the start");
-                    const int64_t g = s.integer(2);
-                    SliceInput in;
-                    in.start = s.integer(0);
-                    in.dur = s.integer(1) - s.integer(0);
-                    in.name = str(s.integer(3));
-                    in.category = category;
-                    b_.addSlice(b_.threadTrack(nsysPid(g), nsysTid(g)), in);
-                });
+    readThreadCalls("CUDA_GRAPH_EVENTS", category);
+    readThreadCalls("CUDA_GRAPH_NODE_EVENTS", category);
 }
 
 } // namespace strata

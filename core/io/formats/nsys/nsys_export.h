@@ -73,6 +73,7 @@ private:
     // nsys_nvtx.cpp
     void readNvtx();
     void readOsrt();
+    void readThreadCalls(const std::string& table, StringId category);
     // nsys_samples.cpp
     void readGpuMetrics();
     void readCpuSamples();

@@ -56,11 +56,14 @@ void NsysExport::readNvtx() {
 }
 
 void NsysExport::readOsrt() {
-    const std::string t = "OSRT_API";
-    const StringId category = b_.intern("osrt");
+    readThreadCalls("OSRT_API", b_.intern("osrt"));
+}
+
+// A table of calls on threads (start, end, globalTid, nameId), each a slice of `category`.
+void NsysExport::readThreadCalls(const std::string& t, StringId category) {
     eachRow(t, "SELECT start, \"end\", globalTid, nameId FROM " + t, [&](SqliteStatement& s) {
-        if (s.isNull(0) || s.isNull(1) || s.integer(1) < s.integer(0))
-            return skipped(t, "no start or end, or an end before the start");
+        if (s.isNull(0) || s.isNull(1) || s.isNull(2) || s.integer(1) < s.integer(0))
+            return skipped(t, "no start, end or thread, or an end before the start");
         const int64_t g = s.integer(2);
         SliceInput in;
         in.start = s.integer(0);
