@@ -32,7 +32,7 @@ TimelineView::TimelineView(Workspace* workspace, Navigation* navigation, QWidget
     : QWidget(parent), workspace_(workspace ? workspace : new Workspace(this)),
       nav_(navigation ? navigation : new Navigation(workspace_, this)),
       s_(std::make_unique<TimelineState>()), painter_(std::make_unique<TimelinePainter>()),
-      gapJobs_(new JobRunner(this)) {
+      gapJobs_(new JobRunner(this)), rowJobs_(new JobRunner(this)) {
     s_->nav = nav_;
     setFocusPolicy(Qt::StrongFocus);
     ruler_ = new TimelineRuler(*s_, this);
@@ -196,33 +196,48 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
 
 void TimelineView::indexGaps() {
     const std::shared_ptr<const TraceAnalysis> a = workspace_->analyses()->current();
+    rowJobs_->cancel();
     if (!a) {
         gapJobs_->cancel();
         return;
     }
     // Off the GUI thread: the gap causes and the GPU ops (shared with the docks: whoever asks
     // first computes them), indexed for drawing; they replace the shown ones when they arrive.
+    // What the picture shows comes first (the gaps, the memory rows); what only the optional
+    // utilisation and queue rows and the idle row's tooltip use follows (indexRows).
+    gapJobs_->run(
+        [a](JobControl&) {
+            GapIndex gaps;
+            gaps.build(a);
+            a->memory(); // computed here, drawn from the GUI thread
+            return gaps;
+        },
+        [this, a](GapIndex gaps) {
+            s_->gaps = std::move(gaps);
+            s_->memory.build(a);
+            showMemoryRows();
+            repaintAll();
+            indexRows(a);
+        });
+}
+
+// The GPU utilisation and time breakdown, and the launch queues, for their rows and tooltips.
+void TimelineView::indexRows(const std::shared_ptr<const TraceAnalysis>& a) {
     struct Indexed {
-        GapIndex gaps;
         GpuUtilisation utilisation;
         LaunchQueue queue;
     };
-    gapJobs_->run(
+    rowJobs_->run(
         [a](JobControl&) {
             Indexed i;
-            i.gaps.build(a);
             i.utilisation.build(a->gpuOps());
             i.utilisation.setBreakdown(a->gpuTimeBreakdown());
             i.queue = launchQueue(a->trace(), a->gpuOps());
-            a->memory(); // computed here, drawn from the GUI thread
             return i;
         },
-        [this, a](Indexed i) {
-            s_->gaps = std::move(i.gaps);
+        [this](Indexed i) {
             s_->utilisation = std::move(i.utilisation);
             s_->queues.build(std::move(i.queue));
-            s_->memory.build(a);
-            showMemoryRows();
             repaintAll();
         });
 }
@@ -243,6 +258,12 @@ const MemoryUsage* TimelineView::memoryUsage() const {
 
 void TimelineView::waitForGaps() {
     gapJobs_->waitForFinished();
+    rowJobs_->waitForFinished();
+}
+
+void TimelineView::waitForPicture() {
+    gapJobs_->waitForFinished();
+    if (showUtilisation() || showQueues()) rowJobs_->waitForFinished();
 }
 
 std::shared_ptr<const TraceAnalysis> TimelineView::gapAnalysis() const {

@@ -64,9 +64,12 @@ public:
     // The workspace's gap threshold (Analyses::setGapThreshold: every view follows it).
     void setGapThresholdNs(TimeNs t);
     TimeNs gapThresholdNs() const;
-    // The gaps are indexed off the GUI thread when the trace or the settings change; this waits
-    // until the index is shown (screenshots, tests).
+    // The gaps are indexed off the GUI thread when the trace or the settings change, then the
+    // utilisation and queues; this waits until all are shown (screenshots, tests).
     void waitForGaps();
+    // Waits for what the picture shows: the gaps and memory rows, and the utilisation and queue
+    // rows when they are on (the window's "drawn" moment; not the idle row's tooltip).
+    void waitForPicture();
     // The analysis whose gaps are drawn (null before the first arrives).
     std::shared_ptr<const TraceAnalysis> gapAnalysis() const;
     void setShowAllFlows(bool on);
@@ -214,6 +217,7 @@ private:
     void addTrackItems(QMenu* menu, int row); // the row's track and group items (context menu)
     void showTrace(const std::shared_ptr<const Trace>& trace);
     void indexGaps();
+    void indexRows(const std::shared_ptr<const TraceAnalysis>& a);
     void onVisibleRange(TimeRange r);
     void onSelectedSlice(const TraceSliceRef& r);
     void reveal(SliceRef r);
@@ -234,6 +238,7 @@ private:
     TracksArea* area_ = nullptr;
     QScrollBar* vbar_ = nullptr;
     JobRunner* gapJobs_;
+    JobRunner* rowJobs_;
 };
 
 } // namespace strata

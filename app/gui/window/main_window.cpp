@@ -72,7 +72,7 @@ MainWindow::MainWindow(Options options, QWidget* parent)
     status_ = new WindowStatus(statusBar(), workspace_, nav_);
     LoadController::Parts parts{workspace_, pages_, status_, banner_, cache_, {}, {}};
     parts.settle = [this] { // the picture whole, as when the user looks
-        timeline_->waitForGaps();
+        timeline_->waitForPicture();
         panel<WarningsPanel>()->waitForJobs();
     };
     parts.say = [this](const QString& m, int ms) { say(m, ms); };
