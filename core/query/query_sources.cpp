@@ -29,7 +29,6 @@ bool QueryIdSpace::locate(int64_t id, size_t* source, uint32_t* track, uint32_t*
 
 QuerySources::QuerySources(std::vector<QuerySource> sources) : sources_(std::move(sources)) {
     std::vector<std::vector<uint64_t>> slices, instants;
-    uint64_t flows = 0;
     for (const QuerySource& s : sources_) {
         auto& sc = slices.emplace_back();
         auto& ic = instants.emplace_back();
@@ -37,8 +36,6 @@ QuerySources::QuerySources(std::vector<QuerySource> sources) : sources_(std::mov
             sc.push_back(t.slices.size());
             ic.push_back(t.instants.size());
         }
-        flowBase_.push_back(flows);
-        flows += s.trace->flows().size();
         made_.push_back(std::make_unique<ComputedOnce<std::shared_ptr<const TraceAnalysis>>>());
     }
     slices_ = QueryIdSpace(slices);

@@ -52,14 +52,11 @@ public:
     const QueryIdSpace& slices() const { return slices_; }
     const QueryIdSpace& instants() const { return instants_; }
     int64_t sliceId(size_t s, SliceRef r) const { return slices_.id(s, r.track, r.index); }
-    // The id of flow f of source s.
-    int64_t flowId(size_t s, size_t f) const { return int64_t(flowBase_[s] + f); }
     uint64_t sliceCount() const { return slices_.total(); }
 
 private:
     std::vector<QuerySource> sources_;
     QueryIdSpace slices_, instants_;
-    std::vector<uint64_t> flowBase_;
     std::vector<std::unique_ptr<ComputedOnce<std::shared_ptr<const TraceAnalysis>>>> made_;
 };
 

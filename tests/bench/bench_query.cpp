@@ -24,9 +24,7 @@ public:
     std::string first; // the first row's first value, as text
     void columns(const std::vector<std::string>&) override { rows = 0; }
     bool row(const std::vector<QueryValue>& v) override {
-        if (rows++ == 0 && !v.empty())
-            first = v[0].type == QueryValue::Type::Int ? std::to_string(v[0].i)
-                                                       : std::string(v[0].text);
+        if (rows++ == 0 && !v.empty()) first = v[0].toString();
         return true;
     }
 };

@@ -3,7 +3,6 @@
 // decimal, reals as %.17g (typeof-style prefixes left out), text as it is.
 #include "query/query_engine.h"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -27,19 +26,7 @@ public:
         return rows.size() < stopAfter;
     }
     static std::string text(const QueryValue& v) {
-        switch (v.type) {
-        case QueryValue::Type::Int:
-            return std::to_string(v.i);
-        case QueryValue::Type::Real: {
-            char b[64];
-            std::snprintf(b, sizeof b, "%.17g", v.d);
-            return b;
-        }
-        case QueryValue::Type::Text:
-            return std::string(v.text);
-        default:
-            return "NULL";
-        }
+        return v.type == QueryValue::Type::Null ? "NULL" : v.toString();
     }
 };
 

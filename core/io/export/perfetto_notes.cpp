@@ -42,21 +42,20 @@ uint64_t writePerfettoNotes(JsonOut& out, const std::vector<TimelineNote>& notes
             textArg(out, n);
             continue;
         }
+        // A b/e pair of its own id: the text on the begin.
         const std::string id = "\"strata.flag." + std::to_string(++flagId) + "\"";
-        beginEvent();
-        head(out, "b", kFlagCategory, n, pid);
-        out.raw(", \"id\": ");
-        out.raw(id);
-        out.raw(", \"ts\": ");
-        out.micros(n.start - origin);
-        textArg(out, n);
-        beginEvent();
-        head(out, "e", kFlagCategory, n, pid);
-        out.raw(", \"id\": ");
-        out.raw(id);
-        out.raw(", \"ts\": ");
-        out.micros(n.end - origin);
-        out.raw("}");
+        for (const bool begin : {true, false}) {
+            beginEvent();
+            head(out, begin ? "b" : "e", kFlagCategory, n, pid);
+            out.raw(", \"id\": ");
+            out.raw(id);
+            out.raw(", \"ts\": ");
+            out.micros((begin ? n.start : n.end) - origin);
+            if (begin)
+                textArg(out, n);
+            else
+                out.raw("}");
+        }
     }
     return written;
 }

@@ -107,4 +107,8 @@ std::string trackFullName(const Trace& trace, TrackId id) {
     return label;
 }
 
+std::string gpuCounterName(int64_t device, std::string_view metric) {
+    return "GPU " + std::to_string(device) + " " + std::string(metric);
+}
+
 } // namespace strata

@@ -22,5 +22,8 @@ std::string threadRowName(const Trace& trace, int64_t pid, int64_t tid);
 // A track on its own, with where it lives: "MainThread [4243] · python [4242]",
 // "GPU 0 · stream 7", "... (lane 2)" for an extra lane.
 std::string trackFullName(const Trace& trace, TrackId id);
+// A GPU counter a profiler recorded (rpd's monitors, Nsight's GPU metrics), kept on the device's
+// pid: "GPU 0 SMs Active".
+std::string gpuCounterName(int64_t device, std::string_view metric);
 
 } // namespace strata

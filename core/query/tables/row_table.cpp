@@ -1,7 +1,5 @@
 #include "query/tables/row_table.h"
 
-#include <algorithm>
-
 namespace strata {
 
 namespace {
@@ -33,11 +31,6 @@ private:
 };
 
 } // namespace
-
-void PerSourceRows::locate(uint64_t row, size_t* s, size_t* i) const {
-    *s = size_t(std::upper_bound(first_.begin(), first_.end(), row) - first_.begin()) - 1;
-    *i = size_t(row - first_[*s]);
-}
 
 std::unique_ptr<QueryCursor> RowTable::open() const {
     return std::make_unique<RowCursor>(*this);

@@ -37,24 +37,24 @@ private:
     std::set<int> lookups_;
 };
 
-// Rows made of each source's rows in turn: row -> (source, index).
+// Rows made of each source's rows in turn: row -> (source, index). A QueryIdSpace of one track
+// per source.
 class PerSourceRows {
 public:
     template <class Count> void build(const QuerySources& sources, Count count) {
-        first_.clear();
-        total_ = 0;
-        for (size_t s = 0; s < sources.size(); ++s) {
-            first_.push_back(total_);
-            total_ += uint64_t(count(s));
-        }
+        std::vector<std::vector<uint64_t>> counts;
+        for (size_t s = 0; s < sources.size(); ++s) counts.push_back({uint64_t(count(s))});
+        ids_ = QueryIdSpace(counts);
     }
-    uint64_t total() const { return total_; }
-    uint64_t first(size_t s) const { return first_[s]; }
-    void locate(uint64_t row, size_t* s, size_t* i) const;
+    uint64_t total() const { return ids_.total(); }
+    void locate(uint64_t row, size_t* s, size_t* i) const {
+        uint32_t track = 0, index = 0;
+        ids_.locate(int64_t(row), s, &track, &index);
+        *i = index;
+    }
 
 private:
-    std::vector<uint64_t> first_;
-    uint64_t total_ = 0;
+    QueryIdSpace ids_;
 };
 
 // Every table but the slice tables (slice_tables.h) and args (args_table.h).

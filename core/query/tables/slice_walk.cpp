@@ -70,15 +70,14 @@ void SliceWalk::next() {
     listGo();
 }
 
+// The list's ids are in bounds already: inOrder() keeps only those, and the planner gives no
+// time bounds with a lookup.
 void SliceWalk::listGo() {
-    for (; pos_ < ids_.size(); ++pos_) {
-        if (!sources_.slices().locate(ids_[pos_], &s_, &t_, &i_)) continue;
-        const TimeNs ts = trace().track(t_).slices.start[i_];
-        if (ts >= time_.lo && ts < time_.hi) {
+    for (; pos_ < ids_.size(); ++pos_)
+        if (sources_.slices().locate(ids_[pos_], &s_, &t_, &i_)) {
             eof_ = false;
             return;
         }
-    }
     eof_ = true;
 }
 
@@ -104,13 +103,9 @@ void SliceWalk::listLookup(SliceLookup how, sqlite3_value* v) {
         break;
     case SliceLookup::LaunchId:
         // The ops the call launched: those of its correlation id in its own trace.
-        if (sources_.slices().locate(key, &s, &t, &i)) {
-            const Trace& tr = sources_.trace(s);
-            const SliceExtra* x = tr.extra({t, i});
-            if (x && x->correlation >= 0)
-                for (SliceRef r : tr.gpuOpsOf({t, i}))
-                    if (kept(s, r.track, r.index)) ids_.push_back(sources_.sliceId(s, r));
-        }
+        if (sources_.slices().locate(key, &s, &t, &i))
+            for (SliceRef r : sources_.trace(s).gpuOpsOf({t, i}))
+                if (kept(s, r.track, r.index)) ids_.push_back(sources_.sliceId(s, r));
         break;
     case SliceLookup::None:
         break;

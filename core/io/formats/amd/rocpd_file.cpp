@@ -1,5 +1,7 @@
 #include "io/formats/amd/rocpd_file.h"
 
+#include "io/formats/amd/rocprofiler_names.h"
+
 #include "io/formats/sqlite/string_table.h"
 #include "model/names/cupti_names.h"
 
@@ -75,14 +77,8 @@ private:
             const std::string category(s.text(6));
             auto k = kinds.find(category);
             if (k == kinds.end()) {
-                std::pair<SliceKind, StringId> v{SliceKind::Generic, b_.intern(category)};
-                if (category.starts_with("HIP_RUNTIME"))
-                    v = {SliceKind::CudaRuntime, b_.intern("cuda_runtime")};
-                else if (category.starts_with("HIP_COMPILER"))
-                    v = {SliceKind::CudaRuntime, b_.intern("hip_compiler")};
-                else if (category.starts_with("MARKER"))
-                    v = {SliceKind::UserAnnotation, b_.intern("user_annotation")};
-                k = kinds.emplace(category, v).first;
+                const RocprofilerDomain d = rocprofilerDomain(category);
+                k = kinds.emplace(category, std::pair{d.kind, b_.intern(d.category)}).first;
             }
             SliceInput in;
             in.start = s.integer(2);
@@ -118,7 +114,7 @@ private:
             for (int d = 0; d < 3; ++d) {
                 const int64_t items = s.integer(5 + d), group = s.integer(8 + d);
                 a.block[d] = int32_t(group);
-                a.grid[d] = int32_t(group > 0 ? (items + group - 1) / group : items);
+                a.grid[d] = workGroups(items, group);
             }
             SliceInput in;
             in.start = s.integer(2);
@@ -128,7 +124,7 @@ private:
             in.kind = SliceKind::Kernel;
             in.correlation = s.integer(4, -1);
             in.gpu = &a;
-            b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
+            b_.addSlice(rocprofilerGpuLane(b_, a.device, a.stream), in);
         }
         if (!s.error().empty())
             b_.addWarning("rocpd: rocpd_kernel_dispatch read up to an error: " + s.error());
@@ -158,7 +154,7 @@ private:
             in.kind = SliceKind::Memcpy;
             in.correlation = s.integer(6, -1);
             in.gpu = &a;
-            b_.addSlice(b_.gpuStreamTrack(a.device, a.stream, a.device, a.stream), in);
+            b_.addSlice(rocprofilerGpuLane(b_, a.device, a.stream), in);
         }
         if (!s.error().empty())
             b_.addWarning("rocpd: rocpd_memory_copy read up to an error: " + s.error());

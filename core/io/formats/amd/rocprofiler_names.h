@@ -1,8 +1,9 @@
 #pragma once
 // What rocprofiler-sdk's names mean in Strata's terms, for every reader of rocprofv3's outputs
-// (its CSV files, its JSON): an API domain ("HIP_RUNTIME_API", "MARKER_CORE_API", ...) as a slice
-// kind and category, a copy direction ("MEMORY_COPY_HOST_TO_DEVICE") as CUPTI's copy kind, a
-// grid in work-items as work-groups, and the GPU lane of a device's queue or stream.
+// (its CSV files, its JSON, its rocpd database; rpd's work-groups too): an API domain
+// ("HIP_RUNTIME_API", "MARKER_CORE_API", ...) as a slice kind and category, a copy direction
+// ("MEMORY_COPY_HOST_TO_DEVICE") as CUPTI's copy kind, a grid in work-items as work-groups, and the
+// GPU lane of a device's queue or stream.
 #include "model/build/trace_builder.h"
 
 #include <cstdint>

@@ -1,7 +1,10 @@
 #include "io/formats/amd/rpd_file.h"
 
+#include "io/formats/amd/rocprofiler_names.h"
+
 #include "io/formats/sqlite/string_table.h"
 #include "model/names/cupti_names.h"
+#include "model/names/track_names.h"
 
 #include <map>
 #include <unordered_map>
@@ -72,7 +75,7 @@ private:
                 for (int d = 0; d < 3; ++d) {
                     const int64_t items = s.integer(1 + d), group = s.integer(4 + d);
                     x.block[d] = int32_t(group);
-                    x.grid[d] = int32_t(group > 0 ? (items + group - 1) / group : items);
+                    x.grid[d] = workGroups(items, group);
                 }
             }
         }
@@ -148,8 +151,7 @@ private:
         SqliteStatement s = db_.prepare("SELECT deviceId, monitorType, start, value FROM "
                                         "rocpd_monitor ORDER BY start");
         while (s.valid() && s.step()) {
-            const std::string name =
-                "GPU " + std::to_string(s.integer(0)) + " " + std::string(s.text(1));
+            const std::string name = gpuCounterName(s.integer(0), s.text(1));
             b_.addCounter(b_.counterTrack(s.integer(0), b_.intern(name)), s.integer(2),
                           std::strtod(std::string(s.text(3)).c_str(), nullptr));
         }

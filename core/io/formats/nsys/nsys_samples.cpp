@@ -2,13 +2,15 @@
 // CPU samples (each thread's sampled call stacks).
 #include "io/formats/nsys/nsys_export.h"
 
+#include "model/names/track_names.h"
+
 #include <map>
 
 namespace strata {
 
 // GPU_METRICS (typeId, timestamp, metricId, value) named by TARGET_INFO_GPU_METRICS (typeId,
 // metricId, metricName): one counter track per device and metric, on the device's pid (the pid
-// of its stream lanes), named "GPU <device> <metric>" as the rpd reader names its monitors.
+// of its stream lanes), named "GPU <device> <metric>" (gpuCounterName, as rpd's monitors).
 // The device is typeId's low byte, as nsys packs it.
 void NsysExport::readGpuMetrics() {
     const std::string t = "GPU_METRICS", names = "TARGET_INFO_GPU_METRICS";
@@ -29,8 +31,10 @@ void NsysExport::readGpuMetrics() {
             const auto name = metricName.find(key);
             const std::string metric =
                 name != metricName.end() ? name->second : "metric " + std::to_string(key.second);
-            const std::string label = "GPU " + std::to_string(device) + " " + metric;
-            it = tracks.emplace(key, b_.counterTrack(device, b_.intern(label))).first;
+            it = tracks
+                     .emplace(key,
+                              b_.counterTrack(device, b_.intern(gpuCounterName(device, metric))))
+                     .first;
         }
         b_.addCounter(it->second, s.integer(1), s.real(3));
     });
