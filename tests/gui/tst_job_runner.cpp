@@ -1,20 +1,73 @@
 // widgets/workspace/job_runner: results arrive on the runner's thread, a newer run supersedes
 // an older one (its result never arrives), cancel() drops a result and says so, progress is
-// reported, waitForFinished() delivers at once.
+// reported, waitForFinished() delivers at once, a job runs below the GUI thread's priority.
 #include "support/test_main.h"
 #include "workspace/job_runner.h"
 
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
 
 #include <atomic>
+#include <thread>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 using namespace strata;
 
 class TestJobRunner : public QObject {
     Q_OBJECT
 private slots:
+    // A job yields to the GUI thread (issue 49): its thread runs at a lower priority, and the
+    // threads it starts too; the GUI thread keeps its own.
+    void jobsRunBelowTheGuiThread() {
+#ifdef __linux__
+        const int gui = ::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)));
+        JobRunner r;
+        int job = gui, started = gui;
+        r.run(
+            [&](JobControl&) {
+                job = ::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)));
+                std::thread t(
+                    [&] { started = ::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))); });
+                t.join();
+                return 0;
+            },
+            [](int){});
+        r.waitForFinished();
+        QVERIFY2(job > gui, qPrintable(QStringLiteral("job %1, GUI %2").arg(job).arg(gui)));
+        QCOMPARE(started, job);
+        QCOMPARE(::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))), gui);
+        // A job the GUI thread waits for before the pool starts it runs on the GUI thread, which
+        // keeps its priority: the pool's threads held meanwhile.
+        QSemaphore hold, held;
+        for (int i = 0; i < JobRunner::pool()->maxThreadCount(); ++i)
+            (void)QtConcurrent::run(JobRunner::pool(), [&] {
+                held.release();
+                hold.acquire();
+            });
+        held.acquire(JobRunner::pool()->maxThreadCount());
+        QThread* ranOn = nullptr;
+        r.run(
+            [&](JobControl&) {
+                ranOn = QThread::currentThread();
+                return 0;
+            },
+            [](int){});
+        r.waitForFinished();
+        hold.release(JobRunner::pool()->maxThreadCount());
+        QCOMPARE(ranOn, QThread::currentThread());
+        QCOMPARE(::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))), gui);
+#else
+        QSKIP("thread priorities are set on Linux only");
+#endif
+    }
+
     void deliversOnItsThread() {
         JobRunner r;
         QThread* worker = nullptr;

@@ -85,6 +85,7 @@ private slots:
     void launchThatCannotStart();
     void sampledStacks();
     void criticalPath();
+    void framesReported();
 };
 
 void TestScreenshot::initTestCase() {
@@ -257,6 +258,37 @@ void TestScreenshot::criticalPath() {
                   false);
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains(QStringLiteral("from 0 to 4")), qPrintable(r.err));
+}
+
+// --frames (issue 49): the trace opened as File > Open does, the window's own timings printed in
+// order (painted before whole), the sweep's 180 frames (12 zoom levels x 5 places x 3), each
+// figure in order (median <= p95 <= max), and the PNG written. No figure is held to a bound: they
+// depend on the machine.
+void TestScreenshot::framesReported() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath(QStringLiteral("frames.png"));
+    const Run r = runStrata({QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                             QStringLiteral("1200x800"), QStringLiteral("--frames"), realTrace()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QRegularExpressionMatch painted =
+        QRegularExpression(
+            QStringLiteral("first painted (\\d+) ms, whole (\\d+) ms after the open"))
+            .match(r.out);
+    QVERIFY2(painted.hasMatch(), qPrintable(r.out));
+    QVERIFY(painted.captured(1).toInt() <= painted.captured(2).toInt());
+    QVERIFY2(QRegularExpression(QStringLiteral("longest stall [0-9.]+ ms, \\d+ over 50 ms"))
+                 .match(r.out)
+                 .hasMatch(),
+             qPrintable(r.out));
+    const QRegularExpressionMatch frames =
+        QRegularExpression(QStringLiteral("frames: (\\d+) at \\d+x\\d+, median ([0-9.]+) ms, p95 "
+                                          "([0-9.]+) ms, max ([0-9.]+) ms"))
+            .match(r.out);
+    QVERIFY2(frames.hasMatch(), qPrintable(r.out));
+    QCOMPARE(frames.captured(1).toInt(), 180);
+    QVERIFY(frames.captured(2).toDouble() <= frames.captured(3).toDouble());
+    QVERIFY(frames.captured(3).toDouble() <= frames.captured(4).toDouble());
+    QCOMPARE(QImage(png).size(), QSize(1200, 800));
 }
 
 STRATA_TEST_GUILESS_MAIN(TestScreenshot)

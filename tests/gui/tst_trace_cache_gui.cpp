@@ -2,11 +2,14 @@
 // the cache in the background and opens from it the next time, the same on screen pixel for
 // pixel, the status bar saying where it came from; Settings > Trace Cache turns it off and
 // clears it; the loading page's preview paints each GPU stream's busy share where it is.
+#include "analysis_views/stats_panel.h"
 #include "open/trace_cache_controller.h"
 #include "support/main_window_fixture.h"
 #include "support/rank_set_fixture.h"
 #include "support/test_main.h"
 #include "timeline/load_preview_view.h"
+#include "timeline/timeline_view.h"
+#include "workspace/analyses.h"
 
 #include "workspace/rank_set.h"
 
@@ -152,6 +155,39 @@ private slots:
         QVERIFY2(w.openSync(OpenRequest::trace(path), &error), qPrintable(error));
         QVERIFY(w.loader()->loadedFromCache());
         QCOMPARE(w.trace()->sliceCount(), newSlices); // the new run, never the old one
+    }
+
+    // The timeline's picture first (issue 49): opened as File > Open does, nothing is written to
+    // the cache and no dock shows the trace before the timeline has its gap causes; then both
+    // follow.
+    void docksAndCacheAfterThePicture() {
+        QVERIFY(TraceCache(TraceCacheSettings{true, cacheHome_.filePath("strata").toStdString()})
+                    .clear()
+                    .empty());
+        MainWindow w(testOptions());
+        w.resize(1400, 800);
+        w.show();
+        Analyses* analyses = w.workspace()->analyses();
+        StatsPanel* stats = w.panel<StatsPanel>();
+        int released = 0, writesAtRelease = -1;
+        bool statsShownAtRelease = true, gapsAtRelease = false;
+        connect(analyses, &Analyses::pictureReleased, this, [&] {
+            ++released;
+            writesAtRelease = w.traceCache()->writesRunning();
+            statsShownAtRelease = stats->analysis() != nullptr;
+            gapsAtRelease = w.timeline()->gapAnalysis() != nullptr;
+        });
+        w.open(OpenRequest::trace(trace_));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loader()->isLoading() && w.trace(), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(released, 1, 60000);
+        QCOMPARE(writesAtRelease, 0);
+        QVERIFY(!statsShownAtRelease);
+        QVERIFY(gapsAtRelease);
+        stats->waitForJobs();
+        QVERIFY(stats->analysis() != nullptr);
+        QCOMPARE(stats->analysis()->tracePtr(), w.trace());
+        QVERIFY(w.traceCache()->waitForWrites(60000));
+        QCOMPARE(entries(), size_t(1));
     }
 
     // One GPU lane busy over the first half of the time read, one thread over all of it.

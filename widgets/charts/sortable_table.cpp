@@ -5,6 +5,10 @@
 
 namespace strata {
 
+namespace {
+constexpr int kFitRows = 100;
+}
+
 QTableView* makeSortableTable(QAbstractItemModel* model, QWidget* parent, bool stretchLastColumn,
                               bool alternatingRows) {
     auto* proxy = new QSortFilterProxyModel(parent);
@@ -19,6 +23,9 @@ QTableView* makeSortableTable(QAbstractItemModel* model, QWidget* parent, bool s
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
     view->horizontalHeader()->setStretchLastSection(stretchLastColumn);
+    // Fitting columns to their contents measures the rows in view and this many more, not all
+    // (a table of thousands of rows is filled in a few ms on the GUI thread).
+    view->horizontalHeader()->setResizeContentsPrecision(kFitRows);
     view->setAlternatingRowColors(alternatingRows);
     return view;
 }

@@ -186,11 +186,17 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     }
     s.axis.setWidth(area_->width());
     painter_->cache().reset(trace, s.showAllFlows);
-    painter_->cache().prebuildLods();
+    LodCache& lods = painter_->cache().lods();
+    lods.setOnBuilt([this] { // on the worker, until the next reset
+        QMetaObject::invokeMethod(this, &TimelineView::lodBuilt, Qt::QueuedConnection);
+    });
+    lods.prebuildInBackground();
     refold();
     updateScrollBar();
     repaintAll();
     emit visibleRangeChanged(s.axis.visible());
+    // The docks and the trace cache wait for the gap causes drawn (released in indexGaps).
+    if (trace) workspace_->analyses()->holdForPicture();
     indexGaps();
 }
 
@@ -199,6 +205,7 @@ void TimelineView::indexGaps() {
     rowJobs_->cancel();
     if (!a) {
         gapJobs_->cancel();
+        workspace_->analyses()->releasePicture();
         return;
     }
     // Off the GUI thread: the gap causes and the GPU ops (shared with the docks: whoever asks
@@ -218,6 +225,7 @@ void TimelineView::indexGaps() {
             showMemoryRows();
             repaintAll();
             indexRows(a);
+            workspace_->analyses()->releasePicture();
         });
 }
 
@@ -264,6 +272,18 @@ void TimelineView::waitForGaps() {
 void TimelineView::waitForPicture() {
     gapJobs_->waitForFinished();
     if (showUtilisation() || showQueues()) rowJobs_->waitForFinished();
+    if (!s_->trace) return;
+    LodCache& lods = painter_->cache().lods();
+    const std::vector<TrackId> ids = lanesInView();
+    QtConcurrent::blockingMap(ids, [&lods](TrackId id) { lods.get(id); });
+    lods.waitForRequested();
+    refold();
+}
+
+bool TimelineView::pictureComplete() const {
+    if (gapJobs_->isRunning()) return false;
+    if ((showUtilisation() || showQueues()) && rowJobs_->isRunning()) return false;
+    return !s_->trace || !painter_->cache().lods().requestsPending();
 }
 
 std::shared_ptr<const TraceAnalysis> TimelineView::gapAnalysis() const {
@@ -392,7 +412,7 @@ void TimelineView::buildLevelOfDetail() {
     std::vector<TrackId> ids(s_->trace->tracks().size());
     std::iota(ids.begin(), ids.end(), 0u);
     // Each track's summary is its own slot, so tracks build in parallel without locks.
-    QtConcurrent::blockingMap(ids, [this](TrackId id) { painter_->cache().lod(id); });
+    QtConcurrent::blockingMap(ids, [this](TrackId id) { painter_->cache().lodNow(id); });
 }
 
 size_t TimelineView::viewMemoryBytes() const {

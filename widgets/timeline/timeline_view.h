@@ -67,9 +67,13 @@ public:
     // The gaps are indexed off the GUI thread when the trace or the settings change, then the
     // utilisation and queues; this waits until all are shown (screenshots, tests).
     void waitForGaps();
-    // Waits for what the picture shows: the gaps and memory rows, and the utilisation and queue
-    // rows when they are on (the window's "drawn" moment; not the idle row's tooltip).
+    // Waits for what the picture shows: the gaps and memory rows, the utilisation and queue rows
+    // when they are on, and the level-of-detail summaries of the tracks in view and of those
+    // asked for (the window's "drawn" moment; not the idle row's tooltip).
     void waitForPicture();
+    // True once what waitForPicture() waits for is there, without waiting (the summaries: those
+    // asked for by the frames drawn so far).
+    bool pictureComplete() const;
     // The analysis whose gaps are drawn (null before the first arrives).
     std::shared_ptr<const TraceAnalysis> gapAnalysis() const;
     void setShowAllFlows(bool on);
@@ -184,7 +188,9 @@ public:
     QMenu* contextMenuAt(QPoint pos);
     // Where a GPU device's idle row is (tracks-area coordinates, scroll applied), null if hidden.
     QRect deviceIdleRect(int32_t device) const;
-    void buildLevelOfDetail(); // builds every track's summary now (else built on first paint)
+    // Builds every track's summary now (else a worker builds them, those in view first, and a
+    // track small enough is summarised by the frame that first draws it).
+    void buildLevelOfDetail();
     size_t viewMemoryBytes() const;
     // Paints the tracks area alone into `p` (what paintEvent does), for the render benchmark.
     void paintTracksArea(QPainter& p);
@@ -221,7 +227,9 @@ private:
     void onVisibleRange(TimeRange r);
     void onSelectedSlice(const TraceSliceRef& r);
     void reveal(SliceRef r);
-    void refold();      // the threads' folded levels at the visible range
+    void refold();   // the threads' folded levels at the visible range
+    void lodBuilt(); // a summary asked for is there: refolded, drawn
+    std::vector<TrackId> lanesInView() const;
     void rebuildRows(); // after a layout option changed: rebuilt, refolded, drawn
     void showMemoryRows();
     void updateScrollBar();

@@ -79,10 +79,30 @@ QString TimelineView::sampleTextAt(QPoint pos) const {
 void TimelineView::refold() {
     if (!s_->trace) return;
     const TimeRange v = s_->axis.visible();
-    const bool changed = s_->layout.applyFolds([&](TrackId id) {
-        return singleSliceRuns(s_->trace->track(id), painter_->cache().lod(id), v.start, v.end);
+    // A lane still being summarised keeps its folds until its summary is there (lodBuilt).
+    const bool changed = s_->layout.applyFolds([&](TrackId id) -> std::optional<LaneFolds> {
+        const TrackLod* lod = painter_->cache().lod(id);
+        if (!lod) return std::nullopt;
+        return singleSliceRuns(s_->trace->track(id), *lod, v.start, v.end);
     });
     if (changed) updateScrollBar();
+}
+
+void TimelineView::lodBuilt() {
+    refold();
+    repaintAll();
+}
+
+std::vector<TrackId> TimelineView::lanesInView() const {
+    // Before the window is shown the area has no size yet: the window's height bounds it.
+    const int height = std::max(area_->height(), window()->height());
+    std::vector<TrackId> ids;
+    for (const TrackRow& r : s_->layout.rows()) {
+        if (r.height == 0 || r.y + r.height <= s_->scrollY) continue;
+        if (r.y >= s_->scrollY + height) break;
+        ids.insert(ids.end(), r.lanes.begin(), r.lanes.end());
+    }
+    return ids;
 }
 
 int TimelineView::verticalScroll() const {

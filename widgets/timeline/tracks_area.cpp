@@ -137,7 +137,9 @@ QString TracksArea::sliceTooltip(const TimelinePainter::Hit& hit) const {
     QString tip = QStringLiteral("%1 levels folded, one slice each in view (double-click to "
                                  "unfold):")
                       .arg(hit.fold.count);
-    const TrackLod& lod = painter_.cache().lod(hit.slice.track);
+    const TrackLod* summary = painter_.cache().lod(hit.slice.track);
+    if (!summary) return line(hit.slice.index);
+    const TrackLod& lod = *summary;
     for (int d = hit.fold.first; d < hit.fold.first + hit.fold.count; ++d) {
         const auto depth = uint16_t(d);
         const uint32_t p = lod.firstNotBefore(track, depth, s_.axis.visible().start);

@@ -22,6 +22,20 @@ void Analyses::setGapThreshold(TimeNs t) {
     setSettings(s);
 }
 
+void Analyses::releasePicture() {
+    if (!held_) return;
+    held_ = false;
+    emit pictureReleased();
+}
+
+void Analyses::afterPicture(QObject* context, std::function<void()> f) {
+    if (!held_) {
+        f();
+        return;
+    }
+    connect(this, &Analyses::pictureReleased, context, std::move(f), Qt::SingleShotConnection);
+}
+
 void Analyses::forget(TraceId id) {
     std::erase_if(entries_, [id](const Entry& e) { return e.id == id; });
 }

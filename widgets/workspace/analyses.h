@@ -11,6 +11,8 @@
 
 #include <QObject>
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,8 +36,18 @@ public:
     // The same for the workspace's current trace.
     std::shared_ptr<const TraceAnalysis> current(std::optional<TimeRange> range = {});
 
+    // The timeline's picture of a new trace comes first: from the trace shown until its gap
+    // causes are drawn (the timeline holds and releases), the docks' preparations and the trace
+    // cache's write wait, so the cores go to what the user looks at first.
+    void holdForPicture() { held_ = true; }
+    void releasePicture();
+    bool pictureHeld() const { return held_; }
+    // f now, or once the picture is released (dropped if `context` goes first).
+    void afterPicture(QObject* context, std::function<void()> f);
+
 signals:
     void settingsChanged();
+    void pictureReleased();
 
 private:
     void forget(TraceId id);
@@ -50,6 +62,7 @@ private:
     // the docks; older ones go as the user moves on).
     std::vector<Entry> entries_;
     static constexpr size_t kRangesKept = 4;
+    bool held_ = false;
 };
 
 } // namespace strata

@@ -36,6 +36,25 @@ void AnalysisPanel::selectedRangeChanged(std::optional<TimeRange> r) {
 
 void AnalysisPanel::refresh() {
     coalesce_->stop();
+    if (analyses()->pictureHeld()) { // the timeline's picture first (Analyses::holdForPicture)
+        if (shown_ && shown_->tracePtr() != trace()) { // nothing of the trace before meanwhile
+            jobs_->cancel();
+            shown_.reset();
+            present(nullptr);
+        }
+        if (!afterPicture_) {
+            afterPicture_ = true;
+            analyses()->afterPicture(this, [this] {
+                if (afterPicture_) refresh();
+            });
+        }
+        return;
+    }
+    afterPicture_ = false;
+    prepare();
+}
+
+void AnalysisPanel::prepare() {
     std::shared_ptr<const TraceAnalysis> a;
     if (range_ || followsWholeTrace()) a = analyses()->current(range_);
     if (!a) {
@@ -56,7 +75,11 @@ void AnalysisPanel::refresh() {
 }
 
 void AnalysisPanel::waitForJobs() {
-    if (coalesce_->isActive()) refresh();
+    if (afterPicture_ || coalesce_->isActive()) { // waited for here, not behind the picture
+        coalesce_->stop();
+        afterPicture_ = false;
+        prepare();
+    }
     jobs_->waitForFinished();
 }
 

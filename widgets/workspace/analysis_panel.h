@@ -54,7 +54,9 @@ protected:
     void selectedRangeChanged(std::optional<TimeRange> r) override;
 
 private:
+    void prepare(); // refresh() past the picture's hold
     JobRunner* jobs_;
+    bool afterPicture_ = false; // a refresh waits for the timeline's picture
     QTimer* coalesce_;
     std::optional<TimeRange> range_;
     std::shared_ptr<const TraceAnalysis> shown_;

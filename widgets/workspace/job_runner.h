@@ -6,9 +6,13 @@
 // stale results never arrive. The work polls control.cancelled() and reports
 // control.setProgress(f); the runner polls the progress every 50 ms and emits progress() (no
 // cross-thread signal per step). One job at a time per runner.
+#include "util/thread_priority.h"
+
+#include <QCoreApplication>
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -71,6 +75,14 @@ private:
     int lastPermille_ = -1;
 };
 
+// A worker thread runs below the GUI thread's priority (util/thread_priority.h); the GUI thread
+// itself, which runs a job not yet started when it waits for it (QFuture::waitForFinished takes
+// it), keeps its own.
+inline void yieldToGuiThread() {
+    const QCoreApplication* app = QCoreApplication::instance();
+    if (!app || QThread::currentThread() != app->thread()) lowerThreadPriority();
+}
+
 template <typename Work, typename Deliver> void JobRunner::run(Work work, Deliver deliver) {
     using Result = std::invoke_result_t<Work, JobControl&>;
     auto job = std::make_shared<Job>();
@@ -78,6 +90,7 @@ template <typename Work, typename Deliver> void JobRunner::run(Work work, Delive
     // The work holds the job (its control) itself: a runner destroyed after cancel() does not
     // wait for it, and it must not outlive what it reads.
     job->future = QtConcurrent::run(pool(), [job, result, work = std::move(work)]() mutable {
+        yieldToGuiThread();
         if (!job->control.cancelled()) result->emplace(work(job->control));
     });
     job->deliver = [result, deliver = std::move(deliver)]() mutable {

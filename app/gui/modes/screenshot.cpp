@@ -1,4 +1,5 @@
 #include "modes/screenshot.h"
+#include "modes/screenshot_frames.h"
 #include "modes/screenshot_hover.h"
 #include "modes/screenshot_path.h"
 #include "timeline/load_preview_view.h"
@@ -57,8 +58,6 @@ void settleEvents(int ms) {
     } while (t.elapsed() < ms);
 }
 
-namespace {
-
 // `shot` written to o.output as PNG: its size, or nullopt after saying why.
 std::optional<QSize> savePixmap(const QPixmap& shot, const ScreenshotOptions& o) {
     QByteArray png;
@@ -82,6 +81,8 @@ std::optional<QSize> savePixmap(const QPixmap& shot, const ScreenshotOptions& o)
 std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& o) {
     return savePixmap(widget->grab(), o);
 }
+
+namespace {
 
 // The Sections dock alone, floated to the screenshot's size, on the tab asked for.
 int screenshotSections(MainWindow& w, const ScreenshotOptions& o) {
@@ -356,6 +357,7 @@ int runScreenshot(const ScreenshotOptions& o) {
         if (mergedMs < 0) mergedMs = sinceOpen.elapsed();
     });
     if (o.whileLoading) return screenshotWhileLoading(w, o);
+    if (o.frames) return screenshotFrames(w, o);
     QString error;
     const bool opened = o.compare
                             ? w.openSync(OpenRequest::comparison(o.traces[0], o.traces[1]), &error)

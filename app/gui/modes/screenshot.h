@@ -3,6 +3,7 @@
 // lays out the main window at the given size, renders it to OUT.png and returns the exit code.
 #include "model/time.h"
 
+#include <QPixmap>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -39,6 +40,7 @@ struct ScreenshotOptions {
     QString criticalPath;        // N|trace|range: that window's critical path shown
     QString query;               // SQL: the Query dock with its rows, highlighted on the timeline
     QString notes;               // a notes sidecar shown on the timeline (not written)
+    bool frames = false;         // opened as the user does; the window's timings printed
 };
 
 int runScreenshot(const ScreenshotOptions& options);
@@ -46,5 +48,9 @@ int runScreenshot(const ScreenshotOptions& options);
 // Processes events for `ms` milliseconds: layouts, resizes and deferred paints settle (before a
 // window is grabbed).
 void settleEvents(int ms);
+// `widget` grabbed (or `shot`) written to options.output as PNG: its size, or nullopt after saying
+// why on stderr.
+std::optional<QSize> savePng(QWidget* widget, const ScreenshotOptions& options);
+std::optional<QSize> savePixmap(const QPixmap& shot, const ScreenshotOptions& options);
 
 } // namespace strata

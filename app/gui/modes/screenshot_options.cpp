@@ -60,6 +60,10 @@ ScreenshotCommandLine::ScreenshotCommandLine()
       whileLoading(flag("while-loading",
                         "With --screenshot: the window while the trace loads, at its second "
                         "preview of what has been read (a large JSON trace), then quit.")),
+      frames(flag("frames",
+                  "With --screenshot: open FILE in the background as File > Open does and print "
+                  "when the picture was painted and whole, the GUI thread's longest stall after "
+                  "the first paint and the frame times of a zoom and pan sweep.")),
       hoverGap(flag("hover-gap",
                     "With --screenshot: hover the longest GPU gap in view and show its tooltip.")),
       hoverIdleRow(flag("hover-idle-row",
@@ -89,11 +93,11 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                  "NOTES.json")) {}
 
 void ScreenshotCommandLine::addTo(QCommandLineParser& parser) const {
-    parser.addOptions({shot,           size,     range,        selectRange,    find,
-                       labels,         sections, sectionsTab,  sectionsChoice, selectBlock,
-                       expandSections, dock,     utilisation,  queues,         foldRanks,
-                       whileLoading,   hoverGap, hoverIdleRow, hoverSample,    shiftGpu,
-                       criticalPath,   query,    notes});
+    parser.addOptions({shot,           size,         range,       selectRange,    find,
+                       labels,         sections,     sectionsTab, sectionsChoice, selectBlock,
+                       expandSections, dock,         utilisation, queues,         foldRanks,
+                       whileLoading,   frames,       hoverGap,    hoverIdleRow,   hoverSample,
+                       shiftGpu,       criticalPath, query,       notes});
 }
 
 bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QStringList& files,
@@ -133,6 +137,7 @@ bool ScreenshotCommandLine::read(const QCommandLineParser& parser, const QString
     o->utilisation = parser.isSet(utilisation);
     o->queues = parser.isSet(queues);
     o->whileLoading = parser.isSet(whileLoading);
+    o->frames = parser.isSet(frames);
     o->hoverGap = parser.isSet(hoverGap);
     o->hoverIdleRow = parser.isSet(hoverIdleRow);
     o->hoverSample = parser.isSet(hoverSample);

@@ -22,7 +22,8 @@ public:
 
     const QCommandLineOption shot, size, range, selectRange, find, labels, sections, sectionsTab,
         sectionsChoice, selectBlock, expandSections, dock, utilisation, queues, foldRanks,
-        whileLoading, hoverGap, hoverIdleRow, hoverSample, shiftGpu, criticalPath, query, notes;
+        whileLoading, frames, hoverGap, hoverIdleRow, hoverSample, shiftGpu, criticalPath, query,
+        notes;
 };
 
 // "WxH" within 200x150 .. 10000x10000; false when malformed.

@@ -235,7 +235,10 @@ bool LoadController::install(Loaded loaded, QString* error) {
         fromCache_ = !loaded.trace.cacheFile.empty();
         p_.workspace->showTrace(loaded.trace.trace, QFileInfo(path).fileName(), path, loaded.ms,
                                 QString::fromStdString(loaded.trace.format));
-        p_.cache->traceShown(path, loaded.trace); // kept for next time, in the background
+        // Kept for next time, in the background, once the timeline's picture is drawn.
+        p_.workspace->analyses()->afterPicture(
+            p_.cache,
+            [cache = p_.cache, path, kept = loaded.trace] { cache->traceShown(path, kept); });
         p_.say(QString(), 0);
         const TraceReader* reader = readerNamed(loaded.trace.format);
         emit opened(r, reader && reader->kind == ReaderKind::Sections);

@@ -1,5 +1,7 @@
 #include "open/trace_cache_controller.h"
 
+#include "workspace/job_runner.h"
+
 #include <QAction>
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -89,7 +91,7 @@ void TraceCacheController::traceShown(const QString& path, const LoadResult& res
     QPointer<TraceCacheController> self(this);
     const QString name = QFileInfo(path).fileName();
     pool_->start([self, c, s = *source, trace = result.trace, running = running_, path, name] {
-        QThread::currentThread()->setPriority(QThread::LowPriority);
+        yieldToGuiThread();
         const std::string error = c.store(s, *trace);
         // Posted before the count drops: the destructor waits on the count, so the object
         // is still there to post to (and a post to it is dropped if it then goes).

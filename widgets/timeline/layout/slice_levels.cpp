@@ -5,7 +5,9 @@
 #include "timeline/paint/painter_frame.h"
 
 #include "style/slice_palette.h"
+#include "style/theme.h"
 
+#include <QCoreApplication>
 #include <QImage>
 #include <QStaticText>
 
@@ -93,6 +95,29 @@ void paintFold(PainterFrame& f, const Track& track, const TrackLod& lod, DepthFo
                  f.fm.elidedText(text, Qt::ElideRight, vis.width()));
 }
 
+// A lane whose summary the worker is still building (lod/lod_cache.h): its levels hatched over
+// the trace's extent, the first saying so; the frame that follows its summary draws it whole.
+void paintPending(PainterFrame& f, const Track& track, int y, int levels) {
+    constexpr int H = TrackLayout::kDepthHeight;
+    const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
+    if (x1 <= x0) return;
+    const QColor muted = themeColors().mutedText;
+    const QBrush hatch(muted, Qt::BDiagPattern);
+    for (int level = 0; level < levels; ++level) {
+        const int ly = y + level * H;
+        if (ly + H <= 0 || ly >= f.h) continue;
+        f.p.fillRect(QRect(x0, ly + 1, x1 - x0, H - 2), hatch);
+    }
+    if (y + H <= 0 || y >= f.h) return;
+    const QString text = QObject::tr("summarising %L1 slices\u2026").arg(track.slices.size());
+    const QRect rc =
+        QRect(x0, y + 1, f.fm.horizontalAdvance(text) + 8, H - 2).intersected(QRect(0, y, f.w, H));
+    f.p.fillRect(rc, themeColors().background);
+    f.p.setPen(muted);
+    f.pen = muted.rgba();
+    f.p.drawText(rc.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+}
+
 } // namespace
 
 void paintSliceLevels(PainterFrame& f, const TrackRow& r, int top) {
@@ -101,7 +126,12 @@ void paintSliceLevels(PainterFrame& f, const TrackRow& r, int top) {
     for (size_t l = 0; l < r.lanes.size(); ++l) {
         const TrackId id = r.lanes[l];
         const Track& track = f.trace.track(id);
-        const TrackLod& lod = f.c.lod(id);
+        const TrackLod* summary = f.c.lod(id);
+        if (!summary) {
+            paintPending(f, track, top + r.laneY[l], r.laneDepths[l]);
+            continue;
+        }
+        const TrackLod& lod = *summary;
         const LaneFolds* folds = folded && l < r.folds.size() ? &r.folds[l] : nullptr;
         for (int level = 0; level < r.laneDepths[l]; ++level) {
             const int y = top + r.laneY[l] + level * H;

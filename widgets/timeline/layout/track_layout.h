@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -111,8 +112,8 @@ public:
     // applies it. A collector counter of a device's allocations is then shown there alone.
     void setMemoryDevices(std::vector<int32_t> devices) { memoryDevices_ = std::move(devices); }
     const std::vector<int32_t>& memoryDevices() const { return memoryDevices_; }
-    // The folds of every CPU thread's lanes (foldsOf(lane track), at the visible range); true
-    // when any changed (the rows below move).
+    // The folds of every CPU thread's lanes (foldsOf(lane track), at the visible range: nullopt
+    // keeps a lane's folds as they are); true when any changed (the rows below move).
     template <typename FoldsOf> bool applyFolds(FoldsOf foldsOf);
     void setExpanded(int row, bool on);
     void setAllExpanded(bool on);
@@ -208,7 +209,10 @@ template <typename FoldsOf> bool TrackLayout::applyFolds(FoldsOf foldsOf) {
     for (TrackRow& r : rows_) {
         if (!r.thread || r.kind != TrackRow::Kind::Slices) continue;
         std::vector<LaneFolds> folds;
-        for (TrackId t : r.lanes) folds.push_back(foldsOf(t));
+        for (size_t l = 0; l < r.lanes.size(); ++l) {
+            std::optional<LaneFolds> f = foldsOf(r.lanes[l]);
+            folds.push_back(f ? std::move(*f) : l < r.folds.size() ? r.folds[l] : LaneFolds{});
+        }
         if (folds != r.folds) {
             r.folds = std::move(folds);
             changed = true;

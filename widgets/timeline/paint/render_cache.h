@@ -33,8 +33,11 @@ public:
     // painted and hovered often; the kind takes a scan of the thread's samples).
     uint8_t sampleTimeKind(const SampleThread& t) const;
 
-    const TrackLod& lod(TrackId id) { return lods_.get(id); } // built if the worker has not yet
-    void prebuildLods() { lods_.prebuildInBackground(); }
+    // A track's summary for the GUI thread: null while the worker builds it (a big track the
+    // frame has no budget left for; lod/lod_cache.h). lodNow() builds it whatever its size.
+    const TrackLod* lod(TrackId id) { return lods_.inlineOrRequest(id); }
+    const TrackLod& lodNow(TrackId id) { return lods_.get(id); }
+    LodCache& lods() { return lods_; }
     // The largest finite sample of a counter track (counter_scale.h), its row's full height.
     double counterMax(TrackId id) const { return id < counterMax_.size() ? counterMax_[id] : 0; }
     QRgb color(StringId name, SliceKind kind);

@@ -116,7 +116,7 @@ const std::vector<uint8_t>& busyColumnsOf(Frame& f, TrackId id) {
     if (!fresh) return cols;
     cols.assign(size_t(std::max(0, f.w)), 0);
     const Track& track = f.trace.track(id);
-    const TrackLod& lod = f.c.lod(id);
+    const TrackLod& lod = *f.c.lod(id); // drawBusyColumns checked
     const SliceColumns& c = track.slices;
     SliceIndex last = kNoSlice;
     const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
@@ -142,6 +142,8 @@ const std::vector<uint8_t>& busyColumnsOf(Frame& f, TrackId id) {
 void drawBusyColumns(Frame& f, const std::vector<TrackId>& tracks, int y, int h) {
     const int x0 = std::max(0, f.xTraceStart), x1 = std::min(f.w, f.xTraceEnd);
     if (x1 <= x0) return;
+    for (TrackId id : tracks) // neither busy nor idle until every stream's summary is there
+        if (!f.c.lod(id)) return;
     fillIdleBand(f, x0, x1, y, h); // hatched, then the busy runs over it (one pattern fill)
     std::vector<uint8_t> any(size_t(f.w), 0);
     for (TrackId id : tracks) {
@@ -259,7 +261,7 @@ void paintCounter(Frame& f, const TrackRow& r, int top) {
     const int H = TrackLayout::kCounterHeight - 2;
     const QRgb col = sliceColor(f.trace.str(track.name), SliceKind::Generic);
     f.cells.clear();
-    f.c.lod(id).queryCounter(track, f.tq0, f.tq1, f.level, f.cells);
+    if (const TrackLod* lod = f.c.lod(id)) lod->queryCounter(track, f.tq0, f.tq1, f.level, f.cells);
     for (const LodCounterCell& c : f.cells) {
         const int hh = counterBarHeight(c.max, mx, H);
         if (hh == 0) continue;
@@ -288,6 +290,7 @@ void TimelinePainter::paint(const TimelineState& s, QPainter& p, const QSize& si
         p.drawText(QRect(QPoint(0, 0), size), Qt::AlignCenter, QStringLiteral("No trace loaded"));
         return;
     }
+    cache_.lods().beginFrame();
     const TimeRange v = s.axis.visible();
     const double npp = s.axis.nsPerPixel();
     const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
@@ -383,8 +386,9 @@ TimelinePainter::Hit TimelinePainter::hitAt(const TimelineState& s, QPoint pos) 
     const TimeNs pad = static_cast<TimeNs>(std::ceil(2 * npp)) + 1;
     std::vector<LodSpan> spans;
     const Track& track = s.trace->track(id);
-    const TrackLod& lod = cache_.lod(id);
-    lod.query(track, depth, t - pad, t + pad, s.queryLevel(), spans);
+    const TrackLod* lod = cache_.lod(id);
+    if (!lod) return hit; // not summarised yet: nothing drawn there to hit
+    lod->query(track, depth, t - pad, t + pad, s.queryLevel(), spans);
     // The span drawn under x; failing that, one within a pixel (sub-pixel activity is hard to hit).
     int bestDist = 2;
     for (const LodSpan& sp : spans) {
@@ -401,10 +405,10 @@ TimelinePainter::Hit TimelinePainter::hitAt(const TimelineState& s, QPoint pos) 
     }
     if (hit.merged) {
         // The slices of that depth the block stands for: those overlapping it.
-        const uint32_t first = lod.firstNotBefore(track, depth, hit.start);
-        uint32_t last = lod.firstNotBefore(track, depth, hit.end);
-        if (last < lod.countAt(depth) &&
-            track.slices.start[lod.sliceAtDepth(depth, last)] < hit.end)
+        const uint32_t first = lod->firstNotBefore(track, depth, hit.start);
+        uint32_t last = lod->firstNotBefore(track, depth, hit.end);
+        if (last < lod->countAt(depth) &&
+            track.slices.start[lod->sliceAtDepth(depth, last)] < hit.end)
             ++last;
         hit.count = last - first;
     }
