@@ -1,10 +1,12 @@
 #pragma once
 // Load-phase timings for performance work: with STRATA_LOAD_PHASES=1 in the environment, each
-// mark() prints "strata: <phase> <ms>" (time since the previous mark) to stderr. Costs one
-// getenv per timer otherwise. See docs/performance.md.
+// mark() prints "strata: <phase> <ms>" (time since the previous mark) and the peak RSS so far to
+// stderr. Costs one getenv per timer otherwise. See docs/performance.md.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+
+#include <sys/resource.h>
 
 namespace strata {
 
@@ -14,8 +16,11 @@ public:
     void mark(const char* phase) {
         if (!on_) return;
         const auto now = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "strata: %-18s %7.1f ms\n", phase,
-                     std::chrono::duration<double, std::milli>(now - last_).count());
+        rusage ru{};
+        getrusage(RUSAGE_SELF, &ru);
+        std::fprintf(stderr, "strata: %-18s %7.1f ms  peak RSS %.1f MB\n", phase,
+                     std::chrono::duration<double, std::milli>(now - last_).count(),
+                     double(ru.ru_maxrss) * 1024 / 1e6);
         last_ = now;
     }
 
