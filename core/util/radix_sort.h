@@ -96,8 +96,10 @@ bool radixSortStable(T* first, size_t n, KeyFn key, int maxPasses = 4) {
         return kSigned ? k ^ (uint64_t(1) << 63) : k;
     };
     uint64_t lo = UINT64_MAX, hi = 0;
+    bool sorted = true; // already in key order: nothing to do (and no scratch memory taken)
     for (size_t i = 0; i < n; ++i) {
         const uint64_t k = ukey(first[i]);
+        sorted &= k >= hi || i == 0;
         lo = std::min(lo, k);
         hi = std::max(hi, k);
     }
@@ -105,7 +107,7 @@ bool radixSortStable(T* first, size_t n, KeyFn key, int maxPasses = 4) {
     int passes = 0;
     while (passes * kBits < 64 && (span >> (passes * kBits)) != 0) ++passes;
     if (passes > maxPasses) return false;
-    if (passes == 0) return true; // all keys equal
+    if (passes == 0 || sorted) return true; // all keys equal, or in order
     const auto rank = [&](const T& v) { return ukey(v) - lo; };
 
     Buffer scratch;
