@@ -92,6 +92,15 @@ private slots:
         }
     }
 
+    void radixSortLeavesOrderedInputAsIs() {
+        // Keys already in order (equal neighbours included) over three digits: accepted, and
+        // every value stays where it was.
+        std::vector<Item> v;
+        for (int i = 0; i < 200'000; ++i) v.push_back({int64_t(i / 3) * 1'000, i});
+        QVERIFY(radixSortStable(v.data(), v.size(), [](const Item& i) { return i.key; }));
+        for (int i = 0; i < 200'000; ++i) QCOMPARE(v[size_t(i)].order, i);
+    }
+
     void sparseIndexOnManySlicesMatchesBruteForce() {
         // 60,000 launches on a thread and as many kernels on a stream, correlation ids
         // (i % 40) * 10^9 + i: far sparser than their count, so every entry is listed. The
