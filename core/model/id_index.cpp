@@ -1,8 +1,8 @@
 #include "model/id_index.h"
 
+#include "model/trace.h"
 #include "util/parallel_for.h"
 #include "util/radix_sort.h"
-#include "model/trace.h"
 
 #include <algorithm>
 
@@ -197,11 +197,47 @@ void indexDense(const std::vector<Track>& tracks, const IdOf idOf, const IdRange
             std::sort(&out.densePlaces[p * i], &out.densePlaces[p * i] + out.denseCount[i]);
 }
 
-// Sparse ids: every entry listed.
-void indexSparse(const std::vector<Track>& tracks, const IdOf idOf, IdIndex& out) {
-    PodVector<Entry> entries;
-    forEachId(tracks, idOf, [&](int64_t id, SliceRef ref) { entries.push_back({id, ref}); });
-    setList(entries, false, out);
+// Sparse ids: every entry listed, sorted by (id, ref) straight into the list. The entries come
+// in ref order: one walk over the tracks counts them by the top bits of their id, a second puts
+// each in its part of the list, and each part not in order already (small enough to stay in
+// cache, unless the ids crowd into few parts) is sorted by id in place. No copy of the entries
+// is made the size of the list, and the list is written once.
+void indexSparse(const std::vector<Track>& tracks, const IdOf idOf, const IdRange& r,
+                 IdIndex& out) {
+    constexpr int kPartBits = 11;
+    const uint64_t span = uint64_t(r.hi) - uint64_t(r.lo);
+    int shift = 0;
+    while ((span >> shift) >= (uint64_t(1) << kPartBits)) ++shift;
+    const auto partOf = [lo = r.lo, shift](int64_t id) {
+        return size_t((uint64_t(id) - uint64_t(lo)) >> shift);
+    };
+    std::vector<size_t> at((size_t(1) << kPartBits) + 1, 0);
+    forEachId(tracks, idOf, [&](int64_t id, SliceRef) { ++at[partOf(id) + 1]; });
+    for (size_t d = 1; d < at.size(); ++d) at[d] += at[d - 1];
+    out.listIds.resize_for_overwrite(at.back());
+    out.listRefs.resize_for_overwrite(at.back());
+    int64_t* const ids = out.listIds.data();
+    SliceRef* const refs = out.listRefs.data();
+    std::vector<size_t> next(at.begin(), at.end() - 1);
+    forEachId(tracks, idOf, [&](int64_t id, SliceRef ref) {
+        const size_t j = next[partOf(id)]++;
+        ids[j] = id;
+        refs[j] = ref;
+    });
+    PodVector<Entry> part;
+    for (size_t d = 0; d + 1 < at.size(); ++d) {
+        const size_t from = at[d], m = at[d + 1] - from;
+        if (std::is_sorted(ids + from, ids + from + m)) continue; // one id each part: shift 0
+        part.resize_for_overwrite(m);
+        for (size_t j = 0; j < m; ++j) part[j] = {ids[from + j], refs[from + j]};
+        if (!radixSortStable(part.data(), m, [](const Entry& e) { return e.id; }))
+            std::stable_sort(part.begin(), part.end(),
+                             [](const Entry& a, const Entry& b) { return a.id < b.id; });
+        for (size_t j = 0; j < m; ++j) {
+            ids[from + j] = part[j].id;
+            refs[from + j] = part[j].ref;
+        }
+    }
 }
 
 } // namespace
@@ -227,7 +263,7 @@ void buildIdIndices(const std::vector<Track>& tracks, const PodVector<SliceExtra
         if (uint64_t(r.hi) - uint64_t(r.lo) < 2 * uint64_t(r.count) + 16384)
             indexDense(tracks, idOf, r, parallel, out);
         else
-            indexSparse(tracks, idOf, out);
+            indexSparse(tracks, idOf, r, out);
     }
 }
 

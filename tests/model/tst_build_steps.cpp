@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <functional>
+
 using namespace strata;
 
 namespace {
@@ -64,6 +66,131 @@ private slots:
         std::vector<Item> wide{{int64_t(1) << 62, 0}, {0, 1}};
         QVERIFY(!radixSortStable(wide.data(), wide.size(), [](const Item& i) { return i.key; }));
         QCOMPARE(wide[0].order, 0);
+    }
+
+    void radixSortSplitsLargeInputs() {
+        // 300,000 16-byte values (past the 1 MiB above which the top digit splits the input
+        // first), in three shapes: 50 clusters 10^7 apart as a scaled trace's ids; nearly all
+        // keys in one top part (0..999, every 97th at 2^33); signed keys over 40 bits. The
+        // expected order is std::stable_sort's.
+        const auto shapes = std::vector<std::function<int64_t(int64_t)>>{
+            [](int64_t i) { return (i % 50) * 10'000'000 + (i * 7919) % 100'000; },
+            [](int64_t i) { return i % 97 == 0 ? int64_t(1) << 33 : i % 1000; },
+            [](int64_t i) { return (i * 2'654'435'761) % (int64_t(1) << 40) - (int64_t(1) << 39); },
+        };
+        for (const auto& keyOf : shapes) {
+            std::vector<Item> v;
+            for (int i = 0; i < 300'000; ++i) v.push_back({keyOf(i), i});
+            std::vector<Item> want = v;
+            std::stable_sort(want.begin(), want.end(),
+                             [](const Item& a, const Item& b) { return a.key < b.key; });
+            QVERIFY(radixSortStable(v.data(), v.size(), [](const Item& i) { return i.key; }));
+            for (size_t i = 0; i < v.size(); ++i) {
+                QCOMPARE(v[i].key, want[i].key);
+                QCOMPARE(v[i].order, want[i].order);
+            }
+        }
+    }
+
+    void radixSortLeavesOrderedInputAsIs() {
+        // Keys already in order (equal neighbours included) over three digits: accepted, and
+        // every value stays where it was.
+        std::vector<Item> v;
+        for (int i = 0; i < 200'000; ++i) v.push_back({int64_t(i / 3) * 1'000, i});
+        QVERIFY(radixSortStable(v.data(), v.size(), [](const Item& i) { return i.key; }));
+        for (int i = 0; i < 200'000; ++i) QCOMPARE(v[size_t(i)].order, i);
+    }
+
+    void sparseIndexOnManySlicesMatchesBruteForce() {
+        // 60,000 launches on a thread and as many kernels on a stream, correlation ids
+        // (i % 40) * 10^9 + i: far sparser than their count, so every entry is listed. The
+        // stream's kernels run in reverse id order within each cluster, and every 9th id has a
+        // second kernel on another stream: the list must hold each id's slices in ref order.
+        TraceBuilder b;
+        const TrackId cpu = b.threadTrack(1, 1);
+        const TrackId s7 = b.gpuStreamTrack(0, 7, 0, 7);
+        const TrackId s8 = b.gpuStreamTrack(0, 8, 0, 8);
+        constexpr int64_t kN = 60'000;
+        const auto idOf = [](int64_t i) { return (i % 40) * 1'000'000'000 + i; };
+        for (int64_t i = 0; i < kN; ++i) {
+            b.addSlice(cpu, slice(b, "launch", i * 10, 5, idOf(i)));
+            b.addSlice(s7, slice(b, "k", i * 10 + 3, 5, idOf(kN - 1 - i)));
+            if (i % 9 == 0) b.addSlice(s8, slice(b, "k", i * 10 + 4, 5, idOf(i)));
+        }
+        auto t = b.build();
+        std::vector<std::pair<int64_t, SliceRef>> want;
+        for (TrackId tr = 0; tr < t->tracks().size(); ++tr)
+            for (SliceIndex k = 0; k < t->track(tr).slices.size(); ++k)
+                if (const SliceExtra* e = t->extra(SliceRef{tr, k}); e && e->correlation >= 0)
+                    want.push_back({e->correlation, SliceRef{tr, k}});
+        QCOMPARE(want.size(), size_t(2 * kN + (kN + 8) / 9));
+        std::sort(want.begin(), want.end());
+        size_t at = 0;
+        for (size_t j = 0; j < want.size(); j = at) {
+            const int64_t id = want[j].first;
+            const auto got = t->byCorrelation(id);
+            for (const SliceRef& r : got) {
+                QVERIFY(at < want.size());
+                QCOMPARE(want[at].first, id);
+                QCOMPARE(r, want[at].second);
+                ++at;
+            }
+            QVERIFY(at > j);
+        }
+        QCOMPARE(at, want.size());
+        // Id of i = 18: the launch (thread, index 18), the kernel on stream 7 at index kN-1-18,
+        // the one on stream 8 at index 2 (i = 0, 9, 18).
+        const auto got = t->byCorrelation(idOf(18));
+        QCOMPARE(got.size(), size_t(3));
+        QCOMPARE(got[0], (SliceRef{cpu, 18}));
+        QCOMPARE(got[1], (SliceRef{s7, SliceIndex(kN - 1 - 18)}));
+        QCOMPARE(got[2], (SliceRef{s8, 2}));
+        QCOMPARE(t->byCorrelation(idOf(18) + 1).size(), size_t(0));
+    }
+
+    void manyFlowsBindOnBothCores() {
+        // 30,000 ac2g flows (past the 20,000 pairs bound on both cores), ids 1..30,000 whose
+        // times jump about: flow k leaves launch j = (k * 7919) % 30,000 (thread slice
+        // [100j, 100j+50), s at 100j+10) and ends at kernel j (stream slice [100j+15, 100j+40),
+        // f with "bp":"e" at 100j+20). Every 7th flow's f is at 100j+45 instead, inside no
+        // kernel: skipped. The flows keep id order, and flowsFrom/To find them by either end.
+        TraceBuilder b;
+        const TrackId cpu = b.threadTrack(1, 1);
+        const TrackId gpu = b.gpuStreamTrack(0, 7, 0, 7);
+        constexpr int64_t kN = 30'000;
+        for (int64_t j = 0; j < kN; ++j) {
+            b.addSlice(cpu, slice(b, "launch", 100 * j, 50));
+            b.addSlice(gpu, slice(b, "k", 100 * j + 15, 25));
+        }
+        const StringId ac2g = b.intern("ac2g");
+        const TrackId gpuThread = b.threadTrack(0, 7);
+        for (int64_t k = 1; k <= kN; ++k) {
+            const int64_t j = (k * 7919) % kN;
+            b.addFlowV1(TraceBuilder::FlowPhase::Start, cpu, 100 * j + 10, uint64_t(k), ac2g, ac2g,
+                        false);
+            b.addFlowV1(TraceBuilder::FlowPhase::End, gpuThread, 100 * j + (k % 7 ? 20 : 45),
+                        uint64_t(k), ac2g, ac2g, true);
+        }
+        auto t = b.build();
+        QCOMPARE(t->flows().size(), size_t(kN - kN / 7));
+        size_t f = 0;
+        for (int64_t k = 1; k <= kN; ++k) {
+            if (k % 7 == 0) continue;
+            const SliceIndex j = SliceIndex((k * 7919) % kN);
+            const Flow& flow = t->flows()[f];
+            QCOMPARE(flow.id, uint64_t(k));
+            QCOMPARE(flow.from, (SliceRef{cpu, j}));
+            QCOMPARE(flow.to, (SliceRef{gpu, j}));
+            QCOMPARE(t->flowsFrom(SliceRef{cpu, j}).size(), size_t(1));
+            QCOMPARE(t->flowsFrom(SliceRef{cpu, j})[0], uint32_t(f));
+            QCOMPARE(t->flowsTo(SliceRef{gpu, j})[0], uint32_t(f));
+            ++f;
+        }
+        bool warned = false;
+        for (const auto& w : t->warnings())
+            warned |= w == std::to_string(kN / 7) +
+                               " flows were skipped: no slice encloses their start or end";
+        QVERIFY(warned);
     }
 
     void denseCorrelationIndex() {

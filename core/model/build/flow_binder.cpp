@@ -10,29 +10,66 @@
 
 namespace strata {
 
+// A flow event names its thread by (pid, tid); the tracks it may land on are that thread's
+// lanes and the GPU stream tracks whose events used the same (pid, tid). Looked up once per
+// track as added.
 FlowBinder::FlowBinder(Trace& trace, const TrackAliases& aliases,
                        std::vector<std::pair<int64_t, int64_t>> trackKeys)
-    : trace_(trace), flows_(trace.flows_), aliases_(aliases), trackKeys_(std::move(trackKeys)) {}
-
-// A flow event names its thread by (pid, tid); the tracks it may land on are that thread's
-// lanes and the GPU stream tracks whose events used the same (pid, tid).
-const std::vector<TrackId>& FlowBinder::candidates(const FlowEventV1& e) const {
+    : trace_(trace), flows_(trace.flows_) {
     static const std::vector<TrackId> kNone;
-    if (e.track >= trackKeys_.size()) return kNone;
-    auto it = aliases_.find(trackKeys_[e.track]);
-    return it == aliases_.end() ? kNone : it->second;
+    candidates_.reserve(trackKeys.size());
+    for (const auto& key : trackKeys) {
+        auto it = aliases.find(key);
+        candidates_.push_back(it == aliases.end() ? &kNone : &it->second);
+    }
 }
 
+const std::vector<TrackId>& FlowBinder::candidates(const FlowEventV1& e) const {
+    static const std::vector<TrackId> kNone;
+    return e.track < candidates_.size() ? *candidates_[e.track] : kNone;
+}
+
+namespace {
+
+// std::upper_bound(start, start + n, ts) - start, searched from `hint` outwards (galloping):
+// the flows come in id order, which mostly follows time, so each search on a track lands near
+// the last one. `hint` becomes the answer.
+size_t upperBoundNear(const TimeNs* start, size_t n, TimeNs ts, size_t& hint) {
+    size_t lo = 0, hi = n; // the answer lies in [lo, hi]
+    const size_t h = std::min(hint, n);
+    if (h < n && start[h] <= ts) { // after h: gallop forward
+        size_t step = 1;
+        lo = h + 1;
+        while (lo + step <= n && start[lo + step - 1] <= ts) {
+            lo += step;
+            step *= 2;
+        }
+        hi = std::min(n, lo + step - 1);
+    } else if (h > 0) { // at or before h: gallop back
+        size_t step = 1;
+        hi = h;
+        while (hi >= step && start[hi - step] > ts) {
+            hi -= step;
+            step *= 2;
+        }
+        lo = hi >= step ? hi - step + 1 : 0;
+    }
+    hint = size_t(std::upper_bound(start + lo, start + hi, ts) - start);
+    return hint;
+}
+
+} // namespace
+
 // Innermost slice containing ts over the candidate tracks (slices starting exactly at ts count).
-SliceRef FlowBinder::enclosing(const FlowEventV1& e) const {
+SliceRef FlowBinder::enclosing(const FlowEventV1& e, std::vector<size_t>& hints) const {
     SliceRef best;
     TimeNs bestStart = INT64_MIN;
     uint16_t bestDepth = 0;
     for (TrackId t : candidates(e)) {
         const SliceColumns& s = trace_.tracks_[t].slices;
-        auto it = std::upper_bound(s.start.begin(), s.start.end(), e.ts);
-        if (it == s.start.begin()) continue;
-        SliceIndex i = static_cast<SliceIndex>(it - s.start.begin()) - 1;
+        const size_t at = upperBoundNear(s.start.data(), s.start.size(), e.ts, hints[t]);
+        if (at == 0) continue;
+        SliceIndex i = static_cast<SliceIndex>(at) - 1;
         // Walk up from the last slice starting at or before ts to the first that contains ts.
         while (i != kNoSlice && !(e.ts < s.start[i] + s.dur[i] || s.start[i] == e.ts))
             i = s.parent[i];
@@ -119,28 +156,30 @@ void FlowBinder::bindV1(PodVector<FlowEventV1>& events) {
     for (size_t i = 0; i < events.size(); ++i)
         if (!used[i] && events[i].phase == uint8_t(Phase::Start)) ++unpaired_;
 
-    // Binding only reads the nested tracks: both cores, in blocks, results kept in pair order.
-    const auto bind = [&](const FlowEventV1& e) {
-        const bool enclosingBind = e.phase != uint8_t(Phase::End) || e.bindEnclosing;
-        return enclosingBind ? enclosing(e) : nextStarting(e);
-    };
-    std::vector<std::pair<SliceRef, SliceRef>> bound(pairs.size());
+    // Binding only reads the nested tracks: both cores, in blocks, each flow written at its
+    // pair's place; those with an end no slice takes are dropped after, the others kept in order.
+    const size_t base = flows_.size();
+    flows_.reserve(base + pairs.size());
+    flows_.resize(base + pairs.size());
     constexpr size_t kBlock = 4096;
     parallelFor((pairs.size() + kBlock - 1) / kBlock, pairs.size() > 20'000, [&](size_t blk) {
+        std::vector<size_t> hints(trace_.tracks_.size(), 0); // where each track was searched last
+        const auto bind = [&](const FlowEventV1& e) {
+            const bool enclosingBind = e.phase != uint8_t(Phase::End) || e.bindEnclosing;
+            return enclosingBind ? enclosing(e, hints) : nextStarting(e);
+        };
         const size_t end = std::min(pairs.size(), (blk + 1) * kBlock);
-        for (size_t p = blk * kBlock; p < end; ++p)
-            bound[p] = {bind(events[pairs[p].first]), bind(events[pairs[p].second])};
-    });
-    flows_.reserve(flows_.size() + pairs.size());
-    for (size_t p = 0; p < pairs.size(); ++p) {
-        const auto& [from, to] = bound[p];
-        if (!from.valid() || !to.valid()) {
-            ++unbound_;
-            continue;
+        for (size_t p = blk * kBlock; p < end; ++p) {
+            const FlowEventV1& to = events[pairs[p].second];
+            flows_[base + p] =
+                Flow{bind(events[pairs[p].first]), bind(to), to.category, to.name, to.id};
         }
-        const FlowEventV1& e = events[pairs[p].second];
-        flows_.push_back(Flow{from, to, e.category, e.name, e.id});
-    }
+    });
+    const auto kept =
+        std::remove_if(flows_.begin() + ptrdiff_t(base), flows_.end(),
+                       [](const Flow& f) { return !f.from.valid() || !f.to.valid(); });
+    unbound_ += size_t(flows_.end() - kept);
+    flows_.erase(kept, flows_.end());
 }
 
 void FlowBinder::bindV2(std::vector<FlowEventV2> events, const std::vector<SeqMap>& seqMaps) {

@@ -53,11 +53,11 @@ public:
 private:
     Trace& trace_;
     std::vector<Flow>& flows_;
-    const TrackAliases& aliases_;
-    std::vector<std::pair<int64_t, int64_t>> trackKeys_;
+    std::vector<const std::vector<TrackId>*> candidates_; // per track as added
     size_t unbound_ = 0;
     size_t unpaired_ = 0;
-    SliceRef enclosing(const FlowEventV1& e) const;
+    // hints: per track, where the last search on it ended (see upperBoundNear).
+    SliceRef enclosing(const FlowEventV1& e, std::vector<size_t>& hints) const;
     SliceRef nextStarting(const FlowEventV1& e) const;
     const std::vector<TrackId>& candidates(const FlowEventV1& e) const;
 };

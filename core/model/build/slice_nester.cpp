@@ -79,6 +79,10 @@ void resizeInput(SliceColumns& c, size_t n) {
 // slices made from B/E pairs appended after them, so only the unsorted tail is sorted and then
 // merged in.
 void sortForNesting(PodVector<RawSlice>& slices) {
+    // A lambda, not the function's address, so that the sorts inline the comparison.
+    const auto nestsBefore = [](const RawSlice& a, const RawSlice& b) {
+        return strata::nestsBefore(a, b);
+    };
     RawSlice* const first = slices.begin();
     RawSlice* const last = slices.end();
     // The runs already in order, as long as there are few: a recorder that writes its slices

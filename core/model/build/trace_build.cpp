@@ -6,6 +6,7 @@
 #include "model/names/time_text.h"
 #include "util/parallel_for.h"
 #include "util/phase_timer.h"
+#include "util/radix_sort.h"
 
 #include <algorithm>
 
@@ -32,6 +33,29 @@ template <typename T> void permute(Column<T>& v, const std::vector<uint32_t>& or
     out.reserve(order.size());
     for (uint32_t k : order) out.push_back(v[k]);
     v = std::move(out);
+}
+
+// The indices of `flows` in (end, index) order. A slice's place among all tracks' slices is its
+// SliceRef's rank, so a radix sort of (rank, index) pairs by rank gives the stable order by end.
+void flowsByEnd(const std::vector<Track>& tracks, const std::vector<Flow>& flows,
+                SliceRef Flow::*end, std::vector<uint32_t>& index) {
+    index.resize(flows.size());
+    std::vector<uint64_t> first(tracks.size() + 1, 0); // the rank of each track's slice 0
+    for (size_t t = 0; t < tracks.size(); ++t) first[t + 1] = first[t] + tracks[t].slices.size();
+    std::vector<uint64_t> keyed(flows.size());
+    bool ranked = first.back() < (uint64_t(1) << 32);
+    for (uint32_t i = 0; i < flows.size() && ranked; ++i) {
+        const SliceRef r = flows[i].*end;
+        ranked = r.track < tracks.size() && r.index < tracks[r.track].slices.size();
+        if (ranked) keyed[i] = (first[r.track] + r.index) << 32 | i;
+    }
+    if (ranked && radixSortStable(keyed.data(), keyed.size(), [](uint64_t v) { return v >> 32; })) {
+        for (size_t k = 0; k < keyed.size(); ++k) index[k] = uint32_t(keyed[k]);
+        return;
+    }
+    for (uint32_t i = 0; i < flows.size(); ++i) index[i] = i;
+    std::stable_sort(index.begin(), index.end(),
+                     [&](uint32_t a, uint32_t b) { return flows[a].*end < flows[b].*end; });
 }
 
 } // namespace
@@ -245,15 +269,8 @@ void TraceBuilder::Impl::bindFlows(const std::vector<SeqMap>& seqMaps) {
     binder.bindV2(std::move(flowsV2), seqMaps);
     for (auto& w : binder.takeWarnings()) trace->warnings_.push_back(std::move(w));
     // Each flow found by either end.
-    const std::vector<Flow>& flows = trace->flows_;
-    for (auto [index, end] :
-         {std::pair{&trace->flowsByFrom_, &Flow::from}, std::pair{&trace->flowsByTo_, &Flow::to}}) {
-        index->resize(flows.size());
-        for (uint32_t i = 0; i < flows.size(); ++i) (*index)[i] = i;
-        std::stable_sort(index->begin(), index->end(), [&, end = end](uint32_t a, uint32_t b) {
-            return flows[a].*end < flows[b].*end;
-        });
-    }
+    flowsByEnd(trace->tracks_, trace->flows_, &Flow::from, trace->flowsByFrom_);
+    flowsByEnd(trace->tracks_, trace->flows_, &Flow::to, trace->flowsByTo_);
 }
 
 void TraceBuilder::Impl::listProcessesAndThreads() {
@@ -302,12 +319,16 @@ std::shared_ptr<const Trace> TraceBuilder::build() {
     phases.mark("build: lanes");
     x.sortCountersAndInstants();
     phases.mark("build: counters");
-    x.bindFlows(seqMaps);
-    phases.mark("build: flows");
-    buildIdIndices(tr.tracks_, tr.extras_, tr.externalIds_,
-                   tr.sliceCount_ > kParallelBuildMinSlices, tr.correlationIndex_,
-                   tr.externalIndex_);
-    phases.mark("build: ids");
+    // Flows and the id indices only read the nested tracks and write apart: one core each.
+    const bool parallel = tr.sliceCount_ > kParallelBuildMinSlices;
+    parallelFor(2, parallel, [&](size_t job) {
+        if (job == 0)
+            x.bindFlows(seqMaps);
+        else
+            buildIdIndices(tr.tracks_, tr.extras_, tr.externalIds_, parallel, tr.correlationIndex_,
+                           tr.externalIndex_);
+    });
+    phases.mark("build: flows, ids");
     const TimeRange withSamples = x.finishStackSamples(bounds);
     x.listProcessesAndThreads();
     for (SectionSet& s : tr.sections_) finishSectionSet(s);
