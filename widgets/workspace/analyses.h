@@ -12,7 +12,6 @@
 #include <QObject>
 
 #include <functional>
-
 #include <memory>
 #include <optional>
 #include <vector>

@@ -7,8 +7,8 @@
 #include "style/slice_palette.h"
 #include "style/theme.h"
 
-#include <QCoreApplication>
 #include <QImage>
+#include <QObject>
 #include <QStaticText>
 
 namespace strata {

@@ -4,8 +4,6 @@
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <algorithm>
-
 namespace strata {
 
 struct LodCache::Slots {
@@ -123,23 +121,23 @@ void LodCache::prebuildInBackground() {
     });
 }
 
-void LodCache::waitForRequested() const {
-    if (!slots_) return;
+std::vector<TrackId> LodCache::pendingRequests() const {
     std::vector<TrackId> ids;
-    {
-        const std::lock_guard<std::mutex> lock(slots_->mutex);
-        ids = slots_->wanted;
-    }
+    if (!slots_) return ids;
+    const std::lock_guard<std::mutex> lock(slots_->mutex);
+    for (TrackId id = 0; id < slots_->asked.size(); ++id) // being built: no longer in `wanted`
+        if (slots_->asked[id] && !slots_->find(id)) ids.push_back(id);
+    return ids;
+}
+
+void LodCache::waitForRequested() const {
+    const std::vector<TrackId> ids = pendingRequests();
     std::shared_ptr<Slots> s = slots_;
     QtConcurrent::blockingMap(ids, [s](TrackId id) { s->get(id); });
 }
 
 bool LodCache::requestsPending() const {
-    if (!slots_) return false;
-    const std::lock_guard<std::mutex> lock(slots_->mutex);
-    for (TrackId id = 0; id < slots_->asked.size(); ++id) // being built: no longer in `wanted`
-        if (slots_->asked[id] && !slots_->find(id)) return true;
-    return false;
+    return !pendingRequests().empty();
 }
 
 size_t LodCache::memoryBytes() const {

@@ -48,6 +48,7 @@ public:
 
 private:
     struct Slots;
+    std::vector<TrackId> pendingRequests() const; // asked for and not built yet
     std::shared_ptr<Slots> slots_;
     size_t inlineBudget_ = kInlineSlicesPerFrame;
 };
