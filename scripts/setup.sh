@@ -14,6 +14,7 @@ packages=(
   libunwind-dev libdw-dev
   xvfb xauth fonts-dejavu-core
   openmpi-bin libopenmpi-dev
+  openssh-client openssh-server
   dpkg-dev desktop-file-utils appstream lintian
 )
 missing=()

@@ -5,6 +5,7 @@
 // exited with 0 but its run record could not be written.
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_record_remote.h"
 
 #include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
@@ -54,6 +55,16 @@ const char* kUsage =
     "  -e, --env NAME=VALUE   set NAME in CMD's environment (repeatable)\n"
     "  -u, --unset NAME       remove NAME from CMD's environment (repeatable)\n"
     "  -q, --quiet            no summary\n"
+    "  --remote [USER@]HOST[:PORT]\n"
+    "                         run CMD there, over ssh (your keys and ~/.ssh/config; no password\n"
+    "                         is asked for): this strata-cli and its collector are copied to\n"
+    "                         --remote-dir when missing or another version (same architecture),\n"
+    "                         CMD's output streams here, a signal here stops CMD's group there,\n"
+    "                         and the trace comes back to -o (several processes: -o's name plus\n"
+    "                         each file's); the options above apply there (-C a folder there)\n"
+    "  --remote-dir DIR       Strata's folder there (default ~/.cache/strata/remote)\n"
+    "  --keep-remote          keep the run's files there too (DIR/runs/ID)\n"
+    "  --ssh-option OPT       passed to ssh as -o OPT (repeatable), e.g. IdentityFile=~/.ssh/k\n"
     "When CMD exits, each trace file its processes wrote (those carrying this run's id) gets a\n"
     "run record (command line, working directory, environment changes, exit code or signal,\n"
     "start, duration, host); when they wrote none, a file holding the run record is written at\n"
@@ -118,6 +129,8 @@ int writeSynthetic(long long n, const std::string& path) {
 
 int record(const Args& args) {
     RecordOptions o;
+    RemoteCommandLine remote;
+    std::string remoteText;
     bool quiet = false, noCollector = false;
     long long synthetic = -1;
     CommandLine line("record", kUsage, /*longUsage=*/true);
@@ -178,6 +191,14 @@ int record(const Args& args) {
                     o.removedEnvironment.push_back(v);
                     return std::string();
                 })
+        .option("--remote", text(&remoteText))
+        .option("--remote-dir", text(&remote.dir))
+        .flag("--keep-remote", &remote.keep)
+        .option("--ssh-option",
+                [&remote](const std::string& v) {
+                    remote.host.sshOptions.push_back(v);
+                    return std::string();
+                })
         .option("--synthetic-trace", count(0, 1ll << 40, "--synthetic-trace expects a record count",
                                            [&synthetic](long long n) { synthetic = n; }))
         .command(&o.command);
@@ -198,6 +219,12 @@ int record(const Args& args) {
     }
     std::string error;
     if (!validateRecordOptions(o, &error)) return line.usageError(error);
+    if (!remoteText.empty()) { // the run there (cli_record_remote.cpp)
+        if (!parseRemoteHost(remoteText, &remote.host, &error)) return line.usageError(error);
+        return recordRemote(args, remote, o, quiet);
+    }
+    if (!remote.dir.empty() || remote.keep || !remote.host.sshOptions.empty())
+        return line.usageError("--remote-dir, --keep-remote and --ssh-option need --remote");
     if (resolveCommand(o.command[0], o.workingDirectory, &error).empty()) {
         std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
         return error.find("not found") != std::string::npos ? 127 : 126;

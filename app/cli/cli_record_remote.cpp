@@ -1,0 +1,96 @@
+// strata-cli record --remote [user@]host[:port] [--remote-dir DIR] [--keep-remote]
+//                   [--ssh-option OPT]... [record options] [-o OUT] -- CMD ARGS...
+// The run on another machine (core/record/remote_record.h): this file turns the command line
+// into RemoteRecordOptions, passes signals on as a Stop and says what came back.
+#include "cli_record_remote.h"
+
+#include "build_info.h"
+#include "record/launcher.h"
+#include "record/remote_record.h"
+#include "util/terminal_text.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace strata::cli {
+
+namespace {
+
+std::atomic<int> gStop{0};
+
+void onStop(int sig) {
+    gStop.store(sig);
+}
+
+// Options that are this side's alone: not passed to the remote strata-cli record.
+bool takesValue(const std::string& a) {
+    return a == "--remote" || a == "--remote-dir" || a == "--ssh-option" || a == "-o" ||
+           a == "--output";
+}
+bool ownOption(const std::string& a) {
+    for (const char* p : {"--remote=", "--remote-dir=", "--ssh-option=", "--output="})
+        if (a.rfind(p, 0) == 0) return true;
+    return a == "--keep-remote" || (a.size() > 2 && a.rfind("-o", 0) == 0 && a[2] != '-');
+}
+
+} // namespace
+
+std::vector<std::string> remoteRecordArgs(const Args& args, size_t commandWords) {
+    std::vector<std::string> out;
+    size_t end = args.size() - commandWords;
+    if (end > 0 && args[end - 1] == "--") --end;
+    for (size_t i = 0; i < end; ++i) {
+        if (takesValue(args[i])) {
+            ++i;
+            continue;
+        }
+        if (!ownOption(args[i])) out.push_back(args[i]);
+    }
+    return out;
+}
+
+int recordRemote(const Args& args, const RemoteCommandLine& remote, const RecordOptions& o,
+                 bool quiet) {
+    RemoteRecordOptions r;
+    r.host = remote.host;
+    if (!remote.dir.empty()) r.remoteDir = remote.dir;
+    r.keepRemote = remote.keep;
+    r.recordArgs = remoteRecordArgs(args, o.command.size());
+    r.command = o.command;
+    r.output = o.output;
+    r.force = o.force;
+    r.versionLine = versionLine("strata-cli");
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    r.localCli = n > 0 ? std::string(self, size_t(n)) : std::string();
+    std::string error;
+    if (o.inject) r.localCollector = findCollector(o, &error); // none built: none copied
+    struct sigaction sa {};
+    sa.sa_handler = onStop;
+    sigemptyset(&sa.sa_mask);
+    struct sigaction old[3];
+    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; ++i) sigaction(sigs[i], &sa, &old[i]);
+    const RemoteRecordResult res = recordRemotely(
+        r,
+        [quiet](const std::string& line) {
+            if (!quiet) std::fprintf(stderr, "strata-cli record: %s\n", terminalSafe(line).c_str());
+        },
+        &gStop);
+    for (int i = 0; i < 3; ++i) sigaction(sigs[i], &old[i], nullptr);
+    if (!res.error.empty())
+        std::fprintf(stderr, "strata-cli record: %s\n", terminalSafe(res.error).c_str());
+    if (!quiet) {
+        for (const std::string& f : res.files)
+            std::fprintf(stderr, "strata-cli record: copied from %s: %s\n",
+                         terminalSafe(r.host.text()).c_str(), terminalSafe(f).c_str());
+        if (r.keepRemote)
+            std::fprintf(stderr, "strata-cli record: kept there: %s\n",
+                         terminalSafe(res.remoteRun).c_str());
+    }
+    return res.exitCode;
+}
+
+} // namespace strata::cli

@@ -1,0 +1,347 @@
+#include "record/remote_record.h"
+
+#include "util/shell_words.h"
+
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <string_view>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace strata {
+
+namespace {
+
+constexpr std::string_view kPidMark = "strata-remote-pid ";
+
+// A child whose stderr (and stdout unless given a file) comes through pipes.
+struct Child {
+    pid_t pid = -1;
+    int out = -1, err = -1;
+};
+
+Child spawnChild(const std::vector<std::string>& argv, int stdinFd, int stdoutFd,
+                 std::string* error) {
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1};
+    if ((stdoutFd < 0 && pipe2(outPipe, O_CLOEXEC) != 0) || pipe2(errPipe, O_CLOEXEC) != 0) {
+        *error = std::string("pipe: ") + std::strerror(errno);
+        return {};
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (stdinFd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, stdinFd, 0);
+    else
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, stdoutFd >= 0 ? stdoutFd : outPipe[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, errPipe[1], 2);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    Child c;
+    const int rc = posix_spawnp(&c.pid, args[0], &fa, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (stdoutFd < 0) close(outPipe[1]);
+    close(errPipe[1]);
+    if (rc != 0) {
+        *error = argv[0] + ": " + std::strerror(rc);
+        if (stdoutFd < 0) close(outPipe[0]);
+        close(errPipe[0]);
+        return {};
+    }
+    c.out = stdoutFd < 0 ? outPipe[0] : -1;
+    c.err = errPipe[0];
+    return c;
+}
+
+// Reads the child's pipes until both close, handing each piece to onOut / onErr, calling tick()
+// at least every 100 ms; then its exit code (128+N for a signal N).
+int drain(Child& c, const std::function<void(std::string_view)>& onOut,
+          const std::function<void(std::string_view)>& onErr, const std::function<void()>& tick) {
+    char buf[65536];
+    while (c.out >= 0 || c.err >= 0) {
+        pollfd fds[2] = {{c.out, POLLIN, 0}, {c.err, POLLIN, 0}};
+        const int n = poll(fds, 2, 100);
+        if (tick) tick();
+        if (n < 0 && errno != EINTR) break;
+        for (int i = 0; i < 2; ++i) {
+            int& fd = i == 0 ? c.out : c.err;
+            if (fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            const ssize_t got = read(fd, buf, sizeof buf);
+            if (got > 0) {
+                (i == 0 ? onOut : onErr)(std::string_view(buf, size_t(got)));
+            } else if (got == 0 || errno != EINTR) {
+                close(fd);
+                fd = -1;
+            }
+        }
+    }
+    int status = 0;
+    while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+struct Ran {
+    int code = -1;
+    std::string out, err;
+};
+
+// One ssh command run to its end: stdin from `stdinFd` (else /dev/null), stdout into `stdoutFd`
+// (else collected).
+Ran runSsh(const RemoteHost& host, const std::string& command, int stdinFd = -1,
+           int stdoutFd = -1) {
+    Ran r;
+    std::string error;
+    Child c = spawnChild(sshArgv(host, command), stdinFd, stdoutFd, &error);
+    if (c.pid < 0) {
+        r.code = 255;
+        r.err = error;
+        return r;
+    }
+    r.code = drain(
+        c, [&](std::string_view s) { r.out += s; }, [&](std::string_view s) { r.err += s; }, {});
+    return r;
+}
+
+// The shell words that set D to Strata's folder there ("~/" as the remote $HOME).
+std::string folderVariable(const std::string& dir) {
+    if (dir == "~") return "D=\"$HOME\"";
+    if (dir.rfind("~/", 0) == 0) return "D=\"$HOME\"/" + quoteShellWord(dir.substr(2));
+    return "D=" + quoteShellWord(dir);
+}
+
+std::string firstLine(const std::string& s) {
+    return s.substr(0, s.find('\n'));
+}
+
+// Copies `local` to "$D/rel" there (written aside, then moved into place), mode 755.
+bool copyTo(const RemoteRecordOptions& o, const std::string& local, const std::string& rel,
+            std::string* error) {
+    const int fd = open(local.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        *error = local + ": " + std::strerror(errno);
+        return false;
+    }
+    const std::string target = "\"$D\"/" + quoteShellWord(rel);
+    const std::string dir = rel.substr(0, rel.rfind('/'));
+    const Ran r = runSsh(o.host,
+                         folderVariable(o.remoteDir) + " && mkdir -p \"$D\"/" +
+                             quoteShellWord(dir) + " && cat > " + target + ".part && chmod 755 " +
+                             target + ".part && mv -f " + target + ".part " + target,
+                         fd);
+    close(fd);
+    if (r.code != 0) {
+        *error = r.code == 255
+                     ? describeSshFailure(o.host, r.err)
+                     : "cannot copy " + local + " to " + o.host.text() + ": " + firstLine(r.err);
+        return false;
+    }
+    return true;
+}
+
+// Step 1: a strata-cli of this version there, copied when missing or another version.
+bool ensureRemoteCli(const RemoteRecordOptions& o,
+                     const std::function<void(const std::string&)>& say, RemoteRecordResult* res) {
+    const Ran probe = runSsh(o.host, folderVariable(o.remoteDir) +
+                                         "; uname -m; \"$D\"/bin/strata-cli --version 2>/dev/null "
+                                         "| head -n 1; true");
+    if (probe.code != 0) {
+        res->exitCode = 255;
+        res->error = describeSshFailure(o.host, probe.err);
+        return false;
+    }
+    const std::string arch = firstLine(probe.out);
+    const size_t nl = probe.out.find('\n');
+    const std::string version = nl == std::string::npos ? "" : firstLine(probe.out.substr(nl + 1));
+    utsname u{};
+    uname(&u);
+    if (arch != u.machine) {
+        res->error = o.host.text() + " is a " + arch + " machine; this strata-cli is built for " +
+                     u.machine + ": install Strata there (then --remote-dir names its folder)";
+        return false;
+    }
+    if (version == o.versionLine) return true;
+    say(std::string("copying ") + o.versionLine + " to " + o.host.text() + ":" + o.remoteDir +
+        (version.empty() ? " (none there)" : " (there: " + version + ")"));
+    std::string error;
+    if (!copyTo(o, o.localCli, "bin/strata-cli", &error) ||
+        (!o.localCollector.empty() &&
+         !copyTo(o, o.localCollector, "lib/strata/libstrata_collector.so", &error))) {
+        res->error = error;
+        res->exitCode = error.rfind("cannot reach", 0) == 0 ? 255 : 2;
+        return false;
+    }
+    res->deployed = true;
+    return true;
+}
+
+std::string runId() {
+    char stamp[32];
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    return std::string(stamp) + "-" + std::to_string(getpid());
+}
+
+// Step 2 and 3: the remote record, its output streamed, a stop passed on.
+int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::atomic<int>* stop,
+              std::string* error) {
+    std::string cmd =
+        folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run) +
+        " && mkdir -p \"$R\" && echo \"" + std::string(kPidMark) +
+        "$$\" >&2 && exec \"$D\"/bin/strata-cli record -o \"$R\"/'{host}-{pid}.strata'";
+    for (const std::string& a : o.recordArgs) cmd += " " + quoteShellWord(a);
+    cmd += " --";
+    for (const std::string& a : o.command) cmd += " " + quoteShellWord(a);
+    Child c = spawnChild(sshArgv(o.host, cmd), -1, -1, error);
+    if (c.pid < 0) return 255;
+    long remotePid = -1;
+    std::string errHead; // stderr before the mark (ssh's own failure, if it never came)
+    int sent = 0;
+    const auto tick = [&] {
+        const int sig = stop ? stop->load() : 0;
+        if (!sig || remotePid <= 0 || sent >= 2) return;
+        const int pass = sent == 0 ? sig : SIGTERM;
+        ++sent;
+        runSsh(o.host, "kill -" + std::to_string(pass) + " " + std::to_string(remotePid));
+    };
+    const auto onErr = [&](std::string_view s) {
+        if (remotePid > 0) {
+            std::fwrite(s.data(), 1, s.size(), stderr);
+            return;
+        }
+        errHead += s;
+        const size_t mark = errHead.find(kPidMark);
+        const size_t end = mark == std::string::npos ? mark : errHead.find('\n', mark);
+        if (end == std::string::npos) return;
+        remotePid = std::strtol(errHead.c_str() + mark + kPidMark.size(), nullptr, 10);
+        std::fwrite(errHead.data(), 1, mark, stderr); // anything the login printed first
+        std::fwrite(errHead.data() + end + 1, 1, errHead.size() - end - 1, stderr);
+        errHead.clear();
+    };
+    const int code = drain(
+        c,
+        [](std::string_view s) {
+            std::fwrite(s.data(), 1, s.size(), stdout);
+            std::fflush(stdout);
+        },
+        onErr, tick);
+    if (code == 255 && remotePid <= 0)
+        *error = describeSshFailure(o.host, errHead);
+    else if (code == 255)
+        *error = "the connection to " + o.host.text() +
+                 " ended before the run did (its files stay there, in " + o.remoteDir + "/runs/" +
+                 run + ")";
+    return code;
+}
+
+// A local file created for `path`: exclusively, or (with force) replacing a regular file.
+int createLocal(const std::string& path, bool force, std::string* error) {
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == EEXIST && force) {
+        if (unlink(path.c_str()) == 0)
+            fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    }
+    if (fd < 0)
+        *error = path + ": " +
+                 (errno == EEXIST ? std::string("exists (--force replaces it)")
+                                  : std::string(std::strerror(errno)));
+    return fd;
+}
+
+std::string defaultOutput(const RemoteHost& host) {
+    std::string h;
+    for (const char c : host.host)
+        h += std::isalnum((unsigned char)c) || c == '.' || c == '-' ? c : '_';
+    return "strata-" + h + "-" + runId().substr(0, 15) + ".strata";
+}
+
+// Step 4: the run's files copied here.
+bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordResult* res) {
+    const std::string r = folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run);
+    const Ran list = runSsh(o.host, r + " && ls -1 \"$R\"");
+    if (list.code != 0) {
+        res->error = list.code == 255 ? describeSshFailure(o.host, list.err)
+                                      : "cannot list the run's files there: " + firstLine(list.err);
+        return false;
+    }
+    std::vector<std::string> names;
+    for (size_t p = 0; p < list.out.size();) {
+        const size_t nl = std::min(list.out.find('\n', p), list.out.size());
+        const std::string name = list.out.substr(p, nl - p);
+        if (name.size() > 7 && name.compare(name.size() - 7, 7, ".strata") == 0)
+            names.push_back(name);
+        p = nl + 1;
+    }
+    const std::string base = o.output.empty() ? defaultOutput(o.host) : o.output;
+    const bool suffixed = base.size() > 7 && base.compare(base.size() - 7, 7, ".strata") == 0;
+    const std::string stem = suffixed ? base.substr(0, base.size() - 7) : base;
+    for (const std::string& name : names) {
+        // One file: the name given; several (a run of many processes): NAME-<host>-<pid>.strata.
+        const std::string local = names.size() == 1 ? base : stem + "-" + name;
+        const int fd = createLocal(local, o.force, &res->error);
+        if (fd < 0) return false;
+        const Ran cat = runSsh(o.host, r + " && cat \"$R\"/" + quoteShellWord(name), -1, fd);
+        close(fd);
+        if (cat.code != 0) {
+            unlink(local.c_str()); // nothing half-copied left under the user's name
+            res->error =
+                "cannot copy " + name + " back: " +
+                (cat.code == 255 ? describeSshFailure(o.host, cat.err) : firstLine(cat.err));
+            return false;
+        }
+        res->files.push_back(local);
+    }
+    if (!o.keepRemote) runSsh(o.host, r + " && rm -rf \"$R\"");
+    return true;
+}
+
+// The local name, checked before anything runs there: free, or (with force) a regular file.
+bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
+    struct stat st {};
+    if (o.output.empty() || lstat(o.output.c_str(), &st) != 0) return true;
+    if (!o.force) {
+        *error = o.output + ": exists (--force replaces it)";
+        return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        *error = o.output + ": not a regular file; not replaced";
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+RemoteRecordResult recordRemotely(const RemoteRecordOptions& o,
+                                  const std::function<void(const std::string&)>& say,
+                                  const std::atomic<int>* stop) {
+    RemoteRecordResult res;
+    if (!localOutputFree(o, &res.error)) return res;
+    if (!ensureRemoteCli(o, say, &res)) return res;
+    const std::string run = runId();
+    res.remoteRun = o.remoteDir + "/runs/" + run;
+    std::string error;
+    res.exitCode = runRemote(o, run, stop, &error);
+    if (!error.empty()) {
+        res.error = error;
+        return res;
+    }
+    if (!fetch(o, run, &res) && res.exitCode == 0) res.exitCode = 1;
+    return res;
+}
+
+} // namespace strata

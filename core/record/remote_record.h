@@ -1,0 +1,53 @@
+#pragma once
+// `strata-cli record --remote [user@]host[:port] -- CMD ARGS` (issue 50): the run on another
+// machine, over the system's OpenSSH client (record/remote_host.h).
+//
+//  1. Strata's folder there (default ~/.cache/strata/remote) is asked for its strata-cli's
+//     --version and the machine's architecture. When its strata-cli is missing or another
+//     version, this strata-cli and its collector are copied there (bin/strata-cli,
+//     lib/strata/libstrata_collector.so: where the remote record finds its collector), on the
+//     same architecture only.
+//  2. The remote strata-cli records CMD into a folder of its own for this run (runs/ID), with
+//     the record options given here; its stdout and stderr stream into ours.
+//  3. Stop (SIGINT, SIGTERM or SIGHUP here) is sent to the remote strata-cli, which passes it on
+//     to CMD's whole process group and still writes the run record.
+//  4. When it ends, its trace files are copied back (the remote copies removed unless kept), and
+//     its exit code is ours. ssh's own failure (255) is said in a line: unreachable host, a key
+//     refused, an unknown host key.
+#include "record/remote_host.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct RemoteRecordOptions {
+    RemoteHost host;
+    std::string remoteDir = "~/.cache/strata/remote"; // "~/" is the remote $HOME
+    bool keepRemote = false;
+    std::vector<std::string> recordArgs; // strata-cli record's options for the remote run
+    std::vector<std::string> command;    // CMD ARGS, as the remote side runs them
+    std::string output;                  // the local file (empty: strata-HOST-STAMP.strata)
+    bool force = false;                  // replace an existing local file
+    std::string localCli;                // this strata-cli, copied when the remote has none
+    std::string localCollector;          // its collector (empty: none built, none copied)
+    std::string versionLine;             // "strata-cli X.Y.Z": what the remote must print
+};
+
+struct RemoteRecordResult {
+    int exitCode = 2;               // the remote record's (CMD's), or 2 / 255 on a failure here
+    std::string error;              // empty unless something failed
+    bool deployed = false;          // strata-cli was copied there
+    std::vector<std::string> files; // the local copies of the run's trace files
+    std::string remoteRun;          // the run's folder there (kept with keepRemote)
+};
+
+// `say` gets progress lines (deploying, fetching); `stop` is polled: non-zero is a signal to pass
+// on (the first one goes as it is; later ones as SIGTERM).
+RemoteRecordResult recordRemotely(const RemoteRecordOptions& options,
+                                  const std::function<void(const std::string&)>& say,
+                                  const std::atomic<int>* stop);
+
+} // namespace strata

@@ -1,0 +1,194 @@
+// strata-cli record --remote (issue 50) against a real OpenSSH server on 127.0.0.1 started by the
+// test (support/sshd_fixture.h): this strata-cli and its collector copied there once, the
+// stand-in target run there with its output streamed here, the trace and its run record brought
+// back, the remote copy removed or kept, a Stop ending the remote process group with the run
+// still recorded, and each fault said in a line: an unreachable port, a refused key, a local file
+// that exists, a malformed --remote.
+#include "io/trace_loader.h"
+#include "model/run_info.h"
+#include "model/trace.h"
+#include "record/remote_host.h"
+#include "support/process_run.h"
+#include "support/sshd_fixture.h"
+#include "support/test_main.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QtTest>
+
+#include <csignal>
+#include <unistd.h>
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+const QString kCli = QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli");
+const QString kFake = QStringLiteral(STRATA_BINARY_DIR "/tests/record_fake_target");
+
+QString localHost() {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    return QString::fromLocal8Bit(name);
+}
+
+} // namespace
+
+class TstRemoteRecord : public QObject {
+    Q_OBJECT
+    SshdFixture sshd_;
+    QTemporaryDir dir_;
+
+    QStringList remoteArgs(const QString& output) const {
+        return QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+               sshd_.sshOptions() +
+               QStringList{QStringLiteral("--remote-dir"), dir_.filePath(QStringLiteral("remote")),
+                           QStringLiteral("-o"), output};
+    }
+    QStringList runFolders() const {
+        return QDir(dir_.filePath(QStringLiteral("remote/runs")))
+            .entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    }
+
+private slots:
+    void initTestCase() {
+        const QString why = sshd_.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(dir_.isValid());
+    }
+
+    void remoteHostText() {
+        RemoteHost h;
+        std::string error;
+        QVERIFY(parseRemoteHost("ann@gpu-7:2222", &h, &error));
+        QCOMPARE(h.user, std::string("ann"));
+        QCOMPARE(h.host, std::string("gpu-7"));
+        QCOMPARE(h.port, 2222);
+        QCOMPARE(h.destination(), std::string("ann@gpu-7"));
+        QVERIFY(parseRemoteHost("[::1]:22", &h, &error));
+        QCOMPARE(h.host, std::string("::1"));
+        QCOMPARE(h.text(), std::string("[::1]:22"));
+        QVERIFY(parseRemoteHost("node3", &h, &error));
+        QCOMPARE(h.user, std::string());
+        QCOMPARE(h.port, 0);
+        for (const char* bad :
+             {"", "ann@", "@h", "h:0", "h:x", "h:70000", "a:b:c", "-oProxy=x", "h 1", "[::1"}) {
+            error.clear();
+            QVERIFY2(!parseRemoteHost(bad, &h, &error), bad);
+            QVERIFY2(error.find("--remote expects") == 0, error.c_str());
+        }
+        const std::vector<std::string> argv =
+            sshArgv(RemoteHost{"ann", "gpu-7", 2222, {"IdentityFile=/k"}}, "echo hi");
+        const std::vector<std::string> want = {"ssh",       "-T",   "-o",     "BatchMode=yes",
+                                               "-p",        "2222", "-o",     "IdentityFile=/k",
+                                               "ann@gpu-7", "--",   "echo hi"};
+        QCOMPARE(argv, want);
+    }
+
+    // The first run copies strata-cli there; the trace comes back with its run record; the
+    // remote copy is removed.
+    void recordsThereAndBringsItBack() {
+        const QString out = dir_.filePath(QStringLiteral("first.strata"));
+        const ProcessRun r = runProcess(
+            kCli, remoteArgs(out) + QStringList{QStringLiteral("--"), kFake,
+                                                QStringLiteral("--exit"), QStringLiteral("3"),
+                                                QStringLiteral("--chatter"), QStringLiteral("2")});
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(r.exitCode, 3);
+        QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("out 0\nout 1\n"));
+        QVERIFY2(err.contains(QStringLiteral("err 0\n")) && err.contains(QStringLiteral("err 1\n")),
+                 qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("copying strata-cli")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("copied from ") + sshd_.remote()), qPrintable(err));
+        QVERIFY(QFileInfo(dir_.filePath(QStringLiteral("remote/bin/strata-cli"))).isExecutable());
+        const LoadResult loaded = loadTrace(out.toStdString());
+        QVERIFY(loaded.ok());
+        const std::optional<RunInfo>& run = loaded.trace->run();
+        QVERIFY(run);
+        QCOMPARE(run->exitCode, std::optional<int>(3));
+        QCOMPARE(run->host, localHost().toStdString());
+        const std::vector<std::string> argv = {kFake.toStdString(), "--exit", "3", "--chatter",
+                                               "2"};
+        QCOMPARE(run->argv, argv);
+        QCOMPARE(loaded.trace->sliceCount(), size_t(4)); // the stand-in's launches and kernels
+        QVERIFY(runFolders().isEmpty());
+    }
+
+    // Now the same version is there: nothing copied; --keep-remote keeps the run's folder.
+    void secondRunCopiesNothing() {
+        const QString out = dir_.filePath(QStringLiteral("second.strata"));
+        const ProcessRun r =
+            runProcess(kCli, remoteArgs(out) + QStringList{QStringLiteral("--keep-remote"),
+                                                           QStringLiteral("--"), kFake});
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!err.contains(QStringLiteral("copying")), qPrintable(err));
+        QVERIFY(QFile::exists(out));
+        QCOMPARE(runFolders().size(), 1);
+        QVERIFY2(err.contains(QStringLiteral("kept there: ")), qPrintable(err));
+    }
+
+    // A signal here stops the target there (its whole group) and the run is still recorded.
+    void stopEndsTheRemoteRun() {
+        const QString out = dir_.filePath(QStringLiteral("stopped.strata"));
+        const int before = int(runFolders().size());
+        QProcess p;
+        p.start(kCli, remoteArgs(out) + QStringList{QStringLiteral("--"), kFake,
+                                                    QStringLiteral("--sleep-ms"),
+                                                    QStringLiteral("60000")});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(runFolders().size() > before, 30000); // running there
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 128 + SIGINT);
+        const LoadResult loaded = loadTrace(out.toStdString());
+        QVERIFY2(loaded.ok(), qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(loaded.trace->run());
+        QCOMPARE(loaded.trace->run()->signal, std::optional<int>(SIGINT));
+        QVERIFY(::kill(pid_t(loaded.trace->run()->pid), 0) != 0); // gone
+    }
+
+    void faultsSaidInALine() {
+        const QString out = dir_.filePath(QStringLiteral("never.strata"));
+        // Nothing listens there.
+        QStringList args = remoteArgs(out);
+        args[2] = QStringLiteral("%1@127.0.0.1:%2").arg(sshd_.user()).arg(sshd_.port() + 1);
+        CliRun r = runCli(args + QStringList{QStringLiteral("--"), QStringLiteral("true")});
+        QCOMPARE(r.exitCode, 255);
+        QVERIFY2(r.err.contains(QStringLiteral("cannot reach ")), qPrintable(r.err));
+        // A key the server does not know.
+        QProcess keygen;
+        const QString other = dir_.filePath(QStringLiteral("other_key"));
+        keygen.start(QStringLiteral("ssh-keygen"),
+                     {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+                      QStringLiteral("-N"), QString(), QStringLiteral("-f"), other});
+        QVERIFY(keygen.waitForFinished(30000));
+        args = QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+               sshd_.sshOptions(other) +
+               QStringList{QStringLiteral("-o"), out, QStringLiteral("--"), QStringLiteral("true")};
+        r = runCli(args);
+        QCOMPARE(r.exitCode, 255);
+        QVERIFY2(r.err.contains(QStringLiteral("refused the login")), qPrintable(r.err));
+        // A local file of that name: refused before anything runs there.
+        const int folders = int(runFolders().size());
+        r = runCli(remoteArgs(dir_.filePath(QStringLiteral("first.strata"))) +
+                   QStringList{QStringLiteral("--"), QStringLiteral("true")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("exists (--force replaces it)")), qPrintable(r.err));
+        QCOMPARE(int(runFolders().size()), folders);
+        QVERIFY(!QFile::exists(out));
+        // A malformed --remote, and a remote option without --remote.
+        r = runCli({QStringLiteral("record"), QStringLiteral("--remote"), QStringLiteral("h:0"),
+                    QStringLiteral("--"), QStringLiteral("true")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("the port is not 1..65535")), qPrintable(r.err));
+        r = runCli({QStringLiteral("record"), QStringLiteral("--keep-remote"), QStringLiteral("--"),
+                    QStringLiteral("true")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("need --remote")), qPrintable(r.err));
+    }
+};
+
+STRATA_TEST_MAIN(TstRemoteRecord)
+#include "tst_remote_record.moc"
