@@ -2,7 +2,6 @@
 
 #include "util/shell_words.h"
 
-#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -196,13 +195,26 @@ std::string runId() {
     return std::string(stamp) + "-" + std::to_string(getpid());
 }
 
+// The file name the remote run writes: -o's own (its {pid} {rank} {host} expanded there, as in a
+// local run), else strata-STAMP-{host}-{pid}.strata.
+std::string remoteFileName(const RemoteRecordOptions& o) {
+    if (o.output.empty()) return "strata-" + runId().substr(0, 15) + "-{host}-{pid}.strata";
+    return o.output.substr(o.output.rfind('/') + 1);
+}
+
+// The folder its files are copied into: -o's, else this one.
+std::string localFolder(const RemoteRecordOptions& o) {
+    const size_t slash = o.output.rfind('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : o.output.substr(0, slash);
+}
+
 // Step 2 and 3: the remote record, its output streamed, a stop passed on.
 int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::atomic<int>* stop,
               std::string* error) {
-    std::string cmd =
-        folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run) +
-        " && mkdir -p \"$R\" && echo \"" + std::string(kPidMark) +
-        "$$\" >&2 && exec \"$D\"/bin/strata-cli record -o \"$R\"/'{host}-{pid}.strata'";
+    std::string cmd = folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run) +
+                      " && mkdir -p \"$R\" && echo \"" + std::string(kPidMark) +
+                      "$$\" >&2 && exec \"$D\"/bin/strata-cli record -o \"$R\"/" +
+                      quoteShellWord(remoteFileName(o));
     for (const std::string& a : o.recordArgs) cmd += " " + quoteShellWord(a);
     cmd += " --";
     for (const std::string& a : o.command) cmd += " " + quoteShellWord(a);
@@ -262,13 +274,6 @@ int createLocal(const std::string& path, bool force, std::string* error) {
     return fd;
 }
 
-std::string defaultOutput(const RemoteHost& host) {
-    std::string h;
-    for (const char c : host.host)
-        h += std::isalnum((unsigned char)c) || c == '.' || c == '-' ? c : '_';
-    return "strata-" + h + "-" + runId().substr(0, 15) + ".strata";
-}
-
 // Step 4: the run's files copied here.
 bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordResult* res) {
     const std::string r = folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run);
@@ -286,14 +291,14 @@ bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordRes
             names.push_back(name);
         p = nl + 1;
     }
-    const std::string base = o.output.empty() ? defaultOutput(o.host) : o.output;
-    const bool suffixed = base.size() > 7 && base.compare(base.size() - 7, 7, ".strata") == 0;
-    const std::string stem = suffixed ? base.substr(0, base.size() - 7) : base;
-    for (const std::string& name : names) {
-        // One file: the name given; several (a run of many processes): NAME-<host>-<pid>.strata.
-        const std::string local = names.size() == 1 ? base : stem + "-" + name;
+    const std::string folder = localFolder(o);
+    for (const std::string& name : names) { // each under the name the run gave it there
+        const std::string local = (folder == "." ? "" : folder + "/") + name;
         const int fd = createLocal(local, o.force, &res->error);
-        if (fd < 0) return false;
+        if (fd < 0) {
+            res->error += " (the run's files stay there: " + o.remoteDir + "/runs/" + run + ")";
+            return false;
+        }
         const Ran cat = runSsh(o.host, r + " && cat \"$R\"/" + quoteShellWord(name), -1, fd);
         close(fd);
         if (cat.code != 0) {
@@ -312,7 +317,10 @@ bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordRes
 // The local name, checked before anything runs there: free, or (with force) a regular file.
 bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
     struct stat st {};
-    if (o.output.empty() || lstat(o.output.c_str(), &st) != 0) return true;
+    // A template ({pid} {rank} {host}) is expanded there: its names are checked as they come.
+    if (o.output.empty() || o.output.find('{') != std::string::npos ||
+        lstat(o.output.c_str(), &st) != 0)
+        return true;
     if (!o.force) {
         *error = o.output + ": exists (--force replaces it)";
         return false;

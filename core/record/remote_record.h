@@ -11,9 +11,10 @@
 //     the record options given here; its stdout and stderr stream into ours.
 //  3. Stop (SIGINT, SIGTERM or SIGHUP here) is sent to the remote strata-cli, which passes it on
 //     to CMD's whole process group and still writes the run record.
-//  4. When it ends, its trace files are copied back (the remote copies removed unless kept), and
-//     its exit code is ours. ssh's own failure (255) is said in a line: unreachable host, a key
-//     refused, an unknown host key.
+//  4. When it ends, its trace files are copied back into -o's folder under the names the run
+//     gave them there (-o's name, its {pid} {rank} {host} expanded there as in a local run), the
+//     remote copies removed unless kept; its exit code is ours. ssh's own failure (255) is said in
+//     a line: unreachable host, a key refused, an unknown host key.
 #include "record/remote_host.h"
 
 #include <atomic>
@@ -29,11 +30,11 @@ struct RemoteRecordOptions {
     bool keepRemote = false;
     std::vector<std::string> recordArgs; // strata-cli record's options for the remote run
     std::vector<std::string> command;    // CMD ARGS, as the remote side runs them
-    std::string output;                  // the local file (empty: strata-HOST-STAMP.strata)
-    bool force = false;                  // replace an existing local file
-    std::string localCli;                // this strata-cli, copied when the remote has none
-    std::string localCollector;          // its collector (empty: none built, none copied)
-    std::string versionLine;             // "strata-cli X.Y.Z": what the remote must print
+    std::string output;   // the local path template (empty: strata-STAMP-{host}-{pid}.strata here)
+    bool force = false;   // replace an existing local file
+    std::string localCli; // this strata-cli, copied when the remote has none
+    std::string localCollector; // its collector (empty: none built, none copied)
+    std::string versionLine;    // "strata-cli X.Y.Z": what the remote must print
 };
 
 struct RemoteRecordResult {

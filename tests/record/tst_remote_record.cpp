@@ -129,6 +129,19 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("kept there: ")), qPrintable(err));
     }
 
+    // -o's {rank} and {host} are expanded there, as in a local run.
+    void templatesExpandedThere() {
+        const ProcessRun r =
+            runProcess(kCli, remoteArgs(dir_.filePath(QStringLiteral("t-{rank}-{host}.strata"))) +
+                                 QStringList{QStringLiteral("-e"), QStringLiteral("RANK=5"),
+                                             QStringLiteral("--"), kFake});
+        QCOMPARE(r.exitCode, 0);
+        const QString want = dir_.filePath(QStringLiteral("t-5-%1.strata").arg(localHost()));
+        QVERIFY2(QFile::exists(want), qPrintable(QString::fromUtf8(r.err)));
+        QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("copied from ") + sshd_.remote() +
+                                                  QStringLiteral(": ") + want));
+    }
+
     // A signal here stops the target there (its whole group) and the run is still recorded.
     void stopEndsTheRemoteRun() {
         const QString out = dir_.filePath(QStringLiteral("stopped.strata"));
