@@ -222,7 +222,7 @@ int record(const Args& args) {
     if (!validateRecordOptions(o, &error)) return line.usageError(error);
     if (!remoteText.empty()) { // the run there (cli_record_remote.cpp)
         if (!parseRemoteHost(remoteText, &remote.host, &error)) return line.usageError(error);
-        return recordRemote(args, remote, o, quiet);
+        return recordRemote(remote, o, quiet);
     }
     if (!remote.dir.empty() || remote.keep || !remote.host.sshOptions.empty())
         return line.usageError("--remote-dir, --keep-remote and --ssh-option need --remote");

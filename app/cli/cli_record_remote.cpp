@@ -24,40 +24,16 @@ void onStop(int sig) {
     gStop.store(sig);
 }
 
-// Options that are this side's alone: not passed to the remote strata-cli record.
-bool takesValue(const std::string& a) {
-    return a == "--remote" || a == "--remote-dir" || a == "--ssh-option" || a == "-o" ||
-           a == "--output";
-}
-bool ownOption(const std::string& a) {
-    for (const char* p : {"--remote=", "--remote-dir=", "--ssh-option=", "--output="})
-        if (a.rfind(p, 0) == 0) return true;
-    return a == "--keep-remote" || (a.size() > 2 && a.rfind("-o", 0) == 0 && a[2] != '-');
-}
-
 } // namespace
 
-std::vector<std::string> remoteRecordArgs(const Args& args, size_t commandWords) {
-    std::vector<std::string> out;
-    size_t end = args.size() - commandWords;
-    if (end > 0 && args[end - 1] == "--") --end;
-    for (size_t i = 0; i < end; ++i) {
-        if (takesValue(args[i])) {
-            ++i;
-            continue;
-        }
-        if (!ownOption(args[i])) out.push_back(args[i]);
-    }
-    return out;
-}
-
-int recordRemote(const Args& args, const RemoteCommandLine& remote, const RecordOptions& o,
-                 bool quiet) {
+int recordRemote(const RemoteCommandLine& remote, const RecordOptions& o, bool quiet) {
     RemoteRecordOptions r;
     r.host = remote.host;
     if (!remote.dir.empty()) r.remoteDir = remote.dir;
     r.keepRemote = remote.keep;
-    r.recordArgs = remoteRecordArgs(args, o.command.size());
+    RecordOptions there = o; // the remote run's options: its own collector, not this one's
+    there.collector.clear();
+    r.recordArgs = recordArguments(there);
     r.command = o.command;
     r.output = o.output;
     r.force = o.force;

@@ -80,6 +80,42 @@ std::string pythonRecordingText(const RecordOptions& o) {
     return "sample=" + std::to_string(o.pythonSampleHz);
 }
 
+std::vector<std::string> recordArguments(const RecordOptions& o) {
+    std::vector<std::string> a;
+    const auto add = [&a](const char* name, const std::string& value) {
+        a.push_back(name);
+        a.push_back(value);
+    };
+    if (o.force) a.push_back("--force");
+    if (!o.inject) a.push_back("--no-collector");
+    if (!o.capture.empty()) {
+        std::string list;
+        for (const std::string& g : o.capture) list += (list.empty() ? "" : ",") + g;
+        add("--capture", list);
+    }
+    if (o.bufferSize) add("--buffer-size", std::to_string(o.bufferSize));
+    const std::pair<const char*, int> schedule[] = {
+        {"--wait", o.wait}, {"--warmup", o.warmup}, {"--active", o.active}, {"--repeat", o.repeat}};
+    for (const auto& [name, v] : schedule)
+        if (v >= 0) add(name, std::to_string(v));
+    if (!o.stepName.empty()) add("--step-name", o.stepName);
+    if (!o.captureRange.empty()) add("--capture-range", o.captureRange);
+    if (o.durationS > 0) {
+        char s[32];
+        std::snprintf(s, sizeof s, "%.17g", o.durationS);
+        add("--duration", s);
+    }
+    if (o.flushMs > 0) add("--flush-ms", std::to_string(o.flushMs));
+    if (o.python != PythonRecording::Sample || o.pythonSampleHz != 1000)
+        add("--python", pythonRecordingText(o));
+    if (o.cpuSampleHz > 0) a.push_back("--cpu-sample=" + std::to_string(o.cpuSampleHz));
+    if (!o.collector.empty()) add("--collector", o.collector);
+    if (!o.workingDirectory.empty()) add("--cwd", o.workingDirectory);
+    for (const auto& [name, value] : o.extraEnvironment) add("--env", name + "=" + value);
+    for (const std::string& name : o.removedEnvironment) add("--unset", name);
+    return a;
+}
+
 bool validateRecordOptions(const RecordOptions& o, std::string* error) {
     if (o.command.empty() || o.command[0].empty()) {
         *error = "no command to run (usage: strata-cli record [options] -- CMD ARGS...)";

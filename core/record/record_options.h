@@ -65,6 +65,10 @@ bool parseCaptureList(std::string_view list, std::vector<std::string>* out, std:
 // Checks ranges and combinations (e.g. a schedule needs --active and a --step-name).
 bool validateRecordOptions(const RecordOptions& options, std::string* error);
 
+// The options as strata-cli record reads them back (all but -o and the command): what a remote
+// run passes on (record/remote_record.h). Defaults are left out.
+std::vector<std::string> recordArguments(const RecordOptions& options);
+
 // The STRATA_* variables for these options (output template already chosen by the caller).
 std::vector<std::pair<std::string, std::string>>
 toCollectorEnvironment(const RecordOptions& options, const std::string& outputTemplate);

@@ -7,6 +7,7 @@
 #include "io/trace_loader.h"
 #include "model/run_info.h"
 #include "model/trace.h"
+#include "record/record_options.h"
 #include "record/remote_host.h"
 #include "support/process_run.h"
 #include "support/sshd_fixture.h"
@@ -84,6 +85,44 @@ private slots:
                                                "-p",        "2222", "-o",     "IdentityFile=/k",
                                                "ann@gpu-7", "--",   "echo hi"};
         QCOMPARE(argv, want);
+    }
+
+    // What a remote run passes on: each option as strata-cli record reads it, defaults left out.
+    void recordArgumentsAsTheCliReadsThem() {
+        QCOMPARE(recordArguments(RecordOptions{}), std::vector<std::string>{});
+        RecordOptions o;
+        o.inject = false;
+        o.capture = {"api", "kernels"};
+        o.wait = 1;
+        o.active = 2;
+        o.stepName = "step";
+        o.durationS = 2.5;
+        o.python = PythonRecording::Calls;
+        o.cpuSampleHz = 500;
+        o.workingDirectory = "/srv/run";
+        o.extraEnvironment = {{"RANK", "3"}};
+        o.removedEnvironment = {"PYTHONPATH"};
+        const std::vector<std::string> want = {"--no-collector",
+                                               "--capture",
+                                               "api,kernels",
+                                               "--wait",
+                                               "1",
+                                               "--active",
+                                               "2",
+                                               "--step-name",
+                                               "step",
+                                               "--duration",
+                                               "2.5",
+                                               "--python",
+                                               "calls",
+                                               "--cpu-sample=500",
+                                               "--cwd",
+                                               "/srv/run",
+                                               "--env",
+                                               "RANK=3",
+                                               "--unset",
+                                               "PYTHONPATH"};
+        QCOMPARE(recordArguments(o), want);
     }
 
     // The first run copies strata-cli there; the trace comes back with its run record; the
