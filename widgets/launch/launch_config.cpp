@@ -3,6 +3,7 @@
 #include "contract/output_path.h"
 #include "record/launcher.h"
 #include "record/output_check.h"
+#include "record/remote_host.h"
 #include "util/shell_words.h"
 
 #include <QDir>
@@ -43,6 +44,10 @@ void write(QSettings& s, const LaunchConfig& c) {
     s.setValue("python", QString::fromStdString(pythonRecordingText(python)).section('=', 0, 0));
     s.setValue("pythonSampleHz", c.pythonSampleHz);
     s.setValue("cpuSampleHz", c.cpuSampleHz);
+    s.setValue("remote", c.remote);
+    s.setValue("remoteDir", c.remoteDir);
+    s.setValue("sshOptions", c.sshOptions);
+    s.setValue("keepRemote", c.keepRemote);
 }
 
 LaunchConfig read(const QSettings& s) {
@@ -71,6 +76,10 @@ LaunchConfig read(const QSettings& s) {
         c.python = python.python;
     c.pythonSampleHz = s.value("pythonSampleHz", 1000).toInt();
     c.cpuSampleHz = s.value("cpuSampleHz", 0).toInt();
+    c.remote = s.value("remote").toString();
+    c.remoteDir = s.value("remoteDir").toString();
+    c.sshOptions = s.value("sshOptions").toStringList();
+    c.keepRemote = s.value("keepRemote", false).toBool();
     return c;
 }
 
@@ -121,8 +130,8 @@ QString unwritableBecause(const QString& dir) {
 } // namespace
 
 QString LaunchProblems::first() const {
-    for (const QString* p :
-         {&executable, &arguments, &workingDirectory, &environment, &output, &options, &collector})
+    for (const QString* p : {&remote, &executable, &arguments, &workingDirectory, &environment,
+                             &output, &options, &collector})
         if (!p->isEmpty()) return *p;
     return {};
 }
@@ -145,18 +154,27 @@ QString runDirectory(const LaunchConfig& c) {
 }
 
 QString defaultOutputTemplate(const LaunchConfig& c) {
-    // Where the run works, never beside the program (/bin, a Python shim's folder).
+    // Where the run works, never beside the program (/bin, a Python shim's folder); a remote
+    // run's trace comes back to Strata's own folder.
+    const QString folder = c.remote.isEmpty() ? runDirectory(c) : QDir::currentPath();
     return QString::fromStdString(
-        strata::defaultOutputTemplate(QDir::cleanPath(runDirectory(c)).toStdString(),
+        strata::defaultOutputTemplate(QDir::cleanPath(folder).toStdString(),
                                       QFileInfo(c.executable.trimmed()).fileName().toStdString()));
 }
 
 LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
     LaunchProblems p;
     const QString exe = c.executable.trimmed();
+    if (!c.remote.isEmpty()) { // the program and its folder are the other machine's
+        RemoteHost host;
+        std::string why;
+        if (!parseRemoteHost(c.remote.trimmed().toStdString(), &host, &why))
+            p.remote = QString::fromStdString(why).replace(QStringLiteral("--remote expects"),
+                                                           QObject::tr("Run on: expected"));
+    }
     if (exe.isEmpty()) {
         p.executable = QObject::tr("Choose the program to run.");
-    } else {
+    } else if (c.remote.isEmpty()) {
         const QString resolved = resolveExecutable(c);
         const QFileInfo fi(resolved);
         if (resolved.isEmpty())
@@ -171,7 +189,8 @@ LaunchProblems checkLaunchConfig(const LaunchConfig& c) {
     QString splitError;
     splitArguments(c.arguments, &splitError);
     if (!splitError.isEmpty()) p.arguments = QObject::tr("Arguments: %1").arg(splitError);
-    if (!c.workingDirectory.isEmpty() && !QFileInfo(c.workingDirectory).isDir())
+    if (c.remote.isEmpty() && !c.workingDirectory.isEmpty() &&
+        !QFileInfo(c.workingDirectory).isDir())
         p.workingDirectory = QObject::tr("%1: no such folder").arg(c.workingDirectory);
     static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     const QStringList lines = c.environment.split(QLatin1Char('\n'));
@@ -269,6 +288,22 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
         return false;
     }
     *out = std::move(o);
+    return true;
+}
+
+bool toRemoteArguments(const LaunchConfig& c, const QDateTime& start, QStringList* args,
+                       RecordOptions* options, QString* error) {
+    RecordOptions o;
+    if (!toRecordOptions(c, start, &o, error)) return false;
+    QStringList a{QStringLiteral("record"), QStringLiteral("--remote"), c.remote.trimmed()};
+    for (const QString& opt : c.sshOptions) a << QStringLiteral("--ssh-option") << opt;
+    if (!c.remoteDir.isEmpty()) a << QStringLiteral("--remote-dir") << c.remoteDir;
+    if (c.keepRemote) a << QStringLiteral("--keep-remote");
+    for (const std::string& w : recordArguments(o)) a << QString::fromStdString(w);
+    a << QStringLiteral("-o") << QString::fromStdString(o.output) << QStringLiteral("--");
+    for (const std::string& w : o.command) a << QString::fromStdString(w);
+    *args = a;
+    *options = std::move(o);
     return true;
 }
 

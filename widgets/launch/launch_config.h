@@ -31,20 +31,27 @@ struct LaunchConfig {
     PythonRecording python = PythonRecording::Sample;
     int pythonSampleHz = 1000;
     int cpuSampleHz = 0;
+    // Run on another machine over ssh (strata-cli record --remote, record/remote_record.h):
+    // "[user@]host[:port]", empty = this machine. The executable and working directory are then
+    // that machine's; the trace file is this one's.
+    QString remote;
+    QString remoteDir;      // Strata's folder there; empty = ~/.cache/strata/remote
+    QStringList sshOptions; // each passed to ssh as -o OPTION
+    bool keepRemote = false;
     friend bool operator==(const LaunchConfig&, const LaunchConfig&) = default;
 };
 
 // Problems with a configuration, one per field (empty = fine), as the dialog shows them while the
 // user types. ok() when Run may be pressed.
 struct LaunchProblems {
-    QString executable, arguments, workingDirectory, environment, output, options;
+    QString executable, arguments, workingDirectory, environment, output, options, remote;
     // The collector is not built here (no CUDA toolkit when Strata was built) and the
     // configuration asks for capture: it can run with withoutCapture.
     QString collector;
     bool ok() const {
         return executable.isEmpty() && arguments.isEmpty() && workingDirectory.isEmpty() &&
                environment.isEmpty() && output.isEmpty() && options.isEmpty() &&
-               collector.isEmpty();
+               collector.isEmpty() && remote.isEmpty();
     }
     QString first() const; // the first problem, for a status line or stderr
 };
@@ -63,6 +70,11 @@ LaunchProblems checkLaunchConfig(const LaunchConfig& c);
 // console. False (and *error, the first problem) when the configuration cannot run.
 bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOptions* out,
                      QString* error);
+
+// A run on c.remote: strata-cli's arguments (record --remote ... -o OUT -- CMD ARGS, {time}
+// expanded with `start`) and the options they carry. False (and *error) when it cannot run.
+bool toRemoteArguments(const LaunchConfig& c, const QDateTime& start, QStringList* args,
+                       RecordOptions* options, QString* error);
 
 // Saved configurations (QSettings), and the last one run.
 class LaunchConfigStore {

@@ -82,6 +82,7 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     outError_ = errorLabel("outputError");
     optError_ = errorLabel("optionsError");
     collector_ = errorLabel("collectorError");
+    remoteError_ = errorLabel("remoteError");
     collector_->setStyleSheet(QStringLiteral("color: #7a5500;"));
     // Made in the order the keyboard's Tab visits them.
     QWidget* configuration = createConfigurationRow();
@@ -106,8 +107,8 @@ LaunchDialog::LaunchDialog(QWidget* parent) : QDialog(parent) {
     v->addWidget(output);
     v->addWidget(buttons);
 
-    for (QLineEdit* e : {executable_->lineEdit(), arguments_, workingDir_, unset_, stepName_,
-                         captureRange_, output_})
+    for (QLineEdit* e : {remote_, sshOptions_, executable_->lineEdit(), arguments_, workingDir_,
+                         unset_, stepName_, captureRange_, output_})
         connect(e, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
     connect(environment_, &QPlainTextEdit::textChanged, this, &LaunchDialog::recheck);
     for (QSpinBox* b : {wait_, warmup_, active_, repeat_, flush_, pythonHz_, cpuHz_})
@@ -146,8 +147,21 @@ QWidget* LaunchDialog::createConfigurationRow() {
     return row(this, {new QLabel(tr("Configuration"), this), configs_, saveB, dupB, renB, delB});
 }
 
-// The program: executable, arguments (and how they split), working directory, environment.
+// The program: where it runs, executable, arguments (and how they split), working directory,
+// environment.
 QWidget* LaunchDialog::createProgramBox() {
+    remote_ = new QLineEdit(this);
+    remote_->setObjectName(QStringLiteral("remoteHost"));
+    remote_->setPlaceholderText(tr("this machine, or [user@]host[:port] over ssh"));
+    remote_->setToolTip(tr("Another machine to run on, over ssh with your keys and ~/.ssh/config "
+                           "(no password is asked for). Strata copies its strata-cli and "
+                           "collector there when missing; the program, its folder and its "
+                           "environment are that machine's, and the trace comes back here."));
+    keepRemote_ = new QCheckBox(tr("Keep the run's files there"), this);
+    keepRemote_->setObjectName(QStringLiteral("keepRemote"));
+    sshOptions_ = new QLineEdit(this);
+    sshOptions_->setObjectName(QStringLiteral("sshOptions"));
+    sshOptions_->setPlaceholderText(tr("ssh -o options, e.g. IdentityFile=~/.ssh/lab"));
     executable_ = new QComboBox(this);
     executable_->setObjectName(QStringLiteral("executable"));
     executable_->setEditable(true);
@@ -200,6 +214,9 @@ QWidget* LaunchDialog::createProgramBox() {
 
     auto* program = new QGroupBox(tr("Program"), this);
     auto* pf = new QFormLayout(program);
+    pf->addRow(tr("Run on"), row(this, {remote_, keepRemote_}));
+    pf->addRow(tr("SSH options"), sshOptions_);
+    pf->addRow(QString(), remoteError_);
     pf->addRow(tr("Executable"), row(this, {executable_, browse}));
     pf->addRow(QString(), exeError_);
     pf->addRow(tr("Arguments"), arguments_);
@@ -370,6 +387,13 @@ QWidget* LaunchDialog::createOutputBox() {
 
 void LaunchDialog::setConfig(const LaunchConfig& c) {
     name_ = c.name;
+    remote_->setText(c.remote);
+    sshOptions_->setText(QString::fromStdString(joinShellWords([&] {
+        std::vector<std::string> w;
+        for (const QString& o : c.sshOptions) w.push_back(o.toStdString());
+        return w;
+    }())));
+    keepRemote_->setChecked(c.keepRemote);
     executable_->setCurrentText(c.executable);
     arguments_->setText(c.arguments);
     workingDir_->setText(c.workingDirectory);
@@ -419,6 +443,9 @@ LaunchConfig LaunchDialog::config() const {
     c.python = PythonRecording(python_->currentData().toInt());
     c.pythonSampleHz = pythonHz_->value();
     c.cpuSampleHz = cpuHz_->value();
+    c.remote = remote_->text().trimmed();
+    c.sshOptions = splitArguments(sshOptions_->text(), nullptr);
+    c.keepRemote = keepRemote_->isChecked();
     return c;
 }
 
@@ -440,6 +467,12 @@ void LaunchDialog::recheck() {
     show(outError_, problems_.output);
     show(optError_, problems_.options);
     show(collector_, problems_.collector);
+    show(remoteError_, problems_.remote);
+    keepRemote_->setEnabled(!c.remote.isEmpty());
+    workingDir_->setPlaceholderText(c.remote.isEmpty()
+                                        ? tr("Strata's own: %1").arg(QDir::currentPath())
+                                        : tr("the login folder on %1").arg(c.remote));
+    sshOptions_->setEnabled(!c.remote.isEmpty());
     QString splitError;
     const QStringList words = splitArguments(c.arguments, &splitError);
     if (splitError.isEmpty() && !c.executable.isEmpty()) {

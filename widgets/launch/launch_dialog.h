@@ -47,6 +47,9 @@ private:
     QWidget* createOutputBox();
 
     QComboBox* configs_;
+    QLineEdit* remote_;     // Run on: empty = this machine
+    QLineEdit* sshOptions_; // ssh -o options, as shell words
+    QCheckBox* keepRemote_;
     QComboBox* executable_;
     QLineEdit* arguments_;
     QLabel* argv_;
@@ -63,7 +66,8 @@ private:
     QCheckBox* withoutCapture_;
     QComboBox* python_;
     QSpinBox *pythonHz_, *cpuHz_;
-    QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_;
+    QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_,
+        *remoteError_;
     QPushButton* run_;
     QString name_;
     LaunchProblems problems_;

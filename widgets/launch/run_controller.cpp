@@ -1,6 +1,11 @@
 #include "launch/run_controller.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
 #include <QSocketNotifier>
+#include <QStandardPaths>
 
 #include <cerrno>
 #include <csignal>
@@ -32,7 +37,10 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 }
 
 RunController::~RunController() {
-    if (running()) {
+    if (running() && remote_) { // Stop, as the window's close does: the run there is recorded
+        signalRun(SIGTERM);
+        remote_->waitForFinished(10000);
+    } else if (running()) {
         // Torn down with the run going (the application quits some other way): its processes
         // are not left behind, and what was run is still written down.
         launcher_->sendSignal(SIGKILL);
@@ -48,6 +56,8 @@ bool RunController::start(const RecordOptions& options, QString* error) {
         return false;
     }
     closePipes();
+    delete remote_;
+    remote_ = nullptr;
     auto launcher = std::make_unique<Launcher>();
     std::string why;
     RecordOptions o = options;
@@ -74,6 +84,101 @@ bool RunController::start(const RecordOptions& options, QString* error) {
     }
     poll_.start();
     return true;
+}
+
+namespace {
+// This build's strata-cli: $STRATA_CLI, else beside strata, else in PATH.
+QString strataCli() {
+    const QString env = qEnvironmentVariable("STRATA_CLI");
+    if (!env.isEmpty()) return env;
+    const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("strata-cli");
+    if (QFileInfo(beside).isExecutable()) return beside;
+    return QStandardPaths::findExecutable(QStringLiteral("strata-cli"));
+}
+constexpr char kCopiedFrom[] = "strata-cli record: copied from ";
+} // namespace
+
+bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions& options,
+                                QString* error) {
+    if (running()) {
+        *error = tr("a program is already running");
+        return false;
+    }
+    const QString cli = strataCli();
+    if (cli.isEmpty()) {
+        *error = tr("strata-cli was not found (beside strata, in PATH or $STRATA_CLI): a run on "
+                    "another machine needs it");
+        return false;
+    }
+    closePipes();
+    launcher_.reset();
+    delete remote_;
+    remote_ = new QProcess(this);
+    connect(remote_, &QProcess::readyReadStandardOutput, this, [this] { remoteOutput(false); });
+    connect(remote_, &QProcess::readyReadStandardError, this, [this] { remoteOutput(true); });
+    connect(remote_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        remoteEnded(code, status == QProcess::CrashExit);
+    });
+    options_ = options;
+    finished_ = false;
+    stopStage_ = 0;
+    endedMs_ = -1;
+    result_ = {};
+    remoteRun_ = {};
+    remoteRun_.argv = options.command;
+    remoteErrLine_.clear();
+    clock_.start();
+    remote_->start(cli, cliArgs);
+    if (!remote_->waitForStarted(10000)) {
+        *error = tr("%1 did not start: %2").arg(cli, remote_->errorString());
+        delete remote_;
+        remote_ = nullptr;
+        return false;
+    }
+    remoteRun_.pid = remote_->processId();
+    return true;
+}
+
+void RunController::remoteOutput(bool isStderr) {
+    const QByteArray bytes =
+        isStderr ? remote_->readAllStandardError() : remote_->readAllStandardOutput();
+    if (bytes.isEmpty()) return;
+    emit output(bytes, isStderr);
+    if (!isStderr) return;
+    remoteErrLine_ += bytes;
+    for (qsizetype nl; (nl = remoteErrLine_.indexOf('\n')) >= 0;) {
+        const QByteArray line = remoteErrLine_.left(nl);
+        remoteErrLine_.remove(0, nl + 1);
+        if (!line.startsWith(kCopiedFrom)) continue;
+        const qsizetype sep = line.indexOf(": ", qsizetype(sizeof kCopiedFrom) - 1);
+        if (sep > 0) result_.files.push_back(line.mid(sep + 2).toStdString());
+    }
+}
+
+void RunController::remoteEnded(int exitCode, bool crashed) {
+    remoteOutput(false);
+    remoteOutput(true);
+    poll_.stop();
+    escalation_.stop();
+    endedMs_ = clock_.elapsed();
+    remoteRun_.durationNs = endedMs_ * 1'000'000;
+    if (crashed || (exitCode > 128 && exitCode < 160))
+        remoteRun_.signal = crashed ? SIGKILL : exitCode - 128;
+    else
+        remoteRun_.exitCode = exitCode;
+    if (result_.files.empty() && exitCode == 255)
+        result_.error = "the run on the other machine did not start or its trace did not come "
+                        "back (the Console says why)";
+    finished_ = true;
+    emit stopStatusChanged(QString());
+    emit finished();
+}
+
+void RunController::signalRun(int sig) {
+    if (remote_)
+        ::kill(pid_t(remote_->processId()), sig);
+    else
+        launcher_->sendSignal(sig);
 }
 
 void RunController::readSome(int fd, bool isStderr, int maxBytes) {
@@ -127,7 +232,7 @@ void RunController::checkExit() {
 void RunController::stop() {
     if (!running() || stopStage_ > 0) return;
     stopStage_ = 1;
-    launcher_->sendSignal(SIGINT);
+    signalRun(SIGINT);
     stageClock_.start();
     escalation_.start(grace_.termAfterMs);
     emit stopStatusChanged(stopStatus());
@@ -147,12 +252,12 @@ void RunController::escalate() {
     if (!running() || stopStage_ >= 3) return;
     if (stopStage_ == 1) {
         stopStage_ = 2;
-        launcher_->sendSignal(SIGTERM);
+        signalRun(SIGTERM);
         stageClock_.start();
         escalation_.start(grace_.killAfterMs);
     } else if (stopStage_ == 2) {
         stopStage_ = 3;
-        launcher_->sendSignal(SIGKILL);
+        signalRun(SIGKILL);
         stageClock_.start();
     }
     emit stopStatusChanged(stopStatus());
@@ -181,6 +286,7 @@ qint64 RunController::elapsedMs() const {
 
 const RunInfo& RunController::run() const {
     static const RunInfo none;
+    if (remote_) return remoteRun_;
     return launcher_ ? launcher_->run() : none;
 }
 

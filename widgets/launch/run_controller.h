@@ -14,6 +14,7 @@
 
 #include <memory>
 
+class QProcess;
 class QSocketNotifier;
 
 namespace strata {
@@ -31,7 +32,13 @@ public:
     ~RunController() override;
 
     bool start(const RecordOptions& options, QString* error);
-    bool running() const { return launcher_ && !finished_; }
+    // A run on another machine: this build's `strata-cli record --remote ...` (cliArgs;
+    // record/remote_record.h) as the child, its output streamed, Stop sending it SIGINT, then
+    // SIGTERM (it passes both on to the remote process group), then SIGKILL (it alone: the run
+    // there goes on and keeps its files); the files it copied back are the result. `options` is
+    // what it carries (the command, for run()).
+    bool startRemote(const QStringList& cliArgs, const RecordOptions& options, QString* error);
+    bool running() const { return (launcher_ || remote_) && !finished_; }
     // SIGINT now, SIGTERM and SIGKILL later, each to the target's process group, unless the
     // group has emptied first; finished() once it has. Again: no effect.
     void stop();
@@ -59,8 +66,14 @@ private:
     void checkExit();
     void escalate();
     void closePipes();
+    void signalRun(int sig);
+    void remoteEnded(int exitCode, bool crashed);
+    void remoteOutput(bool isStderr);
 
     std::unique_ptr<Launcher> launcher_;
+    QProcess* remote_ = nullptr; // a remote run's strata-cli
+    RunInfo remoteRun_;
+    QByteArray remoteErrLine_; // its stderr's unfinished line (the files it copied back)
     RecordOptions options_;
     QSocketNotifier* outNotifier_ = nullptr;
     QSocketNotifier* errNotifier_ = nullptr;

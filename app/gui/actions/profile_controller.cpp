@@ -179,11 +179,18 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
         return false;
     }
     RecordOptions o;
-    if (!toRecordOptions(c, QDateTime::currentDateTime(), &o, error)) return false;
-    if (!runner_->start(o, error)) return false;
+    if (c.remote.isEmpty()) {
+        if (!toRecordOptions(c, QDateTime::currentDateTime(), &o, error)) return false;
+        if (!runner_->start(o, error)) return false;
+    } else { // on another machine, through strata-cli record --remote
+        QStringList args;
+        if (!toRemoteArguments(c, QDateTime::currentDateTime(), &args, &o, error)) return false;
+        if (!runner_->startRemote(args, o, error)) return false;
+    }
     LaunchConfigStore::setLast(c);
     LaunchConfigStore::addRecentExecutable(c.executable);
     commandLine_ = QString::fromStdString(joinShellWords(o.command));
+    if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(c.remote.trimmed());
     console_->begin(commandLine_);
     console_->setStopEnabled(true);
     stopAction_->setEnabled(true);

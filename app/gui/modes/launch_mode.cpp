@@ -33,8 +33,8 @@ bool save(QWidget* w, const QString& path) {
 } // namespace
 
 QList<QCommandLineOption> LaunchModeOptions::all() const {
-    return {launch, run,         output,   capture, cwd,         env,
-            unset,  noCollector, duration, flushMs, captureRange};
+    return {launch,      run,      output,  capture,      cwd,    env,      unset,
+            noCollector, duration, flushMs, captureRange, remote, sshOption};
 }
 
 int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
@@ -56,6 +56,8 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
     c.durationS = parser.value(o.duration).toDouble();
     c.flushMs = parser.value(o.flushMs).toInt();
     c.captureRange = parser.value(o.captureRange);
+    c.remote = parser.value(o.remote);
+    c.sshOptions = parser.values(o.sshOption);
 
     if (!parser.isSet(o.run)) {
         LaunchDialog dialog;

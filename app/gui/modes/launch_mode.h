@@ -45,6 +45,12 @@ struct LaunchModeOptions {
     QCommandLineOption captureRange{QStringLiteral("capture-range"),
                                     QStringLiteral("With --launch: NVTX range or cudaProfilerApi."),
                                     QStringLiteral("NAME")};
+    QCommandLineOption remote{QStringLiteral("remote"),
+                              QStringLiteral("With --launch: run on [USER@]HOST[:PORT] over ssh."),
+                              QStringLiteral("HOST")};
+    QCommandLineOption sshOption{QStringLiteral("ssh-option"),
+                                 QStringLiteral("With --remote: an ssh -o option (repeatable)."),
+                                 QStringLiteral("OPT")};
 };
 
 // Runs the launch mode (the parser has processed the arguments; `command` is CMD ARGS...);
