@@ -65,6 +65,8 @@ const char* kUsage =
     "                         folder there)\n"
     "  --remote-dir DIR       Strata's folder there (default ~/.cache/strata/remote)\n"
     "  --keep-remote          keep the run's files there too (DIR/runs/ID)\n"
+    "  --fetch ID             with --remote, run nothing: copy back the files of the run ID\n"
+    "                         there once it has ended (a run whose connection dropped goes on)\n"
     "  --ssh-option OPT       passed to ssh as -o OPT (repeatable), e.g. IdentityFile=~/.ssh/k\n"
     "When CMD exits, each trace file its processes wrote (those carrying this run's id) gets a\n"
     "run record (command line, working directory, environment changes, exit code or signal,\n"
@@ -195,6 +197,7 @@ int record(const Args& args) {
         .option("--remote", text(&remoteText))
         .option("--remote-dir", text(&remote.dir))
         .flag("--keep-remote", &remote.keep)
+        .option("--fetch", text(&remote.fetchRun))
         .option("--ssh-option",
                 [&remote](const std::string& v) {
                     remote.host.sshOptions.push_back(v);
@@ -219,6 +222,12 @@ int record(const Args& args) {
         return writeSynthetic(synthetic, o.output);
     }
     std::string error;
+    if (!remote.fetchRun.empty()) { // nothing to run: an earlier remote run's files
+        if (remoteText.empty()) return line.usageError("--fetch needs --remote");
+        if (!o.command.empty()) return line.usageError("--fetch runs nothing: no command");
+        if (!parseRemoteHost(remoteText, &remote.host, &error)) return line.usageError(error);
+        return recordRemote(remote, o, quiet);
+    }
     if (!validateRecordOptions(o, &error)) return line.usageError(error);
     if (!remoteText.empty()) { // the run there (cli_record_remote.cpp)
         if (!parseRemoteHost(remoteText, &remote.host, &error)) return line.usageError(error);

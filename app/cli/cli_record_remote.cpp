@@ -31,6 +31,7 @@ int recordRemote(const RemoteCommandLine& remote, const RecordOptions& o, bool q
     r.host = remote.host;
     if (!remote.dir.empty()) r.remoteDir = remote.dir;
     r.keepRemote = remote.keep;
+    r.fetchRun = remote.fetchRun;
     RecordOptions there = o; // the remote run's options: its own collector, not this one's
     there.collector.clear();
     r.recordArgs = recordArguments(there);

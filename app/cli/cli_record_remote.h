@@ -13,6 +13,7 @@ struct RemoteCommandLine {
     RemoteHost host; // --remote, with the --ssh-option values
     std::string dir; // --remote-dir (empty: ~/.cache/strata/remote)
     bool keep = false;
+    std::string fetchRun; // --fetch RUN: an earlier run's files, nothing run
 };
 
 // Runs the recording there; the exit code (the command's, or 255 when ssh failed, 2 otherwise).

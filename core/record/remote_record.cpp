@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
@@ -65,7 +66,7 @@ Child spawnChild(const std::vector<std::string>& argv, int stdinFd, int stdoutFd
 }
 
 // Reads the child's pipes until both close, handing each piece to onOut / onErr, calling tick()
-// at least every 100 ms; then its exit code (128+N for a signal N).
+// at least every 100 ms; then its exit code (255, ssh's own failure, when a signal ended it).
 int drain(Child& c, const std::function<void(std::string_view)>& onOut,
           const std::function<void(std::string_view)>& onErr, const std::function<void()>& tick) {
     char buf[65536];
@@ -89,7 +90,8 @@ int drain(Child& c, const std::function<void(std::string_view)>& onOut,
     int status = 0;
     while (waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    // ssh ended by a signal: as lost as a connection that failed (255).
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 255;
 }
 
 struct Ran {
@@ -208,16 +210,34 @@ std::string localFolder(const RemoteRecordOptions& o) {
     return slash == std::string::npos ? "." : slash == 0 ? "/" : o.output.substr(0, slash);
 }
 
+// The remote script of a run. The remote strata-cli record runs detached (setsid, its output in
+// out.log and err.log of the run's folder, its pid and then its exit code written there), so a
+// dropped connection leaves it running to its end; this session streams the two logs (tail
+// --pid) until it ends and exits with its code.
+std::string runScript(const RemoteRecordOptions& o, const std::string& run) {
+    std::string record =
+        "\"$D\"/bin/strata-cli record -o \"$R\"/" + quoteShellWord(remoteFileName(o));
+    for (const std::string& a : o.recordArgs) record += " " + quoteShellWord(a);
+    record += " --";
+    for (const std::string& a : o.command) record += " " + quoteShellWord(a);
+    const std::string detached =
+        record +
+        " & echo $! > \"$R\"/pid.part && mv \"$R\"/pid.part \"$R\"/pid; wait $!; echo $? > "
+        "\"$R\"/exit.part && mv \"$R\"/exit.part \"$R\"/exit";
+    return folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run) +
+           " && export D R && mkdir -p \"$R\" && (setsid sh -c " + quoteShellWord(detached) +
+           " </dev/null >\"$R\"/out.log 2>\"$R\"/err.log &) && while [ ! -s \"$R\"/pid ]; do "
+           "sleep 0.05; done && P=$(cat \"$R\"/pid) && echo \"" +
+           std::string(kPidMark) +
+           "$P\" >&2 && { tail -s 0.1 -n +1 -f --pid=\"$P\" \"$R\"/out.log & T=$!; tail -s 0.1 -n "
+           "+1 -f --pid=\"$P\" \"$R\"/err.log >&2; wait $T; }; while [ ! -s \"$R\"/exit ]; do "
+           "sleep 0.05; done; exit \"$(cat \"$R\"/exit)\"";
+}
+
 // Step 2 and 3: the remote record, its output streamed, a stop passed on.
 int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::atomic<int>* stop,
               std::string* error) {
-    std::string cmd = folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run) +
-                      " && mkdir -p \"$R\" && echo \"" + std::string(kPidMark) +
-                      "$$\" >&2 && exec \"$D\"/bin/strata-cli record -o \"$R\"/" +
-                      quoteShellWord(remoteFileName(o));
-    for (const std::string& a : o.recordArgs) cmd += " " + quoteShellWord(a);
-    cmd += " --";
-    for (const std::string& a : o.command) cmd += " " + quoteShellWord(a);
+    const std::string cmd = runScript(o, run);
     Child c = spawnChild(sshArgv(o.host, cmd), -1, -1, error);
     if (c.pid < 0) return 255;
     long remotePid = -1;
@@ -251,12 +271,19 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::a
             std::fflush(stdout);
         },
         onErr, tick);
-    if (code == 255 && remotePid <= 0)
+    const std::string later =
+        "strata-cli record --remote " + o.host.text() + " --fetch " + run + " -o OUT";
+    if (code == 255 && remotePid <= 0 && !errHead.empty())
         *error = describeSshFailure(o.host, errHead);
-    else if (code == 255)
+    else if (code == 255 && remotePid <= 0)
         *error = "the connection to " + o.host.text() +
-                 " ended before the run did (its files stay there, in " + o.remoteDir + "/runs/" +
-                 run + ")";
+                 " ended before the run was seen to start; if it did, it goes on there. Its "
+                 "trace, when it has ended: " +
+                 later;
+    else if (code == 255)
+        *error =
+            "the connection to " + o.host.text() +
+            " ended before the run did; it goes on there. Its trace, when it has ended: " + later;
     return code;
 }
 
@@ -314,6 +341,30 @@ bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordRes
     return true;
 }
 
+// An earlier run's files, once it has ended there: its exit code is the result's.
+bool fetchEnded(const RemoteRecordOptions& o, RemoteRecordResult* res) {
+    res->remoteRun = o.remoteDir + "/runs/" + o.fetchRun;
+    const Ran ended = runSsh(
+        o.host, folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(o.fetchRun) +
+                    " && test -d \"$R\" && { cat \"$R\"/exit 2>/dev/null; true; }");
+    if (ended.code != 0) {
+        res->exitCode = ended.code == 255 ? 255 : 2;
+        res->error = ended.code == 255 ? describeSshFailure(o.host, ended.err)
+                                       : "no run " + o.fetchRun + " in " + o.remoteDir +
+                                             "/runs on " + o.host.text();
+        return false;
+    }
+    if (ended.out.empty()) {
+        res->exitCode = 2;
+        res->error = "the run " + o.fetchRun + " is still going on " + o.host.text() +
+                     ": fetch it when it has ended";
+        return false;
+    }
+    res->exitCode = std::atoi(ended.out.c_str());
+    if (!fetch(o, o.fetchRun, res) && res->exitCode == 0) res->exitCode = 1;
+    return res->error.empty();
+}
+
 // The local name, checked before anything runs there: free, or (with force) a regular file.
 bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
     struct stat st {};
@@ -339,6 +390,10 @@ RemoteRecordResult recordRemotely(const RemoteRecordOptions& o,
                                   const std::atomic<int>* stop) {
     RemoteRecordResult res;
     if (!localOutputFree(o, &res.error)) return res;
+    if (!o.fetchRun.empty()) {
+        fetchEnded(o, &res);
+        return res;
+    }
     if (!ensureRemoteCli(o, say, &res)) return res;
     const std::string run = runId();
     res.remoteRun = o.remoteDir + "/runs/" + run;

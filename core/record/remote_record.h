@@ -35,6 +35,9 @@ struct RemoteRecordOptions {
     std::string localCli; // this strata-cli, copied when the remote has none
     std::string localCollector; // its collector (empty: none built, none copied)
     std::string versionLine;    // "strata-cli X.Y.Z": what the remote must print
+    // Nothing run: the files of this earlier run (its ID, runs/ID there) copied back, once it
+    // has ended (a run whose connection dropped goes on there to its end).
+    std::string fetchRun;
 };
 
 struct RemoteRecordResult {
@@ -45,7 +48,8 @@ struct RemoteRecordResult {
     std::string remoteRun;          // the run's folder there (kept with keepRemote)
 };
 
-// `say` gets progress lines (deploying, fetching); `stop` is polled: non-zero is a signal to pass
+// `say` gets progress lines (deploying, fetching); with fetchRun nothing runs, the run's files are
+// copied back and its exit code is the result's; `stop` is polled: non-zero is a signal to pass
 // on (the first one goes as it is; later ones as SIGTERM).
 RemoteRecordResult recordRemotely(const RemoteRecordOptions& options,
                                   const std::function<void(const std::string&)>& say,

@@ -34,6 +34,23 @@ QString localHost() {
     return QString::fromLocal8Bit(name);
 }
 
+// Kills (SIGKILL) the children of `parent` named `name`; how many.
+int killChildren(qint64 parent, const char* name) {
+    int killed = 0;
+    for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        QFile f(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!f.open(QIODevice::ReadOnly)) continue;
+        const QByteArray stat = f.readAll(); // pid (comm) state ppid ...
+        const qsizetype open = stat.indexOf('('), close = stat.lastIndexOf(')');
+        if (open < 0 || close < open) continue;
+        const QList<QByteArray> rest = stat.mid(close + 2).split(' ');
+        if (stat.mid(open + 1, close - open - 1) == name && rest.size() > 1 &&
+            rest[1].toLongLong() == parent && ::kill(pid_t(pid.toInt()), SIGKILL) == 0)
+            ++killed;
+    }
+    return killed;
+}
+
 } // namespace
 
 class TstRemoteRecord : public QObject {
@@ -199,6 +216,68 @@ private slots:
         QVERIFY(loaded.trace->run());
         QCOMPARE(loaded.trace->run()->signal, std::optional<int>(SIGINT));
         QVERIFY(::kill(pid_t(loaded.trace->run()->pid), 0) != 0); // gone
+    }
+
+    // The connection drops mid-run: the run goes on there to its end, and --fetch brings its
+    // trace back later with its exit code.
+    void droppedConnectionGoesOn() {
+        QProcess p;
+        p.start(kCli, remoteArgs(dir_.filePath(QStringLiteral("dropped.strata"))) +
+                          QStringList{QStringLiteral("--keep-remote"), QStringLiteral("--"), kFake,
+                                      QStringLiteral("--sleep-ms"), QStringLiteral("3000"),
+                                      QStringLiteral("--exit"), QStringLiteral("4")});
+        QVERIFY(p.waitForStarted());
+        const QStringList before = runFolders();
+        QString started; // the run's folder there, once its pid is written (it runs)
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const QString& f : runFolders())
+                    if (!before.contains(f) &&
+                        QFile::exists(dir_.filePath(QStringLiteral("remote/runs/") + f +
+                                                    QStringLiteral("/pid"))))
+                        started = f;
+                return !started.isEmpty();
+            }(),
+            30000);
+        QTest::qWait(200); // its mark on its way here (either message names the run)
+        // Its ssh (the child of this strata-cli) killed: the link gone.
+        int killed = 0;
+        for (int i = 0; i < 600 && !killed; ++i, QTest::qWait(50))
+            killed = killChildren(p.processId(), "ssh");
+        QVERIFY(killed > 0);
+        QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 255);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("--fetch (\\S+) -o OUT")).match(err);
+        QVERIFY2(m.hasMatch(), qPrintable(err));
+        const QString run = m.captured(1);
+        QCOMPARE(run, started);
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("dropped.strata"))));
+        const QStringList fetch =
+            QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+            sshd_.sshOptions() +
+            QStringList{
+                QStringLiteral("--remote-dir"), dir_.filePath(QStringLiteral("remote")),
+                QStringLiteral("--fetch"),      run,
+                QStringLiteral("-o"),           dir_.filePath(QStringLiteral("dropped.strata"))};
+        // Until it ends there it says so; then its trace comes back with its exit code.
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(dir_.filePath(QStringLiteral("remote/runs/")) + run +
+                                               QStringLiteral("/exit")),
+                                 60000);
+        const CliRun r = runCli(fetch);
+        QCOMPARE(r.exitCode, 4);
+        const LoadResult loaded =
+            loadTrace(dir_.filePath(QStringLiteral("dropped.strata")).toStdString());
+        QVERIFY2(loaded.ok(), qPrintable(r.err));
+        QCOMPARE(loaded.trace->run()->exitCode, std::optional<int>(4));
+        const CliRun none = runCli(
+            QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+            sshd_.sshOptions() +
+            QStringList{QStringLiteral("--remote-dir"), dir_.filePath(QStringLiteral("remote")),
+                        QStringLiteral("--fetch"), QStringLiteral("no-such-run")});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains(QStringLiteral("no run no-such-run")), qPrintable(none.err));
     }
 
     void faultsSaidInALine() {
