@@ -309,6 +309,11 @@ private slots:
         QVERIFY2(r.err.contains(QStringLiteral("exists (--force replaces it)")), qPrintable(r.err));
         QCOMPARE(int(runFolders().size()), folders);
         QVERIFY(!QFile::exists(out));
+        // A program there that never starts CUDA: the remote record says so, here.
+        r = runCli(remoteArgs(dir_.filePath(QStringLiteral("nocuda.strata"))) +
+                   QStringList{QStringLiteral("--"), kFake, QStringLiteral("--no-cuda")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains(QStringLiteral("never initialized CUDA")), qPrintable(r.err));
         // A malformed --remote, and a remote option without --remote.
         r = runCli({QStringLiteral("record"), QStringLiteral("--remote"), QStringLiteral("h:0"),
                     QStringLiteral("--"), QStringLiteral("true")});

@@ -5,6 +5,7 @@
 //   record_fake_target [--exit N] [--no-cuda] [--cupti-error TEXT] [--spawn-child]
 //                      [--env-to FILE] [--sleep-ms N] [--chatter N] [--ignore-sigint]
 //                      [--no-trace] [--survivor-ms N] [--no-run-id] [--open-when FILE]
+//                      [--launches N]
 //
 // --no-cuda       metadata cuda_initialized=0 and no GPU records (a target that never used CUDA)
 // --cupti-error   metadata cupti_error=TEXT (CUPTI taken by another tool)
@@ -19,6 +20,7 @@
 //                 and its process ancestry (older still)
 // --open-when FILE waits (up to 60 s) until FILE exists before creating its trace: two runs
 //                 then both pass the launcher's early "exists" check before either creates it
+// --launches N    N launches and their kernels instead of 2 (a big trace: remote copy timings)
 // Like the collector, it creates its file exclusively (with $STRATA_OVERWRITE=1, after removing a
 // finished one: io/strata/strata_file_create.h) and records its process ancestry beside the run
 // id; a file it cannot create: the reason on stderr, exit 91.
@@ -53,6 +55,7 @@ int main(int argc, char** argv) {
     bool trace = true;
     int survivorMs = 0;
     bool noRunId = false;
+    int launches = 2;
     std::string openWhen;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -80,6 +83,8 @@ int main(int argc, char** argv) {
             noRunId = true;
         else if (a == "--open-when" && i + 1 < argc)
             openWhen = argv[++i];
+        else if (a == "--launches" && i + 1 < argc)
+            launches = std::atoi(argv[++i]);
     }
     for (int k = 0; k < chatter; ++k) {
         char line[64];
@@ -134,13 +139,13 @@ int main(int argc, char** argv) {
     w.process(pid, "record_fake_target");
     w.thread(pid, pid, "main");
     if (cuda) {
-        // Two launches and their kernels: 2 CPU slices + 2 kernels = 4 slices.
+        // Two launches (or --launches N) and their kernels: 2 CPU slices + 2 kernels = 4 slices.
         const uint32_t launch = w.string("cudaLaunchKernel");
         const uint32_t kernel = w.string("fake_kernel");
         strata::GpuActivity g;
         g.device = 0;
         g.stream = 7;
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < launches; ++k) {
             const int64_t t = 1000 + k * 10000;
             w.cpuSlice(pid, pid, t, t + 500, launch, strata::SliceKind::CudaRuntime, k + 1, 0);
             w.gpuOp(t + 2000, t + 5000, kernel, strata::SliceKind::Kernel, g, k + 1);
