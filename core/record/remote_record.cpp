@@ -49,8 +49,15 @@ Child spawnChild(const std::vector<std::string>& argv, int stdinFd, int stdoutFd
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // A group of its own: a terminal's Ctrl-C reaches strata-cli alone, which passes it on as a
+    // Stop; it must not end ssh (the link) first.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     Child c;
-    const int rc = posix_spawnp(&c.pid, args[0], &fa, nullptr, args.data(), environ);
+    const int rc = posix_spawnp(&c.pid, args[0], &fa, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     if (stdoutFd < 0) close(outPipe[1]);
     close(errPipe[1]);

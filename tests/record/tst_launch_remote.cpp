@@ -61,6 +61,7 @@ private slots:
         QVERIFY(dir_.isValid());
         const QString why = sshd_.start();
         QVERIFY2(why.isEmpty(), qPrintable(why));
+        sshd_.useStandInCollector();
         qputenv("STRATA_CLI", STRATA_BINARY_DIR "/app/strata-cli");
     }
 

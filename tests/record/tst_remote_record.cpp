@@ -73,6 +73,7 @@ private slots:
     void initTestCase() {
         const QString why = sshd_.start();
         QVERIFY2(why.isEmpty(), qPrintable(why));
+        sshd_.useStandInCollector();
         QVERIFY(dir_.isValid());
     }
 
@@ -158,6 +159,8 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("copying strata-cli")), qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("copied from ") + sshd_.remote()), qPrintable(err));
         QVERIFY(QFileInfo(dir_.filePath(QStringLiteral("remote/bin/strata-cli"))).isExecutable());
+        QVERIFY(QFile::exists(
+            dir_.filePath(QStringLiteral("remote/lib/strata/libstrata_collector.so"))));
         const LoadResult loaded = loadTrace(out.toStdString());
         QVERIFY(loaded.ok());
         const std::optional<RunInfo>& run = loaded.trace->run();
@@ -198,18 +201,22 @@ private slots:
                                                   QStringLiteral(": ") + want));
     }
 
-    // A signal here stops the target there (its whole group) and the run is still recorded.
+    // Ctrl-C here stops the target there (its whole group) and the run is still recorded.
     void stopEndsTheRemoteRun() {
         const QString out = dir_.filePath(QStringLiteral("stopped.strata"));
         const int before = int(runFolders().size());
+        // Its own session and group (setsid), as a terminal's foreground job is: Ctrl-C there
+        // reaches the whole group, strata-cli and what it started here, not only strata-cli.
         QProcess p;
-        p.start(kCli, remoteArgs(out) + QStringList{QStringLiteral("--"), kFake,
-                                                    QStringLiteral("--sleep-ms"),
-                                                    QStringLiteral("60000")});
+        p.start(QStringLiteral("setsid"),
+                QStringList{kCli} + remoteArgs(out) +
+                    QStringList{QStringLiteral("--"), kFake, QStringLiteral("--sleep-ms"),
+                                QStringLiteral("60000")});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(runFolders().size() > before, 30000); // running there
-        ::kill(pid_t(p.processId()), SIGINT);
-        QVERIFY(p.waitForFinished(60000));
+        QTest::qWait(300);                                             // its ssh session up
+        ::kill(-pid_t(p.processId()), SIGINT);                         // the terminal's Ctrl-C
+        QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 128 + SIGINT);
         const LoadResult loaded = loadTrace(out.toStdString());
         QVERIFY2(loaded.ok(), qPrintable(QString::fromUtf8(p.readAllStandardError())));

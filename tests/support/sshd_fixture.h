@@ -84,6 +84,13 @@ public:
                 QStringLiteral("StrictHostKeyChecking=accept-new")};
     }
     QString path(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
+    // A stand-in collector file ($STRATA_COLLECTOR, what --remote copies there): the stand-in
+    // target never loads it, and a build without the CUDA toolkit has none of its own.
+    void useStandInCollector() {
+        QFile f(path("libstrata_collector.so"));
+        if (f.open(QIODevice::WriteOnly)) f.write("stand-in");
+        qputenv("STRATA_COLLECTOR", QFile::encodeName(f.fileName()));
+    }
 
 private:
     static inline const QString kSshd = QStringLiteral("/usr/sbin/sshd");

@@ -159,9 +159,13 @@ QWidget* LaunchDialog::createProgramBox() {
                            "environment are that machine's, and the trace comes back here."));
     keepRemote_ = new QCheckBox(tr("Keep the run's files there"), this);
     keepRemote_->setObjectName(QStringLiteral("keepRemote"));
+    keepRemote_->setToolTip(tr("Keep the run's folder on that machine after its trace has come "
+                               "back (else it is removed)"));
     sshOptions_ = new QLineEdit(this);
     sshOptions_->setObjectName(QStringLiteral("sshOptions"));
     sshOptions_->setPlaceholderText(tr("ssh -o options, e.g. IdentityFile=~/.ssh/lab"));
+    sshOptions_->setToolTip(tr("Options for ssh, each passed as -o OPTION (space-separated, "
+                               "quoted as in a shell); ~/.ssh/config applies too"));
     executable_ = new QComboBox(this);
     executable_->setObjectName(QStringLiteral("executable"));
     executable_->setEditable(true);
