@@ -18,10 +18,10 @@ namespace strata::cli {
 
 namespace {
 
-std::atomic<int> gStop{0};
+RemoteStop gStop;
 
 void onStop(int sig) {
-    gStop.store(sig);
+    gStop.request(sig);
 }
 
 } // namespace

@@ -242,7 +242,7 @@ std::string runScript(const RemoteRecordOptions& o, const std::string& run) {
 }
 
 // Step 2 and 3: the remote record, its output streamed, a stop passed on.
-int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::atomic<int>* stop,
+int runRemote(const RemoteRecordOptions& o, const std::string& run, const RemoteStop* stop,
               std::string* error) {
     const std::string cmd = runScript(o, run);
     Child c = spawnChild(sshArgv(o.host, cmd), -1, -1, error);
@@ -251,9 +251,9 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const std::a
     std::string errHead; // stderr before the mark (ssh's own failure, if it never came)
     int sent = 0;
     const auto tick = [&] {
-        const int sig = stop ? stop->load() : 0;
-        if (!sig || remotePid <= 0 || sent >= 2) return;
-        const int pass = sent == 0 ? sig : SIGTERM;
+        const int asked = stop ? stop->count.load() : 0;
+        if (asked <= sent || remotePid <= 0 || sent >= 2) return;
+        const int pass = sent == 0 ? stop->first.load() : SIGTERM;
         ++sent;
         runSsh(o.host, "kill -" + std::to_string(pass) + " " + std::to_string(remotePid));
     };
@@ -394,7 +394,7 @@ bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
 
 RemoteRecordResult recordRemotely(const RemoteRecordOptions& o,
                                   const std::function<void(const std::string&)>& say,
-                                  const std::atomic<int>* stop) {
+                                  const RemoteStop* stop) {
     RemoteRecordResult res;
     if (!localOutputFree(o, &res.error)) return res;
     if (!o.fetchRun.empty()) {

@@ -48,11 +48,22 @@ struct RemoteRecordResult {
     std::string remoteRun;          // the run's folder there (kept with keepRemote)
 };
 
+// Stops asked for while the run goes (set from a signal handler): each one is passed on once,
+// the first as the signal it was, the second as SIGTERM.
+struct RemoteStop {
+    std::atomic<int> count{0};
+    std::atomic<int> first{0}; // the first signal
+    void request(int sig) {    // async-signal-safe
+        int none = 0;
+        first.compare_exchange_strong(none, sig);
+        count.fetch_add(1);
+    }
+};
+
 // `say` gets progress lines (deploying, fetching); with fetchRun nothing runs, the run's files are
-// copied back and its exit code is the result's; `stop` is polled: non-zero is a signal to pass
-// on (the first one goes as it is; later ones as SIGTERM).
+// copied back and its exit code is the result's; `stop` is polled.
 RemoteRecordResult recordRemotely(const RemoteRecordOptions& options,
                                   const std::function<void(const std::string&)>& say,
-                                  const std::atomic<int>* stop);
+                                  const RemoteStop* stop);
 
 } // namespace strata

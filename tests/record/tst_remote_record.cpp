@@ -225,6 +225,27 @@ private slots:
         QVERIFY(::kill(pid_t(loaded.trace->run()->pid), 0) != 0); // gone
     }
 
+    // One Ctrl-C is one signal there: a target that takes its time over SIGINT (here: ignores it)
+    // is not sent SIGTERM behind it, and ends as it would.
+    void oneStopIsOneSignal() {
+        const QString out = dir_.filePath(QStringLiteral("patient.strata"));
+        const int before = int(runFolders().size());
+        QProcess p;
+        p.start(kCli, remoteArgs(out) + QStringList{QStringLiteral("--"), kFake,
+                                                    QStringLiteral("--ignore-sigint"),
+                                                    QStringLiteral("--sleep-ms"),
+                                                    QStringLiteral("1500")});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(runFolders().size() > before, 30000); // running there
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.state() == QProcess::NotRunning || p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const LoadResult loaded = loadTrace(out.toStdString());
+        QVERIFY2(loaded.ok(), qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QCOMPARE(loaded.trace->run()->exitCode, std::optional<int>(0));
+        QCOMPARE(loaded.trace->run()->signal, std::optional<int>());
+    }
+
     // The connection drops mid-run: the run goes on there to its end, and --fetch brings its
     // trace back later with its exit code.
     void droppedConnectionGoesOn() {
