@@ -128,6 +128,56 @@ int writeSynthetic(long long n, const std::string& path) {
     return 0;
 }
 
+// The run on this machine: CMD started with the collector, signals passed on, the run completed
+// and said.
+int recordHere(RecordOptions& o, bool quiet) {
+    std::string error;
+    if (resolveCommand(o.command[0], o.workingDirectory, &error).empty()) {
+        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
+        return error.find("not found") != std::string::npos ? 127 : 126;
+    }
+    if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
+        other && *other && !quiet && o.inject)
+        std::fprintf(stderr,
+                     "strata-cli record: note: CUDA_INJECTION64_PATH=%s (another tool?) is "
+                     "replaced by the Strata collector for this run\n",
+                     other);
+    // In a terminal's foreground, the target stays in our process group: the shell's job
+    // control (Ctrl-C, Ctrl-Z, fg, a pager after a pipe) goes on working as for any command.
+    o.ownProcessGroup = !isForegroundJob();
+    // From before the spawn to the end: a signal never ends strata-cli with the run unrecorded
+    // (one that comes while the target starts is passed on once it runs).
+    SignalForwarder forward;
+    Launcher launcher;
+    if (!launcher.start(o, &error)) {
+        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
+        return 2;
+    }
+    forward.setTarget(launcher.pid(), launcher.processGroup() > 0);
+    int code = launcher.wait();
+    const RecordingResult result = launcher.finish();
+    if (!result.error.empty()) {
+        std::fprintf(stderr, "strata-cli record: error: the run record was not written: %s\n",
+                     terminalSafe(result.error).c_str());
+        if (code == 0) code = 1; // the run is lost: never a silent success
+    }
+    if (!quiet) {
+        std::string out = "strata-cli record: " + terminalSafe(o.command[0]) + " " +
+                          describeExit(launcher.run()) + " after " +
+                          formatDuration(launcher.run().durationNs) + "\n";
+        if (result.runOnly)
+            out += "  no trace file matches " + terminalSafe(launcher.outputTemplate()) +
+                   (o.inject ? " (did the target start CUDA? is the collector " +
+                                   terminalSafe(launcher.collectorPath()) + " loadable?)"
+                             : "") +
+                   "; the run record is in:\n";
+        for (const auto& f : result.files) out += formatTraceFileSummary(summarizeTraceFile(f));
+        for (const auto& n : result.notes) out += "  note: " + terminalSafe(n) + "\n";
+        std::fputs(out.c_str(), stderr);
+    }
+    return code;
+}
+
 } // namespace
 
 int record(const Args& args) {
@@ -235,50 +285,7 @@ int record(const Args& args) {
     }
     if (!remote.dir.empty() || remote.keep || !remote.host.sshOptions.empty())
         return line.usageError("--remote-dir, --keep-remote and --ssh-option need --remote");
-    if (resolveCommand(o.command[0], o.workingDirectory, &error).empty()) {
-        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
-        return error.find("not found") != std::string::npos ? 127 : 126;
-    }
-    if (const char* other = std::getenv("CUDA_INJECTION64_PATH");
-        other && *other && !quiet && o.inject)
-        std::fprintf(stderr,
-                     "strata-cli record: note: CUDA_INJECTION64_PATH=%s (another tool?) is "
-                     "replaced by the Strata collector for this run\n",
-                     other);
-    // In a terminal's foreground, the target stays in our process group: the shell's job
-    // control (Ctrl-C, Ctrl-Z, fg, a pager after a pipe) goes on working as for any command.
-    o.ownProcessGroup = !isForegroundJob();
-    // From before the spawn to the end: a signal never ends strata-cli with the run unrecorded
-    // (one that comes while the target starts is passed on once it runs).
-    SignalForwarder forward;
-    Launcher launcher;
-    if (!launcher.start(o, &error)) {
-        std::fprintf(stderr, "strata-cli record: %s\n", error.c_str());
-        return 2;
-    }
-    forward.setTarget(launcher.pid(), launcher.processGroup() > 0);
-    int code = launcher.wait();
-    const RecordingResult result = launcher.finish();
-    if (!result.error.empty()) {
-        std::fprintf(stderr, "strata-cli record: error: the run record was not written: %s\n",
-                     terminalSafe(result.error).c_str());
-        if (code == 0) code = 1; // the run is lost: never a silent success
-    }
-    if (!quiet) {
-        std::string out = "strata-cli record: " + terminalSafe(o.command[0]) + " " +
-                          describeExit(launcher.run()) + " after " +
-                          formatDuration(launcher.run().durationNs) + "\n";
-        if (result.runOnly)
-            out += "  no trace file matches " + terminalSafe(launcher.outputTemplate()) +
-                   (o.inject ? " (did the target start CUDA? is the collector " +
-                                   terminalSafe(launcher.collectorPath()) + " loadable?)"
-                             : "") +
-                   "; the run record is in:\n";
-        for (const auto& f : result.files) out += formatTraceFileSummary(summarizeTraceFile(f));
-        for (const auto& n : result.notes) out += "  note: " + terminalSafe(n) + "\n";
-        std::fputs(out.c_str(), stderr);
-    }
-    return code;
+    return recordHere(o, quiet);
 }
 
 } // namespace strata::cli
