@@ -12,7 +12,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <unistd.h>
 
 namespace strata::cli {
 
@@ -39,9 +38,7 @@ int recordRemote(const RemoteCommandLine& remote, const RecordOptions& o, bool q
     r.output = o.output;
     r.force = o.force;
     r.versionLine = versionLine("strata-cli");
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    r.localCli = n > 0 ? std::string(self, size_t(n)) : std::string();
+    r.localCli = executablePath();
     std::string error;
     if (o.inject) r.localCollector = findCollector(o, &error); // none built: none copied
     struct sigaction sa {};
@@ -61,8 +58,7 @@ int recordRemote(const RemoteCommandLine& remote, const RecordOptions& o, bool q
         std::fprintf(stderr, "strata-cli record: %s\n", terminalSafe(res.error).c_str());
     if (!quiet) {
         for (const std::string& f : res.files)
-            std::fprintf(stderr, "strata-cli record: copied from %s: %s\n",
-                         terminalSafe(r.host.text()).c_str(), terminalSafe(f).c_str());
+            std::fprintf(stderr, "%s\n", terminalSafe(copiedBackLine(r.host, f)).c_str());
         if (r.keepRemote)
             std::fprintf(stderr, "strata-cli record: kept there: %s\n",
                          terminalSafe(res.remoteRun).c_str());

@@ -49,10 +49,8 @@ std::string canonical(const std::string& p) {
 }
 
 std::string executableDir() {
-    char buf[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return {};
-    std::string p(buf, size_t(n));
+    const std::string p = executablePath();
+    if (p.empty()) return {};
     const size_t slash = p.rfind('/');
     return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
 }
@@ -60,6 +58,12 @@ std::string executableDir() {
 constexpr int kForwarded[3] = {SIGINT, SIGTERM, SIGHUP};
 
 } // namespace
+
+std::string executablePath() {
+    char buf[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
 
 std::string findCollector(const RecordOptions& options, std::string* error) {
     const char* name = collector_env::kCollectorFileName;

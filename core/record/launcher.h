@@ -19,6 +19,9 @@
 
 namespace strata {
 
+// The running program's path (/proc/self/exe), "" when unknown.
+std::string executablePath();
+
 // Where the collector is looked for, in order: options.collector, $STRATA_COLLECTOR, then next
 // to the running binary: <dir>/libstrata_collector.so, <dir>/../lib/strata/, and the build
 // tree's <dir>/../kernels/collector/. Returns the absolute path, or "" with an error that lists

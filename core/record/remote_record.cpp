@@ -1,5 +1,7 @@
 #include "record/remote_record.h"
 
+#include "contract/output_path.h"
+#include "util/output_file.h"
 #include "util/shell_words.h"
 
 #include <cerrno>
@@ -204,11 +206,11 @@ std::string runId() {
     return std::string(stamp) + "-" + std::to_string(getpid());
 }
 
-// The file name the remote run writes: -o's own (its {pid} {rank} {host} expanded there, as in a
-// local run), else strata-STAMP-{host}-{pid}.strata.
+// The file name the remote run writes: -o's own, else the default one (its {time} {pid} {rank}
+// {host} expanded there, as in a local run).
 std::string remoteFileName(const RemoteRecordOptions& o) {
-    if (o.output.empty()) return "strata-" + runId().substr(0, 15) + "-{host}-{pid}.strata";
-    return o.output.substr(o.output.rfind('/') + 1);
+    const std::string name = o.output.empty() ? defaultOutputTemplate() : o.output;
+    return name.substr(name.rfind('/') + 1);
 }
 
 // The folder its files are copied into: -o's, else this one.
@@ -294,18 +296,15 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const Remote
     return code;
 }
 
-// A local file created for `path`: exclusively, or (with force) replacing a regular file.
-int createLocal(const std::string& path, bool force, std::string* error) {
-    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0 && errno == EEXIST && force) {
-        if (unlink(path.c_str()) == 0)
-            fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    }
-    if (fd < 0)
-        *error = path + ": " +
-                 (errno == EEXIST ? std::string("exists (--force replaces it)")
-                                  : std::string(std::strerror(errno)));
-    return fd;
+// May `path` be written here: nothing there, or (with force) a regular file.
+bool mayWrite(const std::string& path, bool force, std::string* error) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0) return true;
+    if (!force)
+        *error = path + ": exists (--force replaces it)";
+    else if (!S_ISREG(st.st_mode))
+        *error = path + ": not a regular file; not replaced";
+    return error->empty();
 }
 
 // Step 4: the run's files copied here.
@@ -328,20 +327,22 @@ bool fetch(const RemoteRecordOptions& o, const std::string& run, RemoteRecordRes
     const std::string folder = localFolder(o);
     for (const std::string& name : names) { // each under the name the run gave it there
         const std::string local = (folder == "." ? "" : folder + "/") + name;
-        const int fd = createLocal(local, o.force, &res->error);
-        if (fd < 0) {
+        // Written aside and renamed into place whole (util/output_file.h).
+        std::unique_ptr<OutputFile> out;
+        if (mayWrite(local, o.force, &res->error)) out = OutputFile::open(local, &res->error);
+        if (!out) {
             res->error += " (the run's files stay there: " + o.remoteDir + "/runs/" + run + ")";
             return false;
         }
-        const Ran cat = runSsh(o.host, r + " && cat \"$R\"/" + quoteShellWord(name), -1, fd);
-        close(fd);
+        const Ran cat =
+            runSsh(o.host, r + " && cat \"$R\"/" + quoteShellWord(name), -1, fileno(out->stream()));
         if (cat.code != 0) {
-            unlink(local.c_str()); // nothing half-copied left under the user's name
             res->error =
                 "cannot copy " + name + " back: " +
                 (cat.code == 255 ? describeSshFailure(o.host, cat.err) : firstLine(cat.err));
-            return false;
+            return false; // the temporary goes with `out`
         }
+        if (!out->commit(&res->error)) return false;
         res->files.push_back(local);
     }
     if (!o.keepRemote) runSsh(o.host, r + " && rm -rf \"$R\"");
@@ -372,25 +373,26 @@ bool fetchEnded(const RemoteRecordOptions& o, RemoteRecordResult* res) {
     return res->error.empty();
 }
 
-// The local name, checked before anything runs there: free, or (with force) a regular file.
+// The local name, checked before anything runs there; a template's names ({pid} {rank} {host}
+// are expanded there) are checked as they come back.
 bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
-    struct stat st {};
-    // A template ({pid} {rank} {host}) is expanded there: its names are checked as they come.
-    if (o.output.empty() || o.output.find('{') != std::string::npos ||
-        lstat(o.output.c_str(), &st) != 0)
-        return true;
-    if (!o.force) {
-        *error = o.output + ": exists (--force replaces it)";
-        return false;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        *error = o.output + ": not a regular file; not replaced";
-        return false;
-    }
-    return true;
+    return o.output.empty() || hasPlaceholders(o.output) || mayWrite(o.output, o.force, error);
 }
 
+constexpr std::string_view kCopiedFrom = "strata-cli record: copied from ";
+
 } // namespace
+
+std::string copiedBackLine(const RemoteHost& host, const std::string& localPath) {
+    return std::string(kCopiedFrom) + host.text() + ": " + localPath;
+}
+
+std::optional<std::string> copiedBackPath(std::string_view line) {
+    if (line.substr(0, kCopiedFrom.size()) != kCopiedFrom) return std::nullopt;
+    const size_t sep = line.find(": ", kCopiedFrom.size()); // a host holds no ": "
+    if (sep == std::string_view::npos) return std::nullopt;
+    return std::string(line.substr(sep + 2));
+}
 
 RemoteRecordResult recordRemotely(const RemoteRecordOptions& o,
                                   const std::function<void(const std::string&)>& say,

@@ -19,7 +19,9 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -47,6 +49,11 @@ struct RemoteRecordResult {
     std::vector<std::string> files; // the local copies of the run's trace files
     std::string remoteRun;          // the run's folder there (kept with keepRemote)
 };
+
+// The line strata-cli record --remote prints (on stderr) for each file it copied back, and the
+// path read back from such a line (the window follows a remote run through the CLI's output).
+std::string copiedBackLine(const RemoteHost& host, const std::string& localPath);
+std::optional<std::string> copiedBackPath(std::string_view line);
 
 // Stops asked for while the run goes (set from a signal handler): each one is passed on once,
 // the first as the signal it was, the second as SIGTERM.

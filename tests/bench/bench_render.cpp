@@ -14,6 +14,7 @@
 
 #include "io/synthetic/synthetic_trace.h"
 #include "io/trace_loader.h"
+#include "timeline/frame_sweep.h"
 #include "timeline/timeline_view.h"
 
 #include <QApplication>
@@ -118,37 +119,29 @@ int strata::bench::render(const Args& args) {
     if (!png.empty()) img.save(QString::fromStdString(png + "-whole.png"));
 
     const TimeRange all = trace->bounds();
-    const double full = static_cast<double>(std::max<TimeNs>(all.duration(), 1000));
-    constexpr int kLevels = 12;
-    const double positions[] = {0.1, 0.3, 0.5, 0.7, 0.9};
     std::vector<double> frames, cpu;
     const strata::bench::CpuSteal steal;
-    for (int lv = 0; lv < kLevels; ++lv) {
-        const TimeNs dur =
-            static_cast<TimeNs>(full * std::pow(1000.0 / full, lv / double(kLevels - 1)));
-        for (double pos : positions) {
-            const TimeNs centre = all.start + static_cast<TimeNs>(pos * all.duration());
-            for (int pan = 0; pan < 3; ++pan) {
-                const TimeNs s = centre - dur / 2 + pan * (dur / 10);
-                view.setVisibleRange({s, s + dur});
-                const double c0 = cpuMs();
-                const auto t0 = Clock::now();
-                view.render(&img, QPoint(), QRegion(), QWidget::DrawChildren);
-                frames.push_back(ms(Clock::now() - t0));
-                cpu.push_back(cpuMs() - c0);
-                if (!png.empty() && lv == kLevels / 2 && pos == 0.5 && pan == 0)
-                    img.save(QString::fromStdString(png + "-zoom.png"));
-            }
-        }
+    const std::vector<TimeRange> sweep = frameSweep(all);
+    // The middle level's middle place, as shown (before its pans).
+    const size_t zoomShot = size_t(kSweepLevels / 2 * kSweepPerLevel + 2 * 3);
+    for (size_t i = 0; i < sweep.size(); ++i) {
+        view.setVisibleRange(sweep[i]);
+        const double c0 = cpuMs();
+        const auto t0 = Clock::now();
+        view.render(&img, QPoint(), QRegion(), QWidget::DrawChildren);
+        frames.push_back(ms(Clock::now() - t0));
+        cpu.push_back(cpuMs() - c0);
+        if (!png.empty() && i == zoomShot) img.save(QString::fromStdString(png + "-zoom.png"));
     }
     if (qEnvironmentVariableIsSet("STRATA_BENCH_VERBOSE")) // per zoom level, on stderr
-        for (int lv = 0; lv < kLevels; ++lv) {
-            const std::vector<double> w(frames.begin() + lv * 15, frames.begin() + lv * 15 + 15);
-            const std::vector<double> c(cpu.begin() + lv * 15, cpu.begin() + lv * 15 + 15);
-            std::fprintf(
-                stderr, "level %2d window %.3g ns: median %.2f ms (cpu %.2f ms), max %.2f ms\n", lv,
-                full * std::pow(1000.0 / full, lv / double(kLevels - 1)), percentile(w, 0.5),
-                percentile(c, 0.5), *std::max_element(w.begin(), w.end()));
+        for (int lv = 0; lv < kSweepLevels; ++lv) {
+            const auto from = lv * kSweepPerLevel, to = from + kSweepPerLevel;
+            const std::vector<double> w(frames.begin() + from, frames.begin() + to);
+            const std::vector<double> c(cpu.begin() + from, cpu.begin() + to);
+            std::fprintf(stderr,
+                         "level %2d window %.3g ns: median %.2f ms (cpu %.2f ms), max %.2f ms\n",
+                         lv, frameSweepWindow(all, lv), percentile(w, 0.5), percentile(c, 0.5),
+                         *std::max_element(w.begin(), w.end()));
         }
     double sum = 0;
     for (double f : frames) sum += f;

@@ -1,5 +1,7 @@
 #include "launch/run_controller.h"
 
+#include "record/remote_record.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -95,7 +97,6 @@ QString strataCli() {
     if (QFileInfo(beside).isExecutable()) return beside;
     return QStandardPaths::findExecutable(QStringLiteral("strata-cli"));
 }
-constexpr char kCopiedFrom[] = "strata-cli record: copied from ";
 } // namespace
 
 bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions& options,
@@ -149,9 +150,8 @@ void RunController::remoteOutput(bool isStderr) {
     for (qsizetype nl; (nl = remoteErrLine_.indexOf('\n')) >= 0;) {
         const QByteArray line = remoteErrLine_.left(nl);
         remoteErrLine_.remove(0, nl + 1);
-        if (!line.startsWith(kCopiedFrom)) continue;
-        const qsizetype sep = line.indexOf(": ", qsizetype(sizeof kCopiedFrom) - 1);
-        if (sep > 0) result_.files.push_back(line.mid(sep + 2).toStdString());
+        if (auto path = copiedBackPath(std::string_view(line.constData(), size_t(line.size()))))
+            result_.files.push_back(std::move(*path));
     }
 }
 

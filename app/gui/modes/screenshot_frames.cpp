@@ -1,6 +1,7 @@
 #include "modes/screenshot_frames.h"
 
 #include "open/open_request.h"
+#include "timeline/frame_sweep.h"
 #include "timeline/timeline_view.h"
 #include "window/main_window.h"
 #include "workspace/workspace.h"
@@ -11,7 +12,6 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -76,24 +76,14 @@ double percentile(std::vector<double> v, double p) {
 // Each frame of the sweep painted into the window now, timed.
 std::vector<double> sweep(TimelineView& view) {
     QWidget* area = view.tracksArea();
-    const TimeRange all = view.trace()->bounds();
-    const double full = static_cast<double>(std::max<TimeNs>(all.duration(), 1000));
-    constexpr int kLevels = 12;
     std::vector<double> frames;
     QElapsedTimer t;
-    for (int lv = 0; lv < kLevels; ++lv) {
-        const auto dur = TimeNs(full * std::pow(1000.0 / full, lv / double(kLevels - 1)));
-        for (double pos : {0.1, 0.3, 0.5, 0.7, 0.9}) {
-            const TimeNs centre = all.start + TimeNs(pos * double(all.duration()));
-            for (int pan = 0; pan < 3; ++pan) {
-                const TimeNs s = centre - dur / 2 + pan * (dur / 10);
-                view.setVisibleRange({s, s + dur});
-                QApplication::processEvents(); // what a zoom or pan queues, as the user's would
-                t.start();
-                area->repaint();
-                frames.push_back(double(t.nsecsElapsed()) / 1e6);
-            }
-        }
+    for (const TimeRange& r : frameSweep(view.trace()->bounds())) {
+        view.setVisibleRange(r);
+        QApplication::processEvents(); // what a zoom or pan queues, as the user's would
+        t.start();
+        area->repaint();
+        frames.push_back(double(t.nsecsElapsed()) / 1e6);
     }
     view.zoomToAll();
     return frames;
