@@ -1,6 +1,7 @@
 #include "cli_query_output.h"
 
 #include "query/query_csv.h"
+#include "util/json_text.h"
 #include "util/terminal_text.h"
 
 #include <nlohmann/json.hpp>
@@ -82,18 +83,16 @@ private:
     uint64_t rows_ = 0;
 };
 
-std::string jsonText(std::string_view s) {
-    return nlohmann::json(std::string(s))
-        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 class JsonSink : public FinishingSink {
 public:
     explicit JsonSink(std::FILE* out) : out_(out) {}
     void columns(const std::vector<std::string>& names) override {
         finish();
         keys_.clear();
-        for (const std::string& n : names) keys_.push_back(jsonText(n));
+        for (const std::string& n : names) {
+            keys_.emplace_back();
+            appendJsonString(keys_.back(), n);
+        }
         std::fputs("[", out_);
         first_ = true;
         open_ = true;
@@ -105,7 +104,7 @@ public:
             l += (c ? ", " : "") + keys_[c] + ": ";
             const QueryValue& v = values[c];
             if (v.type == QueryValue::Type::Text)
-                l += jsonText(v.text);
+                appendJsonString(l, v.text);
             else if (v.type == QueryValue::Type::Null ||
                      (v.type == QueryValue::Type::Real && !std::isfinite(v.d)))
                 l += "null";

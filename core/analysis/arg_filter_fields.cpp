@@ -1,5 +1,7 @@
 #include "analysis/arg_filter_fields.h"
+
 #include "model/names/cupti_names.h"
+#include "util/ascii_case.h"
 
 #include <algorithm>
 #include <array>
@@ -42,16 +44,6 @@ constexpr FieldName kFieldNames[] = {
     {"kind", ModelField::Kind},
     {"copy kind", ModelField::Kind},
 };
-
-bool equalsLower(std::string_view s, std::string_view lower) {
-    if (s.size() != lower.size()) return false;
-    for (size_t i = 0; i < s.size(); ++i) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-        if (c != lower[i]) return false;
-    }
-    return true;
-}
 
 // "[x, y, z]" (spaces anywhere, fewer entries leave the rest 0): false for any other text.
 bool dim3Of(std::string_view s, std::array<int64_t, 3>* out) {
@@ -162,7 +154,7 @@ FilterValue gpuFieldValue(const GpuActivity& g, ModelField f, std::string* scrat
 
 ModelField modelFieldOf(std::string_view key) {
     for (const FieldName& n : kFieldNames)
-        if (equalsLower(key, n.key)) return n.field;
+        if (equalsIgnoreAsciiCase(key, n.key)) return n.field;
     return ModelField::None;
 }
 

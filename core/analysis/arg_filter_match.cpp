@@ -1,6 +1,8 @@
 #include "analysis/arg_filter_match.h"
+
 #include "analysis/arg_filter_fields.h"
 #include "analysis/arg_filter_value.h"
+#include "util/ascii_case.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,17 +14,6 @@ namespace strata {
 namespace {
 
 enum Memo : uint8_t { kUntested = 0, kYes = 1, kNo = 2 };
-
-bool sameKey(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
-}
 
 FilterTerm containsTerm(const FilterTerm& name) {
     return {FilterOp::Contains, {}, name.value};
@@ -77,13 +68,16 @@ public:
         return argSet(tr.instants.args[i]);
     }
 
-    // Whether some arg set carries the key (the first one found ends the look).
+    // Whether some arg set carries the key (the first one found ends the look; looked for once).
     bool keyInArgs() const {
-        const ArgStore& store = trace_->argStore();
-        for (ArgSetId s = 0; s < store.setCount(); ++s)
-            for (StringId k : keys_)
-                if (store.find(s, k, nullptr)) return true;
-        return false;
+        if (!keyInArgs_) {
+            keyInArgs_ = false;
+            const ArgStore& store = trace_->argStore();
+            for (ArgSetId s = 0; s < store.setCount() && !*keyInArgs_; ++s)
+                for (StringId k : keys_)
+                    if (store.find(s, k, nullptr)) keyInArgs_ = true;
+        }
+        return *keyInArgs_;
     }
 
     // Whether some slice has the field in the model's columns.
@@ -106,6 +100,7 @@ private:
     std::vector<StringId> keys_;   // the arg keys it reads (any case)
     std::vector<uint8_t> strings_; // Memo per string id (names, categories)
     std::vector<uint8_t> sets_;    // Memo per arg set
+    mutable std::optional<bool> keyInArgs_;
     std::string scratch_;
 
     void compileRegex(bool caseSensitive) {
@@ -125,7 +120,8 @@ private:
         const StringPool& pool = trace_->strings();
         for (StringId id = 1; id < pool.size(); ++id) {
             const std::string_view s = pool.view(id);
-            if (sameKey(s, term_.key) || (!kineto.empty() && sameKey(s, kineto)))
+            if (equalsIgnoreAsciiCase(s, term_.key) ||
+                (!kineto.empty() && equalsIgnoreAsciiCase(s, kineto)))
                 keys_.push_back(id);
         }
         if (!keys_.empty()) sets_.assign(trace_->argStore().setCount(), kUntested);

@@ -1,5 +1,7 @@
 #include "analysis/arg_filter_value.h"
 
+#include "util/ascii_case.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -8,10 +10,6 @@
 namespace strata {
 
 namespace {
-
-char folded(char c) {
-    return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c;
-}
 
 // A number's text: an integer without a fraction, else the shortest text that reads back.
 std::string_view numberText(long double n, char (&buf)[64]) {
@@ -96,7 +94,7 @@ TermTest::TermTest(const FilterTerm& term, bool caseSensitive, bool timeUnits)
 bool TermTest::contains(std::string_view text) const {
     if (caseSensitive_) return text.find(text_) != std::string_view::npos;
     const auto it = std::search(text.begin(), text.end(), text_.begin(), text_.end(),
-                                [](char a, char b) { return folded(a) == folded(b); });
+                                [](char a, char b) { return foldAscii(a) == foldAscii(b); });
     return it != text.end() || text_.empty();
 }
 
@@ -104,7 +102,7 @@ bool TermTest::equalsText(std::string_view text) const {
     if (caseSensitive_) return text == text_;
     return text.size() == text_.size() &&
            std::equal(text.begin(), text.end(), text_.begin(),
-                      [](char a, char b) { return folded(a) == folded(b); });
+                      [](char a, char b) { return foldAscii(a) == foldAscii(b); });
 }
 
 bool TermTest::equals(const FilterValue& v, std::string_view text) const {

@@ -12,7 +12,7 @@ namespace strata {
 
 struct QueryEngine::Running {
     const QueryControl* control = nullptr;
-    uint64_t rows = 0;
+    const uint64_t* rows = nullptr; // the run's rows so far
     bool stopped = false;
 };
 
@@ -154,13 +154,14 @@ QueryOutcome QueryEngine::run(std::string_view sql, QuerySink& sink, const Query
     }
     Running running;
     running.control = &control;
+    running.rows = &out.rows;
     sqlite3_progress_handler(
         db_, 4096,
         [](void* p) -> int {
             auto* r = static_cast<Running*>(p);
             const QueryControl& c = *r->control;
             if (c.cancel && c.cancel->load(std::memory_order_relaxed)) return r->stopped = true, 1;
-            if (c.progress && !c.progress(r->rows)) return r->stopped = true, 1;
+            if (c.progress && !c.progress(*r->rows)) return r->stopped = true, 1;
             return 0;
         },
         &running);
@@ -200,7 +201,6 @@ QueryOutcome QueryEngine::run(std::string_view sql, QuerySink& sink, const Query
         int rc = SQLITE_OK;
         while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
             for (int c = 0; c < n; ++c) row[size_t(c)] = valueOf(stmt, c);
-            ++running.rows;
             ++out.rows;
             if (!sink.row(row)) {
                 rc = SQLITE_DONE;

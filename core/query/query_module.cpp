@@ -131,7 +131,6 @@ int filter(sqlite3_vtab_cursor* vc, int idxNum, const char* idxStr, int argc,
     QueryPlan plan;
     plan.lookupColumn = (idxNum & 0xFFFF) - 1;
     plan.groupColumn = (idxNum >> 16) - 1;
-    plan.grouped = plan.groupColumn >= 0;
     sqlite3_value* lookup = nullptr;
     for (int i = 0; i < argc && idxStr && idxStr[i]; ++i) {
         if (idxStr[i] == 'L')

@@ -30,9 +30,8 @@ struct TimeBounds {
 // What the planner chose for a scan, handed to QueryCursor::filter.
 struct QueryPlan {
     int lookupColumn = -1; // rows whose column equals the lookup value (-1: every row)
-    bool grouped = false;  // rows delivered in groupColumn's order (BINARY)
-    int groupColumn = -1;
-    TimeBounds time; // (tables with a time column only)
+    int groupColumn = -1;  // rows delivered in its order (BINARY); -1: any order
+    TimeBounds time;       // (tables with a time column only)
 };
 
 class QueryCursor {

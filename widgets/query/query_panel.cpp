@@ -273,16 +273,20 @@ QString QueryPanel::statusText() const {
     return status_->text();
 }
 
-SliceRef QueryPanel::sliceOf(int row) const {
-    const std::shared_ptr<const Trace> t = trace();
-    const int64_t id = model_->sliceId(row);
-    const std::shared_ptr<const QueryEngine> engine = runner_->engine();
+namespace {
+// The slice a query's slice id names in the shown trace (invalid: none).
+SliceRef sliceOfId(const Trace* t, const QueryEngine* engine, int64_t id) {
     if (!t || id < 0 || !engine) return {};
     size_t source = 0;
     uint32_t track = 0, index = 0;
     if (!engine->sources().slices().locate(id, &source, &track, &index) || source != 0) return {};
     if (track >= t->tracks().size() || index >= t->track(track).slices.size()) return {};
     return SliceRef{track, index};
+}
+} // namespace
+
+SliceRef QueryPanel::sliceOf(int row) const {
+    return sliceOfId(trace().get(), runner_->engine().get(), model_->sliceId(row));
 }
 
 void QueryPanel::activateRow(int row, bool zoom) {
@@ -302,9 +306,14 @@ void QueryPanel::offerHighlights() {
     if (!highlight_->isChecked() && !highlighting_) return;
     highlighting_ = highlight_->isChecked();
     std::vector<SliceRef> slices;
-    if (highlighting_)
+    if (highlighting_) { // the trace and the engine once for every row
+        const std::shared_ptr<const Trace> t = trace();
+        const std::shared_ptr<const QueryEngine> engine = runner_->engine();
         for (int row = 0; row < model_->rowCount(); ++row)
-            if (const SliceRef r = sliceOf(row); r.valid()) slices.push_back(r);
+            if (const SliceRef r = sliceOfId(t.get(), engine.get(), model_->sliceId(row));
+                r.valid())
+                slices.push_back(r);
+    }
     emit highlightsChanged(slices);
 }
 

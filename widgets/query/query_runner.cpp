@@ -64,7 +64,6 @@ void QueryRunner::run(const QString& sql) {
     auto stream = std::make_shared<QueryStream>(kHeld);
     stream_ = stream;
     clock_.start();
-    emit started();
     jobs_->run(
         [h, stream, text = sql.toStdString()](JobControl&) {
             std::lock_guard lock(h->m);
@@ -99,7 +98,6 @@ void QueryRunner::exportCsv(const QString& sql, const QString& path) {
     exportCancel_ = cancel;
     exportRows_ = rows;
     clock_.start();
-    emit started();
     jobs_->run(
         [h, cancel, rows, text = sql.toStdString(),
          file = QFile::encodeName(path).toStdString()](JobControl&) {
@@ -140,10 +138,6 @@ void QueryRunner::exportCsv(const QString& sql, const QString& path) {
 void QueryRunner::stop() {
     if (stream_) stream_->cancel.store(true);
     if (exportCancel_) exportCancel_->store(true);
-}
-
-bool QueryRunner::isRunning() const {
-    return jobs_->isRunning();
 }
 
 void QueryRunner::waitForFinished() {

@@ -41,12 +41,10 @@ public:
     void run(const QString& sql);
     void exportCsv(const QString& sql, const QString& path);
     void stop();
-    bool isRunning() const;
     void waitForFinished();     // the job done and its last rows delivered (tests, screenshots)
     uint64_t rowsSoFar() const; // of the job under way
 
 signals:
-    void started();
     void columnsReset(const QStringList& columns);
     void rowsArrived(std::vector<QVariant> cells);
     // The query ended: `total` rows of its last statement (held or not), in `ms`.

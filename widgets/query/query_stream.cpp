@@ -19,7 +19,6 @@ QueryStream::Batch QueryStream::take() {
     std::lock_guard lock(m_);
     Batch out = std::move(pending_);
     pending_ = Batch{};
-    out.total = total_.load(std::memory_order_relaxed);
     return out;
 }
 

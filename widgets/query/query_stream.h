@@ -25,12 +25,10 @@ public:
         bool reset = false; // new columns: what was shown goes (columns holds them)
         QStringList columns;
         std::vector<QVariant> cells; // whole rows, flat
-        uint64_t total = 0;          // rows of the statement so far, held or not
     };
     // What came since the last take().
     Batch take();
     uint64_t total() const { return total_.load(std::memory_order_relaxed); }
-    uint64_t held() const { return held_; }
 
     // The worker's side (QuerySink).
     void columns(const std::vector<std::string>& names);

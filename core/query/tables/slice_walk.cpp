@@ -26,7 +26,7 @@ void SliceWalk::filter(const QueryPlan& plan, sqlite3_value* lookup) {
         listLookup(how, lookup);
         return listGo();
     }
-    if (plan.grouped && size_t(plan.groupColumn) < orders_.size() &&
+    if (plan.groupColumn >= 0 && size_t(plan.groupColumn) < orders_.size() &&
         orders_[size_t(plan.groupColumn)] != SliceOrder::None) {
         mode_ = Mode::List;
         inOrder(orders_[size_t(plan.groupColumn)]);

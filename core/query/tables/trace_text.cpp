@@ -6,15 +6,7 @@
 
 namespace strata {
 
-void threadName(sqlite3_context* ctx, const Trace& trace, int64_t pid, int64_t tid) {
-    const Thread* t = trace.thread(pid, tid);
-    t && t->name ? resultStaticText(ctx, trace.str(t->name)) : resultNull(ctx);
-}
-
-void processName(sqlite3_context* ctx, const Trace& trace, int64_t pid) {
-    const Process* p = trace.process(pid);
-    p && p->name ? resultStaticText(ctx, trace.str(p->name)) : resultNull(ctx);
-}
+namespace {
 
 std::string argsJson(const Trace& trace, ArgSetId id) {
     nlohmann::json o = nlohmann::json::object();
@@ -46,6 +38,18 @@ std::string argsJson(const Trace& trace, ArgSetId id) {
         }
     }
     return o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace
+
+void threadName(sqlite3_context* ctx, const Trace& trace, int64_t pid, int64_t tid) {
+    const Thread* t = trace.thread(pid, tid);
+    t && t->name ? resultStaticText(ctx, trace.str(t->name)) : resultNull(ctx);
+}
+
+void processName(sqlite3_context* ctx, const Trace& trace, int64_t pid) {
+    const Process* p = trace.process(pid);
+    p && p->name ? resultStaticText(ctx, trace.str(p->name)) : resultNull(ctx);
 }
 
 void argsValue(sqlite3_context* ctx, const Trace& trace, ArgSetId id) {

@@ -12,6 +12,5 @@ void threadName(sqlite3_context* ctx, const Trace& trace, int64_t pid, int64_t t
 void processName(sqlite3_context* ctx, const Trace& trace, int64_t pid);
 // An arg set as a JSON object (NULL for none).
 void argsValue(sqlite3_context* ctx, const Trace& trace, ArgSetId id);
-std::string argsJson(const Trace& trace, ArgSetId id);
 
 } // namespace strata

@@ -84,7 +84,6 @@ bool recordNumber(Key k) {
 } // namespace
 
 bool Rocprofv3JsonSax::key(json::string_t& k) {
-    if (stop_) return false;
     Frame& f = stack_.back();
     if (f.role == Role::Skip) return true;
     f.key = keyOf(k);
@@ -151,7 +150,6 @@ Rocprofv3JsonSax::Role Rocprofv3JsonSax::childRole(const Frame& parent, bool arr
 }
 
 bool Rocprofv3JsonSax::open(bool array) {
-    if (stop_) return false;
     if (stack_.empty()) {
         if (array) {
             failed_ = true;
@@ -240,7 +238,7 @@ bool Rocprofv3JsonSax::close() {
         break;
     }
     if (p && !began_ && p->tablesDone()) beginRecords();
-    return !stop_;
+    return true;
 }
 
 void Rocprofv3JsonSax::beginRecords() {

@@ -43,8 +43,6 @@ public:
     const std::string& errorMessage() const { return errorMessage_; }
     // Whether the top level was an object whose "rocprofiler-sdk-tool" held a process.
     size_t processes() const { return processes_; }
-    // Stops the parse at the next event (cancelled).
-    void stop() { stop_ = true; }
 
     // What a JSON container is to the reader; the values' keys, as far as the reader tells them
     // apart (rocprofv3_json_sax.cpp).
@@ -83,7 +81,7 @@ private:
     std::string notShown_; // the name of the not-shown array being read
     uint64_t messageKey_ = 0;
     std::string messageValue_;
-    bool stop_ = false, failed_ = false;
+    bool failed_ = false;
     uint64_t errorOffset_ = 0;
     std::string errorMessage_;
 };

@@ -37,7 +37,6 @@ bool Rocprofv3JsonSax::number_float(json::number_float_t v, const json::string_t
 }
 
 bool Rocprofv3JsonSax::string(json::string_t& s) {
-    if (stop_) return false;
     if (stack_.empty()) return true;
     Scalar v;
     v.number = digitsValue(s, &v.i, &v.u);
@@ -50,7 +49,6 @@ bool Rocprofv3JsonSax::string(json::string_t& s) {
 }
 
 bool Rocprofv3JsonSax::scalar(const Scalar& v) {
-    if (stop_) return false;
     if (stack_.empty()) return true;
     const Frame& f = stack_.back();
     switch (f.role) {
