@@ -92,7 +92,6 @@ int query(const Args& args) {
     const auto previous = std::signal(SIGINT, onInterrupt);
     const QueryOutcome out = engine.run(sql, *sink, control);
     std::signal(SIGINT, previous);
-    finishQuerySink(*sink);
     if (!out.ok) {
         std::fprintf(stderr, "strata-cli query: %s\n", terminalSafe(out.error).c_str());
         return out.cancelled ? 130 : 1;

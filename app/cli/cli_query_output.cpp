@@ -13,24 +13,17 @@ namespace strata::cli {
 
 namespace {
 
-class FinishingSink : public QuerySink {
-public:
-    virtual void finish() = 0;
-};
-
 // A table: the first kBuffered rows decide the widths; later rows print as they come.
-class TableSink : public FinishingSink {
+class TableSink : public QuerySink {
 public:
     explicit TableSink(std::FILE* out) : out_(out) {}
     void columns(const std::vector<std::string>& names) override {
-        finish();
         names_ = names;
         widths_.assign(names.size(), 0);
         for (size_t c = 0; c < names.size(); ++c) widths_[c] = names[c].size();
         buffered_.clear();
         streaming_ = false;
         rows_ = 0;
-        open_ = true;
     }
     bool row(const std::vector<QueryValue>& values) override {
         std::vector<std::string> cells;
@@ -46,12 +39,10 @@ public:
         if (buffered_.size() >= kBuffered) flushBuffered();
         return true;
     }
-    void finish() override {
-        if (!open_) return;
+    void end() override {
         if (!streaming_) flushBuffered();
         std::fprintf(out_, "(%llu row%s)\n", static_cast<unsigned long long>(rows_),
                      rows_ == 1 ? "" : "s");
-        open_ = false;
     }
 
 private:
@@ -79,15 +70,14 @@ private:
     std::vector<std::string> names_;
     std::vector<size_t> widths_;
     std::vector<std::vector<std::string>> buffered_;
-    bool streaming_ = false, open_ = false;
+    bool streaming_ = false;
     uint64_t rows_ = 0;
 };
 
-class JsonSink : public FinishingSink {
+class JsonSink : public QuerySink {
 public:
     explicit JsonSink(std::FILE* out) : out_(out) {}
     void columns(const std::vector<std::string>& names) override {
-        finish();
         keys_.clear();
         for (const std::string& n : names) {
             keys_.emplace_back();
@@ -95,7 +85,6 @@ public:
         }
         std::fputs("[", out_);
         first_ = true;
-        open_ = true;
     }
     bool row(const std::vector<QueryValue>& values) override {
         std::string l = first_ ? "\n{" : ",\n{";
@@ -115,27 +104,12 @@ public:
         std::fputs(l.c_str(), out_);
         return true;
     }
-    void finish() override {
-        if (!open_) return;
-        std::fputs("\n]\n", out_);
-        open_ = false;
-    }
+    void end() override { std::fputs("\n]\n", out_); }
 
 private:
     std::FILE* out_;
     std::vector<std::string> keys_;
-    bool first_ = true, open_ = false;
-};
-
-class CsvSink : public FinishingSink {
-public:
-    explicit CsvSink(std::FILE* out) : csv_(out) {}
-    void columns(const std::vector<std::string>& names) override { csv_.columns(names); }
-    bool row(const std::vector<QueryValue>& values) override { return csv_.row(values); }
-    void finish() override {}
-
-private:
-    QueryCsvSink csv_;
+    bool first_ = true;
 };
 
 } // namespace
@@ -147,11 +121,7 @@ std::unique_ptr<QuerySink> jsonQuerySink(std::FILE* out) {
     return std::make_unique<JsonSink>(out);
 }
 std::unique_ptr<QuerySink> csvQuerySink(std::FILE* out) {
-    return std::make_unique<CsvSink>(out);
-}
-
-void finishQuerySink(QuerySink& sink) {
-    static_cast<FinishingSink&>(sink).finish();
+    return std::make_unique<QueryCsvSink>(out);
 }
 
 void printSchema(const QueryEngine& engine, bool json) {

@@ -12,8 +12,6 @@ namespace strata::cli {
 std::unique_ptr<QuerySink> tableQuerySink(std::FILE* out);
 std::unique_ptr<QuerySink> jsonQuerySink(std::FILE* out);
 std::unique_ptr<QuerySink> csvQuerySink(std::FILE* out);
-// Ends what the sink printed (the table's buffered rows, the JSON's closing bracket).
-void finishQuerySink(QuerySink& sink);
 void printSchema(const QueryEngine& engine, bool json);
 
 } // namespace strata::cli

@@ -207,6 +207,7 @@ QueryOutcome QueryEngine::run(std::string_view sql, QuerySink& sink, const Query
                 break;
             }
         }
+        sink.end();
         if (rc == SQLITE_INTERRUPT || running.stopped) {
             out.ok = false;
             out.cancelled = true;

@@ -36,6 +36,8 @@ public:
     virtual ~QuerySink() = default;
     virtual void columns(const std::vector<std::string>& names) = 0;
     virtual bool row(const std::vector<QueryValue>& values) = 0;
+    // The statement begun by columns() has no more rows (also when it stopped or failed).
+    virtual void end() {}
 };
 
 struct QueryControl {

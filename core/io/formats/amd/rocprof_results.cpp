@@ -44,11 +44,7 @@ private:
     void warnNotShown() {
         for (const std::string& t : db_.tables()) {
             if (t == "HIP" || t == "OPS" || t == "COPY" || t.starts_with("sqlite_")) continue;
-            std::string quoted = "\"";
-            for (const char c : t) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-            SqliteStatement s = db_.prepare("SELECT EXISTS (SELECT 1 FROM " + quoted + "\")");
-            if (s.valid() && s.step() && s.integer(0))
-                b_.addWarning("rocprof: not shown by Strata: " + t);
+            if (db_.hasRows(t)) b_.addWarning("rocprof: not shown by Strata: " + t);
         }
     }
 

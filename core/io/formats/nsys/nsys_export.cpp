@@ -124,8 +124,7 @@ void NsysExport::warnUnshown() {
     std::vector<std::string> unshown;
     for (const std::string& t : db_.tables()) {
         if (isSupportTable(t) || std::find(read_.begin(), read_.end(), t) != read_.end()) continue;
-        SqliteStatement s = db_.prepare("SELECT EXISTS (SELECT 1 FROM \"" + t + "\")");
-        if (s.valid() && s.step() && s.integer(0)) unshown.push_back(t);
+        if (db_.hasRows(t)) unshown.push_back(t);
     }
     if (unshown.empty()) return;
     std::string list;

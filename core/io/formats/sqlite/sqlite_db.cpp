@@ -84,6 +84,14 @@ const std::set<std::string>& SqliteDb::columns(std::string_view table) const {
     return out;
 }
 
+bool SqliteDb::hasRows(std::string_view table) {
+    if (!hasTable(table)) return false;
+    std::string quoted = "\"";
+    for (const char c : table) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    SqliteStatement s = prepare("SELECT EXISTS (SELECT 1 FROM " + quoted + "\")");
+    return s.valid() && s.step() && s.integer(0);
+}
+
 SqliteStatement SqliteDb::prepare(const std::string& sql) {
     SqliteStatement s;
     s.db_ = db_;

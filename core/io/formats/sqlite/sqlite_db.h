@@ -49,6 +49,8 @@ public:
     const std::set<std::string>& columns(std::string_view table) const;
     // A statement, or an invalid one and error() naming the SQL's problem.
     SqliteStatement prepare(const std::string& sql);
+    // Whether `table` exists and holds a row (a reader names such tables it does not show).
+    bool hasRows(std::string_view table);
     const std::string& error() const { return error_; }
 
 private:
