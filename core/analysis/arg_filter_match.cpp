@@ -2,6 +2,7 @@
 
 #include "analysis/arg_filter_fields.h"
 #include "analysis/arg_filter_value.h"
+#include "analysis/search_regex.h"
 #include "util/ascii_case.h"
 
 #include <algorithm>
@@ -104,14 +105,7 @@ private:
     std::string scratch_;
 
     void compileRegex(bool caseSensitive) {
-        try {
-            auto flags = std::regex::ECMAScript | std::regex::optimize;
-            if (!caseSensitive) flags |= std::regex::icase;
-            regex_.emplace(term_.value, flags);
-        } catch (const std::regex_error& e) {
-            regexError_ =
-                std::string("invalid regular expression '") + term_.value + "': " + e.what();
-        }
+        regex_ = compileSearchRegex(term_.value, caseSensitive, &regexError_);
     }
 
     // Every interned string that reads as the key or as Kineto's arg key for the field.

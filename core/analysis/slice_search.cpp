@@ -1,5 +1,6 @@
 #include "analysis/slice_search.h"
 #include "analysis/arg_filter_match.h"
+#include "analysis/search_regex.h"
 
 #include <algorithm>
 #include <cctype>
@@ -20,18 +21,11 @@ bool matchingNames(const StringPool& pool, const SliceSearchOptions& o, std::vec
                    std::string* error) {
     out->assign(pool.size(), 0);
     if (o.regex) {
-        std::regex re;
-        try {
-            auto flags = std::regex::ECMAScript | std::regex::optimize;
-            if (!o.caseSensitive) flags |= std::regex::icase;
-            re = std::regex(o.pattern, flags);
-        } catch (const std::regex_error& e) {
-            *error = std::string("invalid regular expression '") + o.pattern + "': " + e.what();
-            return false;
-        }
+        const std::optional<std::regex> re = compileSearchRegex(o.pattern, o.caseSensitive, error);
+        if (!re) return false;
         for (size_t id = 0; id < pool.size(); ++id) {
             const std::string_view name = pool.view(static_cast<StringId>(id));
-            (*out)[id] = std::regex_search(name.begin(), name.end(), re) ? 1 : 0;
+            (*out)[id] = std::regex_search(name.begin(), name.end(), *re) ? 1 : 0;
         }
         return true;
     }
@@ -61,6 +55,18 @@ void sortByTime(const Trace& trace, SliceSearchResult* result) {
 }
 
 } // namespace
+
+std::optional<std::regex> compileSearchRegex(const std::string& pattern, bool caseSensitive,
+                                             std::string* error) {
+    try {
+        auto flags = std::regex::ECMAScript | std::regex::optimize;
+        if (!caseSensitive) flags |= std::regex::icase;
+        return std::regex(pattern, flags);
+    } catch (const std::regex_error& e) {
+        *error = std::string("invalid regular expression '") + pattern + "': " + e.what();
+        return std::nullopt;
+    }
+}
 
 SliceSearchResult findSlices(const Trace& trace, const SliceSearchOptions& options) {
     SliceSearchResult result;
