@@ -1,10 +1,10 @@
 // widgets/workspace/job_runner: results arrive on the runner's thread, a newer run supersedes
 // an older one (its result never arrives), cancel() drops a result and says so, progress is
 // reported, waitForFinished() delivers at once, a job runs below the GUI thread's priority.
+#include "support/pool_hold.h"
 #include "support/test_main.h"
 #include "workspace/job_runner.h"
 
-#include <QSemaphore>
 #include <QSignalSpy>
 #include <QThread>
 #include <QtTest>
@@ -45,13 +45,7 @@ private slots:
         QCOMPARE(::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))), gui);
         // A job the GUI thread waits for before the pool starts it runs on the GUI thread, which
         // keeps its priority: the pool's threads held meanwhile.
-        QSemaphore hold, held;
-        for (int i = 0; i < JobRunner::pool()->maxThreadCount(); ++i)
-            (void)QtConcurrent::run(JobRunner::pool(), [&] {
-                held.release();
-                hold.acquire();
-            });
-        held.acquire(JobRunner::pool()->maxThreadCount());
+        PoolHold hold;
         QThread* ranOn = nullptr;
         r.run(
             [&](JobControl&) {
@@ -60,7 +54,7 @@ private slots:
             },
             [](int){});
         r.waitForFinished();
-        hold.release(JobRunner::pool()->maxThreadCount());
+        hold.release();
         QCOMPARE(ranOn, QThread::currentThread());
         QCOMPARE(::getpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid))), gui);
 #else

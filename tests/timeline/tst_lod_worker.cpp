@@ -3,13 +3,11 @@
 // which builds the tracks asked for first and says when; until then the track is drawn hatched
 // ("summarising N slices…") and nothing in it can be hit; the picture then equals one whose
 // summaries were all built beforehand.
+#include "support/pool_hold.h"
 #include "support/test_main.h"
 #include "timeline/lod/lod_cache.h"
 #include "timeline_view_fixture.h"
 #include "workspace/job_runner.h"
-
-#include <QSemaphore>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 
@@ -103,13 +101,7 @@ private slots:
             whole = areaImage(built);
         }
         // The job pool's two threads held: the worker cannot start.
-        QSemaphore hold, held;
-        for (int i = 0; i < 2; ++i)
-            (void)QtConcurrent::run(JobRunner::pool(), [&] {
-                held.release();
-                hold.acquire();
-            });
-        held.acquire(2);
+        PoolHold hold;
         TimelineView view;
         view.resize(1230, 300);
         view.setTrace(tr);
@@ -121,7 +113,7 @@ private slots:
         QVERIFY(!view.pictureComplete());
         const int y = 22 + 9; // the thread's first depth (timeline_view_fixture.h)
         QVERIFY(!view.sliceAtPixel(QPoint(pending.width() / 2, y)).valid());
-        hold.release(2);
+        hold.release();
         QTRY_VERIFY(view.pictureComplete());
         QTRY_COMPARE(areaImage(view), whole);
         QVERIFY(view.sliceAtPixel(QPoint(pending.width() / 2, y)).valid());
