@@ -105,6 +105,11 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
                                  "left as it is)"));
     }
 
+    if (const char* v = get(env::kLive); v && *v) {
+        c.live = std::string_view(v) == "1";
+        if (!c.live) w.push_back(badValue(env::kLive, v, "1", "not live"));
+    }
+
     long long x = 0;
     if (readInt(get, env::kBufferSize, 64 << 10, 256ll << 20, x, w, "4194304"))
         c.bufferBytes = size_t(x);

@@ -7,3 +7,5 @@ int signalScenario(int sig, bool ownHandler);
 // Traces one kernel, flushes, then waits (60 s at most) to be stopped: run under strata-cli
 // record, whose death must end it (contract/launcher_tie.h). Exits 7 if nothing did.
 int launcherScenario();
+// Launches kernels at a steady rate for a while (collector_harness_live.cpp): a live run.
+int pacedScenario();
