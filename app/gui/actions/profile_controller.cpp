@@ -1,8 +1,8 @@
 #include "actions/profile_controller.h"
 
+#include "actions/live_feed.h"
 #include "analysis/trace_info.h"
 #include "launch/launch_dialog.h"
-#include "actions/live_feed.h"
 #include "launch/run_controller.h"
 #include "open/load_controller.h"
 #include "panels/console_panel.h"
@@ -64,8 +64,8 @@ QStringList chooseFromList(QWidget* parent, const QStringList& files) {
 ProfileController::ProfileController(WindowContext* context)
     : QObject(context->window()), context_(context), window_(context->window()),
       runner_(new RunController(this)),
-      live_(new LiveFeed(context->workspace(), context->navigation(), this)), console_(new ConsolePanel(window_)),
-      dock_(new QDockWidget(tr("Console"), window_)) {
+      live_(new LiveFeed(context->workspace(), context->navigation(), this)),
+      console_(new ConsolePanel(window_)), dock_(new QDockWidget(tr("Console"), window_)) {
     dock_->setObjectName(QStringLiteral("consoleDock"));
     dock_->setWidget(console_);
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
@@ -204,11 +204,12 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
     commandLine_ = QString::fromStdString(joinShellWords(o.command));
     if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(c.remote.trimmed());
     if (o.live && c.remote.isEmpty()) { // drawn as it runs
-        live_->start([this] {
-            const QStringList files = runner_->traceFilesSoFar();
-            return files.isEmpty() ? QString() : files.front();
-        },
-                     tr("%1 (running)").arg(QFileInfo(QString::fromStdString(o.command[0])).fileName()));
+        live_->start(
+            [this] {
+                const QStringList files = runner_->traceFilesSoFar();
+                return files.isEmpty() ? QString() : files.front();
+            },
+            tr("%1 (running)").arg(QFileInfo(QString::fromStdString(o.command[0])).fileName()));
         refreshDocks_->setEnabled(true);
     }
     console_->begin(commandLine_);
@@ -230,7 +231,8 @@ void ProfileController::tick() {
     if (live_->active())
         status += live_->pictures() == 0
                       ? tr(" \u00b7 live: waiting for the trace")
-                      : tr(" \u00b7 live: %1 behind").arg(seconds(std::max<qint64>(0, live_->behindMs())));
+                      : tr(" \u00b7 live: %1 behind")
+                            .arg(seconds(std::max<qint64>(0, live_->behindMs())));
     console_->setStatus(status);
     if (runner_->stopping()) console_->setStopStatus(runner_->stopStatus());
 }
