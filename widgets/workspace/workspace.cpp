@@ -64,7 +64,7 @@ void Workspace::setLive(bool on) {
     emit liveChanged(on);
 }
 
-void Workspace::amendCurrent(std::shared_ptr<const Trace> trace) {
+void Workspace::amendCurrent(std::shared_ptr<const Trace> trace, qint64 loadMs) {
     if (!current_.trace) {
         showTrace(std::move(trace));
         return;
@@ -72,6 +72,7 @@ void Workspace::amendCurrent(std::shared_ptr<const Trace> trace) {
     amending_ = true;
     emit currentReplaced(current_.id);
     current_.trace = std::move(trace);
+    if (loadMs >= 0) current_.loadMs = loadMs;
     emit currentChanged(current_.trace);
     amending_ = false;
 }

@@ -78,7 +78,8 @@ public:
     // Trace::withSectionsOf; its GPU shifted; a set's parts moved), keeping its label and file.
     // Views follow as for a replacement, but where the user is (visible range, selection) stays:
     // amending() is true while they hear of it.
-    void amendCurrent(std::shared_ptr<const Trace> trace);
+    // `loadMs` >= 0: how long this version took to read (a live run's next picture).
+    void amendCurrent(std::shared_ptr<const Trace> trace, qint64 loadMs = -1);
     bool amending() const { return amending_; }
     // A live run is shown (app/gui/actions/live_feed.h): its trace is amended several times a
     // second, and the docks keep what they show until refreshLive() asks them again (or the run

@@ -6,7 +6,9 @@
 #include "workspace/navigation.h"
 #include "workspace/workspace.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <ctime>
 
@@ -25,6 +27,8 @@ struct Picture {
     std::shared_ptr<const Trace> trace;
     LodSeed seed;
     qint64 bytes = 0;
+    qint64 readMs = 0;
+    std::string format;
 };
 
 } // namespace
@@ -78,14 +82,18 @@ void LiveFeed::poll() {
     job_->run(
         [file, bytes](JobControl& control) {
             Picture p;
+            QElapsedTimer clock;
+            clock.start();
             LoadOptions o;
             o.growing = true;
             o.progress = [&control](double) { return !control.cancelled(); };
             LoadResult r = loadTrace(file, o);
+            p.format = r.format;
             if (!r.trace || control.cancelled()) return p;
             p.seed = buildLodSeed(*r.trace);
             p.trace = std::move(r.trace);
             p.bytes = bytes;
+            p.readMs = clock.elapsed();
             return p;
         },
         [this](Picture p) {
@@ -93,20 +101,29 @@ void LiveFeed::poll() {
             if (!active_) return;
             if (p.trace) {
                 offerLodSeed(p.trace, std::move(p.seed));
-                show(std::move(p.trace), p.bytes);
+                format_ = p.format;
+                show(std::move(p.trace), p.bytes, p.readMs);
             }
             timer_.start(kPeriodMs);
         });
 }
 
-void LiveFeed::show(std::shared_ptr<const Trace> trace, qint64 fileBytes) {
+void LiveFeed::show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs) {
     shownBytes_ = fileBytes;
     const TimeRange before = nav_->visibleRange();
     const TimeRange newest = trace->contentBounds();
-    if (pictures_ == 0 || workspace_->current() == nullptr)
-        workspace_->showTrace(trace, label_, path_);
+    std::shared_ptr<const Trace> previous = workspace_->current();
+    if (pictures_ == 0 || !previous)
+        workspace_->showTrace(trace, label_, path_, readMs, QString::fromStdString(format_));
     else
-        workspace_->amendCurrent(trace);
+        workspace_->amendCurrent(trace, readMs);
+    // The picture before, when nothing else holds it, is freed off the GUI thread (millions of
+    // slices take a while).
+    if (previous)
+        (void)QtConcurrent::run(JobRunner::pool(), [previous = std::move(previous)]() mutable {
+            yieldToGuiThread();
+            previous.reset();
+        });
     ++pictures_;
     if (follow_ && pictures_ > 1) {
         const TimeNs span = before.end - before.start;

@@ -18,6 +18,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace strata {
 
@@ -54,7 +55,7 @@ signals:
 
 private:
     void poll();
-    void show(std::shared_ptr<const Trace> trace, qint64 fileBytes);
+    void show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs);
 
     Workspace* workspace_;
     Navigation* nav_;
@@ -62,6 +63,7 @@ private:
     QTimer timer_;
     std::function<QString()> findFile_;
     QString label_, path_;
+    std::string format_;     // the reader's name (LoadResult::format)
     qint64 shownBytes_ = -1; // the file's size at the last read
     bool active_ = false, follow_ = true, reading_ = false;
     int pictures_ = 0;

@@ -47,8 +47,12 @@ struct LiveWatch {
         if (now / 1e9 < seconds) return;
         frames.stop();
         report();
-        done();
+        // The picture: the last second, as follow shows it once the next live picture is in.
+        const TimeRange b = nav->bounds();
+        nav->setVisibleRange({std::max(b.start, b.end - 1'000'000'000), b.end});
+        shootNext = true;
     }
+    bool shootNext = false;
     void report() const {
         const double elapsed = double(clock.nsecsElapsed()) / 1e9;
         std::printf("live window: %zu frames in %.2f s = %.1f frames/s; between frames median "
@@ -77,6 +81,11 @@ void measureLiveFrames(MainWindow* w, double seconds, std::function<void()> done
     QObject::connect(&watch->frames, &QTimer::timeout, w, [watch] { watch->frame(); });
     // The first picture starts the measure; each one says how far behind it was.
     QObject::connect(live, &LiveFeed::updated, w, [watch, live] {
+        if (watch->shootNext) {
+            watch->shootNext = false;
+            QTimer::singleShot(100, watch->w, watch->done);
+            return;
+        }
         if (live->behindMs() >= 0 && watch->clock.isValid())
             watch->behind.push_back(double(live->behindMs()));
         if (!watch->clock.isValid()) {

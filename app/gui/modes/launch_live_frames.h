@@ -5,7 +5,8 @@
 // (timeline/frame_sweep.h) while the live pictures keep arriving; it prints the frames painted a
 // second, the intervals between frames (median, p95, longest: any stall of the GUI thread shows
 // there), the pictures shown and how far behind the program each was (the newest record's age
-// when it was shown). Then the window is rendered to OUT.png while the program still runs.
+// when it was shown). Then the window is rendered to OUT.png while the program still runs,
+// at the next live picture, with its last second in view.
 #include <functional>
 
 namespace strata {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 
 namespace {
 
@@ -21,7 +22,8 @@ long envLong(const char* name, long fallback) {
 // HARNESS_RATE kernels a second (default 1000), each after its cudaLaunchKernel, busy for
 // HARNESS_BUSY_PERCENT of its period (default 50), for HARNESS_SECONDS (default 2); with
 // HARNESS_UNTIL=FILE, until FILE exists instead (60 s at most). The collector's own thread
-// flushes. Prints kernels=N and the flushes so far (flushes=, forced_flushes=).
+// flushes. Prints kernels=N, the CPU time per launch, and the flushes so far (flushes=,
+// forced_flushes=).
 int pacedScenario() {
     const long rate = std::max(1L, envLong("HARNESS_RATE", 1000));
     const long busyPercent = std::clamp(envLong("HARNESS_BUSY_PERCENT", 50), 0L, 100L);
@@ -39,6 +41,8 @@ int pacedScenario() {
     k.contextId = 1;
     k.streamId = 7;
     k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
+    timespec c0{}, c1{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     const uint64_t t0 = fake_cupti_now();
     const uint64_t limit = uint64_t(until ? 60 : seconds) * 1'000'000'000ull;
     uint64_t fed = 0;
@@ -59,9 +63,13 @@ int pacedScenario() {
         }
         usleep(1000);
     }
-    // The flushes so far, and those that forced CUPTI's unfinished buffers out (a live run's).
-    std::printf("kernels=%llu\nflushes=%d\nforced_flushes=%d\n", (unsigned long long)fed,
-                fake_cupti_flush_calls(0), fake_cupti_flush_calls(1));
+    // The process's CPU time per launch (its own loop and the collector's threads), and the
+    // flushes so far, and those that forced CUPTI's unfinished buffers out (a live run's).
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    const double cpuNs = double(c1.tv_sec - c0.tv_sec) * 1e9 + double(c1.tv_nsec - c0.tv_nsec);
+    std::printf("kernels=%llu\ncpu_ns_per_launch=%.0f\nflushes=%d\nforced_flushes=%d\n",
+                (unsigned long long)fed, fed ? cpuNs / double(fed) : 0.0, fake_cupti_flush_calls(0),
+                fake_cupti_flush_calls(1));
     std::fflush(stdout);
     return 0;
 }
