@@ -234,12 +234,12 @@ uint64_t processStartTicks(int64_t pid) {
     const size_t close = stat.rfind(')');
     if (close == std::string::npos) return 0;
     size_t p = close + 2;
+    if (p < stat.size() && (stat[p] == 'Z' || stat[p] == 'X')) return 0; // ended, not reaped
     for (int field = 3; field < 22 && p < stat.size(); ++field) {
         p = stat.find(' ', p);
         if (p == std::string::npos) return 0;
         ++p;
     }
-    if (p < stat.size() && stat[p] == 'Z') return 0;
     return std::strtoull(stat.c_str() + p, nullptr, 10);
 }
 

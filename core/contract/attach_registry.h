@@ -14,7 +14,7 @@
 //
 // Both are written aside and renamed into place, so a reader never sees half a file. A .run file
 // whose process is gone (the pid no longer runs, or runs another program started since: its start
-// time in /proc differs) is stale: listings skip it and remove it.
+// time in /proc differs, or it is a zombie) is stale: listings skip it and remove it.
 // Plain std + POSIX (the collector compiles it).
 #include <cstdint>
 #include <string>
@@ -70,7 +70,7 @@ bool writeFileAtomically(const std::string& path, std::string_view text, std::st
 bool readSmallFile(const std::string& path, std::string* out);
 
 // The start time of process `pid` (/proc/PID/stat field 22, clock ticks since boot); 0 when there
-// is no such process.
+// is no such process, or it has ended and waits to be reaped (a zombie).
 uint64_t processStartTicks(int64_t pid);
 // The process that wrote `run` still runs (same pid, same start time).
 bool runAlive(const WaitingRun& run);

@@ -7,6 +7,7 @@
 #include "record/attach_control.h"
 #include "support/test_main.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -143,6 +144,29 @@ private slots:
         QCOMPARE(stop.exitCode, 1);
         QVERIFY2(stop.error.find("is not capturing (it is waiting)") != std::string::npos,
                  stop.error.c_str());
+    }
+
+    void processEndsWhileWaited() {
+        // A waiting entry for a child that never serves it and ends on its own (unreaped: a
+        // zombie is gone too): the request says so, names the trace, and removes the entry.
+        const std::string dir = freshDir("ends");
+        QProcess child;
+        child.start("/bin/sleep", {"0.3"});
+        QVERIFY(child.waitForStarted());
+        WaitingRun r = sample();
+        r.pid = child.processId();
+        r.startTicks = processStartTicks(r.pid);
+        r.state = RunState::Waiting;
+        r.served = 0;
+        std::string error;
+        QVERIFY(writeFileAtomically(runFilePath(dir, r.pid), formatRun(r), &error));
+        const AttachReply reply = requestAttach(dir, r.pid, Request::Start, 60000);
+        QCOMPARE(reply.exitCode, 1);
+        QCOMPARE(reply.error, "process " + std::to_string(r.pid) +
+                                  " ended before it acknowledged the start; its trace: "
+                                  "/data/run.strata");
+        QVERIFY(::access(runFilePath(dir, r.pid).c_str(), F_OK) != 0);
+        QVERIFY(child.waitForFinished());
     }
 
     void jsonRoundTrip() {
