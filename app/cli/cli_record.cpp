@@ -5,6 +5,7 @@
 // exited with 0 but its run record could not be written.
 #include "cli_commands.h"
 #include "cli_options.h"
+#include "cli_record_live.h"
 #include "cli_record_remote.h"
 
 #include "io/synthetic/synthetic_trace.h"
@@ -48,6 +49,8 @@ const char* kUsage =
     "  --cpu-sample[=HZ]      sample native stacks (default 1000 Hz when given)\n"
     "  --duration SECONDS     stop capturing after this long\n"
     "  --flush-ms MS          collector flush interval (default 200)\n"
+    "  --live                 the collector hands its records to the file every flush, and\n"
+    "                         a line a second says kernels/s, GPU busy %, records dropped\n"
     "  --collector PATH       the collector library (default: $STRATA_COLLECTOR, then next to\n"
     "                         strata-cli, ../lib/strata/, ../kernels/collector/)\n"
     "  --no-collector         run CMD without the collector (only the run record is written)\n"
@@ -161,7 +164,7 @@ int recordHere(RecordOptions& o, bool quiet) {
                      "strata-cli record: %d waits for an attach session: nothing is kept until "
                      "`strata-cli attach --start PID` (its processes: strata-cli attach --list)\n",
                      int(launcher.pid()));
-    int code = launcher.wait();
+    int code = o.live ? waitPrintingLiveStatus(launcher, stderr) : launcher.wait();
     const RecordingResult result = launcher.finish();
     if (!result.error.empty()) {
         std::fprintf(stderr, "strata-cli record: error: the run record was not written: %s\n",
@@ -207,6 +210,7 @@ int record(const Args& args) {
         .flag("-f|--force", &o.force)
         .flag("--no-collector", &noCollector)
         .flag("--wait-for-attach", &o.waitForAttach)
+        .flag("--live", &o.live)
         .option("-o|--output", text(&o.output))
         .option("--capture",
                 [&o](const std::string& v) {

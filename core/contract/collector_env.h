@@ -30,6 +30,10 @@ inline constexpr const char* kCaptureRange = "STRATA_CAPTURE_RANGE";
 inline constexpr const char* kDuration = "STRATA_DURATION_S";
 // How often the collector flushes a chunk to disk, in milliseconds (default 200).
 inline constexpr const char* kFlushMs = "STRATA_FLUSH_MS";
+// "1": a live run (strata-cli record --live, the window's live view): each flush also forces
+// out CUPTI's unfinished buffers, so records reach the file within one flush interval, and the
+// count of records CUPTI dropped is written as it changes (kMetaDroppedRecords).
+inline constexpr const char* kLive = "STRATA_LIVE";
 // The launcher's pid, so a collector knows it runs under strata-cli record / the GUI. The
 // launcher starts the target with PR_SET_PDEATHSIG (SIGTERM), and the collector in the target
 // (the process whose parent this pid is) notices when the launcher is gone: it closes its file
@@ -89,6 +93,8 @@ inline constexpr const char* kMetaCuptiError = "cupti_error";
 inline constexpr const char* kMetaCommandLine = "command_line";
 inline constexpr const char* kMetaHost = "host";
 inline constexpr const char* kMetaRank = "rank";
+// The records CUPTI dropped so far (buffers full): at the end, and in a live run as it changes.
+inline constexpr const char* kMetaDroppedRecords = "cupti_dropped_records";
 inline constexpr const char* kMetaPid = "pid";
 // $STRATA_RUN_ID as the process found it; in the first chunk (flushed right after the metadata).
 inline constexpr const char* kMetaRunId = "run_id";

@@ -51,6 +51,10 @@ struct LoadOptions {
     // thread of its own; true keeps either on the calling thread (a process per core under MPI,
     // machines shared with other work).
     bool oneThread = false;
+    // The file is still being written (a live run's .strata): a chunk cut short at its end is
+    // the one being written and the missing end-of-file record is expected; neither is a
+    // warning. Damage before the end still is.
+    bool growing = false;
     // For timer arrays and .sections files: the section names (a .npy has none; given names
     // override the file's) and the SM clock rate in Hz (> 0 overrides the file's).
     std::vector<std::string> sectionNames;

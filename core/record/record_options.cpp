@@ -107,6 +107,7 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
     }
     if (o.flushMs > 0) add("--flush-ms", std::to_string(o.flushMs));
     if (o.waitForAttach) a.push_back("--wait-for-attach");
+    if (o.live) a.push_back("--live");
     if (o.python != PythonRecording::Sample || o.pythonSampleHz != 1000)
         add("--python", pythonRecordingText(o));
     if (o.cpuSampleHz > 0) a.push_back("--cpu-sample=" + std::to_string(o.cpuSampleHz));
@@ -200,6 +201,7 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
         v.emplace_back(env::kDuration, buf);
     }
     if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
+    if (o.live) v.emplace_back(env::kLive, "1");
     if (o.force) v.emplace_back(env::kOverwrite, "1");
     if (o.waitForAttach) v.emplace_back(env::kWaitForAttach, "1");
     if (o.python != PythonRecording::Off) v.emplace_back(env::kPython, pythonRecordingText(o));

@@ -207,7 +207,7 @@ void Collector::writeOut(bool closeFile) {
                 writer.metadata("records_outside_capture", std::to_string(st.outsideCapture));
             }
         }
-        writer.metadata("cupti_dropped_records", std::to_string(droppedTotal.load()));
+        writer.metadata(env::kMetaDroppedRecords, std::to_string(droppedTotal.load()));
         if (droppedTotal > 0)
             writer.warning("CUPTI dropped " + std::to_string(droppedTotal.load()) +
                            " records (activity buffers full); raise STRATA_BUFFER_SIZE");
@@ -220,6 +220,10 @@ void Collector::writeOut(bool closeFile) {
         writer.close();
         if (orphaned && fatalSignal.load() != 0) endOrphanedGroup();
     } else {
+        if (config.live && droppedTotal.load() != droppedWritten) {
+            droppedWritten = droppedTotal.load();
+            writer.metadata(env::kMetaDroppedRecords, std::to_string(droppedWritten));
+        }
         writer.flush();
     }
 }
@@ -271,7 +275,8 @@ void Collector::flushLoop() {
             flushOnce(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED, false);
             continue;
         }
-        flushOnce(0, false);
+        // Live: CUPTI's unfinished buffers too, so the file is never a flush behind.
+        flushOnce(config.live ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0, false);
     }
 }
 

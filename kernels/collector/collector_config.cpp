@@ -106,6 +106,10 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
                                  "left as it is)"));
     }
 
+    if (const char* v = get(env::kLive); v && *v) {
+        c.live = std::string_view(v) == "1";
+        if (!c.live) w.push_back(badValue(env::kLive, v, "1", "not live"));
+    }
     if (const char* v = get(env::kWaitForAttach); v && *v) {
         c.waitForAttach = std::string_view(v) == "1";
         if (!c.waitForAttach)

@@ -30,6 +30,8 @@ struct CollectorConfig {
     size_t bufferCount = 64;       // pool cap (bufferBytes * bufferCount bytes at most)
     size_t bufferPreallocate = 4;  // allocated at start
     int32_t flushMs = 200;
+    // STRATA_LIVE=1: every flush forces out CUPTI's unfinished buffers (a live view).
+    bool live = false;
     // STRATA_OVERWRITE=1 (--force): an existing regular file at outputPath that no live
     // recording holds may be removed first; otherwise an existing name is never written over.
     bool overwrite = false;

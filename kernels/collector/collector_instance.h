@@ -67,6 +67,7 @@ public:
     std::thread closer;
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
+    uint64_t droppedWritten = 0; // live: the dropped count last written (under flushMutex)
     std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
     std::mutex namedMutex;                  // namedThreads
     std::unordered_set<int64_t> namedThreads;

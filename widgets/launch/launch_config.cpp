@@ -39,6 +39,7 @@ void write(QSettings& s, const LaunchConfig& c) {
     s.setValue("flushMs", c.flushMs);
     s.setValue("output", c.output);
     s.setValue("withoutCapture", c.withoutCapture);
+    s.setValue("live", c.live);
     RecordOptions python;
     python.python = c.python;
     s.setValue("python", QString::fromStdString(pythonRecordingText(python)).section('=', 0, 0));
@@ -69,6 +70,7 @@ LaunchConfig read(const QSettings& s) {
     c.flushMs = s.value("flushMs", 0).toInt();
     c.output = s.value("output").toString();
     c.withoutCapture = s.value("withoutCapture", false).toBool();
+    c.live = s.value("live", true).toBool();
     RecordOptions python; // a value it does not know (a newer Strata's) keeps the default
     std::string unknown;
     if (parsePythonRecording(s.value("python", "sample").toString().toStdString(), &python,
@@ -279,6 +281,7 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
     for (const QString& u : c.unset) o.removedEnvironment.push_back(u.toStdString());
     o.captureOutput = true;
     o.inject = !c.withoutCapture;
+    o.live = c.live && o.inject;
     o.python = c.python;
     o.pythonSampleHz = c.pythonSampleHz;
     o.cpuSampleHz = c.cpuSampleHz;

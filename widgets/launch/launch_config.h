@@ -26,6 +26,8 @@ struct LaunchConfig {
     // Output path template; empty = defaultOutputTemplate(). {time} is the start time.
     QString output;
     bool withoutCapture = false; // run without the collector (only the run record is kept)
+    // Draw the trace while the program runs (RecordOptions::live; launch/live_feed.h).
+    bool live = true;
     // The target's Python (RecordOptions::python): stacks sampled at pythonSampleHz, every call,
     // or nothing; and its native stacks sampled at cpuSampleHz (0 = off).
     PythonRecording python = PythonRecording::Sample;

@@ -293,6 +293,10 @@ QWidget* LaunchDialog::createCaptureBox() {
     withoutCapture_->setObjectName(QStringLiteral("withoutCapture"));
     withoutCapture_->setToolTip(tr("Run the program as it is, without the collector: its output "
                                    "and how it ended are kept, no GPU activity"));
+    live_ = new QCheckBox(tr("Show the timeline while it runs"), this);
+    live_->setObjectName(QStringLiteral("live"));
+    live_->setToolTip(tr("The collector hands its records over every flush and the window draws "
+                         "them as they come, following the newest time (Profile \u25b8 Follow)"));
     auto* capture = new QGroupBox(tr("Capture"), this);
     auto* cf = new QFormLayout(capture);
     cf->addRow(tr("Activity"), captureRow);
@@ -306,6 +310,7 @@ QWidget* LaunchDialog::createCaptureBox() {
     cf->addRow(tr("Maximum duration"), duration_);
     cf->addRow(tr("Flush interval"), flush_);
     cf->addRow(QString(), optError_);
+    cf->addRow(QString(), live_);
     cf->addRow(QString(), withoutCapture_);
     cf->addRow(QString(), collector_);
 
@@ -415,6 +420,7 @@ void LaunchDialog::setConfig(const LaunchConfig& c) {
     flush_->setValue(c.flushMs);
     output_->setText(c.output);
     withoutCapture_->setChecked(c.withoutCapture);
+    live_->setChecked(c.live);
     python_->setCurrentIndex(std::max(0, python_->findData(int(c.python))));
     pythonHz_->setValue(c.pythonSampleHz);
     cpuHz_->setValue(c.cpuSampleHz);
@@ -444,6 +450,7 @@ LaunchConfig LaunchDialog::config() const {
     c.flushMs = flush_->value();
     c.output = output_->text().trimmed();
     c.withoutCapture = withoutCapture_->isChecked();
+    c.live = live_->isChecked();
     c.python = PythonRecording(python_->currentData().toInt());
     c.pythonSampleHz = pythonHz_->value();
     c.cpuSampleHz = cpuHz_->value();

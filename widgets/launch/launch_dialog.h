@@ -64,6 +64,7 @@ private:
     QSpinBox* flush_;
     QLineEdit* output_;
     QCheckBox* withoutCapture_;
+    QCheckBox* live_;
     QComboBox* python_;
     QSpinBox *pythonHz_, *cpuHz_;
     QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_,

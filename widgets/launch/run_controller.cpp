@@ -52,6 +52,13 @@ RunController::~RunController() {
     closePipes();
 }
 
+QStringList RunController::traceFilesSoFar() const {
+    QStringList files;
+    if (launcher_ && !remote_)
+        for (const std::string& f : launcher_->traceFiles()) files << QString::fromStdString(f);
+    return files;
+}
+
 bool RunController::start(const RecordOptions& options, QString* error) {
     if (running()) {
         *error = tr("a program is already running");

@@ -57,6 +57,9 @@ public:
     const RunInfo& run() const;
     const RecordingResult& result() const { return result_; }
     const RecordOptions& options() const { return options_; }
+    // A run on this machine: its trace files so far (Launcher::traceFiles; the first is the
+    // target's own when it has one). A remote run's: none until they come back.
+    QStringList traceFilesSoFar() const;
 
 signals:
     void output(const QByteArray& bytes, bool isStderr);

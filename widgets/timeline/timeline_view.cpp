@@ -166,7 +166,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
     s.criticalPath.reset();
     s.hoveredGap.reset();
     s.rangePreview.reset();
-    s.scrollY = 0;
+    if (!workspace_->amending()) s.scrollY = 0; // a live run's next picture keeps its place
     s.gaps.clear();
     s.utilisation.clear();
     s.queues.clear();

@@ -13,6 +13,14 @@ AnalysisPanel::AnalysisPanel(Workspace* workspace, Navigation* navigation, QWidg
     coalesce_->setInterval(30);
     connect(coalesce_, &QTimer::timeout, this, &AnalysisPanel::refresh);
     connect(analyses(), &Analyses::settingsChanged, this, &AnalysisPanel::refresh);
+    // A live run's docks follow on request, and once it ends.
+    auto caughtUp = [this] {
+        if (!stale_) return;
+        stale_ = false;
+        refresh();
+    };
+    connect(workspace, &Workspace::liveRefreshRequested, this, caughtUp);
+    connect(workspace, &Workspace::liveChanged, this, caughtUp);
     // The subclass's first refresh() comes from its constructor (virtual calls are not yet its
     // own here).
 }
@@ -24,6 +32,11 @@ Analyses* AnalysisPanel::analyses() const {
 }
 
 void AnalysisPanel::traceChanged(const std::shared_ptr<const Trace>&) {
+    if (workspace()->live() && workspace()->amending() && shown_) {
+        stale_ = true; // a live run's next picture: kept as it is until asked (Workspace::live)
+        return;
+    }
+    stale_ = false;
     range_.reset(); // the navigation has reset the selection too
     coalesce_->stop();
     refresh();

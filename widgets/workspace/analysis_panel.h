@@ -57,6 +57,7 @@ private:
     void prepare(); // refresh() past the picture's hold
     JobRunner* jobs_;
     bool afterPicture_ = false; // a refresh waits for the timeline's picture
+    bool stale_ = false;        // a live run's trace moved on since what is shown
     QTimer* coalesce_;
     std::optional<TimeRange> range_;
     std::shared_ptr<const TraceAnalysis> shown_;

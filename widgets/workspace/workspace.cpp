@@ -58,6 +58,12 @@ void Workspace::showRankReport() {
     emit currentChanged(nullptr);
 }
 
+void Workspace::setLive(bool on) {
+    if (live_ == on) return;
+    live_ = on;
+    emit liveChanged(on);
+}
+
 void Workspace::amendCurrent(std::shared_ptr<const Trace> trace) {
     if (!current_.trace) {
         showTrace(std::move(trace));

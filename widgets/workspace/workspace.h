@@ -80,6 +80,11 @@ public:
     // amending() is true while they hear of it.
     void amendCurrent(std::shared_ptr<const Trace> trace);
     bool amending() const { return amending_; }
+    // A live run is shown (app/gui/actions/live_feed.h): its trace is amended several times a second, and
+    // the docks keep what they show until refreshLive() asks them again (or the run ends).
+    void setLive(bool on);
+    bool live() const { return live_; }
+    void refreshLive() { emit liveRefreshRequested(); }
 
     TraceId currentId() const { return current_.trace ? current_.id : kNoTrace; }
     const OpenTrace* currentTrace() const { return current_.trace ? &current_ : nullptr; }
@@ -95,6 +100,9 @@ signals:
     // The trace the window shows changed; null when none is shown.
     void currentChanged(std::shared_ptr<const strata::Trace> trace);
     void shownChanged(strata::Shown shown);
+    void liveChanged(bool live);
+    // The docks of a live run are asked to show the trace as it is now.
+    void liveRefreshRequested();
 
 private:
     void setShown(Shown what);
@@ -105,6 +113,7 @@ private:
     TraceComparison* comparison_;
     Shown shown_ = Shown::Nothing;
     bool amending_ = false;
+    bool live_ = false;
     OpenTrace current_;
     TraceId nextId_ = 0;
 };

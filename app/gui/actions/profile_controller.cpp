@@ -1,5 +1,6 @@
 #include "actions/profile_controller.h"
 
+#include "actions/live_feed.h"
 #include "analysis/trace_info.h"
 #include "launch/attach_dialog.h"
 #include "launch/launch_dialog.h"
@@ -63,8 +64,9 @@ QStringList chooseFromList(QWidget* parent, const QStringList& files) {
 
 ProfileController::ProfileController(WindowContext* context)
     : QObject(context->window()), context_(context), window_(context->window()),
-      runner_(new RunController(this)), console_(new ConsolePanel(window_)),
-      dock_(new QDockWidget(tr("Console"), window_)) {
+      runner_(new RunController(this)),
+      live_(new LiveFeed(context->workspace(), context->navigation(), this)),
+      console_(new ConsolePanel(window_)), dock_(new QDockWidget(tr("Console"), window_)) {
     dock_->setObjectName(QStringLiteral("consoleDock"));
     dock_->setWidget(console_);
     window_->addDockWidget(Qt::BottomDockWidgetArea, dock_);
@@ -80,6 +82,7 @@ ProfileController::ProfileController(WindowContext* context)
     connect(runner_, &RunController::stopStatusChanged, console_, &ConsolePanel::setStopStatus);
     connect(runner_, &RunController::finished, this, &ProfileController::onFinished);
     connect(console_, &ConsolePanel::stopRequested, this, &ProfileController::stop);
+    connect(live_, &LiveFeed::updated, this, &ProfileController::tick);
     tick_.setInterval(200);
     connect(&tick_, &QTimer::timeout, this, &ProfileController::tick);
     buildMenu();
@@ -109,6 +112,15 @@ void ProfileController::buildMenu() {
     rebuildConfigMenu();
     stopAction_ = make("actionStop", tr("&Stop"), QKeySequence(), [this] { stop(); });
     stopAction_->setEnabled(false);
+    QAction* follow = make("actionFollow", tr("&Follow the Newest Time"), QKeySequence(),
+                           [this](bool on) { live_->setFollow(on); });
+    follow->setCheckable(true);
+    follow->setChecked(live_->follow());
+    follow->setToolTip(tr("While a program runs with its timeline shown, the view slides to the "
+                          "newest records"));
+    refreshDocks_ = make("actionRefreshDocks", tr("Refresh the &Docks"), QKeySequence(Qt::Key_F5),
+                         [this] { context_->workspace()->refreshLive(); });
+    refreshDocks_->setEnabled(false);
     menu->addSeparator();
     QAction* newWindow =
         make("actionOpenRunInNewWindow", tr("Open Recorded Traces in a &New Window"),
@@ -145,7 +157,7 @@ AttachDialog* ProfileController::showAttachDialog(const QString& host, const QSt
         attach_ = new AttachDialog(window_);
         attach_->setAttribute(Qt::WA_DeleteOnClose);
         connect(attach_, &AttachDialog::traceStopped, this,
-                [this](const QString& path) { openResult({path}); });
+                [this](const QString& path) { openResult({path}, false); });
     }
     if (!host.isEmpty()) attach_->setHost(host, sshOptions);
     attach_->show();
@@ -207,6 +219,15 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
     LaunchConfigStore::addRecentExecutable(c.executable);
     commandLine_ = QString::fromStdString(joinShellWords(o.command));
     if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(c.remote.trimmed());
+    if (o.live && c.remote.isEmpty()) { // drawn as it runs
+        live_->start(
+            [this] {
+                const QStringList files = runner_->traceFilesSoFar();
+                return files.isEmpty() ? QString() : files.front();
+            },
+            tr("%1 (running)").arg(QFileInfo(QString::fromStdString(o.command[0])).fileName()));
+        refreshDocks_->setEnabled(true);
+    }
     console_->begin(commandLine_);
     console_->setStopEnabled(true);
     stopAction_->setEnabled(true);
@@ -219,10 +240,16 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
 
 void ProfileController::tick() {
     if (!runner_->running()) return;
-    console_->setStatus(tr("Running %1 \u00b7 pid %2 \u00b7 %3")
-                            .arg(commandLine_)
-                            .arg(runner_->run().pid)
-                            .arg(seconds(runner_->elapsedMs())));
+    QString status = tr("Running %1 \u00b7 pid %2 \u00b7 %3")
+                         .arg(commandLine_)
+                         .arg(runner_->run().pid)
+                         .arg(seconds(runner_->elapsedMs()));
+    if (live_->active())
+        status += live_->pictures() == 0
+                      ? tr(" \u00b7 live: waiting for the trace")
+                      : tr(" \u00b7 live: %1 behind")
+                            .arg(seconds(std::max<qint64>(0, live_->behindMs())));
+    console_->setStatus(status);
     if (runner_->stopping()) console_->setStopStatus(runner_->stopStatus());
 }
 
@@ -251,6 +278,9 @@ void ProfileController::quit() {
 void ProfileController::onFinished() {
     tick_.stop();
     stopAction_->setEnabled(false);
+    const bool wasLive = live_->active() && live_->pictures() > 0;
+    live_->stop(); // the final trace replaces the live one
+    refreshDocks_->setEnabled(false);
     const RunInfo& run = runner_->run();
     const RecordingResult& result = runner_->result();
     const QString program =
@@ -285,16 +315,18 @@ void ProfileController::onFinished() {
         QTimer::singleShot(0, window_, &QWidget::close);
         return;
     }
-    openResult(files);
+    openResult(files, wasLive);
     emit runFinished(files, result.runOnly);
 }
 
-void ProfileController::openResult(const QStringList& all) {
+void ProfileController::openResult(const QStringList& all, bool liveHere) {
     QStringList files = all.size() > 1 && chooseFiles && !sameWindowOnly ? chooseFiles(all) : all;
     if (sameWindowOnly && files.size() > 1) files = files.mid(0, 1);
     for (int i = 0; i < files.size(); ++i) {
         WindowContext* target = context_;
-        if (!sameWindowOnly && (i > 0 || openInNewWindow())) target = context_->newWindow();
+        // A run drawn live here ends here: its first trace replaces the live picture.
+        if (!sameWindowOnly && (i > 0 || (openInNewWindow() && !liveHere)))
+            target = context_->newWindow();
         // Once it has loaded: a trace without GPU activity says why, above the timeline.
         auto conn = std::make_shared<QMetaObject::Connection>();
         *conn = connect(

@@ -22,6 +22,7 @@ namespace strata {
 
 class AttachDialog;
 class ConsolePanel;
+class LiveFeed;
 class WindowContext;
 class RunController;
 
@@ -52,6 +53,8 @@ public:
     void runLast();
 
     RunController* runner() const { return runner_; }
+    // The run's trace drawn while it runs (LaunchConfig::live).
+    LiveFeed* live() const { return live_; }
     ConsolePanel* console() const { return console_; }
     QDockWidget* consoleDock() const { return dock_; }
     // Where the last run's traces opened: true = a new window each.
@@ -75,15 +78,17 @@ private:
     void rebuildConfigMenu();
     void onFinished();
     void tick();
-    void openResult(const QStringList& files);
+    void openResult(const QStringList& files, bool liveHere);
 
     WindowContext* context_;
     QMainWindow* window_; // context_->window()
     RunController* runner_;
+    LiveFeed* live_;
     ConsolePanel* console_;
     QDockWidget* dock_;
     QMenu* configMenu_ = nullptr;
     QAction* stopAction_ = nullptr;
+    QAction* refreshDocks_ = nullptr;
     QTimer tick_;
     QString commandLine_;
     QString lastLog_;

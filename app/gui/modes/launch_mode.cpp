@@ -2,6 +2,7 @@
 
 #include "actions/profile_controller.h"
 #include "launch/launch_dialog.h"
+#include "modes/launch_live_frames.h"
 #include "modes/screenshot.h"
 #include "panels/console_panel.h"
 #include "util/shell_words.h"
@@ -34,7 +35,7 @@ bool save(QWidget* w, const QString& path) {
 
 QList<QCommandLineOption> LaunchModeOptions::all() const {
     return {launch,      run,      output,  capture,      cwd,    env,      unset,
-            noCollector, duration, flushMs, captureRange, remote, sshOption};
+            noCollector, duration, flushMs, captureRange, remote, sshOption, liveFrames};
 }
 
 int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
@@ -95,6 +96,19 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
     }
 
     int code = 1;
+    if (parser.isSet(o.liveFrames)) { // measured and rendered while the program runs
+        measureLiveFrames(w, parser.value(o.liveFrames).toDouble(), [&code, w, screenshot] {
+            code = save(w, screenshot) ? 0 : 1;
+            QApplication::exit(code);
+        });
+        QApplication::exec();
+        if (window) {
+            window->profile()->quit(); // stops the program as Stop does, then closes
+            while (window && window->profile()->running()) QApplication::processEvents();
+            delete window.data();
+        }
+        return code;
+    }
     QObject::connect(p, &ProfileController::runFinished, w,
                      [&code, w, screenshot, size](const QStringList& files, bool) {
                          auto shoot = [&code, w, screenshot, size] {

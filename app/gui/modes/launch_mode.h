@@ -45,6 +45,11 @@ struct LaunchModeOptions {
     QCommandLineOption captureRange{QStringLiteral("capture-range"),
                                     QStringLiteral("With --launch: NVTX range or cudaProfilerApi."),
                                     QStringLiteral("NAME")};
+    QCommandLineOption liveFrames{
+        QStringLiteral("live-frames"),
+        QStringLiteral("With --launch --run --screenshot: measure the live window for S seconds "
+                       "while the program runs (app/gui/modes/launch_live_frames.h)."),
+        QStringLiteral("S")};
     QCommandLineOption remote{QStringLiteral("remote"),
                               QStringLiteral("With --launch: run on [USER@]HOST[:PORT] over ssh."),
                               QStringLiteral("HOST")};

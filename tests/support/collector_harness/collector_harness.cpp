@@ -415,6 +415,7 @@ int main(int argc, char** argv) {
         observations();
         return 0;
     }
+    if (s == "paced") return pacedScenario();
     if (s == "schedule") return scheduleScenario();
     if (s == "sections") return sectionsScenario();
     if (s == "capture_range") return captureRangeScenario();

@@ -1,4 +1,5 @@
 #include "lod_cache.h"
+#include "lod_seeds.h"
 #include "workspace/job_runner.h"
 
 #include <QtConcurrent/QtConcurrentMap>
@@ -18,7 +19,11 @@ struct LodCache::Slots {
     TrackId cursor = 0;            // the worker's next track in id order
 
     explicit Slots(std::shared_ptr<const Trace> t)
-        : trace(std::move(t)), lods(trace->tracks().size()), asked(lods.size(), 0) {}
+        : trace(std::move(t)), lods(trace->tracks().size()), asked(lods.size(), 0) {
+        LodSeed seed = takeLodSeed(trace.get()); // built ahead (a live run's next picture)
+        for (size_t id = 0; id < seed.size() && id < lods.size(); ++id)
+            lods[id].store(seed[id].release(), std::memory_order_release);
+    }
     ~Slots() {
         for (auto& p : lods) delete p.load();
     }

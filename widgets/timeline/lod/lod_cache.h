@@ -1,6 +1,6 @@
 #pragma once
-// The level-of-detail summaries of a trace's tracks. After reset, a worker thread builds them
-// all ahead of time, the tracks asked for first (request: those the window shows, newest ask
+// The level-of-detail summaries of a trace's tracks. After reset (which takes any built ahead:
+// lod_seeds.h), a worker thread builds the others ahead of time, the tracks asked for first (request: those the window shows, newest ask
 // first). The GUI thread never waits for a big one: find() gives a summary only once built, and
 // inlineOrRequest() builds a small track at once (within a budget of slices per frame) and
 // otherwise asks the worker for it, which calls back when it is done (a repaint). Slots are

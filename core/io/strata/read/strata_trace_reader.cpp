@@ -89,10 +89,11 @@ private:
 
 // Adds the warnings of a finished load (damage, missing end-of-file record, skipped records).
 void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::string& damage,
-                    const std::string& path, uint32_t chunks, const uint8_t* header) {
+                    const std::string& path, uint32_t chunks, const uint8_t* header,
+                    bool growing) {
     if (!damage.empty())
         builder.addWarning(damage);
-    else if (sink.endOfFileRecords == 0)
+    else if (sink.endOfFileRecords == 0 && !growing)
         builder.addWarning(sprint("%s: no end-of-file record after %" PRIu32
                                   " chunk(s): the writer did not close the file (still "
                                   "running, crashed or killed); data after its last flush is lost",
@@ -157,7 +158,9 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     }
 
     PhaseTimer phases;
-    const ChunkScan scan = scanChunks(data, size);
+    ChunkScan scan = scanChunks(data, size);
+    // A live file's last chunk may be half written: not damage (LoadOptions::growing).
+    if (options.growing && scan.stopReason.rfind("truncated", 0) == 0) scan.stopReason.clear();
     const bool parallel =
         how == StrataLoadPath::Parallel ||
         (how == StrataLoadPath::Auto && !options.oneThread && size >= kParallelLoadMinBytes &&
@@ -176,7 +179,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
                            scan.stopReason.empty()
                                ? std::string()
                                : damageText(path, chunks, scan.stoppedAt, size, scan.stopReason),
-                           path, chunks, data);
+                           path, chunks, data, options.growing);
             phases.mark("read records (2 threads)");
             if (options.progress) options.progress(1.0);
             result.trace = builder.build();
@@ -219,7 +222,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     }
     if (damage.empty() && !scan.stopReason.empty())
         damage = damageText(path, chunkIndex, scan.stoppedAt, size, scan.stopReason);
-    finishWarnings(builder, sink, damage, path, chunkIndex, data);
+    finishWarnings(builder, sink, damage, path, chunkIndex, data, options.growing);
     phases.mark("read records");
     if (options.progress) options.progress(1.0);
     result.trace = builder.build();

@@ -1,0 +1,71 @@
+#pragma once
+// A live run's trace in the window while the program runs (issue 50), for the Profile menu (profile_controller.h). Every quarter second the
+// run's trace file, as the collector writes it (contract/collector_env.h: kLive), is read again
+// off the GUI thread (io: LoadOptions::growing) with every track's summary built there too
+// (timeline/lod/lod_seeds.h); the first picture is shown as the window's trace and each next
+// one amends it (workspace.h: amendCurrent), so where the user looks stays, or, with follow on,
+// the view keeps its width and slides to the newest time. The reads never block the target (the
+// file is only read) nor the GUI: a read that takes longer than the period delays the next
+// one, so a fast program is drawn less often, never later than one read behind. The docks keep
+// what they show until asked again (Workspace::live). Ends with stop(): the run's final trace
+// is then opened as any other.
+#include "model/trace.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+namespace strata {
+
+class JobRunner;
+class Navigation;
+class Workspace;
+
+class LiveFeed : public QObject {
+    Q_OBJECT
+public:
+    LiveFeed(Workspace* workspace, Navigation* navigation, QObject* parent = nullptr);
+    ~LiveFeed() override;
+
+    // Starts following the file findFile() names (empty until the run has one); `label` is
+    // what the window calls the trace.
+    void start(std::function<QString()> findFile, QString label);
+    // Stops reading; what was shown stays until the final trace replaces it.
+    void stop();
+    bool active() const { return active_; }
+
+    void setFollow(bool on);
+    bool follow() const { return follow_; }
+    // Pictures shown, and how far behind the program the last one was: the collector's clock
+    // now minus the newest record in it (the same machine's CLOCK_MONOTONIC_RAW), or -1.
+    int pictures() const { return pictures_; }
+    qint64 behindMs() const { return behindMs_; }
+    QString path() const { return path_; }
+
+    static constexpr int kPeriodMs = 250;
+
+signals:
+    // A picture was shown (statusText() says how it goes).
+    void updated();
+
+private:
+    void poll();
+    void show(std::shared_ptr<const Trace> trace, qint64 fileBytes);
+
+    Workspace* workspace_;
+    Navigation* nav_;
+    JobRunner* job_;
+    QTimer timer_;
+    std::function<QString()> findFile_;
+    QString label_, path_;
+    qint64 shownBytes_ = -1; // the file's size at the last read
+    bool active_ = false, follow_ = true, reading_ = false;
+    int pictures_ = 0;
+    qint64 behindMs_ = -1;
+};
+
+} // namespace strata
