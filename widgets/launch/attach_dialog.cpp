@@ -42,7 +42,9 @@ QString windowsText(const QJsonArray& windows) {
 
 } // namespace
 
-AttachDialog::AttachDialog(QWidget* parent) : QDialog(parent), copyFolder_(QDir::currentPath()) {
+AttachDialog::AttachDialog(QWidget* parent)
+    : QDialog(parent), copyFolder_(QFileInfo(QDir::currentPath()).isWritable() ? QDir::currentPath()
+                                                                               : QDir::homePath()) {
     setWindowTitle(tr("Attach to a Running Program"));
     host_ = new QLineEdit(this);
     host_->setObjectName(QStringLiteral("attachHost"));

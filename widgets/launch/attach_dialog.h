@@ -28,7 +28,7 @@ public:
 
     // "" for this machine, else [user@]host[:port]; ssh options space-separated.
     void setHost(const QString& host, const QString& sshOptions = {});
-    // Where a host's trace is copied on Stop (default: the current folder).
+    // Where a host's trace is copied on Stop (default: the current folder, else the home one).
     void setCopyFolder(const QString& folder) { copyFolder_ = folder; }
     QTableWidget* table() const { return table_; }
     QString statusText() const;
