@@ -2,8 +2,8 @@
 // CUPTI harness waits under `strata-cli record --wait-for-attach`; the test clicks Refresh (the
 // program listed, waiting), Start Capture (capturing), then Stop Capture: the trace's path is
 // handed over to open and the trace holds the kernels of that one window only. From a main
-// window, Profile > Attach… opens the dialog and a stop opens the trace there. A host nothing
-// listens on is said in the dialog.
+// window, Profile > Attach… opens the dialog and a stop opens the trace there. On a host (the
+// test's sshd), a stop brings a copy back. A host nothing listens on is said in the dialog.
 #ifndef STRATA_CLI // a build without strata-cli: nothing to attach with
 #define STRATA_CLI ""
 #define STRATA_NO_CLI 1
@@ -11,11 +11,13 @@
 #include "actions/profile_controller.h"
 #include "launch/attach_dialog.h"
 #include "support/attach_fixture.h"
+#include "support/sshd_fixture.h"
 #include "support/test_main.h"
 #include "window/main_window.h"
 #include "workspace/workspace.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -133,6 +135,64 @@ private slots:
         QVERIFY(click(*d, "attachStop").first);
         QVERIFY(loaded.wait(60000));
         QVERIFY(w.workspace()->current());
+        QFile end(endFile);
+        QVERIFY(end.open(QIODevice::WriteOnly));
+        end.close();
+        QVERIFY(cli.waitForFinished(60000));
+    }
+
+    // The same on a host: the test's sshd on 127.0.0.1 (this machine, the default attach folder
+    // an ssh session finds); Stop Capture brings a copy of the trace back and hands it over.
+    void startAndStopOnAHost() {
+        SshdFixture sshd;
+        const QString why = sshd.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString file = path("host.strata"), endFile = path("host.end");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("STRATA_ATTACH_DIR");
+        QProcess cli;
+        startWaitingHarness(cli, file, endFile, env);
+        QVERIFY(cli.waitForStarted());
+        QByteArray out;
+        AttachTick tick;
+        QVERIFY(waitForTick(cli, out, &tick, [](const AttachTick&) { return true; }));
+
+        AttachDialog d;
+        QStringList ssh = sshd.sshOptions();
+        ssh.removeAll("--ssh-option");
+        d.setHost(sshd.remote(), ssh.join(' '));
+        d.setRemoteDir(path("remote"));
+        d.setCopyFolder(path("copies"));
+        QVERIFY(QDir().mkpath(path("copies")));
+        d.show();
+        QTest::mouseClick(button(d, "attachRefresh"), Qt::LeftButton);
+        QVERIFY(listed(d));
+        int row = -1; // among other programs this user may have waiting
+        for (int r = 0; r < d.table()->rowCount(); ++r)
+            if (d.table()->item(r, 3)->text() == QFileInfo(file).canonicalFilePath()) row = r;
+        QVERIFY(row >= 0);
+        d.table()->selectRow(row);
+        const qint64 pid = d.table()->item(row, 0)->text().toLongLong();
+        const auto [started, s] = click(d, "attachStart");
+        QVERIFY(started);
+        QVERIFY(listed(d));
+        QVERIFY(waitForTick(cli, out, &tick,
+                            [s = s](const AttachTick& k) { return k.t > s && k.enabled == 1; }));
+        for (int r = 0; r < d.table()->rowCount(); ++r)
+            if (d.table()->item(r, 0)->text().toLongLong() == pid) d.table()->selectRow(r);
+        QSignalSpy opened(&d, &AttachDialog::traceStopped);
+        const auto [stopped, e] = click(d, "attachStop");
+        QVERIFY(stopped);
+        QCOMPARE(opened.size(), 1);
+        const QString copy = opened[0][0].toString();
+        QCOMPARE(QFileInfo(copy).absolutePath(), QFileInfo(path("copies")).absoluteFilePath());
+        QVERIFY2(QFileInfo(copy).fileName().endsWith(QString("-%1-host.strata").arg(pid)),
+                 qPrintable(copy));
+        auto t = load(copy);
+        QVERIFY(t);
+        const auto kept = keptPerWindow(*t, "attach_k", {{s, e}});
+        QCOMPARE(kept.size(), size_t(1));
+        QVERIFY(kept[0] > 0);
         QFile end(endFile);
         QVERIFY(end.open(QIODevice::WriteOnly));
         end.close();

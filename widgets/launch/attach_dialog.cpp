@@ -130,6 +130,7 @@ void AttachDialog::run(const QStringList& args,
     const QString host = host_->text().trimmed();
     if (!host.isEmpty()) {
         all << QStringLiteral("--remote") << host;
+        if (!remoteDir_.isEmpty()) all << QStringLiteral("--remote-dir") << remoteDir_;
         for (const QString& o : sshOptions_->text().split(
                  QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts))
             all << QStringLiteral("--ssh-option") << o;

@@ -28,6 +28,8 @@ public:
 
     // "" for this machine, else [user@]host[:port]; ssh options space-separated.
     void setHost(const QString& host, const QString& sshOptions = {});
+    // Strata's folder on the host (--remote-dir; empty: strata-cli's default).
+    void setRemoteDir(const QString& dir) { remoteDir_ = dir; }
     // Where a host's trace is copied on Stop (default: the current folder, else the home one).
     void setCopyFolder(const QString& folder) { copyFolder_ = folder; }
     QTableWidget* table() const { return table_; }
@@ -63,6 +65,7 @@ private:
     QLabel* status_;
     QProcess* process_ = nullptr;
     QString copyFolder_;
+    QString remoteDir_;
 };
 
 } // namespace strata
