@@ -32,11 +32,9 @@ int waitPrintingLiveStatus(Launcher& launcher, std::FILE* out) {
             }
             tail = std::make_unique<StrataTail>(files.front());
         }
-        if (!tail->readNew([&](auto type, auto* body, uint32_t bytes) {
-                status.record(type, body, bytes);
-            })) {
-            std::fprintf(out, "strata-cli record: live: %s\n",
-                         terminalSafe(tail->error()).c_str());
+        if (!tail->readNew(
+                [&](auto type, auto* body, uint32_t bytes) { status.record(type, body, bytes); })) {
+            std::fprintf(out, "strata-cli record: live: %s\n", terminalSafe(tail->error()).c_str());
             continue;
         }
         std::fprintf(out, "strata-cli record: live: %s\n",

@@ -68,8 +68,8 @@ void LiveStatus::record(fmt::RecordType type, const uint8_t* body, uint32_t byte
     case fmt::RecordType::GpuOp:
     case fmt::RecordType::GpuOpBlock: {
         const bool block = type == fmt::RecordType::GpuOpBlock;
-        const fmt::BodyShape shape = block ? fmt::GpuOpBlockRecord::Body::kShape
-                                           : fmt::GpuOpRecord::Body::kShape;
+        const fmt::BodyShape shape =
+            block ? fmt::GpuOpBlockRecord::Body::kShape : fmt::GpuOpRecord::Body::kShape;
         if (!shape.fits(body, bytes)) return;
         const fmt::GpuOpColumns c = block ? fmt::GpuOpBlockRecord::columns(body, bytes)
                                           : fmt::GpuOpRecord::columns(body, bytes);

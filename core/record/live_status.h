@@ -39,7 +39,7 @@ private:
     uint32_t droppedKey_ = 0; // the string id of the dropped count's metadata key (0: not seen)
     int64_t latestEnd_ = INT64_MIN;
     std::map<int32_t, std::vector<std::pair<int64_t, int64_t>>> recent_; // per device: ops ending
-                                                                        // in the last second
+                                                                         // in the last second
 };
 
 } // namespace strata

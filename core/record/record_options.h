@@ -26,10 +26,10 @@ struct RecordOptions {
     int warmup = -1;
     int active = -1;
     int repeat = -1;
-    std::string stepName;         // NVTX range/mark that delimits steps
-    std::string captureRange;     // NVTX range name that gates capture, or "cudaProfilerApi"
-    double durationS = 0;         // stop capturing after this many seconds; 0 = no limit
-    int flushMs = 0;              // collector flush interval; 0 = collector default (200 ms)
+    std::string stepName;     // NVTX range/mark that delimits steps
+    std::string captureRange; // NVTX range name that gates capture, or "cudaProfilerApi"
+    double durationS = 0;     // stop capturing after this many seconds; 0 = no limit
+    int flushMs = 0;          // collector flush interval; 0 = collector default (200 ms)
     // A live run: the collector hands its records to the file every flush ($STRATA_LIVE).
     bool live = false;
     std::string collector;        // explicit collector .so; empty = search (see findCollector)

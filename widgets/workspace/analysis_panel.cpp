@@ -32,8 +32,11 @@ Analyses* AnalysisPanel::analyses() const {
 }
 
 void AnalysisPanel::traceChanged(const std::shared_ptr<const Trace>&) {
-    if (workspace()->live() && workspace()->amending() && shown_) {
-        stale_ = true; // a live run's next picture: kept as it is until asked (Workspace::live)
+    // A live run's next picture: what is shown, or on its way, is kept until asked
+    // (Workspace::live); restarting each time would never finish.
+    if (workspace()->live() && workspace()->amending() &&
+        (shown_ || afterPicture_ || jobs_->isRunning())) {
+        stale_ = true;
         return;
     }
     stale_ = false;

@@ -80,8 +80,9 @@ public:
     // amending() is true while they hear of it.
     void amendCurrent(std::shared_ptr<const Trace> trace);
     bool amending() const { return amending_; }
-    // A live run is shown (app/gui/actions/live_feed.h): its trace is amended several times a second, and
-    // the docks keep what they show until refreshLive() asks them again (or the run ends).
+    // A live run is shown (app/gui/actions/live_feed.h): its trace is amended several times a
+    // second, and the docks keep what they show until refreshLive() asks them again (or the run
+    // ends).
     void setLive(bool on);
     bool live() const { return live_; }
     void refreshLive() { emit liveRefreshRequested(); }

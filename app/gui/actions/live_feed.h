@@ -1,14 +1,14 @@
 #pragma once
-// A live run's trace in the window while the program runs (issue 50), for the Profile menu (profile_controller.h). Every quarter second the
-// run's trace file, as the collector writes it (contract/collector_env.h: kLive), is read again
-// off the GUI thread (io: LoadOptions::growing) with every track's summary built there too
-// (timeline/lod/lod_seeds.h); the first picture is shown as the window's trace and each next
-// one amends it (workspace.h: amendCurrent), so where the user looks stays, or, with follow on,
-// the view keeps its width and slides to the newest time. The reads never block the target (the
-// file is only read) nor the GUI: a read that takes longer than the period delays the next
-// one, so a fast program is drawn less often, never later than one read behind. The docks keep
-// what they show until asked again (Workspace::live). Ends with stop(): the run's final trace
-// is then opened as any other.
+// A live run's trace in the window while the program runs (issue 50), for the Profile menu
+// (profile_controller.h). Every quarter second the run's trace file, as the collector writes it
+// (contract/collector_env.h: kLive), is read again off the GUI thread (io: LoadOptions::growing)
+// with every track's summary built there too (timeline/lod/lod_seeds.h); the first picture is shown
+// as the window's trace and each next one amends it (workspace.h: amendCurrent), so where the user
+// looks stays, or, with follow on, the view keeps its width and slides to the newest time. The
+// reads never block the target (the file is only read) nor the GUI: a read that takes longer than
+// the period delays the next one, so a fast program is drawn less often, never later than one read
+// behind. The docks keep what they show until asked again (Workspace::live). Ends with stop(): the
+// run's final trace is then opened as any other.
 #include "model/trace.h"
 
 #include <QElapsedTimer>

@@ -34,7 +34,7 @@ bool save(QWidget* w, const QString& path) {
 } // namespace
 
 QList<QCommandLineOption> LaunchModeOptions::all() const {
-    return {launch,      run,      output,  capture,      cwd,    env,      unset,
+    return {launch,      run,      output,  capture,      cwd,    env,       unset,
             noCollector, duration, flushMs, captureRange, remote, sshOption, liveFrames};
 }
 

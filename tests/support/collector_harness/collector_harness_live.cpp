@@ -21,7 +21,7 @@ long envLong(const char* name, long fallback) {
 // HARNESS_RATE kernels a second (default 1000), each after its cudaLaunchKernel, busy for
 // HARNESS_BUSY_PERCENT of its period (default 50), for HARNESS_SECONDS (default 2); with
 // HARNESS_UNTIL=FILE, until FILE exists instead (60 s at most). The collector's own thread
-// flushes. Prints kernels=N.
+// flushes. Prints kernels=N and the flushes so far (flushes=, forced_flushes=).
 int pacedScenario() {
     const long rate = std::max(1L, envLong("HARNESS_RATE", 1000));
     const long busyPercent = std::clamp(envLong("HARNESS_BUSY_PERCENT", 50), 0L, 100L);
@@ -59,7 +59,9 @@ int pacedScenario() {
         }
         usleep(1000);
     }
-    std::printf("kernels=%llu\n", (unsigned long long)fed);
+    // The flushes so far, and those that forced CUPTI's unfinished buffers out (a live run's).
+    std::printf("kernels=%llu\nflushes=%d\nforced_flushes=%d\n", (unsigned long long)fed,
+                fake_cupti_flush_calls(0), fake_cupti_flush_calls(1));
     std::fflush(stdout);
     return 0;
 }

@@ -1,12 +1,12 @@
 #pragma once
 // The level-of-detail summaries of a trace's tracks. After reset (which takes any built ahead:
-// lod_seeds.h), a worker thread builds the others ahead of time, the tracks asked for first (request: those the window shows, newest ask
-// first). The GUI thread never waits for a big one: find() gives a summary only once built, and
-// inlineOrRequest() builds a small track at once (within a budget of slices per frame) and
-// otherwise asks the worker for it, which calls back when it is done (a repaint). Slots are
-// published atomically; a builder that loses the race for a slot throws its copy away. The
-// worker holds its own references, so resetting or destroying the cache only asks it to stop,
-// and no callback of the old trace runs after reset() returns.
+// lod_seeds.h), a worker thread builds the others ahead of time, the tracks asked for first
+// (request: those the window shows, newest ask first). The GUI thread never waits for a big one:
+// find() gives a summary only once built, and inlineOrRequest() builds a small track at once
+// (within a budget of slices per frame) and otherwise asks the worker for it, which calls back when
+// it is done (a repaint). Slots are published atomically; a builder that loses the race for a slot
+// throws its copy away. The worker holds its own references, so resetting or destroying the cache
+// only asks it to stop, and no callback of the old trace runs after reset() returns.
 #include "model/lod_summary.h"
 #include "model/trace.h"
 

@@ -31,8 +31,7 @@ bool StrataTail::readNew(const RecordFn& f) {
         fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd_ < 0) return errno == ENOENT ? true : fail(std::strerror(errno));
         struct stat st {};
-        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode))
-            return fail("not a regular file");
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return fail("not a regular file");
     }
     // Everything appended since the last call.
     uint8_t buf[1 << 16];
@@ -64,8 +63,8 @@ bool StrataTail::readNew(const RecordFn& f) {
         std::memcpy(&records, data + pos + 12, 4);
         const uint64_t at = delivered_ + pos;
         if (magic != fmt::kChunkMagic || payload > fmt::kMaxChunkPayload)
-            return fail(sprint("chunk %" PRIu32 " at byte %" PRIu64 ": not a chunk header",
-                               chunks_, at));
+            return fail(
+                sprint("chunk %" PRIu32 " at byte %" PRIu64 ": not a chunk header", chunks_, at));
         if (pending_.size() - pos - fmt::kChunkHeaderBytes < payload) break; // being written
         const ChunkSpan chunk{pos, payload, records};
         std::string bad = strata_reader::checkChunk(data, chunk, chunks_);

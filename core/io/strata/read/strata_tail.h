@@ -43,8 +43,8 @@ private:
     bool fail(std::string why);
     std::string path_;
     int fd_ = -1;
-    uint64_t readTo_ = 0;        // file bytes read into pending_ so far
-    uint64_t delivered_ = 0;     // file offset of pending_[0]
+    uint64_t readTo_ = 0;          // file bytes read into pending_ so far
+    uint64_t delivered_ = 0;       // file offset of pending_[0]
     std::vector<uint8_t> pending_; // read, not yet delivered (a chunk's beginning)
     uint32_t chunks_ = 0;
     bool headerSeen_ = false;

@@ -89,8 +89,7 @@ private:
 
 // Adds the warnings of a finished load (damage, missing end-of-file record, skipped records).
 void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::string& damage,
-                    const std::string& path, uint32_t chunks, const uint8_t* header,
-                    bool growing) {
+                    const std::string& path, uint32_t chunks, const uint8_t* header, bool growing) {
     if (!damage.empty())
         builder.addWarning(damage);
     else if (sink.endOfFileRecords == 0 && !growing)

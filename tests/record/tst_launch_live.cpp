@@ -1,0 +1,121 @@
+// A program's timeline drawn while it runs (issue 50), on the offscreen platform: the stand-in
+// CUPTI harness launches kernels until the test lets it end, and the window shows its records
+// before it does (the trace amended picture after picture, following the newest time, the docks
+// kept until asked); when it ends, the run's final trace replaces the live one, whole.
+#include "actions/live_feed.h"
+#include "actions/profile_controller.h"
+#include "launch/launch_config.h"
+#include "panels/console_panel.h"
+#include "support/test_main.h"
+#include "window/main_window.h"
+#include "workspace/analysis_panel.h"
+#include "workspace/navigation.h"
+#include "workspace/workspace.h"
+
+#include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace strata;
+
+namespace {
+
+size_t kernelsIn(const Trace& t) {
+    size_t n = 0;
+    for (const Track& track : t.tracks())
+        for (SliceIndex i = 0; i < track.slices.size(); ++i)
+            if (track.slices.kind[i] == SliceKind::Kernel) ++n;
+    return n;
+}
+
+} // namespace
+
+class TestLaunchLive : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        // The harness links the collector itself: the launcher only needs a file to name.
+        const QString collector = dir_.filePath(QStringLiteral("libstrata_collector.so"));
+        QFile f(collector);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a real library\n");
+        f.close();
+        qputenv("STRATA_COLLECTOR", collector.toUtf8());
+    }
+
+    void drawnWhileItRuns() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        w.resize(1200, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        ProfileController* p = w.profile();
+        p->sameWindowOnly = true;
+        const QString until = dir_.filePath(QStringLiteral("until"));
+        LaunchConfig c;
+        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
+        c.arguments = QStringLiteral("paced");
+        c.environment = QStringLiteral("HARNESS_UNTIL=%1\nHARNESS_RATE=1000").arg(until);
+        c.output = dir_.filePath(QStringLiteral("live-{pid}.strata"));
+        c.live = true;
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+
+        // Pictures arrive while the program runs (it ends only when told).
+        LiveFeed* live = p->live();
+        QTRY_VERIFY_WITH_TIMEOUT(live->pictures() >= 2, 60000);
+        QVERIFY(p->running());
+        QVERIFY(w.workspace()->live());
+        std::shared_ptr<const Trace> shown = w.workspace()->current();
+        QVERIFY(shown);
+        QVERIFY(kernelsIn(*shown) > 0);
+        // Follow: the view ends at the newest time.
+        QCOMPARE(w.navigation()->visibleRange().end, shown->contentBounds().end);
+        QVERIFY(live->behindMs() >= 0);
+
+        // A dock keeps what it shows while the trace moves on, until asked.
+        AnalysisPanel* dock = nullptr; // one that shows something
+        auto showing = [&] {
+            for (AnalysisPanel* d : w.findChildren<AnalysisPanel*>())
+                if (d->analysis()) dock = d;
+            return dock != nullptr;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(showing(), 60000);
+        const Trace* before = dock->analysis()->tracePtr().get();
+        const int pictures = live->pictures();
+        QTRY_VERIFY_WITH_TIMEOUT(live->pictures() > pictures, 60000);
+        QVERIFY(w.workspace()->current().get() != before);
+        QCOMPARE(dock->analysis()->tracePtr().get(), before);
+        w.workspace()->refreshLive();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->analysis() && dock->analysis()->tracePtr().get() != before,
+                                 60000);
+
+        // The end: the final trace, whole, replaces the live one.
+        QFile done(until);
+        QVERIFY(done.open(QIODevice::WriteOnly));
+        done.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!p->running(), 60000);
+        QVERIFY(!live->active());
+        QVERIFY(!w.workspace()->live());
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->currentTrace() &&
+                                     w.workspace()->currentTrace()->path.endsWith(".strata") &&
+                                     !w.workspace()->currentTrace()->label.contains("running"),
+                                 60000);
+        const QString console = p->console()->shownText();
+        const qsizetype at = console.indexOf(QStringLiteral("kernels="));
+        QVERIFY2(at >= 0, qPrintable(console));
+        const QString launched = console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
+        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), launched);
+    }
+};
+
+STRATA_TEST_MAIN(TestLaunchLive)
+#include "tst_launch_live.moc"
