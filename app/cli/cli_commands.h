@@ -11,6 +11,7 @@ using Args = std::vector<std::string>;
 int summary(const Args& args);       // cli_summary.cpp
 int synth(const Args& args);         // cli_synth.cpp
 int record(const Args& args);        // cli_record.cpp
+int attachCommand(const Args& args); // cli_attach.cpp
 int info(const Args& args);          // cli_info.cpp
 int exportTrace(const Args& args);   // cli_export.cpp
 int gaps(const Args& args);          // cli_gaps.cpp

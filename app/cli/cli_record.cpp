@@ -57,6 +57,8 @@ const char* kUsage =
     "  -C, --cwd DIR          run CMD in DIR\n"
     "  -e, --env NAME=VALUE   set NAME in CMD's environment (repeatable)\n"
     "  -u, --unset NAME       remove NAME from CMD's environment (repeatable)\n"
+    "  --wait-for-attach      keep nothing until `strata-cli attach --start PID`, then only\n"
+    "                         between each start and its stop (CUDA's records; --python off)\n"
     "  -q, --quiet            no summary\n"
     "  --remote [USER@]HOST[:PORT]\n"
     "                         run CMD there, over ssh (your keys and ~/.ssh/config; no password\n"
@@ -157,6 +159,11 @@ int recordHere(RecordOptions& o, bool quiet) {
         return 2;
     }
     forward.setTarget(launcher.pid(), launcher.processGroup() > 0);
+    if (o.waitForAttach && !quiet)
+        std::fprintf(stderr,
+                     "strata-cli record: %d waits for an attach session: nothing is kept until "
+                     "`strata-cli attach --start PID` (its processes: strata-cli attach --list)\n",
+                     int(launcher.pid()));
     int code = o.live ? waitPrintingLiveStatus(launcher, stderr) : launcher.wait();
     const RecordingResult result = launcher.finish();
     if (!result.error.empty()) {
@@ -187,7 +194,7 @@ int record(const Args& args) {
     RecordOptions o;
     RemoteCommandLine remote;
     std::string remoteText;
-    bool quiet = false, noCollector = false;
+    bool quiet = false, noCollector = false, pythonGiven = false;
     long long synthetic = -1;
     CommandLine line("record", kUsage, /*longUsage=*/true);
     // A count with an optional K or M suffix in [lo, hi]; `what` says what was expected.
@@ -202,6 +209,7 @@ int record(const Args& args) {
     line.flag("-q|--quiet", &quiet)
         .flag("-f|--force", &o.force)
         .flag("--no-collector", &noCollector)
+        .flag("--wait-for-attach", &o.waitForAttach)
         .flag("--live", &o.live)
         .option("-o|--output", text(&o.output))
         .option("--capture",
@@ -213,8 +221,9 @@ int record(const Args& args) {
                 count(64 << 10, 256 << 20, "--buffer-size expects 64K..256M bytes (e.g. 8M)",
                       [&o](long long n) { o.bufferSize = uint64_t(n); }))
         .option("--python",
-                [&o](const std::string& v) {
+                [&o, &pythonGiven](const std::string& v) {
                     std::string error;
+                    pythonGiven = true;
                     return parsePythonRecording(v, &o, &error) ? std::string() : error;
                 })
         .optionalValue("--cpu-sample",
@@ -270,6 +279,8 @@ int record(const Args& args) {
     }
     if (const auto exit = line.parse(args)) return *exit;
     if (noCollector) o.inject = false;
+    // An attach session gates CUDA's records: Python is not sampled unless asked (then refused).
+    if (o.waitForAttach && !pythonGiven) o.python = PythonRecording::Off;
 
     if (synthetic >= 0) {
         if (o.output.empty()) return line.usageError("--synthetic-trace needs -o FILE");

@@ -28,6 +28,9 @@ const Command kCommands[] = {
      "trace"},
     {"record", strata::cli::record,
      "record [-o OUT] [options] -- CMD ARGS...   run CMD with the CUPTI collector injected"},
+    {"attach", strata::cli::attachCommand,
+     "attach --list | --start PID | --stop PID [--json] [--remote HOST]   start and stop capturing "
+     "in a run of record --wait-for-attach"},
     {"export", strata::cli::exportTrace,
      "export --format perfetto-json [--range START:END] [--gzip] IN... OUT   Perfetto JSON "
      "(several INs: one timeline, clocks aligned)"},

@@ -1,6 +1,7 @@
 // strata: the GUI. `strata [FILE...]` opens a file, or several (a folder) as the ranks of one job,
 // in one window; `strata --screenshot OUT.png ... FILE...` renders one window to a PNG and exits.
 #include "build_info.h"
+#include "modes/attach_mode.h"
 #include "modes/launch_mode.h"
 #include "modes/quit_on_signal.h"
 #include "modes/screenshot_options.h"
@@ -33,7 +34,10 @@ const char* const kDescription =
     "strata --launch [--run] [-o OUT] [-C DIR] [-e NAME=VALUE] [-u NAME] [--capture LIST]\n"
     "                [--no-collector] [--screenshot OUT.png] -- CMD ARGS...\n"
     "                          profile CMD: the Launch dialog filled in, or (--run) at once;\n"
-    "                          with --screenshot, render the window once its trace opened\n\n"
+    "                          with --screenshot, render the window once its trace opened\n"
+    "strata --attach [--remote HOST [--ssh-option OPT]] [--screenshot OUT.png]\n"
+    "                          Profile > Attach...: start and stop capturing in programs run\n"
+    "                          with strata-cli record --wait-for-attach, here or on HOST\n\n"
     "Times in --range and --select-range are relative to the start of the trace: a number with an "
     "optional\n"
     "unit ns, us, ms or s; a plain number is microseconds. Examples: --range 1.5ms:3ms,\n"
@@ -48,6 +52,10 @@ struct CommandLine {
         QStringLiteral("compare"),
         QStringLiteral("Compare two runs: the first FILE is the baseline, the second the "
                        "candidate (with --screenshot too).")};
+    const QCommandLineOption attach{
+        QStringLiteral("attach"),
+        QStringLiteral("Profile > Attach...: the programs waiting for an attach session (here, or "
+                       "on --remote HOST).")};
     const QCommandLineOption version{{QStringLiteral("v"), QStringLiteral("version")},
                                      QStringLiteral("Print the version and exit.")};
     const QCommandLineOption theme{
@@ -68,6 +76,7 @@ struct CommandLine {
         shot.addTo(parser);
         parser.addOptions(launchOpts.all());
         parser.addOption(compare);
+        parser.addOption(attach);
         parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces to open."),
                                      QStringLiteral("[FILE...]"));
     }
@@ -182,6 +191,12 @@ int main(int argc, char** argv) {
         }
         const int code =
             strata::runLaunchMode(parser, launchOpts, files, parser.value(shot.shot), size);
+        return strata::quitSignal() ? 128 + strata::quitSignal() : code;
+    }
+    if (parser.isSet(line.attach)) {
+        const int code =
+            strata::runAttachMode(parser.value(launchOpts.remote),
+                                  parser.values(launchOpts.sshOption), parser.value(shot.shot));
         return strata::quitSignal() ? 128 + strata::quitSignal() : code;
     }
     if (parser.isSet(launchOpts.run)) {

@@ -48,6 +48,15 @@ inline constexpr const char* kOverwrite = "STRATA_OVERWRITE";
 // the launcher completes only the files that carry its own token (core/record/run_files.h).
 inline constexpr const char* kRunId = "STRATA_RUN_ID";
 
+// "1": keep nothing until an attach session starts capture (strata-cli record --wait-for-attach,
+// strata-cli attach --start/--stop); records are kept only between each start and its stop. The
+// collector registers the process in the attach folder (contract/attach_registry.h) and its flush
+// thread serves the requests there.
+inline constexpr const char* kWaitForAttach = "STRATA_WAIT_FOR_ATTACH";
+// The attach folder (contract/attach_registry.h); unset: /tmp/strata-attach-UID. Read by the
+// collector and by strata-cli attach alike.
+inline constexpr const char* kAttachDir = "STRATA_ATTACH_DIR";
+
 // What of the target's Python to record: "off", "calls" (every call and return as
 // python_function slices) or "sample=HZ" (the stacks of every Python thread, HZ times a second).
 // Read by the Python bootstrap (kernels/collector/python/sitecustomize.py), which the launcher
@@ -94,6 +103,11 @@ inline constexpr const char* kMetaRunId = "run_id";
 // carrying its run id as the run's only if its target's pid is among them
 // (core/record/run_files.h): the run id can be copied from an environment, the ancestry cannot.
 inline constexpr const char* kMetaAncestry = "process_ancestry";
+// With STRATA_WAIT_FOR_ATTACH: "wait-for-attach" (records kept only inside attach windows), and
+// the windows so far, "START-END,START-" in ns on the trace's clock (an open one ends with the
+// trace), rewritten at each start and stop.
+inline constexpr const char* kMetaAttach = "attach";
+inline constexpr const char* kMetaAttachWindows = "attach_windows";
 // Written by the collector of a target whose launcher died first (contract/launcher_tie.h): what
 // happened, with a Run record of the collector's own.
 inline constexpr const char* kMetaLauncherDied = "launcher_died";

@@ -193,7 +193,9 @@ std::vector<std::string> buildTargetEnvironment(const RecordOptions& options,
     // (when injecting), and those the user asked to remove.
     auto ours = [&](std::string_view entry) {
         const std::string_view key = entry.substr(0, entry.find('='));
-        if (options.inject && key.substr(0, 7) == "STRATA_" && key != collector_env::kCollectorPath)
+        // STRATA_COLLECTOR and STRATA_ATTACH_DIR are the user's settings, not a run's: kept.
+        if (options.inject && key.substr(0, 7) == "STRATA_" &&
+            key != collector_env::kCollectorPath && key != collector_env::kAttachDir)
             return true;
         for (const auto& name : options.removedEnvironment)
             if (name == key) return true;

@@ -106,6 +106,7 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
         add("--duration", s);
     }
     if (o.flushMs > 0) add("--flush-ms", std::to_string(o.flushMs));
+    if (o.waitForAttach) a.push_back("--wait-for-attach");
     if (o.live) a.push_back("--live");
     if (o.python != PythonRecording::Sample || o.pythonSampleHz != 1000)
         add("--python", pythonRecordingText(o));
@@ -162,6 +163,15 @@ bool validateRecordOptions(const RecordOptions& o, std::string* error) {
         *error = "the flush interval must be >= 0 ms";
         return false;
     }
+    if (o.waitForAttach && (o.python != PythonRecording::Off || o.cpuSampleHz > 0)) {
+        *error = "--wait-for-attach gates CUDA's records only: Python (--python) and native "
+                 "stacks (--cpu-sample) would be recorded all along; leave them off";
+        return false;
+    }
+    if (o.waitForAttach && !o.inject) {
+        *error = "--wait-for-attach needs the collector (not --no-collector)";
+        return false;
+    }
     return true;
 }
 
@@ -193,6 +203,7 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
     if (o.flushMs > 0) v.emplace_back(env::kFlushMs, std::to_string(o.flushMs));
     if (o.live) v.emplace_back(env::kLive, "1");
     if (o.force) v.emplace_back(env::kOverwrite, "1");
+    if (o.waitForAttach) v.emplace_back(env::kWaitForAttach, "1");
     if (o.python != PythonRecording::Off) v.emplace_back(env::kPython, pythonRecordingText(o));
     if (o.cpuSampleHz > 0) v.emplace_back(env::kCpuSample, std::to_string(o.cpuSampleHz));
     return v;

@@ -53,6 +53,10 @@ struct RecordOptions {
     int pythonSampleHz = 1000;
     // Native stacks of every thread sampled at this rate (--cpu-sample[=HZ]); 0 = off.
     int cpuSampleHz = 0;
+    // --wait-for-attach: the collector keeps nothing until `strata-cli attach --start` and only
+    // between each start and its stop ($STRATA_WAIT_FOR_ATTACH; contract/attach_registry.h).
+    // CUDA's records only: Python and native sampling must be off.
+    bool waitForAttach = false;
 };
 
 // Parses --python's value: off, calls, sample or sample=HZ (1..10000).

@@ -417,3 +417,36 @@ RemoteRecordResult recordRemotely(const RemoteRecordOptions& o,
 }
 
 } // namespace strata
+
+namespace strata {
+
+RemoteCommandRun runRemoteCommand(const RemoteHost& host, const std::string& command) {
+    const Ran r = runSsh(host, command);
+    return {r.code, r.out, r.err};
+}
+
+bool ensureRemoteStrataCli(const RemoteRecordOptions& o,
+                           const std::function<void(const std::string&)>& say,
+                           RemoteRecordResult* res) {
+    return ensureRemoteCli(o, say, res);
+}
+
+std::string remoteStrataCli(const std::string& remoteDir) {
+    return folderVariable(remoteDir) + " && \"$D\"/bin/strata-cli";
+}
+
+bool copyRemoteFile(const RemoteHost& host, const std::string& remotePath,
+                    const std::string& localPath, bool force, std::string* error) {
+    std::unique_ptr<OutputFile> out;
+    if (mayWrite(localPath, force, error)) out = OutputFile::open(localPath, error);
+    if (!out) return false;
+    const Ran cat = runSsh(host, "cat " + quoteShellWord(remotePath), -1, fileno(out->stream()));
+    if (cat.code != 0) {
+        *error = "cannot copy " + remotePath + " from " + host.text() + ": " +
+                 (cat.code == 255 ? describeSshFailure(host, cat.err) : firstLine(cat.err));
+        return false;
+    }
+    return out->commit(error);
+}
+
+} // namespace strata

@@ -74,3 +74,28 @@ RemoteRecordResult recordRemotely(const RemoteRecordOptions& options,
                                   const RemoteStop* stop);
 
 } // namespace strata
+
+namespace strata {
+
+// For the other commands that reach a host (strata-cli attach --remote, record/attach_remote.h).
+
+// One command run there to its end (stdin /dev/null): its exit code (255: ssh's own failure, then
+// describeSshFailure(host, err) says it), stdout and stderr.
+struct RemoteCommandRun {
+    int code = 255;
+    std::string out, err;
+};
+RemoteCommandRun runRemoteCommand(const RemoteHost& host, const std::string& command);
+// Step 1 alone: a strata-cli of this version in o.remoteDir there (o.localCli copied when missing
+// or another version; o.localCollector too, when not empty). False and res->error otherwise.
+bool ensureRemoteStrataCli(const RemoteRecordOptions& o,
+                           const std::function<void(const std::string&)>& say,
+                           RemoteRecordResult* res);
+// The shell words that run the strata-cli in `remoteDir` there ("~/" the remote $HOME).
+std::string remoteStrataCli(const std::string& remoteDir);
+// The file `remotePath` there copied into `localPath` as it stands (written aside, renamed into
+// place whole); an existing local file is replaced only with `force`.
+bool copyRemoteFile(const RemoteHost& host, const std::string& remotePath,
+                    const std::string& localPath, bool force, std::string* error);
+
+} // namespace strata

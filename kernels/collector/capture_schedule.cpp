@@ -82,6 +82,14 @@ void CaptureSchedule::onProfilerStop(int64_t t) {
     if (config_.profilerApiRange()) closeAt(range_, t);
 }
 
+void CaptureSchedule::onAttachStart(int64_t t) {
+    if (config_.attach) openAt(attach_, t);
+}
+
+void CaptureSchedule::onAttachStop(int64_t t) {
+    if (config_.attach) closeAt(attach_, t);
+}
+
 bool CaptureSchedule::inside(const std::vector<CaptureWindow>& w, int64_t t) {
     // First window whose end is after t; t is inside it when its start is <= t.
     auto it = std::upper_bound(w.begin(), w.end(), t,
@@ -93,6 +101,7 @@ bool CaptureSchedule::captures(int64_t t) const {
     if (config_.maxDurationNs > 0 && t >= origin_ + config_.maxDurationNs) return false;
     if (config_.scheduleEnabled() && !inside(schedule_, t)) return false;
     if (config_.rangeEnabled() && !inside(range_, t)) return false;
+    if (config_.attach && !inside(attach_, t)) return false;
     return true;
 }
 

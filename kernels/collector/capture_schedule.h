@@ -34,6 +34,9 @@ struct CaptureScheduleConfig {
     std::string rangeName; // record only inside NVTX ranges of this name ("" = no capture range;
                            // kProfilerApiRange: inside cudaProfilerStart .. cudaProfilerStop)
     int64_t maxDurationNs = 0; // 0 = unlimited; counted from `origin`
+    // STRATA_WAIT_FOR_ATTACH: nothing is kept outside the windows attach sessions open and close
+    // (onAttachStart/onAttachStop), on top of the conditions above.
+    bool attach = false;
 
     bool scheduleEnabled() const { return active > 0; }
     bool rangeEnabled() const { return !rangeName.empty(); }
@@ -55,6 +58,9 @@ public:
     // cudaProfilerStart returned / cudaProfilerStop was called (repeats are no-ops, as in CUDA).
     void onProfilerStart(int64_t t);
     void onProfilerStop(int64_t t);
+    // strata-cli attach --start / --stop served at t (repeats are no-ops).
+    void onAttachStart(int64_t t);
+    void onAttachStop(int64_t t);
 
     // Whether a record starting at t is kept.
     bool captures(int64_t t) const;
@@ -72,6 +78,7 @@ public:
     // Windows (sorted, disjoint) of the schedule and of the capture range; empty when disabled.
     const std::vector<CaptureWindow>& scheduleWindows() const { return schedule_; }
     const std::vector<CaptureWindow>& rangeWindows() const { return range_; }
+    const std::vector<CaptureWindow>& attachWindows() const { return attach_; }
     int64_t stepsSeen() const { return steps_; }
 
 private:
@@ -89,6 +96,7 @@ private:
     int32_t rangeDepth_ = 0; // nesting of capture ranges
     std::vector<CaptureWindow> schedule_;
     std::vector<CaptureWindow> range_;
+    std::vector<CaptureWindow> attach_;
 };
 
 } // namespace strata

@@ -139,6 +139,7 @@ void Collector::startThreads() {
     state.store(CollectorState::Recording);
     std::atexit(atExit);
     installForkAndSignalHooks();
+    attachRegister(); // --wait-for-attach: before the flush thread serves its requests
     if (const char* hz = std::getenv(env::kCpuSample); hz && *hz) startNativeSampler(hz);
     flusher = std::thread([this] { flushLoop(); });
     closer = std::thread([this] { closeLoop(); });
@@ -161,6 +162,7 @@ void Collector::closeLoop() {
             parserMutex.unlock();
         }
         if (beforeWrite) beforeWrite(true); // lock-free but for the thread list
+        attachUnregister();
         std::string warning = "closed on a fatal signal without CUPTI's last buffers (the flush "
                               "could not run while the interrupted thread held a lock)";
         std::string orphanText;
@@ -214,6 +216,7 @@ void Collector::writeOut(bool closeFile) {
                            " CUPTI buffer requests (all " + std::to_string(pool.allocated()) +
                            " in use)");
         const bool orphaned = recordLauncherGone();
+        attachUnregister();
         writer.close();
         if (orphaned && fatalSignal.load() != 0) endOrphanedGroup();
     } else {
@@ -259,6 +262,7 @@ void Collector::flushLoop() {
         }
         if (state.load() != CollectorState::Recording) return;
         if (watchLauncher()) continue;
+        if (attachServe()) continue; // an attach stop flushed already
         bool finished = false;
         {
             std::lock_guard s(scheduleMutex);

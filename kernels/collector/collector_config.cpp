@@ -1,5 +1,6 @@
 #include "collector_config.h"
 
+#include "contract/attach_registry.h"
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
 
@@ -109,6 +110,13 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
         c.live = std::string_view(v) == "1";
         if (!c.live) w.push_back(badValue(env::kLive, v, "1", "not live"));
     }
+    if (const char* v = get(env::kWaitForAttach); v && *v) {
+        c.waitForAttach = std::string_view(v) == "1";
+        if (!c.waitForAttach)
+            w.push_back(badValue(env::kWaitForAttach, v, "1", "capture from the start"));
+    }
+    c.schedule.attach = c.waitForAttach;
+    c.attachDir = attach::registryDir(get(env::kAttachDir));
 
     long long x = 0;
     if (readInt(get, env::kBufferSize, 64 << 10, 256ll << 20, x, w, "4194304"))

@@ -35,7 +35,11 @@ struct CollectorConfig {
     // STRATA_OVERWRITE=1 (--force): an existing regular file at outputPath that no live
     // recording holds may be removed first; otherwise an existing name is never written over.
     bool overwrite = false;
-    CaptureScheduleConfig schedule;    // steps, capture range, duration
+    CaptureScheduleConfig schedule; // steps, capture range, duration
+    // STRATA_WAIT_FOR_ATTACH=1: nothing kept until strata-cli attach --start (schedule.attach),
+    // the process registered in attachDir (contract/attach_registry.h; collector_attach.cpp).
+    bool waitForAttach = false;
+    std::string attachDir;
     std::vector<std::string> warnings; // values that were ignored, and why
 };
 

@@ -157,6 +157,7 @@ bool Collector::startCupti() {
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
     enableActivities();
     cuptiStarted = true;
+    if (config.waitForAttach && !attachCapturing.load()) disableCaptureActivities();
     if (apiCallStack) enableApiCallStacks();
     if (!std::getenv(env::kNvtxInjection) && (config.capture & kCaptureNvtx))
         writer.metadata("nvtx", "not captured: NVTX_INJECTION64_PATH is not set");
@@ -188,6 +189,12 @@ void Collector::enableApiCallStacks() {
             stackedDriver[id] = true;
             cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
         }
+}
+
+void Collector::enableCaptureActivities() {
+    if (!cuptiStarted) return;
+    for (const ActivityKind& k : kActivityKinds)
+        if (k.group && (config.capture & k.group)) cuptiActivityEnable(k.kind);
 }
 
 void Collector::disableCaptureActivities() {

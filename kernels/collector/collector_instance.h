@@ -9,6 +9,7 @@
 #include "capture_schedule.h"
 #include "collector.h"
 #include "collector_config.h"
+#include "contract/attach_registry.h"
 #include "contract/launcher_tie.h"
 #include "io/strata/strata_trace_writer.h"
 
@@ -122,6 +123,17 @@ public:
     // rather than flush); still running 10 s later (it handles or ignores SIGTERM): the file is
     // closed with what happened and the process killed.
     bool watchLauncher();
+
+    // STRATA_WAIT_FOR_ATTACH (collector_attach.cpp): the process's entry in the attach folder
+    // (contract/attach_registry.h), written by startThreads and the flush thread alone; empty
+    // paths: not registered.
+    attach::WaitingRun attachRun;
+    std::string attachRunPath, attachControlPath;
+    std::atomic<bool> attachCapturing{false}; // between an attach start and its stop
+    void attachRegister();                    // startThreads: the entry and the metadata
+    bool attachServe();             // each flush tick: a new request served (true: it flushed)
+    void attachUnregister();        // the file closes: the entry goes
+    void enableCaptureActivities(); // an attach start: CUPTI's capture groups on again
 };
 
 // The collector, once the first entry point created it; null before. Never destroyed: atexit

@@ -59,6 +59,7 @@ private slots:
     void noStepName();
     void profilerApi();
     void stepMarkerBeforeItsWindow();
+    void attachWindows();
 };
 
 void TestCollectorSchedule::windows_data() {
@@ -251,6 +252,48 @@ void TestCollectorSchedule::stepMarkerBeforeItsWindow() {
     const int64_t lead = CaptureSchedule::kMarkerLeadNs;
     QVERIFY(s.capturesMarker("step", 2100 - lead, 2950));
     QVERIFY(!s.capturesMarker("step", 2100 - lead - 1, 2950));
+}
+
+// --wait-for-attach: nothing before the first start; kept in [start, stop) of each session;
+// repeated starts and stops change nothing; an attach window narrows a capture range further.
+void TestCollectorSchedule::attachWindows() {
+    CaptureScheduleConfig c;
+    c.attach = true;
+    CaptureSchedule s(c, 0);
+    QVERIFY(!s.captures(5)); // waiting: nothing kept
+    s.onAttachStop(8);       // a stop before any start: nothing
+    s.onAttachStart(10);
+    s.onAttachStart(12); // already capturing
+    QVERIFY(!s.captures(9));
+    QVERIFY(s.captures(10));
+    QVERIFY(s.captures(1000)); // open until stopped
+    s.onAttachStop(20);
+    s.onAttachStop(25);
+    QVERIFY(s.captures(19));
+    QVERIFY(!s.captures(20));
+    s.onAttachStart(30);
+    s.onAttachStop(40);
+    QVERIFY(!s.captures(29));
+    QVERIFY(s.captures(35));
+    QVERIFY(!s.captures(40));
+    QCOMPARE(s.attachWindows(),
+             (std::vector<CaptureWindow>{CaptureWindow{10, 20}, CaptureWindow{30, 40}}));
+    QVERIFY(!s.finished(1000)); // another session may come
+
+    c.rangeName = std::string(strata::kProfilerApiRange);
+    CaptureSchedule both(c, 0);
+    both.onProfilerStart(10);
+    both.onAttachStart(15);
+    both.onProfilerStop(30);
+    both.onAttachStop(40);
+    QVERIFY(!both.captures(12));
+    QVERIFY(both.captures(20));
+    QVERIFY(!both.captures(35));
+
+    CaptureSchedule off(CaptureScheduleConfig{}, 0); // without the mode: starts are ignored
+    off.onAttachStart(10);
+    QVERIFY(off.captures(5));
+    QVERIFY(off.attachWindows().empty());
 }
 
 STRATA_TEST_GUILESS_MAIN(TestCollectorSchedule)

@@ -243,6 +243,37 @@ private slots:
         QCOMPARE(env, expected);
     }
 
+    // --wait-for-attach (issue 50): STRATA_WAIT_FOR_ATTACH=1 for the collector, the user's
+    // STRATA_ATTACH_DIR kept (strata-cli attach reads the same), passed on by --remote; Python
+    // and native sampling, which attach sessions do not gate, refused with it.
+    void waitForAttachEnvironment() {
+        RecordOptions o;
+        o.command = {"x"};
+        o.python = PythonRecording::Off;
+        o.waitForAttach = true;
+        const char* base[] = {"STRATA_ATTACH_DIR=/run/a", "STRATA_WAIT_FOR_ATTACH=0", nullptr};
+        const auto env = buildTargetEnvironment(o, "/lib/c.so", "/o/t.strata", base);
+        const std::vector<std::string> expected = {
+            "STRATA_ATTACH_DIR=/run/a",        "STRATA_OUTPUT=/o/t.strata",
+            "STRATA_WAIT_FOR_ATTACH=1",        "CUDA_INJECTION64_PATH=/lib/c.so",
+            "NVTX_INJECTION64_PATH=/lib/c.so", "STRATA_LAUNCHER_PID=" + std::to_string(getpid())};
+        QCOMPARE(env, expected);
+        const auto args = recordArguments(o);
+        QVERIFY(std::find(args.begin(), args.end(), "--wait-for-attach") != args.end());
+        std::string error;
+        QVERIFY(validateRecordOptions(o, &error));
+        o.cpuSampleHz = 100;
+        QVERIFY(!validateRecordOptions(o, &error));
+        QVERIFY2(error.find("--wait-for-attach gates CUDA's records only") == 0, error.c_str());
+        o.cpuSampleHz = 0;
+        o.python = PythonRecording::Sample;
+        QVERIFY(!validateRecordOptions(o, &error));
+        o.python = PythonRecording::Off;
+        o.inject = false;
+        QVERIFY(!validateRecordOptions(o, &error));
+        QVERIFY2(error.find("needs the collector") != std::string::npos, error.c_str());
+    }
+
     // Python is sampled at 1 kHz unless told otherwise; the bootstrap beside the collector
     // comes first on PYTHONPATH, before the user's (theirs from -e before the launcher's).
     void pythonEnvironment() {

@@ -95,16 +95,13 @@ bool RunController::start(const RecordOptions& options, QString* error) {
     return true;
 }
 
-namespace {
-// This build's strata-cli: $STRATA_CLI, else beside strata, else in PATH.
-QString strataCli() {
+QString strataCliPath() {
     const QString env = qEnvironmentVariable("STRATA_CLI");
     if (!env.isEmpty()) return env;
     const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("strata-cli");
     if (QFileInfo(beside).isExecutable()) return beside;
     return QStandardPaths::findExecutable(QStringLiteral("strata-cli"));
 }
-} // namespace
 
 bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions& options,
                                 QString* error) {
@@ -112,7 +109,7 @@ bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions&
         *error = tr("a program is already running");
         return false;
     }
-    const QString cli = strataCli();
+    const QString cli = strataCliPath();
     if (cli.isEmpty()) {
         *error = tr("strata-cli was not found (beside strata, in PATH or $STRATA_CLI): a run on "
                     "another machine needs it");

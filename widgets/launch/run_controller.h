@@ -19,6 +19,9 @@ class QSocketNotifier;
 
 namespace strata {
 
+// This build's strata-cli: $STRATA_CLI, else beside strata, else in PATH ("" when none).
+QString strataCliPath();
+
 class RunController : public QObject {
     Q_OBJECT
 public:

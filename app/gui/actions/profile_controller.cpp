@@ -2,6 +2,7 @@
 
 #include "actions/live_feed.h"
 #include "analysis/trace_info.h"
+#include "launch/attach_dialog.h"
 #include "launch/launch_dialog.h"
 #include "launch/run_controller.h"
 #include "open/load_controller.h"
@@ -102,6 +103,7 @@ void ProfileController::buildMenu() {
     };
     make("actionLaunch", tr("&Launch\u2026"), QKeySequence(Qt::CTRL | Qt::Key_R),
          [this] { showLaunchDialog(); });
+    make("actionAttach", tr("&Attach\u2026"), QKeySequence(), [this] { showAttachDialog(); });
     make("actionRunLast", tr("&Run Last"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R),
          [this] { runLast(); });
     configMenu_ = menu->addMenu(tr("Run &Configuration"));
@@ -148,6 +150,20 @@ bool ProfileController::openInNewWindow() const {
 
 void ProfileController::setOpenInNewWindow(bool on) {
     QSettings().setValue(kNewWindowKey, on);
+}
+
+AttachDialog* ProfileController::showAttachDialog(const QString& host, const QString& sshOptions) {
+    if (!attach_) {
+        attach_ = new AttachDialog(window_);
+        attach_->setAttribute(Qt::WA_DeleteOnClose);
+        connect(attach_, &AttachDialog::traceStopped, this,
+                [this](const QString& path) { openResult({path}, false); });
+    }
+    if (!host.isEmpty()) attach_->setHost(host, sshOptions);
+    attach_->show();
+    attach_->raise();
+    attach_->refresh();
+    return attach_;
 }
 
 void ProfileController::showLaunchDialog(const LaunchConfig* preset) {

@@ -20,6 +20,7 @@ class QMenu;
 
 namespace strata {
 
+class AttachDialog;
 class ConsolePanel;
 class LiveFeed;
 class WindowContext;
@@ -45,6 +46,10 @@ public:
     void quit();
 
     void showLaunchDialog(const LaunchConfig* preset = nullptr);
+    // Profile > Attach…: the programs waiting for an attach session here or on a host
+    // (launch/attach_dialog.h), non-modal, listing those of `host` when given (ssh options
+    // space-separated); a stopped capture's trace opens as a run's traces do.
+    AttachDialog* showAttachDialog(const QString& host = {}, const QString& sshOptions = {});
     void runLast();
 
     RunController* runner() const { return runner_; }
@@ -87,6 +92,7 @@ private:
     QTimer tick_;
     QString commandLine_;
     QString lastLog_;
+    QPointer<AttachDialog> attach_;
     bool closeWhenDone_ = false;
     bool quitting_ = false;
 };

@@ -441,6 +441,7 @@ int main(int argc, char** argv) {
     if (s == "sigterm_handler") return signalScenario(SIGTERM, true);
     if (s == "abort") return signalScenario(SIGABRT, false);
     if (s == "wait_for_launcher") return launcherScenario();
+    if (s == "attach") return attachScenario();
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;
 }

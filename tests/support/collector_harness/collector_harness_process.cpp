@@ -96,3 +96,32 @@ int launcherScenario() {
     }
     return 7;
 }
+
+// A kernel "attach_k" every 2 ms, starting at the collector's clock (fake_cupti_now), a buffer
+// handed over every ten; every ten kernels a line "t=NS enabled=0|1": the last kernel's start and
+// whether CUPTI's kernel activity is on as the line is printed. When $HARNESS_END_FILE exists: one
+// more kernel, its line, then "fed=N first=NS last=NS" (the first and last kernels' starts).
+int attachScenario() {
+    InitializeInjection();
+    const char* end = std::getenv("HARNESS_END_FILE");
+    uint64_t first = 0, last = 0;
+    long fed = 0;
+    for (int i = 0; i < 60000; ++i) {
+        const bool ending = end && access(end, F_OK) == 0;
+        last = fake_cupti_now();
+        if (first == 0) first = last;
+        kernel("attach_k", last, last + 10, uint32_t(++fed));
+        if (fed % 10 == 0 || ending) {
+            fake_cupti_complete();
+            std::printf("t=%llu enabled=%d\n", (unsigned long long)last,
+                        fake_cupti_activity_enabled(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+            std::fflush(stdout);
+        }
+        if (ending) break;
+        const timespec step{0, 2'000'000};
+        nanosleep(&step, nullptr);
+    }
+    std::printf("fed=%ld first=%llu last=%llu\n", fed, (unsigned long long)first,
+                (unsigned long long)last);
+    return 0;
+}

@@ -9,3 +9,6 @@ int signalScenario(int sig, bool ownHandler);
 int launcherScenario();
 // Launches kernels at a steady rate for a while (collector_harness_live.cpp): a live run.
 int pacedScenario();
+// Run under strata-cli record --wait-for-attach (tst_attach): feeds a kernel every 2 ms on the
+// collector's clock until $HARNESS_END_FILE exists (120 s at most), printing what it fed.
+int attachScenario();
