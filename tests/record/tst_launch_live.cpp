@@ -115,6 +115,30 @@ private slots:
         const QString launched = console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
         QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), launched);
     }
+
+    // A program that ends at once: no live picture is needed, nothing waits for one, and its
+    // trace opens as any run's does.
+    void endsInItsFirstMillisecond() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        w.show();
+        ProfileController* p = w.profile();
+        p->sameWindowOnly = true;
+        LaunchConfig c;
+        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
+        c.arguments = QStringLiteral("small");
+        c.output = dir_.filePath(QStringLiteral("small-{pid}.strata"));
+        c.live = true;
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+        QVERIFY(p->live()->active());
+        QTRY_VERIFY_WITH_TIMEOUT(!p->running(), 60000);
+        QVERIFY(!p->live()->active());
+        QVERIFY(!w.workspace()->live());
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->current() != nullptr, 60000);
+        QCOMPARE(kernelsIn(*w.workspace()->current()), size_t(1));
+    }
 };
 
 STRATA_TEST_MAIN(TestLaunchLive)

@@ -98,8 +98,12 @@ void WindowStatus::update(bool fromCache, int warnings) {
     span_->setText(tr("span %1  \u00b7")
                        .arg(QString::fromStdString(formatDuration(trace.bounds().duration()))));
     const QString took = QString::fromStdString(formatPreciseDuration(shown->loadMs * 1'000'000));
-    loadTime_->setText(fromCache ? tr("\u00b7  loaded in %1 from the trace cache  \u00b7").arg(took)
-                                 : tr("\u00b7  loaded in %1  \u00b7").arg(took));
+    if (workspace_->live()) // a running program's trace, read again each picture
+        loadTime_->setText(tr("\u00b7  live: its last picture read in %1  \u00b7").arg(took));
+    else
+        loadTime_->setText(fromCache
+                               ? tr("\u00b7  loaded in %1 from the trace cache  \u00b7").arg(took)
+                               : tr("\u00b7  loaded in %1  \u00b7").arg(took));
     warningsButton_->setText(warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
     warningsButton_->setIcon(
         warnings ? warningsButton_->style()->standardIcon(QStyle::SP_MessageBoxWarning) : QIcon());
