@@ -37,6 +37,7 @@ int recordRemote(const RemoteCommandLine& remote, const RecordOptions& o, bool q
     r.command = o.command;
     r.output = o.output;
     r.force = o.force;
+    r.live = o.live;
     r.versionLine = versionLine("strata-cli");
     r.localCli = executablePath();
     std::string error;

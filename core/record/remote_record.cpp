@@ -1,4 +1,5 @@
 #include "record/remote_record.h"
+#include "record/remote_live_copy.h"
 
 #include "contract/output_path.h"
 #include "util/output_file.h"
@@ -250,6 +251,18 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const Remote
     Child c = spawnChild(sshArgv(o.host, cmd), -1, -1, error);
     if (c.pid < 0) return 255;
     long remotePid = -1;
+    RemoteLiveCopy live; // with o.live, once the run's pid is known
+    const auto startLiveCopy = [&] {
+        const std::string path = localFolder(o) + "/." + run + ".live.strata";
+        const std::string folder =
+            folderVariable(o.remoteDir) + " && R=\"$D\"/runs/" + quoteShellWord(run);
+        std::string why;
+        const std::string line = live.start(o.host, folder, remotePid, path, &why)
+                                     ? liveCopyLine(path)
+                                     : "strata-cli record: no live copy: " + why;
+        std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+    };
     std::string errHead; // stderr before the mark (ssh's own failure, if it never came)
     int sent = 0;
     const auto tick = [&] {
@@ -272,6 +285,7 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const Remote
         std::fwrite(errHead.data(), 1, mark, stderr); // anything the login printed first
         std::fwrite(errHead.data() + end + 1, 1, errHead.size() - end - 1, stderr);
         errHead.clear();
+        if (o.live) startLiveCopy();
     };
     const int code = drain(
         c,
@@ -280,6 +294,7 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const Remote
             std::fflush(stdout);
         },
         onErr, tick);
+    live.finish(); // the final copy follows
     const std::string later =
         "strata-cli record --remote " + o.host.text() + " --fetch " + run + " -o OUT";
     if (code == 255 && remotePid <= 0 && !errHead.empty())

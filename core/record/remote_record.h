@@ -37,6 +37,8 @@ struct RemoteRecordOptions {
     std::string localCli; // this strata-cli, copied when the remote has none
     std::string localCollector; // its collector (empty: none built, none copied)
     std::string versionLine;    // "strata-cli X.Y.Z": what the remote must print
+    // --live: the run's trace is also copied here as it grows (record/remote_live_copy.h).
+    bool live = false;
     // Nothing run: the files of this earlier run (its ID, runs/ID there) copied back, once it
     // has ended (a run whose connection dropped goes on there to its end).
     std::string fetchRun;

@@ -3,9 +3,11 @@
 // there through strata-cli record --remote, its output streams into the Console, the trace comes
 // back and opens with its run record; Stop ends the remote run (its process group) and the run is
 // still recorded; a configuration remembers its host; a malformed host is said in the dialog.
+#include "actions/live_feed.h"
 #include "actions/profile_controller.h"
 #include "launch/launch_config.h"
 #include "launch/launch_dialog.h"
+#include "launch/run_controller.h"
 #include "model/run_info.h"
 #include "panels/console_panel.h"
 #include "support/sshd_fixture.h"
@@ -107,6 +109,33 @@ private slots:
         QCOMPARE(w.trace()->run()->signal, std::optional<int>(SIGINT));
         QVERIFY(::kill(pid_t(w.trace()->run()->pid), 0) != 0); // gone there
         QCOMPARE(runFolders().size(), 1);                      // kept, as asked
+    }
+
+    // Drawn live while it runs there, from its copy here (record/remote_live_copy.h); a Stop,
+    // then the final trace replaces the live one.
+    void drawnLiveWhileItRunsThere() {
+        MainWindow w(MainWindow::Options{.restoreSettings = false});
+        ProfileController* p = w.profile();
+        p->sameWindowOnly = true;
+        QSignalSpy finished(p, &ProfileController::runFinished);
+        LaunchConfig c = remoteConfig(QStringLiteral("--launches 200 --sleep-ms 60000"),
+                                      QStringLiteral("live.strata"));
+        c.live = true;
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(p->live()->pictures() >= 1 && w.trace() &&
+                                     w.trace()->sliceCount() == 400,
+                                 60000); // 200 launches and their kernels
+        QVERIFY(p->running());
+        const QStringList copy = p->runner()->traceFilesSoFar();
+        QCOMPARE(copy.size(), 1);
+        QVERIFY(QFile::exists(copy.front()));
+        QCOMPARE(p->live()->behindMs(), qint64(-1)); // another machine's clock, in principle
+        p->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.trace() && w.trace()->run(), 60000);
+        QCOMPARE(w.trace()->sliceCount(), size_t(400));
+        QVERIFY(!QFile::exists(copy.front()));
     }
 
     void dialogRemembersTheHost() {

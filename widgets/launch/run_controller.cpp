@@ -1,5 +1,6 @@
 #include "launch/run_controller.h"
 
+#include "record/remote_live_copy.h"
 #include "record/remote_record.h"
 
 #include <QCoreApplication>
@@ -54,8 +55,11 @@ RunController::~RunController() {
 
 QStringList RunController::traceFilesSoFar() const {
     QStringList files;
-    if (launcher_ && !remote_)
+    if (remote_) {
+        if (!liveCopy_.isEmpty() && !finished_) files << liveCopy_;
+    } else if (launcher_) {
         for (const std::string& f : launcher_->traceFiles()) files << QString::fromStdString(f);
+    }
     return files;
 }
 
@@ -132,6 +136,7 @@ bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions&
     remoteRun_ = {};
     remoteRun_.argv = options.command;
     remoteErrLine_.clear();
+    liveCopy_.clear();
     clock_.start();
     remote_->start(cli, cliArgs);
     if (!remote_->waitForStarted(10000)) {
@@ -154,8 +159,9 @@ void RunController::remoteOutput(bool isStderr) {
     for (qsizetype nl; (nl = remoteErrLine_.indexOf('\n')) >= 0;) {
         const QByteArray line = remoteErrLine_.left(nl);
         remoteErrLine_.remove(0, nl + 1);
-        if (auto path = copiedBackPath(std::string_view(line.constData(), size_t(line.size()))))
-            result_.files.push_back(std::move(*path));
+        const std::string_view text(line.constData(), size_t(line.size()));
+        if (auto path = copiedBackPath(text)) result_.files.push_back(std::move(*path));
+        if (auto path = liveCopyPath(text)) liveCopy_ = QString::fromStdString(*path);
     }
 }
 

@@ -58,7 +58,8 @@ public:
     const RecordingResult& result() const { return result_; }
     const RecordOptions& options() const { return options_; }
     // A run on this machine: its trace files so far (Launcher::traceFiles; the first is the
-    // target's own when it has one). A remote run's: none until they come back.
+    // target's own when it has one). A remote run's: its live copy while it runs, when it has
+    // one (record/remote_live_copy.h).
     QStringList traceFilesSoFar() const;
 
 signals:
@@ -80,6 +81,7 @@ private:
     QProcess* remote_ = nullptr; // a remote run's strata-cli
     RunInfo remoteRun_;
     QByteArray remoteErrLine_; // its stderr's unfinished line (the files it copied back)
+    QString liveCopy_;         // its trace copied here as it grows (--live)
     RecordOptions options_;
     QSocketNotifier* outNotifier_ = nullptr;
     QSocketNotifier* errNotifier_ = nullptr;

@@ -43,7 +43,7 @@ LiveFeed::~LiveFeed() {
     stop();
 }
 
-void LiveFeed::start(std::function<QString()> findFile, QString label) {
+void LiveFeed::start(std::function<QString()> findFile, QString label, bool sameClock) {
     stop();
     findFile_ = std::move(findFile);
     label_ = std::move(label);
@@ -51,6 +51,7 @@ void LiveFeed::start(std::function<QString()> findFile, QString label) {
     shownBytes_ = -1;
     pictures_ = 0;
     behindMs_ = -1;
+    sameClock_ = sameClock;
     active_ = true;
     workspace_->setLive(true);
     timer_.start(kPeriodMs);
@@ -129,7 +130,7 @@ void LiveFeed::show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64
         const TimeNs span = before.end - before.start;
         nav_->setVisibleRange({newest.end - span, newest.end});
     }
-    behindMs_ = (collectorClockNs() - newest.end) / 1'000'000;
+    if (sameClock_) behindMs_ = (collectorClockNs() - newest.end) / 1'000'000;
     emit updated();
 }
 

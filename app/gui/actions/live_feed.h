@@ -33,8 +33,9 @@ public:
     ~LiveFeed() override;
 
     // Starts following the file findFile() names (empty until the run has one); `label` is
-    // what the window calls the trace.
-    void start(std::function<QString()> findFile, QString label);
+    // what the window calls the trace. `sameClock`: the program runs on this machine, so how far
+    // behind it a picture is can be told (behindMs).
+    void start(std::function<QString()> findFile, QString label, bool sameClock = true);
     // Stops reading; what was shown stays until the final trace replaces it.
     void stop();
     bool active() const { return active_; }
@@ -42,7 +43,8 @@ public:
     void setFollow(bool on);
     bool follow() const { return follow_; }
     // Pictures shown, and how far behind the program the last one was: the collector's clock
-    // now minus the newest record in it (the same machine's CLOCK_MONOTONIC_RAW), or -1.
+    // now minus the newest record in it (the same machine's CLOCK_MONOTONIC_RAW), or -1 (none
+    // yet, or a program on another machine).
     int pictures() const { return pictures_; }
     qint64 behindMs() const { return behindMs_; }
     QString path() const { return path_; }
@@ -65,7 +67,7 @@ private:
     QString label_, path_;
     std::string format_;     // the reader's name (LoadResult::format)
     qint64 shownBytes_ = -1; // the file's size at the last read
-    bool active_ = false, follow_ = true, reading_ = false;
+    bool active_ = false, follow_ = true, reading_ = false, sameClock_ = true;
     int pictures_ = 0;
     qint64 behindMs_ = -1;
 };

@@ -219,13 +219,14 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
     LaunchConfigStore::addRecentExecutable(c.executable);
     commandLine_ = QString::fromStdString(joinShellWords(o.command));
     if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(c.remote.trimmed());
-    if (o.live && c.remote.isEmpty()) { // drawn as it runs
+    if (o.live) { // drawn as it runs (a remote run: from its live copy here)
         live_->start(
             [this] {
                 const QStringList files = runner_->traceFilesSoFar();
                 return files.isEmpty() ? QString() : files.front();
             },
-            tr("%1 (running)").arg(QFileInfo(QString::fromStdString(o.command[0])).fileName()));
+            tr("%1 (running)").arg(QFileInfo(QString::fromStdString(o.command[0])).fileName()),
+            c.remote.isEmpty());
         refreshDocks_->setEnabled(true);
     }
     console_->begin(commandLine_);
@@ -244,11 +245,12 @@ void ProfileController::tick() {
                          .arg(commandLine_)
                          .arg(runner_->run().pid)
                          .arg(seconds(runner_->elapsedMs()));
-    if (live_->active())
-        status += live_->pictures() == 0
-                      ? tr(" \u00b7 live: waiting for the trace")
-                      : tr(" \u00b7 live: %1 behind")
-                            .arg(seconds(std::max<qint64>(0, live_->behindMs())));
+    if (live_->active() && live_->pictures() == 0)
+        status += tr(" \u00b7 live: waiting for the trace");
+    else if (live_->active() && live_->behindMs() >= 0)
+        status += tr(" \u00b7 live: %1 behind").arg(seconds(live_->behindMs()));
+    else if (live_->active()) // another machine's clock: how far behind is not known here
+        status += tr(" \u00b7 live: %n picture(s)", nullptr, live_->pictures());
     console_->setStatus(status);
     if (runner_->stopping()) console_->setStopStatus(runner_->stopStatus());
 }

@@ -1,0 +1,102 @@
+// A remote run watched live (issue 50): `strata-cli record --remote --live` copies the run's trace
+// here as it grows, against an OpenSSH server the test starts on 127.0.0.1. The copy is named on
+// stderr as the run starts; it holds the target's records before the target ends; it is removed
+// once the run is over and its final trace has come back.
+#include "io/trace_loader.h"
+#include "model/trace.h"
+#include "record/remote_live_copy.h"
+#include "support/sshd_fixture.h"
+#include "support/test_main.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace strata;
+using namespace strata::test;
+
+namespace {
+
+const QString kCli = QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli");
+const QString kFake = QStringLiteral(STRATA_BINARY_DIR "/tests/record_fake_target");
+
+size_t kernelsIn(const Trace& t) {
+    size_t n = 0;
+    for (const Track& track : t.tracks())
+        for (SliceIndex i = 0; i < track.slices.size(); ++i)
+            if (track.slices.kind[i] == SliceKind::Kernel) ++n;
+    return n;
+}
+
+} // namespace
+
+class TstRemoteLive : public QObject {
+    Q_OBJECT
+    SshdFixture sshd_;
+    QTemporaryDir dir_;
+
+private slots:
+    void initTestCase() {
+        const QString why = sshd_.start();
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        sshd_.useStandInCollector();
+        QVERIFY(dir_.isValid());
+    }
+
+    void liveLineReadBack() {
+        QCOMPARE(liveCopyPath(liveCopyLine("/tmp/a b.strata")),
+                 std::optional<std::string>("/tmp/a b.strata"));
+        QVERIFY(!liveCopyPath("strata-cli record: copied from h: /x"));
+    }
+
+    // The stand-in target writes 300 launches, flushes, then waits 60 s before it closes its file:
+    // the live copy holds its 300 kernels while it waits; a Stop then ends it all.
+    void copiedAsItGrows() {
+        const QString out = dir_.filePath(QStringLiteral("live.strata"));
+        QProcess p;
+        p.start(kCli,
+                QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+                    sshd_.sshOptions() +
+                    QStringList{QStringLiteral("--remote-dir"),
+                                dir_.filePath(QStringLiteral("remote")), QStringLiteral("-o"), out,
+                                QStringLiteral("--live"), QStringLiteral("--"), kFake,
+                                QStringLiteral("--launches"), QStringLiteral("300"),
+                                QStringLiteral("--sleep-ms"), QStringLiteral("60000")});
+        QVERIFY(p.waitForStarted());
+        QString err, copy;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                err += QString::fromUtf8(p.readAllStandardError());
+                for (const QString& line : err.split(QLatin1Char('\n')))
+                    if (auto path = liveCopyPath(line.toStdString()))
+                        copy = QString::fromStdString(*path);
+                return !copy.isEmpty();
+            }(),
+            60000);
+        QCOMPARE(QFileInfo(copy).absolutePath(), QFileInfo(out).absolutePath());
+        size_t kernels = 0;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                LoadOptions o;
+                o.growing = true;
+                const LoadResult r = loadTrace(copy.toStdString(), o);
+                kernels = r.trace ? kernelsIn(*r.trace) : 0;
+                return kernels == 300;
+            }(),
+            60000);
+        QCOMPARE(p.state(), QProcess::Running); // before the target's end
+        // Stopped: the run there ends, its final trace comes back, the live copy goes.
+        ::kill(pid_t(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY(!QFile::exists(copy));
+        const LoadResult final = loadTrace(out.toStdString());
+        QVERIFY2(final.trace, qPrintable(err + QString::fromUtf8(p.readAllStandardError())));
+        QCOMPARE(kernelsIn(*final.trace), size_t(300));
+    }
+};
+
+STRATA_TEST_MAIN(TstRemoteLive)
+#include "tst_remote_live.moc"
