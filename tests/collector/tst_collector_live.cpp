@@ -6,12 +6,14 @@
 #include "model/trace.h"
 #include "support/process_run.h"
 #include "support/test_main.h"
+#include "support/trace_counts.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace strata;
+using strata::test::kernelsIn;
 
 namespace {
 
@@ -22,14 +24,6 @@ QMap<QString, QString> keyValues(const QByteArray& out) {
         if (eq > 0) m[QString::fromUtf8(line.left(eq))] = QString::fromUtf8(line.mid(eq + 1));
     }
     return m;
-}
-
-size_t kernelsIn(const Trace& t) {
-    size_t n = 0;
-    for (const Track& track : t.tracks())
-        for (SliceIndex i = 0; i < track.slices.size(); ++i)
-            if (track.slices.kind[i] == SliceKind::Kernel) ++n;
-    return n;
 }
 
 } // namespace

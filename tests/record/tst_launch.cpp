@@ -8,6 +8,7 @@
 #include "launch/run_controller.h"
 #include "panels/console_panel.h"
 #include "panels/trace_info_panel.h"
+#include "support/test_files.h"
 #include "support/test_main.h"
 #include "window/main_window.h"
 #include "window/message_banner.h"
@@ -86,12 +87,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         // The launcher needs a collector file to inject; the fake target never loads CUDA.
-        fakeCollector_ = dir_.filePath(QStringLiteral("libstrata_collector.so"));
-        QFile f(fakeCollector_);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("not a real library\n");
-        f.close();
-        qputenv("STRATA_COLLECTOR", fakeCollector_.toUtf8());
+        fakeCollector_ =
+            QString::fromStdString(test::standInCollectorFile(dir_.path().toStdString()));
     }
 
     void configurationsRoundTrip() {

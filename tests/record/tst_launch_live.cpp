@@ -6,7 +6,9 @@
 #include "actions/profile_controller.h"
 #include "launch/launch_config.h"
 #include "panels/console_panel.h"
+#include "support/test_files.h"
 #include "support/test_main.h"
+#include "support/trace_counts.h"
 #include "window/main_window.h"
 #include "workspace/analysis_panel.h"
 #include "workspace/navigation.h"
@@ -19,18 +21,7 @@
 #include <QtTest>
 
 using namespace strata;
-
-namespace {
-
-size_t kernelsIn(const Trace& t) {
-    size_t n = 0;
-    for (const Track& track : t.tracks())
-        for (SliceIndex i = 0; i < track.slices.size(); ++i)
-            if (track.slices.kind[i] == SliceKind::Kernel) ++n;
-    return n;
-}
-
-} // namespace
+using strata::test::kernelsIn;
 
 class TestLaunchLive : public QObject {
     Q_OBJECT
@@ -42,12 +33,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         // The harness links the collector itself: the launcher only needs a file to name.
-        const QString collector = dir_.filePath(QStringLiteral("libstrata_collector.so"));
-        QFile f(collector);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("not a real library\n");
-        f.close();
-        qputenv("STRATA_COLLECTOR", collector.toUtf8());
+        test::standInCollectorFile(dir_.path().toStdString());
     }
 
     void drawnWhileItRuns() {

@@ -6,6 +6,7 @@
 #include "actions/profile_controller.h"
 #include "launch/launch_config.h"
 #include "launch/run_controller.h"
+#include "support/test_files.h"
 #include "support/test_main.h"
 #include "window/main_window.h"
 
@@ -42,12 +43,7 @@ private slots:
         QVERIFY(dir_.isValid());
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
-        const QString collector = dir_.filePath(QStringLiteral("libstrata_collector.so"));
-        QFile f(collector);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("not a real library\n");
-        f.close();
-        qputenv("STRATA_COLLECTOR", collector.toUtf8());
+        test::standInCollectorFile(dir_.path().toStdString());
     }
 
     void aLaunchOfBinShWritesInTheRunsWorkingDirectory() {

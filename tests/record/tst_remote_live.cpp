@@ -7,6 +7,7 @@
 #include "record/remote_live_copy.h"
 #include "support/sshd_fixture.h"
 #include "support/test_main.h"
+#include "support/trace_counts.h"
 
 #include <QFile>
 #include <QProcess>
@@ -22,14 +23,6 @@ namespace {
 
 const QString kCli = QStringLiteral(STRATA_BINARY_DIR "/app/strata-cli");
 const QString kFake = QStringLiteral(STRATA_BINARY_DIR "/tests/record_fake_target");
-
-size_t kernelsIn(const Trace& t) {
-    size_t n = 0;
-    for (const Track& track : t.tracks())
-        for (SliceIndex i = 0; i < track.slices.size(); ++i)
-            if (track.slices.kind[i] == SliceKind::Kernel) ++n;
-    return n;
-}
 
 } // namespace
 

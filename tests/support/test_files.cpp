@@ -24,6 +24,12 @@ std::string writeIn(const std::string& folder, const std::string& name, const st
     return path;
 }
 
+std::string standInCollectorFile(const std::string& folder) {
+    const std::string path = writeIn(folder, "libstrata_collector.so", "not a real library\n");
+    setenv("STRATA_COLLECTOR", path.c_str(), 1);
+    return path;
+}
+
 std::string gzip(const std::string& data) {
     z_stream zs{};
     deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);

@@ -15,6 +15,11 @@ bool writeAll(const std::string& path, const std::string& bytes);
 // `bytes` as the file `name` in `folder` (a test's temporary folder); its path.
 std::string writeIn(const std::string& folder, const std::string& name, const std::string& bytes);
 
+// A file named libstrata_collector.so in `folder` that is no library, named in
+// $STRATA_COLLECTOR: the launcher needs a collector to inject, and targets that never load CUDA
+// (the stand-in target, the collector harness that links its own) never load it. Its path.
+std::string standInCollectorFile(const std::string& folder);
+
 // `data` as a gzip stream (one member, level 6), as `gzip` writes it.
 std::string gzip(const std::string& data);
 
