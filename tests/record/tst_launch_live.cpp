@@ -5,6 +5,7 @@
 #include "actions/live_feed.h"
 #include "actions/profile_controller.h"
 #include "launch/launch_config.h"
+#include "launch/run_controller.h"
 #include "panels/console_panel.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
@@ -19,6 +20,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
+#include <memory>
 
 using namespace strata;
 using strata::test::kernelsIn;
@@ -124,6 +128,28 @@ private slots:
         QVERIFY(!w.workspace()->live());
         QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->current() != nullptr, 60000);
         QCOMPARE(kernelsIn(*w.workspace()->current()), size_t(1));
+    }
+
+    // A window destroyed while it draws a run live (the run is killed with it): nothing of the
+    // live view outlives it or touches what went before it.
+    void windowGoneWhileLive() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        auto w = std::make_unique<MainWindow>(o);
+        w->show();
+        ProfileController* p = w->profile();
+        LaunchConfig c;
+        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
+        c.arguments = QStringLiteral("paced");
+        c.environment = QStringLiteral("HARNESS_UNTIL=%1").arg(dir_.filePath("never"));
+        c.output = dir_.filePath(QStringLiteral("gone-{pid}.strata"));
+        c.live = true;
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(p->live()->pictures() >= 1, 60000);
+        const pid_t target = pid_t(p->runner()->run().pid);
+        w.reset();
+        QTRY_VERIFY_WITH_TIMEOUT(::kill(target, 0) != 0, 30000);
     }
 };
 

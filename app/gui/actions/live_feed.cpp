@@ -39,8 +39,10 @@ LiveFeed::LiveFeed(Workspace* workspace, Navigation* navigation, QObject* parent
     connect(&timer_, &QTimer::timeout, this, &LiveFeed::poll);
 }
 
+// The window's workspace may be gone already: nothing of it is touched here (the job runner, a
+// child, drops a read under way).
 LiveFeed::~LiveFeed() {
-    stop();
+    timer_.stop();
 }
 
 void LiveFeed::start(std::function<QString()> findFile, QString label, bool sameClock) {
