@@ -224,7 +224,12 @@ void Collector::writeOut(bool closeFile) {
             droppedWritten = droppedTotal.load();
             writer.metadata(env::kMetaDroppedRecords, std::to_string(droppedWritten));
         }
-        writer.flush();
+        if (!writer.flush() && !writeFailureSaid) {
+            // A full disk (or a file gone): said once; the program goes on, no longer traced.
+            writeFailureSaid = true;
+            std::fprintf(stderr, "[strata] %s; the program goes on, but nothing more is recorded\n",
+                         writer.lastError().c_str());
+        }
     }
 }
 

@@ -68,6 +68,7 @@ public:
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
     uint64_t droppedWritten = 0; // live: the dropped count last written (under flushMutex)
+    bool writeFailureSaid = false; // a failed write (a full disk) was said on stderr
     std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
     std::mutex namedMutex;                  // namedThreads
     std::unordered_set<int64_t> namedThreads;

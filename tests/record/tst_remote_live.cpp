@@ -9,6 +9,7 @@
 #include "support/test_main.h"
 #include "support/trace_counts.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -88,6 +89,37 @@ private slots:
         const LoadResult final = loadTrace(out.toStdString());
         QVERIFY2(final.trace, qPrintable(err + QString::fromUtf8(p.readAllStandardError())));
         QCOMPARE(kernelsIn(*final.trace), size_t(300));
+    }
+
+    // A full disk there: the run's folder on a 512 KiB filesystem that the stand-in target's
+    // 20,000 launches overflow. The run ends, its trace comes back with what fit, and the line
+    // said here names the full disk (not a stop). Mounting needs root: skipped otherwise.
+    void fullDiskThere() {
+        const QString runs = dir_.filePath(QStringLiteral("remote/runs"));
+        QDir().mkpath(runs);
+        QProcess mount;
+        mount.start(QStringLiteral("mount"),
+                    {QStringLiteral("-t"), QStringLiteral("tmpfs"), QStringLiteral("-o"),
+                     QStringLiteral("size=512k"), QStringLiteral("tmpfs"), runs});
+        if (!mount.waitForFinished(30000) || mount.exitCode() != 0)
+            QSKIP("mounting a small filesystem needs root: the full disk is not tried here");
+        const QString out = dir_.filePath(QStringLiteral("full.strata"));
+        QProcess p;
+        p.start(kCli,
+                QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+                    sshd_.sshOptions() +
+                    QStringList{QStringLiteral("--remote-dir"),
+                                dir_.filePath(QStringLiteral("remote")), QStringLiteral("-o"), out,
+                                QStringLiteral("--"), kFake, QStringLiteral("--launches"),
+                                QStringLiteral("20000")});
+        const bool ended = p.waitForFinished(120000);
+        QProcess::execute(QStringLiteral("umount"), {runs});
+        QVERIFY(ended);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("the disk is full")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("copied from ")), qPrintable(err));
+        const LoadResult back = loadTrace(out.toStdString());
+        QVERIFY2(back.trace && back.trace->run(), qPrintable(err));
     }
 };
 

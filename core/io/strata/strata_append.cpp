@@ -12,10 +12,25 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 namespace strata {
 namespace {
+
+// Why a run's file ends in a torn chunk: its filesystem full (less than 1 MiB free: the writer
+// ran out of room), else the target stopped while writing it.
+std::string tornTailCause(int fd) {
+    struct statvfs st {};
+    if (fstatvfs(fd, &st) == 0) {
+        const unsigned long long free = (unsigned long long)st.f_bavail * st.f_frsize;
+        if (free < (1ull << 20))
+            return "the disk is full (" + std::to_string(free) +
+                   " bytes free on its filesystem): the writer ran out of room in its last chunk, "
+                   "and nothing after it was recorded";
+    }
+    return "the target was stopped while writing its last chunk";
+}
 
 namespace fmt = format;
 
@@ -106,8 +121,7 @@ AppendResult appendRunRecord(const std::string& path, const RunInfo& run) {
     if (cut > 0) {
         warning = "cut a damaged tail of " + std::to_string(cut) + " bytes at byte " +
                   std::to_string(keep) + " (" + damage +
-                  ") before appending the run record: the target was stopped while writing "
-                  "its last chunk";
+                  ") before appending the run record: " + tornTailCause(f.fd);
         r.note = warning;
     }
     StrataTraceWriter w;
