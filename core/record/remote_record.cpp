@@ -285,6 +285,8 @@ int runRemote(const RemoteRecordOptions& o, const std::string& run, const Remote
         std::fwrite(errHead.data(), 1, mark, stderr); // anything the login printed first
         std::fwrite(errHead.data() + end + 1, 1, errHead.size() - end - 1, stderr);
         errHead.clear();
+        std::fprintf(stderr, "%s\n", remoteRunLine(run).c_str()); // for --fetch, if need be
+        std::fflush(stderr);
         if (o.live) startLiveCopy();
     };
     const int code = drain(
@@ -395,11 +397,21 @@ bool localOutputFree(const RemoteRecordOptions& o, std::string* error) {
 }
 
 constexpr std::string_view kCopiedFrom = "strata-cli record: copied from ";
+constexpr std::string_view kRunThere = "strata-cli record: the run there is ";
 
 } // namespace
 
 std::string copiedBackLine(const RemoteHost& host, const std::string& localPath) {
     return std::string(kCopiedFrom) + host.text() + ": " + localPath;
+}
+
+std::string remoteRunLine(const std::string& run) {
+    return std::string(kRunThere) + run;
+}
+
+std::optional<std::string> remoteRunOf(std::string_view line) {
+    if (line.substr(0, kRunThere.size()) != kRunThere) return std::nullopt;
+    return std::string(line.substr(kRunThere.size()));
 }
 
 std::optional<std::string> copiedBackPath(std::string_view line) {

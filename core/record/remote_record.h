@@ -56,6 +56,10 @@ struct RemoteRecordResult {
 // path read back from such a line (the window follows a remote run through the CLI's output).
 std::string copiedBackLine(const RemoteHost& host, const std::string& localPath);
 std::optional<std::string> copiedBackPath(std::string_view line);
+// The line it prints once the run there has started: its id, for `--fetch ID` should this side
+// end first ("strata-cli record: the run there is ID"), and the id read back from it.
+std::string remoteRunLine(const std::string& run);
+std::optional<std::string> remoteRunOf(std::string_view line);
 
 // Stops asked for while the run goes (set from a signal handler): each one is passed on once,
 // the first as the signal it was, the second as SIGTERM.

@@ -5,11 +5,13 @@
 // still recorded; a configuration remembers its host; a malformed host is said in the dialog.
 #include "actions/live_feed.h"
 #include "actions/profile_controller.h"
+#include "io/trace_loader.h"
 #include "launch/launch_config.h"
 #include "launch/launch_dialog.h"
 #include "launch/run_controller.h"
 #include "model/run_info.h"
 #include "panels/console_panel.h"
+#include "support/process_run.h"
 #include "support/sshd_fixture.h"
 #include "support/test_main.h"
 #include "window/main_window.h"
@@ -25,6 +27,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <memory>
 
 using namespace strata;
 using namespace strata::test;
@@ -136,6 +139,47 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.trace() && w.trace()->run(), 60000);
         QCOMPARE(w.trace()->sliceCount(), size_t(400));
         QVERIFY(!QFile::exists(copy.front()));
+    }
+
+    // Closing the window during a run there may leave it running: this side ends at once, the
+    // run goes on to its end there, and --fetch with the id the question named brings its trace.
+    void closedWindowLeavesItRunning() {
+        auto w = std::make_unique<MainWindow>(MainWindow::Options{.restoreSettings = false});
+        w->setAttribute(Qt::WA_DeleteOnClose, false);
+        w->show();
+        ProfileController* p = w->profile();
+        int asked = 0;
+        p->askRemoteClose = [&] {
+            ++asked;
+            return ProfileController::RemoteClose::LeaveRunning;
+        };
+        LaunchConfig c =
+            remoteConfig(QStringLiteral("--sleep-ms 3000 --exit 5"), QStringLiteral("left.strata"));
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(!p->runner()->remoteRunId().isEmpty(), 60000);
+        const QString run = p->runner()->remoteRunId();
+        w->close();
+        QCOMPARE(asked, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(!p->running() && !w->isVisible(), 30000);
+        QVERIFY(runFolders().contains(run)); // going on there
+        const QString out = dir_.filePath(QStringLiteral("left.strata"));
+        QVERIFY(!QFile::exists(out));
+        const QStringList fetch =
+            QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+            sshd_.sshOptions() +
+            QStringList{QStringLiteral("--remote-dir"), dir_.filePath(QStringLiteral("remote")),
+                        QStringLiteral("--fetch"),      run,
+                        QStringLiteral("-o"),           out};
+        CliRun fetched = runCli(fetch);
+        for (int i = 0; i < 120 && fetched.exitCode != 5; ++i) { // until it has ended there
+            QTest::qWait(500);
+            fetched = runCli(fetch);
+        }
+        QVERIFY2(fetched.exitCode == 5, qPrintable(fetched.err));
+        const LoadResult back = loadTrace(out.toStdString());
+        QVERIFY2(back.trace && back.trace->run(), qPrintable(fetched.err));
+        QCOMPARE(back.trace->run()->exitCode, std::optional<int>(5)); // it ran to its end
     }
 
     void dialogRemembersTheHost() {

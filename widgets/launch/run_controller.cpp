@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QSocketNotifier>
@@ -51,6 +52,12 @@ RunController::~RunController() {
         launcher_->finish();
     }
     closePipes();
+}
+
+void RunController::leaveRemoteRunning() {
+    if (!remote_ || finished_) return;
+    remote_->kill(); // this side only: the run there is detached from it
+    if (!liveCopy_.isEmpty()) QFile::remove(liveCopy_);
 }
 
 QStringList RunController::traceFilesSoFar() const {
@@ -137,6 +144,7 @@ bool RunController::startRemote(const QStringList& cliArgs, const RecordOptions&
     remoteRun_.argv = options.command;
     remoteErrLine_.clear();
     liveCopy_.clear();
+    remoteRunId_.clear();
     clock_.start();
     remote_->start(cli, cliArgs);
     if (!remote_->waitForStarted(10000)) {
@@ -162,6 +170,7 @@ void RunController::remoteOutput(bool isStderr) {
         const std::string_view text(line.constData(), size_t(line.size()));
         if (auto path = copiedBackPath(text)) result_.files.push_back(std::move(*path));
         if (auto path = liveCopyPath(text)) liveCopy_ = QString::fromStdString(*path);
+        if (auto run = remoteRunOf(text)) remoteRunId_ = QString::fromStdString(*run);
     }
 }
 

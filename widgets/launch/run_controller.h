@@ -61,6 +61,12 @@ public:
     // target's own when it has one). A remote run's: its live copy while it runs, when it has
     // one (record/remote_live_copy.h).
     QStringList traceFilesSoFar() const;
+    // A remote run's id there once it has started (`strata-cli record --remote HOST --fetch ID`),
+    // else empty.
+    QString remoteRunId() const { return remoteRunId_; }
+    // A remote run: this side ends (its strata-cli killed, its live copy removed) and the run
+    // there goes on, keeping its files. finished() follows.
+    void leaveRemoteRunning();
 
 signals:
     void output(const QByteArray& bytes, bool isStderr);
@@ -82,6 +88,7 @@ private:
     RunInfo remoteRun_;
     QByteArray remoteErrLine_; // its stderr's unfinished line (the files it copied back)
     QString liveCopy_;         // its trace copied here as it grows (--live)
+    QString remoteRunId_;      // its id there
     RecordOptions options_;
     QSocketNotifier* outNotifier_ = nullptr;
     QSocketNotifier* errNotifier_ = nullptr;

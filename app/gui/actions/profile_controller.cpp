@@ -26,6 +26,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QVBoxLayout>
 
@@ -76,6 +77,23 @@ ProfileController::ProfileController(WindowContext* context)
                    tr("%1 is still running. Stop it (as Stop does, keeping what was captured) "
                       "and close the window?")
                        .arg(commandLine_)) == QMessageBox::Yes;
+    };
+    askRemoteClose = [this] {
+        QMessageBox box(QMessageBox::Question, tr("A Program Is Running There"),
+                        tr("%1 is still running. Leave it running there: it goes on and keeps its "
+                           "files, and its trace, once it has ended, comes back with\n\n"
+                           "strata-cli record --remote %2 --fetch %3 -o OUT\n\nOr stop it as "
+                           "Stop does, keeping what was captured.")
+                            .arg(commandLine_, remoteHost_, runner_->remoteRunId()),
+                        QMessageBox::NoButton, window_);
+        QPushButton* leave = box.addButton(tr("Leave It Running There"), QMessageBox::AcceptRole);
+        QPushButton* stop = box.addButton(tr("Stop It"), QMessageBox::DestructiveRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(leave);
+        box.exec();
+        return box.clickedButton() == leave  ? RemoteClose::LeaveRunning
+               : box.clickedButton() == stop ? RemoteClose::Stop
+                                             : RemoteClose::Cancel;
     };
     chooseFiles = [this](const QStringList& files) { return chooseFromList(window_, files); };
     connect(runner_, &RunController::output, console_, &ConsolePanel::append);
@@ -218,7 +236,8 @@ bool ProfileController::launch(const LaunchConfig& c, QString* error) {
     LaunchConfigStore::setLast(c);
     LaunchConfigStore::addRecentExecutable(c.executable);
     commandLine_ = QString::fromStdString(joinShellWords(o.command));
-    if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(c.remote.trimmed());
+    remoteHost_ = c.remote.trimmed();
+    if (!c.remote.isEmpty()) commandLine_ += tr(" on %1").arg(remoteHost_);
     if (o.live) { // drawn as it runs (a remote run: from its live copy here)
         live_->start(
             [this] {
@@ -262,7 +281,21 @@ void ProfileController::stop() {
 bool ProfileController::allowClose() {
     if (!runner_->running()) return true;
     if (closeWhenDone_) return false; // already stopping for a close
-    if (!quitting_ && confirmQuit && !confirmQuit()) return false;
+    if (!quitting_ && !remoteHost_.isEmpty() && !runner_->remoteRunId().isEmpty() &&
+        askRemoteClose) {
+        switch (askRemoteClose()) {
+        case RemoteClose::Cancel:
+            return false;
+        case RemoteClose::LeaveRunning:
+            closeWhenDone_ = true;
+            runner_->leaveRemoteRunning(); // finished() then closes the window
+            return false;
+        case RemoteClose::Stop:
+            break;
+        }
+    } else if (!quitting_ && confirmQuit && !confirmQuit()) {
+        return false;
+    }
     closeWhenDone_ = true;
     runner_->stop();
     return false;

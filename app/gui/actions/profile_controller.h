@@ -36,9 +36,10 @@ public:
     bool launch(const LaunchConfig& c, QString* error);
     bool running() const;
     void stop();
-    // Closing the window while a program runs: asks (confirmQuit, unless quit() was called),
-    // stops it as Stop does and closes the window once its process group has ended and its run
-    // record and console log are written. True when the window may close now.
+    // Closing the window while a program runs: asks (confirmQuit, or askRemoteClose for a run on
+    // another machine, unless quit() was called), stops it as Stop does (or leaves a remote run
+    // running there) and closes the window once its process group has ended and its run record
+    // and console log are written. True when the window may close now.
     bool allowClose();
     // The application is told to quit (SIGTERM, SIGINT, SIGHUP: app/gui/quit_on_signal.h):
     // closes the window without asking, stopping a running program first as allowClose() does.
@@ -66,6 +67,11 @@ public:
     bool sameWindowOnly = false;
     // Asked before closing a window with a running program; a test replaces it.
     std::function<bool()> confirmQuit;
+    // The same for a run on another machine, which may also be left running there (it goes on,
+    // detached, and keeps its files: `strata-cli record --remote HOST --fetch ID` brings its
+    // trace later); a test replaces it.
+    enum class RemoteClose { Cancel, Stop, LeaveRunning };
+    std::function<RemoteClose()> askRemoteClose;
     // Picks among several trace files (default: a list dialog); a test replaces it.
     std::function<QStringList(const QStringList&)> chooseFiles;
 
@@ -94,6 +100,7 @@ private:
     QString lastLog_;
     QPointer<AttachDialog> attach_;
     bool closeWhenDone_ = false;
+    QString remoteHost_; // the run's host when it runs on another machine
     bool quitting_ = false;
 };
 
