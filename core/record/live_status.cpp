@@ -77,10 +77,7 @@ void LiveStatus::record(fmt::RecordType type, const uint8_t* body, uint32_t byte
             const auto start = cell<int64_t>(c.start, i), end = cell<int64_t>(c.end, i);
             int32_t device;
             std::memcpy(&device, c.activityOf(i), 4);
-            if (SliceKind(c.kind[i]) == SliceKind::Kernel) {
-                ++kernels_;
-                ++kernelsTotal_;
-            }
+            if (SliceKind(c.kind[i]) == SliceKind::Kernel) ++kernels_;
             latestEnd_ = std::max(latestEnd_, end);
             if (end > start) recent_[device].emplace_back(start, end);
         }
@@ -94,7 +91,6 @@ void LiveStatus::record(fmt::RecordType type, const uint8_t* body, uint32_t byte
 LiveStatus::Second LiveStatus::take() {
     Second s;
     s.kernels = kernels_;
-    s.kernelsTotal = kernelsTotal_;
     s.dropped = dropped_;
     kernels_ = 0;
     const int64_t from = latestEnd_ - kSecondNs;

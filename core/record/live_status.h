@@ -23,7 +23,6 @@ public:
         double busyPercent = 0; // time with a GPU op running over the last second of GPU time
                                 // seen (mean over the devices seen in it); 0 before any op
         uint64_t dropped = 0;   // records CUPTI dropped so far (the collector's count)
-        uint64_t kernelsTotal = 0;
     };
     // The figures since the last take(); starts the next second.
     Second take();
@@ -34,7 +33,6 @@ public:
 
 private:
     uint64_t kernels_ = 0;
-    uint64_t kernelsTotal_ = 0;
     uint64_t dropped_ = 0;
     uint32_t droppedKey_ = 0; // the string id of the dropped count's metadata key (0: not seen)
     int64_t latestEnd_ = INT64_MIN;

@@ -29,7 +29,6 @@ public:
     // Waits a moment for the copy to end (it does once the run has), ends it otherwise, and
     // removes the local file.
     void finish();
-    const std::string& path() const { return path_; }
 
 private:
     pid_t ssh_ = -1;

@@ -47,7 +47,6 @@ public:
     // yet, or a program on another machine).
     int pictures() const { return pictures_; }
     qint64 behindMs() const { return behindMs_; }
-    QString path() const { return path_; }
 
     static constexpr int kPeriodMs = 250;
 

@@ -1,5 +1,7 @@
 #include "modes/launch_live_frames.h"
 
+#include "modes/frame_percentile.h"
+
 #include "actions/live_feed.h"
 #include "actions/profile_controller.h"
 #include "timeline/frame_sweep.h"
@@ -18,12 +20,6 @@
 namespace strata {
 
 namespace {
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
-}
 
 struct LiveWatch {
     MainWindow* w;
@@ -58,12 +54,12 @@ struct LiveWatch {
         std::printf("live window: %zu frames in %.2f s = %.1f frames/s; between frames median "
                     "%.2f ms, p95 %.2f ms, longest %.1f ms\n",
                     intervals.size() + 1, elapsed, double(intervals.size() + 1) / elapsed,
-                    percentile(intervals, 0.5), percentile(intervals, 0.95),
+                    framePercentile(intervals, 0.5), framePercentile(intervals, 0.95),
                     intervals.empty() ? 0.0
                                       : *std::max_element(intervals.begin(), intervals.end()));
         std::printf("live pictures: %zu shown; behind the program median %.0f ms, p95 %.0f ms, "
                     "longest %.0f ms\n",
-                    behind.size(), percentile(behind, 0.5), percentile(behind, 0.95),
+                    behind.size(), framePercentile(behind, 0.5), framePercentile(behind, 0.95),
                     behind.empty() ? 0.0 : *std::max_element(behind.begin(), behind.end()));
         std::fflush(stdout);
     }

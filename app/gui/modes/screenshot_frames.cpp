@@ -1,5 +1,7 @@
 #include "modes/screenshot_frames.h"
 
+#include "modes/frame_percentile.h"
+
 #include "open/open_request.h"
 #include "timeline/frame_sweep.h"
 #include "timeline/timeline_view.h"
@@ -67,12 +69,6 @@ private:
     bool skipNext_ = false;
 };
 
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
-}
-
 // Each frame of the sweep painted into the window now, timed.
 std::vector<double> sweep(TimelineView& view) {
     QWidget* area = view.tracksArea();
@@ -124,8 +120,9 @@ int screenshotFrames(MainWindow& w, const ScreenshotOptions& o) {
     std::printf("GUI thread after the first paint: longest stall %.1f ms, %d over 50 ms\n",
                 watch.longestMs, watch.over50);
     std::printf("frames: %zu at %dx%d, median %.2f ms, p95 %.2f ms, max %.2f ms\n", frames.size(),
-                view.tracksArea()->width(), view.tracksArea()->height(), percentile(frames, 0.5),
-                percentile(frames, 0.95), percentile(frames, 1.0));
+                view.tracksArea()->width(), view.tracksArea()->height(),
+                framePercentile(frames, 0.5), framePercentile(frames, 0.95),
+                framePercentile(frames, 1.0));
     std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot->width(), shot->height());
     std::fflush(stdout);
     return 0;

@@ -27,14 +27,15 @@ uint32_t u32At(const uint8_t* p) {
 }
 } // namespace
 
-ChunkScan scanChunks(const uint8_t* data, size_t size) {
+ChunkScan scanChunks(const uint8_t* data, size_t size, size_t from) {
     ChunkScan scan;
-    size_t pos = fmt::kFileHeaderBytes;
+    size_t pos = from;
     while (pos < size) {
         scan.stoppedAt = pos;
         if (size - pos < fmt::kChunkHeaderBytes) {
             scan.stopReason = sprint("truncated chunk header (%zu of %zu bytes)", size - pos,
                                      fmt::kChunkHeaderBytes);
+            scan.truncated = true;
             return scan;
         }
         const uint32_t payload = u32At(data + pos + 8);
@@ -51,6 +52,7 @@ ChunkScan scanChunks(const uint8_t* data, size_t size) {
             scan.stopReason =
                 sprint("truncated chunk: %" PRIu32 " payload bytes announced, %zu present", payload,
                        size - pos - fmt::kChunkHeaderBytes);
+            scan.truncated = true;
             return scan;
         }
         scan.chunks.push_back(ChunkSpan{pos, payload, u32At(data + pos + 12)});

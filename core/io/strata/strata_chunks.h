@@ -29,11 +29,14 @@ struct ChunkScan {
     // reader words it with the chunk index (chunks.size()) and offset (stoppedAt).
     std::string stopReason;
     size_t stoppedAt = 0;
+    // The stop is a chunk cut short at the end (its header or payload not all there): in a file
+    // still being written, the chunk being written; anything else is damage.
+    bool truncated = false;
 };
 
-// Follows the chunk headers from the end of the file header: the cheap part of the checks
-// (magic, length, truncation), no payload read.
-ChunkScan scanChunks(const uint8_t* data, size_t size);
+// Follows the chunk headers from `from` (the end of the file header unless given): the cheap part
+// of the checks (magic, length, truncation), no payload read.
+ChunkScan scanChunks(const uint8_t* data, size_t size, size_t from = format::kFileHeaderBytes);
 
 // The CRC32C and the sequence number of chunk `index`: empty, or what is wrong.
 std::string checkChunk(const uint8_t* data, const ChunkSpan& chunk, uint32_t index);

@@ -54,19 +54,12 @@ bool StrataTail::readNew(const RecordFn& f) {
         headerSeen_ = true;
         pos = fmt::kFileHeaderBytes;
     }
-    // Whole chunks: their offsets relative to pending_ (the checks read through data + offset).
+    // The chunks now whole (their offsets relative to pending_: the checks read data + offset);
+    // one cut short at the end is being written, left for the next call.
     const uint8_t* data = pending_.data();
-    while (pending_.size() - pos >= fmt::kChunkHeaderBytes) {
-        uint32_t magic, payload, records;
-        std::memcpy(&magic, data + pos, 4);
-        std::memcpy(&payload, data + pos + 8, 4);
-        std::memcpy(&records, data + pos + 12, 4);
-        const uint64_t at = delivered_ + pos;
-        if (magic != fmt::kChunkMagic || payload > fmt::kMaxChunkPayload)
-            return fail(
-                sprint("chunk %" PRIu32 " at byte %" PRIu64 ": not a chunk header", chunks_, at));
-        if (pending_.size() - pos - fmt::kChunkHeaderBytes < payload) break; // being written
-        const ChunkSpan chunk{pos, payload, records};
+    const strata_reader::ChunkScan scan = strata_reader::scanChunks(data, pending_.size(), pos);
+    for (const ChunkSpan& chunk : scan.chunks) {
+        const uint64_t at = delivered_ + chunk.offset;
         std::string bad = strata_reader::checkChunk(data, chunk, chunks_);
         if (bad.empty())
             bad = strata_reader::forEachRecord(
@@ -80,6 +73,10 @@ bool StrataTail::readNew(const RecordFn& f) {
         ++chunks_;
         pos = chunk.end();
     }
+    if (!scan.stopReason.empty() && !scan.truncated)
+        return fail(sprint("chunk %" PRIu32 " at byte %" PRIu64 ": ", chunks_,
+                           delivered_ + scan.stoppedAt) +
+                    scan.stopReason);
     pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(pos));
     delivered_ += pos;
     return true;

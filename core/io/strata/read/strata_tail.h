@@ -31,11 +31,9 @@ public:
     // does not exist yet.
     bool readNew(const RecordFn& f);
     const std::string& error() const { return error_; }
-    const std::string& path() const { return path_; }
     bool exists() const { return fd_ >= 0; }
-    // The file's bytes delivered (whole chunks and the header), and its chunks.
+    // The file's bytes delivered (whole chunks and the header).
     uint64_t bytesDelivered() const { return delivered_; }
-    uint32_t chunks() const { return chunks_; }
     // The writer closed the file (its end-of-file record was read).
     bool ended() const { return ended_; }
 

@@ -159,7 +159,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     PhaseTimer phases;
     ChunkScan scan = scanChunks(data, size);
     // A live file's last chunk may be half written: not damage (LoadOptions::growing).
-    if (options.growing && scan.stopReason.rfind("truncated", 0) == 0) scan.stopReason.clear();
+    if (options.growing && scan.truncated) scan.stopReason.clear();
     const bool parallel =
         how == StrataLoadPath::Parallel ||
         (how == StrataLoadPath::Auto && !options.oneThread && size >= kParallelLoadMinBytes &&
