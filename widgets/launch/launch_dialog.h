@@ -9,6 +9,8 @@
 
 #include <QDialog>
 
+#include <initializer_list>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -40,6 +42,8 @@ private:
     void deleteConfig();
     void reloadNames(const QString& select);
     QLabel* errorLabel(const char* name);
+    // Widgets side by side in a form row (line edits and combo boxes stretch).
+    static QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets);
     QWidget* createConfigurationRow();
     QWidget* createProgramBox();
     QWidget* createCaptureBox();
