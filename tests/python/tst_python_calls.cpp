@@ -18,7 +18,8 @@ private slots:
 
     // A function calling a sleeping and a spinning function 5 times on the main thread, 3 times
     // on a second: exactly the reference's slices, callers and counts, each sleeper and
-    // spinner within 1 ms of the program's own perf_counter_ns() measurement.
+    // spinner inside the program's own perf_counter_ns() bracket of it, a sleeper at least its
+    // 4 ms sleep.
     void knownStructure_data() { addInterpreterRows(); }
     void knownStructure() {
         QFETCH(QString, python);
