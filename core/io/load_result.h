@@ -37,6 +37,8 @@ struct LoadResult {
     // Set by TraceCache::load when the trace may be kept in the cache: the file's stamp, the
     // same before and after it was read (format set).
     std::optional<SnapshotSource> cacheSource;
+    // LoadOptions::growingRowsFrom left the rows of one chunk or more out.
+    bool rowsLeftOut = false;
     bool ok() const { return trace != nullptr; }
 };
 
@@ -55,6 +57,16 @@ struct LoadOptions {
     // the one being written and the missing end-of-file record is expected; neither is a
     // warning. Damage before the end still is.
     bool growing = false;
+    // For a live picture of a long run (with `growing`): the rows of the chunks that end at or
+    // before this byte offset (slices, GPU ops, counter samples, instants, sampled stacks,
+    // sections) are left out, so that a picture costs the same however long the run; their
+    // definitions (strings, processes, threads, devices, metadata) and NVTX begin/end edges are
+    // still read, without their CRC (an earlier picture, which held their rows, checked it).
+    // 0: every row.
+    uint64_t growingRowsFrom = 0;
+    // With rows left out: the time the run's trace starts at (its earlier pictures' start), kept
+    // in the picture's bounds so that times still read from the run's start.
+    std::optional<TimeNs> growingStart;
     // For timer arrays and .sections files: the section names (a .npy has none; given names
     // override the file's) and the SM clock rate in Hz (> 0 overrides the file's).
     std::vector<std::string> sectionNames;

@@ -1,8 +1,8 @@
-// strata-bench load FILE [--one-thread] [--preview]: loads a trace with loadTrace() (up to
-// TraceBuilder::build() returning) and prints one JSON object. MB = 10^6 bytes; mb_per_s = file
-// bytes / seconds / 10^6; peak RSS is getrusage(RUSAGE_SELF).ru_maxrss of the whole process (KiB,
-// printed in MB of 10^6 bytes); cpu_s is the CPU time of all threads, steal_pct the machine's CPU
-// time stolen by the host.
+// strata-bench load FILE [--one-thread] [--preview] [--live-rows MB]: loads a trace with
+// loadTrace() (up to TraceBuilder::build() returning) and prints one JSON object. MB = 10^6 bytes;
+// mb_per_s = file bytes / seconds / 10^6; peak RSS is getrusage(RUSAGE_SELF).ru_maxrss of the whole
+// process (KiB, printed in MB of 10^6 bytes); cpu_s is the CPU time of all threads, steal_pct the
+// machine's CPU time stolen by the host.
 #include "bench_commands.h"
 #include "cpu_steal.h"
 
@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -41,16 +42,25 @@ std::string jsonEscape(const std::string& s) {
 int strata::bench::load(const Args& args) {
     LoadOptions options;
     bool oneThread = false, preview = false, bad = args.empty() || args[0] == "--help";
+    double liveRowsMb = 0;
     for (size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--live-rows" && i + 1 < args.size()) {
+            liveRowsMb = std::atof(args[++i].c_str());
+            bad = bad || liveRowsMb <= 0;
+            continue;
+        }
         oneThread = oneThread || args[i] == "--one-thread";
         preview = preview || args[i] == "--preview";
         bad = bad || (args[i] != "--one-thread" && args[i] != "--preview");
     }
     if (bad) {
-        std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread] [--preview]\n"
+        std::fprintf(stderr, "usage: strata-bench load FILE [--one-thread] [--preview] "
+                             "[--live-rows MB]\n"
                              "  --one-thread: .strata files read on the calling thread only\n"
                              "  --preview: ask for previews while loading (the GUI's first\n"
-                             "             picture); prints when the first came and how many\n");
+                             "             picture); prints when the first came and how many\n"
+                             "  --live-rows MB: read as the live view reads a long run's file,\n"
+                             "             the rows of its last MB only (LoadOptions::growing)\n");
         return 2;
     }
     options.oneThread = oneThread;
@@ -70,6 +80,11 @@ int strata::bench::load(const Args& args) {
     if (ec) {
         std::fprintf(stderr, "strata-bench load: %s: %s\n", path.c_str(), ec.message().c_str());
         return 1;
+    }
+    if (liveRowsMb > 0) {
+        options.growing = true;
+        const auto window = uint64_t(liveRowsMb * 1e6);
+        options.growingRowsFrom = bytes > window ? bytes - window : 0;
     }
     const CpuSteal steal;
     timespec c0{}, c1{};

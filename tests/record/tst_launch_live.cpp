@@ -1,9 +1,11 @@
 // A program's timeline drawn while it runs (issue 50), on the offscreen platform: the stand-in
 // CUPTI harness launches kernels until the test lets it end, and the window shows its records
 // before it does (the trace amended picture after picture, following the newest time, the docks
-// kept until asked); when it ends, the run's final trace replaces the live one, whole.
+// kept until asked); when it ends, the run's final trace replaces the live one, whole. A long
+// run's pictures hold its newest rows only, and say so; its final trace is whole.
 #include "actions/live_feed.h"
 #include "actions/profile_controller.h"
+#include "io/trace_loader.h"
 #include "launch/launch_config.h"
 #include "launch/run_controller.h"
 #include "panels/console_panel.h"
@@ -16,6 +18,7 @@
 #include "workspace/workspace.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -97,6 +100,60 @@ private slots:
         QVERIFY(!w.workspace()->live());
         QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->currentTrace() &&
                                      w.workspace()->currentTrace()->path.endsWith(".strata") &&
+                                     !w.workspace()->currentTrace()->label.contains("running"),
+                                 60000);
+        const QString console = p->console()->shownText();
+        const qsizetype at = console.indexOf(QStringLiteral("kernels="));
+        QVERIFY2(at >= 0, qPrintable(console));
+        const QString launched = console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
+        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), launched);
+    }
+
+    // Pictures of at most 64 KiB of rows (LiveFeed::setRowBytes): once the file is longer, a
+    // picture starts later than the run's first kernel and holds fewer kernels than the file; the
+    // status line says that the newest part is shown; the final trace holds every kernel.
+    void longRunShowsItsNewestRows() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        MainWindow w(o);
+        w.show();
+        ProfileController* p = w.profile();
+        p->sameWindowOnly = true;
+        LiveFeed* live = p->live();
+        live->setRowBytes(64 << 10);
+        const QString until = dir_.filePath(QStringLiteral("until-long"));
+        LaunchConfig c;
+        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
+        c.arguments = QStringLiteral("paced");
+        c.environment = QStringLiteral("HARNESS_UNTIL=%1\nHARNESS_RATE=5000").arg(until);
+        c.output = dir_.filePath(QStringLiteral("long-{pid}.strata"));
+        c.live = true;
+        QString error;
+        QVERIFY2(p->launch(c, &error), qPrintable(error));
+        // A picture of a file eight times the rows it may hold.
+        const QString path =
+            dir_.filePath(QStringLiteral("long-%1.strata").arg(p->runner()->run().pid));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(path).size() > 8 * (64 << 10), 60000);
+        const int pictures = live->pictures();
+        QTRY_VERIFY_WITH_TIMEOUT(live->pictures() > pictures, 60000);
+        QVERIFY(live->newestOnlyMs() >= 0);
+        std::shared_ptr<const Trace> shown = w.workspace()->current();
+        QVERIFY(shown);
+        LoadOptions whole;
+        whole.growing = true;
+        const LoadResult file = loadTrace(path.toStdString(), whole);
+        QVERIFY(file.ok());
+        QVERIFY(kernelsIn(*shown) > 0);
+        QVERIFY(kernelsIn(*shown) < kernelsIn(*file.trace));
+        QVERIFY(shown->contentBounds().start > file.trace->contentBounds().start);
+        QTRY_VERIFY_WITH_TIMEOUT(p->console()->statusText().contains(QStringLiteral("the newest")),
+                                 60000);
+
+        QFile done(until);
+        QVERIFY(done.open(QIODevice::WriteOnly));
+        done.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!p->running(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->currentTrace() &&
                                      !w.workspace()->currentTrace()->label.contains("running"),
                                  60000);
         const QString console = p->console()->shownText();

@@ -1,12 +1,16 @@
 // A live run's file followed as it grows (io/strata/read/strata_tail.h): each readNew() delivers
 // the records of the chunks that are whole, never a chunk still being written, and nothing twice;
 // a file not created yet is no error; a damaged chunk stops it with the chunk and byte named. And
-// what `strata-cli record --live` says of them (record/live_status.h), figured here by hand.
+// what `strata-cli record --live` says of them (record/live_status.h), figured here by hand. And
+// a long run's live picture: the newest rows only, the whole file's definitions
+// (LoadOptions::growingRowsFrom).
 #include "io/strata/read/strata_tail.h"
+#include "io/strata/read/strata_trace_reader.h"
 #include "io/strata/strata_trace_writer.h"
 #include "record/live_status.h"
 #include "support/test_files.h"
 #include "support/test_main.h"
+#include "support/trace_counts.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -138,6 +142,78 @@ private slots:
         QCOMPARE(QString::fromStdString(LiveStatus::line(s, 0.5, 1234567)),
                  QString::fromUtf8("6 kernels/s · GPU busy 50% · 7 dropped · 1.2 MB"));
         QCOMPARE(status.take().kernels, uint64_t(0)); // a new second
+    }
+
+    // Chunk 0: the thread's name, an NVTX range begun at 50, a launch [110, 120], a kernel
+    // [100, 200], a counter sample; chunk 1: a kernel [300, 400], the range's end at 450; chunk 2
+    // (being written on, no end-of-file record): a launch [510, 520], a kernel [500, 600]. Rows
+    // from chunk 1 on: the kernels of chunks 1 and 2, the range [50, 450] whole, the second launch,
+    // no counter sample; the thread keeps its name; nothing to warn of. Read through both loads:
+    // the sequential one and (a file this small is not split otherwise) the two-thread one.
+    void newestRowsOnly() {
+        const std::string path = dir_.filePath(QStringLiteral("long.strata")).toStdString();
+        StrataTraceWriter w;
+        std::string error;
+        QVERIFY2(w.open(path, &error), error.c_str());
+        const uint32_t k = w.string("k"), launch = w.string("cudaLaunchKernel"),
+                       range = w.string("range"), c = w.string("c");
+        w.thread(1, 2, "main");
+        w.cpuBegin(1, 2, 50, range, SliceKind::UserAnnotation);
+        w.cpuSlice(1, 2, 110, 120, launch, SliceKind::CudaRuntime, 1, 0);
+        w.gpuOp(100, 200, k, SliceKind::Kernel, onDevice(0), 1);
+        w.counter(1, c, 100, 1.0);
+        QVERIFY(w.flush());
+        const auto rowsFrom = uint64_t(test::readAll(path).size());
+        w.gpuOp(300, 400, k, SliceKind::Kernel, onDevice(0), 2);
+        w.cpuEnd(1, 2, 450);
+        QVERIFY(w.flush());
+        w.cpuSlice(1, 2, 510, 520, launch, SliceKind::CudaRuntime, 3, 0);
+        w.gpuOp(500, 600, k, SliceKind::Kernel, onDevice(0), 3);
+        QVERIFY(w.flush());
+
+        const std::string bytes = test::readAll(path);
+        for (const StrataLoadPath how : {StrataLoadPath::Sequential, StrataLoadPath::Parallel}) {
+            auto load = [&](const LoadOptions& o) { return readStrataBuffer(bytes, path, o, how); };
+            LoadOptions o;
+            o.growing = true;
+            const LoadResult whole = load(o);
+            QVERIFY(whole.ok());
+            QVERIFY(!whole.rowsLeftOut);
+            QCOMPARE(test::kernelsIn(*whole.trace), size_t(3));
+            QCOMPARE(test::slicesOfKind(*whole.trace, SliceKind::CudaRuntime), size_t(2));
+            QCOMPARE(whole.trace->counterSampleCount(), size_t(1));
+
+            o.growingRowsFrom = rowsFrom;
+            const LoadResult newest = load(o);
+            QVERIFY(newest.ok());
+            QVERIFY(newest.rowsLeftOut);
+            const Trace& t = *newest.trace;
+            QCOMPARE(t.warnings(), std::vector<std::string>{});
+            QCOMPARE(test::kernelsIn(t), size_t(2));
+            QCOMPARE(t.counterSampleCount(), size_t(0));
+            std::vector<std::pair<TimeNs, TimeNs>> cpu;
+            for (const Track& track : t.tracks())
+                for (SliceIndex i = 0; i < track.slices.size(); ++i)
+                    if (!isGpuKind(track.slices.kind[i]))
+                        cpu.emplace_back(track.slices.start[i],
+                                         track.slices.start[i] + track.slices.dur[i]);
+            std::sort(cpu.begin(), cpu.end());
+            QCOMPARE(cpu, (std::vector<std::pair<TimeNs, TimeNs>>{{50, 450}, {510, 520}}));
+            QVERIFY(t.thread(1, 2));
+            QCOMPARE(t.str(t.thread(1, 2)->name), std::string_view("main"));
+            QCOMPARE(t.contentBounds().start, TimeNs(50));
+            QCOMPARE(t.contentBounds().end, TimeNs(600));
+
+            // Where the run's earlier pictures started: the picture's bounds (its times' origin)
+            // reach it when rows are left out, and only then.
+            o.growingStart = TimeNs(10);
+            const LoadResult fromRunStart = load(o);
+            QVERIFY(fromRunStart.ok());
+            QCOMPARE(fromRunStart.trace->bounds().start, TimeNs(10));
+            QCOMPARE(fromRunStart.trace->contentBounds().start, TimeNs(50));
+            o.growingRowsFrom = 0;
+            QCOMPARE(load(o).trace->bounds().start, TimeNs(50));
+        }
     }
 };
 

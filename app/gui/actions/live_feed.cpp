@@ -28,6 +28,7 @@ struct Picture {
     LodSeed seed;
     qint64 bytes = 0;
     qint64 readMs = 0;
+    bool newestOnly = false; // the rows of the file's end only (LoadOptions::growingRowsFrom)
     std::string format;
 };
 
@@ -53,6 +54,8 @@ void LiveFeed::start(std::function<QString()> findFile, QString label, bool same
     shownBytes_ = -1;
     pictures_ = 0;
     behindMs_ = -1;
+    newestOnlyMs_ = -1;
+    runStart_.reset();
     sameClock_ = sameClock;
     active_ = true;
     workspace_->setLive(true);
@@ -82,16 +85,21 @@ void LiveFeed::poll() {
     }
     reading_ = true;
     const std::string file = path_.toStdString();
+    const qint64 rowsFrom = bytes > rowBytes_ ? bytes - rowBytes_ : 0;
+    const std::optional<TimeNs> runStart = runStart_;
     job_->run(
-        [file, bytes](JobControl& control) {
+        [file, bytes, rowsFrom, runStart](JobControl& control) {
             Picture p;
             QElapsedTimer clock;
             clock.start();
             LoadOptions o;
             o.growing = true;
+            o.growingRowsFrom = uint64_t(rowsFrom);
+            o.growingStart = runStart;
             o.progress = [&control](double) { return !control.cancelled(); };
             LoadResult r = loadTrace(file, o);
             p.format = r.format;
+            p.newestOnly = r.rowsLeftOut;
             if (!r.trace || control.cancelled()) return p;
             p.seed = buildLodSeed(*r.trace);
             p.trace = std::move(r.trace);
@@ -105,16 +113,19 @@ void LiveFeed::poll() {
             if (p.trace) {
                 offerLodSeed(p.trace, std::move(p.seed));
                 format_ = p.format;
-                show(std::move(p.trace), p.bytes, p.readMs);
+                show(std::move(p.trace), p.bytes, p.readMs, p.newestOnly);
             }
             timer_.start(kPeriodMs);
         });
 }
 
-void LiveFeed::show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs) {
+void LiveFeed::show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs,
+                    bool newestOnly) {
     shownBytes_ = fileBytes;
     const TimeRange before = nav_->visibleRange();
     const TimeRange newest = trace->contentBounds();
+    newestOnlyMs_ = newestOnly ? newest.duration() / 1'000'000 : -1;
+    if (!runStart_ || trace->bounds().start < *runStart_) runStart_ = trace->bounds().start;
     std::shared_ptr<const Trace> previous = workspace_->current();
     if (pictures_ == 0 || !previous)
         workspace_->showTrace(trace, label_, path_, readMs, QString::fromStdString(format_));

@@ -7,7 +7,9 @@
 // looks stays, or, with follow on, the view keeps its width and slides to the newest time. The
 // reads never block the target (the file is only read) nor the GUI: a read that takes longer than
 // the period delays the next one, so a fast program is drawn less often, never later than one read
-// behind. The docks keep what they show until asked again (Workspace::live). Ends with stop(): the
+// behind. A long run's picture holds the rows of the file's newest kRowBytes only (the definitions
+// of the whole file: LoadOptions::growingRowsFrom), so that it costs the same however long the
+// run. The docks keep what they show until asked again (Workspace::live). Ends with stop(): the
 // run's final trace is then opened as any other.
 #include "model/trace.h"
 
@@ -18,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace strata {
@@ -47,8 +50,16 @@ public:
     // yet, or a program on another machine).
     int pictures() const { return pictures_; }
     qint64 behindMs() const { return behindMs_; }
+    // The time the last picture spans when it holds the newest rows only (a long run), or -1
+    // (it holds the whole run so far).
+    qint64 newestOnlyMs() const { return newestOnlyMs_; }
 
     static constexpr int kPeriodMs = 250;
+    // The most bytes of rows a picture reads: about 0.3 s of reading on this project's 2-core
+    // machine (docs/performance.md, "A run watched live"); 17 s of a run of 100,000 kernels a
+    // second. Tests make it smaller.
+    static constexpr qint64 kRowBytes = qint64(256) << 20;
+    void setRowBytes(qint64 bytes) { rowBytes_ = bytes; }
 
 signals:
     // A picture was shown (statusText() says how it goes).
@@ -56,7 +67,7 @@ signals:
 
 private:
     void poll();
-    void show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs);
+    void show(std::shared_ptr<const Trace> trace, qint64 fileBytes, qint64 readMs, bool newestOnly);
 
     Workspace* workspace_;
     Navigation* nav_;
@@ -69,6 +80,9 @@ private:
     bool active_ = false, follow_ = true, reading_ = false, sameClock_ = true;
     int pictures_ = 0;
     qint64 behindMs_ = -1;
+    qint64 newestOnlyMs_ = -1;
+    qint64 rowBytes_ = kRowBytes;
+    std::optional<TimeNs> runStart_; // the earliest start of the pictures so far
 };
 
 } // namespace strata

@@ -270,6 +270,9 @@ void ProfileController::tick() {
         status += tr(" \u00b7 live: %1 behind").arg(seconds(live_->behindMs()));
     else if (live_->active()) // another machine's clock: how far behind is not known here
         status += tr(" \u00b7 live: %n picture(s)", nullptr, live_->pictures());
+    if (live_->active() && live_->newestOnlyMs() >= 0)
+        status += tr(" \u00b7 the newest %1 shown (the whole run opens when it ends)")
+                      .arg(seconds(live_->newestOnlyMs()));
     console_->setStatus(status);
     if (runner_->stopping()) console_->setStopStatus(runner_->stopStatus());
 }

@@ -38,13 +38,25 @@ struct ChunkScan {
 // of the checks (magic, length, truncation), no payload read.
 ChunkScan scanChunks(const uint8_t* data, size_t size, size_t from = format::kFileHeaderBytes);
 
-// The CRC32C and the sequence number of chunk `index`: empty, or what is wrong.
-std::string checkChunk(const uint8_t* data, const ChunkSpan& chunk, uint32_t index);
+// The CRC32C (unless `crc` is false) and the sequence number of chunk `index`: empty, or what is
+// wrong.
+std::string checkChunk(const uint8_t* data, const ChunkSpan& chunk, uint32_t index,
+                       bool crc = true);
 
 // Calls f(type, body, bodyBytes) for each record of a chunk, in order; f returns an empty
 // string or what is wrong with the record. Returns empty, or the problem with the record index
 // and its byte offset in the file.
 template <typename F> std::string forEachRecord(const uint8_t* data, const ChunkSpan& chunk, F&& f);
+
+// A record a live picture leaves out of the chunks before its rows (LoadOptions::growingRowsFrom):
+// one that adds rows (an NVTX begin or end excepted: a range open across the cut keeps its start),
+// sampled stacks and sections.
+inline bool rowsOnlyRecord(format::RecordType type) {
+    using RT = format::RecordType;
+    if (type == RT::CpuBegin || type == RT::CpuEnd) return false;
+    return type == RT::StackSampleBlock || type == RT::Sections ||
+           format::recordUse(type) == format::RecordUse::TrackRows;
+}
 
 // printf into a std::string (messages of the reader).
 std::string sprint(const char* f, ...) __attribute__((format(printf, 1, 2)));

@@ -437,6 +437,15 @@ constexpr BodyShape bodyShape(RecordType type) {
     return shape;
 }
 
+// How a standard type reaches the model (FileOrder for any other type).
+constexpr RecordUse recordUse(RecordType type) {
+    RecordUse use = RecordUse::FileOrder;
+    forEachRecordType(StandardRecords{}, [&]<typename R>() {
+        if (R::kType == type) use = R::kUse;
+    });
+    return use;
+}
+
 // The body size of a fixed-size record type, or UINT32_MAX (variable size, or unknown).
 constexpr uint32_t fixedBodyBytes(RecordType type) {
     const BodyShape shape = bodyShape(type);

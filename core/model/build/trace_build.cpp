@@ -124,6 +124,8 @@ TimeRange TraceBuilder::Impl::bounds() {
         for (TimeNs t : tracks[i].instants.ts) part.see(t, 0);
     });
     Part all;
+    all.lo = boundsLo;
+    all.hi = boundsHi;
     for (const Part& p : parts) {
         all.lo = std::min(all.lo, p.lo);
         all.hi = std::max(all.hi, p.hi);

@@ -149,6 +149,10 @@ void TraceBuilder::addDevice(const DeviceInfo& dev) {
 void TraceBuilder::addWarning(std::string w) {
     d->trace->warnings_.push_back(std::move(w));
 }
+void TraceBuilder::includeInBounds(TimeNs t) {
+    d->boundsLo = std::min(d->boundsLo, t);
+    d->boundsHi = std::max(d->boundsHi, t);
+}
 void TraceBuilder::setRunInfo(RunInfo run) {
     if (d->trace->run_)
         d->trace->warnings_.push_back("more than one run record: the last one (" +

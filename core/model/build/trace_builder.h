@@ -63,6 +63,9 @@ public:
     void addDevice(const DeviceInfo& d);
     void setNameColor(StringId name, uint32_t argb); // the last one given for a name holds
     void addWarning(std::string w);
+    // Makes the trace's bounds reach `t` even when no record does (a live picture of a long run,
+    // whose earlier rows are left out, still starts at the run's start: io LoadOptions).
+    void includeInBounds(TimeNs t);
     // What was run (a .strata Run record). A second one replaces the first, with a warning.
     void setRunInfo(RunInfo run);
     // In-kernel sections: the set of one launch (its records may arrive in several pieces: the

@@ -26,6 +26,7 @@ struct RawTrack {
 
 struct TraceBuilder::Impl {
     std::unique_ptr<Trace> trace = std::make_unique<Trace>();
+    TimeNs boundsLo = INT64_MAX, boundsHi = INT64_MIN; // includeInBounds()
     std::vector<RawTrack> raw;
     std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHashI64> threadTracks;
     std::unordered_map<std::pair<int64_t, int64_t>, TrackId, PairHashI64>

@@ -8,8 +8,10 @@ namespace strata::strata_reader {
 
 // (this->*steps[type])(type, body, bytes) for each record of the chunk, until one returns false.
 bool HalfLoader::eachRecord(size_t chunk, const Steps& steps) {
+    const bool rowsLeftOut = chunk < rowsFrom;
     return forEachRecord(data_, chunks_[chunk],
                          [&](RT t, const uint8_t* p, uint32_t bytes) {
+                             if (rowsLeftOut && rowsOnlyRecord(t)) return std::string();
                              return (this->*steps[uint8_t(t)])(t, p, bytes) ? std::string()
                                                                             : std::string("x");
                          })

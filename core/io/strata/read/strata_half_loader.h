@@ -68,6 +68,8 @@ public:
 
     // Set when the progress callback (called by the first half only) asked to stop.
     bool cancelled = false;
+    // The chunks before this one: their definitions only (ParallelLoadHooks::rowsFromChunk).
+    size_t rowsFrom = 0;
 
     void setContext(std::atomic<bool>* stop, const ParallelLoadHooks* hooks, bool reports) {
         stop_ = stop;

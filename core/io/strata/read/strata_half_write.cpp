@@ -25,7 +25,8 @@ bool HalfLoader::write(const RecordSink& sink, const std::vector<uint64_t>& defi
     const Steps& steps = writeSteps();
     startPass(0.5, true);
     for (size_t i = first_; i < last_ && !*stop_; ++i) {
-        if (!checkChunk(data_, chunks_[i], uint32_t(i)).empty() || !eachRecord(i, steps))
+        if (!checkChunk(data_, chunks_[i], uint32_t(i), i >= rowsFrom).empty() ||
+            !eachRecord(i, steps))
             return false;
         afterChunk(i);
     }

@@ -8,6 +8,7 @@
 #include "util/parallel_for.h"
 #include "util/phase_timer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <thread>
@@ -70,16 +71,17 @@ TrackId trackOf(const TrackKey& k, TraceBuilder& b, const std::vector<StringId>&
 ParallelLoad loadChunksInParallel(const uint8_t* data, const std::vector<ChunkSpan>& chunks,
                                   TraceBuilder& builder, RecordSink& sink,
                                   const ParallelLoadHooks& hooks) {
-    // Halves of about equal bytes.
-    size_t mid = 0;
-    if (!chunks.empty()) {
-        const size_t from = chunks.front().offset, half = (chunks.back().end() - from) / 2;
+    // Halves of about equal bytes of rows.
+    size_t mid = std::min(hooks.rowsFromChunk, chunks.size());
+    if (mid < chunks.size()) {
+        const size_t from = chunks[mid].offset, half = (chunks.back().end() - from) / 2;
         while (mid < chunks.size() && chunks[mid].end() - from <= half) ++mid;
     }
     PhaseTimer phases;
     HalfLoader halves[2] = {{data, chunks, 0, mid}, {data, chunks, mid, chunks.size()}};
     std::atomic<bool> stop{false};
     for (int h = 0; h < 2; ++h) halves[h].setContext(&stop, &hooks, h == 0);
+    halves[0].rowsFrom = hooks.rowsFromChunk;
 
     // Pass 1: count and check.
     bool ok[2] = {false, false};

@@ -31,6 +31,9 @@ enum class ParallelLoad { Loaded, NeedsSequential, Cancelled };
 struct ParallelLoadHooks {
     std::function<bool(double)> progress;             // fraction done; false cancels
     std::function<void(size_t, size_t)> releaseBytes; // file bytes [from, to) read for now
+    // The chunks before this one contribute their definitions, not their rows (rowsOnlyRecord:
+    // a live picture of a long run, LoadOptions::growingRowsFrom); their CRCs are not checked.
+    size_t rowsFromChunk = 0;
 };
 
 // Loads every chunk of `chunks` into `builder` through `sink` (both fresh). On NeedsSequential

@@ -121,6 +121,11 @@ void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::st
                                   path.c_str(), sink.negativeDurations));
 }
 
+// A live picture without its earlier rows still starts where the run's trace does.
+void keepRunStart(TraceBuilder& builder, const LoadResult& result, const LoadOptions& options) {
+    if (result.rowsLeftOut && options.growingStart) builder.includeInBounds(*options.growingStart);
+}
+
 // "path: chunk N at byte B: why; kept ..." for a load that stopped at chunk `index`.
 std::string damageText(const std::string& path, uint32_t index, size_t offset, size_t size,
                        const std::string& why) {
@@ -160,16 +165,24 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     ChunkScan scan = scanChunks(data, size);
     // A live file's last chunk may be half written: not damage (LoadOptions::growing).
     if (options.growing && scan.truncated) scan.stopReason.clear();
+    // A live picture of a long run: the chunks before this one contribute no rows.
+    size_t rowsFromChunk = 0;
+    while (rowsFromChunk < scan.chunks.size() &&
+           scan.chunks[rowsFromChunk].end() <= options.growingRowsFrom)
+        ++rowsFromChunk;
+    result.rowsLeftOut = rowsFromChunk > 0;
     const bool parallel =
         how == StrataLoadPath::Parallel ||
         (how == StrataLoadPath::Auto && !options.oneThread && size >= kParallelLoadMinBytes &&
          std::thread::hardware_concurrency() > 1);
     if (parallel) {
         TraceBuilder builder;
+        keepRunStart(builder, result, options);
         RecordSink sink(builder, records);
         sink.setFileStart(data);
         ParallelLoadHooks hooks;
         hooks.progress = options.progress;
+        hooks.rowsFromChunk = rowsFromChunk;
         if (file) hooks.releaseBytes = [file](size_t from, size_t to) { file->release(from, to); };
         switch (loadChunksInParallel(data, scan.chunks, builder, sink, hooks)) {
         case ParallelLoad::Loaded: {
@@ -193,6 +206,7 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     }
 
     TraceBuilder builder;
+    keepRunStart(builder, result, options);
     RecordSink sink(builder, records);
     sink.setFileStart(data);
     std::string damage; // why loading stopped early
@@ -202,10 +216,15 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     if (file) file->advance(0, 2 * kWindow);
     for (; chunkIndex < scan.chunks.size(); ++chunkIndex) {
         const ChunkSpan& chunk = scan.chunks[chunkIndex];
-        std::string bad = checkChunk(data, chunk, chunkIndex);
+        // A live picture's chunks before its rows were checked whole by an earlier picture, which
+        // held their rows (LiveFeed): only their definitions are read, their records still
+        // bound-checked.
+        const bool rowsLeftOut = chunkIndex < rowsFromChunk;
+        std::string bad = checkChunk(data, chunk, chunkIndex, !rowsLeftOut);
         if (bad.empty())
             bad = forEachRecord(data, chunk,
                                 [&](fmt::RecordType type, const uint8_t* body, uint32_t bytes) {
+                                    if (rowsLeftOut && rowsOnlyRecord(type)) return std::string();
                                     return sink.apply(type, body, bytes);
                                 });
         if (!bad.empty()) {
