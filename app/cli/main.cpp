@@ -72,6 +72,9 @@ const Command kCommands[] = {
     {"samples", strata::cli::samples,
      "samples [--json] [--thread TID] [--range A:B] [--top N] FILE   sampled Python stacks: "
      "self and total samples per function"},
+    {"graphs", strata::cli::graphs,
+     "graphs [--json] [--replays] FILE   CUDA graph replays node by node: per graph its replays "
+     "and span, per node its runs and time"},
     {"convert", strata::cli::convert,
      "convert IN OUT.strata   any trace as a model file: opens at the speed of copying it"},
     {"info", strata::cli::info,

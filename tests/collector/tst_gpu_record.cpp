@@ -4,6 +4,7 @@
 // cudaGetDeviceCount fails. Expected values come from what each sample does by construction
 // (launch_gaps: 1000 launches, 50 µs of host work between them; pinned_vs_pageable: 16 MiB
 // copies; ...), and from CUDA events the sample measures itself.
+#include "analysis/graphs/graph_replays.h"
 #include "analysis/sections/section_lanes.h"
 #include "analysis/sections/section_stats.h"
 #include "io/trace_loader.h"
@@ -115,6 +116,8 @@ private slots:
     void sectionsRecorded_data();
     void sectionsRecorded();
     void sectionsOverhead();
+    void graphReplays_data();
+    void graphReplays();
 
 private:
     QTemporaryDir dir_;
@@ -397,6 +400,38 @@ void TestGpuRecord::sectionsOverhead() {
         QVERIFY(off > 0);
         QVERIFY(on <= off * allowed);
     }
+}
+
+// A graph of three kernel nodes replayed 100 times (kernels/samples/graph_replay.cu), against the
+// shared and the static cudart: 100 cudaGraphLaunch calls, each with its three nodes, one graph id,
+// three node ids, the nodes in capture order (A 20 us, B 10 us, C 30 us).
+void TestGpuRecord::graphReplays_data() {
+    QTest::addColumn<QString>("sample");
+    QTest::newRow("shared cudart") << "graph_replay";
+    QTest::newRow("static cudart") << "graph_replay_static";
+}
+
+void TestGpuRecord::graphReplays() {
+    QFETCH(QString, sample);
+    const Recorded r = record(sub(qPrintable(sample)), sample, {});
+    QCOMPARE(r.exitCode, 0);
+    auto t = load(r.files.value(0));
+    QVERIFY(t);
+    const std::vector<GraphReplay> replays = strata::graphReplays(*t);
+    QCOMPARE(replays.size(), size_t(100));
+    std::set<int64_t> graphs, nodeIds;
+    for (const GraphReplay& g : replays) {
+        QCOMPARE(g.nodes.size(), size_t(3));
+        graphs.insert(g.graphId);
+        QCOMPARE(t->name(g.nodes[0]), std::string_view("nodeA(unsigned long long)"));
+        QCOMPARE(t->name(g.nodes[1]), std::string_view("nodeB(unsigned long long)"));
+        QCOMPARE(t->name(g.nodes[2]), std::string_view("nodeC(unsigned long long)"));
+        for (SliceRef n : g.nodes) nodeIds.insert(t->gpu(n)->graphNodeId);
+    }
+    QCOMPARE(graphs.size(), size_t(1));
+    QVERIFY(*graphs.begin() >= 0);
+    QCOMPARE(nodeIds.size(), size_t(3));
+    QVERIFY(*nodeIds.begin() >= 0);
 }
 
 STRATA_TEST_GUILESS_MAIN(TestGpuRecord)

@@ -1,6 +1,7 @@
 #include "details_panel.h"
 
 #include "analysis/correlation.h"
+#include "analysis/graphs/graph_replays.h"
 #include "analysis/ops/launch_sites.h"
 #include "model/names/cupti_names.h"
 
@@ -176,7 +177,7 @@ void DetailsPanel::showSlice(SliceRef r) {
     addSliceRows(r);
     addLaunchRows(r);
     addCallSiteRow(r);
-    addCorrelatedRows(r);
+    addCorrelatedRows(r, addGraphReplayRows(r));
     tree_->expandAll();
 }
 
@@ -276,6 +277,7 @@ void DetailsPanel::addLaunchRows(SliceRef r) {
             row(s, tr("Copy kind"), n.empty() ? QStringLiteral("unknown") : toQString(n));
         }
         if (g->graphId >= 0) row(s, tr("CUDA graph"), QString::number(g->graphId));
+        if (g->graphNodeId >= 0) row(s, tr("Graph node"), QString::number(g->graphNodeId));
     }
     if (e && e->correlation >= 0) row(s, tr("Correlation id"), QString::number(e->correlation));
     if (const int64_t x = t.externalId(r); x >= 0) row(s, tr("External id"), QString::number(x));
@@ -303,12 +305,45 @@ void DetailsPanel::addCallSiteRow(SliceRef r) {
                               toQString(trackFullName(t, frame.track))));
 }
 
-void DetailsPanel::addCorrelatedRows(SliceRef r) {
+std::vector<SliceRef> DetailsPanel::addGraphReplayRows(SliceRef r) {
+    const Trace& t = *trace_;
+    const std::optional<GraphReplay> g = graphReplayOf(t, r);
+    if (!g) return {};
+    QTreeWidgetItem* s = section(tr("CUDA graph replay"));
+    row(s, tr("Graph"),
+        g->graphId >= 0 ? QString::number(g->graphId) : tr("\u2014 (not recorded)"));
+    std::vector<SliceRef> shown;
+    if (g->launch != r) {
+        link(s, tr("Launched by"), g->launch);
+        shown.push_back(g->launch);
+    }
+    row(s, tr("Nodes"), QString::number(g->nodes.size()));
+    if (g->nodes.empty()) return shown;
+    row(s, tr("GPU span"), dur(g->span.duration()));
+    row(s, tr("Launch to first node"), dur(g->span.start - t.start(g->launch)));
+    // Each node in the order it ran: its id, and where it started in the replay.
+    for (size_t i = 0; i < g->nodes.size() && i < kMaxLinksPerGroup; ++i) {
+        const SliceRef n = g->nodes[i];
+        const GpuActivity* a = t.gpu(n);
+        const QString id = a && a->graphNodeId >= 0 ? QString::number(a->graphNodeId) : tr("?");
+        QTreeWidgetItem* item =
+            link(s, n == r ? tr("Node %1 (this one)").arg(id) : tr("Node %1").arg(id), n);
+        item->setText(
+            1, tr("+%1 \u00b7 %2 for %3")
+                   .arg(dur(t.start(n) - g->span.start), toQString(t.name(n)), dur(t.duration(n))));
+        shown.push_back(n);
+    }
+    if (g->nodes.size() > kMaxLinksPerGroup)
+        row(s, tr("More nodes"), QString::number(g->nodes.size() - kMaxLinksPerGroup));
+    return shown;
+}
+
+void DetailsPanel::addCorrelatedRows(SliceRef r, std::vector<SliceRef> shown) {
     const Trace& t = *trace_;
     const SliceRelations rel = relationsOf(t, r, kMaxLinksPerGroup);
     QTreeWidgetItem* s = nullptr;
     auto sec = [&] { return s ? s : (s = section(tr("Correlated"))); };
-    std::vector<SliceRef> shown{r};
+    shown.push_back(r);
     auto once = [&](SliceRef x) {
         if (!x.valid() || std::find(shown.begin(), shown.end(), x) != shown.end()) return false;
         shown.push_back(x);

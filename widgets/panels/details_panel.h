@@ -51,7 +51,10 @@ private:
     void addSliceRows(SliceRef r);
     void addLaunchRows(SliceRef r);
     void addCallSiteRow(SliceRef r); // an API call's or GPU op's Python call site
-    void addCorrelatedRows(SliceRef r);
+    // A CUDA graph launch's or node's replay, its nodes linked; returns the slices it linked.
+    std::vector<SliceRef> addGraphReplayRows(SliceRef r);
+    // The related slices, those in `shown` left out.
+    void addCorrelatedRows(SliceRef r, std::vector<SliceRef> shown);
 
     std::shared_ptr<const Trace> trace_;
     SliceRef slice_;

@@ -1,6 +1,7 @@
 #include "analysis/gaps/gap_checks.h"
 
 #include "analysis/gaps/graph_capture.h"
+#include "analysis/graphs/graph_replays.h"
 #include "model/names/time_text.h"
 
 #include <algorithm>
@@ -14,19 +15,11 @@ bool contains(std::string_view s, std::string_view part) {
     return s.find(part) != std::string_view::npos;
 }
 
-bool isGraphLaunchName(std::string_view n) {
-    return n.substr(0, 15) == "cudaGraphLaunch" || n.substr(0, 13) == "cuGraphLaunch";
-}
-
-// GPU ops with this correlation id (the CPU call itself excluded).
-uint32_t gpuOpsOf(const Trace& t, int64_t correlation, int64_t* graphId) {
-    uint32_t n = 0;
-    for (SliceRef r : t.byCorrelation(correlation)) {
-        if (!isGpuBusyKind(t.kind(r))) continue;
-        ++n;
-        if (const GpuActivity* g = t.gpu(r); g && g->graphId >= 0) *graphId = g->graphId;
-    }
-    return n;
+// A GPU op carries this correlation id.
+bool hasGpuOp(const Trace& t, int64_t correlation) {
+    for (SliceRef r : t.byCorrelation(correlation))
+        if (isGpuBusyKind(t.kind(r))) return true;
+    return false;
 }
 
 template <typename F> void forEachApiCall(const Trace& t, F&& f) {
@@ -49,34 +42,19 @@ bool isGpuWorkCallName(std::string_view n) {
 }
 
 std::vector<std::string> graphReplayWarnings(const Trace& trace) {
-    struct Replay {
-        SliceRef call;
-        uint32_t ops = 0;
-        int64_t graph = -1;
-    };
-    std::vector<Replay> replays;
-    forEachApiCall(trace, [&](SliceRef r) {
-        if (!isGraphLaunchName(trace.name(r))) return;
-        const SliceExtra* e = trace.extra(r);
-        Replay x;
-        x.call = r;
-        if (e && e->correlation >= 0) x.ops = gpuOpsOf(trace, e->correlation, &x.graph);
-        replays.push_back(x);
-    });
-    std::sort(replays.begin(), replays.end(), [&](const Replay& a, const Replay& b) {
-        return trace.start(a.call) < trace.start(b.call);
-    });
+    const std::vector<GraphReplay> replays = graphReplays(trace);
     uint64_t empty = 0, fewer = 0;
     TimeNs firstEmpty = -1;
     std::map<int64_t, uint32_t> most; // graph id -> most ops seen in a replay so far
-    for (const Replay& r : replays) {
-        if (r.ops == 0) {
-            if (!empty++) firstEmpty = trace.start(r.call);
+    for (const GraphReplay& r : replays) {
+        if (r.nodes.empty()) {
+            if (!empty++) firstEmpty = trace.start(r.launch);
             continue;
         }
-        uint32_t& m = most[r.graph];
-        if (r.graph >= 0 && r.ops < m) ++fewer;
-        m = std::max(m, r.ops);
+        const auto ops = uint32_t(r.nodes.size());
+        uint32_t& m = most[r.graphId];
+        if (r.graphId >= 0 && ops < m) ++fewer;
+        m = std::max(m, ops);
     }
     std::vector<std::string> out;
     const TimeNs origin = trace.bounds().start;
@@ -109,8 +87,7 @@ std::vector<std::string> captureWindowWarnings(const Trace& trace,
         firstCall = std::min(firstCall, trace.start(r));
         const SliceExtra* e = trace.extra(r);
         if (!e || e->correlation < 0 || isGraphLaunchName(n) || !contains(n, "Launch")) return;
-        int64_t graph = -1;
-        if (gpuOpsOf(trace, e->correlation, &graph) == 0) missing.push_back(trace.start(r));
+        if (!hasGpuOp(trace, e->correlation)) missing.push_back(trace.start(r));
     });
     TimeNs lastOpEnd = INT64_MIN;
     uint64_t launchedBefore = 0; // GPU ops at the start whose launch call is not in the trace

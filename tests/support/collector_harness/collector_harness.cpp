@@ -264,6 +264,32 @@ int sectionsScenario() {
     return 0;
 }
 
+int graphReplaysScenario() {
+    // Graph 7 of three kernel nodes (ids 11, 12, 13) replayed 100 times: replay r's
+    // cudaGraphLaunch [100 us + 50 us * r, + 2 us], correlation 1000 + r; its node k runs
+    // [launch + 5 us + 10 us * k, + 8 us] on stream 9; the kernels reach CUPTI's buffer before
+    // their launch call does.
+    InitializeInjection();
+    const char* const names[3] = {"_Z5scalePf", "_Z4biasPf", "_Z4reluPf"};
+    for (uint32_t r = 0; r < 100; ++r) {
+        const uint64_t launch = 100000 + 50000 * uint64_t(r);
+        for (uint32_t k = 0; k < 3; ++k) {
+            auto n = zeroed<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+            n.name = names[k];
+            n.start = launch + 5000 + 10000 * k;
+            n.end = n.start + 8000;
+            n.contextId = 1;
+            n.streamId = 9;
+            n.correlationId = 1000 + r;
+            n.graphId = 7;
+            n.graphNodeId = 11 + k;
+            feed(n);
+        }
+        api(true, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000, launch, launch + 2000, 1000 + r);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -312,6 +338,7 @@ int main(int argc, char** argv) {
         feed(sy);
         return 0;
     }
+    if (s == "graph_replays") return graphReplaysScenario();
     if (s == "duration") {
         // STRATA_DURATION_S=0.2 (set by the test): a kernel at the start is kept; after the limit
         // the flush thread turns CUPTI's activities off and later records are left out.

@@ -1,0 +1,152 @@
+// strata-cli graphs: the CUDA graph replays of a trace node by node (analysis/graphs/): per graph
+// its replays, nodes per replay and replay span, per node its runs and time; --replays lists each
+// replay under its launch call. A table, or (--json) one JSON object.
+#include "cli_commands.h"
+#include "cli_options.h"
+#include "util/terminal_text.h"
+
+#include "analysis/graphs/graph_replays.h"
+#include "model/names/time_text.h"
+#include "model/trace.h"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using namespace strata;
+
+const char* const kUsage =
+    "usage: strata-cli graphs [--json] [--replays] FILE\n"
+    "\n"
+    "  FILE        a trace with CUDA graph launches (cudaGraphLaunch, cuGraphLaunch)\n"
+    "  --json      one JSON object: launches, launches_without_nodes, graphs [{graph_id,\n"
+    "              replays, fewest_nodes, most_nodes, span_total_ns, span_min_ns, span_max_ns,\n"
+    "              nodes [{node_id, kind, name, runs, total_ns, min_ns, max_ns}]}] and, with\n"
+    "              --replays, replays [{launch_ns, graph_id, nodes [{node_id, name, start_ns,\n"
+    "              dur_ns}]}] (times from the trace's start)\n"
+    "  --replays   every replay too: its launch call and its nodes in the order they ran\n";
+
+std::string text(const Trace& t, StringId name) {
+    return terminalSafe(std::string(t.displayName(name)));
+}
+
+int64_t nodeIdOf(const Trace& t, SliceRef r) {
+    const GpuActivity* g = t.gpu(r);
+    return g ? g->graphNodeId : -1;
+}
+
+void printTable(const Trace& t, const std::vector<GraphReplay>& replays,
+                const std::vector<GraphStats>& graphs, bool each) {
+    size_t empty = 0;
+    for (const GraphReplay& g : replays) empty += g.nodes.empty();
+    std::printf("%zu CUDA graph launch%s, %zu graph%s", replays.size(),
+                replays.size() == 1 ? "" : "es", graphs.size(), graphs.size() == 1 ? "" : "s");
+    if (empty)
+        std::printf(" (%zu launch%s with no GPU work recorded)", empty, empty == 1 ? "" : "es");
+    std::printf("\n");
+    for (const GraphStats& s : graphs) {
+        std::printf("\ngraph %s: %llu replay%s of ",
+                    s.graphId >= 0 ? std::to_string(s.graphId).c_str() : "(id not recorded)",
+                    static_cast<unsigned long long>(s.replays), s.replays == 1 ? "" : "s");
+        if (s.fewestNodes == s.mostNodes)
+            std::printf("%zu node%s", s.mostNodes, s.mostNodes == 1 ? "" : "s");
+        else
+            std::printf("%zu to %zu nodes", s.fewestNodes, s.mostNodes);
+        std::printf("; span per replay mean %s (min %s, max %s)\n",
+                    formatDuration(s.spanTotal / TimeNs(s.replays)).c_str(),
+                    formatDuration(s.spanMin).c_str(), formatDuration(s.spanMax).c_str());
+        std::printf("%10s  %-8s %6s %12s %12s  %s\n", "node", "kind", "runs", "total", "mean",
+                    "name");
+        for (const GraphNodeStats& n : s.nodes)
+            std::printf("%10s  %-8s %6llu %12s %12s  %s\n",
+                        n.nodeId >= 0 ? std::to_string(n.nodeId).c_str() : "-",
+                        std::string(sliceKindName(n.kind)).c_str(),
+                        static_cast<unsigned long long>(n.runs), formatDuration(n.total).c_str(),
+                        formatDuration(n.total / TimeNs(n.runs)).c_str(), text(t, n.name).c_str());
+    }
+    if (!each) return;
+    const TimeNs origin = t.bounds().start;
+    std::printf("\nreplays (times from the trace's start):\n");
+    for (const GraphReplay& g : replays) {
+        std::printf("%s at %s: %zu node%s\n", std::string(t.name(g.launch)).c_str(),
+                    formatPreciseDuration(t.start(g.launch) - origin).c_str(), g.nodes.size(),
+                    g.nodes.size() == 1 ? "" : "s");
+        for (SliceRef r : g.nodes)
+            std::printf("  node %-6s %s for %s  %s\n",
+                        nodeIdOf(t, r) >= 0 ? std::to_string(nodeIdOf(t, r)).c_str() : "-",
+                        formatPreciseDuration(t.start(r) - origin).c_str(),
+                        formatPreciseDuration(t.duration(r)).c_str(),
+                        text(t, t.track(r.track).slices.name[r.index]).c_str());
+    }
+}
+
+nlohmann::json toJson(const Trace& t, const std::vector<GraphReplay>& replays,
+                      const std::vector<GraphStats>& graphs, bool each) {
+    nlohmann::json j;
+    size_t empty = 0;
+    for (const GraphReplay& g : replays) empty += g.nodes.empty();
+    j["launches"] = replays.size();
+    j["launches_without_nodes"] = empty;
+    j["graphs"] = nlohmann::json::array();
+    for (const GraphStats& s : graphs) {
+        nlohmann::json g{{"graph_id", s.graphId},         {"replays", s.replays},
+                         {"fewest_nodes", s.fewestNodes}, {"most_nodes", s.mostNodes},
+                         {"span_total_ns", s.spanTotal},  {"span_min_ns", s.spanMin},
+                         {"span_max_ns", s.spanMax},      {"nodes", nlohmann::json::array()}};
+        for (const GraphNodeStats& n : s.nodes)
+            g["nodes"].push_back({{"node_id", n.nodeId},
+                                  {"kind", std::string(sliceKindName(n.kind))},
+                                  {"name", std::string(t.str(n.name))},
+                                  {"runs", n.runs},
+                                  {"total_ns", n.total},
+                                  {"min_ns", n.min},
+                                  {"max_ns", n.max}});
+        j["graphs"].push_back(std::move(g));
+    }
+    if (!each) return j;
+    const TimeNs origin = t.bounds().start;
+    j["replays"] = nlohmann::json::array();
+    for (const GraphReplay& g : replays) {
+        nlohmann::json r{{"launch_ns", t.start(g.launch) - origin},
+                         {"graph_id", g.graphId},
+                         {"nodes", nlohmann::json::array()}};
+        for (SliceRef n : g.nodes)
+            r["nodes"].push_back({{"node_id", nodeIdOf(t, n)},
+                                  {"name", std::string(t.name(n))},
+                                  {"start_ns", t.start(n) - origin},
+                                  {"dur_ns", t.duration(n)}});
+        j["replays"].push_back(std::move(r));
+    }
+    return j;
+}
+
+} // namespace
+
+namespace strata::cli {
+
+int graphs(const Args& args) {
+    bool json = false, each = false;
+    std::vector<std::string> files;
+    CommandLine line("graphs", kUsage);
+    line.flag("--json", &json).flag("--replays", &each).files(&files, 1, 1);
+    if (const auto exit = line.parse(args)) return *exit;
+    const std::string& file = files.front();
+    double loadMs = 0;
+    const std::shared_ptr<const Trace> trace = loadTraceOrSay("graphs", file, &loadMs);
+    if (!trace) return 1;
+    const std::vector<GraphReplay> replays = graphReplays(*trace);
+    const std::vector<GraphStats> stats = graphStats(*trace, replays);
+    if (json) {
+        nlohmann::json j = toJson(*trace, replays, stats, each);
+        j["file"] = file;
+        j["load_ms"] = loadMs;
+        printJson(j);
+        return 0;
+    }
+    std::printf("%s: ", terminalSafe(file).c_str());
+    printTable(*trace, replays, stats, each);
+    return 0;
+}
+
+} // namespace strata::cli

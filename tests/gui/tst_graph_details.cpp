@@ -1,0 +1,128 @@
+// A CUDA graph replay in the Details dock (issue 51): a cudaGraphLaunch [1 us, 3 us) with
+// correlation 5 replays graph 7, whose nodes 11, 12, 13 ran [5, 13), [15, 23), [25, 33) us on
+// stream 9 (written here in reverse order). The launch shows its replay: graph 7, 3 nodes, GPU span
+// 28 us, 4 us from the launch's start to the first node, each node linked in the order it ran;
+// a node shows the same replay, itself marked, its launch linked once.
+#include "io/strata/strata_trace_writer.h"
+#include "io/trace_loader.h"
+#include "panels/details_panel.h"
+#include "support/test_main.h"
+#include "workspace/navigation.h"
+#include "workspace/workspace.h"
+
+#include <QTemporaryDir>
+#include <QTreeWidgetItem>
+#include <QtTest>
+
+using namespace strata;
+
+namespace {
+
+std::shared_ptr<const Trace> graphTrace(const QString& path) {
+    StrataTraceWriter w;
+    std::string error;
+    if (!w.open(path.toStdString(), &error)) return nullptr;
+    const uint32_t launch = w.string("cudaGraphLaunch");
+    const uint32_t names[3] = {w.string("scale"), w.string("bias"), w.string("relu")};
+    w.cpuSlice(1, 1, 1000, 3000, launch, SliceKind::CudaRuntime, 5, 0);
+    for (int k = 2; k >= 0; --k) {
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 9;
+        g.graphId = 7;
+        g.graphNodeId = 11 + k;
+        w.gpuOp(5000 + 10000 * k, 13000 + 10000 * k, names[k], SliceKind::Kernel, g, 5);
+    }
+    w.close();
+    return loadTrace(path.toStdString()).trace;
+}
+
+SliceRef named(const Trace& t, std::string_view name) {
+    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
+        const SliceColumns& c = t.track(ti).slices;
+        for (SliceIndex i = 0; i < c.size(); ++i)
+            if (t.str(c.name[i]) == name) return {ti, i};
+    }
+    return {};
+}
+
+// The rows of a section: field -> (value, link target).
+QList<std::pair<QString, QString>> rows(const DetailsPanel& d, const QString& section) {
+    QList<std::pair<QString, QString>> out;
+    auto* tree = d.findChild<QTreeWidget*>();
+    for (int i = 0; tree && i < tree->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* s = tree->topLevelItem(i);
+        if (s->text(0) != section) continue;
+        for (int j = 0; j < s->childCount(); ++j)
+            out.push_back({s->child(j)->text(0), s->child(j)->text(1)});
+    }
+    return out;
+}
+
+} // namespace
+
+class TestGraphDetails : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void launchShowsItsReplay() {
+        const auto trace = graphTrace(dir_.filePath(QStringLiteral("graph.strata")));
+        QVERIFY(trace);
+        Workspace ws;
+        Navigation nav(&ws);
+        DetailsPanel details(&ws, &nav);
+        ws.showTrace(trace, "graph");
+        const Trace& t = *trace;
+        const SliceRef launch = named(t, "cudaGraphLaunch");
+        details.showSlice(launch);
+        const QString replay = QStringLiteral("CUDA graph replay");
+        const QString us = QString::fromUtf8("\u00b5s");
+        QCOMPARE(rows(details, replay),
+                 (QList<std::pair<QString, QString>>{
+                     {"Graph", "7"},
+                     {"Nodes", "3"},
+                     {"GPU span", "28 " + us},
+                     {"Launch to first node", "4 " + us},
+                     {"Node 11", QString::fromUtf8("+0 ns \u00b7 scale for 8 ") + us},
+                     {"Node 12", QString::fromUtf8("+10 ") + us +
+                                     QString::fromUtf8(" \u00b7 bias for 8 ") + us},
+                     {"Node 13", QString::fromUtf8("+20 ") + us +
+                                     QString::fromUtf8(" \u00b7 relu for 8 ") + us},
+                 }));
+        // The node links select the nodes; the Correlated section does not list them again.
+        QList<SliceRef> targets;
+        for (QTreeWidgetItem* item : details.linkItems())
+            if (item->parent() && item->parent()->text(0) == replay)
+                targets << DetailsPanel::linkTarget(item);
+        QCOMPARE(targets, (QList<SliceRef>{named(t, "scale"), named(t, "bias"), named(t, "relu")}));
+        QVERIFY(rows(details, QStringLiteral("Correlated")).isEmpty());
+    }
+
+    void nodeShowsItsReplay() {
+        const auto trace = graphTrace(dir_.filePath(QStringLiteral("node.strata")));
+        QVERIFY(trace);
+        Workspace ws;
+        Navigation nav(&ws);
+        DetailsPanel details(&ws, &nav);
+        ws.showTrace(trace, "graph");
+        const Trace& t = *trace;
+        details.showSlice(named(t, "bias"));
+        QCOMPARE(details.value(QStringLiteral("Graph node"), QStringLiteral("GPU activity")),
+                 QStringLiteral("12"));
+        const auto replay = rows(details, QStringLiteral("CUDA graph replay"));
+        QCOMPARE(replay.size(), 8);
+        QCOMPARE(replay[1].first, QStringLiteral("Launched by"));
+        QCOMPARE(replay[6].first, QStringLiteral("Node 12 (this one)"));
+        SliceRef launchedBy;
+        for (QTreeWidgetItem* item : details.linkItems())
+            if (item->text(0) == QStringLiteral("Launched by")) {
+                QVERIFY(!launchedBy.valid()); // once
+                launchedBy = DetailsPanel::linkTarget(item);
+            }
+        QCOMPARE(launchedBy, named(t, "cudaGraphLaunch"));
+    }
+};
+
+STRATA_TEST_MAIN(TestGraphDetails)
+#include "tst_graph_details.moc"
