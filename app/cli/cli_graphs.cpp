@@ -31,6 +31,13 @@ std::string text(const Trace& t, StringId name) {
     return terminalSafe(std::string(t.displayName(name)));
 }
 
+// Graph launch calls with no GPU work in the trace.
+size_t withoutNodes(const std::vector<GraphReplay>& replays) {
+    size_t n = 0;
+    for (const GraphReplay& g : replays) n += g.nodes.empty();
+    return n;
+}
+
 int64_t nodeIdOf(const Trace& t, SliceRef r) {
     const GpuActivity* g = t.gpu(r);
     return g ? g->graphNodeId : -1;
@@ -38,8 +45,7 @@ int64_t nodeIdOf(const Trace& t, SliceRef r) {
 
 void printTable(const Trace& t, const std::vector<GraphReplay>& replays,
                 const std::vector<GraphStats>& graphs, bool each) {
-    size_t empty = 0;
-    for (const GraphReplay& g : replays) empty += g.nodes.empty();
+    const size_t empty = withoutNodes(replays);
     std::printf("%zu CUDA graph launch%s, %zu graph%s", replays.size(),
                 replays.size() == 1 ? "" : "es", graphs.size(), graphs.size() == 1 ? "" : "s");
     if (empty)
@@ -84,10 +90,8 @@ void printTable(const Trace& t, const std::vector<GraphReplay>& replays,
 nlohmann::json toJson(const Trace& t, const std::vector<GraphReplay>& replays,
                       const std::vector<GraphStats>& graphs, bool each) {
     nlohmann::json j;
-    size_t empty = 0;
-    for (const GraphReplay& g : replays) empty += g.nodes.empty();
     j["launches"] = replays.size();
-    j["launches_without_nodes"] = empty;
+    j["launches_without_nodes"] = withoutNodes(replays);
     j["graphs"] = nlohmann::json::array();
     for (const GraphStats& s : graphs) {
         nlohmann::json g{{"graph_id", s.graphId},         {"replays", s.replays},

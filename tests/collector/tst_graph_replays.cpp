@@ -8,6 +8,7 @@
 #include "analysis/gaps/gap_checks.h"
 #include "analysis/graphs/graph_replays.h"
 #include "support/collector_fixture.h"
+#include "support/kineto_json_fixture.h"
 #include "support/process_run.h"
 #include "support/test_main.h"
 
@@ -80,6 +81,35 @@ private slots:
             QCOMPARE(s.nodes[k].min, TimeNs(8000));
             QCOMPARE(s.nodes[k].max, TimeNs(8000));
         }
+    }
+
+    // A Kineto trace links a replay's kernels to its cudaGraphLaunch by correlation only: no graph
+    // or node ids. Two replays [0, 2) and [50, 52) us, each running a [5, 13) and b [15, 23) us
+    // after its launch: one graph (id -1), 2 replays of 2 nodes, spans 18 us; nodes told apart
+    // by name, each 2 runs of 8 us.
+    void kinetoReplaysByName() {
+        test::KinetoJson j;
+        for (int r = 0; r < 2; ++r)
+            j.call("cudaGraphLaunch", 1, 50 * r, 2, 1 + r)
+                .kernel("a", 50 * r + 5, 8, 1 + r)
+                .kernel("b", 50 * r + 15, 8, 1 + r);
+        const auto t = j.load();
+        QVERIFY(t);
+        const std::vector<GraphStats> stats = graphStats(*t, graphReplays(*t));
+        QCOMPARE(stats.size(), size_t(1));
+        QCOMPARE(stats[0].graphId, int64_t(-1));
+        QCOMPARE(stats[0].replays, uint64_t(2));
+        QCOMPARE(stats[0].spanTotal, TimeNs(2 * 18000));
+        QCOMPARE(stats[0].nodes.size(), size_t(2));
+        QStringList names;
+        for (const GraphNodeStats& n : stats[0].nodes) {
+            names << QString::fromUtf8(t->str(n.name));
+            QCOMPARE(n.nodeId, int64_t(-1));
+            QCOMPARE(n.runs, uint64_t(2));
+            QCOMPARE(n.total, TimeNs(16000));
+        }
+        names.sort();
+        QCOMPARE(names, (QStringList{"a", "b"}));
     }
 
     void cliTableAndJson() {

@@ -55,7 +55,7 @@ public:
     qint64 newestOnlyMs() const { return newestOnlyMs_; }
 
     static constexpr int kPeriodMs = 250;
-    // The most bytes of rows a picture reads: about 0.3 s of reading on this project's 2-core
+    // The most bytes of rows a picture reads: about 0.13 s of reading on this project's 2-core
     // machine (docs/performance.md, "A run watched live"); 17 s of a run of 100,000 kernels a
     // second. Tests make it smaller.
     static constexpr qint64 kRowBytes = qint64(256) << 20;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace strata {
 
@@ -69,7 +70,8 @@ std::optional<GraphReplay> graphReplayOf(const Trace& trace, SliceRef r) {
 
 std::vector<GraphStats> graphStats(const Trace& trace, const std::vector<GraphReplay>& replays) {
     std::map<int64_t, GraphStats> graphs;
-    std::map<std::pair<int64_t, int64_t>, GraphNodeStats> nodes; // (graph, node id)
+    // (graph, node id, and where the id is not recorded, as in Kineto traces, the node's name)
+    std::map<std::tuple<int64_t, int64_t, StringId>, GraphNodeStats> nodes;
     for (const GraphReplay& g : replays) {
         if (g.nodes.empty()) continue;
         GraphStats& s = graphs[g.graphId];
@@ -87,11 +89,12 @@ std::vector<GraphStats> graphStats(const Trace& trace, const std::vector<GraphRe
         for (SliceRef r : g.nodes) {
             const GpuActivity* a = trace.gpu(r);
             const int64_t id = a ? a->graphNodeId : -1;
-            GraphNodeStats& n = nodes[{g.graphId, id}];
+            const StringId name = trace.track(r.track).slices.name[r.index];
+            GraphNodeStats& n = nodes[{g.graphId, id, id >= 0 ? 0 : name}];
             const TimeNs d = trace.duration(r);
             if (n.runs++ == 0) {
                 n.nodeId = id;
-                n.name = trace.track(r.track).slices.name[r.index];
+                n.name = name;
                 n.kind = trace.kind(r);
                 n.min = n.max = d;
             }
@@ -100,7 +103,7 @@ std::vector<GraphStats> graphStats(const Trace& trace, const std::vector<GraphRe
             n.max = std::max(n.max, d);
         }
     }
-    for (auto& [key, n] : nodes) graphs[key.first].nodes.push_back(n);
+    for (auto& [key, n] : nodes) graphs[std::get<0>(key)].nodes.push_back(n);
     std::vector<GraphStats> out;
     for (auto& [id, s] : graphs) out.push_back(std::move(s));
     return out;

@@ -43,7 +43,7 @@ struct GraphStats {
     uint64_t replays = 0;                  // launch calls whose nodes name this graph
     size_t fewestNodes = 0, mostNodes = 0; // nodes per replay
     TimeNs spanTotal = 0, spanMin = 0, spanMax = 0;
-    std::vector<GraphNodeStats> nodes; // by node id
+    std::vector<GraphNodeStats> nodes; // by node id (nodes without one: one per name)
 };
 
 // Per graph id, ascending; replays with no recorded node are left out (graphReplayWarnings
