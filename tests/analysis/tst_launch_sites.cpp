@@ -8,6 +8,7 @@
 #include "io/trace_loader.h"
 #include "support/kineto_json_fixture.h"
 #include "support/process_run.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -69,16 +70,6 @@ KinetoJson handMade() {
     return j;
 }
 
-// The slice named `name` (the first; on GPU tracks too).
-SliceRef named(const Trace& t, std::string_view name) {
-    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
-        const SliceColumns& c = t.track(ti).slices;
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (t.str(c.name[i]) == name) return {ti, i};
-    }
-    return {};
-}
-
 // The API call carrying correlation id `c`.
 SliceRef callOf(const Trace& t, int64_t c) {
     for (SliceRef r : t.byCorrelation(c))
@@ -136,31 +127,34 @@ private slots:
         const LaunchSites s = findLaunchSites(t);
         // Under a library frame, a built-in and an nn.Module inside model.py: model.py's frame.
         QCOMPARE(siteOfText(t, s, callOf(t, 1)), std::string("model.py:20 forward"));
-        QCOMPARE(siteOfText(t, s, named(t, "gemm_a")), std::string("model.py:20 forward"));
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "gemm_a")),
+                 std::string("model.py:20 forward"));
         QCOMPARE(siteOfText(t, s, callOf(t, 2)), std::string("model.py:20 forward"));
         QCOMPARE(siteOfText(t, s, callOf(t, 6)), std::string("model.py:20 forward"));
         // A sync call is an API call too.
-        QCOMPARE(siteOfText(t, s, named(t, "cudaStreamSynchronize")),
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "cudaStreamSynchronize")),
                  std::string("model.py:20 forward"));
         // Inside the library's optimizer step: the user frame around it.
-        QCOMPARE(siteOfText(t, s, named(t, "adam_k")), std::string("train.py:10 main"));
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "adam_k")), std::string("train.py:10 main"));
         // Only library frames: the innermost at all, without the object's address.
-        QCOMPARE(siteOfText(t, s, named(t, "copy_k")),
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "copy_k")),
                  std::string("<built-in method to of Tensor object>"));
         // No Python around the launch.
-        QCOMPARE(siteOfText(t, s, named(t, "lonely_k")), std::string("(none)"));
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "lonely_k")), std::string("(none)"));
         // Frames on two lanes (b was moved to an extra one): the one that started last, b.
-        QVERIFY(named(t, "app.py(7): b").track != named(t, "app.py(5): a").track);
-        QCOMPARE(siteOfText(t, s, named(t, "lane_k")), std::string("app.py:7 b"));
+        QVERIFY(test::sliceNamed(t, "app.py(7): b").track !=
+                test::sliceNamed(t, "app.py(5): a").track);
+        QCOMPARE(siteOfText(t, s, test::sliceNamed(t, "lane_k")), std::string("app.py:7 b"));
         // 8 API calls have a site (corr 1, 2, 3, 4, 6, 7 and the sync), corr 5 has none.
         QCOMPARE(s.callsWithSite(), size_t(7));
         QCOMPARE(s.callsWithoutSite(), size_t(1));
         // The one-call lookup (the Details dock's) agrees.
-        const SliceRef f = pythonCallSiteOf(t, named(t, "gemm_a"));
+        const SliceRef f = pythonCallSiteOf(t, test::sliceNamed(t, "gemm_a"));
         QVERIFY(f.valid());
         QCOMPARE(t.name(f), std::string_view("model.py(20): forward"));
-        QVERIFY(!pythonCallSiteOf(t, named(t, "lonely_k")).valid());
-        QCOMPARE(t.name(pythonCallSiteOf(t, named(t, "lane_k"))), std::string_view("app.py(7): b"));
+        QVERIFY(!pythonCallSiteOf(t, test::sliceNamed(t, "lonely_k")).valid());
+        QCOMPARE(t.name(pythonCallSiteOf(t, test::sliceNamed(t, "lane_k"))),
+                 std::string_view("app.py(7): b"));
     }
 
     void statsByCallSite() {
@@ -248,9 +242,11 @@ private slots:
         const auto& trace = loaded.trace;
         QCOMPARE(trace->stackSamples().size(), size_t(4));
         const LaunchSites sites = findLaunchSites(*trace);
-        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_a")), std::string("train.py:5 step"));
-        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_b")), std::string("train.py:9 other"));
-        QCOMPARE(siteOfText(*trace, sites, named(*trace, "k_c")), std::string("(none)"));
+        QCOMPARE(siteOfText(*trace, sites, test::sliceNamed(*trace, "k_a")),
+                 std::string("train.py:5 step"));
+        QCOMPARE(siteOfText(*trace, sites, test::sliceNamed(*trace, "k_b")),
+                 std::string("train.py:9 other"));
+        QCOMPARE(siteOfText(*trace, sites, test::sliceNamed(*trace, "k_c")), std::string("(none)"));
         std::remove(path.c_str());
     }
 

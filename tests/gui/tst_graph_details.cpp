@@ -6,6 +6,7 @@
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 #include "panels/details_panel.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 #include "workspace/navigation.h"
 #include "workspace/workspace.h"
@@ -37,15 +38,6 @@ std::shared_ptr<const Trace> graphTrace(const QString& path) {
     return loadTrace(path.toStdString()).trace;
 }
 
-SliceRef named(const Trace& t, std::string_view name) {
-    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
-        const SliceColumns& c = t.track(ti).slices;
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (t.str(c.name[i]) == name) return {ti, i};
-    }
-    return {};
-}
-
 // The rows of a section: field -> (value, link target).
 QList<std::pair<QString, QString>> rows(const DetailsPanel& d, const QString& section) {
     QList<std::pair<QString, QString>> out;
@@ -61,20 +53,28 @@ QList<std::pair<QString, QString>> rows(const DetailsPanel& d, const QString& se
 
 } // namespace
 
+// The trace in a workspace with a Details dock on it.
+struct DetailsOn {
+    explicit DetailsOn(const QString& path) : trace(graphTrace(path)) {
+        if (trace) ws.showTrace(trace, "graph");
+    }
+    std::shared_ptr<const Trace> trace;
+    Workspace ws;
+    Navigation nav{&ws};
+    DetailsPanel details{&ws, &nav};
+};
+
 class TestGraphDetails : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
 private slots:
     void launchShowsItsReplay() {
-        const auto trace = graphTrace(dir_.filePath(QStringLiteral("graph.strata")));
-        QVERIFY(trace);
-        Workspace ws;
-        Navigation nav(&ws);
-        DetailsPanel details(&ws, &nav);
-        ws.showTrace(trace, "graph");
-        const Trace& t = *trace;
-        const SliceRef launch = named(t, "cudaGraphLaunch");
+        DetailsOn shown(dir_.filePath(QStringLiteral("graph.strata")));
+        QVERIFY(shown.trace);
+        const Trace& t = *shown.trace;
+        DetailsPanel& details = shown.details;
+        const SliceRef launch = test::sliceNamed(t, "cudaGraphLaunch");
         details.showSlice(launch);
         const QString replay = QStringLiteral("CUDA graph replay");
         const QString us = QString::fromUtf8("\u00b5s");
@@ -95,19 +95,18 @@ private slots:
         for (QTreeWidgetItem* item : details.linkItems())
             if (item->parent() && item->parent()->text(0) == replay)
                 targets << DetailsPanel::linkTarget(item);
-        QCOMPARE(targets, (QList<SliceRef>{named(t, "scale"), named(t, "bias"), named(t, "relu")}));
+        QCOMPARE(targets,
+                 (QList<SliceRef>{test::sliceNamed(t, "scale"), test::sliceNamed(t, "bias"),
+                                  test::sliceNamed(t, "relu")}));
         QVERIFY(rows(details, QStringLiteral("Correlated")).isEmpty());
     }
 
     void nodeShowsItsReplay() {
-        const auto trace = graphTrace(dir_.filePath(QStringLiteral("node.strata")));
-        QVERIFY(trace);
-        Workspace ws;
-        Navigation nav(&ws);
-        DetailsPanel details(&ws, &nav);
-        ws.showTrace(trace, "graph");
-        const Trace& t = *trace;
-        details.showSlice(named(t, "bias"));
+        DetailsOn shown(dir_.filePath(QStringLiteral("node.strata")));
+        QVERIFY(shown.trace);
+        const Trace& t = *shown.trace;
+        DetailsPanel& details = shown.details;
+        details.showSlice(test::sliceNamed(t, "bias"));
         QCOMPARE(details.value(QStringLiteral("Graph node"), QStringLiteral("GPU activity")),
                  QStringLiteral("12"));
         const auto replay = rows(details, QStringLiteral("CUDA graph replay"));
@@ -120,7 +119,7 @@ private slots:
                 QVERIFY(!launchedBy.valid()); // once
                 launchedBy = DetailsPanel::linkTarget(item);
             }
-        QCOMPARE(launchedBy, named(t, "cudaGraphLaunch"));
+        QCOMPARE(launchedBy, test::sliceNamed(t, "cudaGraphLaunch"));
     }
 };
 

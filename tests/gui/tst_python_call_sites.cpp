@@ -4,6 +4,7 @@
 #include "analysis_views/stats_panel.h"
 #include "panels/details_panel.h"
 #include "support/kineto_json_fixture.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 #include "workspace/analyses.h"
 #include "workspace/navigation.h"
@@ -37,15 +38,6 @@ std::shared_ptr<const Trace> pythonTrace() {
     return j.load();
 }
 
-SliceRef named(const Trace& t, std::string_view name) {
-    for (TrackId ti = 0; ti < t.tracks().size(); ++ti) {
-        const SliceColumns& c = t.track(ti).slices;
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (t.str(c.name[i]) == name) return {ti, i};
-    }
-    return {};
-}
-
 QString cell(QAbstractItemModel* m, int row, int col) {
     return m->data(m->index(row, col)).toString();
 }
@@ -65,13 +57,13 @@ private slots:
         const Trace& t = *trace;
         const QString field = QStringLiteral("Python call site");
         // A kernel through its launch: model.py's frame (aten::mm is no Python frame).
-        details.showSlice(named(t, "gemm_k"));
+        details.showSlice(test::sliceNamed(t, "gemm_k"));
         QCOMPARE(details.value(field), QStringLiteral("model.py:20 forward"));
         // Under the library's optimizer: the user frame around it.
-        details.showSlice(named(t, "adam_k"));
+        details.showSlice(test::sliceNamed(t, "adam_k"));
         QCOMPARE(details.value(field), QStringLiteral("train.py:10 main"));
         // The launch call itself.
-        const SliceRef launch = t.launchOf(named(t, "gemm_k"));
+        const SliceRef launch = t.launchOf(test::sliceNamed(t, "gemm_k"));
         details.showSlice(launch);
         QCOMPARE(details.value(field), QStringLiteral("model.py:20 forward"));
         // A link: clicking it selects the frame.
@@ -79,11 +71,11 @@ private slots:
         for (QTreeWidgetItem* item : details.linkItems())
             if (item->text(0) == field) link = item;
         QVERIFY(link);
-        QCOMPARE(DetailsPanel::linkTarget(link), named(t, "model.py(20): forward"));
+        QCOMPARE(DetailsPanel::linkTarget(link), test::sliceNamed(t, "model.py(20): forward"));
         // No Python around the launch, and a slice that is no API call: no row.
-        details.showSlice(named(t, "lonely_k"));
+        details.showSlice(test::sliceNamed(t, "lonely_k"));
         QCOMPARE(details.value(field), QString());
-        details.showSlice(named(t, "aten::mm"));
+        details.showSlice(test::sliceNamed(t, "aten::mm"));
         QCOMPARE(details.value(field), QString());
     }
 

@@ -1,6 +1,7 @@
 // TraceBuilder: nesting, overflow lanes, self time, B/E matching, flows, correlation, counters.
 // Every expected number below is worked out by hand in the comments.
 #include "model/build/trace_builder.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -17,15 +18,6 @@ SliceInput slice(TraceBuilder& b, const char* name, TimeNs start, TimeNs dur,
     s.name = b.intern(name);
     s.kind = kind;
     return s;
-}
-
-SliceRef findByName(const Trace& t, std::string_view name) {
-    for (TrackId k = 0; k < t.tracks().size(); ++k) {
-        const auto& c = t.track(k).slices;
-        for (SliceIndex i = 0; i < c.size(); ++i)
-            if (t.str(c.name[i]) == name) return {k, i};
-    }
-    return {};
 }
 
 } // namespace
@@ -135,8 +127,8 @@ private slots:
         b.addEnd(t, 30, b.intern("outer"), endArgs); // names outer: closes it, inner stays open
         b.addEnd(t, 40, b.intern("inner"), kNoArgs);
         auto trace = b.build();
-        const SliceRef o = findByName(*trace, "outer");
-        const SliceRef i = findByName(*trace, "inner");
+        const SliceRef o = test::sliceNamed(*trace, "outer");
+        const SliceRef i = test::sliceNamed(*trace, "inner");
         QVERIFY(o.valid() && i.valid());
         QCOMPARE(trace->start(o), TimeNs(0));
         QCOMPARE(trace->duration(o), TimeNs(30));
@@ -177,9 +169,9 @@ private slots:
         auto trace = b.build();
         // The thread track made only for the flow lookup is dropped.
         QCOMPARE(trace->tracks().size(), size_t(2));
-        const SliceRef kr = findByName(*trace, "sgemm");
-        const SliceRef lr = findByName(*trace, "cudaLaunchKernel");
-        const SliceRef opr = findByName(*trace, "aten::mm");
+        const SliceRef kr = test::sliceNamed(*trace, "sgemm");
+        const SliceRef lr = test::sliceNamed(*trace, "cudaLaunchKernel");
+        const SliceRef opr = test::sliceNamed(*trace, "aten::mm");
         QCOMPARE(trace->track(kr.track).kind, TrackKind::GpuStream);
         QCOMPARE(trace->track(kr.track).device, 0);
         QCOMPARE(trace->track(kr.track).tid, int64_t(7));

@@ -30,6 +30,21 @@
 using namespace strata;
 using strata::test::kernelsIn;
 
+namespace {
+
+// The harness launching kernels at `rate` a second, live, until the file `until` exists.
+LaunchConfig pacedUntil(const QString& until, int rate, const QString& output) {
+    LaunchConfig c;
+    c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
+    c.arguments = QStringLiteral("paced");
+    c.environment = QStringLiteral("HARNESS_UNTIL=%1\nHARNESS_RATE=%2").arg(until).arg(rate);
+    c.output = output;
+    c.live = true;
+    return c;
+}
+
+} // namespace
+
 class TestLaunchLive : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
@@ -53,12 +68,8 @@ private slots:
         ProfileController* p = w.profile();
         p->sameWindowOnly = true;
         const QString until = dir_.filePath(QStringLiteral("until"));
-        LaunchConfig c;
-        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
-        c.arguments = QStringLiteral("paced");
-        c.environment = QStringLiteral("HARNESS_UNTIL=%1\nHARNESS_RATE=1000").arg(until);
-        c.output = dir_.filePath(QStringLiteral("live-{pid}.strata"));
-        c.live = true;
+        const LaunchConfig c =
+            pacedUntil(until, 1000, dir_.filePath(QStringLiteral("live-{pid}.strata")));
         QString error;
         QVERIFY2(p->launch(c, &error), qPrintable(error));
 
@@ -122,12 +133,8 @@ private slots:
         LiveFeed* live = p->live();
         live->setRowBytes(64 << 10);
         const QString until = dir_.filePath(QStringLiteral("until-long"));
-        LaunchConfig c;
-        c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
-        c.arguments = QStringLiteral("paced");
-        c.environment = QStringLiteral("HARNESS_UNTIL=%1\nHARNESS_RATE=5000").arg(until);
-        c.output = dir_.filePath(QStringLiteral("long-{pid}.strata"));
-        c.live = true;
+        const LaunchConfig c =
+            pacedUntil(until, 5000, dir_.filePath(QStringLiteral("long-{pid}.strata")));
         QString error;
         QVERIFY2(p->launch(c, &error), qPrintable(error));
         // A picture of a file eight times the rows it may hold.
