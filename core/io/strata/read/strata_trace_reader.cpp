@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -134,6 +135,56 @@ std::string damageText(const std::string& path, uint32_t index, size_t offset, s
                   size - offset);
 }
 
+// What the sequential load's walk over the chunks read: the chunks applied, why it stopped
+// before the end (empty: it did not), or where it was cancelled.
+struct ChunkWalk {
+    uint32_t chunks = 0;
+    std::string damage;
+    std::optional<size_t> cancelledAt;
+};
+
+// Each chunk checked, then its records applied through the sink, in file order; a live picture's
+// chunks before `rowsFromChunk` give their definitions only. `file` (may be null) keeps a window
+// of the mapped file resident.
+ChunkWalk applyChunksInOrder(const uint8_t* data, size_t size, const std::string& path,
+                             const ChunkScan& scan, size_t rowsFromChunk, RecordSink& sink,
+                             MappedFile* file, const LoadOptions& options) {
+    ChunkWalk walk;
+    uint32_t& chunkIndex = walk.chunks;
+    constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
+    size_t lastProgress = 0;
+    if (file) file->advance(0, 2 * kWindow);
+    for (; chunkIndex < scan.chunks.size(); ++chunkIndex) {
+        const ChunkSpan& chunk = scan.chunks[chunkIndex];
+        // A live picture's chunks before its rows were checked whole by an earlier picture, which
+        // held their rows (LiveFeed): only their definitions are read, their records still
+        // bound-checked.
+        const bool rowsLeftOut = chunkIndex < rowsFromChunk;
+        std::string bad = checkChunk(data, chunk, chunkIndex, !rowsLeftOut);
+        if (bad.empty())
+            bad = forEachRecord(data, chunk,
+                                [&](fmt::RecordType type, const uint8_t* body, uint32_t bytes) {
+                                    if (rowsLeftOut && rowsOnlyRecord(type)) return std::string();
+                                    return sink.apply(type, body, bytes);
+                                });
+        if (!bad.empty()) {
+            walk.damage = damageText(path, chunkIndex, chunk.offset, size, bad);
+            return walk;
+        }
+        if (chunk.end() - lastProgress > kWindow) {
+            lastProgress = chunk.end();
+            if (file) file->advance(lastProgress, 2 * kWindow);
+            if (options.progress && !options.progress(double(lastProgress) / double(size))) {
+                walk.cancelledAt = lastProgress;
+                return walk;
+            }
+        }
+    }
+    if (!scan.stopReason.empty())
+        walk.damage = damageText(path, chunkIndex, scan.stoppedAt, size, scan.stopReason);
+    return walk;
+}
+
 // The whole load over bytes in memory; `file` (may be null) releases pages behind the cursor.
 LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& path,
                            const LoadOptions& options, MappedFile* file, StrataLoadPath how,
@@ -209,38 +260,10 @@ LoadResult readStrataBytes(const uint8_t* data, size_t size, const std::string& 
     keepRunStart(builder, result, options);
     RecordSink sink(builder, records);
     sink.setFileStart(data);
-    std::string damage; // why loading stopped early
-    uint32_t chunkIndex = 0;
-    constexpr size_t kWindow = 32u << 20; // resident window of the mapped file
-    size_t lastProgress = 0;
-    if (file) file->advance(0, 2 * kWindow);
-    for (; chunkIndex < scan.chunks.size(); ++chunkIndex) {
-        const ChunkSpan& chunk = scan.chunks[chunkIndex];
-        // A live picture's chunks before its rows were checked whole by an earlier picture, which
-        // held their rows (LiveFeed): only their definitions are read, their records still
-        // bound-checked.
-        const bool rowsLeftOut = chunkIndex < rowsFromChunk;
-        std::string bad = checkChunk(data, chunk, chunkIndex, !rowsLeftOut);
-        if (bad.empty())
-            bad = forEachRecord(data, chunk,
-                                [&](fmt::RecordType type, const uint8_t* body, uint32_t bytes) {
-                                    if (rowsLeftOut && rowsOnlyRecord(type)) return std::string();
-                                    return sink.apply(type, body, bytes);
-                                });
-        if (!bad.empty()) {
-            damage = damageText(path, chunkIndex, chunk.offset, size, bad);
-            break;
-        }
-        if (chunk.end() - lastProgress > kWindow) {
-            lastProgress = chunk.end();
-            if (file) file->advance(lastProgress, 2 * kWindow);
-            if (options.progress && !options.progress(double(lastProgress) / double(size)))
-                return fail(lastProgress, "loading was cancelled");
-        }
-    }
-    if (damage.empty() && !scan.stopReason.empty())
-        damage = damageText(path, chunkIndex, scan.stoppedAt, size, scan.stopReason);
-    finishWarnings(builder, sink, damage, path, chunkIndex, data, options.growing);
+    const ChunkWalk walk =
+        applyChunksInOrder(data, size, path, scan, rowsFromChunk, sink, file, options);
+    if (walk.cancelledAt) return fail(*walk.cancelledAt, "loading was cancelled");
+    finishWarnings(builder, sink, walk.damage, path, walk.chunks, data, options.growing);
     phases.mark("read records");
     if (options.progress) options.progress(1.0);
     result.trace = builder.build();
