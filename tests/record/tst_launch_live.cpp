@@ -26,6 +26,7 @@
 
 #include <csignal>
 #include <memory>
+#include <optional>
 
 using namespace strata;
 using strata::test::kernelsIn;
@@ -42,6 +43,27 @@ LaunchConfig pacedUntil(const QString& until, int rate, const QString& output) {
     c.live = true;
     return c;
 }
+
+// What the harness printed in the console as "kernels=N": N, or nothing.
+std::optional<QString> kernelsLaunched(const QString& console) {
+    const qsizetype at = console.indexOf(QStringLiteral("kernels="));
+    if (at < 0) return std::nullopt;
+    return console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
+}
+
+// A window shown, its settings not restored, whose runs open their trace in it.
+struct SameWindow {
+    static MainWindow::Options fresh() {
+        MainWindow::Options o;
+        o.restoreSettings = false;
+        return o;
+    }
+    SameWindow() : window(fresh()) {
+        window.show();
+        window.profile()->sameWindowOnly = true;
+    }
+    MainWindow window;
+};
 
 } // namespace
 
@@ -114,22 +136,18 @@ private slots:
                                      !w.workspace()->currentTrace()->label.contains("running"),
                                  60000);
         const QString console = p->console()->shownText();
-        const qsizetype at = console.indexOf(QStringLiteral("kernels="));
-        QVERIFY2(at >= 0, qPrintable(console));
-        const QString launched = console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
-        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), launched);
+        const std::optional<QString> launched = kernelsLaunched(console);
+        QVERIFY2(launched, qPrintable(console));
+        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), *launched);
     }
 
     // Pictures of at most 64 KiB of rows (LiveFeed::setRowBytes): once the file is longer, a
     // picture starts later than the run's first kernel and holds fewer kernels than the file; the
     // status line says that the newest part is shown; the final trace holds every kernel.
     void longRunShowsItsNewestRows() {
-        MainWindow::Options o;
-        o.restoreSettings = false;
-        MainWindow w(o);
-        w.show();
+        SameWindow shownWindow;
+        MainWindow& w = shownWindow.window;
         ProfileController* p = w.profile();
-        p->sameWindowOnly = true;
         LiveFeed* live = p->live();
         live->setRowBytes(64 << 10);
         const QString until = dir_.filePath(QStringLiteral("until-long"));
@@ -164,21 +182,17 @@ private slots:
                                      !w.workspace()->currentTrace()->label.contains("running"),
                                  60000);
         const QString console = p->console()->shownText();
-        const qsizetype at = console.indexOf(QStringLiteral("kernels="));
-        QVERIFY2(at >= 0, qPrintable(console));
-        const QString launched = console.mid(at + 8).section(QLatin1Char('\n'), 0, 0);
-        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), launched);
+        const std::optional<QString> launched = kernelsLaunched(console);
+        QVERIFY2(launched, qPrintable(console));
+        QCOMPARE(QString::number(kernelsIn(*w.workspace()->current())), *launched);
     }
 
     // A program that ends at once: no live picture is needed, nothing waits for one, and its
     // trace opens as any run's does.
     void endsInItsFirstMillisecond() {
-        MainWindow::Options o;
-        o.restoreSettings = false;
-        MainWindow w(o);
-        w.show();
+        SameWindow shownWindow;
+        MainWindow& w = shownWindow.window;
         ProfileController* p = w.profile();
-        p->sameWindowOnly = true;
         LaunchConfig c;
         c.executable = QStringLiteral(STRATA_COLLECTOR_HARNESS);
         c.arguments = QStringLiteral("small");

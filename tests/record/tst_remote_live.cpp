@@ -32,6 +32,15 @@ class TstRemoteLive : public QObject {
     SshdFixture sshd_;
     QTemporaryDir dir_;
 
+    // strata-cli record's arguments for a run on the test's sshd, into `out`, then `rest`.
+    QStringList recordThere(const QString& out, const QStringList& rest) const {
+        return QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
+               sshd_.sshOptions() +
+               QStringList{QStringLiteral("--remote-dir"), dir_.filePath(QStringLiteral("remote")),
+                           QStringLiteral("-o"), out} +
+               rest;
+    }
+
 private slots:
     void initTestCase() {
         const QString why = sshd_.start();
@@ -51,14 +60,9 @@ private slots:
     void copiedAsItGrows() {
         const QString out = dir_.filePath(QStringLiteral("live.strata"));
         QProcess p;
-        p.start(kCli,
-                QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
-                    sshd_.sshOptions() +
-                    QStringList{QStringLiteral("--remote-dir"),
-                                dir_.filePath(QStringLiteral("remote")), QStringLiteral("-o"), out,
-                                QStringLiteral("--live"), QStringLiteral("--"), kFake,
-                                QStringLiteral("--launches"), QStringLiteral("300"),
-                                QStringLiteral("--sleep-ms"), QStringLiteral("60000")});
+        p.start(kCli, recordThere(out, {QStringLiteral("--live"), QStringLiteral("--"), kFake,
+                                        QStringLiteral("--launches"), QStringLiteral("300"),
+                                        QStringLiteral("--sleep-ms"), QStringLiteral("60000")}));
         QVERIFY(p.waitForStarted());
         QString err, copy;
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -105,13 +109,8 @@ private slots:
             QSKIP("mounting a small filesystem needs root: the full disk is not tried here");
         const QString out = dir_.filePath(QStringLiteral("full.strata"));
         QProcess p;
-        p.start(kCli,
-                QStringList{QStringLiteral("record"), QStringLiteral("--remote"), sshd_.remote()} +
-                    sshd_.sshOptions() +
-                    QStringList{QStringLiteral("--remote-dir"),
-                                dir_.filePath(QStringLiteral("remote")), QStringLiteral("-o"), out,
-                                QStringLiteral("--"), kFake, QStringLiteral("--launches"),
-                                QStringLiteral("20000")});
+        p.start(kCli, recordThere(out, {QStringLiteral("--"), kFake, QStringLiteral("--launches"),
+                                        QStringLiteral("20000")}));
         const bool ended = p.waitForFinished(120000);
         QProcess::execute(QStringLiteral("umount"), {runs});
         QVERIFY(ended);

@@ -8,10 +8,6 @@ namespace strata {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix) {
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 // The replay of a graph launch call: its GPU ops by start, and the graph they name.
 GraphReplay replayOf(const Trace& t, SliceRef launch) {
     GraphReplay g;
@@ -41,7 +37,7 @@ bool isGraphLaunch(const Trace& t, SliceRef r) {
 } // namespace
 
 bool isGraphLaunchName(std::string_view n) {
-    return startsWith(n, "cudaGraphLaunch") || startsWith(n, "cuGraphLaunch");
+    return n.starts_with("cudaGraphLaunch") || n.starts_with("cuGraphLaunch");
 }
 
 std::vector<GraphReplay> graphReplays(const Trace& trace) {
