@@ -6,6 +6,7 @@
 #include "analysis/ops/launch_sites.h"
 #include "analysis/trace_analysis.h"
 #include "io/trace_loader.h"
+#include "model/build/trace_builder.h"
 #include "support/kineto_json_fixture.h"
 #include "support/process_run.h"
 #include "support/slice_lookup.h"
@@ -248,6 +249,52 @@ private slots:
                  std::string("train.py:9 other"));
         QCOMPARE(siteOfText(*trace, sites, test::sliceNamed(*trace, "k_c")), std::string("(none)"));
         std::remove(path.c_str());
+    }
+
+    // The stack the collector took at a call's enter callback (StackKind::ApiCall) is the call's
+    // however long the thread was held before the call's own start (here 300 us: the writer's
+    // lock, a busy machine), but never an earlier call's. Times in ns, thread (10, 11):
+    //   ApiCall stack: 1'000 at train.py(5) step
+    //   Python samples: 1'290'000 at train.py(1) main (the nearest to call A's start)
+    //   call A [1'300'000, +20'000): its stack taken 1'299'000 ns before -> step
+    //   call B [1'400'000, +20'000): the last ApiCall stack before it (1'000) was taken before
+    //     call A ended, so it is not B's; B takes the Python sample nearest its start within a
+    //     period (the median gap between samples: 209'000 of 5'000, 209'000, 1'289'000),
+    //     1'290'000 -> main
+    //   call C [1'500'000, +20'000) holds call D [1'505'000, +5'000): C's stack at 1'499'000
+    //     (eval), D's at 1'504'000 (step): C takes the last one before its end (D's, taken
+    //     inside it: the same thread's stack at the same call) -> step; D -> step
+    void apiCallStacks() {
+        TraceBuilder b;
+        const CallsiteId main = b.addCallsite(kNoCallsite, b.intern("train.py(1): main"));
+        const CallsiteId step = b.addCallsite(main, b.intern("train.py(5): step"));
+        const CallsiteId eval = b.addCallsite(main, b.intern("train.py(7): eval"));
+        constexpr auto kApi = uint8_t(StackKind::ApiCall), kPy = uint8_t(StackKind::Python);
+        b.addStackSample(10, 11, 1'000, step, kApi);
+        b.addStackSample(10, 11, 1'290'000, main, kPy);
+        b.addStackSample(10, 11, 1'499'000, eval, kApi);
+        b.addStackSample(10, 11, 1'504'000, step, kApi);
+        const TrackId thread = b.threadTrack(10, 11);
+        const StringId launch = b.intern("cudaLaunchKernel");
+        for (const auto& [start, dur] : std::vector<std::pair<TimeNs, TimeNs>>{
+                 {1'300'000, 20'000}, {1'400'000, 20'000}, {1'500'000, 20'000}, {1'505'000, 5'000}})
+            b.addSlice(thread, SliceInput{.start = start,
+                                          .dur = dur,
+                                          .name = launch,
+                                          .kind = SliceKind::CudaRuntime});
+        const auto trace = b.build();
+        const LaunchSites sites = findLaunchSites(*trace);
+        TrackId tr = 0;
+        while (trace->track(tr).kind != TrackKind::Thread) ++tr;
+        const auto siteAt = [&](SliceIndex i) {
+            const uint32_t s = sites.siteOf({tr, i});
+            return s == LaunchSites::kNone ? std::string("(none)") : sites.text(s);
+        };
+        QCOMPARE(trace->track(tr).slices.size(), size_t(4));
+        QCOMPARE(siteAt(0), std::string("train.py:5 step"));
+        QCOMPARE(siteAt(1), std::string("train.py:1 main"));
+        QCOMPARE(siteAt(2), std::string("train.py:5 step"));
+        QCOMPARE(siteAt(3), std::string("train.py:5 step"));
     }
 
     void cliByCallSite() {

@@ -3,6 +3,7 @@
 #include "analysis/frame_roles.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace strata {
@@ -94,6 +95,10 @@ private:
 
 namespace {
 
+// The longest a thread can be held between a call's enter callback (where its stack is taken)
+// and the call's own start: the collector's writer lock, a busy machine's scheduler.
+constexpr TimeNs kEnterLagMax = 100'000'000;
+
 // A stack's innermost user frame, else its innermost.
 StringId siteFrame(const Trace& trace, CallsiteId innermost) {
     const StackSamples& k = trace.stackSamples();
@@ -105,17 +110,16 @@ StringId siteFrame(const Trace& trace, CallsiteId innermost) {
 } // namespace
 
 StringId sampledCallFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end,
-                          TimeNs window) {
+                          TimeNs notBefore, TimeNs window) {
     const StackSamples& k = trace.stackSamples();
     const SampleThread* th = k.thread(thread.pid, thread.tid);
     if (!th) return 0;
     const auto first = k.ts.begin() + th->first, last = first + th->count;
-    // The stack taken as the call began (its enter callback, just before the call's own start):
-    // the last one at or before its end, if it is not an earlier call's.
-    constexpr TimeNs kBefore = 50'000;
+    // The stack taken as the call began (its enter callback, before the call's own start): the
+    // last one at or before its end, taken after `notBefore`.
     for (auto at = std::upper_bound(first, last, end); at != first;) {
         --at;
-        if (*at < start - kBefore) break;
+        if (*at < notBefore) break;
         const size_t r = size_t(at - k.ts.begin());
         if (k.kind[r] == uint8_t(StackKind::ApiCall) && k.callsite[r] != kNoCallsite)
             return siteFrame(trace, k.callsite[r]);
@@ -208,12 +212,20 @@ LaunchSites findLaunchSites(const Trace& trace) {
         const Track& tr = trace.track(ti);
         if (tr.kind != TrackKind::Thread) continue;
         const SliceColumns& c = tr.slices;
+        // The ends of the calls still open at the current one (they nest on a lane) and the
+        // latest end of those closed before it: a stack taken before that is an earlier call's.
+        std::vector<TimeNs> open;
+        TimeNs closed = std::numeric_limits<TimeNs>::min();
         for (SliceIndex i = 0; i < c.size(); ++i) {
             if (!isLaunchApiKind(c.kind[i])) continue;
+            for (; !open.empty() && open.back() <= c.start[i]; open.pop_back())
+                closed = std::max(closed, open.back());
+            open.push_back(c.end(i));
             const SliceRef frame = finder.frameOf({ti, i});
-            const StringId name = frame.valid()
-                                      ? trace.track(frame.track).slices.name[frame.index]
-                                      : sampledCallFrame(trace, tr, c.start[i], c.end(i), window);
+            const TimeNs notBefore = std::max(closed, c.start[i] - kEnterLagMax);
+            const StringId name = frame.valid() ? trace.track(frame.track).slices.name[frame.index]
+                                                : sampledCallFrame(trace, tr, c.start[i], c.end(i),
+                                                                   notBefore, window);
             if (!name) {
                 ++out.callsWithoutSite_;
                 continue;

@@ -6,7 +6,9 @@
 // library's (frame_roles.h: isLibraryPythonFrame); where no such frame encloses the call, the
 // innermost python_function slice at all (a library frame, a `<built-in ...>`, an nn.Module);
 // where none, the Python stack the collector took at the call (a StackKind::ApiCall stack
-// sample, --python sample, when the call holds the GIL), else the thread's Python sample nearest
+// sample, --python sample, when the call holds the GIL: the last one at or before the call's end
+// taken after the thread's previous call ended, however long before the call's start the thread
+// was held), else the thread's Python sample nearest
 // the call within one sampling period (a call made with the GIL released, as PyTorch's ops do:
 // the line of Python around it, to a period): its innermost user frame, else its innermost;
 // where none of these, the call has no site. A GPU op's site is its launch's (Trace::launchOf).
@@ -32,9 +34,10 @@ bool isPythonSourceFrame(std::string_view name);
 // A frame of the user's own code: a source frame that is not a library's.
 bool isUserPythonFrame(std::string_view name);
 // The frame (its name) of the sampled stack that tells where the call [start, end) on `thread`
-// came from (the rule above; `window`: a sampling period); 0 when there is none.
+// came from (the rule above; `notBefore`: the end of the thread's call before it, so that an
+// ApiCall stack taken before is that call's; `window`: a sampling period); 0 when there is none.
 StringId sampledCallFrame(const Trace& trace, const Track& thread, TimeNs start, TimeNs end,
-                          TimeNs window);
+                          TimeNs notBefore, TimeNs window);
 
 // The python_function slice that is the call site of `slice` (any slice of a thread track; the
 // rule above), or an invalid ref. O(depth x lanes of its thread).
