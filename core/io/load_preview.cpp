@@ -74,6 +74,13 @@ void LoadPreviewCollector::add(size_t laneIndex, TimeNs start, TimeNs dur) {
     }
 }
 
+void LoadPreviewCollector::name(int64_t pid, std::optional<int64_t> tid, std::string_view name) {
+    if (tid)
+        threadNames_[{pid, *tid}] = name;
+    else
+        processNames_[pid] = name;
+}
+
 LoadPreview LoadPreviewCollector::snapshot(double fraction) const {
     LoadPreview p;
     p.start = start_;
@@ -82,6 +89,8 @@ LoadPreview LoadPreviewCollector::snapshot(double fraction) const {
     p.last = last_;
     p.fraction = fraction;
     p.slices = slices_;
+    p.processNames = processNames_;
+    p.threadNames = threadNames_;
     for (const Lane& l : lanes_) {
         PreviewLane out = l.key;
         out.busy.resize(kBins);

@@ -7,8 +7,12 @@
 #include "model/time.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -29,8 +33,11 @@ struct LoadPreview {
     TimeNs binWidth = 1;
     TimeNs first = 0, last = 0;     // the earliest start and latest end read
     std::vector<PreviewLane> lanes; // GPU lanes by (device, stream), then threads by (pid, tid)
-    double fraction = 0;            // of the input read
-    uint64_t slices = 0;            // slices read
+    // The names read so far (M events): processes by pid, threads by (pid, tid).
+    std::map<int64_t, std::string> processNames;
+    std::map<std::pair<int64_t, int64_t>, std::string> threadNames;
+    double fraction = 0; // of the input read
+    uint64_t slices = 0; // slices read
     bool empty() const { return slices == 0; }
 };
 
@@ -39,6 +46,8 @@ public:
     static constexpr size_t kBins = 2048;
     void gpu(int32_t device, int64_t stream, TimeNs start, TimeNs dur);
     void cpu(int64_t pid, int64_t tid, TimeNs start, TimeNs dur);
+    // A process's name (no tid) or a thread's; the last one given holds.
+    void name(int64_t pid, std::optional<int64_t> tid, std::string_view name);
     LoadPreview snapshot(double fraction) const;
 
 private:
@@ -48,6 +57,8 @@ private:
     };
     std::vector<Lane> lanes_;
     std::unordered_map<uint64_t, size_t> gpuLane_, cpuLane_;
+    std::map<int64_t, std::string> processNames_;
+    std::map<std::pair<int64_t, int64_t>, std::string> threadNames_;
     TimeNs start_ = 0, width_ = 0; // width_ 0: no event yet
     TimeNs first_ = 0, last_ = 0;
     uint64_t slices_ = 0;

@@ -1,7 +1,7 @@
 // strata-bench open FILE [--rounds N]
 // Opens FILE in a MainWindow (offscreen) as File > Open does, ROUNDS times (default 2), and times
-// from the call: the first picture of what has been read on the loading page (first_picture_ms:
-// the preview shown and painted; -1 when the load ended first), the trace on screen
+// from the call: the first picture of what has been read (first_picture_ms: the timeline painted
+// with it, Workspace::showPreview; -1 when the load ended first), the trace on screen
 // (load_ms) and the window drawn with it (drawn_ms: a synchronous repaint after the load).
 // Each round waits for the trace cache's background write before the next, so with an empty
 // cache (XDG_CACHE_HOME) round 1 is the first open and round 2 the second, from the cache.
@@ -10,11 +10,12 @@
 #include "cpu_steal.h"
 
 #include "open/trace_cache_controller.h"
-#include "timeline/load_preview_view.h"
+#include "timeline/timeline_view.h"
 #include "window/main_window.h"
 #include "window/message_banner.h"
 #include "window/window_pages.h"
 #include "window/window_status.h"
+#include "workspace/workspace.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -40,9 +41,9 @@ int strata::bench::open(const Args& args) {
         QTimer tick;
         tick.setInterval(1);
         QObject::connect(&tick, &QTimer::timeout, [&] {
-            if (pictureMs < 0 && loadMs < 0 && w.pages()->loadPreview()->isVisible() &&
-                w.pages()->loadPreview()->preview()) {
-                w.pages()->loadPreview()->repaint();
+            if (pictureMs < 0 && loadMs < 0 && w.workspace()->previewing() &&
+                w.timeline()->isVisible()) {
+                w.timeline()->tracksArea()->repaint();
                 pictureMs = clock.nsecsElapsed() / 1e6;
             }
         });

@@ -1,13 +1,14 @@
 // The trace cache and the first picture in the window (issue 33): a trace opened once is kept in
 // the cache in the background and opens from it the next time, the same on screen pixel for
 // pixel, the status bar saying where it came from; Settings > Trace Cache turns it off and
-// clears it; the loading page's preview paints each GPU stream's busy share where it is.
+// clears it; a large trace's first frames, what was read so far, are drawn by the timeline.
 #include "analysis_views/stats_panel.h"
+#include "io/load_preview_trace.h"
 #include "open/trace_cache_controller.h"
 #include "support/main_window_fixture.h"
 #include "support/rank_set_fixture.h"
 #include "support/test_main.h"
-#include "timeline/load_preview_view.h"
+#include "timeline/layout/track_layout.h"
 #include "timeline/timeline_view.h"
 #include "workspace/analyses.h"
 
@@ -15,9 +16,12 @@
 
 #include <QDir>
 #include <QMenuBar>
+#include <QStatusBar>
 
 #include <cstdio>
 #include <filesystem>
+#include <set>
+#include <thread>
 
 class TestTraceCacheGui : public QObject {
     Q_OBJECT
@@ -34,10 +38,10 @@ class TestTraceCacheGui : public QObject {
         *status = w.statusText();
         return w.timeline()->grab().toImage();
     }
-    size_t entries() const {
-        return TraceCache(TraceCacheSettings{true, cacheHome_.filePath("strata").toStdString()})
-            .entryCount();
+    TraceCache cache() const {
+        return TraceCache(TraceCacheSettings{true, cacheHome_.filePath("strata").toStdString()});
     }
+    size_t entries() const { return cache().entryCount(); }
 
 private slots:
     void initTestCase() {
@@ -161,9 +165,7 @@ private slots:
     // the cache and no dock shows the trace before the timeline has its gap causes; then both
     // follow.
     void docksAndCacheAfterThePicture() {
-        QVERIFY(TraceCache(TraceCacheSettings{true, cacheHome_.filePath("strata").toStdString()})
-                    .clear()
-                    .empty());
+        QVERIFY(cache().clear().empty());
         MainWindow w(testOptions());
         w.resize(1400, 800);
         w.show();
@@ -190,32 +192,60 @@ private slots:
         QCOMPARE(entries(), size_t(1));
     }
 
-    // One GPU lane busy over the first half of the time read, one thread over all of it.
-    void previewPaintsBusyTime() {
-        auto p = std::make_shared<LoadPreview>();
-        p->start = 0;
-        p->binWidth = 1000;
-        p->first = 0;
-        p->last = 1000 * 100;
-        p->slices = 2;
-        PreviewLane gpu;
-        gpu.gpu = true, gpu.device = 0, gpu.stream = 7;
-        gpu.busy.assign(100, 0.f);
-        for (int i = 0; i < 50; ++i) gpu.busy[size_t(i)] = 1.f;
-        PreviewLane cpu;
-        cpu.pid = 1, cpu.tid = 2;
-        cpu.busy.assign(100, 1.f);
-        p->lanes = {gpu, cpu};
-        LoadPreviewView v;
-        v.resize(1178, 200); // 170 px of names, then 1000 px of time (8 px margin): 50 % at x 670
-        v.setPreview(p);
-        const QImage img = v.grab().toImage();
-        const int gpuRow = 22 + 4 + 8; // below the ruler, the middle of the first row
-        const QColor background = img.pixelColor(1100, gpuRow);
-        QVERIFY(img.pixelColor(300, gpuRow) != background); // busy: painted
-        QCOMPARE(img.pixelColor(900, gpuRow), background);  // the idle half
-        const int cpuRow = gpuRow + 16 + 3;
-        QVERIFY(img.pixelColor(1100, cpuRow) != background); // the thread all along
+    // A large trace's first frames are the timeline's (issue 49): opened as File > Open does,
+    // slowed (each progress step sleeps), the timeline page shows what was read so far (each GPU
+    // stream and thread of the trace, Workspace::previewing) while the window has opened nothing:
+    // no trace, no dock analysis, no export, the title and status saying it loads. The loaded
+    // trace then replaces it in the same place; a cancelled load lets it go.
+    void firstFramesAreTheTimeline() {
+        QVERIFY(cache().clear().empty());
+        MainWindow w(testOptions());
+        w.resize(1400, 800);
+        w.show();
+        OpenRequest slowed = OpenRequest::trace(trace_);
+        slowed.options.progress = [](double) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(40));
+            return true;
+        };
+        w.open(slowed);
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->previewing(), 30000);
+        QVERIFY(w.loader()->isLoading());
+        QVERIFY(w.pages()->showing(WindowPages::Page::Timeline));
+        QVERIFY(!w.trace()); // nothing opened yet
+        const std::shared_ptr<const Trace> preview = w.timeline()->trace();
+        QVERIFY(preview && !previewOf(*preview).empty());
+        QVERIFY(w.windowTitle().contains(QStringLiteral("(loading")));
+        QVERIFY(w.statusText().contains(QStringLiteral("% of the file read")));
+        QVERIFY(w.panel<StatsPanel>()->analysis() == nullptr);
+        QAction* exportWhole = w.findChild<QAction*>(QStringLiteral("actionExportPerfetto"));
+        QVERIFY(exportWhole && !exportWhole->isEnabled());
+        QVERIFY(w.timeline()->visibleTrackLabelCount() > 0);
+        QVERIFY(w.timeline()->layout().contentHeight() > 0);
+        w.loader()->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loader()->isLoading(), 30000);
+        QVERIFY(!w.workspace()->previewing());
+        QVERIFY(!w.workspace()->current());
+        QVERIFY(w.pages()->showing(WindowPages::Page::Welcome));
+
+        w.open(slowed);
+        QTRY_VERIFY_WITH_TIMEOUT(w.workspace()->previewing(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.loader()->isLoading() && w.trace(), 120000);
+        QVERIFY(!w.workspace()->previewing());
+        QCOMPARE(w.timeline()->trace(), w.trace());
+        QVERIFY(w.pages()->showing(WindowPages::Page::Timeline));
+        QVERIFY(!w.windowTitle().contains(QStringLiteral("(loading")));
+        QVERIFY(exportWhole->isEnabled());
+        // Each lane of what was read is one of the trace's GPU streams or threads.
+        std::set<std::pair<int64_t, int64_t>> lanes;
+        for (const Track& t : w.trace()->tracks()) {
+            if (t.kind == TrackKind::GpuStream) lanes.insert({-1 - t.device, t.tid});
+            if (t.kind == TrackKind::Thread) lanes.insert({t.pid, t.tid});
+        }
+        for (const Track& t : preview->tracks()) {
+            if (t.kind == TrackKind::GpuStream) QVERIFY(lanes.count({-1 - t.device, t.tid}));
+            if (t.kind == TrackKind::Thread) QVERIFY(lanes.count({t.pid, t.tid}));
+        }
+        QVERIFY(w.traceCache()->waitForWrites(60000));
     }
 };
 

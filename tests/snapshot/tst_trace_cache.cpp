@@ -6,6 +6,7 @@
 // trace's own GPU busy time.
 #include "io/cache/trace_cache.h"
 #include "io/load_preview.h"
+#include "io/load_preview_trace.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
 #include "support/test_main.h"
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -186,6 +188,56 @@ private slots:
         p = c.snapshot(1.0);
         QVERIFY(p.start <= 0);
         QCOMPARE(p.first, TimeNs(0));
+    }
+
+    // A preview as the timeline's first frames (io/load_preview_trace.h), by hand: bins of
+    // 1000 ns from 10'000. GPU 0 stream 7 busy 1, 1, 1, 0.5, 0, 0.25 -> [10'000, 13'500) (three
+    // whole bins and half the fourth), [15'000, 15'250); thread (1, 2) busy 0.5, 1, 1 -> [10'000,
+    // 10'500) (a part ends a run), [11'000, 13'000); the thread and its process named.
+    void previewAsTrace() {
+        LoadPreview p;
+        p.start = 10'000, p.binWidth = 1000, p.first = 10'000, p.last = 15'250;
+        p.fraction = 0.42, p.slices = 9;
+        PreviewLane gpu;
+        gpu.gpu = true, gpu.device = 0, gpu.stream = 7;
+        gpu.busy = {1, 1, 1, 0.5f, 0, 0.25f};
+        PreviewLane cpu;
+        cpu.pid = 1, cpu.tid = 2;
+        cpu.busy = {0.5f, 1, 1};
+        p.lanes = {gpu, cpu};
+        p.processNames = {{1, "python3"}, {5, "not drawn"}};
+        p.threadNames = {{{1, 2}, "pt_main_thread"}, {{1, 3}, "not drawn"}};
+        const std::shared_ptr<const Trace> t = previewTrace(p);
+        // The names of what is drawn, and nothing else.
+        QCOMPARE(t->threads().size(), size_t(1));
+        QCOMPARE(t->str(t->threads()[0].name), std::string_view("pt_main_thread"));
+        std::map<int64_t, std::string> processes; // pid 0: the GPU's (a Kineto GPU event's pid)
+        for (const Process& pr : t->processes()) processes[pr.pid] = t->str(pr.name);
+        QCOMPARE(processes, (std::map<int64_t, std::string>{{0, ""}, {1, "python3"}}));
+        std::map<std::string, std::vector<std::pair<TimeNs, TimeNs>>> slices;
+        for (const Track& tr : t->tracks()) {
+            if (tr.slices.size() == 0) continue;
+            const std::string lane =
+                tr.kind == TrackKind::GpuStream
+                    ? "gpu " + std::to_string(tr.device) + ":" + std::to_string(tr.tid)
+                    : "thread " + std::to_string(tr.pid) + ":" + std::to_string(tr.tid);
+            for (SliceIndex i = 0; i < tr.slices.size(); ++i) {
+                QCOMPARE(tr.slices.kind[i],
+                         tr.kind == TrackKind::GpuStream ? SliceKind::Kernel : SliceKind::Generic);
+                QCOMPARE(tr.slices.extra[i], kNoExtra); // no correlation: no launch
+                QCOMPARE(t->str(tr.slices.name[i]),
+                         tr.kind == TrackKind::GpuStream ? kPreviewGpuName : kPreviewCpuName);
+                slices[lane].push_back({tr.slices.start[i], tr.slices.end(i)});
+            }
+        }
+        using Runs = std::vector<std::pair<TimeNs, TimeNs>>;
+        QCOMPARE(slices.size(), size_t(2));
+        QCOMPARE(slices["gpu 0:7"], (Runs{{10'000, 13'500}, {15'000, 15'250}}));
+        QCOMPARE(slices["thread 1:2"], (Runs{{10'000, 10'500}, {11'000, 13'000}}));
+        QCOMPARE(previewOf(*t), std::string("42 % of the file read, 9 slices"));
+        QCOMPARE(t->contentBounds(), (TimeRange{10'000, 15'250}));
+        QCOMPARE(previewOf(*previewTrace(LoadPreview{})),
+                 std::string("0 % of the file read, 0 slices"));
     }
 
     // The JSON reader hands out previews while it reads (slowed here by a progress callback

@@ -40,6 +40,7 @@ void Workspace::replace(std::shared_ptr<const Trace> trace, QString label, QStri
 TraceId Workspace::showTrace(std::shared_ptr<const Trace> trace, QString label, QString path,
                              qint64 loadMs, QString format) {
     setShown(Shown::Trace);
+    previewing_ = false;
     replace(std::move(trace), std::move(label), std::move(path), loadMs, std::move(format));
     return current_.id;
 }
@@ -47,14 +48,36 @@ TraceId Workspace::showTrace(std::shared_ptr<const Trace> trace, QString label, 
 void Workspace::showSet(Shown what, std::shared_ptr<const Trace> trace, QString label, QString path,
                         qint64 loadMs, QString format) {
     setShown(what);
+    previewing_ = false;
     replace(std::move(trace), std::move(label), std::move(path), loadMs, std::move(format));
 }
 
 void Workspace::showRankReport() {
     setShown(Shown::RankReport);
+    previewing_ = false;
     if (!current_.trace) return;
     emit currentReplaced(current_.id);
     current_ = OpenTrace{};
+    emit currentChanged(nullptr);
+}
+
+void Workspace::showPreview(std::shared_ptr<const Trace> preview, QString label) {
+    if (previewing()) {
+        amendCurrent(std::move(preview));
+        return;
+    }
+    if (current_.trace || shown_ != Shown::Nothing) return; // something else is on screen
+    setShown(Shown::Trace);
+    previewing_ = true;
+    replace(std::move(preview), std::move(label), {}, 0, {});
+}
+
+void Workspace::dropPreview() {
+    if (!previewing()) return;
+    previewing_ = false;
+    emit currentReplaced(current_.id);
+    current_ = OpenTrace{};
+    setShown(Shown::Nothing);
     emit currentChanged(nullptr);
 }
 

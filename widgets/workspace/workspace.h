@@ -81,6 +81,16 @@ public:
     // `loadMs` >= 0: how long this version took to read (a live run's next picture).
     void amendCurrent(std::shared_ptr<const Trace> trace, qint64 loadMs = -1);
     bool amending() const { return amending_; }
+    // What a trace being loaded has read so far (io/load_preview_trace.h), shown as the trace
+    // while nothing else is (the window idle): the timeline draws it as the loaded trace's first
+    // frames, the docks show nothing of it, and nothing may be exported or kept of it. The next
+    // preview amends it (a view of all of it stays one); the loaded trace replaces it
+    // (showTrace), or dropPreview() lets it go when the load fails or is cancelled. `label`: the
+    // file's name.
+    void showPreview(std::shared_ptr<const Trace> preview, QString label);
+    void dropPreview();
+    bool previewing() const { return previewing_ && current_.trace; }
+
     // A live run is shown (app/gui/actions/live_feed.h): its trace is amended several times a
     // second, and the docks keep what they show until refreshLive() asks them again (or the run
     // ends).
@@ -116,6 +126,7 @@ private:
     Shown shown_ = Shown::Nothing;
     bool amending_ = false;
     bool live_ = false;
+    bool previewing_ = false;
     OpenTrace current_;
     TraceId nextId_ = 0;
 };

@@ -36,7 +36,8 @@ ExportActions::ExportActions(WindowContext* window, QMenu* fileMenu)
 }
 
 void ExportActions::update() {
-    const bool trace = window_->workspace()->current() != nullptr;
+    // Not what a load has read so far (Workspace::showPreview).
+    const bool trace = window_->workspace()->current() && !window_->workspace()->previewing();
     whole_->setEnabled(trace);
     range_->setEnabled(trace && window_->navigation()->selectedRange().has_value());
 }

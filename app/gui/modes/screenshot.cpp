@@ -1,8 +1,8 @@
 #include "modes/screenshot.h"
+#include "io/load_preview_trace.h"
 #include "modes/screenshot_frames.h"
 #include "modes/screenshot_hover.h"
 #include "modes/screenshot_path.h"
-#include "timeline/load_preview_view.h"
 #include "window/notes_sidecar.h"
 
 #include "model/names/time_text.h"
@@ -203,20 +203,20 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
 
 namespace {
 
-// The window while o.trace loads (asynchronously, as File > Open does), grabbed when the loading
-// page shows its second preview; the load is then cancelled.
+// The window while o.trace loads (asynchronously, as File > Open does), grabbed when the
+// timeline has drawn its second picture of what was read so far (Workspace::showPreview); the
+// load is then cancelled.
 int screenshotWhileLoading(MainWindow& w, const ScreenshotOptions& o) {
     w.show();
     settleEvents(50);
     int previews = 0;
-    const LoadPreview* last = nullptr;
+    const Trace* last = nullptr;
     QElapsedTimer since;
     since.start();
     w.open(OpenRequest::trace(o.trace));
     while (w.loader()->isLoading() && previews < 2) {
         QApplication::processEvents(QEventLoop::AllEvents, 20);
-        const LoadPreview* p =
-            w.pages()->loadPreview()->isVisible() ? w.pages()->loadPreview()->preview() : nullptr;
+        const Trace* p = w.workspace()->previewing() ? w.workspace()->current().get() : nullptr;
         if (p && p != last) ++previews, last = p;
     }
     if (previews < 2) {
@@ -224,10 +224,10 @@ int screenshotWhileLoading(MainWindow& w, const ScreenshotOptions& o) {
                      qPrintable(o.trace));
         return 1;
     }
+    w.timeline()->waitForPicture();
     const std::optional<QSize> shot = savePng(&w, o);
     if (!shot) return 1;
-    std::printf("preview of %llu slices (%.0f %% read) %lld ms after the open\n",
-                static_cast<unsigned long long>(last->slices), last->fraction * 100,
+    std::printf("preview (%s) %lld ms after the open\n", previewOf(*last).c_str(),
                 static_cast<long long>(since.elapsed()));
     std::printf("wrote %s (%dx%d)\n", qPrintable(o.output), shot->width(), shot->height());
     std::fflush(stdout);

@@ -33,13 +33,17 @@ public:
         timer_.start();
         clock_.start();
     }
-    qint64 firstPaintMs = -1; // since the watch began
-    double longestMs = 0;     // the longest interval past the tick, after the first paint
-    int over50 = 0;           // intervals over 50 ms past the tick
+    qint64 previewPaintMs = -1; // what was read so far first painted (Workspace::showPreview)
+    qint64 firstPaintMs = -1;   // the trace's first paint, since the watch began
+    double longestMs = 0;       // the longest interval past the tick, after the first paint
+    int over50 = 0;             // intervals over 50 ms past the tick
     void stop() { timer_.stop(); }
 
 protected:
     bool eventFilter(QObject* o, QEvent* e) override {
+        if (o == area_ && e->type() == QEvent::Paint && previewPaintMs < 0 &&
+            w_.workspace()->previewing())
+            previewPaintMs = clock_.elapsed();
         if (o == area_ && e->type() == QEvent::Paint && firstPaintMs < 0 && w_.trace()) {
             firstPaintMs = clock_.elapsed();
             skipNext_ = true; // the tick after it holds the first paint
@@ -115,6 +119,9 @@ int screenshotFrames(MainWindow& w, const ScreenshotOptions& o) {
     if (!shot) return 1;
     std::printf("loaded %s: %zu slices in %lld ms\n", qPrintable(o.trace), w.trace()->sliceCount(),
                 static_cast<long long>(w.workspace()->currentTrace()->loadMs));
+    if (watch.previewPaintMs >= 0)
+        std::printf("what was read so far first painted %lld ms after the open began\n",
+                    static_cast<long long>(watch.previewPaintMs));
     std::printf("first painted %lld ms, whole %lld ms after the open began\n",
                 static_cast<long long>(watch.firstPaintMs), static_cast<long long>(wholeMs));
     std::printf("GUI thread after the first paint: longest stall %.1f ms, %d over 50 ms\n",

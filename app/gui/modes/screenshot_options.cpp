@@ -58,8 +58,9 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                        "first) into one summary row each.",
                        "N,N...")),
       whileLoading(flag("while-loading",
-                        "With --screenshot: the window while the trace loads, at its second "
-                        "preview of what has been read (a large JSON trace), then quit.")),
+                        "With --screenshot: the window while the trace loads, when the "
+                        "timeline draws its second picture of what has been read (a large "
+                        "JSON trace), then quit.")),
       frames(flag("frames",
                   "With --screenshot: open FILE in the background as File > Open does and print "
                   "when the picture was painted and whole, the GUI thread's longest stall after "

@@ -2,6 +2,7 @@
 
 #include "io/cache/trace_cache.h"
 #include "io/load_preview.h"
+#include "io/load_preview_trace.h"
 #include "io/set/trace_set_loader.h"
 #include "io/trace_loader.h"
 #include "io/trace_reader.h"
@@ -18,6 +19,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
 
 #include <mutex>
 
@@ -148,7 +152,8 @@ struct LoadController::Inputs {
 };
 
 LoadController::Inputs LoadController::inputs(const OpenRequest&) const {
-    return {p_.workspace->current(), p_.workspace->analyses()->settings(), p_.cache->cache()};
+    return {p_.workspace->previewing() ? nullptr : p_.workspace->current(),
+            p_.workspace->analyses()->settings(), p_.cache->cache()};
 }
 
 void LoadController::open(const OpenRequest& request) {
@@ -159,25 +164,39 @@ void LoadController::open(const OpenRequest& request) {
         return;
     }
     p_.banner->hide();
+    if (p_.workspace->previewing()) { // a load superseded: its picture goes with it
+        p_.workspace->dropPreview();
+        p_.pages->show(WindowPages::Page::Welcome);
+    }
     loading_ = r;
     const int generation = ++generation_;
+    previewShown_ = 0;
     p_.status->showProgress(r.kind == OpenRequest::Kind::Comparison ? -1 : 0);
     p_.say(tr("Loading %1\u2026").arg(r.what()), 0);
     // No trace yet: the welcome page gives way to the load's progress at once.
     p_.pages->startLoading(r.what(), QFileInfo(r.files.front()).absolutePath());
-    // What has been read so far (a large JSON trace), while nothing else is on screen: posted
-    // from the reader's thread while this object lives (the gate: the runner waits for the load
-    // under way when this object goes, not for one this request superseded).
-    auto preview = [this, generation, gate = gate_](const LoadPreview& p) {
-        auto copy = std::make_shared<const LoadPreview>(p);
-        const std::lock_guard<std::mutex> posting(gate->mutex);
-        if (!gate->open) return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation, copy] {
-                if (generation == generation_) p_.pages->setPreview(copy);
-            },
-            Qt::QueuedConnection);
+    // What has been read so far (a large JSON trace), while nothing else is on screen: made into
+    // a trace on a worker, not the reader's thread, and posted while this object lives (the gate:
+    // the runner waits for the load under way when this object goes, not for one this request
+    // superseded, nor for a preview being made); the timeline draws it as the trace's first
+    // frames (Workspace::showPreview). Previews made out of order give way to the newest.
+    auto made = std::make_shared<std::atomic<int>>(0);
+    auto preview = [this, generation, gate = gate_, made](const LoadPreview& p) {
+        if (p.empty()) return;
+        const int seq = ++*made;
+        (void)QtConcurrent::run(JobRunner::pool(), [this, generation, gate, seq, p] {
+            std::shared_ptr<const Trace> trace = previewTrace(p);
+            const std::lock_guard<std::mutex> posting(gate->mutex);
+            if (!gate->open) return;
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, seq, trace = std::move(trace)] {
+                    if (generation != generation_ || seq <= previewShown_ || !isLoading()) return;
+                    previewShown_ = seq;
+                    p_.workspace->showPreview(trace, loading_.what());
+                },
+                Qt::QueuedConnection);
+        });
     };
     job_->run(
         [r, in = inputs(r), preview](JobControl& control) {
@@ -296,9 +315,11 @@ bool LoadController::install(Loaded loaded, QString* error) {
 
 void LoadController::ended(bool ok, bool cancelled) {
     p_.status->hideProgress();
-    p_.pages->clearPreview();
-    // Nothing opened: the welcome page again (a trace shown before stays shown).
-    if (!ok && p_.pages->showing(WindowPages::Page::Loading))
+    // Nothing opened: the welcome page again (a trace shown before stays shown), the picture of
+    // what was read let go.
+    const bool previewed = p_.workspace->previewing();
+    if (!ok) p_.workspace->dropPreview();
+    if (!ok && (previewed || p_.pages->showing(WindowPages::Page::Loading)))
         p_.pages->show(WindowPages::Page::Welcome);
     emit finished(ok, cancelled);
 }

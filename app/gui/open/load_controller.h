@@ -1,12 +1,13 @@
 #pragma once
 // The one way a window opens anything: an OpenRequest (open_request.h) — one trace, timer
 // sections attached to the trace shown, the ranks of a job, ranks added to them, a comparison —
-// loaded off the GUI thread with progress, Cancel and the first picture of a large trace, then
-// handed to the Workspace, which says what the window shows (workspace/workspace.h). It owns the
-// loading page's progress and preview, the status bar's progress and Cancel, what a failure says
-// in the banner, and the synchronous path (--screenshot, tests): the same work on the calling
-// thread, then waiting until the views have what they show. Traces go through the trace cache
-// (open/trace_cache_controller.h): read from it when it has them, written to it once shown.
+// loaded off the GUI thread with progress, Cancel and the first frames of a large trace (what was
+// read so far, drawn by the timeline: Workspace::showPreview), then handed to the Workspace, which
+// says what the window shows (workspace/workspace.h). It owns the loading page's progress, the
+// status bar's progress and Cancel, what a failure says in the banner, and the synchronous path
+// (--screenshot, tests): the same work on the calling thread, then waiting until the views have
+// what they show. Traces go through the trace cache (open/trace_cache_controller.h): read from it
+// when it has them, written to it once shown.
 #include "open/open_request.h"
 
 #include <QObject>
@@ -73,8 +74,9 @@ private:
     std::shared_ptr<PreviewGate> gate_;
     Parts p_;
     JobRunner* job_;
-    OpenRequest loading_; // the request under way
-    int generation_ = 0;  // of the request under way: an older one's previews are dropped
+    OpenRequest loading_;  // the request under way
+    int generation_ = 0;   // of the request under way: an older one's previews are dropped
+    int previewShown_ = 0; // the newest of its previews shown (they are numbered from 1)
     bool fromCache_ = false;
 };
 

@@ -248,6 +248,7 @@ void MainWindow::updateTitle() {
     case Shown::Trace:
     case Shown::Comparison:
         if (t) title = t->label, path = t->path;
+        if (t && workspace_->previewing()) title = tr("%1 (loading\u2026)").arg(t->label);
         break;
     case Shown::Ranks:
         if (t) title = tr("%1 of %2").arg(t->label, QFileInfo(folder).fileName()), path = folder;

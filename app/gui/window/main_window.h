@@ -63,7 +63,10 @@ public:
     void say(const QString& message, int ms) override;
     WindowContext* newWindow() override { return openWindow({}, options_); }
 
-    std::shared_ptr<const Trace> trace() const { return workspace_->current(); }
+    // The trace opened; null while a load's first frames are shown (Workspace::previewing).
+    std::shared_ptr<const Trace> trace() const {
+        return workspace_->previewing() ? nullptr : workspace_->current();
+    }
     QStringList recentFiles() const;
     QList<ShortcutEntry> shortcuts() const;
 

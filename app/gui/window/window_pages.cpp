@@ -1,7 +1,5 @@
 #include "window/window_pages.h"
 
-#include "timeline/load_preview_view.h"
-
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -66,9 +64,6 @@ QWidget* WindowPages::makeLoading() {
     auto* page = new QWidget(this);
     page->setObjectName(QStringLiteral("loadingPage"));
     auto* v = new QVBoxLayout(page);
-    preview_ = new LoadPreviewView(page);
-    preview_->hide(); // until the first preview
-    v->addWidget(preview_, 6);
     v->addStretch(2);
     loadingLabel_ = new QLabel(page);
     loadingLabel_->setAlignment(Qt::AlignCenter);
@@ -114,7 +109,6 @@ bool WindowPages::showing(Page page) const {
 }
 
 void WindowPages::startLoading(const QString& what, const QString& where) {
-    clearPreview();
     if (!idle()) return; // the trace shown stays until the new one replaces it
     loadingLabel_->setText(
         tr("<h3>Loading %1\u2026</h3><p>%2</p>").arg(what.toHtmlEscaped(), where.toHtmlEscaped()));
@@ -124,17 +118,6 @@ void WindowPages::startLoading(const QString& what, const QString& where) {
 
 void WindowPages::setProgress(double fraction) {
     loadingBar_->setValue(int(fraction * 1000));
-}
-
-void WindowPages::setPreview(std::shared_ptr<const LoadPreview> preview) {
-    if (!showing(Page::Loading) || preview->empty()) return;
-    preview_->setPreview(std::move(preview));
-    preview_->show();
-}
-
-void WindowPages::clearPreview() {
-    preview_->clear();
-    preview_->hide();
 }
 
 void WindowPages::showReport(const QString& html) {

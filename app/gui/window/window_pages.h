@@ -1,20 +1,14 @@
 #pragma once
 // The pages in the middle of the window, one at a time: the welcome page (Open, the sample), the
-// loading page (what is loading, its progress, Cancel, and the first picture of what has been
-// read: timeline/load_preview_view.h), the report of a set of ranks known by their digests (no
-// timeline to show), and the timeline.
-#include "io/load_preview.h"
-
+// loading page (what is loading, its progress, Cancel; a large trace's first frames, what has been
+// read, are the timeline's: Workspace::showPreview), the report of a set of ranks known by their
+// digests (no timeline to show), and the timeline.
 #include <QStackedWidget>
-
-#include <memory>
 
 class QLabel;
 class QProgressBar;
 
 namespace strata {
-
-class LoadPreviewView;
 
 class WindowPages : public QStackedWidget {
     Q_OBJECT
@@ -29,9 +23,6 @@ public:
     // The loading page, shown at once when the window is idle().
     void startLoading(const QString& what, const QString& where);
     void setProgress(double fraction);
-    void setPreview(std::shared_ptr<const LoadPreview> preview);
-    void clearPreview();
-    LoadPreviewView* loadPreview() const { return preview_; }
     // The digests' report, shown.
     void showReport(const QString& html);
 
@@ -49,7 +40,6 @@ private:
     QWidget* timeline_;
     QLabel* loadingLabel_ = nullptr;
     QProgressBar* loadingBar_ = nullptr;
-    LoadPreviewView* preview_ = nullptr;
 };
 
 } // namespace strata

@@ -1,6 +1,7 @@
 #include "window/window_status.h"
 
 #include "analysis_views/clock_notice.h"
+#include "io/load_preview_trace.h"
 #include "model/names/time_text.h"
 #include "workspace/navigation.h"
 #include "workspace/workspace.h"
@@ -94,11 +95,16 @@ void WindowStatus::update(bool fromCache, int warnings) {
     if (!trace.flows().empty()) held << tr("%L1 flows").arg(trace.flows().size());
     if (trace.counterSampleCount())
         held << tr("%L1 counter samples").arg(trace.counterSampleCount());
-    slices_->setText(held.join(QStringLiteral(", ")));
+    // A load's first frames: how much was read, not the picture's own slices.
+    slices_->setText(workspace_->previewing()
+                         ? tr("loading: %1").arg(QString::fromStdString(previewOf(trace)))
+                         : held.join(QStringLiteral(", ")));
     span_->setText(tr("span %1  \u00b7")
                        .arg(QString::fromStdString(formatDuration(trace.bounds().duration()))));
     const QString took = QString::fromStdString(formatPreciseDuration(shown->loadMs * 1'000'000));
-    if (workspace_->live()) // a running program's trace, read again each picture
+    if (workspace_->previewing()) // what a load has read so far (Workspace::showPreview)
+        loadTime_->setText(QStringLiteral("\u00b7"));
+    else if (workspace_->live()) // a running program's trace, read again each picture
         loadTime_->setText(tr("\u00b7  live: its last picture read in %1  \u00b7").arg(took));
     else
         loadTime_->setText(fromCache

@@ -282,6 +282,8 @@ void ChromeEventParser::Impl::metadataEvent(int64_t pid, int64_t tid) {
         const bool unnamed =
             unnamedArg && unnamedArg->type == ArgValue::Type::Bool && unnamedArg->b;
         int64_t original;
+        if (!unnamed && preview && ev.name != "process_labels")
+            preview->name(pid, ev.name == "thread_name" ? std::optional(tid) : std::nullopt, a->s);
         if (ev.name == "process_name") {
             if (!unnamed) b.setProcessName(pid, v);
             if (argInt(arg("strata_pid"), &original)) b.setProcessOriginalPid(pid, original);
