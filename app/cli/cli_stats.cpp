@@ -9,8 +9,10 @@
 
 #include "analysis/json/call_site_stats_json.h"
 #include "analysis/json/gpu_annotations_json.h"
+#include "analysis/json/gpu_metric_means_json.h"
 #include "analysis/json/kernel_metrics_json.h"
 #include "analysis/json/op_stats_json.h"
+#include "analysis/ops/gpu_metric_means.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/cupti_names.h"
 #include "model/names/time_text.h"
@@ -36,7 +38,10 @@ const std::string kUsage =
         "                       kernels (with tensor_cores, blocks_per_sm,\n"
         "                       achieved_occupancy_pct), kernel_metrics (SM efficiency,\n"
         "                       occupancy, tensor-core share per device), gpu_annotations\n"
-        "                       (GPU time per gpu_user_annotation), cpu_ops, copies\n"
+        "                       (GPU time per gpu_user_annotation), gpu_metrics (per kernel\n"
+        "                       name, the mean of each GPU metric row while it ran: [{name,\n"
+        "                       runs, total_us, means: {METRIC: {mean, covered_us}}}]), cpu_ops,\n"
+        "                       copies\n"
         "  --group-by-op        kernels per name and the CPU op / NVTX range that launched them\n"
         "  --by KEY             kernels per name (name), per name and launching op (op: as\n"
         "                       --group-by-op), or per Python call site (call-site: the\n"
@@ -174,6 +179,24 @@ void printCallSites(const Trace& t, const CallSiteStats& cs, uint64_t top) {
     }
 }
 
+// What the GPU's counters said while each kernel name ran: its mean of each metric.
+void printKernelMetricMeans(const Trace& t, const std::vector<KernelMetricMeans>& kernels,
+                            uint64_t top) {
+    if (kernels.empty()) return;
+    std::printf("\nGPU metrics while each kernel ran (time-weighted means over its runs)\n");
+    for (size_t i = 0; i < kernels.size() && i < top; ++i) {
+        const KernelMetricMeans& k = kernels[i];
+        std::printf("%12.3f us %7llu runs  %s\n", us(double(k.totalNs)),
+                    static_cast<unsigned long long>(k.runs),
+                    terminalSafe(t.displayName(k.name)).c_str());
+        if (k.means.empty()) std::printf("%26s(no metric sample while it ran)\n", "");
+        for (const MetricMean& m : k.means)
+            std::printf("%26s%-40s %12.4g  (%.0f%% of its time covered)\n", "",
+                        terminalSafe(m.metric).c_str(), m.mean,
+                        k.totalNs ? 100.0 * double(m.coveredNs) / double(k.totalNs) : 0.0);
+    }
+}
+
 enum class Grouping { Name, Op, CallSite };
 
 } // namespace
@@ -228,6 +251,7 @@ int stats(const Args& args) {
     const GapCauses& gaps = analysis.gapCauses();
     const GpuAnnotations& annotations = analysis.gpuAnnotations();
     const KernelMetrics& metrics = analysis.kernelMetrics();
+    const std::vector<KernelMetricMeans> gpuMetrics = kernelMetricMeans(t, analysis.gpuOps());
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -236,6 +260,7 @@ int stats(const Args& args) {
         if (bySite) j["call_sites"] = callSiteStatsToJson(sites);
         addKernelMetricsToJson(j, st, metrics);
         j["gpu_annotations"] = gpuAnnotationsToJson(annotations);
+        j["gpu_metrics"] = kernelMetricMeansToJson(gpuMetrics);
         j["load_ms"] = loadMs;
         j["analysis_ms"] = ms;
         printJson(j);
@@ -246,6 +271,7 @@ int stats(const Args& args) {
     printStats(t, st, gaps, metrics, top);
     printKernelMetrics(metrics);
     printGpuAnnotations(t, annotations, top);
+    printKernelMetricMeans(t, gpuMetrics, top);
     if (bySite) printCallSites(t, sites, top);
     return 0;
 }

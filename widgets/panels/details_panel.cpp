@@ -2,6 +2,7 @@
 
 #include "analysis/correlation.h"
 #include "analysis/graphs/graph_replays.h"
+#include "analysis/ops/gpu_metric_means.h"
 #include "analysis/ops/launch_sites.h"
 #include "model/names/cupti_names.h"
 
@@ -178,6 +179,7 @@ void DetailsPanel::showSlice(SliceRef r) {
     addLaunchRows(r);
     addCallSiteRow(r);
     addCorrelatedRows(r, addGraphReplayRows(r));
+    addGpuMetricRows(r);
     tree_->expandAll();
 }
 
@@ -303,6 +305,23 @@ void DetailsPanel::addCallSiteRow(SliceRef r) {
                         "to select it (%3).")
                          .arg(toQString(t.name(frame)), gpuOp ? tr("its launch") : tr("this call"),
                               toQString(trackFullName(t, frame.track))));
+}
+
+// What the GPU's counters said while a kernel, copy or set ran (analysis/ops/gpu_metric_means.h).
+void DetailsPanel::addGpuMetricRows(SliceRef r) {
+    const Trace& t = *trace_;
+    if (!isGpuBusyKind(t.track(r.track).slices.kind[r.index])) return;
+    const std::vector<GpuMetricRow> rows = gpuMetricRows(t); // a pass over the tracks
+    if (rows.empty()) return;
+    const std::vector<MetricMean> means = gpuMetricMeans(t, rows, r);
+    QTreeWidgetItem* s = section(tr("GPU metrics while it ran (mean)"));
+    if (means.empty()) row(s, tr("Metrics"), tr("no sample of its GPU while it ran"));
+    const TimeNs d = t.duration(r);
+    for (const MetricMean& m : means)
+        row(s, toQString(m.metric),
+            m.coveredNs < d ? tr("%1  (over %2 of its %3)")
+                                  .arg(QString::number(m.mean, 'g', 4), dur(m.coveredNs), dur(d))
+                            : QString::number(m.mean, 'g', 4));
 }
 
 std::vector<SliceRef> DetailsPanel::addGraphReplayRows(SliceRef r) {

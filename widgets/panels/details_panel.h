@@ -53,6 +53,7 @@ private:
     void addCallSiteRow(SliceRef r); // an API call's or GPU op's Python call site
     // A CUDA graph launch's or node's replay, its nodes linked; returns the slices it linked.
     std::vector<SliceRef> addGraphReplayRows(SliceRef r);
+    void addGpuMetricRows(SliceRef r);
     // The related slices, those in `shown` left out.
     void addCorrelatedRows(SliceRef r, std::vector<SliceRef> shown);
 

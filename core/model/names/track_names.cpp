@@ -1,5 +1,7 @@
 #include "model/names/track_names.h"
 
+#include <charconv>
+
 namespace strata {
 
 namespace {
@@ -109,6 +111,19 @@ std::string trackFullName(const Trace& trace, TrackId id) {
 
 std::string gpuCounterName(int64_t device, std::string_view metric) {
     return "GPU " + std::to_string(device) + " " + std::string(metric);
+}
+
+std::optional<std::pair<int32_t, std::string>> parseGpuCounterName(std::string_view name) {
+    constexpr std::string_view kPrefix = "GPU ";
+    if (!name.starts_with(kPrefix)) return std::nullopt;
+    name.remove_prefix(kPrefix.size());
+    int32_t device = -1;
+    const char* const end = name.data() + name.size();
+    const auto [at, ec] = std::from_chars(name.data(), end, device);
+    if (ec != std::errc() || at == name.data() || at == end || *at != ' ') return std::nullopt;
+    const std::string_view metric = name.substr(size_t(at - name.data()) + 1);
+    if (metric.empty()) return std::nullopt;
+    return std::pair{device, std::string(metric)};
 }
 
 } // namespace strata

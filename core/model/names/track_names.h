@@ -4,7 +4,10 @@
 // an export renumbered shows the id it had (Process::originalPid): "python3 0" stays itself.
 #include "model/trace.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace strata {
 
@@ -25,5 +28,8 @@ std::string trackFullName(const Trace& trace, TrackId id);
 // A GPU counter a profiler recorded (rpd's monitors, Nsight's GPU metrics), kept on the device's
 // pid: "GPU 0 SMs Active".
 std::string gpuCounterName(int64_t device, std::string_view metric);
+// A counter's device and metric when its name is a GPU counter's (`GPU <device> <metric>`, as
+// gpuCounterName makes it, or a Kineto counter event "GPU 0" with an argument "SM Active").
+std::optional<std::pair<int32_t, std::string>> parseGpuCounterName(std::string_view name);
 
 } // namespace strata

@@ -50,18 +50,18 @@ std::map<GroupKey, Pending> collectGroups(const Trace& trace, bool gpuFirst,
         }
         return pend[it->second];
     };
-    auto gpuGroup = [&](const Track& t) -> Pending& {
-        auto it = gpuKey.find(t.device);
+    auto gpuGroup = [&](int32_t device, int64_t pid) -> Pending& {
+        auto it = gpuKey.find(device);
         if (it == gpuKey.end()) {
-            const Process* p = trace.process(t.pid);
+            const Process* p = trace.process(pid);
             GroupKey k{0, p && p->hasSortIndex ? 0 : 2, p && p->hasSortIndex ? p->sortIndex : 0, 1,
-                       t.device};
-            it = gpuKey.emplace(t.device, k).first;
+                       device};
+            it = gpuKey.emplace(device, k).first;
             Pending& pg = pend[k];
-            pg.g.label = toQString(deviceGroupName(trace, t.device));
+            pg.g.label = toQString(deviceGroupName(trace, device));
             pg.g.gpu = true;
-            pg.g.device = t.device;
-            pg.g.pid = t.pid;
+            pg.g.device = device;
+            pg.g.pid = pid;
         }
         return pend[it->second];
     };
@@ -76,7 +76,7 @@ std::map<GroupKey, Pending> collectGroups(const Trace& trace, bool gpuFirst,
             break;
         }
         case TrackKind::GpuStream:
-            gpuGroup(t).rows[{1, t.tid, 0}].push_back(id);
+            gpuGroup(t.device, t.pid).rows[{1, t.tid, 0}].push_back(id);
             break;
         case TrackKind::Async:
             cpuGroup(t.pid).rows[{1, t.name, static_cast<int64_t>(t.cookie)}].push_back(id);
@@ -87,6 +87,11 @@ std::map<GroupKey, Pending> collectGroups(const Trace& trace, bool gpuFirst,
             if (memory >= 0 && std::find(memoryDevices.begin(), memoryDevices.end(), memory) !=
                                    memoryDevices.end())
                 break;
+            // A GPU metric goes under its GPU, below the streams.
+            if (const auto metric = parseGpuCounterName(trace.str(t.name))) {
+                gpuGroup(metric->first, t.pid).rows[{2, t.name, 0}].push_back(id);
+                break;
+            }
             cpuGroup(t.pid).rows[{2, t.name, 0}].push_back(id);
             break;
         }
@@ -202,6 +207,9 @@ TrackRow TrackLayout::laneRow(const Trace& trace, int gi, std::vector<TrackId>& 
         r.stream = t0.tid;
     } else if (t0.kind == TrackKind::Counter) {
         r.kind = TrackRow::Kind::Counter;
+        // Under its GPU, a GPU metric is named by its metric alone.
+        if (const auto metric = parseGpuCounterName(trace.str(t0.name)))
+            r.label = QString::fromStdString(metric->second);
     } else if (t0.kind == TrackKind::ProcessInstants || t0.kind == TrackKind::GlobalInstants) {
         r.kind = TrackRow::Kind::Instants;
     }

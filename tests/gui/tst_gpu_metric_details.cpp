@@ -1,0 +1,70 @@
+// What the GPU's counters said while a kernel ran, in the Details dock (issue 51), on
+// tests/data/analysis/gpu_metrics.json (worked out by hand in tests/analysis/tst_gpu_metric_means):
+// k1's first run [100, 200) µs: SM Active 50 over all of it, DRAM Read 1 over 50 of its 100 µs;
+// k3 ran on a GPU with no metric row: a note says so. The timeline puts the metric rows under GPU
+// 0.
+#include "io/trace_loader.h"
+#include "panels/details_panel.h"
+#include "support/test_main.h"
+#include "timeline/layout/track_layout.h"
+#include "workspace/navigation.h"
+#include "workspace/workspace.h"
+
+#include <QtTest>
+
+#include <map>
+
+using namespace strata;
+
+class TestGpuMetricDetails : public QObject {
+    Q_OBJECT
+
+    static SliceRef first(const Trace& t, std::string_view name) {
+        SliceRef best;
+        for (TrackId tr = 0; tr < t.tracks().size(); ++tr)
+            for (SliceIndex s = 0; s < t.track(tr).slices.size(); ++s)
+                if (t.name({tr, s}) == name && (!best.valid() || t.start({tr, s}) < t.start(best)))
+                    best = {tr, s};
+        return best;
+    }
+
+private slots:
+    void kernelShowsItsGpuMetrics() {
+        const auto trace = loadTrace(STRATA_TEST_DATA "/analysis/gpu_metrics.json").trace;
+        QVERIFY(trace);
+        Workspace ws;
+        Navigation nav{&ws};
+        DetailsPanel details{&ws, &nav};
+        ws.showTrace(trace, "metrics");
+        const QString section = QStringLiteral("GPU metrics while it ran (mean)");
+        const QString us = QString::fromUtf8("\u00b5s");
+        details.showSlice(first(*trace, "k1"));
+        QCOMPARE(details.value(QStringLiteral("SM Active"), section), QStringLiteral("50"));
+        QCOMPARE(details.value(QStringLiteral("DRAM Read"), section),
+                 QStringLiteral("1  (over 50 ") + us + QStringLiteral(" of its 100 ") + us +
+                     QStringLiteral(")"));
+        details.showSlice(first(*trace, "k3"));
+        QCOMPARE(details.value(QStringLiteral("Metrics"), section),
+                 QStringLiteral("no sample of its GPU while it ran"));
+    }
+
+    // The timeline draws each GPU metric row under its GPU, named by its metric; other counters
+    // stay with their process.
+    void metricRowsUnderTheirGpu() {
+        const auto trace = loadTrace(STRATA_TEST_DATA "/analysis/gpu_metrics.json").trace;
+        QVERIFY(trace);
+        TrackLayout layout;
+        layout.build(*trace);
+        std::map<QString, bool> underGpu;
+        for (const TrackRow& r : layout.rows())
+            if (r.kind == TrackRow::Kind::Counter) {
+                const TrackGroup& g = layout.groups()[size_t(r.group)];
+                underGpu[r.label] = g.gpu && g.device == 0;
+            }
+        QCOMPARE(underGpu, (std::map<QString, bool>{
+                               {"SM Active", true}, {"DRAM Read", true}, {"Memory used", false}}));
+    }
+};
+
+STRATA_TEST_MAIN(TestGpuMetricDetails)
+#include "tst_gpu_metric_details.moc"
