@@ -79,14 +79,24 @@ std::vector<std::string> captureWindowWarnings(const Trace& trace,
     // no kernel by design), and the last GPU op's end.
     std::vector<TimeNs> missing;
     TimeNs firstCall = INT64_MAX;
+    // Per name, decided once (not once per call): 1 a call that puts work on the GPU, 3 one that
+    // launches a kernel that must be in the trace; 0xFF not decided yet.
+    constexpr uint8_t kWork = 1, kKernel = 2, kUndecided = 0xFF;
+    std::vector<uint8_t> nameClass(trace.strings().size(), kUndecided);
     forEachApiCall(trace, [&](SliceRef r) {
-        const std::string_view n = trace.name(r);
-        if (!isGpuWorkCallName(n)) return;
         const Track& tr = trace.track(r.track);
+        uint8_t& cls = nameClass[tr.slices.name[r.index]];
+        if (cls == kUndecided) {
+            const std::string_view n = trace.name(r);
+            cls = !isGpuWorkCallName(n)                            ? 0
+                  : isGraphLaunchName(n) || !contains(n, "Launch") ? kWork
+                                                                   : kWork | kKernel;
+        }
+        if (!(cls & kWork)) return;
         if (!captures.empty() && captures.contains(tr.pid, tr.tid, trace.start(r))) return;
         firstCall = std::min(firstCall, trace.start(r));
         const SliceExtra* e = trace.extra(r);
-        if (!e || e->correlation < 0 || isGraphLaunchName(n) || !contains(n, "Launch")) return;
+        if (!e || e->correlation < 0 || !(cls & kKernel)) return;
         if (!hasGpuOp(trace, e->correlation)) missing.push_back(trace.start(r));
     });
     TimeNs lastOpEnd = INT64_MIN;

@@ -42,11 +42,20 @@ bool isGraphLaunchName(std::string_view n) {
 
 std::vector<GraphReplay> graphReplays(const Trace& trace) {
     std::vector<GraphReplay> out;
+    // The names that are a graph launch's, decided once per name (not once per call).
+    const StringPool& strings = trace.strings();
+    std::vector<uint8_t> launchName(strings.size(), 0);
+    bool any = false;
+    for (StringId id = 0; id < strings.size(); ++id)
+        any |= (launchName[id] = isGraphLaunchName(strings.view(id))) != 0;
+    if (!any) return out;
     for (TrackId ti = 0; ti < trace.tracks().size(); ++ti) {
         const Track& tr = trace.track(ti);
         if (tr.kind == TrackKind::GpuStream) continue;
-        for (SliceIndex i = 0; i < tr.slices.size(); ++i)
-            if (isGraphLaunch(trace, {ti, i})) out.push_back(replayOf(trace, {ti, i}));
+        const SliceColumns& c = tr.slices;
+        for (SliceIndex i = 0; i < c.size(); ++i)
+            if (launchName[c.name[i]] && isLaunchApiKind(c.kind[i]))
+                out.push_back(replayOf(trace, {ti, i}));
     }
     std::sort(out.begin(), out.end(), [&](const GraphReplay& a, const GraphReplay& b) {
         return std::pair(trace.start(a.launch), a.launch) <
