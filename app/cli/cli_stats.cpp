@@ -12,7 +12,6 @@
 #include "analysis/json/gpu_metric_means_json.h"
 #include "analysis/json/kernel_metrics_json.h"
 #include "analysis/json/op_stats_json.h"
-#include "analysis/ops/gpu_metric_means.h"
 #include "analysis/trace_analysis.h"
 #include "model/names/cupti_names.h"
 #include "model/names/time_text.h"
@@ -251,7 +250,7 @@ int stats(const Args& args) {
     const GapCauses& gaps = analysis.gapCauses();
     const GpuAnnotations& annotations = analysis.gpuAnnotations();
     const KernelMetrics& metrics = analysis.kernelMetrics();
-    const std::vector<KernelMetricMeans> gpuMetrics = kernelMetricMeans(t, analysis.gpuOps());
+    const std::vector<KernelMetricMeans>& gpuMetrics = analysis.gpuMetricMeans();
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 

@@ -57,6 +57,10 @@ const KernelMetrics& TraceAnalysis::kernelMetrics() const {
     });
 }
 
+const std::vector<KernelMetricMeans>& TraceAnalysis::gpuMetricMeans() const {
+    return gpuMetricMeans_.get([&] { return kernelMetricMeans(*trace_, gpuOps()); });
+}
+
 const LaunchSites& TraceAnalysis::launchSites() const {
     return launchSites_.get([&] { return findLaunchSites(*trace_); });
 }

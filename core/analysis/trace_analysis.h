@@ -16,6 +16,7 @@
 #include "analysis/gaps/idle_breakdown.h"
 #include "analysis/memory_usage.h"
 #include "analysis/ops/gpu_annotations.h"
+#include "analysis/ops/gpu_metric_means.h"
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/gpu_time_breakdown.h"
 #include "analysis/ops/kernel_metrics.h"
@@ -69,6 +70,9 @@ public:
     // (kernel_metrics.h, over the plugin's step span).
     const GpuAnnotations& gpuAnnotations() const;
     const KernelMetrics& kernelMetrics() const;
+    // What the GPU's metric rows said while each kernel name ran (gpu_metric_means.h): empty
+    // without GPU metric rows.
+    const std::vector<KernelMetricMeans>& gpuMetricMeans() const;
     // The Python call site of every CUDA API call (launch_sites.h), over the whole trace.
     const LaunchSites& launchSites() const;
     // The kernel table per name and Python call site of the launch (KernelRow::launchedBy).
@@ -105,6 +109,7 @@ private:
     ComputedOnce<OpStats> opStats_[2];
     ComputedOnce<GpuAnnotations> gpuAnnotations_;
     ComputedOnce<KernelMetrics> kernelMetrics_;
+    ComputedOnce<std::vector<KernelMetricMeans>> gpuMetricMeans_;
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;
     ComputedOnce<Advice> advice_;

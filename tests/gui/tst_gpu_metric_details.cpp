@@ -3,6 +3,7 @@
 // k1's first run [100, 200) µs: SM Active 50 over all of it, DRAM Read 1 over 50 of its 100 µs;
 // k3 ran on a GPU with no metric row: a note says so. The timeline puts the metric rows under GPU
 // 0.
+#include "analysis_views/stats_panel.h"
 #include "io/trace_loader.h"
 #include "panels/details_panel.h"
 #include "support/test_main.h"
@@ -10,6 +11,8 @@
 #include "workspace/navigation.h"
 #include "workspace/workspace.h"
 
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QtTest>
 
 #include <map>
@@ -46,6 +49,41 @@ private slots:
         details.showSlice(first(*trace, "k3"));
         QCOMPARE(details.value(QStringLiteral("Metrics"), section),
                  QStringLiteral("no sample of its GPU while it ran"));
+    }
+
+    // The Statistics dock's kernels: each name's means over its runs (k1: SM Active 35 over both
+    // runs, DRAM Read 1), a dash for k3; the column is there only with GPU metric rows.
+    void statisticsShowTheMeans() {
+        Workspace ws;
+        Navigation nav(&ws);
+        StatsPanel stats(&ws, &nav);
+        ws.showTrace(loadTrace(STRATA_TEST_DATA "/analysis/gpu_metrics.json").trace, "metrics");
+        stats.waitForJobs();
+        QAbstractItemModel* k = stats.kernelsModel();
+        const int column = k->columnCount() - 1;
+        QCOMPARE(k->headerData(column, Qt::Horizontal).toString(),
+                 QStringLiteral("GPU metrics (mean while it ran)"));
+        std::map<QString, QString> byKernel;
+        for (int row = 0; row < k->rowCount(); ++row)
+            byKernel[k->index(row, 0).data().toString()] = k->index(row, column).data().toString();
+        QCOMPARE(byKernel, (std::map<QString, QString>{
+                               {"k1", QString::fromUtf8("DRAM Read 1 \u00b7 SM Active 35")},
+                               {"k2", QStringLiteral("SM Active 60")},
+                               {"k3", QString::fromUtf8("\u2014")}}));
+        QTableView* table = nullptr; // the kernels' (through its sorting proxy)
+        for (QTableView* t : stats.findChildren<QTableView*>()) {
+            auto* proxy = qobject_cast<QSortFilterProxyModel*>(t->model());
+            if (t->model() == k || (proxy && proxy->sourceModel() == k)) table = t;
+        }
+        QVERIFY(table);
+        QVERIFY(!table->isColumnHidden(column));
+        const auto plain =
+            loadTrace(STRATA_SHARED_TRACES "/hta__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")
+                .trace;
+        QVERIFY(plain);
+        ws.showTrace(plain, "no metrics");
+        stats.waitForJobs();
+        QVERIFY(table->isColumnHidden(column));
     }
 
     // The timeline draws each GPU metric row under its GPU, named by its metric; other counters

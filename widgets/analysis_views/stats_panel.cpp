@@ -27,6 +27,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <unordered_map>
 
 namespace strata {
 
@@ -53,6 +54,17 @@ struct StatsPanel::Models {
     // Each kernel name's figures from Kineto's args (kernel_metrics.h), a copy of the analysis'.
     KernelMetrics metrics;
     const KernelNameMetrics* metricsOf(const KernelRow& r) const { return metrics.find(r.nameId); }
+    // Each kernel name's GPU metric means (gpu_metric_means.h), a copy of the analysis'.
+    std::unordered_map<StringId, std::vector<MetricMean>> gpuMetrics;
+    QString gpuMetricText(const KernelRow& r) const {
+        const auto it = gpuMetrics.find(r.nameId);
+        if (it == gpuMetrics.end() || it->second.empty()) return QStringLiteral("\u2014");
+        QStringList l;
+        for (const MetricMean& m : it->second)
+            l << QStringLiteral("%1 %2").arg(QString::fromStdString(m.metric),
+                                             QString::number(m.mean, 'g', 4));
+        return l.join(QStringLiteral(" \u00b7 "));
+    }
     QString metricText(const KernelRow& r, std::optional<double> KernelNameMetrics::*field,
                        int digits) const {
         const KernelNameMetrics* m = metricsOf(r);
@@ -121,6 +133,10 @@ struct StatsPanel::Models {
              const KernelNameMetrics* m = metricsOf(r);
              return m && m->tensorCores ? QString("yes") : QString();
          },
+         {}},
+        // The GPU's own metric rows, time-weighted over the kernel's runs.
+        {"GPU metrics (mean while it ran)",
+         [this](const KernelRow& r) { return gpuMetricText(r); },
          {}},
     }};
     RowTableModel<CpuOpRow> cpuOps{{
@@ -327,6 +343,7 @@ AnalysisPanel::Preparation StatsPanel::preparation() const {
         a.stepRoles();
         a.idleBreakdown();
         a.kernelMetrics();
+        a.gpuMetricMeans();
         a.gpuAnnotations();
     };
 }
@@ -337,7 +354,12 @@ void StatsPanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     const Advice* advice = a ? &a->advice() : nullptr;
     m_->trace = a ? a->tracePtr() : nullptr;
     m_->metrics = a ? a->kernelMetrics() : KernelMetrics{};
+    m_->gpuMetrics.clear();
+    if (a)
+        for (const KernelMetricMeans& k : a->gpuMetricMeans()) m_->gpuMetrics[k.nameId] = k.means;
     m_->kernels.setRows(ops ? ops->kernels : std::vector<KernelRow>{});
+    // The GPU metrics column only where the trace has GPU metric rows.
+    tables_[1]->setColumnHidden(m_->kernels.columnCount() - 1, m_->gpuMetrics.empty());
     m_->cpuOps.setRows(ops ? ops->cpuOps : std::vector<CpuOpRow>{});
     m_->copies.setRows(ops ? ops->copies : std::vector<CopyRow>{});
     m_->findings.setRows(advice ? advice->findings : std::vector<Finding>{});

@@ -86,7 +86,7 @@ std::vector<KernelMetricMeans> kernelMetricMeans(const Trace& trace, const GpuOp
     }
     std::vector<KernelMetricMeans> out;
     for (const auto& [name, s] : byName) {
-        KernelMetricMeans k{std::string(trace.str(name)), s.runs, s.total, {}};
+        KernelMetricMeans k{name, std::string(trace.str(name)), s.runs, s.total, {}};
         for (const auto& [metric, m] : s.metric)
             k.means.push_back({metric, m.first / double(m.second), m.second});
         out.push_back(std::move(k));

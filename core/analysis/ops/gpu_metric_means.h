@@ -36,6 +36,7 @@ std::vector<MetricMean> gpuMetricMeans(const Trace& trace, const std::vector<Gpu
                                        SliceRef op);
 
 struct KernelMetricMeans {
+    StringId nameId = 0;
     std::string name;  // the kernel's
     uint64_t runs = 0; // of the kernel, those some metric covers or not
     TimeNs totalNs = 0;
