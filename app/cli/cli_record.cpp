@@ -47,6 +47,12 @@ const char* kUsage =
     "  --python off|calls|sample[=HZ]  the target's Python: every call, or its stacks sampled\n"
     "                         (default sample=1000)\n"
     "  --cpu-sample[=HZ]      sample native stacks (default 1000 Hz when given)\n"
+    "  --gpu-metrics[=SET]    GPU hardware counters over time (CUPTI PM sampling) as rows\n"
+    "                         under each GPU: default (SM active, SM occupancy, tensor active,\n"
+    "                         DRAM read/write, PCIe and NVLink where the chip has them) or a\n"
+    "                         comma list of CUPTI metric names\n"
+    "  --gpu-metrics-interval-us N\n"
+    "                         the GPU metrics' sampling interval (default 100)\n"
     "  --duration SECONDS     stop capturing after this long\n"
     "  --flush-ms MS          collector flush interval (default 200)\n"
     "  --live                 the collector hands its records to the file every flush, and\n"
@@ -194,7 +200,7 @@ int record(const Args& args) {
     RecordOptions o;
     RemoteCommandLine remote;
     std::string remoteText;
-    bool quiet = false, noCollector = false, pythonGiven = false;
+    bool quiet = false, noCollector = false, pythonGiven = false, intervalGiven = false;
     long long synthetic = -1;
     CommandLine line("record", kUsage, /*longUsage=*/true);
     // A count with an optional K or M suffix in [lo, hi]; `what` says what was expected.
@@ -230,6 +236,21 @@ int record(const Args& args) {
                        count(1, 10'000, "--cpu-sample expects a rate of 1..10000 Hz",
                              [&o](long long n) { o.cpuSampleHz = int(n); }),
                        "1000")
+        .optionalValue(
+            "--gpu-metrics",
+            [&o](const std::string& v) {
+                std::string error;
+                if (!validGpuMetricSet(v, &error)) return error;
+                o.gpuMetrics = v;
+                return std::string();
+            },
+            "default")
+        .option("--gpu-metrics-interval-us",
+                count(1, 1'000'000, "--gpu-metrics-interval-us expects 1..1000000 us",
+                      [&o, &intervalGiven](long long n) {
+                          o.gpuMetricsIntervalUs = int(n);
+                          intervalGiven = true;
+                      }))
         .option("--step-name", text(&o.stepName))
         .option("--capture-range", text(&o.captureRange))
         .option("--duration",
@@ -279,6 +300,8 @@ int record(const Args& args) {
     }
     if (const auto exit = line.parse(args)) return *exit;
     if (noCollector) o.inject = false;
+    if (intervalGiven && o.gpuMetrics.empty())
+        return line.usageError("--gpu-metrics-interval-us needs --gpu-metrics");
     // An attach session gates CUDA's records: Python is not sampled unless asked (then refused).
     if (o.waitForAttach && !pythonGiven) o.python = PythonRecording::Off;
 

@@ -3,6 +3,9 @@
 // the CUPTI collector (kernels/collector): the environment variables the launcher sets in the
 // target and the metadata keys the collector writes. Both sides include this header; plain C++,
 // no dependencies. Documented for users in docs/recording.md.
+#include <algorithm>
+#include <string_view>
+
 namespace strata::collector_env {
 
 // --- Set by the launcher, read by the collector in the target (and its exec'd children) ---
@@ -65,6 +68,21 @@ inline constexpr const char* kPython = "STRATA_PYTHON";
 // Native stacks of every thread sampled HZ times a second (decimal); unset: not sampled.
 inline constexpr const char* kCpuSample = "STRATA_CPU_SAMPLE";
 
+// GPU hardware counters over time, through CUPTI's PM sampling (strata-cli record --gpu-metrics):
+// "default" (SM active, SM occupancy, tensor pipe active, DRAM read/write, PCIe and NVLink where
+// the chip has them) or a comma list of CUPTI metric names. Unset or empty: no GPU metrics, and the
+// collector asks nothing of CUPTI's profiler.
+inline constexpr const char* kGpuMetrics = "STRATA_GPU_METRICS";
+// The PM sampling interval in microseconds (decimal, 1..1000000; default 100).
+inline constexpr const char* kGpuMetricsIntervalUs = "STRATA_GPU_METRICS_INTERVAL_US";
+// A name STRATA_GPU_METRICS may list: "default", or a CUPTI metric's (letters, digits, '_', '.').
+inline bool isGpuMetricName(std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '.';
+    });
+}
+
 // The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
 // e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector
 // can name it in its cupti_error metadata.
@@ -111,6 +129,10 @@ inline constexpr const char* kMetaAttachWindows = "attach_windows";
 // Written by the collector of a target whose launcher died first (contract/launcher_tie.h): what
 // happened, with a Run record of the collector's own.
 inline constexpr const char* kMetaLauncherDied = "launcher_died";
+// With STRATA_GPU_METRICS: the set and interval asked for, per device what was recorded (the chip,
+// the metrics, how its sample times were put on the trace's clock) or why not, and at the end the
+// samples written and lost (kernels/collector/gpu_metrics/gpu_metrics.h).
+inline constexpr const char* kMetaGpuMetrics = "gpu_metrics";
 // What of Python this process recorded: "calls (CPython 3.11.2, ...)", "sample=1000 (...)", or
 // "not recorded: why" (an unsupported interpreter, the target's own profiler, ...).
 inline constexpr const char* kMetaPython = "python";

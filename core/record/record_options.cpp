@@ -111,11 +111,32 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
     if (o.python != PythonRecording::Sample || o.pythonSampleHz != 1000)
         add("--python", pythonRecordingText(o));
     if (o.cpuSampleHz > 0) a.push_back("--cpu-sample=" + std::to_string(o.cpuSampleHz));
+    if (!o.gpuMetrics.empty()) a.push_back("--gpu-metrics=" + o.gpuMetrics);
+    if (!o.gpuMetrics.empty() && o.gpuMetricsIntervalUs != 100)
+        add("--gpu-metrics-interval-us", std::to_string(o.gpuMetricsIntervalUs));
     if (!o.collector.empty()) add("--collector", o.collector);
     if (!o.workingDirectory.empty()) add("--cwd", o.workingDirectory);
     for (const auto& [name, value] : o.extraEnvironment) add("--env", name + "=" + value);
     for (const std::string& name : o.removedEnvironment) add("--unset", name);
     return a;
+}
+
+bool validGpuMetricSet(std::string_view set, std::string* error) {
+    bool any = false;
+    while (true) {
+        const size_t comma = set.find(',');
+        const std::string_view item = set.substr(0, comma);
+        if (!collector_env::isGpuMetricName(item)) {
+            *error = "--gpu-metrics expects default or a comma list of CUPTI metric names "
+                     "(letters, digits, '_' and '.'), got '" +
+                     std::string(item) + "'";
+            return false;
+        }
+        any = true;
+        if (comma == std::string_view::npos) break;
+        set.remove_prefix(comma + 1);
+    }
+    return any;
 }
 
 bool validateRecordOptions(const RecordOptions& o, std::string* error) {
@@ -159,6 +180,11 @@ bool validateRecordOptions(const RecordOptions& o, std::string* error) {
         *error = "the native sampling rate must be 0..10000 Hz";
         return false;
     }
+    if (o.gpuMetricsIntervalUs < 1 || o.gpuMetricsIntervalUs > 1000000) {
+        *error = "the GPU metrics interval must be 1..1000000 us";
+        return false;
+    }
+    if (!o.gpuMetrics.empty() && !validGpuMetricSet(o.gpuMetrics, error)) return false;
     if (o.flushMs < 0) {
         *error = "the flush interval must be >= 0 ms";
         return false;
@@ -206,6 +232,10 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
     if (o.waitForAttach) v.emplace_back(env::kWaitForAttach, "1");
     if (o.python != PythonRecording::Off) v.emplace_back(env::kPython, pythonRecordingText(o));
     if (o.cpuSampleHz > 0) v.emplace_back(env::kCpuSample, std::to_string(o.cpuSampleHz));
+    if (!o.gpuMetrics.empty()) {
+        v.emplace_back(env::kGpuMetrics, o.gpuMetrics);
+        v.emplace_back(env::kGpuMetricsIntervalUs, std::to_string(o.gpuMetricsIntervalUs));
+    }
     return v;
 }
 

@@ -53,6 +53,11 @@ struct RecordOptions {
     int pythonSampleHz = 1000;
     // Native stacks of every thread sampled at this rate (--cpu-sample[=HZ]); 0 = off.
     int cpuSampleHz = 0;
+    // --gpu-metrics[=SET]: GPU hardware counters over time through CUPTI's PM sampling
+    // ($STRATA_GPU_METRICS): "default" or a comma list of CUPTI metric names; empty = off.
+    std::string gpuMetrics;
+    // --gpu-metrics-interval-us N: the sampling interval (1..1000000 us).
+    int gpuMetricsIntervalUs = 100;
     // --wait-for-attach: the collector keeps nothing until `strata-cli attach --start` and only
     // between each start and its stop ($STRATA_WAIT_FOR_ATTACH; contract/attach_registry.h).
     // CUDA's records only: Python and native sampling must be off.
@@ -63,6 +68,10 @@ struct RecordOptions {
 bool parsePythonRecording(std::string_view text, RecordOptions* options, std::string* error);
 // "off", "calls" or "sample=HZ": what parsePythonRecording reads back.
 std::string pythonRecordingText(const RecordOptions& options);
+
+// Checks --gpu-metrics' SET: "default" or CUPTI metric names (letters, digits, '_', '.'),
+// comma-separated; on a bad item returns false and says which.
+bool validGpuMetricSet(std::string_view set, std::string* error);
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.
 const std::vector<std::string_view>& captureGroups();

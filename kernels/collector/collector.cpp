@@ -10,6 +10,7 @@
 #include "contract/collector_env.h"
 #include "contract/output_path.h"
 #include "contract/process_ancestry.h"
+#include "gpu_metrics/gpu_metrics.h"
 #include "native/native_sampler.h"
 #include "process/other_tool.h"
 #include "process/process_hooks.h"
@@ -190,11 +191,15 @@ void Collector::drainCupti(uint32_t cuptiFlag) {
     if (!cuptiStarted) return;        // a Python-only run: CUPTI was never loaded
     cuptiActivityFlushAll(cuptiFlag); // completion callbacks run (parser lock), not under ours
     collectDropped();                 // outside our locks (Kineto: ABBA with CUPTI's lock)
+    // --gpu-metrics: the PM samples so far.
+    if (gpuMetrics) gpuMetrics->decode();
 }
 
 void Collector::writeOut(bool closeFile) {
     std::lock_guard lock(flushMutex);
     if (closeFile) stopNativeSampler(); // its last samples in this chunk
+    // PM sampling ends after CUPTI's last activity flush (drainCupti ran before this).
+    if (closeFile && gpuMetrics) gpuMetrics->finish();
     if (beforeWrite) beforeWrite(closeFile);
     if (closeFile) {
         {

@@ -2,6 +2,7 @@
 
 #include "activities/nvtx_events.h"
 #include "collector_instance.h"
+#include "gpu_metrics/gpu_metrics.h"
 #include "section_handover.h"
 
 #include <mutex>
@@ -123,9 +124,16 @@ void CUPTIAPI subscriberCallback(void*, CUpti_CallbackDomain domain, CUpti_Callb
         // The device's records go away with it: take them now.
         if (info && info->callbackSite == CUPTI_API_ENTER)
             cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+        // Enabled with --gpu-metrics only: PM sampling starts on the context's device.
+        const auto* r = static_cast<const CUpti_ResourceData*>(data);
+        if (c.gpuMetrics && r) c.gpuMetrics->onContextCreated(r->context);
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
                cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
-        // The runtime may tear its context down (its own atexit) before ours runs.
+        // The runtime may tear its context down (its own atexit) before ours runs: the device's
+        // metric samples and CUPTI's buffers are taken now.
+        const auto* r = static_cast<const CUpti_ResourceData*>(data);
+        if (c.gpuMetrics && r) c.gpuMetrics->onContextDestroying(r->context);
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
         const auto* s = static_cast<const CUpti_StateData*>(data);

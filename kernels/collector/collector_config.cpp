@@ -81,6 +81,26 @@ uint32_t parseCapture(const char* v, std::vector<std::string>& warnings) {
     return mask;
 }
 
+// STRATA_GPU_METRICS and its interval; the interval alone is said to do nothing.
+void readGpuMetrics(const EnvLookup& get, CollectorConfig& c) {
+    auto& w = c.warnings;
+    const char* set = get(env::kGpuMetrics);
+    if (set && *set) {
+        c.gpuMetrics = gpu_metrics::parseMetricSet(set, &w);
+        c.gpuMetricsAsked = set;
+        if (c.gpuMetrics.empty())
+            w.push_back(badValue(env::kGpuMetrics, set, "default or a list of CUPTI metric names",
+                                 "no GPU metrics"));
+    }
+    long long x = 0;
+    if (readInt(get, env::kGpuMetricsIntervalUs, 1, 1000000, x, w, "100"))
+        c.gpuMetricsIntervalUs = uint32_t(x);
+    const char* interval = get(env::kGpuMetricsIntervalUs);
+    if (!(set && *set) && interval && *interval)
+        w.push_back(std::string(env::kGpuMetricsIntervalUs) + " given without " + env::kGpuMetrics +
+                    ": no GPU metrics are recorded");
+}
+
 } // namespace
 
 CollectorConfig readCollectorConfig(const EnvLookup& get) {
@@ -144,6 +164,7 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
         else
             c.schedule.maxDurationNs = int64_t(std::llround(s * 1e9));
     }
+    readGpuMetrics(get, c);
     // CUDA 13's CUPTI keeps a buffer per launching thread: allow up to 256 MiB in flight (made
     // lazily; 4 made up front), at least 16 buffers.
     c.bufferCount = std::max<size_t>(16, (size_t(256) << 20) / c.bufferBytes);

@@ -2,6 +2,7 @@
 // The collector's options, read from the environment the launcher sets (contract/collector_env.h).
 // Bad values never stop the target: they fall back to defaults and are reported as warnings.
 #include "capture_schedule.h"
+#include "gpu_metrics/metric_set.h"
 
 #include <cstdint>
 #include <functional>
@@ -40,6 +41,11 @@ struct CollectorConfig {
     // the process registered in attachDir (contract/attach_registry.h; collector_attach.cpp).
     bool waitForAttach = false;
     std::string attachDir;
+    // STRATA_GPU_METRICS (--gpu-metrics): the metrics PM sampling records, as asked ("default");
+    // empty: none, and nothing of CUPTI's profiler runs. STRATA_GPU_METRICS_INTERVAL_US: how often.
+    std::vector<gpu_metrics::MetricSpec> gpuMetrics;
+    std::string gpuMetricsAsked;
+    uint32_t gpuMetricsIntervalUs = 100;
     std::vector<std::string> warnings; // values that were ignored, and why
 };
 

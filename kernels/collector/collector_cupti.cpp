@@ -155,6 +155,7 @@ bool Collector::startCupti() {
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+    startGpuMetrics(); // --gpu-metrics only: the context callback that starts PM sampling
     enableActivities();
     cuptiStarted = true;
     if (config.waitForAttach && !attachCapturing.load()) disableCaptureActivities();

@@ -32,6 +32,9 @@ namespace strata {
 namespace native {
 class NativeSampler;
 }
+namespace gpu_metrics {
+class GpuMetrics;
+}
 
 class Collector {
 public:
@@ -107,6 +110,11 @@ public:
     native::NativeSampler* nativeSampler = nullptr;
     void startNativeSampler(const char* hz);
     void stopNativeSampler();
+    // --gpu-metrics (gpu_metrics/gpu_metrics.h): made by startCupti when STRATA_GPU_METRICS asks
+    // for metrics, with the context callbacks it needs; null otherwise (nothing of it runs).
+    // Decoded by drainCupti, finished by writeOut's close after CUPTI's last flush.
+    gpu_metrics::GpuMetrics* gpuMetrics = nullptr;
+    void startGpuMetrics();
     // Threads named better than by their system name (threading's names): not named again by
     // what knows only the system's (the Python calls' drain, the native sampler).
     bool threadNamed(int64_t tid);

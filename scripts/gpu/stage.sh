@@ -7,7 +7,8 @@ set -e
 cd "$(dirname "$0")/../.."
 ninja -C build strata-cli strata strata_collector tests_collector tests_record launch_gaps \
     two_streams pinned_vs_pageable nvtx_nested fork_child launch_bound sections_matmul \
-    sections_matmul_off sections_reduce sections_reduce_off
+    sections_matmul_off sections_reduce sections_reduce_off graph_replay graph_replay_static \
+    gpu_metrics_probe
 rm -rf .gpu/stage && mkdir -p .gpu/stage/lib .gpu/stage/lib-cxx .gpu/stage/cudalib \
     .gpu/stage/plugins/platforms
 cd .gpu/stage
@@ -25,4 +26,6 @@ for b in build/app/strata-cli build/app/strata build/tests/tests_collector build
     while read -r l; do cp -L "$l" lib/; done
 mv lib/libstdc++.so.6 lib-cxx/
 cp -L /usr/local/cuda/lib/libcupti.so.13 /usr/local/cuda/lib/libcudart.so.13 cudalib/
+# CUPTI's profiler host and target (PM sampling: --gpu-metrics) load these at run time.
+cp -L /usr/local/cuda/lib/libnvperf_host.so /usr/local/cuda/lib/libnvperf_target.so cudalib/
 cd .. && tar cJf stage.tar.xz -C stage . && ls -la stage.tar.xz

@@ -9,32 +9,17 @@
 #include "analysis/sections/section_stats.h"
 #include "io/trace_loader.h"
 #include "model/trace.h"
+#include "support/gpu_available.h"
 #include "support/test_main.h"
 
 #include <QtTest>
 
 #include <algorithm>
-#include <dlfcn.h>
 #include <set>
 
 using namespace strata;
 
 namespace {
-
-QString gpuUnavailableReason() {
-    if (!QFile::exists("/dev/nvidia0")) return "no GPU: /dev/nvidia0 does not exist";
-    void* h = nullptr;
-    for (const char* n : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
-        if ((h = dlopen(n, RTLD_LAZY | RTLD_LOCAL))) break;
-    if (!h) return QString("no GPU: cannot load libcudart (%1)").arg(dlerror());
-    using Count = int (*)(int*);
-    auto count = reinterpret_cast<Count>(dlsym(h, "cudaGetDeviceCount"));
-    int n = 0;
-    const int err = count ? count(&n) : -1;
-    if (err != 0 || n <= 0)
-        return QString("no GPU: cudaGetDeviceCount returned error %1, %2 devices").arg(err).arg(n);
-    return {};
-}
 
 struct Recorded {
     int exitCode = -1;
@@ -129,7 +114,7 @@ private:
 };
 
 void TestGpuRecord::initTestCase() {
-    const QString why = gpuUnavailableReason();
+    const QString why = test::gpuUnavailableReason();
     if (!why.isEmpty()) QSKIP(qPrintable(why + " (GPU checks owed: see docs/gpu-validation.md)"));
     if (!QFile::exists(samplePath("launch_gaps")))
         QSKIP("kernels/samples were not built (no nvcc)");

@@ -5,6 +5,7 @@
 #include "actions/profile_controller.h"
 #include "launch/launch_config.h"
 #include "panels/trace_info_panel.h"
+#include "support/gpu_available.h"
 #include "support/test_main.h"
 #include "window/main_window.h"
 #include "window/message_banner.h"
@@ -16,33 +17,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <dlfcn.h>
-
 using namespace strata;
-
-namespace {
-
-QString gpuUnavailableReason() {
-    if (!QFile::exists(QStringLiteral("/dev/nvidia0")))
-        return QStringLiteral("no GPU: /dev/nvidia0 does not exist");
-    void* h = nullptr;
-    for (const char* n : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
-        if ((h = dlopen(n, RTLD_LAZY | RTLD_LOCAL))) break;
-    if (!h) return QStringLiteral("no GPU: cannot load libcudart");
-    using Count = int (*)(int*);
-    auto count = reinterpret_cast<Count>(dlsym(h, "cudaGetDeviceCount"));
-    int n = 0;
-    if (!count || count(&n) != 0 || n <= 0) return QStringLiteral("no GPU: no CUDA device");
-    return {};
-}
-
-} // namespace
 
 class TestGpuLaunch : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        const QString why = gpuUnavailableReason();
+        const QString why = test::gpuUnavailableReason();
         if (!why.isEmpty())
             QSKIP(qPrintable(why + " (GPU checks owed: see docs/gpu-validation.md)"));
         if (!QFile::exists(QStringLiteral(STRATA_SAMPLES_DIR "/launch_gaps")))

@@ -4,6 +4,7 @@
 // .strata file back. Observations are printed on stdout as key=value lines.
 // The records' values are listed in tst_collector.cpp next to the expectations.
 #include "collector_harness_feed.h"
+#include "collector_harness_gpu_metrics.h"
 #include "collector_harness_process.h"
 
 namespace {
@@ -469,6 +470,9 @@ int main(int argc, char** argv) {
     if (s == "abort") return signalScenario(SIGABRT, false);
     if (s == "wait_for_launcher") return launcherScenario();
     if (s == "attach") return attachScenario();
+    if (s == "gpu_metrics") return gpuMetricsScenario();
+    if (s == "gpu_metrics_refused") return gpuMetricsRefusedScenario();
+    if (s == "gpu_metrics_lost") return gpuMetricsLostScenario();
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;
 }

@@ -7,6 +7,7 @@
 #include <generated_nvtx_meta.h>
 
 #include <array>
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +41,7 @@ struct State {
     size_t dropped = 0;
     uint8_t* buffer = nullptr;
     size_t bufferSize = 0, used = 0;
+    std::atomic<int64_t> timestampOffset{0}; // cuptiGetTimestamp's, from the collector's clock
 };
 
 State& st() {
@@ -168,6 +170,24 @@ CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char** str) 
         break;
     case CUPTI_ERROR_INVALID_KIND:
         *str = "CUPTI_ERROR_INVALID_KIND";
+        break;
+    case CUPTI_ERROR_INVALID_PARAMETER:
+        *str = "CUPTI_ERROR_INVALID_PARAMETER";
+        break;
+    case CUPTI_ERROR_INVALID_OPERATION:
+        *str = "CUPTI_ERROR_INVALID_OPERATION";
+        break;
+    case CUPTI_ERROR_OUT_OF_MEMORY:
+        *str = "CUPTI_ERROR_OUT_OF_MEMORY";
+        break;
+    case CUPTI_ERROR_INVALID_METRIC_NAME:
+        *str = "CUPTI_ERROR_INVALID_METRIC_NAME";
+        break;
+    case CUPTI_ERROR_NOT_SUPPORTED:
+        *str = "CUPTI_ERROR_NOT_SUPPORTED";
+        break;
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+        *str = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
         break;
     default:
         *str = "CUPTI_ERROR_UNKNOWN";
@@ -316,7 +336,7 @@ CUptiResult CUPTIAPI cuptiActivityRegisterTimestampCallback(CUpti_TimestampCallb
 
 CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t* timestamp) {
     if (!timestamp) return CUPTI_ERROR_INVALID_PARAMETER;
-    *timestamp = fake_cupti_now();
+    *timestamp = fake_cupti_now() + uint64_t(st().timestampOffset.load());
     return CUPTI_SUCCESS;
 }
 
@@ -438,6 +458,16 @@ int fake_cupti_invoke_callback(CUpti_CallbackDomain domain, CUpti_CallbackId cbi
 uint64_t fake_cupti_now(void) {
     CUpti_TimestampCallbackFunc clock = st().clock;
     return clock ? clock() : monotonicRaw();
+}
+
+void fake_cupti_set_timestamp_offset(int64_t offsetNs) {
+    st().timestampOffset.store(offsetNs);
+}
+
+int fake_cupti_callback_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
+    State& s = st();
+    std::lock_guard lock(s.mutex);
+    return s.callbacks.count({int(domain), int(cbid)}) ? 1 : 0;
 }
 
 int fake_cupti_activity_enabled(CUpti_ActivityKind kind) {

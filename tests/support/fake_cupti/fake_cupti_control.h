@@ -32,7 +32,12 @@ void fake_cupti_raise_while_locked(int sig);
 // The collector's clock: the registered timestamp callback (CLOCK_MONOTONIC_RAW ns otherwise).
 uint64_t fake_cupti_now(void);
 
+// cuptiGetTimestamp returns the collector's clock plus `offsetNs`: a CUPTI whose normalized time is
+// not the registered timestamp callback's (as without one).
+void fake_cupti_set_timestamp_offset(int64_t offsetNs);
+
 // Observations.
+int fake_cupti_callback_enabled(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 int fake_cupti_activity_enabled(CUpti_ActivityKind kind);
 int fake_cupti_runtime_api_enabled(CUpti_CallbackId cbid); // 1 unless disabled per cbid
 int fake_cupti_driver_api_enabled(CUpti_CallbackId cbid);
@@ -44,6 +49,46 @@ int fake_cupti_buffers_requested(void);
 int fake_cupti_buffers_completed(void);
 int fake_cupti_nvtx_initializations(void);
 int fake_cupti_thread_id_type(void);
+
+// ---- PM sampling and the profiler host (fake_cupti_pm.cpp) -----------------------------------
+// The device a context is on, as the resource callbacks hand contexts over (cuptiGetDeviceId
+// knows it).
+CUcontext fake_cupti_context(uint32_t device);
+// `function` (a CUPTI function's name, e.g. "cuptiPmSamplingEnable") fails with `result` from now.
+void fake_cupti_pm_fail(const char* function, CUptiResult result);
+// cuptiProfilerDeviceSupported says the device's architecture does not support PM sampling.
+void fake_cupti_pm_unsupported(void);
+// The chip lacks `metric`: cuptiProfilerHostConfigAddMetrics refuses it (INVALID_METRIC_NAME).
+void fake_cupti_pm_lack_metric(const char* metric);
+// More than `n` metrics in a config image need a second pass (default 64).
+void fake_cupti_pm_metrics_per_pass(size_t n);
+// A counter data image holds at most `samples` samples, whatever maxSamples it was sized for.
+void fake_cupti_pm_limit_image(uint32_t samples);
+// A sample the GPU took on `device` (GPU time, ns): `count` values, metrics[i] = values[i];
+// EvaluateToGpuValues gives NaN for a metric not named. Decoded in the order queued.
+void fake_cupti_pm_queue_sample(uint32_t device, uint64_t start, uint64_t end,
+                                const char* const* metrics, const double* values, size_t count);
+// The next decode on `device` reports an overflow of the hardware buffer: with asError, it
+// returns CUPTI_ERROR_OUT_OF_MEMORY (nothing decoded) until sampling is started again; else it
+// decodes and sets the overflow flag.
+void fake_cupti_pm_overflow(uint32_t device, int asError);
+// Observations of `device`: sampling state (0 disabled, 1 enabled, 2 started), the last
+// SetConfig's interval, trigger mode, append mode and hardware buffer, the metrics of its config
+// image (comma-separated), how often it was enabled and started, counter data images
+// initialised, decodes that stopped with the image full, and cuptiProfilerInitialize calls.
+int fake_cupti_pm_state(uint32_t device);
+uint64_t fake_cupti_pm_interval(uint32_t device);
+int fake_cupti_pm_trigger_mode(uint32_t device);
+int fake_cupti_pm_append_mode(uint32_t device);
+size_t fake_cupti_pm_hardware_buffer(uint32_t device);
+const char* fake_cupti_pm_config_metrics(uint32_t device);
+int fake_cupti_pm_enables(uint32_t device);
+int fake_cupti_pm_starts(uint32_t device);
+int fake_cupti_pm_image_inits(uint32_t device);
+int fake_cupti_pm_full_stops(uint32_t device);
+int fake_cupti_profiler_initializations(void);
+// Host objects alive (initialised and not yet deinitialised).
+int fake_cupti_pm_host_objects(void);
 
 #ifdef __cplusplus
 }
