@@ -156,46 +156,6 @@ extern "C" {
 
 // ---- CUPTI API subset -----------------------------------------------------------------------
 
-CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char** str) {
-    if (!str) return CUPTI_ERROR_INVALID_PARAMETER;
-    switch (result) {
-    case CUPTI_SUCCESS:
-        *str = "CUPTI_SUCCESS";
-        break;
-    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        *str = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
-        break;
-    case CUPTI_ERROR_NOT_INITIALIZED:
-        *str = "CUPTI_ERROR_NOT_INITIALIZED";
-        break;
-    case CUPTI_ERROR_INVALID_KIND:
-        *str = "CUPTI_ERROR_INVALID_KIND";
-        break;
-    case CUPTI_ERROR_INVALID_PARAMETER:
-        *str = "CUPTI_ERROR_INVALID_PARAMETER";
-        break;
-    case CUPTI_ERROR_INVALID_OPERATION:
-        *str = "CUPTI_ERROR_INVALID_OPERATION";
-        break;
-    case CUPTI_ERROR_OUT_OF_MEMORY:
-        *str = "CUPTI_ERROR_OUT_OF_MEMORY";
-        break;
-    case CUPTI_ERROR_INVALID_METRIC_NAME:
-        *str = "CUPTI_ERROR_INVALID_METRIC_NAME";
-        break;
-    case CUPTI_ERROR_NOT_SUPPORTED:
-        *str = "CUPTI_ERROR_NOT_SUPPORTED";
-        break;
-    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-        *str = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
-        break;
-    default:
-        *str = "CUPTI_ERROR_UNKNOWN";
-        break;
-    }
-    return CUPTI_SUCCESS;
-}
-
 CUptiResult CUPTIAPI cuptiGetVersion(uint32_t* version) {
     if (!version) return CUPTI_ERROR_INVALID_PARAMETER;
     *version = CUPTI_API_VERSION;
