@@ -10,6 +10,7 @@
 //   k3: no row of device 1, no mean.
 #include "analysis/ops/gpu_metric_means.h"
 #include "analysis/ops/gpu_ops.h"
+#include "io/set/trace_set_merge.h"
 #include "io/trace_loader.h"
 #include "model/names/track_names.h"
 #include "support/process_run.h"
@@ -17,6 +18,8 @@
 #include "support/test_main.h"
 
 #include <QtTest>
+
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -87,6 +90,32 @@ private slots:
         QCOMPARE(asMap(k[1].means), (Means{{"SM Active", {60.0, 50'000}}}));
         QCOMPARE(k[2].name, std::string("k3"));
         QVERIFY(k[2].means.empty());
+    }
+
+    // Two ranks of the same file in one window (io/set/trace_set_merge.h): rank 1's GPU 0 takes
+    // another id there, and its metric rows go with it, so each run is measured by its own GPU's
+    // rows alone: every k1 run's SM Active over its 100 µs, and k1 over its four runs 35 over 400.
+    void rankSetKeepsEachGpusMetrics() {
+        const LoadResult a = loadTrace(kFile), b = loadTrace(kFile);
+        QVERIFY(a.ok() && b.ok());
+        const LoadResult m = mergeTraceSet(
+            {{a.trace.get(), "rank 0", 0, ""}, {b.trace.get(), "rank 1", 0, ""}}, "2 ranks");
+        QVERIFY(m.ok());
+        const Trace& t = *m.trace;
+        const std::vector<GpuMetricRow> rows = gpuMetricRows(t);
+        QCOMPARE(rows.size(), size_t(4)); // two metrics of two GPUs
+        std::set<int32_t> devices;
+        for (const GpuMetricRow& r : rows) devices.insert(r.device);
+        QCOMPARE(devices.size(), size_t(2));
+        for (size_t i = 0; i < 4; ++i) {
+            const Means means = asMap(gpuMetricMeans(t, rows, runOf(t, "k1", i)));
+            QCOMPARE(means.at("SM Active").second, TimeNs(100'000));
+        }
+        const std::vector<KernelMetricMeans> k = kernelMetricMeans(t, collectGpuOps(t));
+        QCOMPARE(k[0].name, std::string("k1"));
+        QCOMPARE(k[0].runs, uint64_t(4));
+        QCOMPARE(asMap(k[0].means),
+                 (Means{{"SM Active", {35.0, 400'000}}, {"DRAM Read", {1.0, 100'000}}}));
     }
 
     // `strata-cli stats --json` gives the same under "gpu_metrics"; the text names each kernel's.

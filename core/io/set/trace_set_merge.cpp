@@ -3,6 +3,7 @@
 #include "io/set/merged_stack_samples.h"
 #include "io/set/part_ids.h"
 #include "model/id_index.h"
+#include "model/names/track_names.h"
 #include "util/parallel_for.h"
 #include "util/phase_timer.h"
 
@@ -46,6 +47,7 @@ private:
     void copyExtras(Part& p);
     void planTracks();
     Track header(const Part& p, TrackId i) const;
+    void gpuMetricOnItsDevice(const Part& p, Track& t);
     void copyColumns(const Source& s, Track& out) const;
     void mergeGlobalInstants(MergeLayout& layout);
     void copyFlows();
@@ -129,6 +131,7 @@ void TraceSetMerger::planTracks() {
                 }
                 p.trackOf[i] = TrackId(out_->tracks_.size());
                 out_->tracks_.push_back(header(p, i));
+                gpuMetricOnItsDevice(p, out_->tracks_.back());
                 sources_.push_back({k, i});
             }
         }
@@ -157,6 +160,17 @@ Track TraceSetMerger::header(const Part& p, TrackId i) const {
             tracks[j].tid == in.tid)
             t.tid = p.ids->tid(j);
     return t;
+}
+
+// A GPU metric row (`GPU <device> <metric>`, gpu_metric_means.h) names the device it measured:
+// the part's device takes the merged id, and so does the row's name.
+void TraceSetMerger::gpuMetricOnItsDevice(const Part& p, Track& t) {
+    if (t.kind != TrackKind::Counter) return;
+    const auto metric = parseGpuCounterName(out_->strings_.view(t.name));
+    if (!metric) return;
+    const int32_t device = p.ids->device(metric->first);
+    if (device != metric->first)
+        t.name = out_->strings_.intern(gpuCounterName(device, metric->second));
 }
 
 void TraceSetMerger::copyColumns(const Source& s, Track& out) const {
