@@ -10,6 +10,8 @@
 //   k3: no row of device 1, no mean.
 #include "analysis/ops/gpu_metric_means.h"
 #include "analysis/ops/gpu_ops.h"
+#include "io/export/export_sink.h"
+#include "io/export/perfetto_json_export.h"
 #include "io/set/trace_set_merge.h"
 #include "io/trace_loader.h"
 #include "model/names/track_names.h"
@@ -17,6 +19,7 @@
 #include "support/slice_lookup.h"
 #include "support/test_main.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <set>
@@ -116,6 +119,24 @@ private slots:
         QCOMPARE(k[0].runs, uint64_t(4));
         QCOMPARE(asMap(k[0].means),
                  (Means{{"SM Active", {35.0, 400'000}}, {"DRAM Read", {1.0, 100'000}}}));
+
+        // The set's Perfetto file names the rows as the window does, and reads back the same.
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("set.json").toStdString();
+        std::string error;
+        auto sink = openExportSink(file, false, &error);
+        QVERIFY2(sink, error.c_str());
+        const PerfettoExportResult written = writePerfettoJsonSet(
+            {{a.trace.get(), "rank 0", 0, ""}, {b.trace.get(), "rank 1", 0, ""}}, *sink);
+        QVERIFY2(written.ok, written.error.c_str());
+        QVERIFY2(sink->commit(), sink->error().c_str());
+        const LoadResult back = loadTrace(file);
+        QVERIFY(back.ok());
+        std::set<int32_t> exported;
+        for (const GpuMetricRow& r : gpuMetricRows(*back.trace)) exported.insert(r.device);
+        QCOMPARE(exported, devices);
+        QCOMPARE(asMap(kernelMetricMeans(*back.trace, collectGpuOps(*back.trace))[0].means),
+                 asMap(k[0].means));
     }
 
     // `strata-cli stats --json` gives the same under "gpu_metrics"; the text names each kernel's.

@@ -1,5 +1,7 @@
 #include "io/export/perfetto_json_writer.h"
 
+#include "model/names/track_names.h"
+
 #include "io/export/perfetto_json_parts.h"
 #include "io/export/perfetto_notes.h"
 #include "io/export/perfetto_sections.h"
@@ -308,7 +310,14 @@ private:
         // The loader names a counter "<name> <arg key>" (as Perfetto does): split at the last
         // space so that the name reads back the same; a name without one reads back as
         // "<name> value".
-        const std::string_view full = t_.str(tr.name);
+        std::string_view full = t_.str(tr.name);
+        // A GPU metric row (`GPU <device> <metric>`) follows its device's id in the file, as the
+        // window's merged set does (io/set/trace_set_merge.h).
+        std::string renamed;
+        if (const auto m = parseGpuCounterName(full); m && ids_.device(m->first) != m->first) {
+            renamed = gpuCounterName(ids_.device(m->first), m->second);
+            full = renamed;
+        }
         const size_t sp = full.rfind(' ');
         const std::string_view base = sp == full.npos ? full : full.substr(0, sp);
         const std::string_view arg =
