@@ -1,12 +1,15 @@
 // The Launch dialog's Python and native-stack choices (issue 45): "Python: Sampled stacks | Every
 // call | Off" with its rate (enabled for sampling only), "Native stacks: sample at N Hz (0 =
-// off)"; what is chosen reaches the launcher's RecordOptions and is kept with a saved
-// configuration. Offscreen, with the dialog's real widgets.
+// off)"; and its GPU metrics (issue 51: "sample the GPU's counters: SET every N µs"); what is
+// chosen reaches the launcher's RecordOptions and is kept with a saved configuration. Offscreen,
+// with the dialog's real widgets.
 #include "launch/launch_config.h"
 #include "launch/launch_dialog.h"
 #include "support/test_main.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -79,6 +82,55 @@ private slots:
         o = optionsOf(c);
         QCOMPARE(int(o.python), int(PythonRecording::Sample));
         QCOMPARE(o.pythonSampleHz, 250);
+    }
+
+    // Off by default; on, the set (empty: the default one) and the interval reach the launcher,
+    // a bad name is the dialog's error, and a saved configuration keeps them.
+    void gpuMetricsReachRecordOptions() {
+        LaunchDialog d;
+        auto* on = d.findChild<QCheckBox*>(QStringLiteral("gpuMetrics"));
+        auto* set = d.findChild<QLineEdit*>(QStringLiteral("gpuMetricSet"));
+        auto* us = d.findChild<QSpinBox*>(QStringLiteral("gpuMetricsIntervalUs"));
+        QVERIFY(on && set && us);
+        QVERIFY(!on->isChecked() && !set->isEnabled() && !us->isEnabled());
+        const auto run = [&] {
+            LaunchConfig c = d.config();
+            c.executable = QStringLiteral("/bin/true");
+            c.output = dir_.filePath(QStringLiteral("t-{pid}.strata"));
+            return c;
+        };
+        QVERIFY(optionsOf(run()).gpuMetrics.empty());
+        on->setChecked(true);
+        QVERIFY(set->isEnabled() && us->isEnabled());
+        QCOMPARE(set->text(), QStringLiteral("default"));
+        us->setValue(250);
+        RecordOptions o = optionsOf(run());
+        QCOMPARE(o.gpuMetrics, std::string("default"));
+        QCOMPARE(o.gpuMetricsIntervalUs, 250);
+        set->setText(QStringLiteral(" sm__cycles_active.avg,dram__bytes_read.sum "));
+        QCOMPARE(optionsOf(run()).gpuMetrics,
+                 std::string("sm__cycles_active.avg,dram__bytes_read.sum"));
+        set->clear();
+        QCOMPARE(optionsOf(run()).gpuMetrics, std::string("default"));
+        set->setText(QStringLiteral("not a metric!"));
+        RecordOptions bad;
+        QString error;
+        QVERIFY(!toRecordOptions(run(), QDateTime::currentDateTime(), &bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("--gpu-metrics")), qPrintable(error));
+
+        QSettings().clear();
+        LaunchConfig a = run();
+        a.name = QStringLiteral("metrics");
+        a.gpuMetrics = QStringLiteral("default");
+        LaunchConfigStore::save(a);
+        LaunchConfig b;
+        QVERIFY(LaunchConfigStore::load(QStringLiteral("metrics"), &b));
+        QCOMPARE(b.gpuMetrics, QStringLiteral("default"));
+        QCOMPARE(b.gpuMetricsIntervalUs, 250);
+        LaunchDialog again;
+        again.setConfig(b);
+        QVERIFY(again.findChild<QCheckBox*>(QStringLiteral("gpuMetrics"))->isChecked());
+        QCOMPARE(again.config().gpuMetricsIntervalUs, 250);
     }
 
     void keptWithASavedConfiguration() {

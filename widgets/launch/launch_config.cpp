@@ -45,6 +45,8 @@ void write(QSettings& s, const LaunchConfig& c) {
     s.setValue("python", QString::fromStdString(pythonRecordingText(python)).section('=', 0, 0));
     s.setValue("pythonSampleHz", c.pythonSampleHz);
     s.setValue("cpuSampleHz", c.cpuSampleHz);
+    s.setValue("gpuMetrics", c.gpuMetrics);
+    s.setValue("gpuMetricsIntervalUs", c.gpuMetricsIntervalUs);
     s.setValue("remote", c.remote);
     s.setValue("remoteDir", c.remoteDir);
     s.setValue("sshOptions", c.sshOptions);
@@ -78,6 +80,8 @@ LaunchConfig read(const QSettings& s) {
         c.python = python.python;
     c.pythonSampleHz = s.value("pythonSampleHz", 1000).toInt();
     c.cpuSampleHz = s.value("cpuSampleHz", 0).toInt();
+    c.gpuMetrics = s.value("gpuMetrics").toString();
+    c.gpuMetricsIntervalUs = s.value("gpuMetricsIntervalUs", 100).toInt();
     c.remote = s.value("remote").toString();
     c.remoteDir = s.value("remoteDir").toString();
     c.sshOptions = s.value("sshOptions").toStringList();
@@ -285,6 +289,8 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
     o.python = c.python;
     o.pythonSampleHz = c.pythonSampleHz;
     o.cpuSampleHz = c.cpuSampleHz;
+    o.gpuMetrics = c.gpuMetrics.trimmed().toStdString();
+    o.gpuMetricsIntervalUs = c.gpuMetricsIntervalUs;
     std::string why;
     if (!validateRecordOptions(o, &why)) {
         *error = QString::fromStdString(why);

@@ -33,6 +33,11 @@ struct LaunchConfig {
     PythonRecording python = PythonRecording::Sample;
     int pythonSampleHz = 1000;
     int cpuSampleHz = 0;
+    // The GPU's counters over time (RecordOptions::gpuMetrics, strata-cli record --gpu-metrics):
+    // "default" or a comma list of CUPTI metric names, empty = off; sampled every
+    // gpuMetricsIntervalUs.
+    QString gpuMetrics;
+    int gpuMetricsIntervalUs = 100;
     // Run on another machine over ssh (strata-cli record --remote, record/remote_record.h):
     // "[user@]host[:port]", empty = this machine. The executable and working directory are then
     // that machine's; the trace file is this one's.

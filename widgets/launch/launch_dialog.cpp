@@ -263,6 +263,9 @@ void LaunchDialog::setConfig(const LaunchConfig& c) {
     python_->setCurrentIndex(std::max(0, python_->findData(int(c.python))));
     pythonHz_->setValue(c.pythonSampleHz);
     cpuHz_->setValue(c.cpuSampleHz);
+    gpuMetrics_->setChecked(!c.gpuMetrics.isEmpty());
+    gpuMetricSet_->setText(c.gpuMetrics.isEmpty() ? QStringLiteral("default") : c.gpuMetrics);
+    gpuMetricsUs_->setValue(c.gpuMetricsIntervalUs);
     reloadNames(c.name);
     recheck();
 }
@@ -293,6 +296,10 @@ LaunchConfig LaunchDialog::config() const {
     c.python = PythonRecording(python_->currentData().toInt());
     c.pythonSampleHz = pythonHz_->value();
     c.cpuSampleHz = cpuHz_->value();
+    if (gpuMetrics_->isChecked()) // an empty set is the default one
+        c.gpuMetrics = gpuMetricSet_->text().trimmed().isEmpty() ? QStringLiteral("default")
+                                                                 : gpuMetricSet_->text().trimmed();
+    c.gpuMetricsIntervalUs = gpuMetricsUs_->value();
     c.remote = remote_->text().trimmed();
     c.sshOptions = splitArguments(sshOptions_->text(), nullptr);
     c.keepRemote = keepRemote_->isChecked();

@@ -48,6 +48,7 @@ private:
     QWidget* createProgramBox();
     QWidget* createCaptureBox();
     void createStacksRows(QWidget** pythonRow, QWidget** nativeRow);
+    QWidget* createGpuMetricsRow();
     QWidget* createOutputBox();
 
     QComboBox* configs_;
@@ -71,6 +72,9 @@ private:
     QCheckBox* live_;
     QComboBox* python_;
     QSpinBox *pythonHz_, *cpuHz_;
+    QCheckBox* gpuMetrics_;
+    QLineEdit* gpuMetricSet_;
+    QSpinBox* gpuMetricsUs_;
     QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_,
         *remoteError_;
     QPushButton* run_;

@@ -117,6 +117,7 @@ QWidget* LaunchDialog::createCaptureBox() {
     createStacksRows(&pythonRow, &nativeRow);
     cf->addRow(tr("Python"), pythonRow);
     cf->addRow(tr("Native stacks"), nativeRow);
+    cf->addRow(tr("GPU metrics"), createGpuMetricsRow());
     cf->addRow(tr("Maximum duration"), duration_);
     cf->addRow(tr("Flush interval"), flush_);
     cf->addRow(QString(), optError_);
@@ -174,6 +175,45 @@ void LaunchDialog::createStacksRows(QWidget** pythonRow, QWidget** nativeRow) {
     nh->addStretch();
     *pythonRow = py;
     *nativeRow = native;
+}
+
+// The GPU's own counters over time (strata-cli record --gpu-metrics): on or off, the set
+// ("default" or CUPTI metric names) and the interval.
+QWidget* LaunchDialog::createGpuMetricsRow() {
+    gpuMetrics_ = new QCheckBox(tr("sample the GPU's counters:"), this);
+    gpuMetrics_->setObjectName(QStringLiteral("gpuMetrics"));
+    gpuMetrics_->setToolTip(tr("CUPTI's PM sampling: SM active, occupancy, tensor pipe, DRAM, "
+                               "PCIe and NVLink throughput as rows under each GPU, and their "
+                               "means per kernel (needs the right to read the GPU's counters)"));
+    gpuMetricSet_ = new QLineEdit(QStringLiteral("default"), this);
+    gpuMetricSet_->setObjectName(QStringLiteral("gpuMetricSet"));
+    gpuMetricSet_->setToolTip(tr("default, or a comma list of CUPTI metric names "
+                                 "(ncu --query-metrics-collection pmsampling lists them)"));
+    gpuMetricsUs_ = new QSpinBox(this);
+    gpuMetricsUs_->setObjectName(QStringLiteral("gpuMetricsIntervalUs"));
+    gpuMetricsUs_->setRange(1, 1'000'000);
+    gpuMetricsUs_->setValue(100);
+    gpuMetricsUs_->setSuffix(tr(" \u00b5s"));
+    gpuMetricsUs_->setToolTip(tr("How often the counters are sampled"));
+    const auto enable = [this] {
+        gpuMetricSet_->setEnabled(gpuMetrics_->isChecked());
+        gpuMetricsUs_->setEnabled(gpuMetrics_->isChecked());
+    };
+    connect(gpuMetrics_, &QCheckBox::toggled, this, [this, enable] {
+        enable();
+        recheck();
+    });
+    connect(gpuMetricSet_, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
+    connect(gpuMetricsUs_, &QSpinBox::valueChanged, this, &LaunchDialog::recheck);
+    enable();
+    auto* row = new QWidget(this);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(gpuMetrics_);
+    h->addWidget(gpuMetricSet_, 1);
+    h->addWidget(new QLabel(tr("every"), this));
+    h->addWidget(gpuMetricsUs_);
+    return row;
 }
 
 } // namespace strata
