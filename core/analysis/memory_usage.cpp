@@ -1,7 +1,8 @@
 #include "analysis/memory_usage.h"
 
+#include "model/names/track_names.h"
+
 #include <algorithm>
-#include <charconv>
 #include <limits>
 #include <map>
 #include <set>
@@ -108,15 +109,10 @@ MemorySeries instantSeries(int32_t device, std::vector<RawSample>& raw) {
 } // namespace
 
 int32_t memoryCounterDevice(std::string_view name) {
-    constexpr std::string_view kHead = "GPU ", kTail = " memory allocated (bytes)";
-    if (name.size() <= kHead.size() + kTail.size() || name.substr(0, kHead.size()) != kHead ||
-        name.substr(name.size() - kTail.size()) != kTail)
-        return -1;
-    const std::string_view digits =
-        name.substr(kHead.size(), name.size() - kHead.size() - kTail.size());
-    int32_t device = -1;
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), device);
-    return ec == std::errc() && end == digits.data() + digits.size() && device >= 0 ? device : -1;
+    const auto counter = parseGpuCounterName(name);
+    return counter && counter->first >= 0 && counter->second == "memory allocated (bytes)"
+               ? counter->first
+               : -1;
 }
 
 namespace {

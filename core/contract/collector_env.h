@@ -82,6 +82,15 @@ inline bool isGpuMetricName(std::string_view s) {
                c == '_' || c == '.';
     });
 }
+// Each item of STRATA_GPU_METRICS' comma list, as written (empty ones too), to `f` until it
+// returns false.
+template <class F> void forEachGpuMetricItem(std::string_view list, F&& f) {
+    for (;;) {
+        const size_t comma = list.find(',');
+        if (!f(list.substr(0, comma)) || comma == std::string_view::npos) return;
+        list.remove_prefix(comma + 1);
+    }
+}
 
 // The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
 // e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector

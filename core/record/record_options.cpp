@@ -122,21 +122,15 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
 }
 
 bool validGpuMetricSet(std::string_view set, std::string* error) {
-    bool any = false;
-    while (true) {
-        const size_t comma = set.find(',');
-        const std::string_view item = set.substr(0, comma);
-        if (!collector_env::isGpuMetricName(item)) {
-            *error = "--gpu-metrics expects default or a comma list of CUPTI metric names "
-                     "(letters, digits, '_' and '.'), got '" +
-                     std::string(item) + "'";
-            return false;
-        }
-        any = true;
-        if (comma == std::string_view::npos) break;
-        set.remove_prefix(comma + 1);
-    }
-    return any;
+    bool ok = true;
+    collector_env::forEachGpuMetricItem(set, [&](std::string_view item) {
+        if (collector_env::isGpuMetricName(item)) return true;
+        *error = "--gpu-metrics expects default or a comma list of CUPTI metric names (letters, "
+                 "digits, '_' and '.'), got '" +
+                 std::string(item) + "'";
+        return ok = false;
+    });
+    return ok;
 }
 
 bool validateRecordOptions(const RecordOptions& o, std::string* error) {

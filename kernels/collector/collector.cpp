@@ -41,13 +41,13 @@ uint64_t CUPTIAPI clockNs() {
     return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-namespace {
-
 int64_t realtimeNs() {
     timespec ts{};
     clock_gettime(CLOCK_REALTIME, &ts);
     return int64_t(ts.tv_sec) * 1000000000ll + int64_t(ts.tv_nsec);
 }
+
+namespace {
 
 // CUPTI is subscribed when CUDA or NVTX start the collector, not when Python or the library's
 // load do: a program that never touches CUDA records without loading it.

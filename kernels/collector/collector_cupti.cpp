@@ -17,8 +17,6 @@ namespace strata {
 
 namespace env = collector_env;
 
-namespace {
-
 std::string cuptiErrorText(CUptiResult r) {
     const char* s = nullptr;
     if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) s = "unknown CUPTI error";
@@ -26,6 +24,8 @@ std::string cuptiErrorText(CUptiResult r) {
     std::snprintf(buf, sizeof buf, "%s (%d)", s, int(r));
     return buf;
 }
+
+namespace {
 
 std::atomic<bool> g_clockRegistered{false};
 

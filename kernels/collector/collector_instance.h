@@ -70,7 +70,7 @@ public:
     std::thread closer;
     std::atomic<bool> shutDown{false};
     std::atomic<uint64_t> droppedTotal{0};
-    uint64_t droppedWritten = 0; // live: the dropped count last written (under flushMutex)
+    uint64_t droppedWritten = 0;   // live: the dropped count last written (under flushMutex)
     bool writeFailureSaid = false; // a failed write (a full disk) was said on stderr
     std::atomic<bool> sectionsArmed{false}; // a section helper enabled the launch callbacks
     std::mutex namedMutex;                  // namedThreads
@@ -163,5 +163,9 @@ inline bool recording() {
 // CLOCK_MONOTONIC_RAW in ns: the clock of every record (CUPTI's timestamp callback) and of the
 // capture schedule.
 uint64_t CUPTIAPI clockNs();
+// CLOCK_REALTIME in ns.
+int64_t realtimeNs();
+// A CUPTI result as its name and number: "CUPTI_ERROR_NOT_INITIALIZED (15)".
+std::string cuptiErrorText(CUptiResult r);
 
 } // namespace strata

@@ -201,9 +201,7 @@ void TimelineView::showTrace(const std::shared_ptr<const Trace>& trace) {
 }
 
 void TimelineView::indexGaps() {
-    // What a load has read so far (Workspace::showPreview) has no launches: no gaps to find.
-    const std::shared_ptr<const TraceAnalysis> a =
-        workspace_->previewing() ? nullptr : workspace_->analyses()->current();
+    const std::shared_ptr<const TraceAnalysis> a = workspace_->analyses()->current();
     rowJobs_->cancel();
     if (!a) {
         gapJobs_->cancel();

@@ -42,7 +42,8 @@ void Analyses::forget(TraceId id) {
 
 std::shared_ptr<const TraceAnalysis> Analyses::of(TraceId id, std::optional<TimeRange> range) {
     const OpenTrace* t = workspace_->currentTrace(); // the one trace a workspace shows
-    if (!t || t->id != id) return nullptr;
+    // What a load has read so far (Workspace::showPreview) is not analysed.
+    if (!t || t->id != id || workspace_->previewing()) return nullptr;
     for (const Entry& e : entries_)
         if (e.id == id && e.range == range && e.analysis->tracePtr() == t->trace) return e.analysis;
     auto a =

@@ -29,7 +29,9 @@ public:
     TimeNs gapThreshold() const { return settings_.gapThreshold; }
 
     // The analysis of trace `id` over `range` (the whole trace when empty) with the current
-    // settings; null when there is no such trace. Nothing is computed here: each result is
+    // settings; null when there is no such trace, and while it is what a load has read so far
+    // (Workspace::previewing: the docks and the gaps wait for the trace). Nothing is computed
+    // here: each result is
     // computed on first use (call it off the GUI thread).
     std::shared_ptr<const TraceAnalysis> of(TraceId id, std::optional<TimeRange> range = {});
     // The same for the workspace's current trace.

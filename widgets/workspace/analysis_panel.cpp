@@ -32,15 +32,6 @@ Analyses* AnalysisPanel::analyses() const {
 }
 
 void AnalysisPanel::traceChanged(const std::shared_ptr<const Trace>&) {
-    // What a load has read so far (Workspace::showPreview): nothing to analyse yet.
-    if (workspace()->previewing()) {
-        stale_ = false;
-        jobs_->cancel();
-        coalesce_->stop();
-        shown_.reset();
-        present(nullptr);
-        return;
-    }
     // A live run's next picture: what is shown, or on its way, is kept until asked
     // (Workspace::live); restarting each time would never finish.
     if (workspace()->live() && workspace()->amending() &&

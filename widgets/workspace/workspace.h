@@ -83,10 +83,10 @@ public:
     bool amending() const { return amending_; }
     // What a trace being loaded has read so far (io/load_preview_trace.h), shown as the trace
     // while nothing else is (the window idle): the timeline draws it as the loaded trace's first
-    // frames, the docks show nothing of it, and nothing may be exported or kept of it. The next
-    // preview amends it (a view of all of it stays one); the loaded trace replaces it
-    // (showTrace), or dropPreview() lets it go when the load fails or is cancelled. `label`: the
-    // file's name.
+    // frames; it has no analysis (Analyses::of), so the docks show nothing of it; nothing may be
+    // exported or kept of it. The next preview amends it (a view of all of it stays one); the
+    // loaded trace replaces it (showTrace), or dropPreview() lets it go when the load fails or is
+    // cancelled. `label`: the file's name.
     void showPreview(std::shared_ptr<const Trace> preview, QString label);
     void dropPreview();
     bool previewing() const { return previewing_ && current_.trace; }

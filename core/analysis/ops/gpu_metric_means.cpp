@@ -4,6 +4,7 @@
 #include "model/names/track_names.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 namespace strata {
@@ -65,30 +66,48 @@ std::vector<MetricMean> gpuMetricMeans(const Trace& trace, const std::vector<Gpu
 std::vector<KernelMetricMeans> kernelMetricMeans(const Trace& trace, const GpuOpList& ops) {
     const std::vector<GpuMetricRow> rows = gpuMetricRows(trace);
     if (rows.empty()) return {};
+    // Each row's metric as an index into the metric names (in name order), and each device's
+    // rows, so that a run's sums are found by position, not by name.
+    std::vector<std::string> metrics;
+    for (const GpuMetricRow& r : rows) metrics.push_back(r.metric);
+    std::sort(metrics.begin(), metrics.end());
+    metrics.erase(std::unique(metrics.begin(), metrics.end()), metrics.end());
+    std::map<int32_t, std::vector<std::pair<size_t, const Track*>>> rowsOf; // device -> rows
+    for (const GpuMetricRow& r : rows)
+        rowsOf[r.device].push_back(
+            {size_t(std::lower_bound(metrics.begin(), metrics.end(), r.metric) - metrics.begin()),
+             &trace.track(r.track)});
     struct Sums {
         uint64_t runs = 0;
         TimeNs total = 0;
-        std::map<std::string, std::pair<double, TimeNs>> metric; // integral, covered
+        std::vector<std::pair<double, TimeNs>> metric; // by metric index: integral, covered
     };
     std::map<StringId, Sums> byName;
+    const std::vector<std::pair<size_t, const Track*>> none;
+    const std::vector<std::pair<size_t, const Track*>>* deviceRows = &none;
+    int32_t device = INT32_MIN; // of deviceRows (ops come by device)
     for (const GpuOp& op : ops.ops) {
         if (op.kind != SliceKind::Kernel) continue;
+        if (op.device != device) {
+            device = op.device;
+            const auto it = rowsOf.find(device);
+            deviceRows = it == rowsOf.end() ? &none : &it->second;
+        }
         Sums& s = byName[trace.track(op.ref.track).slices.name[op.ref.index]];
         ++s.runs;
         s.total += op.duration();
-        for (const GpuMetricRow& r : rows) {
-            if (r.device != op.device) continue;
-            const auto [sum, covered] = integrate(trace.track(r.track).counter, op.start, op.end);
-            if (covered == 0) continue;
-            auto& m = s.metric[r.metric];
-            m.first += sum, m.second += covered;
+        if (s.metric.empty()) s.metric.assign(metrics.size(), {0.0, 0});
+        for (const auto& [metric, track] : *deviceRows) {
+            const auto [sum, covered] = integrate(track->counter, op.start, op.end);
+            s.metric[metric].first += sum, s.metric[metric].second += covered;
         }
     }
     std::vector<KernelMetricMeans> out;
     for (const auto& [name, s] : byName) {
         KernelMetricMeans k{name, std::string(trace.str(name)), s.runs, s.total, {}};
-        for (const auto& [metric, m] : s.metric)
-            k.means.push_back({metric, m.first / double(m.second), m.second});
+        for (size_t m = 0; m < metrics.size(); ++m)
+            if (const auto [sum, covered] = s.metric[m]; covered > 0)
+                k.means.push_back({metrics[m], sum / double(covered), covered});
         out.push_back(std::move(k));
     }
     std::stable_sort(out.begin(), out.end(),

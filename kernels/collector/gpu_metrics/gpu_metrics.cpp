@@ -1,5 +1,6 @@
 #include "gpu_metrics/gpu_metrics.h"
 
+#include "collector_instance.h"
 #include "contract/collector_env.h"
 #include "io/strata/strata_trace_writer.h"
 #include "model/names/track_names.h"
@@ -9,17 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 namespace strata::gpu_metrics {
 
 namespace {
-
-int64_t realtimeNs() {
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return int64_t(ts.tv_sec) * 1000000000ll + int64_t(ts.tv_nsec);
-}
 
 std::string deviceKey(const char* what, uint32_t device) {
     return std::string(collector_env::kMetaGpuMetrics) + "_" + what + "_" + std::to_string(device);

@@ -51,11 +51,9 @@ std::vector<MetricSpec> parseMetricSet(std::string_view text, std::vector<std::s
                          [&](const MetricSpec& o) { return sameMetric(o, m); }))
             out.push_back(m);
     };
-    while (!text.empty()) {
-        const size_t comma = text.find(',');
-        const std::string_view item = trimmed(text.substr(0, comma));
-        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-        if (item.empty()) continue;
+    collector_env::forEachGpuMetricItem(text, [&](std::string_view written) {
+        const std::string_view item = trimmed(written);
+        if (item.empty()) return true;
         if (item == "default") {
             for (const MetricSpec& m : defaultMetricSet()) add(m);
         } else if (collector_env::isGpuMetricName(item)) {
@@ -65,7 +63,8 @@ std::vector<MetricSpec> parseMetricSet(std::string_view text, std::vector<std::s
                                 "\" ignored: a CUPTI metric name has only letters, digits, '_' "
                                 "and '.'");
         }
-    }
+        return true;
+    });
     return out;
 }
 

@@ -6,6 +6,8 @@
 // reinitialised once read; Stop, the last decode, Disable and the host object's release.
 #include "gpu_metrics/pm_sampler.h"
 
+#include "collector_instance.h"
+
 #include <cupti.h>
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
@@ -13,7 +15,6 @@
 #include <cupti_target.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -47,12 +48,7 @@ constexpr int kMaxRounds = 64;
 } // namespace
 
 std::string cuptiCallError(const char* call, int result) {
-    const char* s = nullptr;
-    if (cuptiGetResultString(CUptiResult(result), &s) != CUPTI_SUCCESS || !s)
-        s = "unknown CUPTI error";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s: %s (%d)", call, s, result);
-    std::string text = buf;
+    std::string text = std::string(call) + ": " + cuptiErrorText(CUptiResult(result));
     if (result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
         result == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
         text += ": this user may not read the GPU's performance counters (run as root, or load "
