@@ -14,6 +14,7 @@
 #include "io/export/perfetto_json_export.h"
 #include "io/set/trace_set_merge.h"
 #include "io/trace_loader.h"
+#include "model/build/trace_builder.h"
 #include "model/names/track_names.h"
 #include "support/process_run.h"
 #include "support/slice_lookup.h"
@@ -64,6 +65,36 @@ private slots:
         QCOMPARE(parseGpuCounterName("GPU 0"), P{});
         QCOMPARE(parseGpuCounterName("GPU x SM Active"), P{});
         QCOMPARE(parseGpuCounterName("Memory used"), P{});
+    }
+
+    // The collector's memory counter ("GPU 0 memory allocated (bytes)", memory_usage.h) has a
+    // GPU counter's name but is no hardware metric: a kernel [100, 200) ns on GPU 0 with it and
+    // "GPU 0 SM Active" (40 from 0) has the SM Active mean alone.
+    void memoryIsNoMetric() {
+        QVERIFY(!gpuMetricOf("GPU 0 memory allocated (bytes)"));
+        QCOMPARE(gpuMetricOf("GPU 0 SM Active"),
+                 (std::optional<std::pair<int32_t, std::string>>{{0, "SM Active"}}));
+        TraceBuilder b;
+        const TrackId memory = b.counterTrack(0, b.intern("GPU 0 memory allocated (bytes)"));
+        const TrackId active = b.counterTrack(0, b.intern("GPU 0 SM Active"));
+        for (const TrackId c : {memory, active}) {
+            b.addCounter(c, 0, 40);
+            b.addCounter(c, 1000, 40);
+        }
+        GpuActivity g;
+        g.device = 0;
+        g.stream = 7;
+        b.addSlice(b.gpuStreamTrack(0, 7, 0, 7), SliceInput{.start = 100,
+                                                            .dur = 100,
+                                                            .name = b.intern("k"),
+                                                            .kind = SliceKind::Kernel,
+                                                            .gpu = &g});
+        const auto t = b.build();
+        const std::vector<GpuMetricRow> rows = gpuMetricRows(*t);
+        QCOMPARE(rows.size(), size_t(1));
+        QCOMPARE(rows[0].metric, std::string("SM Active"));
+        QCOMPARE(asMap(gpuMetricMeans(*t, rows, runOf(*t, "k", 0))),
+                 (Means{{"SM Active", {40.0, 100}}}));
     }
 
     void meansByHand() {

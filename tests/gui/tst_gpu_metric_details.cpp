@@ -5,6 +5,7 @@
 // 0.
 #include "analysis_views/stats_panel.h"
 #include "io/trace_loader.h"
+#include "model/build/trace_builder.h"
 #include "panels/details_panel.h"
 #include "support/test_main.h"
 #include "timeline/layout/track_layout.h"
@@ -84,6 +85,28 @@ private slots:
         ws.showTrace(plain, "no metrics");
         stats.waitForJobs();
         QVERIFY(table->isColumnHidden(column));
+    }
+
+    // The collector's memory counter is no metric row: without its memory row it stays with its
+    // process, as before GPU metric rows existed.
+    void memoryCounterIsNoMetricRow() {
+        TraceBuilder b;
+        b.addCounter(b.counterTrack(5, b.intern("GPU 0 memory allocated (bytes)")), 0, 1);
+        b.addCounter(b.counterTrack(5, b.intern("GPU 0 SM Active")), 0, 1);
+        b.addSlice(
+            b.gpuStreamTrack(0, 7, 0, 7),
+            SliceInput{.start = 0, .dur = 10, .name = b.intern("k"), .kind = SliceKind::Kernel});
+        const auto t = b.build();
+        TrackLayout layout;
+        layout.build(*t);
+        std::map<QString, bool> underGpu;
+        for (const TrackRow& r : layout.rows())
+            if (r.kind == TrackRow::Kind::Counter)
+                underGpu[r.label] = layout.groups()[size_t(r.group)].gpu;
+        QCOMPARE(underGpu.size(), size_t(2));
+        QCOMPARE(underGpu[QStringLiteral("SM Active")], true);
+        QVERIFY(underGpu.count(QStringLiteral("GPU 0 memory allocated (bytes)")));
+        QCOMPARE(underGpu[QStringLiteral("GPU 0 memory allocated (bytes)")], false);
     }
 
     // The timeline draws each GPU metric row under its GPU, named by its metric; other counters

@@ -1,5 +1,6 @@
 #include "analysis/ops/gpu_metric_means.h"
 
+#include "analysis/memory_usage.h"
 #include "analysis/ops/gpu_ops.h"
 #include "model/names/track_names.h"
 
@@ -35,12 +36,17 @@ int32_t deviceOf(const Trace& t, SliceRef op) {
 
 } // namespace
 
+std::optional<std::pair<int32_t, std::string>> gpuMetricOf(std::string_view counterName) {
+    if (memoryCounterDevice(counterName) >= 0) return std::nullopt;
+    return parseGpuCounterName(counterName);
+}
+
 std::vector<GpuMetricRow> gpuMetricRows(const Trace& trace) {
     std::vector<GpuMetricRow> rows;
     for (TrackId t = 0; t < trace.tracks().size(); ++t) {
         const Track& tr = trace.track(t);
         if (tr.kind != TrackKind::Counter || tr.counter.size() == 0) continue;
-        if (auto parsed = parseGpuCounterName(trace.str(tr.name)))
+        if (auto parsed = gpuMetricOf(trace.str(tr.name)))
             rows.push_back({parsed->first, std::move(parsed->second), t});
     }
     std::sort(rows.begin(), rows.end(), [](const GpuMetricRow& a, const GpuMetricRow& b) {

@@ -9,7 +9,10 @@
 // shows for one kernel and `strata-cli stats --gpu-metrics` for every kernel name.
 #include "model/trace.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -22,6 +25,10 @@ struct GpuMetricRow {
     TrackId track = 0;
 };
 
+// A counter row's GPU and metric when it is a GPU metric: a GPU counter's name
+// (parseGpuCounterName) that is not the collector's memory counter ("GPU 0 memory allocated
+// (bytes)", memory_usage.h: drawn in its device's memory row, not a hardware metric).
+std::optional<std::pair<int32_t, std::string>> gpuMetricOf(std::string_view counterName);
 // Every GPU metric row of the trace, by (device, metric).
 std::vector<GpuMetricRow> gpuMetricRows(const Trace& trace);
 

@@ -1,6 +1,7 @@
 #include "track_layout.h"
 
 #include "analysis/memory_usage.h"
+#include "analysis/ops/gpu_metric_means.h"
 #include "model/names/track_names.h"
 #include "style/qt_text.h"
 
@@ -88,7 +89,7 @@ std::map<GroupKey, Pending> collectGroups(const Trace& trace, bool gpuFirst,
                                    memoryDevices.end())
                 break;
             // A GPU metric goes under its GPU, below the streams.
-            if (const auto metric = parseGpuCounterName(trace.str(t.name))) {
+            if (const auto metric = gpuMetricOf(trace.str(t.name))) {
                 gpuGroup(metric->first, t.pid).rows[{2, t.name, 0}].push_back(id);
                 break;
             }
@@ -208,7 +209,7 @@ TrackRow TrackLayout::laneRow(const Trace& trace, int gi, std::vector<TrackId>& 
     } else if (t0.kind == TrackKind::Counter) {
         r.kind = TrackRow::Kind::Counter;
         // Under its GPU, a GPU metric is named by its metric alone.
-        if (const auto metric = parseGpuCounterName(trace.str(t0.name)))
+        if (const auto metric = gpuMetricOf(trace.str(t0.name)))
             r.label = QString::fromStdString(metric->second);
     } else if (t0.kind == TrackKind::ProcessInstants || t0.kind == TrackKind::GlobalInstants) {
         r.kind = TrackRow::Kind::Instants;
