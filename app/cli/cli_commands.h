@@ -25,6 +25,7 @@ int ranks(const Args& args);         // cli_ranks.cpp
 int convert(const Args& args);       // cli_convert.cpp
 int samples(const Args& args);       // cli_samples.cpp
 int graphs(const Args& args);        // cli_graphs.cpp
+int roofline(const Args& args);      // cli_roofline.cpp
 int breakdown(const Args& args);     // cli_breakdown.cpp
 int idle(const Args& args);          // cli_idle.cpp
 int criticalPath(const Args& args);  // cli_critical_path.cpp

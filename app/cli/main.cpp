@@ -75,6 +75,9 @@ const Command kCommands[] = {
     {"graphs", strata::cli::graphs,
      "graphs [--json] [--replays] FILE   CUDA graph replays node by node: per graph its replays "
      "and span, per node its runs and time"},
+    {"roofline", strata::cli::roofline,
+     "roofline [--json] FILE   the roofline of the kernels measured with --kernel-metrics: "
+     "intensity, achieved FLOP/s, memory- or compute-bound"},
     {"convert", strata::cli::convert,
      "convert IN OUT.strata   any trace as a model file: opens at the speed of copying it"},
     {"info", strata::cli::info,

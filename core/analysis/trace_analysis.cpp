@@ -61,6 +61,10 @@ const std::vector<KernelMetricMeans>& TraceAnalysis::gpuMetricMeans() const {
     return gpuMetricMeans_.get([&] { return kernelMetricMeans(*trace_, gpuOps()); });
 }
 
+const Roofline& TraceAnalysis::roofline() const {
+    return roofline_.get([&] { return computeRoofline(*trace_, gpuOps()); });
+}
+
 const LaunchSites& TraceAnalysis::launchSites() const {
     return launchSites_.get([&] { return findLaunchSites(*trace_); });
 }

@@ -22,6 +22,7 @@
 #include "analysis/ops/kernel_metrics.h"
 #include "analysis/ops/launch_sites.h"
 #include "analysis/ops/op_stats.h"
+#include "analysis/ops/roofline.h"
 #include "analysis/ops/step_roles.h"
 #include "analysis/range_aggregation.h"
 #include "analysis/samples/sample_call_tree.h"
@@ -73,6 +74,8 @@ public:
     // What the GPU's metric rows said while each kernel name ran (gpu_metric_means.h): empty
     // without GPU metric rows.
     const std::vector<KernelMetricMeans>& gpuMetricMeans() const;
+    // The roofline of the kernels measured with per-kernel counters (roofline.h): empty without.
+    const Roofline& roofline() const;
     // The Python call site of every CUDA API call (launch_sites.h), over the whole trace.
     const LaunchSites& launchSites() const;
     // The kernel table per name and Python call site of the launch (KernelRow::launchedBy).
@@ -110,6 +113,7 @@ private:
     ComputedOnce<GpuAnnotations> gpuAnnotations_;
     ComputedOnce<KernelMetrics> kernelMetrics_;
     ComputedOnce<std::vector<KernelMetricMeans>> gpuMetricMeans_;
+    ComputedOnce<Roofline> roofline_;
     ComputedOnce<LaunchSites> launchSites_;
     ComputedOnce<OpStats> opStatsBySite_;
     ComputedOnce<Advice> advice_;

@@ -11,6 +11,7 @@
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/clock_notice.h"
 #include "analysis_views/gaps_panel.h"
+#include "analysis_views/roofline_panel.h"
 #include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
 #include "panels/range_panel.h"
@@ -170,6 +171,10 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         if (tab < 2 && !compare->rows(ComparePanel::Tab(tab)).empty())
             compare->showRow(ComparePanel::Tab(tab), 0);
         panel = compare;
+    } else if (o.dock == "roofline") {
+        w.panel<RooflinePanel>()->waitForJobs();
+        w.panel<RooflinePanel>()->activateRow(0);
+        panel = w.panel<RooflinePanel>();
     } else if (o.dock.startsWith("calltree")) {
         // calltree[:samples|:native[:functions]][:bottomup|:gpu]
         w.panel<CallTreePanel>()->setFromSamples(o.dock.contains(":samples") ||
@@ -182,7 +187,7 @@ int screenshotDock(MainWindow& w, const ScreenshotOptions& o) {
         w.panel<CallTreePanel>()->waitForJobs();
         panel = w.panel<CallTreePanel>();
     } else {
-        std::fprintf(stderr, "strata: --dock expects gaps, stats[:TAB], "
+        std::fprintf(stderr, "strata: --dock expects gaps, stats[:TAB], roofline, "
                              "calltree[:samples|:native[:functions]][:bottomup|:gpu] or "
                              "ranks[:steps|:collectives|:roles[:overlap]] or "
                              "compare[:ops|:copies|:sections|:gpus|:steps]\n");

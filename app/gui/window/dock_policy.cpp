@@ -1,5 +1,7 @@
 #include "window/dock_policy.h"
 
+#include "analysis/ops/roofline.h"
+#include "analysis_views/roofline_panel.h"
 #include "panels/details_panel.h"
 #include "panels/range_panel.h"
 #include "panels/warnings_panel.h"
@@ -107,6 +109,7 @@ void DockPolicy::closeEmptyDocks() {
     }
     const auto t = workspace_->current();
     if (!t || t->sections().empty()) dockOf(window_->findChild<SectionsPanel*>())->hide();
+    if (!t || !mayHaveKernelCounters(*t)) dockOf(window_->findChild<RooflinePanel*>())->hide();
 }
 
 void DockPolicy::saveLayout() const {

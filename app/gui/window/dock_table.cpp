@@ -2,6 +2,7 @@
 
 #include "analysis_views/call_tree_panel.h"
 #include "analysis_views/gaps_panel.h"
+#include "analysis_views/roofline_panel.h"
 #include "analysis_views/stats_panel.h"
 #include "compare/compare_panel.h"
 #include "panels/details_panel.h"
@@ -30,6 +31,7 @@ const std::vector<DockSpec>& dockTable() {
         {"sectionsDock", "Sections", Qt::BottomDockWidgetArea, "rangeDock", make<SectionsPanel>},
         {"gapsDock", "Gaps", Qt::BottomDockWidgetArea, "rangeDock", make<GapsPanel>},
         {"statsDock", "Statistics", Qt::BottomDockWidgetArea, "rangeDock", make<StatsPanel>},
+        {"rooflineDock", "Roofline", Qt::BottomDockWidgetArea, "rangeDock", make<RooflinePanel>},
         {"callTreeDock", "Call Tree", Qt::BottomDockWidgetArea, "rangeDock", make<CallTreePanel>},
         {"ranksDock", "Ranks", Qt::BottomDockWidgetArea, "rangeDock", make<RanksPanel>},
         {"compareDock", "Compare", Qt::BottomDockWidgetArea, "rangeDock", make<ComparePanel>},

@@ -12,6 +12,8 @@
 #ifdef STRATA_HAVE_QUERY
 #include "query/query_panel.h"
 #endif
+#include "analysis/ops/roofline.h"
+#include "analysis_views/roofline_panel.h"
 #include "ranks/ranks_panel.h"
 #include "sections/sections_panel.h"
 #include "strata_resources.h"
@@ -233,6 +235,7 @@ void MainWindow::onOpened(const OpenRequest& request, bool sections) {
             request.files[0] != sampleTracePath())
             menus_->recent()->add(request.files[0]);
         if (sections) docks_->showDock(panel<SectionsPanel>()); // what the file held
+        if (trace() && mayHaveKernelCounters(*trace())) docks_->showDock(panel<RooflinePanel>());
     }
 }
 
