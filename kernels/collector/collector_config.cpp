@@ -55,6 +55,10 @@ uint32_t parseCapture(const char* v, std::vector<std::string>& warnings) {
         if (item.empty()) continue;
         if (item == "api")
             mask |= kCaptureApi;
+        else if (item == "runtime")
+            mask |= kCaptureRuntime;
+        else if (item == "driver")
+            mask |= kCaptureDriver;
         else if (item == "nvtx")
             mask |= kCaptureNvtx;
         else if (item == "kernels")
@@ -70,9 +74,9 @@ uint32_t parseCapture(const char* v, std::vector<std::string>& warnings) {
         else if (item == "all")
             mask |= kCaptureAll;
         else
-            warnings.push_back(
-                "STRATA_CAPTURE: unknown group \"" + std::string(item) +
-                "\" ignored (known: api,nvtx,kernels,memcpy,memset,sync,memory,all)");
+            warnings.push_back("STRATA_CAPTURE: unknown group \"" + std::string(item) +
+                               "\" ignored (known: api,nvtx,kernels,memcpy,memset,sync,memory,all; "
+                               "runtime and driver are api's halves)");
     }
     if (mask == 0) {
         warnings.push_back(badValue(env::kCapture, v, "a list of activity groups", "all"));

@@ -11,16 +11,20 @@
 
 namespace strata {
 
-// Activity groups of STRATA_CAPTURE.
+// Activity groups of STRATA_CAPTURE. "api" is both API record kinds; "runtime" and "driver"
+// (the collector's environment only, not strata-cli's --capture) take one of them, so that a GPU
+// run can tell which of CUPTI's API records costs a launch what (docs/gpu-validation.md).
 enum CaptureGroup : uint32_t {
-    kCaptureApi = 1u << 0,     // CUDA runtime + driver API calls
+    kCaptureRuntime = 1u << 0, // CUDA runtime API calls (RUNTIME)
     kCaptureNvtx = 1u << 1,    // NVTX ranges and marks
     kCaptureKernels = 1u << 2, // CONCURRENT_KERNEL
     kCaptureMemcpy = 1u << 3,
     kCaptureMemset = 1u << 4,
     kCaptureSync = 1u << 5,   // SYNCHRONIZATION and CUDA_EVENT
     kCaptureMemory = 1u << 6, // MEMORY2 allocations/frees -> memory counter
-    kCaptureAll = 0x7fu,
+    kCaptureDriver = 1u << 7, // CUDA driver API calls (DRIVER)
+    kCaptureApi = kCaptureRuntime | kCaptureDriver,
+    kCaptureAll = 0xffu,
 };
 
 struct CollectorConfig {

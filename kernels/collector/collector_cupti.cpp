@@ -40,8 +40,8 @@ constexpr ActivityKind kActivityKinds[] = {
     {CUPTI_ACTIVITY_KIND_DEVICE, 0, "DEVICE"},
     {CUPTI_ACTIVITY_KIND_CONTEXT, 0, "CONTEXT"},
     {CUPTI_ACTIVITY_KIND_OVERHEAD, 0, "OVERHEAD"},
-    {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureApi, "RUNTIME"},
-    {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureApi, "DRIVER"},
+    {CUPTI_ACTIVITY_KIND_RUNTIME, kCaptureRuntime, "RUNTIME"},
+    {CUPTI_ACTIVITY_KIND_DRIVER, kCaptureDriver, "DRIVER"},
     {CUPTI_ACTIVITY_KIND_MARKER, kCaptureNvtx, "MARKER"},
     {CUPTI_ACTIVITY_KIND_MARKER_DATA, kCaptureNvtx, "MARKER_DATA"}, // colours
     {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, kCaptureKernels, "CONCURRENT_KERNEL"},
@@ -81,14 +81,16 @@ void Collector::enableActivities() {
     if (config.capture & kCaptureApi) {
         // Noisy getters: not recorded at the source (the parser also drops any that slip through).
         std::string filtered;
-        for (uint32_t id : names.noisyRuntimeIds()) {
-            cuptiActivityEnableRuntimeApi(id, 0);
-            filtered += (filtered.empty() ? "" : ",") + names.runtimeName(id);
-        }
-        for (uint32_t id : names.noisyDriverIds()) {
-            cuptiActivityEnableDriverApi(id, 0);
-            filtered += (filtered.empty() ? "" : ",") + names.driverName(id);
-        }
+        if (config.capture & kCaptureRuntime)
+            for (uint32_t id : names.noisyRuntimeIds()) {
+                cuptiActivityEnableRuntimeApi(id, 0);
+                filtered += (filtered.empty() ? "" : ",") + names.runtimeName(id);
+            }
+        if (config.capture & kCaptureDriver)
+            for (uint32_t id : names.noisyDriverIds()) {
+                cuptiActivityEnableDriverApi(id, 0);
+                filtered += (filtered.empty() ? "" : ",") + names.driverName(id);
+            }
         writer.metadata("filtered_apis", filtered);
     }
     if (config.capture & kCaptureSync) cuptiActivityEnableCudaEventDeviceTimestamps(1);

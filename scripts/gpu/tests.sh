@@ -12,7 +12,7 @@ echo "== tst_gpu_pm_sampling"; (cd $W && timeout 300 $B/tests/tests_collector ts
 echo "== launch overhead by capture group (ns_per_launch, 3 runs each, interleaved)"
 for i in 1 2 3; do
   echo "plain $($SMP/launch_bound 100000 | grep ns_per)"
-  for cap in all api,kernels kernels nvtx,kernels,memcpy,memset,sync,memory; do
+  for cap in all api,kernels runtime,kernels driver,kernels kernels nvtx,kernels,memcpy,memset,sync,memory; do
     (cd $W && $CLI record -q -o $W/o-{pid}.strata -e STRATA_CAPTURE=$cap -- $SMP/launch_bound 100000 | grep ns_per | sed "s/^/$cap /")
     rm -f $W/o-*.strata
   done

@@ -99,6 +99,11 @@ void TestCollectorUnits::captureGroups() {
     QCOMPARE(configFrom({{"STRATA_CAPTURE", "memory,nvtx,sync"}}).capture,
              uint32_t(kCaptureMemory | kCaptureNvtx | kCaptureSync));
     QCOMPARE(configFrom({{"STRATA_CAPTURE", "all"}}).capture, uint32_t(kCaptureAll));
+    // api's halves: one API record kind each (the GPU's cost measurement).
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "runtime,kernels"}}).capture,
+             uint32_t(kCaptureRuntime | kCaptureKernels));
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "driver"}}).capture, uint32_t(kCaptureDriver));
+    QCOMPARE(configFrom({{"STRATA_CAPTURE", "runtime,driver"}}).capture, uint32_t(kCaptureApi));
     const CollectorConfig bad = configFrom({{"STRATA_CAPTURE", "bogus"}});
     QCOMPARE(bad.capture, uint32_t(kCaptureAll)); // nothing valid: everything, with warnings
     QVERIFY(hasWarning(bad, "unknown group \"bogus\""));
