@@ -53,6 +53,14 @@ const char* kUsage =
     "                         comma list of CUPTI metric names\n"
     "  --gpu-metrics-interval-us N\n"
     "                         the GPU metrics' sampling interval (default 100)\n"
+    "  --kernel-metrics REGEX per-kernel counters (CUPTI's range profiler) of the launches of\n"
+    "                         the kernels whose demangled name REGEX matches, as args of each\n"
+    "                         kernel: every such launch is serialised and replayed once per\n"
+    "                         pass (how many is said when the first is measured); for the few\n"
+    "                         kernels you are tuning\n"
+    "  --kernel-metrics-set LIST\n"
+    "                         default (the roofline's inputs, SM and memory throughput,\n"
+    "                         occupancy) or a comma list of CUPTI metric names\n"
     "  --duration SECONDS     stop capturing after this long\n"
     "  --flush-ms MS          collector flush interval (default 200)\n"
     "  --live                 the collector hands its records to the file every flush, and\n"
@@ -251,6 +259,8 @@ int record(const Args& args) {
                           o.gpuMetricsIntervalUs = int(n);
                           intervalGiven = true;
                       }))
+        .option("--kernel-metrics", text(&o.kernelMetrics))
+        .option("--kernel-metrics-set", text(&o.kernelMetricsSet))
         .option("--step-name", text(&o.stepName))
         .option("--capture-range", text(&o.captureRange))
         .option("--duration",

@@ -92,6 +92,15 @@ template <class F> void forEachGpuMetricItem(std::string_view list, F&& f) {
     }
 }
 
+// Per-kernel metrics through CUPTI's range profiler (strata-cli record --kernel-metrics REGEX):
+// an ECMAScript regular expression searched in each launched kernel's demangled name; each
+// launch it matches is serialised and replayed once per pass the metrics need (kernel replay),
+// its values written for its correlation id. Unset or empty: nothing of it runs.
+inline constexpr const char* kKernelMetrics = "STRATA_KERNEL_METRICS";
+// The metrics measured (--kernel-metrics-set): "default" or a comma list of CUPTI metric names
+// (as STRATA_GPU_METRICS lists them); unset: the default set.
+inline constexpr const char* kKernelMetricsSet = "STRATA_KERNEL_METRICS_SET";
+
 // The CUDA_INJECTION64_PATH the launcher's own environment had (another tool's injection,
 // e.g. under Nsight Systems) when it differs from the collector; unset otherwise. The collector
 // can name it in its cupti_error metadata.
@@ -142,6 +151,11 @@ inline constexpr const char* kMetaLauncherDied = "launcher_died";
 // the metrics, how its sample times were put on the trace's clock) or why not, and at the end the
 // samples written and lost (kernels/collector/gpu_metrics/gpu_metrics.h).
 inline constexpr const char* kMetaGpuMetrics = "gpu_metrics";
+// With STRATA_KERNEL_METRICS: the expression, the metric count and, once the first matching
+// launch's device is set up, the passes each matching launch is replayed; per device what is
+// measured (the chip, the passes, the metrics it lacks) or why not; at the end the launches
+// measured (kernels/collector/kernel_metrics/kernel_metrics.h).
+inline constexpr const char* kMetaKernelMetrics = "kernel_metrics";
 // What of Python this process recorded: "calls (CPython 3.11.2, ...)", "sample=1000 (...)", or
 // "not recorded: why" (an unsupported interpreter, the target's own profiler, ...).
 inline constexpr const char* kMetaPython = "python";

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <regex>
 
 namespace strata {
 
@@ -114,6 +115,9 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
     if (!o.gpuMetrics.empty()) a.push_back("--gpu-metrics=" + o.gpuMetrics);
     if (!o.gpuMetrics.empty() && o.gpuMetricsIntervalUs != 100)
         add("--gpu-metrics-interval-us", std::to_string(o.gpuMetricsIntervalUs));
+    if (!o.kernelMetrics.empty()) add("--kernel-metrics", o.kernelMetrics);
+    if (!o.kernelMetrics.empty() && !o.kernelMetricsSet.empty())
+        add("--kernel-metrics-set", o.kernelMetricsSet);
     if (!o.collector.empty()) add("--collector", o.collector);
     if (!o.workingDirectory.empty()) add("--cwd", o.workingDirectory);
     for (const auto& [name, value] : o.extraEnvironment) add("--env", name + "=" + value);
@@ -127,6 +131,29 @@ bool validGpuMetricSet(std::string_view set, std::string* error) {
         if (collector_env::isGpuMetricName(item)) return true;
         *error = "--gpu-metrics expects default or a comma list of CUPTI metric names (letters, "
                  "digits, '_' and '.'), got '" +
+                 std::string(item) + "'";
+        return ok = false;
+    });
+    return ok;
+}
+
+bool validKernelMetrics(std::string_view regex, std::string_view set, std::string* error) {
+    if (regex.empty()) {
+        *error = "--kernel-metrics expects a regular expression matching kernel names";
+        return false;
+    }
+    try {
+        std::regex(regex.begin(), regex.end(), std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+        *error = "--kernel-metrics '" + std::string(regex) +
+                 "' is not a regular expression (ECMAScript): " + e.what();
+        return false;
+    }
+    bool ok = true;
+    collector_env::forEachGpuMetricItem(set, [&](std::string_view item) {
+        if (collector_env::isGpuMetricName(item)) return true;
+        *error = "--kernel-metrics-set expects default or a comma list of CUPTI metric names "
+                 "(letters, digits, '_' and '.'), got '" +
                  std::string(item) + "'";
         return ok = false;
     });
@@ -179,6 +206,14 @@ bool validateRecordOptions(const RecordOptions& o, std::string* error) {
         return false;
     }
     if (!o.gpuMetrics.empty() && !validGpuMetricSet(o.gpuMetrics, error)) return false;
+    if (!o.kernelMetricsSet.empty() && o.kernelMetrics.empty()) {
+        *error = "--kernel-metrics-set needs --kernel-metrics";
+        return false;
+    }
+    if (!o.kernelMetrics.empty() &&
+        !validKernelMetrics(o.kernelMetrics,
+                            o.kernelMetricsSet.empty() ? "default" : o.kernelMetricsSet, error))
+        return false;
     if (o.flushMs < 0) {
         *error = "the flush interval must be >= 0 ms";
         return false;
@@ -229,6 +264,10 @@ toCollectorEnvironment(const RecordOptions& o, const std::string& outputTemplate
     if (!o.gpuMetrics.empty()) {
         v.emplace_back(env::kGpuMetrics, o.gpuMetrics);
         v.emplace_back(env::kGpuMetricsIntervalUs, std::to_string(o.gpuMetricsIntervalUs));
+    }
+    if (!o.kernelMetrics.empty()) {
+        v.emplace_back(env::kKernelMetrics, o.kernelMetrics);
+        if (!o.kernelMetricsSet.empty()) v.emplace_back(env::kKernelMetricsSet, o.kernelMetricsSet);
     }
     return v;
 }

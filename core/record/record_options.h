@@ -58,6 +58,13 @@ struct RecordOptions {
     std::string gpuMetrics;
     // --gpu-metrics-interval-us N: the sampling interval (1..1000000 us).
     int gpuMetricsIntervalUs = 100;
+    // --kernel-metrics REGEX: the launches of the kernels whose demangled name this ECMAScript
+    // expression matches are measured with CUPTI's range profiler, each serialised and replayed
+    // once per pass ($STRATA_KERNEL_METRICS); empty = off.
+    std::string kernelMetrics;
+    // --kernel-metrics-set LIST: "default" or a comma list of CUPTI metric names
+    // ($STRATA_KERNEL_METRICS_SET); empty = the default set.
+    std::string kernelMetricsSet;
     // --wait-for-attach: the collector keeps nothing until `strata-cli attach --start` and only
     // between each start and its stop ($STRATA_WAIT_FOR_ATTACH; contract/attach_registry.h).
     // CUDA's records only: Python and native sampling must be off.
@@ -72,6 +79,10 @@ std::string pythonRecordingText(const RecordOptions& options);
 // Checks --gpu-metrics' SET: "default" or CUPTI metric names (letters, digits, '_', '.'),
 // comma-separated; on a bad item returns false and says which.
 bool validGpuMetricSet(std::string_view set, std::string* error);
+
+// Checks --kernel-metrics' REGEX (an ECMAScript regular expression, not empty) and
+// --kernel-metrics-set's LIST (as --gpu-metrics' SET); on a bad one returns false and says why.
+bool validKernelMetrics(std::string_view regex, std::string_view set, std::string* error);
 
 // The activity groups --capture accepts: api,nvtx,kernels,memcpy,memset,sync,memory.
 const std::vector<std::string_view>& captureGroups();

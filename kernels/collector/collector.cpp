@@ -11,6 +11,7 @@
 #include "contract/output_path.h"
 #include "contract/process_ancestry.h"
 #include "gpu_metrics/gpu_metrics.h"
+#include "kernel_metrics/kernel_metrics.h"
 #include "native/native_sampler.h"
 #include "process/other_tool.h"
 #include "process/process_hooks.h"
@@ -200,6 +201,7 @@ void Collector::writeOut(bool closeFile) {
     if (closeFile) stopNativeSampler(); // its last samples in this chunk
     // PM sampling ends after CUPTI's last activity flush (drainCupti ran before this).
     if (closeFile && gpuMetrics) gpuMetrics->finish();
+    if (closeFile && kernelMetrics) kernelMetrics->finish();
     if (beforeWrite) beforeWrite(closeFile);
     if (closeFile) {
         {

@@ -3,6 +3,8 @@
 #include "activities/nvtx_events.h"
 #include "collector_instance.h"
 #include "gpu_metrics/gpu_metrics.h"
+#include "graphs/graph_topology.h"
+#include "kernel_metrics/kernel_metrics.h"
 #include "section_handover.h"
 
 #include <mutex>
@@ -110,6 +112,10 @@ void CUPTIAPI subscriberCallback(void*, CUpti_CallbackDomain domain, CUpti_Callb
         return;
     }
     if (onProfilerApi(c, domain, cbid, data)) return;
+    if (graphs::isGraphTopologyCallback(domain, cbid)) {
+        graphs::onGraphResource(c.writer, cbid, static_cast<const CUpti_ResourceData*>(data));
+        return;
+    }
     if (c.apiCallStack && data &&
         static_cast<const CUpti_CallbackData*>(data)->callbackSite == CUPTI_API_ENTER &&
         ((domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < c.stackedRuntime.size() &&
@@ -131,9 +137,10 @@ void CUPTIAPI subscriberCallback(void*, CUpti_CallbackDomain domain, CUpti_Callb
     } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
                cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
         // The runtime may tear its context down (its own atexit) before ours runs: the device's
-        // metric samples and CUPTI's buffers are taken now.
+        // metric samples and CUPTI's buffers are taken now, its range profiler disabled.
         const auto* r = static_cast<const CUpti_ResourceData*>(data);
         if (c.gpuMetrics && r) c.gpuMetrics->onContextDestroying(r->context);
+        if (c.kernelMetrics && r) c.kernelMetrics->onContextDestroying(r->context);
         cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     } else if (domain == CUPTI_CB_DOMAIN_STATE && cbid == CUPTI_CBID_STATE_FATAL_ERROR) {
         const auto* s = static_cast<const CUpti_StateData*>(data);

@@ -1,8 +1,9 @@
 #pragma once
 // The C callbacks the collector gives CUPTI: activity buffers requested and completed
 // (cuptiActivityRegisterCallbacks) and its subscriber's callback (cuptiSubscribe_v2) for NVTX,
-// cudaProfilerStart/Stop, cudaDeviceReset, context destruction and CUPTI's fatal errors. Each
-// does nothing unless the collector records in this process.
+// cudaProfilerStart/Stop, cudaDeviceReset, context destruction, CUDA graph instantiations
+// (graphs/graph_topology.h) and CUPTI's fatal errors. Each does nothing unless the collector
+// records in this process.
 #include <cupti.h>
 
 #include <cstddef>

@@ -105,6 +105,27 @@ void readGpuMetrics(const EnvLookup& get, CollectorConfig& c) {
                     ": no GPU metrics are recorded");
 }
 
+// STRATA_KERNEL_METRICS and its set; the set alone is said to do nothing.
+void readKernelMetrics(const EnvLookup& get, CollectorConfig& c) {
+    auto& w = c.warnings;
+    const char* regex = get(env::kKernelMetrics);
+    const char* set = get(env::kKernelMetricsSet);
+    if (!(regex && *regex)) {
+        if (set && *set)
+            w.push_back(std::string(env::kKernelMetricsSet) + " given without " +
+                        env::kKernelMetrics + ": no kernel metrics are measured");
+        return;
+    }
+    c.kernelMetricsRegex = regex;
+    if (set && *set) c.kernelMetricsAsked = set;
+    c.kernelMetrics = kernel_metrics::parseKernelMetricSet(set ? set : "", &w);
+    if (c.kernelMetrics.empty()) {
+        w.push_back(badValue(env::kKernelMetricsSet, set, "default or a list of CUPTI metric names",
+                             "no kernel metrics"));
+        c.kernelMetricsRegex.clear();
+    }
+}
+
 } // namespace
 
 CollectorConfig readCollectorConfig(const EnvLookup& get) {
@@ -169,6 +190,7 @@ CollectorConfig readCollectorConfig(const EnvLookup& get) {
             c.schedule.maxDurationNs = int64_t(std::llround(s * 1e9));
     }
     readGpuMetrics(get, c);
+    readKernelMetrics(get, c);
     // CUDA 13's CUPTI keeps a buffer per launching thread: allow up to 256 MiB in flight (made
     // lazily; 4 made up front), at least 16 buffers.
     c.bufferCount = std::max<size_t>(16, (size_t(256) << 20) / c.bufferBytes);

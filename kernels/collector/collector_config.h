@@ -3,6 +3,7 @@
 // Bad values never stop the target: they fall back to defaults and are reported as warnings.
 #include "capture_schedule.h"
 #include "gpu_metrics/metric_set.h"
+#include "kernel_metrics/kernel_metric_set.h"
 
 #include <cstdint>
 #include <functional>
@@ -50,6 +51,12 @@ struct CollectorConfig {
     std::vector<gpu_metrics::MetricSpec> gpuMetrics;
     std::string gpuMetricsAsked;
     uint32_t gpuMetricsIntervalUs = 100;
+    // STRATA_KERNEL_METRICS (--kernel-metrics): the expression a launched kernel's demangled
+    // name is searched with (checked when the collector starts: kernel_metrics.h); empty: none.
+    // STRATA_KERNEL_METRICS_SET: the metrics measured (the default set when unset).
+    std::string kernelMetricsRegex;
+    std::vector<std::string> kernelMetrics;
+    std::string kernelMetricsAsked = "default";
     std::vector<std::string> warnings; // values that were ignored, and why
 };
 

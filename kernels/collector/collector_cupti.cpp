@@ -4,6 +4,7 @@
 #include "collector_callbacks.h"
 #include "collector_instance.h"
 #include "contract/collector_env.h"
+#include "graphs/graph_topology.h"
 #include "process/other_tool.h"
 
 #include <cupti.h>
@@ -156,8 +157,10 @@ bool Collector::startCupti() {
     }
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                         CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
+    graphs::enableGraphTopology(subscriber, writer); // two callbacks per instantiation
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
-    startGpuMetrics(); // --gpu-metrics only: the context callback that starts PM sampling
+    startGpuMetrics();    // --gpu-metrics only: the context callback that starts PM sampling
+    startKernelMetrics(); // --kernel-metrics only: the launch callbacks that measure kernels
     enableActivities();
     cuptiStarted = true;
     if (config.waitForAttach && !attachCapturing.load()) disableCaptureActivities();

@@ -35,6 +35,9 @@ class NativeSampler;
 namespace gpu_metrics {
 class GpuMetrics;
 }
+namespace kernel_metrics {
+class KernelMetrics;
+}
 
 class Collector {
 public:
@@ -115,6 +118,11 @@ public:
     // Decoded by drainCupti, finished by writeOut's close after CUPTI's last flush.
     gpu_metrics::GpuMetrics* gpuMetrics = nullptr;
     void startGpuMetrics();
+    // --kernel-metrics (kernel_metrics/kernel_metrics.h): made by startCupti when
+    // STRATA_KERNEL_METRICS is set, with the launch callbacks it needs; null otherwise (the
+    // launch callback checks this and nothing more). Finished by writeOut's close.
+    kernel_metrics::KernelMetrics* kernelMetrics = nullptr;
+    void startKernelMetrics();
     // Threads named better than by their system name (threading's names): not named again by
     // what knows only the system's (the Python calls' drain, the native sampler).
     bool threadNamed(int64_t tid);

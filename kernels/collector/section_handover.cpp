@@ -1,6 +1,7 @@
 #include "section_handover.h"
 
 #include "collector_instance.h"
+#include "kernel_metrics/kernel_metrics.h"
 #include "strata/sections_abi.h"
 
 #include <string_view>
@@ -42,12 +43,14 @@ thread_local int t_inRuntimeLaunch = 0;
 
 } // namespace
 
-bool onLaunchApi(Collector&, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+bool onLaunchApi(Collector& c, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                 const void* data) {
     const bool runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API && contains(kRuntimeLaunches, cbid);
     const bool driver = domain == CUPTI_CB_DOMAIN_DRIVER_API && contains(kDriverLaunches, cbid);
     if (!runtime && !driver) return false;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     if (!info) return true;
+    if (c.kernelMetrics) c.kernelMetrics->onLaunch(*info);
     if (runtime) {
         if (info->callbackSite == CUPTI_API_ENTER) {
             ++t_inRuntimeLaunch;
@@ -61,6 +64,13 @@ bool onLaunchApi(Collector&, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
     return true;
 }
 
+void enableLaunchCallbacks(Collector& c) {
+    for (CUpti_CallbackId id : kRuntimeLaunches)
+        cuptiEnableCallback(1, c.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
+    for (CUpti_CallbackId id : kDriverLaunches)
+        cuptiEnableCallback(1, c.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+}
+
 } // namespace strata
 
 using strata::g_collector;
@@ -70,10 +80,7 @@ extern "C" __attribute__((visibility("default"))) int strata_collector_sections_
     strata::Collector& c = *g_collector;
     bool expected = false;
     if (c.sectionsArmed.compare_exchange_strong(expected, true)) {
-        for (CUpti_CallbackId id : strata::kRuntimeLaunches)
-            cuptiEnableCallback(1, c.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, id);
-        for (CUpti_CallbackId id : strata::kDriverLaunches)
-            cuptiEnableCallback(1, c.subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+        strata::enableLaunchCallbacks(c);
         c.writer.metadata("sections", "a section helper armed launch tracking");
     }
     return 1;

@@ -9,9 +9,12 @@ namespace strata {
 
 class Collector;
 
-// A runtime or driver launch callback (the launch cbids enabled by arming): notes the launch's
-// correlation id on this thread. False for any other callback.
+// A runtime or driver launch callback (the launch cbids enabled by arming, or by
+// --kernel-metrics): notes the launch's correlation id on this thread and hands the call to
+// --kernel-metrics when it runs. False for any other callback.
 bool onLaunchApi(Collector& c, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                  const void* data);
+// Enables the runtime and driver launch callbacks (entry and exit) on the collector's subscriber.
+void enableLaunchCallbacks(Collector& c);
 
 } // namespace strata

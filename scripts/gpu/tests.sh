@@ -9,6 +9,7 @@ export LD_LIBRARY_PATH=$S/lib:$S/cudalib QT_PLUGIN_PATH=$S/plugins QT_QPA_PLATFO
 B=$S/build; CLI=$B/app/strata-cli; SMP=$B/kernels/samples
 echo "== tst_gpu_record"; (cd $W && timeout 300 $B/tests/tests_collector tst_gpu_record -v1); echo "rc=$?"
 echo "== tst_gpu_pm_sampling"; (cd $W && timeout 300 $B/tests/tests_collector tst_gpu_pm_sampling -v1); echo "rc=$?"
+echo "== tst_gpu_kernel_metrics"; (cd $W && timeout 300 $B/tests/tests_collector tst_gpu_kernel_metrics -v1); echo "rc=$?"
 echo "== launch overhead by capture group (ns_per_launch, 3 runs each, interleaved)"
 for i in 1 2 3; do
   echo "plain $($SMP/launch_bound 100000 | grep ns_per)"

@@ -5,6 +5,7 @@
 // (launch_gaps: 1000 launches, 50 µs of host work between them; pinned_vs_pageable: 16 MiB
 // copies; ...), and from CUDA events the sample measures itself.
 #include "analysis/graphs/graph_replays.h"
+#include "analysis/graphs/graph_topology.h"
 #include "analysis/sections/section_lanes.h"
 #include "analysis/sections/section_stats.h"
 #include "io/trace_loader.h"
@@ -389,7 +390,10 @@ void TestGpuRecord::sectionsOverhead() {
 
 // A graph of three kernel nodes replayed 100 times (kernels/samples/graph_replay.cu), against the
 // shared and the static cudart: 100 cudaGraphLaunch calls, each with its three nodes, one graph id,
-// three node ids, the nodes in capture order (A 20 us, B 10 us, C 30 us).
+// three node ids, the nodes in capture order (A 20 us, B 10 us, C 30 us). The collector's topology
+// of it (graph_topology.h): four nodes, the three kernels named as their records are and the host
+// node between B and C named by its function, and the capture's chain A -> B -> host -> C; every
+// replayed node one of its nodes (the records' graphNodeId are the clones' ids).
 void TestGpuRecord::graphReplays_data() {
     QTest::addColumn<QString>("sample");
     QTest::newRow("shared cudart") << "graph_replay";
@@ -417,6 +421,30 @@ void TestGpuRecord::graphReplays() {
     QVERIFY(*graphs.begin() >= 0);
     QCOMPARE(nodeIds.size(), size_t(3));
     QVERIFY(*nodeIds.begin() >= 0);
+
+    const std::optional<GraphTopology> topo = graphTopology(*t, *graphs.begin(), *nodeIds.begin());
+    for (const std::string& w : t->warnings())
+        if (w.find("CUDA graph topology") != std::string::npos) qInfo("warning: %s", w.c_str());
+    QVERIFY(topo);
+    qInfo("topology: graph %lld, exec %lld, clone graph %lld; the records' graph id %lld",
+          static_cast<long long>(topo->graphId), static_cast<long long>(topo->execId),
+          static_cast<long long>(topo->cloneGraphId), static_cast<long long>(*graphs.begin()));
+    QCOMPARE(topo->nodes.size(), size_t(4));
+    for (int64_t id : nodeIds) QVERIFY2(topo->node(id), "a replayed node is not in the topology");
+    const GraphReplay& first = replays.front();
+    const int64_t a = t->gpu(first.nodes[0])->graphNodeId, b = t->gpu(first.nodes[1])->graphNodeId,
+                  c = t->gpu(first.nodes[2])->graphNodeId;
+    QCOMPARE(topo->node(a)->name, std::string("nodeA(unsigned long long)"));
+    QCOMPARE(topo->node(c)->type, std::string("kernel"));
+    int64_t host = -1;
+    for (const GraphTopologyNode& n : topo->nodes)
+        if (n.type == "host") host = n.id;
+    QVERIFY(host >= 0);
+    QCOMPARE(topo->node(host)->name, std::string("strata_graph_host_step"));
+    QCOMPARE(topo->edges.size(), size_t(3));
+    QCOMPARE(topo->predecessors(b), std::vector<int64_t>{a});
+    QCOMPARE(topo->predecessors(host), std::vector<int64_t>{b});
+    QCOMPARE(topo->predecessors(c), std::vector<int64_t>{host});
 }
 
 STRATA_TEST_GUILESS_MAIN(TestGpuRecord)

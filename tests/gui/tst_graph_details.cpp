@@ -3,6 +3,9 @@
 // stream 9 (written here in reverse order). The launch shows its replay: graph 7, 3 nodes, GPU span
 // 28 us, 4 us from the launch's start to the first node, each node linked in the order it ran;
 // a node shows the same replay, itself marked, its launch linked once.
+// The graph's topology as the collector records it (cuda_graph_exec_3: a diamond, scale 11 ->
+// {bias 12, host node 14 "step(void*)"} -> relu 13): the launch shows its size and the host node
+// it has no slice for; a node the nodes it runs after and before, linked to their runs.
 #include "io/strata/strata_trace_writer.h"
 #include "io/trace_loader.h"
 #include "panels/details_panel.h"
@@ -26,6 +29,13 @@ std::shared_ptr<const Trace> graphTrace(const QString& path) {
     const uint32_t launch = w.string("cudaGraphLaunch");
     const uint32_t names[3] = {w.string("scale"), w.string("bias"), w.string("relu")};
     w.cpuSlice(1, 1, 1000, 3000, launch, SliceKind::CudaRuntime, 5, 0);
+    w.metadata("cuda_graph_exec_3",
+               R"j({"graph_id":7,"exec_id":3,"nodes":[)j"
+               R"j({"id":11,"original_id":1,"type":"kernel","name":"scale"},)j"
+               R"j({"id":12,"original_id":2,"type":"kernel","name":"bias"},)j"
+               R"j({"id":13,"original_id":3,"type":"kernel","name":"relu"},)j"
+               R"j({"id":14,"original_id":4,"type":"host","name":"step(void*)"}],)j"
+               R"j("edges":[[11,12],[11,14],[12,13],[14,13]]})j");
     for (int k = 2; k >= 0; --k) {
         GpuActivity g;
         g.device = 0;
@@ -120,6 +130,58 @@ private slots:
                 launchedBy = DetailsPanel::linkTarget(item);
             }
         QCOMPARE(launchedBy, test::sliceNamed(t, "cudaGraphLaunch"));
+    }
+
+    void launchShowsTopology() {
+        DetailsOn shown(dir_.filePath(QStringLiteral("topology.strata")));
+        QVERIFY(shown.trace);
+        shown.details.showSlice(test::sliceNamed(*shown.trace, "cudaGraphLaunch"));
+        QCOMPARE(rows(shown.details, QStringLiteral("Graph topology")),
+                 (QList<std::pair<QString, QString>>{
+                     {"Executable graph", "3"},
+                     {"Nodes", "4 (3 kernel, 1 host)"},
+                     {"Edges", "4"},
+                     {"Without a slice",
+                      QString::fromUtf8("node 14 \u00b7 host \u00b7 step(void*) (not timed: "
+                                        "CUPTI records no host node)")},
+                 }));
+    }
+
+    void nodeShowsWhatItRunsAfterAndBefore() {
+        DetailsOn shown(dir_.filePath(QStringLiteral("neighbours.strata")));
+        QVERIFY(shown.trace);
+        const Trace& t = *shown.trace;
+        DetailsPanel& details = shown.details;
+        const QString topology = QStringLiteral("Graph topology");
+        const QString dot = QString::fromUtf8(" \u00b7 ");
+        details.showSlice(test::sliceNamed(t, "bias"));
+        QCOMPARE(rows(details, topology),
+                 (QList<std::pair<QString, QString>>{{"Executable graph", "3"},
+                                                     {"Nodes", "4 (3 kernel, 1 host)"},
+                                                     {"Edges", "4"},
+                                                     {"After", "node 11" + dot + "scale"},
+                                                     {"Before", "node 13" + dot + "relu"}}));
+        // Each neighbour links to its run in this replay.
+        QList<SliceRef> targets;
+        for (QTreeWidgetItem* item : details.linkItems())
+            if (item->parent() && item->parent()->text(0) == topology)
+                targets << DetailsPanel::linkTarget(item);
+        QCOMPARE(targets,
+                 (QList<SliceRef>{test::sliceNamed(t, "scale"), test::sliceNamed(t, "relu")}));
+
+        // relu runs after bias and the host node (not a link: it has no slice); nothing after it.
+        details.showSlice(test::sliceNamed(t, "relu"));
+        const auto relu = rows(details, topology);
+        QCOMPARE(relu.mid(3),
+                 (QList<std::pair<QString, QString>>{
+                     {"After", "node 12" + dot + "bias"},
+                     {"After", "node 14" + dot + "host" + dot +
+                                   "step(void*) (not timed: CUPTI records no host node)"},
+                     {"Before", QString::fromUtf8("\u2014 (a last node)")}}));
+        int links = 0;
+        for (QTreeWidgetItem* item : details.linkItems())
+            links += item->parent() && item->parent()->text(0) == topology;
+        QCOMPARE(links, 1);
     }
 };
 

@@ -46,7 +46,7 @@ private slots:
                 QVERIFY2(bytes == std::to_string(fixed), (cells[1] + ": " + bytes).c_str());
             ++rows;
         }
-        QCOMPARE(rows, 19);
+        QCOMPARE(rows, 20);
         QVERIFY(doc.find("`GpuActivity` (" + std::to_string(format::kGpuActivityBytes) +
                          " bytes)") != std::string::npos);
     }
@@ -111,7 +111,7 @@ private slots:
         QCOMPARE(w.bytesWritten(), uint64_t(73));
         const std::string b = readAll(p);
         QCOMPARE(b.size(), size_t(73));
-        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x06", 8));
+        QCOMPARE(b.substr(0, 8), std::string("STRATA\x01\x07", 8));
         QCOMPARE(b.substr(8, 4), std::string("CHNK"));
         QCOMPARE(u32At(b, 12), 0u);          // sequence
         QCOMPARE(u32At(b, 16), 20u);         // payload bytes

@@ -385,7 +385,7 @@ private slots:
             const auto& skipped = plain.trace->warnings();
             QCOMPARE(skipped.size(), size_t(1));
             QVERIFY2(skipped[0].find("skipped 10 record(s) of types this build does not know "
-                                     "(file version 1.6)") != std::string::npos,
+                                     "(file version 1.7)") != std::string::npos,
                      skipped[0].c_str());
         }
 

@@ -98,7 +98,7 @@ private slots:
         const std::string p = writeFixture("fixture.strata", size_t(flushAfter));
         QVERIFY(!p.empty());
         const std::string bytes = test::readAll(p);
-        QCOMPARE(uint8_t(bytes[7]), uint8_t(6)); // version 1.6
+        QCOMPARE(uint8_t(bytes[7]), uint8_t(7)); // version 1.7
         for (const StrataLoadPath how : {StrataLoadPath::Sequential, StrataLoadPath::Parallel}) {
             const LoadResult r = readStrataBuffer(bytes, "fixture.strata", {}, how);
             QVERIFY(r.ok());

@@ -5,6 +5,7 @@
 #include "analysis/ops/gpu_metric_means.h"
 #include "analysis/ops/launch_sites.h"
 #include "model/names/cupti_names.h"
+#include "panels/graph_topology_rows.h"
 
 #include "model/names/time_text.h"
 #include "model/names/track_names.h"
@@ -354,6 +355,14 @@ std::vector<SliceRef> DetailsPanel::addGraphReplayRows(SliceRef r) {
     }
     if (g->nodes.size() > kMaxLinksPerGroup)
         row(s, tr("More nodes"), QString::number(g->nodes.size() - kMaxLinksPerGroup));
+    const std::vector<DetailRow> topology = graphTopologyRows(t, *g, r, kMaxLinksPerGroup);
+    QTreeWidgetItem* ts = topology.empty() ? nullptr : section(tr("Graph topology"));
+    for (const DetailRow& x : topology) {
+        if (x.target.valid())
+            link(ts, x.field, x.target)->setText(1, x.value);
+        else
+            row(ts, x.field, x.value);
+    }
     return shown;
 }
 

@@ -50,11 +50,11 @@ template <typename F> std::string forEachRecord(const uint8_t* data, const Chunk
 
 // A record a live picture leaves out of the chunks before its rows (LoadOptions::growingRowsFrom):
 // one that adds rows (an NVTX begin or end excepted: a range open across the cut keeps its start),
-// sampled stacks and sections.
+// sampled stacks, sections and kernel metrics (their kernels are left out too).
 inline bool rowsOnlyRecord(format::RecordType type) {
     using RT = format::RecordType;
     if (type == RT::CpuBegin || type == RT::CpuEnd) return false;
-    return type == RT::StackSampleBlock || type == RT::Sections ||
+    return type == RT::StackSampleBlock || type == RT::Sections || type == RT::KernelMetrics ||
            format::recordUse(type) == format::RecordUse::TrackRows;
 }
 

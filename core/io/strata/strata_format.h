@@ -1,5 +1,5 @@
 #pragma once
-// The .strata on-disk layout (version 1.6: kVersionMajor.kVersionMinor below): the file header,
+// The .strata on-disk layout (version 1.7: kVersionMajor.kVersionMinor below): the file header,
 // chunks and record headers. The records' bodies are declared in io/strata/strata_records.h. Plain
 // std only: the collector includes it. Full description with examples: docs/strata-format.md.
 //
@@ -25,7 +25,7 @@ namespace strata::format {
 
 inline constexpr char kMagic[6] = {'S', 'T', 'R', 'A', 'T', 'A'};
 inline constexpr uint8_t kVersionMajor = 1; // a reader refuses other majors
-inline constexpr uint8_t kVersionMinor = 6; // newer minors only add record types (skipped, counted)
+inline constexpr uint8_t kVersionMinor = 7; // newer minors only add record types (skipped, counted)
 inline constexpr size_t kFileHeaderBytes = 8;
 
 inline constexpr uint32_t kChunkMagic = 0x4B4E4843; // "CHNK" read as little-endian u32

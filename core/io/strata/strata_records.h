@@ -51,6 +51,7 @@ enum class RecordType : uint8_t {
     ModelPart = 21,        // a piece of one of the model's arrays (a column, the args, the strings)
     Callsite = 22,         // 1.6: a frame of sampled stacks
     StackSampleBlock = 23, // 1.6: sampled stacks of one thread
+    KernelMetrics = 24,    // 1.7: per-kernel metrics of one launch
 };
 
 // How a record reaches the model.
@@ -393,6 +394,27 @@ struct StackSampleBlockRecord {
 static_assert(StackSampleBlockRecord::Head::offsetOf<&StackSampleBlockRecord::rows>() + 4 ==
               StackSampleBlockRecord::Head::kBytes);
 
+// 24 (1.7): the metrics CUPTI's range profiler measured on one kernel launch (--kernel-metrics):
+// the launch's correlation id and device, its kernel's name and the metric names (string ids; the
+// names joined by '\n') in fixed fields, then one f64 per name filling the body (NaN: not
+// measured). Readers give each value to the kernel of the same correlation id as a numeric arg
+// named after the metric; the record may come before or after the kernel's row.
+struct KernelMetricsRecord {
+    static constexpr RecordType kType = RecordType::KernelMetrics;
+    static constexpr const char* kName = "KernelMetrics";
+    static constexpr const char* kPrefixName = "launch fields";
+    static constexpr RecordUse kUse = RecordUse::FileOrder;
+    int64_t correlation = -1; // the launch's correlation id
+    int32_t device = -1;
+    uint32_t kernel = 0;     // string id: the kernel's (demangled) name
+    uint32_t names = 0;      // string id: the metric names, joined by '\n'
+    std::string_view values; // 8 bytes (an f64) per name
+    using Body = PrefixedBody<
+        Fields<KernelMetricsRecord, &KernelMetricsRecord::correlation, &KernelMetricsRecord::device,
+               &KernelMetricsRecord::kernel, &KernelMetricsRecord::names>,
+        &KernelMetricsRecord::values>;
+};
+
 template <typename... Records> struct RecordList {};
 
 // Every record type this version reads and writes.
@@ -401,7 +423,7 @@ using StandardRecords =
                CpuSliceRecord, CpuBeginRecord, CpuEndRecord, AsyncSliceRecord, InstantRecord,
                GpuOpRecord, CounterRecord, WarningRecord, EndOfFileRecord, CpuSliceBlockRecord,
                GpuOpBlockRecord, NameColorRecord, RunRecord, SectionsRecord, CallsiteRecord,
-               StackSampleBlockRecord>;
+               StackSampleBlockRecord, KernelMetricsRecord>;
 
 // f.template operator()<R>() for each record type R of the list, in order.
 template <typename F, typename... Records>

@@ -341,6 +341,15 @@ void StrataTraceWriter::sections(const SectionsLaunch& l) {
     } while (at < l.count);
 }
 
+void StrataTraceWriter::kernelMetrics(int64_t correlation, int32_t device, std::string_view kernel,
+                                      std::string_view names, const double* values, size_t count) {
+    std::lock_guard lock(mutex_);
+    if (!file_) return;
+    const uint32_t k = internLocked(kernel), n = internLocked(names);
+    const std::string_view bytes(reinterpret_cast<const char*>(values), count * sizeof(double));
+    writeLocked(format::KernelMetricsRecord{correlation, device, k, n, bytes});
+}
+
 bool StrataTraceWriter::flushLocked() {
     if (!file_ || failed_) return false;
     chunkRecords_ += blocks_.closeAll(chunk_);

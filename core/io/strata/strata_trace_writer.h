@@ -105,6 +105,10 @@ public:
     };
     static constexpr size_t kSectionRecordsPerRecord = 16384; // 768 KiB
     void sections(const SectionsLaunch& launch);
+    // The metrics measured on one kernel launch (a KernelMetrics record): `names` are the metric
+    // names joined by '\n' (interned once), `values` one per name (NaN: not measured).
+    void kernelMetrics(int64_t correlation, int32_t device, std::string_view kernel,
+                       std::string_view names, const double* values, size_t count);
     bool flush(); // closes the current chunk (length + CRC), writes it, fflush
     bool close(); // flush + end-of-file record
     // close() (after a warning record and a Run record, if given) unless another thread holds

@@ -277,6 +277,21 @@ void TraceBuilder::addFlowV2(PendingSlice slice, uint64_t bindId, bool flowIn, b
     d->flowsV2.push_back(FlowEventV2{slice.track, slice.seq, bindId, flowIn, flowOut});
 }
 
+void TraceBuilder::updateGpuOpArgs(const std::function<void(SliceKind, int64_t, ArgSetId&)>& f) {
+    const auto& extras = d->trace->extras_;
+    auto correlation = [&](uint32_t extra) {
+        return extra == kNoExtra ? int64_t(-1) : extras[extra].correlation;
+    };
+    for (TrackId t = 0; t < d->trace->tracks_.size(); ++t) {
+        Track& track = d->trace->tracks_[t];
+        if (track.kind != TrackKind::GpuStream) continue;
+        for (RawSlice& s : d->raw[t].slices) f(s.kind, correlation(s.extra), s.args);
+        if (!d->raw[t].prefilled) continue;
+        SliceColumns& c = track.slices;
+        for (size_t i = 0; i < c.size(); ++i) f(c.kind[i], correlation(c.extra[i]), c.args[i]);
+    }
+}
+
 TraceBuilder::Prefilled TraceBuilder::prefill(TrackId track, const PrefillCounts& n) {
     RawTrack& raw = d->raw[track];
     Track& t = d->trace->tracks_[track];

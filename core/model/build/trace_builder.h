@@ -3,6 +3,7 @@
 // indexes correlation ids and returns the immutable Trace. One builder per trace, one thread.
 #include "model/trace.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -121,6 +122,11 @@ public:
     // are not merged).
     SliceExtra* prefillExtras(size_t n, uint32_t* first);
     uint32_t appendGpuActivities(const GpuActivity* values, size_t n);
+
+    // The GPU ops added so far (the slices of GPU stream tracks, prefilled or not): f(kind,
+    // correlation id, args) for each, which may replace its args. For records that name an op by
+    // its correlation id and may come after it (a .strata KernelMetrics record).
+    void updateGpuOpArgs(const std::function<void(SliceKind, int64_t, ArgSetId&)>& f);
 
     // Sorts, nests, binds and indexes. The builder is empty afterwards.
     std::shared_ptr<const Trace> build();

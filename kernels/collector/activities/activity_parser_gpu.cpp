@@ -1,6 +1,7 @@
 // ActivityParser: GPU operations on their streams (kernels, copies, sets, synchronizations, CUDA
 // event records) and the allocation records that become memory counters.
 #include "activities/activity_parser.h"
+#include "activities/demangle.h"
 
 #include "activities/activity_names.h"
 #include "io/strata/strata_trace_writer.h"
@@ -10,7 +11,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cxxabi.h>
 
 namespace strata {
 
@@ -51,16 +51,7 @@ uint32_t ActivityParser::kernelName(const char* mangled) {
     };
     auto it = kernelNames_.find(key);
     if (it != kernelNames_.end()) return remember(it->second);
-    uint32_t id = 0;
-    int status = -1;
-    char* demangled = (key.size() > 2 && key[0] == '_' && key[1] == 'Z')
-                          ? abi::__cxa_demangle(key.c_str(), nullptr, nullptr, &status)
-                          : nullptr;
-    if (demangled && status == 0)
-        id = w_.string(demangled);
-    else
-        id = w_.string(key);
-    std::free(demangled);
+    const uint32_t id = w_.string(demangledSymbol(key.c_str()));
     kernelNames_.emplace(key, id);
     return remember(id);
 }

@@ -5,8 +5,6 @@
 #include "io/strata/strata_trace_writer.h"
 #include "model/names/track_names.h"
 
-#include <cupti_profiler_target.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -65,13 +63,8 @@ void GpuMetrics::onContextCreated(CUcontext context) {
 
 void GpuMetrics::start(Device& d) {
     std::string error;
-    if (!profilerInitialized_) {
-        auto p =
-            CUpti_Profiler_Initialize_Params{CUpti_Profiler_Initialize_Params_STRUCT_SIZE, nullptr};
-        const CUptiResult r = cuptiProfilerInitialize(&p);
-        if (r != CUPTI_SUCCESS) error = cuptiCallError("cuptiProfilerInitialize", int(r));
-        profilerInitialized_ = r == CUPTI_SUCCESS;
-    }
+    // Shared with --kernel-metrics: initialized once for both, released by the last.
+    if (!profilerInitialized_) profilerInitialized_ = acquireProfiler(&error);
     const SamplerConfig config{d.id, settings_.metrics, uint64_t(settings_.intervalUs) * 1000,
                                kHardwareBufferBytes, maxSamples(settings_)};
     if (error.empty() && d.sampler.start(config, &error)) {
@@ -198,9 +191,7 @@ void GpuMetrics::finish() {
     if (outside > 0) writer_.metadata(key + "_outside_capture", std::to_string(outside));
     if (missing > 0) writer_.metadata(key + "_missing_values", std::to_string(missing));
     if (profilerInitialized_) {
-        auto p = CUpti_Profiler_DeInitialize_Params{CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE,
-                                                    nullptr};
-        cuptiProfilerDeInitialize(&p);
+        releaseProfiler();
         profilerInitialized_ = false;
     }
 }

@@ -1,60 +1,33 @@
 // The CUDA 13 PM sampling flow for one device, as CUPTI's pm_sampling sample runs it: the device's
-// support, its chip name and counter availability, a profiler host object with the metrics (one
-// pass: PM sampling takes no more), the config image, cuptiPmSamplingEnable and SetConfig, the
-// counter data image, Start; then DecodeData into the image, each completed sample's start and
-// end (CounterDataGetSampleInfo) and values (cuptiProfilerHostEvaluateToGpuValues), the image
-// reinitialised once read; Stop, the last decode, Disable and the host object's release.
+// support, its chip name and counter availability, a profiler host object with the metrics
+// (profiler_host.h; one pass: PM sampling takes no more), the config image, cuptiPmSamplingEnable
+// and SetConfig, the counter data image, Start; then DecodeData into the image, each completed
+// sample's start and end (CounterDataGetSampleInfo) and values
+// (cuptiProfilerHostEvaluateToGpuValues), the image reinitialised once read; Stop, the last decode,
+// Disable and the host object's release.
 #include "gpu_metrics/pm_sampler.h"
-
-#include "collector_instance.h"
 
 #include <cupti.h>
 #include <cupti_pmsampling.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
 #include <algorithm>
-#include <cstring>
-#include <limits>
 #include <utility>
+
+#define STRATA_PARAMS STRATA_CUPTI_PARAMS
 
 namespace strata::gpu_metrics {
 
 namespace {
 
-// A CUPTI parameter struct: zeroed, its size set (the X_STRUCT_SIZE of its header).
-template <class P> P params(size_t size) {
-    P p;
-    std::memset(&p, 0, sizeof p);
-    p.structSize = size;
-    return p;
-}
-#define STRATA_PARAMS(T) params<T>(T##_STRUCT_SIZE)
-
 bool ok(CUptiResult r, const char* call, std::string* error) {
-    if (r == CUPTI_SUCCESS) return true;
-    if (error) *error = cuptiCallError(call, int(r));
-    return false;
-}
-
-bool metricUnknown(int r) {
-    return r == CUPTI_ERROR_INVALID_METRIC_NAME || r == CUPTI_ERROR_INVALID_PARAMETER;
+    return cuptiOk(r, call, error);
 }
 
 // How many rounds one decode() may take (each fills the counter data image once).
 constexpr int kMaxRounds = 64;
 
 } // namespace
-
-std::string cuptiCallError(const char* call, int result) {
-    std::string text = std::string(call) + ": " + cuptiErrorText(CUptiResult(result));
-    if (result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
-        result == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-        text += ": this user may not read the GPU's performance counters (run as root, or load "
-                "the driver with NVreg_RestrictProfilingToAdminUsers=0)";
-    return text;
-}
 
 PmSampler::~PmSampler() {
     release();
@@ -64,9 +37,10 @@ bool PmSampler::start(const SamplerConfig& config, std::string* error) {
     config_ = config;
     setup_ = SamplerSetup{};
     overflowPending_ = false;
-    bool started = checkSupport(error) && readChip(error) && readAvailability(error) &&
-                   chooseMetrics(error) && buildConfigImage(error) && enableAndConfigure(error) &&
-                   initImage(error);
+    bool started =
+        checkProfilerSupport(config_.device, CUPTI_PROFILER_PM_SAMPLING, "PM sampling", error) &&
+        readChipAndAvailability(error) && chooseMetrics(error) && buildConfigImage(error) &&
+        enableAndConfigure(error) && initImage(error);
     if (started) {
         auto s = STRATA_PARAMS(CUpti_PmSampling_Start_Params);
         s.pPmSamplingObject = sampling_;
@@ -76,94 +50,28 @@ bool PmSampler::start(const SamplerConfig& config, std::string* error) {
     return started;
 }
 
-bool PmSampler::checkSupport(std::string* error) {
-    auto p = STRATA_PARAMS(CUpti_Profiler_DeviceSupported_Params);
-    p.cuDevice = CUdevice(config_.device); // a device handle is its ordinal
-    p.api = CUPTI_PROFILER_PM_SAMPLING;
-    if (!ok(cuptiProfilerDeviceSupported(&p), "cuptiProfilerDeviceSupported", error)) return false;
-    if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return true;
-    const std::pair<const char*, CUpti_Profiler_Support_Level> parts[] = {
-        {"its architecture", p.architecture},
-        {"SLI", p.sli},
-        {"vGPU", p.vGpu},
-        {"confidential computing", p.confidentialCompute},
-        {"a CMP board", p.cmp},
-        {"WSL", p.wsl}};
-    std::string why;
-    for (const auto& [what, level] : parts) {
-        if (level == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
-            why += std::string(why.empty() ? "" : ", ") + what;
-        else if (level == CUPTI_PROFILER_CONFIGURATION_DISABLED)
-            why += std::string(why.empty() ? "" : ", ") + what + " (profiling disabled)";
-    }
-    *error = "the device does not support PM sampling" + (why.empty() ? "" : ": " + why);
-    return false;
-}
-
-bool PmSampler::readChip(std::string* error) {
-    auto p = STRATA_PARAMS(CUpti_Device_GetChipName_Params);
-    p.deviceIndex = config_.device;
-    if (!ok(cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName", error)) return false;
-    setup_.chip = p.pChipName ? p.pChipName : "";
-    return true;
-}
-
-bool PmSampler::readAvailability(std::string* error) {
+// The chip's name, and its counter availability as PM sampling reads it (the range profiler
+// has a call of its own).
+bool PmSampler::readChipAndAvailability(std::string* error) {
+    if (!readChipName(config_.device, &setup_.chip, error)) return false;
     auto p = STRATA_PARAMS(CUpti_PmSampling_GetCounterAvailability_Params);
     p.deviceIndex = config_.device;
     const char* call = "cuptiPmSamplingGetCounterAvailability";
     if (!ok(cuptiPmSamplingGetCounterAvailability(&p), call, error)) return false;
-    availability_.assign(p.counterAvailabilityImageSize, 0);
-    p.pCounterAvailabilityImage = availability_.data();
-    return ok(cuptiPmSamplingGetCounterAvailability(&p), call, error);
-}
-
-bool PmSampler::tryMetrics(std::vector<const char*> names, std::string* error, int* added) {
-    releaseHost();
-    auto init = STRATA_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-    init.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-    init.pChipName = setup_.chip.c_str();
-    init.pCounterAvailabilityImage = availability_.data();
-    if (!ok(cuptiProfilerHostInitialize(&init), "cuptiProfilerHostInitialize", error)) return false;
-    host_ = init.pHostObject;
-    auto add = STRATA_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = host_;
-    add.ppMetricNames = names.data();
-    add.numMetrics = names.size();
-    *added = int(cuptiProfilerHostConfigAddMetrics(&add));
+    std::vector<uint8_t> availability(p.counterAvailabilityImageSize, 0);
+    p.pCounterAvailabilityImage = availability.data();
+    if (!ok(cuptiPmSamplingGetCounterAvailability(&p), call, error)) return false;
+    host_.setChip(setup_.chip, std::move(availability));
     return true;
 }
 
-// All the wanted metrics by their first names at once (one host object); when the chip refuses
-// that, each on its own, its names in order, to find which it has.
 bool PmSampler::chooseMetrics(std::string* error) {
-    std::vector<const char*> first;
-    for (const MetricSpec& m : config_.metrics) first.push_back(m.names.front().c_str());
-    int added = 0;
-    if (!tryMetrics(first, error, &added)) return false;
-    std::vector<MetricSpec>& chosen = setup_.recorded;
-    if (added == CUPTI_SUCCESS) {
-        for (const MetricSpec& m : config_.metrics)
-            chosen.push_back(MetricSpec{{m.names.front()}, m.label, m.divisor, m.optional});
-    } else if (!metricUnknown(added)) {
-        return ok(CUptiResult(added), "cuptiProfilerHostConfigAddMetrics", error);
-    } else {
-        for (const MetricSpec& m : config_.metrics) {
-            bool found = false;
-            for (const std::string& name : m.names) {
-                if (!tryMetrics({name.c_str()}, error, &added)) return false;
-                if (added == CUPTI_SUCCESS) {
-                    chosen.push_back(MetricSpec{{name}, m.label, m.divisor, m.optional});
-                    found = true;
-                    break;
-                }
-                if (!metricUnknown(added))
-                    return ok(CUptiResult(added), "cuptiProfilerHostConfigAddMetrics", error);
-            }
-            if (!found) (m.optional ? setup_.optionalLacking : setup_.lacking).push_back(m.label);
-        }
-    }
-    if (chosen.empty()) {
+    MetricChoice choice;
+    if (!host_.choose(config_.metrics, &choice, error)) return false;
+    setup_.recorded = std::move(choice.recorded);
+    setup_.lacking = std::move(choice.lacking);
+    setup_.optionalLacking = std::move(choice.optionalLacking);
+    if (setup_.recorded.empty()) {
         *error = "the chip (" + setup_.chip + ") has none of the metrics asked for";
         return false;
     }
@@ -176,30 +84,12 @@ bool PmSampler::buildConfigImage(std::string* error) {
     for (;;) {
         names_.clear();
         for (const MetricSpec& m : setup_.recorded) names_.push_back(m.names.front().c_str());
-        int added = 0;
-        if (!tryMetrics(names_, error, &added)) return false;
-        if (!ok(CUptiResult(added), "cuptiProfilerHostConfigAddMetrics", error)) return false;
-        auto size = STRATA_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-        size.pHostObject = host_;
-        if (!ok(cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize",
-                error))
-            return false;
-        configImage_.assign(size.configImageSize, 0);
-        auto image = STRATA_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-        image.pHostObject = host_;
-        image.configImageSize = configImage_.size();
-        image.pConfigImage = configImage_.data();
-        if (!ok(cuptiProfilerHostGetConfigImage(&image), "cuptiProfilerHostGetConfigImage", error))
-            return false;
-        auto passes = STRATA_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-        passes.configImageSize = configImage_.size();
-        passes.pConfigImage = configImage_.data();
-        if (!ok(cuptiProfilerHostGetNumOfPasses(&passes), "cuptiProfilerHostGetNumOfPasses", error))
-            return false;
-        if (passes.numOfPasses == 1) break;
-        if (passes.numOfPasses == 0 || setup_.recorded.size() == 1) {
-            *error = "the metrics need " + std::to_string(passes.numOfPasses) +
-                     " passes; PM sampling takes one";
+        size_t passes = 0;
+        if (!host_.configure(names_, &configImage_, &passes, error)) return false;
+        if (passes == 1) break;
+        if (passes == 0 || setup_.recorded.size() == 1) {
+            *error =
+                "the metrics need " + std::to_string(passes) + " passes; PM sampling takes one";
             return false;
         }
         auto& r = setup_.recorded;
@@ -271,18 +161,7 @@ bool PmSampler::deliver(size_t index, const SampleSink& sink, std::string* error
     if (!ok(cuptiPmSamplingCounterDataGetSampleInfo(&info),
             "cuptiPmSamplingCounterDataGetSampleInfo", error))
         return false;
-    std::fill(values_.begin(), values_.end(), std::numeric_limits<double>::quiet_NaN());
-    auto eval = STRATA_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    eval.pHostObject = host_;
-    eval.pCounterDataImage = counterData_.data();
-    eval.counterDataImageSize = counterData_.size();
-    eval.rangeIndex = index;
-    eval.ppMetricNames = names_.data();
-    eval.numMetrics = names_.size();
-    eval.pMetricValues = values_.data();
-    if (!ok(cuptiProfilerHostEvaluateToGpuValues(&eval), "cuptiProfilerHostEvaluateToGpuValues",
-            error))
-        return false;
+    if (!host_.evaluate(counterData_, index, names_, values_.data(), error)) return false;
     sink(PmSample{info.startTimestamp, info.endTimestamp, values_.data(), overflowPending_});
     overflowPending_ = false;
     return true;
@@ -346,15 +225,7 @@ void PmSampler::release() {
         cuptiPmSamplingDisable(&disable);
         sampling_ = nullptr;
     }
-    releaseHost();
-}
-
-void PmSampler::releaseHost() {
-    if (!host_) return;
-    auto deinit = STRATA_PARAMS(CUpti_Profiler_Host_Deinitialize_Params);
-    deinit.pHostObject = host_;
-    cuptiProfilerHostDeinitialize(&deinit);
-    host_ = nullptr;
+    host_.release();
 }
 
 } // namespace strata::gpu_metrics

@@ -5,6 +5,7 @@
 // thread-safe: gpu_metrics.h serialises its calls. Every failure is returned as text naming the
 // CUPTI call and its error; nothing here is fatal to the program.
 #include "gpu_metrics/metric_set.h"
+#include "gpu_metrics/profiler_host.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +14,6 @@
 #include <vector>
 
 struct CUpti_PmSampling_Object;
-struct CUpti_Profiler_Host_Object;
 
 namespace strata::gpu_metrics {
 
@@ -70,13 +70,8 @@ public:
 
 private:
     enum class Round { Done, Again, Failed };
-    bool checkSupport(std::string* error);
-    bool readChip(std::string* error);
-    bool readAvailability(std::string* error);
+    bool readChipAndAvailability(std::string* error);
     bool chooseMetrics(std::string* error);
-    // A new host object with `names` added: false when the host object cannot be made; *added
-    // is what cuptiProfilerHostConfigAddMetrics said.
-    bool tryMetrics(std::vector<const char*> names, std::string* error, int* added);
     bool buildConfigImage(std::string* error);
     bool enableAndConfigure(std::string* error);
     bool initImage(std::string* error);
@@ -84,20 +79,15 @@ private:
     Round decodeRound(const SampleSink& sink, DecodeResult* r);
     bool deliver(size_t index, const SampleSink& sink, std::string* error);
     void release();
-    void releaseHost();
 
     SamplerConfig config_;
     SamplerSetup setup_;
     bool overflowPending_ = false;
-    std::vector<uint8_t> availability_, configImage_, counterData_;
+    std::vector<uint8_t> configImage_, counterData_;
     std::vector<const char*> names_; // the recorded metrics' CUPTI names (setup_->recorded)
     std::vector<double> values_;
-    CUpti_Profiler_Host_Object* host_ = nullptr;
+    ProfilerHost host_{CUPTI_PROFILER_TYPE_PM_SAMPLING};
     CUpti_PmSampling_Object* sampling_ = nullptr;
 };
-
-// "cuptiPmSamplingEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35)", with what to do about it
-// when the error says the user may not read the GPU's counters.
-std::string cuptiCallError(const char* call, int result);
 
 } // namespace strata::gpu_metrics

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes python_written.strata (1.0 records) and python_blocks.strata (1.1 column blocks) from
-docs/strata-format.md alone (an independent writer), for tst_strata_format's fixture tests. Values are the ones the test expects; run from this folder:
+"""Writes python_written.strata (1.0 records), python_blocks.strata (1.1 column blocks) and
+python_kernel_metrics.strata (1.7 KernelMetrics records) from docs/strata-format.md alone (an
+independent writer), for tst_strata_format's and tst_strata_kernel_metrics' fixture tests. Values
+are the ones the tests expect; run from this folder:
     python3 make_strata_fixture.py
 """
 import struct
@@ -75,5 +77,26 @@ gpu_block = (struct.pack("<I", 2) + columns("q", [5000, 6000]) + columns("q", [5
 blocks = [string(1, "cudaLaunchKernel"), string(2, "gemm"), rec(15, cpu_block), rec(16, gpu_block)]
 data = b"STRATA\x01\x01" + chunk(0, blocks) + chunk(1, [rec(14, b"")])
 with open("python_blocks.strata", "wb") as f:
+    f.write(data)
+print(len(data), "bytes")
+
+# KernelMetrics (type 24): i64 correlation, i32 device, u32 kernel, u32 names (joined by "\n"),
+# then one f64 per name (NaN: not measured). Launch 9's record comes before its kernel, launch
+# 10's after it (a chunk later); launch 77's kernel is not in the file.
+def kernel_metrics(corr, device, kernel, names, values):
+    return rec(24, struct.pack("<qiII", corr, device, kernel, names) +
+               struct.pack("<%dd" % len(values), *values))
+
+metrics = "dram__bytes_read.sum\ngpu__time_duration.sum\nsm__throughput.avg.pct_of_peak_sustained_elapsed"
+def kernel_op(start, end, corr):
+    return rec(11, struct.pack("<qqIBq", start, end, 1, 6, corr) +
+               gpu_activity(0, 7, 1, (8, 1, 1), (256, 1, 1), 32, 0, 0, -1, 0, 0, 0, -1, -1))
+chunk0 = [string(1, "gemm"), string(2, metrics),
+          kernel_metrics(9, 0, 1, 2, [4096.0, 20000.0, float("nan")]),
+          kernel_op(1000, 3000, 9), kernel_op(4000, 6000, 10)]
+chunk1 = [kernel_metrics(10, 0, 1, 2, [8192.0, 19000.0, 50.5]),
+          kernel_metrics(77, 0, 1, 2, [1.0, 2.0, 3.0])]
+data = b"STRATA\x01\x07" + chunk(0, chunk0) + chunk(1, chunk1) + chunk(2, [rec(14, b"")])
+with open("python_kernel_metrics.strata", "wb") as f:
     f.write(data)
 print(len(data), "bytes")

@@ -5,6 +5,8 @@
 // The records' values are listed in tst_collector.cpp next to the expectations.
 #include "collector_harness_feed.h"
 #include "collector_harness_gpu_metrics.h"
+#include "collector_harness_graph_driver.h"
+#include "collector_harness_kernel_metrics.h"
 #include "collector_harness_process.h"
 
 namespace {
@@ -266,11 +268,13 @@ int sectionsScenario() {
 }
 
 int graphReplaysScenario() {
-    // Graph 7 of three kernel nodes (ids 11, 12, 13) replayed 100 times: replay r's
-    // cudaGraphLaunch [100 us + 50 us * r, + 2 us], correlation 1000 + r; its node k runs
-    // [launch + 5 us + 10 us * k, + 8 us] on stream 9; the kernels reach CUPTI's buffer before
-    // their launch call does.
+    // Graph 7, instantiated first (collector_harness_graph_driver.h: its topology, a diamond of
+    // three kernels and a host node), replayed 100 times: replay r's cudaGraphLaunch [100 us +
+    // 50 us * r, + 2 us], correlation 1000 + r; its kernel node k (clone ids 11, 12, 13) runs
+    // [launch + 5 us + 10 us * k, + 8 us] on stream 9 (the host node leaves no record); the
+    // kernels reach CUPTI's buffer before their launch call does.
     InitializeInjection();
+    instantiateFakeGraph();
     const char* const names[3] = {"_Z5scalePf", "_Z4biasPf", "_Z4reluPf"};
     for (uint32_t r = 0; r < 100; ++r) {
         const uint64_t launch = 100000 + 50000 * uint64_t(r);
@@ -473,6 +477,7 @@ int main(int argc, char** argv) {
     if (s == "gpu_metrics") return gpuMetricsScenario();
     if (s == "gpu_metrics_refused") return gpuMetricsRefusedScenario();
     if (s == "gpu_metrics_lost") return gpuMetricsLostScenario();
+    if (s == "kernel_metrics") return kernelMetricsScenario();
     std::fprintf(stderr, "unknown scenario %s\n", s.c_str());
     return 2;
 }

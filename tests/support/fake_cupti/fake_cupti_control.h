@@ -50,6 +50,14 @@ int fake_cupti_buffers_completed(void);
 int fake_cupti_nvtx_initializations(void);
 int fake_cupti_thread_id_type(void);
 
+// ---- CUDA graph ids (fake_cupti_graph.cpp) ----------------------------------------------------
+// Opaque handles that cuptiGetGraphId, cuptiGetGraphExecId and cuptiGetGraphNodeId know by the id
+// given here (the same id gives the same handle): the graphs, executable graphs and nodes a test
+// hands the collector in CUpti_GraphData and through its stand-in driver.
+CUgraph fake_cupti_graph(uint32_t id);
+CUgraphExec fake_cupti_graph_exec(uint32_t id);
+CUgraphNode fake_cupti_graph_node(uint64_t id);
+
 // ---- PM sampling and the profiler host (fake_cupti_pm.cpp) -----------------------------------
 // The device a context is on, as the resource callbacks hand contexts over (cuptiGetDeviceId
 // knows it).
@@ -89,6 +97,27 @@ int fake_cupti_pm_full_stops(uint32_t device);
 int fake_cupti_profiler_initializations(void);
 // Host objects alive (initialised and not yet deinitialised).
 int fake_cupti_pm_host_objects(void);
+
+// ---- The range profiler (fake_cupti_range.cpp) -----------------------------------------------
+// Shares the profiler host, the device support and the chip with PM sampling above:
+// fake_cupti_pm_lack_metric, fake_cupti_pm_metrics_per_pass and fake_cupti_pm_unsupported apply
+// to it too.
+// What the next launch measured on `device` evaluates to: metrics[i] = values[i] (NaN for a
+// metric not named). Each Stop of a started range profiler on the device takes the next set
+// queued, in order; with none queued, the launch gives no range.
+void fake_cupti_range_queue(uint32_t device, const char* const* metrics, const double* values,
+                            size_t count);
+// `function` fails with `result` from now: a range profiler call (cuptiRangeProfilerEnable, ...,
+// cuptiProfilerGetCounterAvailability) or one it shares with PM sampling (cuptiProfilerInitialize,
+// cuptiProfilerHostConfigAddMetrics, ...).
+void fake_cupti_range_fail(const char* function, CUptiResult result);
+// The calls made of `function`, one of the range profiler's (NULL: of all of them together).
+int fake_cupti_range_calls(const char* function);
+// Observations of `device`'s range profiler: its state (0 disabled, 1 enabled, 2 started) and
+// its last SetConfig, "range=1 replay=2 ranges=1 nesting=1 metrics=a,b" (CUpti_ProfilerRange,
+// CUpti_ProfilerReplayMode, maxRangesPerPass, numNestingLevels, the config image's metrics).
+int fake_cupti_range_state(uint32_t device);
+const char* fake_cupti_range_config(uint32_t device);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,13 @@
 // The stand-in CUPTI's PM sampling and profiler host (cupti_pmsampling.h, cupti_profiler_host.h,
 // cupti_profiler_target.h, cupti_target.h): what the collector's --gpu-metrics calls, over plain
-// memory. A test queues the samples the GPU would take (fake_cupti_pm_queue_sample); decoding
-// copies them into the collector's counter data image (a header and a slot per sample, so a
-// stale or foreign image is refused), GetSampleInfo and EvaluateToGpuValues read them back from
+// memory, and the host and device support its --kernel-metrics shares (the range profiler itself:
+// fake_cupti_range.cpp). A test queues the samples the GPU would take (fake_cupti_pm_queue_sample);
+// decoding copies them into the collector's counter data image (a header and a slot per sample, so
+// a stale or foreign image is refused), GetSampleInfo and EvaluateToGpuValues read them back from
 // it. Failures, an unsupported device, metrics the chip lacks and overflows are the test's to
 // set (fake_cupti_control.h).
 #include "fake_cupti_control.h"
+#include "fake_cupti_range.h"
 
 #include <cupti.h>
 #include <cupti_pmsampling.h>
@@ -147,7 +149,8 @@ CUptiResult CUPTIAPI cuptiProfilerDeInitialize(CUpti_Profiler_DeInitialize_Param
 CUptiResult CUPTIAPI cuptiProfilerDeviceSupported(CUpti_Profiler_DeviceSupported_Params* p) {
     std::lock_guard lock(st().mutex);
     FAIL_IF_ASKED("cuptiProfilerDeviceSupported");
-    if (!p || p->api != CUPTI_PROFILER_PM_SAMPLING) return CUPTI_ERROR_INVALID_PARAMETER;
+    if (!p || (p->api != CUPTI_PROFILER_PM_SAMPLING && p->api != CUPTI_PROFILER_RANGE_PROFILING))
+        return CUPTI_ERROR_INVALID_PARAMETER;
     const auto yes = CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
     p->sli = p->vGpu = p->confidentialCompute = p->cmp = p->wsl = yes;
     p->architecture = st().unsupported ? CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED : yes;
@@ -182,8 +185,10 @@ cuptiPmSamplingGetCounterAvailability(CUpti_PmSampling_GetCounterAvailability_Pa
 CUptiResult CUPTIAPI cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params* p) {
     std::lock_guard lock(st().mutex);
     FAIL_IF_ASKED("cuptiProfilerHostInitialize");
-    if (!p || p->profilerType != CUPTI_PROFILER_TYPE_PM_SAMPLING || !p->pChipName ||
-        !p->pCounterAvailabilityImage || p->pCounterAvailabilityImage[0] != 0xa5)
+    const bool known = p && (p->profilerType == CUPTI_PROFILER_TYPE_PM_SAMPLING ||
+                             p->profilerType == CUPTI_PROFILER_TYPE_RANGE_PROFILER);
+    if (!known || !p->pChipName || !p->pCounterAvailabilityImage ||
+        p->pCounterAvailabilityImage[0] != 0xa5)
         return CUPTI_ERROR_INVALID_PARAMETER;
     p->pHostObject =
         reinterpret_cast<CUpti_Profiler_Host_Object*>(new HostObject{p->pChipName, {}});
@@ -249,9 +254,13 @@ cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Par
     FAIL_IF_ASKED("cuptiProfilerHostEvaluateToGpuValues");
     if (!p || !p->pHostObject || !p->ppMetricNames || !p->pMetricValues)
         return CUPTI_ERROR_INVALID_PARAMETER;
+    const auto* host = reinterpret_cast<HostObject*>(p->pHostObject);
+    if (fake_cupti::isRangeImage(p->pCounterDataImage, p->counterDataImageSize)) // --kernel-metrics
+        return fake_cupti::evaluateRange(p->pCounterDataImage, p->counterDataImageSize,
+                                         p->rangeIndex, host->metrics, p->ppMetricNames,
+                                         p->numMetrics, p->pMetricValues);
     ImageHeader* h = header(p->pCounterDataImage, p->counterDataImageSize);
     if (!h || p->rangeIndex >= h->count) return CUPTI_ERROR_INVALID_PARAMETER;
-    const auto* host = reinterpret_cast<HostObject*>(p->pHostObject);
     const Sample& s = st().samples[slots(h)[p->rangeIndex].sample];
     for (size_t i = 0; i < p->numMetrics; ++i) {
         const std::string name = p->ppMetricNames[i];

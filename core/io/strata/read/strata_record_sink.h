@@ -101,6 +101,15 @@ public:
     // counted, never an error (noteStackProblem).
     std::string load(const fmt::CallsiteRecord& r);
     std::string load(const fmt::StackSampleColumns& c); // StackSampleBlock
+    // Per-kernel metrics (strata_record_kernel_metrics.cpp): kept by correlation id, given to
+    // their kernels as args by attachKernelMetrics() once the file is read (the record may come
+    // before or after its kernel's row, and the two-thread load writes rows after the file-order
+    // records).
+    std::string load(const fmt::KernelMetricsRecord& r);
+    // At the end of a load: each kept record's values as numeric args of the kernel with its
+    // correlation id (a NaN value is left out: not measured); returns the records whose kernel is
+    // not in the trace.
+    uint64_t attachKernelMetrics();
 
     // Where the file's bytes start (the mapped file, or the buffer), so that a problem can name
     // a record's byte offset (its body pointer less this, less the record header).
@@ -161,6 +170,12 @@ private:
     std::vector<CallsiteId> callsites_{kNoCallsite}; // file callsite id -> model id
     const uint8_t* fileStart_ = nullptr;
     const uint8_t* current_ = nullptr; // the body of the record being applied
+    struct KernelMetrics {
+        std::vector<StringId> names; // arg keys
+        std::vector<double> values;
+    };
+    std::unordered_map<int64_t, KernelMetrics> kernelMetrics_; // by correlation id
+    std::vector<int64_t> kernelMetricsOrder_;                  // correlation ids, file order
 
     // Counts a skipped callsite or sample of the current record; keeps the first few words.
     void noteStackProblem(uint64_t& counter, const std::string& what);

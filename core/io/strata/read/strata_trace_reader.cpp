@@ -88,9 +88,15 @@ private:
     size_t released_ = 0;
 };
 
-// Adds the warnings of a finished load (damage, missing end-of-file record, skipped records).
-void finishWarnings(TraceBuilder& builder, const RecordSink& sink, const std::string& damage,
+// Ends a load: the kernel metrics given to their kernels (every row is in the builder now), then
+// the warnings (damage, missing end-of-file record, skipped records, metrics of no kernel).
+void finishWarnings(TraceBuilder& builder, RecordSink& sink, const std::string& damage,
                     const std::string& path, uint32_t chunks, const uint8_t* header, bool growing) {
+    if (const uint64_t orphans = sink.attachKernelMetrics())
+        builder.addWarning(sprint("%s: %" PRIu64
+                                  " kernel metrics record(s) name a launch whose kernel is not in "
+                                  "the trace; their values are not shown",
+                                  path.c_str(), orphans));
     if (!damage.empty())
         builder.addWarning(damage);
     else if (sink.endOfFileRecords == 0 && !growing)
