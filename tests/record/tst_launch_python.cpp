@@ -133,6 +133,55 @@ private slots:
         QCOMPARE(again.config().gpuMetricsIntervalUs, 250);
     }
 
+    // Off by default; on, the expression and the set (empty: the default one) reach the
+    // launcher, an empty or bad expression is the dialog's error, a saved configuration keeps
+    // them.
+    void kernelMetricsReachRecordOptions() {
+        LaunchDialog d;
+        auto* on = d.findChild<QCheckBox*>(QStringLiteral("kernelMetrics"));
+        auto* regex = d.findChild<QLineEdit*>(QStringLiteral("kernelMetricsRegex"));
+        auto* set = d.findChild<QLineEdit*>(QStringLiteral("kernelMetricSet"));
+        QVERIFY(on && regex && set);
+        QVERIFY(!on->isChecked() && !regex->isEnabled() && !set->isEnabled());
+        const auto run = [&] {
+            LaunchConfig c = d.config();
+            c.executable = QStringLiteral("/bin/true");
+            c.output = dir_.filePath(QStringLiteral("t-{pid}.strata"));
+            return c;
+        };
+        QVERIFY(optionsOf(run()).kernelMetrics.empty());
+        on->setChecked(true);
+        QVERIFY(regex->isEnabled() && set->isEnabled());
+        QVERIFY(!d.problems().options.isEmpty()); // checked, no expression yet
+        regex->setText(QStringLiteral(" gemm|softmax "));
+        QVERIFY(d.problems().options.isEmpty());
+        RecordOptions o = optionsOf(run());
+        QCOMPARE(o.kernelMetrics, std::string("gemm|softmax"));
+        QCOMPARE(o.kernelMetricsSet, std::string("default"));
+        set->setText(QStringLiteral("dram__bytes_read.sum,gpu__time_duration.sum"));
+        QCOMPARE(optionsOf(run()).kernelMetricsSet,
+                 std::string("dram__bytes_read.sum,gpu__time_duration.sum"));
+        regex->setText(QStringLiteral("gemm("));
+        RecordOptions bad;
+        QString error;
+        QVERIFY(!toRecordOptions(run(), QDateTime::currentDateTime(), &bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("--kernel-metrics")), qPrintable(error));
+
+        QSettings().clear();
+        regex->setText(QStringLiteral("gemm"));
+        LaunchConfig a = run();
+        a.name = QStringLiteral("kernels");
+        LaunchConfigStore::save(a);
+        LaunchConfig b;
+        QVERIFY(LaunchConfigStore::load(QStringLiteral("kernels"), &b));
+        QCOMPARE(b.kernelMetrics, QStringLiteral("gemm"));
+        QCOMPARE(b.kernelMetricsSet, QStringLiteral("dram__bytes_read.sum,gpu__time_duration.sum"));
+        LaunchDialog again;
+        again.setConfig(b);
+        QVERIFY(again.findChild<QCheckBox*>(QStringLiteral("kernelMetrics"))->isChecked());
+        QCOMPARE(again.config().kernelMetrics, QStringLiteral("gemm"));
+    }
+
     void keptWithASavedConfiguration() {
         QSettings().clear();
         LaunchConfig a;

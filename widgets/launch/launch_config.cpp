@@ -47,6 +47,8 @@ void write(QSettings& s, const LaunchConfig& c) {
     s.setValue("cpuSampleHz", c.cpuSampleHz);
     s.setValue("gpuMetrics", c.gpuMetrics);
     s.setValue("gpuMetricsIntervalUs", c.gpuMetricsIntervalUs);
+    s.setValue("kernelMetrics", c.kernelMetrics);
+    s.setValue("kernelMetricsSet", c.kernelMetricsSet);
     s.setValue("remote", c.remote);
     s.setValue("remoteDir", c.remoteDir);
     s.setValue("sshOptions", c.sshOptions);
@@ -82,6 +84,8 @@ LaunchConfig read(const QSettings& s) {
     c.cpuSampleHz = s.value("cpuSampleHz", 0).toInt();
     c.gpuMetrics = s.value("gpuMetrics").toString();
     c.gpuMetricsIntervalUs = s.value("gpuMetricsIntervalUs", 100).toInt();
+    c.kernelMetrics = s.value("kernelMetrics").toString();
+    c.kernelMetricsSet = s.value("kernelMetricsSet").toString();
     c.remote = s.value("remote").toString();
     c.remoteDir = s.value("remoteDir").toString();
     c.sshOptions = s.value("sshOptions").toStringList();
@@ -291,6 +295,8 @@ bool toRecordOptions(const LaunchConfig& c, const QDateTime& start, RecordOption
     o.cpuSampleHz = c.cpuSampleHz;
     o.gpuMetrics = c.gpuMetrics.trimmed().toStdString();
     o.gpuMetricsIntervalUs = c.gpuMetricsIntervalUs;
+    o.kernelMetrics = c.kernelMetrics.trimmed().toStdString();
+    if (!o.kernelMetrics.empty()) o.kernelMetricsSet = c.kernelMetricsSet.trimmed().toStdString();
     std::string why;
     if (!validateRecordOptions(o, &why)) {
         *error = QString::fromStdString(why);

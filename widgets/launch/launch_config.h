@@ -38,6 +38,10 @@ struct LaunchConfig {
     // gpuMetricsIntervalUs.
     QString gpuMetrics;
     int gpuMetricsIntervalUs = 100;
+    // Per-kernel counters (RecordOptions::kernelMetrics, strata-cli record --kernel-metrics): the
+    // expression the measured kernels' names match, empty = off; the set, "default" or names.
+    QString kernelMetrics;
+    QString kernelMetricsSet;
     // Run on another machine over ssh (strata-cli record --remote, record/remote_record.h):
     // "[user@]host[:port]", empty = this machine. The executable and working directory are then
     // that machine's; the trace file is this one's.

@@ -266,6 +266,10 @@ void LaunchDialog::setConfig(const LaunchConfig& c) {
     gpuMetrics_->setChecked(!c.gpuMetrics.isEmpty());
     gpuMetricSet_->setText(c.gpuMetrics.isEmpty() ? QStringLiteral("default") : c.gpuMetrics);
     gpuMetricsUs_->setValue(c.gpuMetricsIntervalUs);
+    kernelMetrics_->setChecked(!c.kernelMetrics.isEmpty());
+    kernelRegex_->setText(c.kernelMetrics);
+    kernelMetricSet_->setText(c.kernelMetricsSet.isEmpty() ? QStringLiteral("default")
+                                                           : c.kernelMetricsSet);
     reloadNames(c.name);
     recheck();
 }
@@ -300,6 +304,12 @@ LaunchConfig LaunchDialog::config() const {
         c.gpuMetrics = gpuMetricSet_->text().trimmed().isEmpty() ? QStringLiteral("default")
                                                                  : gpuMetricSet_->text().trimmed();
     c.gpuMetricsIntervalUs = gpuMetricsUs_->value();
+    if (kernelMetrics_->isChecked()) {
+        c.kernelMetrics = kernelRegex_->text().trimmed();
+        c.kernelMetricsSet = kernelMetricSet_->text().trimmed().isEmpty()
+                                 ? QStringLiteral("default")
+                                 : kernelMetricSet_->text().trimmed();
+    }
     c.remote = remote_->text().trimmed();
     c.sshOptions = splitArguments(sshOptions_->text(), nullptr);
     c.keepRemote = keepRemote_->isChecked();
@@ -313,6 +323,9 @@ QString LaunchDialog::argvPreview() const {
 void LaunchDialog::recheck() {
     const LaunchConfig c = config();
     problems_ = checkLaunchConfig(c);
+    if (kernelMetrics_->isChecked() && c.kernelMetrics.isEmpty() && problems_.options.isEmpty())
+        problems_.options = tr("Kernel metrics: give the expression the measured kernels' names "
+                               "match");
     auto show = [](QLabel* l, const QString& text) {
         l->setText(text);
         l->setVisible(!text.isEmpty());

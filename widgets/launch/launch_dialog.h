@@ -49,6 +49,7 @@ private:
     QWidget* createCaptureBox();
     void createStacksRows(QWidget** pythonRow, QWidget** nativeRow);
     QWidget* createGpuMetricsRow();
+    QWidget* createKernelMetricsRow();
     QWidget* createOutputBox();
 
     QComboBox* configs_;
@@ -75,6 +76,9 @@ private:
     QCheckBox* gpuMetrics_;
     QLineEdit* gpuMetricSet_;
     QSpinBox* gpuMetricsUs_;
+    QCheckBox* kernelMetrics_;
+    QLineEdit* kernelRegex_;
+    QLineEdit* kernelMetricSet_;
     QLabel *exeError_, *argsError_, *dirError_, *envError_, *outError_, *optError_, *collector_,
         *remoteError_;
     QPushButton* run_;

@@ -118,6 +118,7 @@ QWidget* LaunchDialog::createCaptureBox() {
     cf->addRow(tr("Python"), pythonRow);
     cf->addRow(tr("Native stacks"), nativeRow);
     cf->addRow(tr("GPU metrics"), createGpuMetricsRow());
+    cf->addRow(tr("Kernel metrics"), createKernelMetricsRow());
     cf->addRow(tr("Maximum duration"), duration_);
     cf->addRow(tr("Flush interval"), flush_);
     cf->addRow(QString(), optError_);
@@ -213,6 +214,44 @@ QWidget* LaunchDialog::createGpuMetricsRow() {
     h->addWidget(gpuMetricSet_, 1);
     h->addWidget(new QLabel(tr("every"), this));
     h->addWidget(gpuMetricsUs_);
+    return row;
+}
+
+// Per-kernel counters (strata-cli record --kernel-metrics): on or off, the expression the
+// measured kernels' names match, and the set; the cost (each match replayed) in the tooltip.
+QWidget* LaunchDialog::createKernelMetricsRow() {
+    kernelMetrics_ = new QCheckBox(tr("measure the kernels matching:"), this);
+    kernelMetrics_->setObjectName(QStringLiteral("kernelMetrics"));
+    kernelMetrics_->setToolTip(
+        tr("CUPTI's range profiler on each launch of the kernels whose name the expression "
+           "matches: DRAM bytes, FLOPs, throughput, for the Roofline dock and Details. Each "
+           "matching launch is serialised and replayed once per pass (the recording says how "
+           "many): meant for the few kernels you tune"));
+    kernelRegex_ = new QLineEdit(this);
+    kernelRegex_->setObjectName(QStringLiteral("kernelMetricsRegex"));
+    kernelRegex_->setPlaceholderText(tr("a regular expression, e.g. gemm|softmax"));
+    kernelMetricSet_ = new QLineEdit(QStringLiteral("default"), this);
+    kernelMetricSet_->setObjectName(QStringLiteral("kernelMetricSet"));
+    kernelMetricSet_->setToolTip(tr("default (the roofline's counters), or a comma list of "
+                                    "metric names (ncu --query-metrics lists them)"));
+    const auto enable = [this] {
+        kernelRegex_->setEnabled(kernelMetrics_->isChecked());
+        kernelMetricSet_->setEnabled(kernelMetrics_->isChecked());
+    };
+    connect(kernelMetrics_, &QCheckBox::toggled, this, [this, enable] {
+        enable();
+        recheck();
+    });
+    connect(kernelRegex_, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
+    connect(kernelMetricSet_, &QLineEdit::textChanged, this, &LaunchDialog::recheck);
+    enable();
+    auto* row = new QWidget(this);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    h->addWidget(kernelMetrics_);
+    h->addWidget(kernelRegex_, 2);
+    h->addWidget(new QLabel(tr("set"), this));
+    h->addWidget(kernelMetricSet_, 1);
     return row;
 }
 

@@ -34,8 +34,9 @@ bool save(QWidget* w, const QString& path) {
 } // namespace
 
 QList<QCommandLineOption> LaunchModeOptions::all() const {
-    return {launch,      run,      output,  capture,      cwd,    env,       unset,
-            noCollector, duration, flushMs, captureRange, remote, sshOption, liveFrames};
+    return {launch,    run,         output,        capture,   cwd,          env,
+            unset,     noCollector, duration,      flushMs,   captureRange, remote,
+            sshOption, gpuMetrics,  kernelMetrics, liveFrames};
 }
 
 int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
@@ -59,6 +60,8 @@ int runLaunchMode(const QCommandLineParser& parser, const LaunchModeOptions& o,
     c.captureRange = parser.value(o.captureRange);
     c.remote = parser.value(o.remote);
     c.sshOptions = parser.values(o.sshOption);
+    c.gpuMetrics = parser.value(o.gpuMetrics);
+    c.kernelMetrics = parser.value(o.kernelMetrics);
 
     if (!parser.isSet(o.run)) {
         LaunchDialog dialog;

@@ -45,6 +45,14 @@ struct LaunchModeOptions {
     QCommandLineOption captureRange{QStringLiteral("capture-range"),
                                     QStringLiteral("With --launch: NVTX range or cudaProfilerApi."),
                                     QStringLiteral("NAME")};
+    QCommandLineOption gpuMetrics{
+        QStringLiteral("gpu-metrics"),
+        QStringLiteral("With --launch: sample the GPU's counters (default or metric names)."),
+        QStringLiteral("SET")};
+    QCommandLineOption kernelMetrics{
+        QStringLiteral("kernel-metrics"),
+        QStringLiteral("With --launch: measure the kernels whose names match REGEX."),
+        QStringLiteral("REGEX")};
     QCommandLineOption liveFrames{
         QStringLiteral("live-frames"),
         QStringLiteral("With --launch --run --screenshot: measure the live window for S seconds "
