@@ -19,6 +19,8 @@
 #include "io/trace_loader.h"
 #include "model/trace.h"
 #include "support/gpu_available.h"
+#include "support/gpu_probe.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -28,31 +30,6 @@
 using namespace strata;
 
 namespace {
-
-#ifdef STRATA_SAMPLES_DIR
-QString probePath() {
-    return QString(STRATA_SAMPLES_DIR) + "/gpu_metrics_probe";
-}
-#else
-QString probePath() {
-    return {};
-}
-#endif
-
-QString meta(const Trace& t, const char* key) {
-    auto it = t.metadata().find(key);
-    return it == t.metadata().end() ? QString("<absent>") : QString::fromStdString(it->second);
-}
-
-std::vector<SliceRef> kernelsNamed(const Trace& t, std::string_view name) {
-    std::vector<SliceRef> out;
-    for (TrackId tr = 0; tr < t.tracks().size(); ++tr)
-        for (SliceIndex i = 0; i < t.track(tr).slices.size(); ++i)
-            if (t.str(t.track(tr).slices.name[i]) == name) out.push_back({tr, i});
-    std::sort(out.begin(), out.end(),
-              [&](SliceRef a, SliceRef b) { return t.start(a) < t.start(b); });
-    return out;
-}
 
 // A numeric arg of the slice, NaN when absent.
 double argOf(const Trace& t, SliceRef s, const char* key) {
@@ -84,12 +61,12 @@ void TestGpuKernelMetrics::initTestCase() {
 #ifndef STRATA_CLI
     QSKIP("strata-cli is not built in this configuration");
 #else
-    if (!QFile::exists(probePath())) QSKIP("kernels/samples were not built (no nvcc)");
+    if (!QFile::exists(test::gpuProbePath())) QSKIP("kernels/samples were not built (no nvcc)");
     QVERIFY(dir_.isValid());
     QProcess p;
     const QString file = dir_.filePath("probe.strata");
     p.start(STRATA_CLI,
-            {"record", "-q", "-o", file, "--kernel-metrics", "^(copy|burn)\\(", "--", probePath()});
+            {"record", "-q", "-o", file, "--kernel-metrics", "^(copy|burn)\\(", "--", test::gpuProbePath()});
     QVERIFY(p.waitForFinished(600000));
     const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
     stderr_ = QString::fromLocal8Bit(p.readAllStandardError());
@@ -105,15 +82,15 @@ void TestGpuKernelMetrics::initTestCase() {
 
 void TestGpuKernelMetrics::everyMatchingLaunchMeasured() {
     const Trace& t = *trace_;
-    qInfo("kernel_metrics: %s", qPrintable(meta(t, "kernel_metrics")));
-    qInfo("kernel_metrics_device_0: %s", qPrintable(meta(t, "kernel_metrics_device_0")));
+    qInfo("kernel_metrics: %s", qPrintable(test::metadataText(t, "kernel_metrics")));
+    qInfo("kernel_metrics_device_0: %s", qPrintable(test::metadataText(t, "kernel_metrics_device_0")));
     for (const auto& w : t.warnings()) qInfo("warning: %s", w.c_str());
     QVERIFY2(stderr_.contains("[strata] kernel metrics: /^(copy|burn)\\(/: 21 metrics (default)"),
              qPrintable(stderr_));
-    QVERIFY(meta(t, "kernel_metrics").contains("each matching launch is serialised"));
-    QCOMPARE(meta(t, "kernel_metrics_launches"), QString("4"));
-    const auto copies = kernelsNamed(t, "copy(const float4*, float4*, unsigned long, int)");
-    const auto burns = kernelsNamed(t, "burn(float*, long)");
+    QVERIFY(test::metadataText(t, "kernel_metrics").contains("each matching launch is serialised"));
+    QCOMPARE(test::metadataText(t, "kernel_metrics_launches"), QString("4"));
+    const auto copies = test::slicesNamed(t, "copy(const float4*, float4*, unsigned long, int)");
+    const auto burns = test::slicesNamed(t, "burn(float*, long)");
     QCOMPARE(copies.size(), size_t(2));
     QCOMPARE(burns.size(), size_t(2));
     for (SliceRef k : {copies[0], copies[1], burns[0], burns[1]}) {
@@ -127,7 +104,7 @@ void TestGpuKernelMetrics::everyMatchingLaunchMeasured() {
 
 void TestGpuKernelMetrics::copyBytes() {
     const Trace& t = *trace_;
-    const SliceRef copy = kernelsNamed(t, "copy(const float4*, float4*, unsigned long, int)")[1];
+    const SliceRef copy = test::slicesNamed(t, "copy(const float4*, float4*, unsigned long, int)")[1];
     const double read = argOf(t, copy, "dram__bytes_read.sum");
     const double written = argOf(t, copy, "dram__bytes_write.sum");
     const double bytes = values_.value("copy_bytes").toDouble();
@@ -139,7 +116,7 @@ void TestGpuKernelMetrics::copyBytes() {
 
 void TestGpuKernelMetrics::burnFmas() {
     const Trace& t = *trace_;
-    const SliceRef burn = kernelsNamed(t, "burn(float*, long)")[1];
+    const SliceRef burn = test::slicesNamed(t, "burn(float*, long)")[1];
     const double sms = values_.value("sms").toDouble();
     const double expected = sms * 8 * 256 * 4 * double(1 << 20);
     const double ffma = argOf(t, burn, "sm__sass_thread_inst_executed_op_ffma_pred_on.sum");

@@ -16,6 +16,7 @@
 #include "model/trace.h"
 #include "support/counter_mean.h"
 #include "support/gpu_available.h"
+#include "support/gpu_probe.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -25,21 +26,6 @@
 using namespace strata;
 
 namespace {
-
-#ifdef STRATA_SAMPLES_DIR
-QString probePath() {
-    return QString(STRATA_SAMPLES_DIR) + "/gpu_metrics_probe";
-}
-#else
-QString probePath() {
-    return {};
-}
-#endif
-
-QString meta(const Trace& t, const char* key) {
-    auto it = t.metadata().find(key);
-    return it == t.metadata().end() ? QString("<absent>") : QString::fromStdString(it->second);
-}
 
 // The last kernel of that name (the probe's timed one: its warm-up comes first).
 SliceRef lastKernelNamed(const Trace& t, std::string_view name) {
@@ -89,11 +75,11 @@ void TestGpuPmSampling::initTestCase() {
 #ifndef STRATA_CLI
     QSKIP("strata-cli is not built in this configuration");
 #else
-    if (!QFile::exists(probePath())) QSKIP("kernels/samples were not built (no nvcc)");
+    if (!QFile::exists(test::gpuProbePath())) QSKIP("kernels/samples were not built (no nvcc)");
     QVERIFY(dir_.isValid());
     QProcess p;
     const QString file = dir_.filePath("probe.strata");
-    p.start(STRATA_CLI, {"record", "-q", "-o", file, "--gpu-metrics", "--", probePath()});
+    p.start(STRATA_CLI, {"record", "-q", "-o", file, "--gpu-metrics", "--", test::gpuProbePath()});
     QVERIFY(p.waitForFinished(300000));
     const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
     qInfo("%s", qPrintable(QString::fromLocal8Bit(p.readAllStandardError())));
@@ -108,12 +94,12 @@ void TestGpuPmSampling::initTestCase() {
 
 void TestGpuPmSampling::recorded() {
     const Trace& t = *trace_;
-    const QString device = meta(t, "gpu_metrics_device_0");
+    const QString device = test::metadataText(t, "gpu_metrics_device_0");
     qInfo("gpu_metrics_device_0: %s", qPrintable(device));
-    qInfo("gpu_metrics_clock_0: %s", qPrintable(meta(t, "gpu_metrics_clock_0")));
-    qInfo("samples %s, overflows %s, lost %s", qPrintable(meta(t, "gpu_metrics_samples")),
-          qPrintable(meta(t, "gpu_metrics_overflows")),
-          qPrintable(meta(t, "gpu_metrics_samples_lost")));
+    qInfo("gpu_metrics_clock_0: %s", qPrintable(test::metadataText(t, "gpu_metrics_clock_0")));
+    qInfo("samples %s, overflows %s, lost %s", qPrintable(test::metadataText(t, "gpu_metrics_samples")),
+          qPrintable(test::metadataText(t, "gpu_metrics_overflows")),
+          qPrintable(test::metadataText(t, "gpu_metrics_samples_lost")));
     for (const auto& w : t.warnings()) qInfo("warning: %s", w.c_str());
     QVERIFY2(!device.startsWith("not recorded"), qPrintable(device));
     for (const char* row : {"GPU 0 SM Active %", "GPU 0 DRAM Read GB/s", "GPU 0 DRAM Write GB/s"})

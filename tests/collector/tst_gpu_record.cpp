@@ -11,6 +11,7 @@
 #include "io/trace_loader.h"
 #include "model/trace.h"
 #include "support/gpu_available.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -75,16 +76,6 @@ std::shared_ptr<const Trace> load(const QString& file) {
     return r.trace;
 }
 
-std::vector<SliceRef> named(const Trace& t, std::string_view name) {
-    std::vector<SliceRef> out;
-    for (TrackId tr = 0; tr < t.tracks().size(); ++tr)
-        for (SliceIndex i = 0; i < t.track(tr).slices.size(); ++i)
-            if (t.str(t.track(tr).slices.name[i]) == name) out.push_back({tr, i});
-    std::sort(out.begin(), out.end(),
-              [&](SliceRef a, SliceRef b) { return t.start(a) < t.start(b); });
-    return out;
-}
-
 } // namespace
 
 class TestGpuRecord : public QObject {
@@ -130,7 +121,7 @@ void TestGpuRecord::launchGaps() {
     auto t = load(r.files[0]);
     QVERIFY(t);
     QCOMPARE(QString::fromStdString(t->metadata().at("cuda_initialized")), QString("1"));
-    const auto kernels = named(*t, "tiny(int*)");
+    const auto kernels = test::slicesNamed(*t, "tiny(int*)");
     QCOMPARE(kernels.size(), size_t(1000));
     std::vector<SliceRef> launches;
     for (SliceRef k : kernels) {
@@ -158,7 +149,7 @@ void TestGpuRecord::twoStreams() {
     QCOMPARE(r.exitCode, 0);
     auto t = load(r.files.value(0));
     QVERIFY(t);
-    const auto k = named(*t, "spin(unsigned long long)");
+    const auto k = test::slicesNamed(*t, "spin(unsigned long long)");
     QCOMPARE(k.size(), size_t(12));
     std::set<TrackId> tracks;
     for (SliceRef s : k) tracks.insert(s.track);
@@ -176,7 +167,7 @@ void TestGpuRecord::twoStreams() {
     }
     QVERIFY(producer.valid() && consumer.valid());
     QVERIFY(t->start(consumer) >= t->start(producer) + t->duration(producer));
-    QVERIFY(!named(*t, "Stream Wait Event").empty());
+    QVERIFY(!test::slicesNamed(*t, "Stream Wait Event").empty());
 }
 
 void TestGpuRecord::pinnedVsPageable() {
@@ -192,14 +183,14 @@ void TestGpuRecord::pinnedVsPageable() {
                     {"Memcpy DtoH (Device -> Pageable)", 3, 1},
                     {"Memcpy DtoH (Device -> Pinned)", 3, 2}};
     for (const auto& e : expected) {
-        const auto c = named(*t, e.name);
+        const auto c = test::slicesNamed(*t, e.name);
         QVERIFY2(c.size() == 1, e.name);
         QCOMPARE(t->gpu(c[0])->bytes, int64_t(16) << 20);
         QCOMPARE(int(t->gpu(c[0])->srcMemory), e.src);
         QCOMPARE(int(t->gpu(c[0])->dstMemory), e.dst);
         QCOMPARE(t->name(t->launchOf(c[0])), std::string_view("cudaMemcpyAsync"));
     }
-    QCOMPARE(named(*t, "Memset (Device)").size(), size_t(1));
+    QCOMPARE(test::slicesNamed(*t, "Memset (Device)").size(), size_t(1));
 }
 
 void TestGpuRecord::nvtxNested() {
@@ -207,9 +198,9 @@ void TestGpuRecord::nvtxNested() {
     QCOMPARE(r.exitCode, 0);
     auto t = load(r.files.value(0));
     QVERIFY(t);
-    QCOMPARE(named(*t, "step").size(), size_t(5));
-    const auto forward = named(*t, "forward");
-    const auto layers = named(*t, "layer");
+    QCOMPARE(test::slicesNamed(*t, "step").size(), size_t(5));
+    const auto forward = test::slicesNamed(*t, "forward");
+    const auto layers = test::slicesNamed(*t, "layer");
     QCOMPARE(forward.size(), size_t(5));
     QCOMPARE(layers.size(), size_t(15));
     for (SliceRef l : layers) {
@@ -218,14 +209,14 @@ void TestGpuRecord::nvtxNested() {
         QCOMPARE(t->name(up[0]), std::string_view("step"));
         QCOMPARE(t->name(up[1]), std::string_view("forward"));
     }
-    QCOMPARE(named(*t, "whole run").size(), size_t(1)); // ended on another thread: async
+    QCOMPARE(test::slicesNamed(*t, "whole run").size(), size_t(1)); // ended on another thread: async
     QCOMPARE(t->instantCount(), size_t(5));             // "step begins"
     // The one colour the sample gives (nvtxRangePushEx), by name.
     QCOMPARE(t->nameColors().size(), size_t(1));
     QCOMPARE(t->str(t->nameColors().begin()->first), std::string_view("forward"));
     QCOMPARE(t->nameColors().begin()->second, 0xff76b900u);
     // Each layer's launch is inside its layer range.
-    for (SliceRef k : named(*t, "layer(unsigned long long)")) {
+    for (SliceRef k : test::slicesNamed(*t, "layer(unsigned long long)")) {
         const SliceRef launch = t->launchOf(k);
         QVERIFY(launch.valid());
         const auto up = t->ancestors(launch);
@@ -241,9 +232,9 @@ void TestGpuRecord::nvtxSchedule() {
     QCOMPARE(r.exitCode, 0);
     auto t = load(r.files.value(0));
     QVERIFY(t);
-    QCOMPARE(named(*t, "step").size(), size_t(3)); // steps 2, 3, 4
-    QCOMPARE(named(*t, "layer").size(), size_t(9));
-    QCOMPARE(named(*t, "layer(unsigned long long)").size(), size_t(9));
+    QCOMPARE(test::slicesNamed(*t, "step").size(), size_t(3)); // steps 2, 3, 4
+    QCOMPARE(test::slicesNamed(*t, "layer").size(), size_t(9));
+    QCOMPARE(test::slicesNamed(*t, "layer(unsigned long long)").size(), size_t(9));
 }
 
 void TestGpuRecord::forkChild() {
@@ -258,8 +249,8 @@ void TestGpuRecord::forkChild() {
         sub("fork") + "/fork_child-" + r.values.value("exec_child_pid") + ".strata";
     auto parent = load(parentFile), child = load(childFile);
     QVERIFY(parent && child);
-    QCOMPARE(named(*parent, "work(unsigned long long)").size(), size_t(2));
-    QCOMPARE(named(*child, "work(unsigned long long)").size(), size_t(1));
+    QCOMPARE(test::slicesNamed(*parent, "work(unsigned long long)").size(), size_t(2));
+    QCOMPARE(test::slicesNamed(*child, "work(unsigned long long)").size(), size_t(1));
 }
 
 void TestGpuRecord::kernelTimesMatchEvents() {
@@ -267,7 +258,7 @@ void TestGpuRecord::kernelTimesMatchEvents() {
     QCOMPARE(r.exitCode, 0);
     auto t = load(r.files.value(0));
     QVERIFY(t);
-    const auto k = named(*t, "spin(unsigned long long)");
+    const auto k = test::slicesNamed(*t, "spin(unsigned long long)");
     QCOMPARE(k.size(), size_t(21)); // the untimed warm-up, then the 20 timed kernels
     QString worst;
     double worstShare = 0;
@@ -305,7 +296,7 @@ void TestGpuRecord::launchOverhead() {
           traced, traced - plain);
     auto t = load(lastFile);
     QVERIFY(t);
-    QCOMPARE(named(*t, "empty()").size(), size_t(100001)); // + the warm-up launch
+    QCOMPARE(test::slicesNamed(*t, "empty()").size(), size_t(100001)); // + the warm-up launch
     QCOMPARE(QString::fromStdString(t->metadata().at("cupti_dropped_records")), QString("0"));
     QVERIFY2(traced - plain <= 2000.0,
              qPrintable(QString("%1 ns added per launch").arg(traced - plain)));

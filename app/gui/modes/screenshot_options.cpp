@@ -47,7 +47,7 @@ ScreenshotCommandLine::ScreenshotCommandLine()
                           "With --screenshot: open the timeline's in-kernel section SM lanes.")),
       dock(valued("dock",
                   "With --screenshot: render this analysis dock alone (gaps, stats[:TAB], "
-                  "calltree[:samples|:native[:functions]][:bottomup|:gpu], "
+                  "roofline, calltree[:samples|:native[:functions]][:bottomup|:gpu], "
                   "ranks[:steps|:collectives|:roles[:overlap]], "
                   "compare[:ops|:copies|:sections|:gpus|:steps]).",
                   "NAME")),
