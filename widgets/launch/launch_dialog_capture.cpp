@@ -230,6 +230,8 @@ QWidget* LaunchDialog::createKernelMetricsRow() {
     kernelRegex_ = new QLineEdit(this);
     kernelRegex_->setObjectName(QStringLiteral("kernelMetricsRegex"));
     kernelRegex_->setPlaceholderText(tr("a regular expression, e.g. gemm|softmax"));
+    kernelRegex_->setToolTip(tr("An ECMAScript regular expression searched in each launched "
+                                "kernel's demangled name, as the trace names it"));
     kernelMetricSet_ = new QLineEdit(QStringLiteral("default"), this);
     kernelMetricSet_->setObjectName(QStringLiteral("kernelMetricSet"));
     kernelMetricSet_->setToolTip(tr("default (the roofline's counters), or a comma list of "
