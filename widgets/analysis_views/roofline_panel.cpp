@@ -49,6 +49,11 @@ const QColor kPrecisionColors[kFlopPrecisions] = {
     QColor(0x9c, 0x27, 0xb0), QColor(0x1f, 0x77, 0xb4), QColor(0x2c, 0xa0, 0x2c)};
 const QColor kMemoryColor(0xd6, 0x27, 0x28);
 
+// Whether a kernel has a point on the log-log chart: some FLOPs and some DRAM traffic.
+bool onChart(const RooflineKernel& k) {
+    return k.intensity().value_or(0) > 0 && k.achieved().value_or(0) > 0;
+}
+
 // A straight segment on the log-log chart.
 void segment(QCustomPlot* p, double x0, double y0, double x1, double y1, const QColor& c,
              const QString& name) {
@@ -101,6 +106,7 @@ RooflinePanel::RooflinePanel(Workspace* workspace, Navigation* navigation, QWidg
       summary_(new QLabel(this)), chart_(new QCustomPlot(this)) {
     followTheme(chart_);
     summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText); // kernel names escaped, the hint in bold
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     for (QCPAxis* axis : {chart_->xAxis, chart_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
@@ -180,8 +186,7 @@ void RooflinePanel::present(const std::shared_ptr<const TraceAnalysis>& a) {
     }
     QStringList off;
     for (const RooflineRow& r : rows_->model.rows())
-        if (!r.k.intensity() || *r.k.intensity() <= 0 || !r.k.achieved() || *r.k.achieved() <= 0)
-            off << r.name;
+        if (!onChart(r.k)) off << r.name;
     if (!off.isEmpty())
         text += tr(" Not on the chart (no FLOP or no DRAM traffic): %1.").arg(off.join(", "));
     summary_->setText(text.toHtmlEscaped());
@@ -208,7 +213,7 @@ void RooflinePanel::draw(int marked) {
     const std::vector<RooflineRow>& rows = rows_->model.rows();
     std::vector<double> xs, ys;
     for (const RooflineRow& r : rows)
-        if (r.k.intensity() > 0.0 && r.k.achieved() > 0.0) {
+        if (onChart(r.k)) {
             xs.push_back(*r.k.intensity());
             ys.push_back(*r.k.achieved());
         }
@@ -253,7 +258,7 @@ void RooflinePanel::draw(int marked) {
     });
     for (size_t i = 0; i < rows.size(); ++i) {
         const RooflineKernel& k = rows[i].k;
-        if (!(k.intensity() > 0.0 && k.achieved() > 0.0)) continue;
+        if (!onChart(k)) continue;
         QCPGraph* g = chart_->addGraph();
         g->removeFromLegend();
         g->setLineStyle(QCPGraph::lsNone);
