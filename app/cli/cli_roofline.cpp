@@ -9,7 +9,7 @@
 
 #include "analysis/json/roofline_json.h"
 #include "analysis/ops/gpu_ops.h"
-#include "model/names/si_text.h"
+#include "model/counter_units.h"
 #include "model/names/time_text.h"
 #include "model/trace.h"
 

@@ -125,16 +125,27 @@ std::vector<std::string> recordArguments(const RecordOptions& o) {
     return a;
 }
 
-bool validGpuMetricSet(std::string_view set, std::string* error) {
+namespace {
+
+// A metric set of `option`: "default" or a comma list of CUPTI metric names, as both the PM
+// sampler and the range profiler take them.
+bool validMetricSet(std::string_view set, const char* option, std::string* error) {
     bool ok = true;
     collector_env::forEachGpuMetricItem(set, [&](std::string_view item) {
         if (collector_env::isGpuMetricName(item)) return true;
-        *error = "--gpu-metrics expects default or a comma list of CUPTI metric names (letters, "
-                 "digits, '_' and '.'), got '" +
+        *error = std::string(option) +
+                 " expects default or a comma list of CUPTI metric names (letters, digits, '_' "
+                 "and '.'), got '" +
                  std::string(item) + "'";
         return ok = false;
     });
     return ok;
+}
+
+} // namespace
+
+bool validGpuMetricSet(std::string_view set, std::string* error) {
+    return validMetricSet(set, "--gpu-metrics", error);
 }
 
 bool validKernelMetrics(std::string_view regex, std::string_view set, std::string* error) {
@@ -149,15 +160,7 @@ bool validKernelMetrics(std::string_view regex, std::string_view set, std::strin
                  "' is not a regular expression (ECMAScript): " + e.what();
         return false;
     }
-    bool ok = true;
-    collector_env::forEachGpuMetricItem(set, [&](std::string_view item) {
-        if (collector_env::isGpuMetricName(item)) return true;
-        *error = "--kernel-metrics-set expects default or a comma list of CUPTI metric names "
-                 "(letters, digits, '_' and '.'), got '" +
-                 std::string(item) + "'";
-        return ok = false;
-    });
-    return ok;
+    return validMetricSet(set, "--kernel-metrics-set", error);
 }
 
 bool validateRecordOptions(const RecordOptions& o, std::string* error) {

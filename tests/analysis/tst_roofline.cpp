@@ -16,7 +16,7 @@
 #include "analysis/ops/gpu_ops.h"
 #include "analysis/ops/roofline.h"
 #include "io/trace_loader.h"
-#include "model/names/si_text.h"
+#include "model/counter_units.h"
 #include "support/process_run.h"
 #include "support/test_main.h"
 

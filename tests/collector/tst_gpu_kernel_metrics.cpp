@@ -63,19 +63,13 @@ void TestGpuKernelMetrics::initTestCase() {
 #else
     if (!QFile::exists(test::gpuProbePath())) QSKIP("kernels/samples were not built (no nvcc)");
     QVERIFY(dir_.isValid());
-    QProcess p;
-    const QString file = dir_.filePath("probe.strata");
-    p.start(STRATA_CLI,
-            {"record", "-q", "-o", file, "--kernel-metrics", "^(copy|burn)\\(", "--", test::gpuProbePath()});
-    QVERIFY(p.waitForFinished(600000));
-    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    stderr_ = QString::fromLocal8Bit(p.readAllStandardError());
+    const test::ProbeRecording r = test::recordProbe(
+        STRATA_CLI, dir_.filePath("probe.strata"), {"--kernel-metrics", "^(copy|burn)\\("}, 600000);
+    stderr_ = r.err;
     qInfo("%s", qPrintable(stderr_));
-    QCOMPARE(p.exitCode(), 0);
-    for (const QString& line : out.split('\n', Qt::SkipEmptyParts))
-        if (const int eq = line.indexOf('='); eq > 0) values_[line.left(eq)] = line.mid(eq + 1);
-    LoadResult r = loadTrace(file.toStdString());
-    QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "load failed");
+    QCOMPARE(r.exitCode, 0);
+    values_ = r.values;
+    QVERIFY2(r.loadError.isEmpty(), qPrintable(r.loadError));
     trace_ = r.trace;
 #endif
 }
@@ -83,7 +77,8 @@ void TestGpuKernelMetrics::initTestCase() {
 void TestGpuKernelMetrics::everyMatchingLaunchMeasured() {
     const Trace& t = *trace_;
     qInfo("kernel_metrics: %s", qPrintable(test::metadataText(t, "kernel_metrics")));
-    qInfo("kernel_metrics_device_0: %s", qPrintable(test::metadataText(t, "kernel_metrics_device_0")));
+    qInfo("kernel_metrics_device_0: %s",
+          qPrintable(test::metadataText(t, "kernel_metrics_device_0")));
     for (const auto& w : t.warnings()) qInfo("warning: %s", w.c_str());
     QVERIFY2(stderr_.contains("[strata] kernel metrics: /^(copy|burn)\\(/: 21 metrics (default)"),
              qPrintable(stderr_));
@@ -104,7 +99,8 @@ void TestGpuKernelMetrics::everyMatchingLaunchMeasured() {
 
 void TestGpuKernelMetrics::copyBytes() {
     const Trace& t = *trace_;
-    const SliceRef copy = test::slicesNamed(t, "copy(const float4*, float4*, unsigned long, int)")[1];
+    const SliceRef copy =
+        test::slicesNamed(t, "copy(const float4*, float4*, unsigned long, int)")[1];
     const double read = argOf(t, copy, "dram__bytes_read.sum");
     const double written = argOf(t, copy, "dram__bytes_write.sum");
     const double bytes = values_.value("copy_bytes").toDouble();

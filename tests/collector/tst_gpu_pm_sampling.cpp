@@ -17,6 +17,7 @@
 #include "support/counter_mean.h"
 #include "support/gpu_available.h"
 #include "support/gpu_probe.h"
+#include "support/slice_lookup.h"
 #include "support/test_main.h"
 
 #include <QtTest>
@@ -29,13 +30,8 @@ namespace {
 
 // The last kernel of that name (the probe's timed one: its warm-up comes first).
 SliceRef lastKernelNamed(const Trace& t, std::string_view name) {
-    SliceRef last;
-    for (TrackId tr = 0; tr < t.tracks().size(); ++tr)
-        for (SliceIndex i = 0; i < t.track(tr).slices.size(); ++i)
-            if (t.str(t.track(tr).slices.name[i]) == name &&
-                (!last.valid() || t.start({tr, i}) > t.start(last)))
-                last = {tr, i};
-    return last;
+    const std::vector<SliceRef> all = test::slicesNamed(t, name);
+    return all.empty() ? SliceRef{} : all.back();
 }
 
 const Track* rowNamed(const Trace& t, std::string_view name) {
@@ -77,17 +73,12 @@ void TestGpuPmSampling::initTestCase() {
 #else
     if (!QFile::exists(test::gpuProbePath())) QSKIP("kernels/samples were not built (no nvcc)");
     QVERIFY(dir_.isValid());
-    QProcess p;
-    const QString file = dir_.filePath("probe.strata");
-    p.start(STRATA_CLI, {"record", "-q", "-o", file, "--gpu-metrics", "--", test::gpuProbePath()});
-    QVERIFY(p.waitForFinished(300000));
-    const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
-    qInfo("%s", qPrintable(QString::fromLocal8Bit(p.readAllStandardError())));
-    QCOMPARE(p.exitCode(), 0);
-    for (const QString& line : out.split('\n', Qt::SkipEmptyParts))
-        if (const int eq = line.indexOf('='); eq > 0) values_[line.left(eq)] = line.mid(eq + 1);
-    LoadResult r = loadTrace(file.toStdString());
-    QVERIFY2(r.ok(), r.error ? r.error->toString().c_str() : "load failed");
+    const test::ProbeRecording r =
+        test::recordProbe(STRATA_CLI, dir_.filePath("probe.strata"), {"--gpu-metrics"}, 300000);
+    qInfo("%s", qPrintable(r.err));
+    QCOMPARE(r.exitCode, 0);
+    values_ = r.values;
+    QVERIFY2(r.loadError.isEmpty(), qPrintable(r.loadError));
     trace_ = r.trace;
 #endif
 }
@@ -97,7 +88,8 @@ void TestGpuPmSampling::recorded() {
     const QString device = test::metadataText(t, "gpu_metrics_device_0");
     qInfo("gpu_metrics_device_0: %s", qPrintable(device));
     qInfo("gpu_metrics_clock_0: %s", qPrintable(test::metadataText(t, "gpu_metrics_clock_0")));
-    qInfo("samples %s, overflows %s, lost %s", qPrintable(test::metadataText(t, "gpu_metrics_samples")),
+    qInfo("samples %s, overflows %s, lost %s",
+          qPrintable(test::metadataText(t, "gpu_metrics_samples")),
           qPrintable(test::metadataText(t, "gpu_metrics_overflows")),
           qPrintable(test::metadataText(t, "gpu_metrics_samples_lost")));
     for (const auto& w : t.warnings()) qInfo("warning: %s", w.c_str());

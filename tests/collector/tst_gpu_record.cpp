@@ -209,8 +209,9 @@ void TestGpuRecord::nvtxNested() {
         QCOMPARE(t->name(up[0]), std::string_view("step"));
         QCOMPARE(t->name(up[1]), std::string_view("forward"));
     }
-    QCOMPARE(test::slicesNamed(*t, "whole run").size(), size_t(1)); // ended on another thread: async
-    QCOMPARE(t->instantCount(), size_t(5));             // "step begins"
+    QCOMPARE(test::slicesNamed(*t, "whole run").size(),
+             size_t(1));                    // ended on another thread: async
+    QCOMPARE(t->instantCount(), size_t(5)); // "step begins"
     // The one colour the sample gives (nvtxRangePushEx), by name.
     QCOMPARE(t->nameColors().size(), size_t(1));
     QCOMPARE(t->str(t->nameColors().begin()->first), std::string_view("forward"));

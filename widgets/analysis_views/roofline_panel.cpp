@@ -7,7 +7,7 @@
 
 #include "analysis/ops/roofline.h"
 #include "analysis/trace_analysis.h"
-#include "model/names/si_text.h"
+#include "model/counter_units.h"
 #include "workspace/navigation.h"
 #include "workspace/workspace.h"
 

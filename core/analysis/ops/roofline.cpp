@@ -1,6 +1,7 @@
 #include "analysis/ops/roofline.h"
 
 #include "analysis/ops/gpu_ops.h"
+#include "contract/roofline_counters.h"
 
 #include <algorithm>
 #include <map>
@@ -22,26 +23,23 @@ enum Input : size_t {
     InputCount = FmaPeakFirst + kFlopPrecisions,
 };
 
-constexpr std::array<std::string_view, InputCount> kInputNames = {
-    "dram__bytes_read.sum",
-    "dram__bytes_write.sum",
-    "gpu__time_duration.sum",
-    "dram__bytes.sum.peak_sustained",
-    "dram__cycles_elapsed.avg.per_second",
-    "sm__cycles_elapsed.avg.per_second",
-    "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_dadd_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_dmul_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_fmul_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_hadd_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
-    "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
-    "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
-    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained",
-};
+// Their names, as the collector measures them (contract/roofline_counters.h), by role.
+constexpr std::array<std::string_view, InputCount> inputNames() {
+    namespace rc = roofline_counters;
+    std::array<std::string_view, InputCount> n{};
+    n[DramRead] = rc::kDramRead;
+    n[DramWrite] = rc::kDramWrite;
+    n[Duration] = rc::kDuration;
+    n[DramPeak] = rc::kDramPeak;
+    n[DramClock] = rc::kDramClock;
+    n[SmClock] = rc::kSmClock;
+    for (size_t p = 0; p < kFlopPrecisions; ++p) {
+        for (size_t op = 0; op < 3; ++op) n[FmaFirst + 3 * p + op] = rc::kInstructions[p][op];
+        n[FmaPeakFirst + p] = rc::kFmaPeaks[p];
+    }
+    return n;
+}
+constexpr std::array<std::string_view, InputCount> kInputNames = inputNames();
 
 using Values = std::array<std::optional<double>, InputCount>;
 

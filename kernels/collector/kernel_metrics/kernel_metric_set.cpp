@@ -1,6 +1,7 @@
 #include "kernel_metrics/kernel_metric_set.h"
 
 #include "contract/collector_env.h"
+#include "contract/roofline_counters.h"
 
 #include <algorithm>
 
@@ -9,29 +10,32 @@ namespace strata::kernel_metrics {
 const std::vector<std::string>& defaultKernelMetricSet() {
     // Names as Nsight Compute's roofline chart and its headline sections read them; not yet
     // confirmed through the range profiler on a GPU (docs/recording.md, "Per-kernel metrics").
+    // The roofline's own (contract/roofline_counters.h) are the ones its analysis reads back.
+    namespace rc = roofline_counters;
+    const auto& op = rc::kInstructions;
     static const std::vector<std::string> set{
-        "dram__bytes_read.sum",
-        "dram__bytes_write.sum",
-        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_fmul_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_dadd_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_dmul_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_hfma_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_hadd_pred_on.sum",
-        "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
-        "gpu__time_duration.sum",
+        std::string(rc::kDramRead),
+        std::string(rc::kDramWrite),
+        std::string(op[1][0]),
+        std::string(op[1][1]),
+        std::string(op[1][2]), // FP32
+        std::string(op[0][0]),
+        std::string(op[0][1]),
+        std::string(op[0][2]), // FP64
+        std::string(op[2][0]),
+        std::string(op[2][1]),
+        std::string(op[2][2]), // FP16
+        std::string(rc::kDuration),
         "sm__throughput.avg.pct_of_peak_sustained_elapsed",
         "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
         "sm__warps_active.avg.pct_of_peak_sustained_active",
         // The ceilings: peak bytes and FMAs per cycle, times the clocks.
-        "dram__bytes.sum.peak_sustained",
-        "dram__cycles_elapsed.avg.per_second",
-        "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
-        "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained",
-        "sm__sass_thread_inst_executed_op_hfma_pred_on.sum.peak_sustained",
-        "sm__cycles_elapsed.avg.per_second",
+        std::string(rc::kDramPeak),
+        std::string(rc::kDramClock),
+        std::string(rc::kFmaPeaks[1]),
+        std::string(rc::kFmaPeaks[0]),
+        std::string(rc::kFmaPeaks[2]),
+        std::string(rc::kSmClock),
     };
     return set;
 }

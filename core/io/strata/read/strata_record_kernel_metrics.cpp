@@ -14,13 +14,16 @@ std::string RecordSink::load(const fmt::KernelMetricsRecord& r) {
     StringId kernel, names;
     if (!str(r.kernel, &kernel) || !str(r.names, &names)) return bad_;
     KernelMetrics m;
-    const std::string_view joined = b_.strings().view(names);
-    for (size_t at = 0; at <= joined.size();) {
-        const size_t end = std::min(joined.find('\n', at), joined.size());
-        m.names.push_back(b_.intern(joined.substr(at, end - at)));
-        at = end + 1;
+    auto [keys, newNames] = metricKeys_.try_emplace(names);
+    if (newNames) {
+        const std::string_view joined = b_.strings().view(names);
+        for (size_t at = 0; !joined.empty() && at <= joined.size();) {
+            const size_t end = std::min(joined.find('\n', at), joined.size());
+            keys->second.push_back(b_.intern(joined.substr(at, end - at)));
+            at = end + 1;
+        }
     }
-    if (joined.empty()) m.names.clear();
+    m.names = keys->second;
     if (r.values.size() != m.names.size() * sizeof(double))
         return sprint("KernelMetrics record of %zu value bytes for %zu metric names (8 bytes each)",
                       r.values.size(), m.names.size());
@@ -65,6 +68,7 @@ uint64_t RecordSink::attachKernelMetrics() {
     for (const auto& [correlation, launch] : launches) unmatched += launch.found ? 0 : 1;
     kernelMetrics_.clear();
     kernelMetricsOrder_.clear();
+    metricKeys_.clear();
     return unmatched;
 }
 

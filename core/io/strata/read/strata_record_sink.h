@@ -175,7 +175,9 @@ private:
         std::vector<double> values;
     };
     std::unordered_map<int64_t, KernelMetrics> kernelMetrics_; // by correlation id
-    std::vector<int64_t> kernelMetricsOrder_;                  // correlation ids, file order
+    // The arg keys of each names string: a recording's records all name the same metrics.
+    std::unordered_map<StringId, std::vector<StringId>> metricKeys_;
+    std::vector<int64_t> kernelMetricsOrder_; // correlation ids, file order
 
     // Counts a skipped callsite or sample of the current record; keeps the first few words.
     void noteStackProblem(uint64_t& counter, const std::string& what);
