@@ -122,8 +122,8 @@ RooflinePanel::RooflinePanel(Workspace* workspace, Navigation* navigation, QWidg
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(chart_);
     split->addWidget(table_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 3); // the chart first: a few kernels make a short table
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(summary_);

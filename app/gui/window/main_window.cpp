@@ -235,7 +235,12 @@ void MainWindow::onOpened(const OpenRequest& request, bool sections) {
             request.files[0] != sampleTracePath())
             menus_->recent()->add(request.files[0]);
         if (sections) docks_->showDock(panel<SectionsPanel>()); // what the file held
-        if (trace() && mayHaveKernelCounters(*trace())) docks_->showDock(panel<RooflinePanel>());
+        if (trace() && mayHaveKernelCounters(*trace())) {
+            // Opened for what the file holds, tall enough for its chart to be read.
+            docks_->showDock(panel<RooflinePanel>());
+            resizeDocks({DockPolicy::dockOf(panel<RooflinePanel>())}, {height() * 2 / 5},
+                        Qt::Vertical);
+        }
     }
 }
 
